@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages mlvpipe needs to build, run and test.
+# Usage: scripts/deps.sh [build|test]   (test adds the outside readers used by the test suite)
+set -euo pipefail
+want=${1:-build}
+build_pkgs="build-essential meson ninja-build pkg-config clang lld
+  libavcodec-dev libavformat-dev libavutil-dev liblz4-dev liblzma-dev libcmocka-dev"
+test_pkgs="ffmpeg dcraw libraw-bin libimage-exiftool-perl python3 llvm libclang-rt-14-dev"
+pkgs=$build_pkgs
+[ "$want" = test ] && pkgs="$pkgs $test_pkgs"
+missing=""
+for p in $pkgs; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends $missing
+fi

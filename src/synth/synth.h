@@ -1,0 +1,58 @@
+/* synth: a physically simulated raw sensor and test scenes, for generating clips with known
+ * ground truth (tools/mlvsynth) and for measuring reconstruction quality (benchmarks, tests).
+ * Pure functions, deterministic for a given seed on every platform (own RNG, no libm
+ * randomness). Sensor and scene default to shared/docs/dualiso.md section 8.2. */
+#ifndef MP_SYNTH_H
+#define MP_SYNTH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/mp_frame.h"
+#include "../common/mp_status.h"
+
+typedef struct synth_sensor {
+    uint32_t bits;              /* 10, 12, 14 or 16 */
+    double black;               /* DN, both fields */
+    double bright_black_offset; /* extra DN on bright rows (delta), usually 0 */
+    double white;               /* clip level, DN */
+    double full_well_e;         /* electrons that reach white at the dark (base) ISO */
+    double ev_gap;              /* bright field gain = 2^ev_gap; 0 = not dual ISO */
+    double read_noise_dark;     /* DN, Gaussian */
+    double read_noise_bright;   /* DN, Gaussian */
+    uint32_t phase;             /* row y is bright when (y + phase) % 4 >= 2; 0 = ddBB */
+    uint32_t ob_left, ob_top;   /* optical-black borders (black + read noise only) */
+    int photon_noise;           /* Poisson shot noise on/off */
+} synth_sensor;
+
+/* 5D Mark III-like defaults for the given depth (levels scaled from 14-bit 2048/15283,
+ * read noise 6.6 / 13.8 DN14 scaled likewise). ev_gap 0 gives a plain single-ISO sensor. */
+void synth_sensor_default(synth_sensor *s, uint32_t bits, double ev_gap);
+
+typedef enum synth_scene_kind {
+    SYNTH_SCENE_BENCHMARK,      /* dualiso.md 8.2: log ramp, stripes, zone plate, patches */
+    SYNTH_SCENE_FLAT,           /* uniform, level = exposure_ev */
+    SYNTH_SCENE_RAMP            /* horizontal log ramp only */
+} synth_scene_kind;
+
+typedef struct synth_scene {
+    synth_scene_kind kind;
+    double exposure_ev;         /* added to the scene's EV everywhere */
+    double shift_px;            /* horizontal drift per frame */
+    double illum_sigma_ev;      /* per-frame illumination jitter, EV */
+    uint64_t seed;
+} synth_scene;
+
+/* Noise-free electrons per photosite of the active area (width x height, CFA RGGB colour
+ * gains applied, frame's illumination factor applied), row-major floats. */
+mp_status synth_render_truth(const synth_scene *scene, uint32_t width, uint32_t height,
+                             uint32_t frame, float *electrons, mp_error *err);
+
+/* Exposes a truth image on the sensor: out gets (width + ob_left) x (height + ob_top)
+ * samples with the OB borders, noise drawn from seed (and frame), levels set from s.
+ * Pass truth = NULL for a dark frame. */
+mp_status synth_expose(const synth_sensor *s, const float *truth, uint32_t width,
+                       uint32_t height, uint64_t seed, uint32_t frame, mp_frame *out,
+                       mp_error *err);
+
+#endif

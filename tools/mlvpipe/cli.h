@@ -1,0 +1,31 @@
+/* The mlvpipe command-line tool: shared exit codes, logging and helpers for subcommands. */
+#ifndef MLVPIPE_CLI_H
+#define MLVPIPE_CLI_H
+
+#include "common/mp_status.h"
+
+/* Exit codes, documented in README.md ("Exit status"); farms key retries on them. */
+enum {
+    EXIT_OK = 0,
+    EXIT_INTERNAL = 1,     /* a bug or an unexpected failure */
+    EXIT_USAGE = 2,        /* bad command line */
+    EXIT_INPUT = 3,        /* input missing, unreadable, not a clip or unsupported */
+    EXIT_DAMAGED = 4,      /* input damaged: every intact frame was processed, damage reported */
+    EXIT_OUTPUT = 5,       /* output could not be written (permissions, full disk, closed pipe) */
+    EXIT_INTERRUPTED = 6   /* stopped by SIGINT/SIGTERM; finished outputs are complete */
+};
+
+/* Maps a library status to the exit code above, for errors about the input. */
+int cli_exit_for_input(mp_status st);
+
+/* The CLI's logger prints "mlvpipe: level: msg" on stderr; verbosity set by -v/-q. */
+extern int cli_verbosity;   /* 0 quiet (errors only), 1 default (warnings), 2 info, 3 debug */
+extern const mp_logger cli_logger;
+
+/* Each subcommand: argv[0] is the subcommand name. */
+int cmd_info(int argc, char **argv);
+int cmd_analyze(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
+
+#endif

@@ -1,0 +1,87 @@
+/* mlvpipe: Magic Lantern raw video (MLV, RAW, dual ISO) to CinemaDNG and movies. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+int cli_verbosity = 1;
+
+static void cli_log_fn(void *opaque, mp_log_level level, const char *msg)
+{
+    (void)opaque;
+    static const char *const names[] = {"error", "warning", "info", "debug"};
+    if ((int)level > cli_verbosity && level != MP_LOG_ERROR)
+        return;
+    fprintf(stderr, "mlvpipe: %s: %s\n", names[level], msg);
+}
+
+const mp_logger cli_logger = {cli_log_fn, NULL};
+
+int cli_exit_for_input(mp_status st)
+{
+    switch (st) {
+    case MP_OK: return EXIT_OK;
+    case MP_ERR_DAMAGED: return EXIT_DAMAGED;
+    case MP_ERR_INTERRUPTED: return EXIT_INTERRUPTED;
+    case MP_ERR_ARG: return EXIT_USAGE;
+    case MP_ERR_IO:
+    case MP_ERR_FORMAT:
+    case MP_ERR_UNSUPPORTED:
+    case MP_ERR_RANGE: return EXIT_INPUT;
+    case MP_ERR_NOMEM: return EXIT_INTERNAL;
+    }
+    return EXIT_INTERNAL;
+}
+
+static const struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} commands[] = {
+    {"info", cmd_info, "describe a clip: camera, frames, levels, audio, dual ISO, damage"},
+    {"analyze", cmd_analyze, "estimate clip-level dual-ISO levels and write them as a sidecar"},
+    {"convert", cmd_convert, "convert a clip to CinemaDNG, a movie, or a stream on stdout"},
+    {"plan", cmd_plan, "print a render-farm job (Slurm, GNU parallel, JSON) for a clip"},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: mlvpipe [-v|-q] COMMAND [options]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\n'mlvpipe COMMAND --help' describes each command's options.\n"
+                 "Exit status: 0 ok, 1 internal error, 2 usage, 3 input unreadable or unsupported,\n"
+                 "4 input damaged (intact frames done), 5 output failed, 6 interrupted.\n");
+}
+
+int main(int argc, char **argv)
+{
+    int i = 1;
+    for (; i < argc && argv[i][0] == '-'; i++) {
+        if (!strcmp(argv[i], "-v"))
+            cli_verbosity++;
+        else if (!strcmp(argv[i], "-q"))
+            cli_verbosity = 0;
+        else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            usage(stdout);
+            return EXIT_OK;
+        } else if (!strcmp(argv[i], "--version")) {
+            printf("mlvpipe %s\n", MLVPIPE_VERSION);
+            return EXIT_OK;
+        } else {
+            fprintf(stderr, "mlvpipe: unknown option '%s'\n", argv[i]);
+            usage(stderr);
+            return EXIT_USAGE;
+        }
+    }
+    if (i >= argc) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++)
+        if (!strcmp(argv[i], commands[c].name))
+            return commands[c].run(argc - i, argv + i);
+    fprintf(stderr, "mlvpipe: unknown command '%s'\n", argv[i]);
+    usage(stderr);
+    return EXIT_USAGE;
+}
