@@ -1,0 +1,86 @@
+/* Unit tests for src/common: error formatting and frame buffer bounds. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "common/mp_frame.h"
+#include "common/mp_status.h"
+
+static void error_set_formats_and_returns_code(void **state)
+{
+    (void)state;
+    mp_error err = {0};
+    mp_status st = mp_error_set(&err, MP_ERR_DAMAGED, "%s: offset %d: %s", "a.MLV", 42, "bad");
+    assert_int_equal(st, MP_ERR_DAMAGED);
+    assert_int_equal(err.code, MP_ERR_DAMAGED);
+    assert_string_equal(err.msg, "a.MLV: offset 42: bad");
+    assert_int_equal(mp_error_set(NULL, MP_ERR_IO, "x"), MP_ERR_IO);
+}
+
+static void error_message_is_truncated_not_overflowed(void **state)
+{
+    (void)state;
+    char big[2 * MP_ERROR_MAX];
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = 0;
+    mp_error err = {0};
+    mp_error_set(&err, MP_ERR_IO, "%s", big);
+    assert_int_equal(strlen(err.msg), MP_ERROR_MAX - 1);
+}
+
+static int logged_level;
+static char logged[MP_ERROR_MAX];
+static void capture(void *opaque, mp_log_level level, const char *msg)
+{
+    *(int *)opaque += 1;
+    logged_level = level;
+    strcpy(logged, msg);
+}
+
+static void log_goes_only_through_callback(void **state)
+{
+    (void)state;
+    int calls = 0;
+    mp_logger log = {capture, &calls};
+    mp_log(&log, MP_LOG_WARNING, "frame %u", 7u);
+    assert_int_equal(calls, 1);
+    assert_int_equal(logged_level, MP_LOG_WARNING);
+    assert_string_equal(logged, "frame 7");
+    mp_logger none = {0};
+    mp_log(&none, MP_LOG_ERROR, "dropped");
+    mp_log(NULL, MP_LOG_ERROR, "dropped");
+}
+
+static void frame_reserve_reuses_and_bounds(void **state)
+{
+    (void)state;
+    mp_frame f = {0};
+    mp_error err = {0};
+    assert_int_equal(mp_frame_reserve(&f, 64, 32, &err), MP_OK);
+    uint16_t *first = f.data;
+    assert_int_equal(f.capacity, 64 * 32);
+    assert_int_equal(mp_frame_reserve(&f, 32, 32, &err), MP_OK);
+    assert_ptr_equal(f.data, first);
+    assert_int_equal(f.width, 32);
+    assert_int_equal(mp_frame_reserve(&f, 0, 32, &err), MP_ERR_ARG);
+    assert_int_equal(mp_frame_reserve(&f, MP_FRAME_MAX_DIM + 1, 2, &err), MP_ERR_NOMEM);
+    assert_int_equal(mp_frame_reserve(&f, MP_FRAME_MAX_DIM, MP_FRAME_MAX_DIM, &err), MP_ERR_NOMEM);
+    assert_non_null(strstr(err.msg, "limit"));
+    mp_frame_free(&f);
+    assert_null(f.data);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(error_set_formats_and_returns_code),
+        cmocka_unit_test(error_message_is_truncated_not_overflowed),
+        cmocka_unit_test(log_goes_only_through_callback),
+        cmocka_unit_test(frame_reserve_reuses_and_bounds),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
