@@ -1,0 +1,104 @@
+/* Noise-free test scenes (dualiso.md 8.2) in electrons per photosite. */
+#include "synth.h"
+
+#include <math.h>
+
+#include "synth_rng.h"
+
+/* Stream numbers of the scene's own draws, apart from synth_expose's per-row streams. */
+#define STREAM_ILLUMINATION (1ull << 63)
+
+void synth_benchmark_patch(uint32_t width, uint32_t height, int i, double *x0, double *x1,
+                           double *y0, double *y1, double *ev)
+{
+    *x0 = (0.08 + 0.22 * i) * width;
+    *x1 = *x0 + 0.12 * width;
+    *y0 = 0.06 * height;
+    *y1 = 0.22 * height;
+    *ev = 2 + 3 * i;
+}
+
+double synth_scene_offset(const synth_scene *scene, uint32_t frame)
+{
+    return frame * scene->shift_px;
+}
+
+double synth_scene_illumination(const synth_scene *scene, uint32_t frame)
+{
+    if (scene->illum_sigma_ev == 0)
+        return 1;
+    synth_rng r;
+    synth_rng_init(&r, scene->seed, STREAM_ILLUMINATION | frame);
+    return synth_det_exp2(scene->illum_sigma_ev * synth_rng_gaussian(&r));
+}
+
+static double sign(double v)
+{
+    return (v > 0) - (v < 0);
+}
+
+/* EV of the benchmark scene at scene position (x, y); row_ev is the row's base term. */
+static double benchmark_ev(double x, double y, double w, double h, double row_ev)
+{
+    double u = x / w, v = y / h;
+    if (y >= 0.06 * h && y < 0.22 * h) {
+        for (int i = 0; i < SYNTH_PATCH_COUNT; i++) {
+            double x0, x1, y0, y1, ev;
+            synth_benchmark_patch((uint32_t)w, (uint32_t)h, i, &x0, &x1, &y0, &y1, &ev);
+            if (x >= x0 && x < x1)
+                return ev;
+        }
+    }
+    double ev = -1.5 + 18 * u + row_ev;
+    if (v > 0.35 && v < 0.5)
+        ev += 0.8 * sign(sin(2 * M_PI * (x + 0.6 * y) / 37));
+    if (u < 0.45 && v > 0.62 && v < 0.95) {
+        double dx = x - 0.225 * w, dy = y - 0.785 * h, r0 = 0.2 * h;
+        ev += cos(40 * M_PI * (dx * dx + dy * dy) / (r0 * r0));
+    }
+    return ev;
+}
+
+mp_status synth_render_truth(const synth_scene *scene, uint32_t width, uint32_t height,
+                             uint32_t frame, float *electrons, mp_error *err)
+{
+    if (!scene || !electrons)
+        return mp_error_set(err, MP_ERR_ARG, "synth: no scene or output buffer");
+    if (width == 0 || height == 0 || width > MP_FRAME_MAX_DIM || height > MP_FRAME_MAX_DIM)
+        return mp_error_set(err, MP_ERR_ARG, "synth: scene size %ux%u out of range", width,
+                            height);
+    if (scene->kind != SYNTH_SCENE_BENCHMARK && scene->kind != SYNTH_SCENE_FLAT &&
+        scene->kind != SYNTH_SCENE_RAMP)
+        return mp_error_set(err, MP_ERR_ARG, "synth: unknown scene kind %d", (int)scene->kind);
+    if (!isfinite(scene->exposure_ev) || fabs(scene->exposure_ev) > 60 ||
+        !isfinite(scene->shift_px) || !(scene->illum_sigma_ev >= 0 && scene->illum_sigma_ev <= 8))
+        return mp_error_set(err, MP_ERR_ARG,
+                            "synth: scene exposure %g EV, shift %g px or jitter %g EV out of range",
+                            scene->exposure_ev, scene->shift_px, scene->illum_sigma_ev);
+
+    double w = width, h = height;
+    double offset = synth_scene_offset(scene, frame);
+    double scale = synth_scene_illumination(scene, frame);
+    for (uint32_t y = 0; y < height; y++) {
+        double v = y / h;
+        double row_ev = 1.2 * sin(2 * M_PI * 1.5 * v);
+        float *row = electrons + (size_t)y * width;
+        for (uint32_t x = 0; x < width; x++) {
+            double xs = x + offset;
+            double ev, gain = 1;
+            if (scene->kind == SYNTH_SCENE_FLAT) {
+                ev = 0;
+            } else {
+                ev = scene->kind == SYNTH_SCENE_BENCHMARK ? benchmark_ev(xs, y, w, h, row_ev)
+                                                          : -1.5 + 18 * xs / w;
+                /* RGGB: red on even rows and columns, blue on odd rows and columns. */
+                if (!(y & 1) && !(x & 1))
+                    gain = 0.45 + 0.25 * v;
+                else if ((y & 1) && (x & 1))
+                    gain = 0.75 - 0.2 * xs / w;
+            }
+            row[x] = (float)(synth_det_exp2(ev + scene->exposure_ev) * gain * scale);
+        }
+    }
+    return MP_OK;
+}
