@@ -16,6 +16,11 @@ typedef struct lj92_header {
     uint32_t components;  /* Nf */
     uint32_t precision;   /* P, bits */
     uint32_t predictor;   /* Ss, 1..7 */
+    /* Optional fields (zero-initialise them when encoding; the decoder fills them): */
+    uint32_t point_transform;   /* Al: samples are coded >> Al and decoded << Al (lossy if > 0) */
+    uint32_t restart_interval;  /* DRI in MCUs, a multiple of width; 0 = no restart markers */
+    uint32_t tables;            /* Huffman tables: 0 or 1 = one shared table, n (2..4) =
+                                 * component c uses table c % n (decode: tables the scan uses) */
 } lj92_header;
 
 /* Reads the markers up to SOS without decoding (for validation before allocating). */
@@ -26,7 +31,8 @@ mp_status lj92_read_header(const uint8_t *src, size_t len, lj92_header *hdr, mp_
 mp_status lj92_decode(const uint8_t *src, size_t len, uint16_t *dst, size_t dst_count,
                       lj92_header *hdr, mp_error *err);
 
-/* Encodes X*Nf*Y samples with an optimal Huffman table built from the data.
+/* Encodes X*Nf*Y samples with optimal Huffman tables (lengths <= 16) built from the data.
+ * Samples must be < 2^precision (MP_ERR_ARG otherwise).
  * *out is malloc'ed (caller frees); *out_len its length. */
 mp_status lj92_encode(const uint16_t *src, const lj92_header *hdr, uint8_t **out,
                       size_t *out_len, mp_error *err);

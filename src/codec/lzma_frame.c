@@ -1,0 +1,111 @@
+/* codec/lzma_frame: MLV LZMA payloads through liblzma.
+ * Decoding rebuilds the 13-byte .lzma ("LZMA_alone") header from the payload's 5 property
+ * bytes and its size field, so liblzma checks the size and bounds the dictionary memory. */
+#include "lzma_frame.h"
+
+#include <lzma.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The dictionary a frame needs is at most the frame itself (<= 128 MiB for the largest
+ * frame mlvpipe accepts); a header asking for more is refused by liblzma. */
+#define DECODER_MEMLIMIT (192u << 20)
+#define ENCODER_DICT (8u << 20)
+
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+mp_status mp_lzma_frame_decode(const uint8_t *src, size_t len, uint8_t *dst, size_t dst_size,
+                               mp_error *err)
+{
+    if (len < MP_LZMA_FRAME_HEADER)
+        return mp_error_set(err, MP_ERR_DAMAGED, "LZMA: offset 0: payload of %zu bytes is too short",
+                            len);
+    uint32_t declared = le32(src);
+    if (declared != dst_size)
+        return mp_error_set(err, MP_ERR_DAMAGED,
+                            "LZMA: offset 0: declared size %u, expected frame size %zu", declared,
+                            dst_size);
+    uint8_t header[13];
+    memcpy(header, src + 4, 5);
+    put_le32(header + 5, declared);
+    put_le32(header + 9, 0);
+
+    lzma_stream strm = LZMA_STREAM_INIT;
+    lzma_ret ret = lzma_alone_decoder(&strm, DECODER_MEMLIMIT);
+    if (ret != LZMA_OK)
+        return mp_error_set(err, MP_ERR_NOMEM, "LZMA: decoder init failed (%d)", (int)ret);
+    strm.next_out = dst;
+    strm.avail_out = dst_size;
+    strm.next_in = header;
+    strm.avail_in = sizeof header;
+    ret = lzma_code(&strm, LZMA_RUN);
+    size_t at = 4;  /* the property bytes, until the header is accepted */
+    if (ret == LZMA_OK) {
+        strm.next_in = src + MP_LZMA_FRAME_HEADER;
+        strm.avail_in = len - MP_LZMA_FRAME_HEADER;
+        ret = lzma_code(&strm, LZMA_FINISH);
+        at = (size_t)(strm.next_in - src);
+    }
+    size_t produced = dst_size - strm.avail_out;
+    lzma_end(&strm);
+    if (ret == LZMA_STREAM_END && produced == dst_size)
+        return MP_OK;
+    if (ret == LZMA_MEMLIMIT_ERROR || ret == LZMA_MEM_ERROR)
+        return mp_error_set(err, MP_ERR_NOMEM, "LZMA: offset 4: dictionary exceeds the memory limit");
+    if (ret == LZMA_OPTIONS_ERROR || ret == LZMA_FORMAT_ERROR)
+        return mp_error_set(err, MP_ERR_DAMAGED, "LZMA: offset 4: invalid properties");
+    return mp_error_set(err, MP_ERR_DAMAGED, "LZMA: offset %zu: %s after %zu of %zu bytes", at,
+                        ret == LZMA_BUF_ERROR || ret == LZMA_OK ? "stream ends" : "corrupt stream",
+                        produced, dst_size);
+}
+
+mp_status mp_lzma_frame_encode(const uint8_t *src, size_t size, uint8_t **out, size_t *out_len,
+                               mp_error *err)
+{
+    *out = NULL;
+    *out_len = 0;
+    if (size > UINT32_MAX)
+        return mp_error_set(err, MP_ERR_ARG, "LZMA: frame of %zu bytes is too large", size);
+    lzma_options_lzma opt;
+    if (lzma_lzma_preset(&opt, 6))
+        return mp_error_set(err, MP_ERR_ARG, "LZMA: preset unavailable");
+    opt.dict_size = ENCODER_DICT;
+    opt.ext_flags = 0;  /* no end marker: the size field says where the stream ends */
+    lzma_filter filters[] = {{LZMA_FILTER_LZMA1EXT, &opt}, {LZMA_VLI_UNKNOWN, NULL}};
+
+    size_t cap = MP_LZMA_FRAME_HEADER + size + size / 16 + 4096;
+    uint8_t *buf = malloc(cap);
+    if (!buf)
+        return mp_error_set(err, MP_ERR_NOMEM, "LZMA: out of memory");
+    put_le32(buf, (uint32_t)size);
+    buf[4] = (uint8_t)((opt.pb * 5 + opt.lp) * 9 + opt.lc);
+    put_le32(buf + 5, opt.dict_size);
+
+    lzma_stream strm = LZMA_STREAM_INIT;
+    lzma_ret ret = lzma_raw_encoder(&strm, filters);
+    if (ret == LZMA_OK) {
+        strm.next_in = src;
+        strm.avail_in = size;
+        strm.next_out = buf + MP_LZMA_FRAME_HEADER;
+        strm.avail_out = cap - MP_LZMA_FRAME_HEADER;
+        ret = lzma_code(&strm, LZMA_FINISH);
+    }
+    *out_len = cap - strm.avail_out;
+    lzma_end(&strm);
+    if (ret != LZMA_STREAM_END) {
+        free(buf);
+        *out_len = 0;
+        return mp_error_set(err, MP_ERR_NOMEM, "LZMA: encoder failed (%d)", (int)ret);
+    }
+    *out = buf;
+    return MP_OK;
+}
