@@ -76,6 +76,13 @@ typedef struct mlv_clip_info {
     uint64_t audio_start_us;            /* timestamp of the first audio sample */
     uint64_t video_start_us;            /* timestamp of the first indexed frame */
     uint32_t damage_count;
+    /* Added by the reader owner (fields only appended). */
+    uint32_t damage_omitted;            /* damage beyond the stored entries, counted only */
+    uint32_t file_flags;                /* MLVI fileFlags of the first chunk */
+    uint32_t audio_blocks;              /* AUDF blocks indexed */
+    uint32_t mark_count;                /* MARK blocks */
+    int lj92_tagged_raw;                /* videoClass 0x01 but LJ92 payloads (2017 builds) */
+    char versions[256];                 /* VERS strings, joined with "; " */
 } mlv_clip_info;
 
 typedef struct mlv_frame_info {
@@ -129,5 +136,9 @@ mp_status mlv_read_audio(const mlv_clip *clip, uint64_t offset, void *dst, size_
                          mp_error *err);
 
 const char *mlv_compression_name(mlv_compression c);
+
+/* MP_OK when frames of this clip can be decoded; else MP_ERR_UNSUPPORTED and a message
+ * naming the video class (reading any frame fails the same way). */
+mp_status mlv_clip_check_video(const mlv_clip *clip, mp_error *err);
 
 #endif

@@ -1,0 +1,303 @@
+#include "mlv_blocks.h"
+
+#include <string.h>
+
+static const struct {
+    char tag[5];
+    mlv_block_type type;
+    uint32_t wanted;     /* fixed structure size, header included */
+} block_table[] = {
+    {"MLVI", MLV_BLOCK_MLVI, MLV_MLVI_SIZE},
+    {"RAWI", MLV_BLOCK_RAWI, 180},
+    {"RAWC", MLV_BLOCK_RAWC, 32},
+    {"VIDF", MLV_BLOCK_VIDF, MLV_VIDF_HEADER},
+    {"AUDF", MLV_BLOCK_AUDF, MLV_AUDF_HEADER},
+    {"WAVI", MLV_BLOCK_WAVI, 32},
+    {"EXPO", MLV_BLOCK_EXPO, 40},
+    {"LENS", MLV_BLOCK_LENS, 96},
+    {"RTCI", MLV_BLOCK_RTCI, 44},
+    {"IDNT", MLV_BLOCK_IDNT, 84},
+    {"WBAL", MLV_BLOCK_WBAL, 44},
+    {"STYL", MLV_BLOCK_STYL, 52},
+    {"ELVL", MLV_BLOCK_ELVL, 24},
+    {"INFO", MLV_BLOCK_INFO, 16 + MLV_TEXT_MAX},
+    {"MARK", MLV_BLOCK_MARK, 20},
+    {"DEBG", MLV_BLOCK_DEBG, 24 + MLV_TEXT_MAX},
+    {"VERS", MLV_BLOCK_VERS, 20 + MLV_TEXT_MAX},
+    {"DISO", MLV_BLOCK_DISO, 24},
+    {"XREF", MLV_BLOCK_XREF, 24},
+    {"NULL", MLV_BLOCK_NULL, MLV_HEADER_SIZE},
+    {"BKUP", MLV_BLOCK_BKUP, MLV_HEADER_SIZE},
+};
+
+mlv_block_type mlv_block_type_of(const uint8_t tag[4])
+{
+    for (size_t i = 0; i < sizeof block_table / sizeof block_table[0]; i++)
+        if (!memcmp(tag, block_table[i].tag, 4))
+            return block_table[i].type;
+    return MLV_BLOCK_UNKNOWN;
+}
+
+uint32_t mlv_block_wanted(mlv_block_type type)
+{
+    for (size_t i = 0; i < sizeof block_table / sizeof block_table[0]; i++)
+        if (block_table[i].type == type)
+            return block_table[i].wanted;
+    return MLV_HEADER_SIZE;
+}
+
+int mlv_tag_plausible(const uint8_t tag[4])
+{
+    for (int i = 0; i < 4; i++) {
+        uint8_t c = tag[i];
+        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+              c == '_'))
+            return 0;
+    }
+    return 1;
+}
+
+/* Copies a fixed-size, possibly unterminated string field. */
+static void copy_field(char *dst, size_t dst_size, const uint8_t *src, size_t field_len)
+{
+    size_t n = 0;
+    while (n < field_len && n + 1 < dst_size && src[n])
+        dst[n] = (char)src[n], n++;
+    dst[n] = 0;
+}
+
+void mlv_parse_raw_info(const uint8_t *ri, mp_raw_info *o)
+{
+    o->api_version = mlv_rd32(ri + 0);
+    o->buffer_height = (int32_t)mlv_rd32(ri + 8);
+    o->buffer_width = (int32_t)mlv_rd32(ri + 12);
+    o->pitch = (int32_t)mlv_rd32(ri + 16);
+    o->frame_size = (int32_t)mlv_rd32(ri + 20);
+    o->bits = mlv_rd32(ri + 24);
+    o->black = (int32_t)mlv_rd32(ri + 28);
+    o->white = (int32_t)mlv_rd32(ri + 32);
+    for (int i = 0; i < 2; i++) {
+        o->crop_origin[i] = (int32_t)mlv_rd32(ri + 36 + 4 * i);
+        o->crop_size[i] = (int32_t)mlv_rd32(ri + 44 + 4 * i);
+    }
+    for (int i = 0; i < 4; i++)
+        o->active_area[i] = (int32_t)mlv_rd32(ri + 52 + 4 * i);
+    o->exposure_bias.num = (int32_t)mlv_rd32(ri + 68);
+    o->exposure_bias.den = (int32_t)mlv_rd32(ri + 72);
+    o->cfa = mlv_rd32(ri + 76);
+    o->calibration_illuminant = (int32_t)mlv_rd32(ri + 80);
+    for (int i = 0; i < 9; i++) {
+        o->color_matrix1[i].num = (int32_t)mlv_rd32(ri + 84 + 8 * i);
+        o->color_matrix1[i].den = (int32_t)mlv_rd32(ri + 88 + 8 * i);
+    }
+    o->dynamic_range_x100 = (int32_t)mlv_rd32(ri + 156);
+}
+
+uint32_t mlv_diso_recovery_iso(int32_t v, uint32_t primary)
+{
+    if (v >= 0 && v <= 6)
+        return 100u << v;
+    if (v >= 100)
+        return (uint32_t)v;   /* MLV-App accepts a literal ISO too */
+    if (primary == 0)
+        return 0;
+    if (v >= -12 && v <= -7)  /* -6 .. -1 EV from the primary ISO */
+        return primary >> (-(v + 6));
+    if (v >= -6 && v <= -1)   /* +1 .. +6 EV */
+        return primary << (v + 7);
+    return 0;
+}
+
+static void parse_text(const uint8_t *p, size_t avail, size_t start, mlv_text *t)
+{
+    size_t n = avail > start ? avail - start : 0;
+    if (n > MLV_TEXT_MAX)
+        n = MLV_TEXT_MAX;
+    copy_field(t->text, sizeof t->text, p + start, n);
+}
+
+void mlv_block_parse(const uint8_t *src, size_t len, mlv_block *out)
+{
+    uint8_t p[MLV_BLOCK_READ_MAX];
+    memset(p, 0, sizeof p);
+    memcpy(p, src, len < sizeof p ? len : sizeof p);
+    memset(out, 0, sizeof *out);
+    memcpy(out->tag, p, 4);
+    out->type = mlv_block_type_of(p);
+    out->size = mlv_rd32(p + 4);
+    out->timestamp = mlv_rd64(p + 8);
+    /* bytes of this block actually present: the text blocks need it */
+    size_t avail = len < out->size ? len : out->size;
+    if (avail > sizeof p)
+        avail = sizeof p;
+
+    switch (out->type) {
+    case MLV_BLOCK_MLVI: {
+        mlv_file_header *h = &out->u.mlvi;
+        out->timestamp = 0;   /* bytes 8..15 hold the version string */
+        copy_field(h->version, sizeof h->version, p + 8, 8);
+        h->guid = mlv_rd64(p + 16);
+        h->file_num = mlv_rd16(p + 24);
+        h->file_count = mlv_rd16(p + 26);
+        h->file_flags = mlv_rd32(p + 28);
+        h->video_class = mlv_rd16(p + 32);
+        h->audio_class = mlv_rd16(p + 34);
+        h->video_frames = mlv_rd32(p + 36);
+        h->audio_frames = mlv_rd32(p + 40);
+        h->fps_num = mlv_rd32(p + 44);
+        h->fps_den = mlv_rd32(p + 48);
+        break;
+    }
+    case MLV_BLOCK_RAWI:
+        out->u.rawi.width = mlv_rd16(p + 16);
+        out->u.rawi.height = mlv_rd16(p + 18);
+        mlv_parse_raw_info(p + 20, &out->u.rawi);
+        break;
+    case MLV_BLOCK_RAWC: {
+        mp_raw_capture *c = &out->u.rawc;
+        c->present = 1;
+        c->sensor_width = mlv_rd16(p + 16);
+        c->sensor_height = mlv_rd16(p + 18);
+        c->sensor_crop_x100 = mlv_rd16(p + 20);
+        c->binning_x = p[24];
+        c->skipping_x = p[25];
+        c->binning_y = p[26];
+        c->skipping_y = p[27];
+        c->offset_x = (int16_t)mlv_rd16(p + 28);
+        c->offset_y = (int16_t)mlv_rd16(p + 30);
+        break;
+    }
+    case MLV_BLOCK_VIDF: {
+        mlv_vidf *v = &out->u.vidf;
+        v->number = mlv_rd32(p + 16);
+        v->crop_x = mlv_rd16(p + 20);
+        v->crop_y = mlv_rd16(p + 22);
+        v->pan_x = mlv_rd16(p + 24);
+        v->pan_y = mlv_rd16(p + 26);
+        v->frame_space = mlv_rd32(p + 28);
+        break;
+    }
+    case MLV_BLOCK_AUDF:
+        out->u.audf.number = mlv_rd32(p + 16);
+        out->u.audf.frame_space = mlv_rd32(p + 20);
+        break;
+    case MLV_BLOCK_WAVI: {
+        mp_audio_format *a = &out->u.wavi;
+        a->present = 1;
+        a->format = mlv_rd16(p + 16);
+        a->channels = mlv_rd16(p + 18);
+        a->sample_rate = mlv_rd32(p + 20);
+        a->bytes_per_second = mlv_rd32(p + 24);
+        a->block_align = mlv_rd16(p + 28);
+        a->bits_per_sample = mlv_rd16(p + 30);
+        break;
+    }
+    case MLV_BLOCK_EXPO: {
+        mp_exposure *e = &out->u.expo;
+        e->present = 1;
+        e->iso_mode = mlv_rd32(p + 16);
+        e->iso = mlv_rd32(p + 20);
+        e->iso_analog = mlv_rd32(p + 24);
+        e->digital_gain = (int32_t)mlv_rd32(p + 28);
+        e->shutter_us = mlv_rd64(p + 32);
+        break;
+    }
+    case MLV_BLOCK_LENS: {
+        mp_lens *l = &out->u.lens;
+        l->present = 1;
+        l->focal_mm = mlv_rd16(p + 16);
+        l->focus_dist = mlv_rd16(p + 18);
+        l->aperture_x100 = mlv_rd16(p + 20);
+        l->stabilizer = p[22];
+        l->autofocus = p[23];
+        l->flags = mlv_rd32(p + 24);
+        l->lens_id = mlv_rd32(p + 28);
+        copy_field(l->name, sizeof l->name, p + 32, 32);
+        copy_field(l->serial, sizeof l->serial, p + 64, 32);
+        break;
+    }
+    case MLV_BLOCK_RTCI: {
+        mp_wall_clock *w = &out->u.rtci;
+        w->present = 1;
+        w->second = mlv_rd16(p + 16);
+        w->minute = mlv_rd16(p + 18);
+        w->hour = mlv_rd16(p + 20);
+        w->day = mlv_rd16(p + 22);
+        w->month = mlv_rd16(p + 24) + 1;
+        w->year = mlv_rd16(p + 26) + 1900;
+        w->gmtoff = (int16_t)mlv_rd16(p + 34);
+        copy_field(w->zone, sizeof w->zone, p + 36, 8);
+        w->timestamp_us = out->timestamp;
+        break;
+    }
+    case MLV_BLOCK_IDNT: {
+        mp_camera *c = &out->u.idnt;
+        c->present = 1;
+        copy_field(c->name, sizeof c->name, p + 16, 32);
+        c->model = mlv_rd32(p + 48);
+        copy_field(c->serial, sizeof c->serial, p + 52, 32);
+        break;
+    }
+    case MLV_BLOCK_WBAL: {
+        mp_white_balance *w = &out->u.wbal;
+        w->present = 1;
+        w->mode = mlv_rd32(p + 16);
+        w->kelvin = mlv_rd32(p + 20);
+        w->gain_r = mlv_rd32(p + 24);
+        w->gain_g = mlv_rd32(p + 28);
+        w->gain_b = mlv_rd32(p + 32);
+        w->shift_gm = (int32_t)mlv_rd32(p + 36);
+        w->shift_ba = (int32_t)mlv_rd32(p + 40);
+        break;
+    }
+    case MLV_BLOCK_STYL: {
+        mp_style *s = &out->u.styl;
+        s->present = 1;
+        s->id = mlv_rd32(p + 16);
+        s->contrast = (int32_t)mlv_rd32(p + 20);
+        s->sharpness = (int32_t)mlv_rd32(p + 24);
+        s->saturation = (int32_t)mlv_rd32(p + 28);
+        s->colortone = (int32_t)mlv_rd32(p + 32);
+        copy_field(s->name, sizeof s->name, p + 36, 16);
+        break;
+    }
+    case MLV_BLOCK_ELVL:
+        out->u.elvl.present = 1;
+        out->u.elvl.roll_x100 = (int32_t)mlv_rd32(p + 16);
+        out->u.elvl.pitch_x100 = (int32_t)mlv_rd32(p + 20);
+        break;
+    case MLV_BLOCK_INFO:
+        parse_text(p, avail, 16, &out->u.text);
+        break;
+    case MLV_BLOCK_VERS: {
+        uint32_t n = mlv_rd32(p + 16);
+        size_t end = avail >= 20 && n < avail - 20 ? 20 + n : avail;
+        parse_text(p, end, 20, &out->u.text);
+        break;
+    }
+    case MLV_BLOCK_DEBG: {
+        uint32_t n = mlv_rd32(p + 20);
+        size_t end = avail >= 24 && n < avail - 24 ? 24 + n : avail;
+        out->u.text.kind = mlv_rd32(p + 16);
+        parse_text(p, end, 24, &out->u.text);
+        break;
+    }
+    case MLV_BLOCK_MARK:
+        out->u.mark = mlv_rd32(p + 16);
+        break;
+    case MLV_BLOCK_DISO:
+        out->u.diso.present = 1;
+        out->u.diso.mode = mlv_rd32(p + 16);
+        out->u.diso.iso_value = (int32_t)mlv_rd32(p + 20);
+        out->u.diso.recovery_iso = mlv_diso_recovery_iso(out->u.diso.iso_value, 0);
+        break;
+    case MLV_BLOCK_XREF:
+        out->u.xref.frame_type = mlv_rd32(p + 16);
+        out->u.xref.entry_count = mlv_rd32(p + 20);
+        break;
+    case MLV_BLOCK_NULL:
+    case MLV_BLOCK_BKUP:
+    case MLV_BLOCK_UNKNOWN:
+        break;
+    }
+}

@@ -1,0 +1,200 @@
+/* Chunk files of a spanned clip: NAME.MLV + NAME.M00..M99 (or NAME.RAW + NAME.R00..R99),
+ * extensions in either case, and positioned reads that may cross from one chunk into the next. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mlv_internal.h"
+
+const char *mlv_base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+static int is_digit(char ch) { return ch >= '0' && ch <= '9'; }
+
+/* Extension kind: 'M' for .MLV/.Mnn, 'R' for .RAW/.Rnn, 0 otherwise; *numbered when .Mnn/.Rnn. */
+static char extension_kind(const char *path, int *numbered)
+{
+    const char *base = mlv_base_name(path);
+    const char *dot = strrchr(base, '.');
+    *numbered = 0;
+    if (!dot || strlen(dot) != 4)
+        return 0;
+    char letter = (char)(dot[1] & ~0x20);
+    if (letter != 'M' && letter != 'R')
+        return 0;
+    if (is_digit(dot[2]) && is_digit(dot[3])) {
+        *numbered = 1;
+        return letter;
+    }
+    if (letter == 'M' && !strcasecmp(dot + 1, "MLV"))
+        return 'M';
+    if (letter == 'R' && !strcasecmp(dot + 1, "RAW"))
+        return 'R';
+    return 0;
+}
+
+int mlv_is_legacy_raw_name(const char *path)
+{
+    int numbered;
+    return extension_kind(path, &numbered) == 'R';
+}
+
+static int file_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* name with its last three characters replaced by ext3; the letter's case follows `upper`. */
+static char *with_extension(const char *path, const char *ext3, int upper)
+{
+    size_t n = strlen(path);
+    char *s = malloc(n + 1);
+    if (!s)
+        return NULL;
+    memcpy(s, path, n + 1);
+    for (int i = 0; i < 3; i++) {
+        char ch = ext3[i];
+        if (ch >= 'A' && ch <= 'Z' && !upper)
+            ch = (char)(ch | 0x20);
+        s[n - 3 + i] = ch;
+    }
+    return s;
+}
+
+static mp_status add_chunk(mlv_clip *c, char *path, mp_error *err)
+{
+    mlv_chunk *ch = &c->chunks[c->info.chunk_count];
+    ch->path = path;
+    ch->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (ch->fd < 0) {
+        int e = errno;
+        if (c->info.chunk_count == 0) {
+            c->info.chunk_count++;   /* so close frees the path */
+            return mp_error_set(err, MP_ERR_IO, "%s: %s", path, strerror(e));
+        }
+        mlv_add_damage(c, MLV_DAMAGE_MISSING_CHUNK, c->info.chunk_count, 0,
+                       "%s: offset 0: cannot open chunk: %s", mlv_base_name(path), strerror(e));
+    } else {
+        struct stat st;
+        if (fstat(ch->fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+            c->info.chunk_count++;
+            return mp_error_set(err, MP_ERR_IO, "%s: not a regular file", path);
+        }
+        ch->size = ch->data_end = (uint64_t)st.st_size;
+    }
+    c->info.chunk_count++;
+    return MP_OK;
+}
+
+mp_status mlv_find_chunks(mlv_clip *c, const char *path, int no_spanning, mp_error *err)
+{
+    c->chunks = calloc(MLV_CHUNKS_MAX, sizeof *c->chunks);
+    if (!c->chunks)
+        return mp_error_set(err, MP_ERR_NOMEM, "%s: out of memory", path);
+    int numbered;
+    char kind = extension_kind(path, &numbered);
+    const char *base = mlv_base_name(path);
+    int upper = kind && !(base[strlen(base) - 3] & 0x20);
+
+    char *first;
+    if (kind && numbered && !no_spanning) {
+        first = with_extension(path, kind == 'M' ? "MLV" : "RAW", upper);
+        if (first && !file_exists(first)) {
+            char *other = with_extension(path, kind == 'M' ? "MLV" : "RAW", !upper);
+            if (other && file_exists(other)) {
+                free(first);
+                first = other;
+            } else {
+                free(other);
+                mp_error_set(err, MP_ERR_IO, "%s: first chunk of %s is missing",
+                             mlv_base_name(first), base);
+                free(first);
+                return MP_ERR_IO;
+            }
+        }
+    } else {
+        first = strdup(path);
+    }
+    if (!first)
+        return mp_error_set(err, MP_ERR_NOMEM, "%s: out of memory", path);
+    mp_status st = add_chunk(c, first, err);
+    if (st != MP_OK || !kind || no_spanning)
+        return st;
+
+    char ext[4] = {kind, 0, 0, 0};
+    int missing_from = -1;   /* first index of a run of missing names */
+    for (int i = 0; i < 100; i++) {
+        snprintf(ext + 1, 3, "%02d", i);
+        char *name = with_extension(path, ext, upper);
+        if (name && !file_exists(name)) {
+            char *other = with_extension(path, ext, !upper);
+            if (other && file_exists(other)) {
+                free(name);
+                name = other;
+            } else {
+                free(other);
+                free(name);
+                if (missing_from < 0)
+                    missing_from = i;
+                continue;
+            }
+        }
+        if (!name)
+            return mp_error_set(err, MP_ERR_NOMEM, "%s: out of memory", path);
+        for (; missing_from >= 0 && missing_from < i; missing_from++) {
+            char gap[4] = {kind, 0, 0, 0};
+            snprintf(gap + 1, 3, "%02d", missing_from);
+            char *gap_name = with_extension(base, gap, upper);
+            mlv_add_damage(c, MLV_DAMAGE_MISSING_CHUNK, c->info.chunk_count, 0,
+                           "%s: offset 0: chunk missing, later chunks follow",
+                           gap_name ? gap_name : base);
+            free(gap_name);
+        }
+        missing_from = -1;
+        st = add_chunk(c, name, err);
+        if (st != MP_OK)
+            return st;
+    }
+    return MP_OK;
+}
+
+mp_status mlv_read_span(const mlv_clip *c, uint32_t chunk, uint64_t offset, void *dst,
+                        size_t len, mp_error *err)
+{
+    uint8_t *out = dst;
+    while (len > 0) {
+        if (chunk >= c->info.chunk_count || c->chunks[chunk].fd < 0)
+            return mp_error_set(err, MP_ERR_DAMAGED, "%s: offset %llu: data runs past the last "
+                                "chunk", mlv_base_name(c->chunks[c->info.chunk_count - 1].path),
+                                (unsigned long long)offset);
+        const mlv_chunk *ch = &c->chunks[chunk];
+        if (offset >= ch->data_end) {
+            offset -= ch->data_end;
+            chunk++;
+            continue;
+        }
+        uint64_t avail = ch->data_end - offset;
+        size_t want = len < avail ? len : (size_t)avail;
+        ssize_t got = pread(ch->fd, out, want, (off_t)offset);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            return mp_error_set(err, MP_ERR_IO, "%s: offset %llu: %s", mlv_base_name(ch->path),
+                                (unsigned long long)offset, strerror(errno));
+        if (got == 0)
+            return mp_error_set(err, MP_ERR_DAMAGED, "%s: offset %llu: file shorter than indexed",
+                                mlv_base_name(ch->path), (unsigned long long)offset);
+        out += got;
+        len -= (size_t)got;
+        offset += (uint64_t)got;
+    }
+    return MP_OK;
+}

@@ -1,0 +1,236 @@
+/* mlv_read_frame: reads one frame's payload with pread and decodes it in the calling thread
+ * (bit-packed 10/12/14/16-bit, LJ92, LZMA, DELTA). Per-thread state lives in mlv_scratch. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../codec/bitpack.h"
+#include "../codec/delta.h"
+#include "../codec/lj92.h"
+#include "../codec/lzma_frame.h"
+#include "mlv_internal.h"
+
+static const char *frame_file(const mlv_clip *c, const mlv_entry *e)
+{
+    return mlv_base_name(c->chunks[e->chunk].path);
+}
+
+mp_status mlv_clip_check_video(const mlv_clip *c, mp_error *err)
+{
+    uint32_t vc = c->info.video_class;
+    const char *name = mlv_base_name(c->chunks[0].path);
+    if ((vc & ~0xE0u) != 1)
+        return mp_error_set(err, MP_ERR_UNSUPPORTED, "%s: videoClass 0x%x is not raw Bayer video "
+                            "(not supported)", name, vc);
+    if ((vc & 0x20) && (vc & 0xC0))
+        return mp_error_set(err, MP_ERR_UNSUPPORTED, "%s: videoClass 0x%x combines LJ92 with "
+                            "LZMA/DELTA (not supported)", name, vc);
+    return MP_OK;
+}
+
+static mp_status check_geometry(const mlv_clip *c, const mlv_entry *e, const mp_raw_info *r,
+                                mp_error *err)
+{
+    if (r->bits < 1 || r->bits > 16)
+        return mp_error_set(err, MP_ERR_UNSUPPORTED, "%s: offset %llu: frame %u: RAWI "
+                            "bits_per_pixel %u not supported", frame_file(c, e),
+                            (unsigned long long)e->offset, e->number, r->bits);
+    if (r->width == 0 || r->height == 0 || r->width > MP_FRAME_MAX_DIM ||
+        r->height > MP_FRAME_MAX_DIM || (uint64_t)r->width * r->height > MP_FRAME_MAX_PIXELS)
+        return mp_error_set(err, MP_ERR_DAMAGED, "%s: offset %llu: frame %u: RAWI size %ux%u "
+                            "impossible", frame_file(c, e), (unsigned long long)e->offset,
+                            e->number, r->width, r->height);
+    return MP_OK;
+}
+
+static mp_status reserve_buf(mlv_scratch *s, size_t n, mp_error *err)
+{
+    if (n <= s->buf_size)
+        return MP_OK;
+    uint8_t *p = realloc(s->buf, n);
+    if (!p)
+        return mp_error_set(err, MP_ERR_NOMEM, "cannot allocate %zu bytes for a frame", n);
+    s->buf = p;
+    s->buf_size = n;
+    return MP_OK;
+}
+
+/* Reads the first n bytes of a frame's payload into the scratch buffer. */
+static mp_status read_payload(const mlv_clip *c, const mlv_entry *e, size_t n, mlv_scratch *s,
+                              mp_error *err)
+{
+    mp_status st = reserve_buf(s, n, err);
+    if (st == MP_OK)
+        st = mlv_read_span(c, e->chunk, e->offset, s->buf, n, err);
+    return st;
+}
+
+static mp_status decode_lj92(const mlv_clip *c, const mlv_entry *e, size_t len, mp_frame *out,
+                             mlv_scratch *s, mp_error *err)
+{
+    size_t count = (size_t)out->width * out->height;
+    /* a lossless JPEG never needs more than 4 bytes a sample plus its tables */
+    size_t bound = 4 * count + 65536;
+    if (len > bound)
+        len = bound;
+    mp_status st = read_payload(c, e, len, s, err);
+    if (st != MP_OK)
+        return st;
+    lj92_header hdr;
+    mp_error sub = {0};
+    st = lj92_decode(s->buf, len, out->data, count, &hdr, &sub);
+    if (st != MP_OK)
+        return mp_error_set(err, st, "%s: offset %llu: frame %u: LJ92: %s", frame_file(c, e),
+                            (unsigned long long)e->offset, e->number, sub.msg);
+    return MP_OK;
+}
+
+static mp_status decode_packed(const mlv_clip *c, const mlv_entry *e, mp_frame *out,
+                               mlv_scratch *s, mp_error *err)
+{
+    size_t count = (size_t)out->width * out->height;
+    size_t need = mp_packed_size_mlv(count, out->bits);
+    if (e->length < need) {
+        /* 2017-03-30 mlv_lite builds wrote LJ92 frames tagged as uncompressed */
+        mp_status st = e->length >= 2 ? read_payload(c, e, 2, s, err) : MP_OK;
+        if (st != MP_OK)
+            return st;
+        if (e->length >= 2 && s->buf[0] == 0xFF && s->buf[1] == 0xD8)
+            return decode_lj92(c, e, e->length, out, s, err);
+        return mp_error_set(err, MP_ERR_DAMAGED, "%s: offset %llu: frame %u: payload of %u "
+                            "bytes, a %ux%u %u-bit frame needs %zu", frame_file(c, e),
+                            (unsigned long long)e->offset, e->number, e->length, out->width,
+                            out->height, out->bits, need);
+    }
+    mp_status st = read_payload(c, e, need, s, err);
+    if (st == MP_OK)
+        mp_unpack_mlv(s->buf, out->data, count, out->bits);
+    return st;
+}
+
+/* LZMA (mlv-format.md 10.2): the payload inflates to a bit-packed frame. The scratch buffer
+ * holds the compressed bytes followed by the inflated ones. */
+static mp_status decode_lzma(const mlv_clip *c, const mlv_entry *e, mp_frame *out,
+                             mlv_scratch *s, mp_error *err)
+{
+    size_t count = (size_t)out->width * out->height;
+    size_t need = mp_packed_size_mlv(count, out->bits);
+    size_t len = e->length;
+    size_t bound = 2 * need + 65536;   /* LZMA never grows data by more than a little */
+    if (len > bound)
+        len = bound;
+    mp_status st = reserve_buf(s, len + need, err);
+    if (st == MP_OK)
+        st = mlv_read_span(c, e->chunk, e->offset, s->buf, len, err);
+    if (st != MP_OK)
+        return st;
+    mp_error sub = {0};
+    st = mp_lzma_frame_decode(s->buf, len, s->buf + len, need, &sub);
+    if (st != MP_OK)
+        return mp_error_set(err, st, "%s: offset %llu: frame %u: LZMA: %s", frame_file(c, e),
+                            (unsigned long long)e->offset, e->number, sub.msg);
+    mp_unpack_mlv(s->buf + len, out->data, count, out->bits);
+    return MP_OK;
+}
+
+/* The stored samples of one frame (before any DELTA) into out->data. */
+static mp_status decode_stored(const mlv_clip *c, const mlv_entry *e, mp_frame *out,
+                               mlv_scratch *s, mp_error *err)
+{
+    switch (c->info.compression) {
+    case MLV_COMPRESSION_LJ92:
+        return decode_lj92(c, e, e->length, out, s, err);
+    case MLV_COMPRESSION_LZMA:
+    case MLV_COMPRESSION_LZMA_DELTA:
+        return decode_lzma(c, e, out, s, err);
+    case MLV_COMPRESSION_NONE:
+    case MLV_COMPRESSION_DELTA:
+        break;
+    }
+    return decode_packed(c, e, out, s, err);
+}
+
+static int same_raw(const mlv_clip *c, uint32_t a, uint32_t b)
+{
+    return !memcmp(&c->states[c->frames[a].state].raw, &c->states[c->frames[b].state].raw,
+                   sizeof(mp_raw_info));
+}
+
+static int no_reset_between(const mlv_clip *c, uint32_t a, uint32_t b)
+{
+    for (uint32_t j = a + 1; j <= b; j++)
+        if (!same_raw(c, j - 1, j))
+            return 0;
+    return 1;
+}
+
+/* DELTA (mlv-format.md 10.1): each frame is stored relative to the previous one, and the
+ * reference resets to zeros at a new RAWI. Sequential reads continue from the scratch's
+ * reference in O(1); any other access decodes forward from the last reset. */
+static mp_status decode_delta(const mlv_clip *c, uint32_t index, mp_frame *out, mlv_scratch *s,
+                              mp_error *err)
+{
+    size_t count = (size_t)out->width * out->height;
+    int64_t r = s->ref && s->ref_size == count ? s->ref_index : -1;
+    uint32_t from = index;
+    if (r >= 0 && r < (int64_t)index && no_reset_between(c, (uint32_t)r, index)) {
+        from = (uint32_t)r + 1;
+    } else {
+        while (from > 0 && same_raw(c, from - 1, from))
+            from--;
+        if (s->ref_size != count) {
+            uint16_t *p = realloc(s->ref, count * sizeof *p);
+            if (!p)
+                return mp_error_set(err, MP_ERR_NOMEM, "cannot allocate a DELTA reference");
+            s->ref = p;
+            s->ref_size = count;
+        }
+        memset(s->ref, 0, count * sizeof *s->ref);
+    }
+    s->ref_index = -1;   /* invalid until the chain below completes a frame */
+    for (uint32_t j = from; j <= index; j++) {
+        mp_status st = decode_stored(c, &c->frames[j], out, s, err);
+        if (st != MP_OK)
+            return st;
+        mp_delta_decode(out->data, s->ref, count, out->bits);
+        memcpy(s->ref, out->data, count * sizeof *s->ref);
+        s->ref_index = j;
+    }
+    return MP_OK;
+}
+
+mp_status mlv_read_frame(const mlv_clip *c, uint32_t index, mp_frame *out, mlv_scratch *s,
+                         mp_error *err)
+{
+    if (index >= c->info.frame_count)
+        return mp_error_set(err, MP_ERR_RANGE, "%s: frame index %u out of range (%u frames)",
+                            mlv_base_name(c->chunks[0].path), index, c->info.frame_count);
+    mp_status st = mlv_clip_check_video(c, err);
+    if (st != MP_OK)
+        return st;
+    const mlv_entry *e = &c->frames[index];
+    const mp_raw_info *r = &c->states[e->state].raw;
+    st = check_geometry(c, e, r, err);
+    if (st == MP_OK)
+        st = mp_frame_reserve(out, r->width, r->height, err);
+    if (st != MP_OK)
+        return st;
+    out->bits = r->bits;
+    out->black = r->black > 0 ? (uint32_t)r->black : 0;
+    out->white = r->white > 0 ? (uint32_t)r->white : 0;
+    out->cfa = r->cfa;
+    out->number = e->number;
+    out->timestamp_us = e->timestamp;
+
+    if (c->info.compression == MLV_COMPRESSION_DELTA ||
+        c->info.compression == MLV_COMPRESSION_LZMA_DELTA)
+        return decode_delta(c, index, out, s, err);
+    return decode_stored(c, e, out, s, err);
+}
+
+void mlv_scratch_free(mlv_scratch *s)
+{
+    free(s->buf);
+    free(s->ref);
+    memset(s, 0, sizeof *s);
+    s->ref_index = -1;
+}

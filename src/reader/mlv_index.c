@@ -1,0 +1,257 @@
+/* Walks the blocks of one MLV chunk by their headers: 32 bytes per block (VIDF needs its
+ * frame fields), plus the small fixed part of metadata blocks. Frame and audio payloads are
+ * never read; damage is recorded and the walk stops or re-synchronises, always advancing. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mlv_internal.h"
+
+#define RESYNC_WINDOW 65536u
+
+static const char *chunk_name(const mlv_clip *c, uint32_t chunk)
+{
+    return mlv_base_name(c->chunks[chunk].path);
+}
+
+/* pread that retries short reads; returns bytes read (short only at EOF) or -1. */
+static ssize_t read_at(int fd, void *dst, size_t len, uint64_t offset)
+{
+    size_t done = 0;
+    while (done < len) {
+        ssize_t got = pread(fd, (uint8_t *)dst + done, len - done, (off_t)(offset + done));
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            return -1;
+        if (got == 0)
+            break;
+        done += (size_t)got;
+    }
+    return (ssize_t)done;
+}
+
+mp_status mlv_read_mlvi(const mlv_chunk *ch, mlv_file_header *h, mp_error *err)
+{
+    uint8_t buf[MLV_MLVI_SIZE];
+    ssize_t got = read_at(ch->fd, buf, sizeof buf, 0);
+    const char *name = mlv_base_name(ch->path);
+    if (got < 0)
+        return mp_error_set(err, MP_ERR_IO, "%s: offset 0: %s", name, strerror(errno));
+    if (got < (ssize_t)sizeof buf || memcmp(buf, "MLVI", 4))
+        return mp_error_set(err, MP_ERR_FORMAT, "%s: offset 0: no MLVI header (not an MLV file)",
+                            name);
+    uint32_t size = mlv_rd32(buf + 4);
+    if (size < MLV_MLVI_SIZE || size > ch->size)
+        return mp_error_set(err, MP_ERR_FORMAT, "%s: offset 0: MLVI blockSize %u impossible",
+                            name, size);
+    mlv_block b;
+    mlv_block_parse(buf, sizeof buf, &b);
+    *h = b.u.mlvi;
+    h->block_size = size;
+    return MP_OK;
+}
+
+/* A header good enough to resume walking at: a frequent block type with a size that fits. */
+static int resync_candidate(const uint8_t *p, size_t avail, uint64_t remain)
+{
+    if (avail < MLV_HEADER_SIZE)
+        return 0;
+    mlv_block_type t = mlv_block_type_of(p);
+    if (t != MLV_BLOCK_VIDF && t != MLV_BLOCK_AUDF && t != MLV_BLOCK_NULL && t != MLV_BLOCK_RTCI)
+        return 0;
+    uint32_t size = mlv_rd32(p + 4);
+    if (size < MLV_HEADER_SIZE || size > remain)
+        return 0;
+    if (t == MLV_BLOCK_VIDF)
+        return avail >= MLV_VIDF_HEADER && size >= MLV_VIDF_HEADER && mlv_rd32(p + 28) <= size - MLV_VIDF_HEADER;
+    if (t == MLV_BLOCK_AUDF)
+        return avail >= MLV_AUDF_HEADER && size >= MLV_AUDF_HEADER && mlv_rd32(p + 20) <= size - MLV_AUDF_HEADER;
+    return 1;
+}
+
+/* Scans forward from `from` (at most MLV_RESYNC_MAX bytes) for the next plausible block.
+ * Returns its offset, or the chunk size when none is found. */
+static uint64_t resync(const mlv_chunk *ch, uint64_t from, uint8_t *window)
+{
+    uint64_t limit = ch->size - from > MLV_RESYNC_MAX ? from + MLV_RESYNC_MAX : ch->size;
+    uint64_t pos = from;
+    while (pos + MLV_HEADER_SIZE <= limit) {
+        size_t want = RESYNC_WINDOW;
+        if (ch->size - pos < want)
+            want = (size_t)(ch->size - pos);
+        ssize_t got = read_at(ch->fd, window, want, pos);
+        if (got < (ssize_t)MLV_HEADER_SIZE)
+            break;
+        /* candidates need a full 32-byte header inside the window, except at EOF */
+        size_t last = (size_t)got - MLV_HEADER_SIZE;
+        if ((size_t)got == RESYNC_WINDOW)
+            last = (size_t)got - MLV_VIDF_HEADER;
+        for (size_t i = 0; i <= last && pos + i < limit; i++)
+            if (window[i] >= 'A' && window[i] <= 'V' &&
+                resync_candidate(window + i, (size_t)got - i, ch->size - (pos + i)))
+                return pos + i;
+        pos += last + 1;
+    }
+    return ch->size;
+}
+
+static mp_status index_block(mlv_clip *c, uint32_t chunk, uint64_t off, const uint8_t *hdr,
+                             size_t have, mp_error *err)
+{
+    const mlv_chunk *ch = &c->chunks[chunk];
+    mlv_block b;
+    mlv_block_parse(hdr, have, &b);
+    switch (b.type) {
+    case MLV_BLOCK_VIDF:
+    case MLV_BLOCK_AUDF: {
+        int video = b.type == MLV_BLOCK_VIDF;
+        uint32_t head = video ? MLV_VIDF_HEADER : MLV_AUDF_HEADER;
+        uint32_t space = video ? b.u.vidf.frame_space : b.u.audf.frame_space;
+        if (b.size < head || space > b.size - head) {
+            mlv_add_damage(c, MLV_DAMAGE_BAD_BLOCK, chunk, off,
+                           "%s: offset %llu: %s frameSpace %u past block end (blockSize %u); "
+                           "block skipped", chunk_name(c, chunk), (unsigned long long)off,
+                           b.tag, space, b.size);
+            return MP_OK;
+        }
+        mlv_entry e = {0};
+        e.timestamp = b.timestamp;
+        e.offset = off + head + space;
+        e.length = b.size - head - space;
+        e.chunk = (uint16_t)chunk;
+        if (video) {
+            e.number = b.u.vidf.number;
+            e.crop_x = b.u.vidf.crop_x;
+            e.crop_y = b.u.vidf.crop_y;
+            e.pan_x = b.u.vidf.pan_x;
+            e.pan_y = b.u.vidf.pan_y;
+            return mlv_add_frame(c, &e, err);
+        }
+        e.number = b.u.audf.number;
+        return mlv_add_audio(c, &e, err);
+    }
+    case MLV_BLOCK_UNKNOWN:
+    case MLV_BLOCK_NULL:
+    case MLV_BLOCK_BKUP:
+    case MLV_BLOCK_MLVI:     /* only valid at offset 0 */
+        return MP_OK;
+    default:
+        break;
+    }
+    uint32_t want = mlv_block_wanted(b.type);
+    if (want > b.size)
+        want = b.size;
+    if (want > have) {
+        uint8_t full[MLV_BLOCK_READ_MAX];
+        ssize_t got = read_at(ch->fd, full, want, off);
+        if (got < 0)
+            return mp_error_set(err, MP_ERR_IO, "%s: offset %llu: %s", chunk_name(c, chunk),
+                                (unsigned long long)off, strerror(errno));
+        mlv_block_parse(full, (size_t)got, &b);
+    }
+    return mlv_add_metadata(c, &b, err);
+}
+
+mp_status mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err)
+{
+    mlv_chunk *ch = &c->chunks[chunk];
+    const char *name = chunk_name(c, chunk);
+    mlv_file_header h;
+    mp_error sub = {0};
+    mp_status st = mlv_read_mlvi(ch, &h, &sub);
+    if (st != MP_OK && chunk > 0 && st != MP_ERR_NOMEM) {
+        mlv_add_damage(c, MLV_DAMAGE_BAD_BLOCK, chunk, 0, "%s; chunk ignored", sub.msg);
+        close(ch->fd);
+        ch->fd = -1;
+        return MP_OK;
+    }
+    if (st != MP_OK) {
+        if (err)
+            *err = sub;
+        return st;
+    }
+    if (chunk == 0) {
+        c->info.guid = h.guid;
+        c->info.video_class = h.video_class;
+        c->info.audio_class = h.audio_class;
+        c->info.fps_num = h.fps_num;
+        c->info.fps_den = h.fps_den;
+        c->info.file_flags = h.file_flags;
+    } else if (h.guid != c->info.guid) {
+        mlv_add_damage(c, MLV_DAMAGE_GUID_MISMATCH, chunk, 0,
+                       "%s: offset 0: GUID %016llx differs from the clip's %016llx; chunk ignored",
+                       name, (unsigned long long)h.guid, (unsigned long long)c->info.guid);
+        close(ch->fd);
+        ch->fd = -1;
+        return MP_OK;
+    }
+
+    uint8_t *window = NULL;
+    uint8_t hdr[MLV_VIDF_HEADER];
+    uint64_t off = h.block_size;
+
+    while (off < ch->size && st == MP_OK) {
+        uint64_t remain = ch->size - off;
+        if (remain < MLV_HEADER_SIZE) {
+            mlv_add_damage(c, MLV_DAMAGE_TRUNCATED, chunk, off,
+                           "%s: offset %llu: %llu trailing bytes, too short for a block header",
+                           name, (unsigned long long)off, (unsigned long long)remain);
+            break;
+        }
+        size_t have = remain < sizeof hdr ? (size_t)remain : sizeof hdr;
+        ssize_t got = read_at(ch->fd, hdr, have, off);
+        if (got < 0) {
+            st = mp_error_set(err, MP_ERR_IO, "%s: offset %llu: %s", name,
+                              (unsigned long long)off, strerror(errno));
+            break;
+        }
+        have = (size_t)got;
+        uint32_t size = mlv_rd32(hdr + 4);
+        if (size == 0) {
+            mlv_add_damage(c, MLV_DAMAGE_ZERO_TAIL, chunk, off,
+                           "%s: offset %llu: blockSize 0 (zero-filled tail, %llu bytes); end of "
+                           "usable data", name, (unsigned long long)off,
+                           (unsigned long long)remain);
+            break;
+        }
+        int plausible = mlv_tag_plausible(hdr) && size >= MLV_HEADER_SIZE;
+        if (plausible && size <= remain) {
+            st = index_block(c, chunk, off, hdr, have, err);
+            off += size;
+            continue;
+        }
+        /* A bad header: either the file was cut inside this block, or its bytes are garbage.
+         * Look for a following block; without one, this is where the data ends. */
+        if (!window && !(window = malloc(RESYNC_WINDOW))) {
+            st = mp_error_set(err, MP_ERR_NOMEM, "%s: out of memory", name);
+            break;
+        }
+        uint64_t next = resync(ch, off + 1, window);
+        char tag[5] = {0};
+        for (int i = 0; i < 4; i++)
+            tag[i] = (hdr[i] >= 0x20 && hdr[i] < 0x7f) ? (char)hdr[i] : '?';
+        if (next < ch->size) {
+            mlv_add_damage(c, MLV_DAMAGE_RESYNC, chunk, off,
+                           "%s: offset %llu: bad block header '%s' blockSize %u; skipped %llu "
+                           "bytes to the next block", name, (unsigned long long)off, tag, size,
+                           (unsigned long long)(next - off));
+            off = next;
+        } else if (plausible) {
+            mlv_add_damage(c, MLV_DAMAGE_TRUNCATED, chunk, off,
+                           "%s: offset %llu: %s block of %u bytes runs past the end of the file "
+                           "(%llu bytes left); block dropped", name, (unsigned long long)off,
+                           tag, size, (unsigned long long)remain);
+            break;
+        } else {
+            mlv_add_damage(c, MLV_DAMAGE_BAD_BLOCK, chunk, off,
+                           "%s: offset %llu: bad block header '%s' blockSize %u; rest of the "
+                           "file (%llu bytes) ignored", name, (unsigned long long)off, tag, size,
+                           (unsigned long long)remain);
+            break;
+        }
+    }
+    free(window);
+    return st;
+}

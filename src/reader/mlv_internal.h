@@ -1,0 +1,108 @@
+/* reader internals shared by the files of src/reader (not a public header).
+ * The clip is built by one thread during mlv_clip_open and is read-only afterwards. */
+#ifndef MLV_INTERNAL_H
+#define MLV_INTERNAL_H
+
+#include <stdint.h>
+
+#include "mlv_blocks.h"
+#include "mlv_reader.h"
+
+/* Bounds that keep hostile files from making us allocate without limit. */
+#define MLV_DAMAGE_MAX 1000u        /* stored entries; further ones are only counted */
+#define MLV_EVENTS_MAX 16384u       /* mid-clip RAWI/EXPO/DISO/WBAL changes kept */
+#define MLV_CHUNKS_MAX 101u         /* .MLV + .M00 .. .M99 */
+#define MLV_RESYNC_MAX (128u << 20) /* bytes scanned for the next block after garbage */
+
+typedef struct mlv_chunk {
+    char *path;
+    int fd;                 /* -1: chunk ignored (GUID mismatch, bad header) */
+    uint64_t size;          /* file size */
+    uint64_t data_end;      /* end of usable data (RAW: the last chunk stops at the footer) */
+} mlv_chunk;
+
+/* One VIDF or AUDF block (or a legacy RAW frame): where its payload is, never the payload. */
+typedef struct mlv_entry {
+    uint64_t timestamp;
+    uint64_t offset;        /* payload start in the chunk */
+    uint32_t length;        /* payload bytes available in the block */
+    uint32_t number;
+    uint32_t state;         /* VIDF: index into mlv_clip.states */
+    uint32_t segment;
+    uint16_t chunk;
+    uint16_t crop_x, crop_y, pan_x, pan_y;
+} mlv_entry;
+
+/* The per-frame metadata in force for a run of frames. */
+typedef struct mlv_state {
+    uint32_t variant;       /* changes exactly when raw, exposure or dual_iso change */
+    mp_raw_info raw;
+    mp_exposure exposure;
+    mp_dual_iso_tag dual_iso;
+    mp_white_balance white_balance;
+} mlv_state;
+
+/* A mid-clip change of per-frame metadata, applied in timestamp order. */
+typedef struct mlv_event {
+    uint64_t timestamp;
+    uint64_t seq;           /* file order, for equal timestamps */
+    mlv_block block;
+} mlv_event;
+
+struct mlv_clip {
+    mlv_clip_info info;
+    mlv_chunk *chunks;
+    mlv_entry *frames;      /* frame_count entries, sorted by number */
+    mlv_entry *audio;       /* audio_count entries, sorted by number */
+    uint64_t *audio_pos;    /* PCM byte offset of each audio entry's start */
+    uint32_t audio_count;
+    mlv_state *states;
+    uint32_t state_count;
+    mlv_damage *damage;
+
+    /* build-time only (freed at the end of mlv_clip_open) */
+    uint32_t frames_cap, audio_cap, damage_cap, state_cap;
+    mlv_event *events;
+    uint32_t event_count, event_cap;
+    uint64_t seq;
+    mp_logger log;
+    int have_rawi;
+    int events_full;
+    int32_t last_event[MLV_BLOCK_BKUP + 1];     /* per kind: latest event, -1 none */
+    uint64_t kept_ts[MLV_BLOCK_BKUP + 1];       /* clip-level kinds: timestamp of the one kept */
+    uint8_t kept[MLV_BLOCK_BKUP + 1];
+};
+
+/* mlv_build.c: accumulation while indexing, then sorting and metadata assignment. */
+void mlv_add_damage(mlv_clip *c, mlv_damage_kind kind, uint32_t chunk, uint64_t offset,
+                    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+mp_status mlv_add_frame(mlv_clip *c, const mlv_entry *e, mp_error *err);
+mp_status mlv_add_audio(mlv_clip *c, const mlv_entry *e, mp_error *err);
+/* Any non-VIDF/AUDF block: per-frame kinds become events, the rest clip-level info. */
+mp_status mlv_add_metadata(mlv_clip *c, const mlv_block *b, mp_error *err);
+mp_status mlv_finish_index(mlv_clip *c, mp_error *err);
+/* qsort order of frames and audio blocks: number, then timestamp, then file position. */
+int mlv_cmp_by_number(const void *a, const void *b);
+
+/* mlv_chunks.c */
+mp_status mlv_find_chunks(mlv_clip *c, const char *path, int no_spanning, mp_error *err);
+const char *mlv_base_name(const char *path);
+
+/* mlv_index.c: walks one MLV chunk by block headers. */
+mp_status mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err);
+/* Reads and checks the MLVI at offset 0 of a chunk. */
+mp_status mlv_read_mlvi(const mlv_chunk *ch, mlv_file_header *h, mp_error *err);
+
+/* raw_legacy.c */
+int mlv_is_legacy_raw_name(const char *path);
+mp_status mlv_index_legacy_raw(mlv_clip *c, mp_error *err);
+
+/* mlv_audio.c */
+mp_status mlv_finish_audio(mlv_clip *c, mp_error *err);
+
+/* Reads len bytes at offset of chunk, continuing into the following chunks at their start
+ * when the range runs past the chunk's data end (legacy RAW frames straddle chunks). */
+mp_status mlv_read_span(const mlv_clip *c, uint32_t chunk, uint64_t offset, void *dst,
+                        size_t len, mp_error *err);
+
+#endif
