@@ -1,0 +1,33 @@
+/* demosaic: float CFA window -> three float planes. A window is a band of full-width rows of
+ * the frame (a processing strip plus context rows); pixels near its edges are filled by the
+ * bilinear path, so callers give each strip DEMOSAIC_*_CONTEXT extra rows on both sides. */
+#ifndef MP_DEVELOP_DEMOSAIC_H
+#define MP_DEVELOP_DEMOSAIC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct demosaic_window {
+    const float *cfa;        /* rows x width samples, white-balanced, within [0, 1] */
+    float *rgb[3];           /* rows x width each: R, G, B */
+    float *scratch[3];       /* rows x width each, RCD only */
+    uint32_t width, rows;
+    uint8_t colour[2][2];    /* colour (0 R, 1 G, 2 B) of window pixel (x, r): [r & 1][x & 1] */
+} demosaic_window;
+
+/* Rows of context each side of a strip that make the strip's output identical to developing
+ * the whole frame at once (the reach of every step chained, see demosaic_rcd.c). */
+#define DEMOSAIC_BILINEAR_CONTEXT 1
+#define DEMOSAIC_RCD_CONTEXT 12
+#define DEMOSAIC_RCD_SCRATCH 3
+
+/* Bilinear interpolation of the rectangle [x0, x1) x [r0, r1); neighbours outside the window
+ * are left out of the averages (the 3x3 neighbourhood of any pixel of a window of at least
+ * 2x2 holds every colour). */
+void demosaic_bilinear(const demosaic_window *w, uint32_t x0, uint32_t x1, uint32_t r0,
+                       uint32_t r1);
+
+/* RCD over the whole window (bilinear within 5 pixels of its edges). */
+void demosaic_rcd(const demosaic_window *w);
+
+#endif

@@ -1,0 +1,386 @@
+/* develop: context set-up (white balance, matrix, curve) and the per-frame strip loop. */
+#include "develop.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "color_math.h"
+#include "curve.h"
+#include "demosaic.h"
+
+/* Rows per strip: the working set of a 6K-wide RCD strip stays near 50 MB, and the context
+ * rows recomputed per strip cost under 10 %. */
+#define DEFAULT_STRIP_ROWS 256u
+
+/* BLEND starts desaturating when the brightest white-balanced channel passes this fraction of
+ * the clip, and reaches white at the clip. */
+#define HIGHLIGHT_BLEND_START 0.8f
+
+struct develop_context {
+    develop_params params;
+    float wb[3];            /* raw multipliers, smallest 1.0 */
+    float matrix[3][3];     /* white-balanced camera -> output, exposure included */
+    develop_color color;
+    curve_lut lut;
+};
+
+void develop_params_default(develop_params *p)
+{
+    *p = (develop_params){
+        .demosaic = DEVELOP_DEMOSAIC_RCD,
+        .wb = DEVELOP_WB_AS_SHOT,
+        .wb_gains = {1, 1, 1},
+        .matrix = DEVELOP_MATRIX_COLOR_MATRIX1,
+        .gamut = DEVELOP_GAMUT_REC709,
+        .curve = DEVELOP_CURVE_BT709,
+        .exposure_ev = 0,
+        .highlight = DEVELOP_HIGHLIGHT_BLEND,
+        .strip_rows = 0,
+    };
+}
+
+static develop_color color_tags(develop_gamut g, develop_curve c)
+{
+    static const char *const primaries_names[] = {"ITU-R BT.709", "ITU-R BT.2020", "ACES AP0"};
+    static const char *const transfer_names[] = {"linear", "ITU-R BT.709",
+                                                 "ARRI LogC3 (EI 800)", "Sony S-Log3"};
+    develop_color t = {
+        .matrix = AVCOL_SPC_RGB,
+        .range = AVCOL_RANGE_JPEG,
+        .primaries_name = primaries_names[g],
+        .transfer_name = transfer_names[c],
+    };
+    switch (g) {
+    case DEVELOP_GAMUT_REC709:
+        t.primaries = AVCOL_PRI_BT709;
+        t.yuv_matrix = AVCOL_SPC_BT709;
+        break;
+    case DEVELOP_GAMUT_REC2020:
+        t.primaries = AVCOL_PRI_BT2020;
+        t.yuv_matrix = AVCOL_SPC_BT2020_NCL;
+        break;
+    case DEVELOP_GAMUT_ACES_AP0:
+        t.primaries = AVCOL_PRI_UNSPECIFIED; /* libavutil 57 has no ACES primaries */
+        t.yuv_matrix = AVCOL_SPC_BT709;      /* coefficients a Y'CbCr sink can state */
+        break;
+    }
+    switch (c) {
+    case DEVELOP_CURVE_LINEAR: t.transfer = AVCOL_TRC_LINEAR; break;
+    case DEVELOP_CURVE_BT709:
+        t.transfer = g == DEVELOP_GAMUT_REC2020 ? AVCOL_TRC_BT2020_10 : AVCOL_TRC_BT709;
+        break;
+    case DEVELOP_CURVE_LOGC3:
+    case DEVELOP_CURVE_SLOG3: t.transfer = AVCOL_TRC_UNSPECIFIED; break;
+    }
+    return t;
+}
+
+/* ColorMatrix1 as a matrix; 0 when absent (all zero) or malformed (zero denominator). */
+static int color_matrix1(const mp_raw_info *raw, mat3 *cm)
+{
+    if (!raw)
+        return 0;
+    int nonzero = 0;
+    for (int k = 0; k < 9; k++) {
+        mp_rational q = raw->color_matrix1[k];
+        if (q.den == 0)
+            return 0;
+        cm->m[k / 3][k % 3] = (double)q.num / q.den;
+        nonzero |= q.num != 0;
+    }
+    return nonzero;
+}
+
+static mp_status white_balance(const develop_params *p, const mp_raw_info *raw,
+                               const mp_white_balance *wbal, float gains[3], mp_error *err)
+{
+    double g[3] = {0, 0, 0};
+    develop_wb mode = p->wb;
+    if (mode == DEVELOP_WB_AS_SHOT) {
+        if (wbal && wbal->present && wbal->gain_r && wbal->gain_g && wbal->gain_b) {
+            g[0] = wbal->gain_r / 1024.0;
+            g[1] = wbal->gain_g / 1024.0;
+            g[2] = wbal->gain_b / 1024.0;
+        } else {
+            mode = DEVELOP_WB_DAYLIGHT;
+        }
+    }
+    if (mode == DEVELOP_WB_CUSTOM) {
+        for (int c = 0; c < 3; c++)
+            g[c] = p->wb_gains[c];
+    } else if (mode == DEVELOP_WB_DAYLIGHT) {
+        mat3 cm;
+        if (!color_matrix1(raw, &cm))
+            return mp_error_set(err, MP_ERR_ARG,
+                                "develop: daylight white balance needs the clip's ColorMatrix1");
+        double white[3], neutral[3];
+        illuminant_xyz(raw->calibration_illuminant, white);
+        mat3_apply(&cm, white, neutral);
+        for (int c = 0; c < 3; c++)
+            g[c] = neutral[c] > 0 ? 1.0 / neutral[c] : 0;
+    }
+    for (int c = 0; c < 3; c++)
+        if (!(g[c] > 0) || !isfinite(g[c]))
+            return mp_error_set(err, MP_ERR_ARG,
+                                "develop: white balance gains %g %g %g are not positive", g[0],
+                                g[1], g[2]);
+    double lo = fmin(g[0], fmin(g[1], g[2]));
+    for (int c = 0; c < 3; c++)
+        gains[c] = (float)(g[c] / lo);
+    return MP_OK;
+}
+
+static mp_status check_params(const develop_params *p, mp_error *err)
+{
+    if ((unsigned)p->demosaic > DEVELOP_DEMOSAIC_BILINEAR || (unsigned)p->wb > DEVELOP_WB_CUSTOM ||
+        (unsigned)p->matrix > DEVELOP_MATRIX_IDENTITY ||
+        (unsigned)p->gamut > DEVELOP_GAMUT_ACES_AP0 || (unsigned)p->curve > DEVELOP_CURVE_SLOG3 ||
+        (unsigned)p->highlight > DEVELOP_HIGHLIGHT_CLIP)
+        return mp_error_set(err, MP_ERR_ARG, "develop: unknown method in the parameters");
+    if (!(p->exposure_ev >= -16 && p->exposure_ev <= 16))
+        return mp_error_set(err, MP_ERR_ARG, "develop: exposure %g EV outside [-16, 16]",
+                            p->exposure_ev);
+    return MP_OK;
+}
+
+mp_status develop_context_create(const develop_params *params, const mp_raw_info *raw,
+                                 const mp_white_balance *wbal, develop_context **out,
+                                 mp_error *err)
+{
+    *out = NULL;
+    mp_status st = check_params(params, err);
+    if (st)
+        return st;
+    develop_context *ctx = calloc(1, sizeof *ctx);
+    if (!ctx)
+        return mp_error_set(err, MP_ERR_NOMEM, "develop: cannot allocate the context");
+    ctx->params = *params;
+    st = white_balance(params, raw, wbal, ctx->wb, err);
+    if (st) {
+        free(ctx);
+        return st;
+    }
+    mat3 m = {{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
+    if (params->matrix == DEVELOP_MATRIX_COLOR_MATRIX1) {
+        mat3 cm;
+        double neutral[3] = {1.0 / ctx->wb[0], 1.0 / ctx->wb[1], 1.0 / ctx->wb[2]};
+        if (!color_matrix1(raw, &cm) || !camera_to_output(cm, neutral, params->gamut, &m)) {
+            free(ctx);
+            return mp_error_set(err, MP_ERR_ARG, "develop: ColorMatrix1 is missing, singular "
+                                                 "or puts the white balance outside XYZ");
+        }
+    }
+    double gain = exp2(params->exposure_ev);
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++)
+            ctx->matrix[r][c] = (float)(m.m[r][c] * gain);
+    ctx->color = color_tags(params->gamut, params->curve);
+    curve_lut_init(&ctx->lut, params->curve);
+    *out = ctx;
+    return MP_OK;
+}
+
+void develop_context_free(develop_context *ctx)
+{
+    free(ctx);
+}
+
+const develop_color *develop_context_color(const develop_context *ctx)
+{
+    return &ctx->color;
+}
+
+void develop_context_wb_gains(const develop_context *ctx, float gains[3])
+{
+    for (int c = 0; c < 3; c++)
+        gains[c] = ctx->wb[c];
+}
+
+void develop_rgb_free(develop_rgb *rgb)
+{
+    free(rgb->plane[0]);
+    *rgb = (develop_rgb){0};
+}
+
+void develop_workspace_free(develop_workspace *ws)
+{
+    free(ws->buf);
+    *ws = (develop_workspace){0};
+}
+
+/* Colour (0 R, 1 G, 2 B) of the CFA cell at column parity x, row parity y. */
+static uint32_t cfa_colour(uint32_t cfa, uint32_t x, uint32_t y)
+{
+    return (cfa >> (8 * (2 * (y & 1) + (x & 1)))) & 0xff;
+}
+
+static mp_status check_frame(const mp_frame *f, mp_error *err)
+{
+    if (!f->data || f->width < 2 || f->height < 2 || f->width > MP_FRAME_MAX_DIM ||
+        f->height > MP_FRAME_MAX_DIM || (uint64_t)f->width * f->height > MP_FRAME_MAX_PIXELS)
+        return mp_error_set(err, MP_ERR_ARG, "develop: frame %u: size %ux%u cannot be developed",
+                            f->number, f->width, f->height);
+    if (f->white <= f->black || f->white > 65535)
+        return mp_error_set(err, MP_ERR_ARG, "develop: frame %u: white %u not above black %u",
+                            f->number, f->white, f->black);
+    if (f->cfa != MP_CFA_RGGB && f->cfa != MP_CFA_GRBG && f->cfa != MP_CFA_GBRG &&
+        f->cfa != MP_CFA_BGGR)
+        return mp_error_set(err, MP_ERR_UNSUPPORTED, "develop: frame %u: CFA pattern 0x%08x",
+                            f->number, f->cfa);
+    return MP_OK;
+}
+
+static mp_status reserve(void **buf, size_t *capacity, size_t need, size_t size, mp_error *err)
+{
+    if (need <= *capacity)
+        return MP_OK;
+    void *p = realloc(*buf, need * size);
+    if (!p)
+        return mp_error_set(err, MP_ERR_NOMEM, "develop: cannot allocate %zu bytes", need * size);
+    *buf = p;
+    *capacity = need;
+    return MP_OK;
+}
+
+/* Black/white normalisation and white balance of window rows [y0, y0 + rows), clipped to
+ * [0, 1]: 1.0 is where the least amplified channel clips, so a clipped area is neutral. */
+static void load_cfa(const develop_context *ctx, const mp_frame *f, uint32_t y0, uint32_t rows,
+                     float *cfa)
+{
+    float scale[2][2];
+    for (uint32_t y = 0; y < 2; y++)
+        for (uint32_t x = 0; x < 2; x++)
+            scale[y][x] = ctx->wb[cfa_colour(f->cfa, x, y)] / (float)(f->white - f->black);
+    const float black = (float)f->black;
+    for (uint32_t r = 0; r < rows; r++) {
+        const uint16_t *src = f->data + (size_t)(y0 + r) * f->width;
+        float *dst = cfa + (size_t)r * f->width;
+        const float *s = scale[(y0 + r) & 1];
+        for (uint32_t x = 0; x < f->width; x++) {
+            float v = ((float)src[x] - black) * s[x & 1];
+            dst[x] = v < 0 ? 0 : v > 1 ? 1 : v;
+        }
+    }
+}
+
+/* Highlights, matrix and curve for one row of demosaiced camera RGB. */
+static void finish_row(const develop_context *ctx, const float *r_in, const float *g_in,
+                       const float *b_in, uint32_t width, uint16_t *r_out, uint16_t *g_out,
+                       uint16_t *b_out)
+{
+    const float(*m)[3] = ctx->matrix;
+    const int blend = ctx->params.highlight == DEVELOP_HIGHLIGHT_BLEND;
+    for (uint32_t x = 0; x < width; x++) {
+        float c[3] = {r_in[x], g_in[x], b_in[x]};
+        for (int k = 0; k < 3; k++)
+            c[k] = c[k] < 0 ? 0 : c[k] > 1 ? 1 : c[k];
+        float peak = fmaxf(c[0], fmaxf(c[1], c[2]));
+        if (blend && peak > HIGHLIGHT_BLEND_START) {
+            float t = (peak - HIGHLIGHT_BLEND_START) * (1.0f / (1.0f - HIGHLIGHT_BLEND_START));
+            float w = t * t * (3.0f - 2.0f * t);
+            for (int k = 0; k < 3; k++)
+                c[k] += w * (peak - c[k]);
+        }
+        r_out[x] = curve_lut_apply(&ctx->lut, m[0][0] * c[0] + m[0][1] * c[1] + m[0][2] * c[2]);
+        g_out[x] = curve_lut_apply(&ctx->lut, m[1][0] * c[0] + m[1][1] * c[1] + m[1][2] * c[2]);
+        b_out[x] = curve_lut_apply(&ctx->lut, m[2][0] * c[0] + m[2][1] * c[1] + m[2][2] * c[2]);
+    }
+}
+
+mp_status develop_frame(const develop_context *ctx, const mp_frame *frame, develop_workspace *ws,
+                        develop_rgb *out, mp_error *err)
+{
+    mp_status st = check_frame(frame, err);
+    if (st)
+        return st;
+    const uint32_t width = frame->width, height = frame->height;
+    const int rcd = ctx->params.demosaic == DEVELOP_DEMOSAIC_RCD;
+    const uint32_t context_rows = rcd ? DEMOSAIC_RCD_CONTEXT : DEMOSAIC_BILINEAR_CONTEXT;
+    const uint32_t strip = ctx->params.strip_rows ? ctx->params.strip_rows : DEFAULT_STRIP_ROWS;
+    uint32_t window_max = height;
+    if ((uint64_t)strip + 2 * context_rows < height)
+        window_max = strip + 2 * context_rows;
+    const size_t plane = (size_t)width * window_max;
+    const int planes = 4 + (rcd ? DEMOSAIC_RCD_SCRATCH : 0);
+
+    size_t pixels = (size_t)width * height;
+    if ((st = reserve((void **)&out->plane[0], &out->capacity, 3 * pixels, sizeof(uint16_t), err)) ||
+        (st = reserve((void **)&ws->buf, &ws->capacity, planes * plane, sizeof(float), err)))
+        return st;
+    out->plane[1] = out->plane[0] + pixels;
+    out->plane[2] = out->plane[1] + pixels;
+    out->width = width;
+    out->height = height;
+    out->number = frame->number;
+    out->color = ctx->color;
+
+    float *cfa = ws->buf;
+    demosaic_window w = {
+        .cfa = cfa,
+        .rgb = {cfa + plane, cfa + 2 * plane, cfa + 3 * plane},
+        .width = width,
+    };
+    if (rcd)
+        for (int k = 0; k < DEMOSAIC_RCD_SCRATCH; k++)
+            w.scratch[k] = cfa + (4 + k) * plane;
+
+    for (uint32_t y0 = 0; y0 < height; y0 += strip) {
+        uint32_t y1 = height - y0 > strip ? y0 + strip : height;
+        uint32_t wy0 = y0 > context_rows ? y0 - context_rows : 0;
+        uint32_t wy1 = height - y1 > context_rows ? y1 + context_rows : height;
+        w.rows = wy1 - wy0;
+        for (uint32_t y = 0; y < 2; y++)
+            for (uint32_t x = 0; x < 2; x++)
+                w.colour[y][x] = (uint8_t)cfa_colour(frame->cfa, x, wy0 + y);
+        load_cfa(ctx, frame, wy0, w.rows, cfa);
+        if (rcd)
+            demosaic_rcd(&w);
+        else
+            demosaic_bilinear(&w, 0, width, 0, w.rows);
+        for (uint32_t y = y0; y < y1; y++) {
+            size_t in = (size_t)(y - wy0) * width, o = (size_t)y * width;
+            finish_row(ctx, w.rgb[0] + in, w.rgb[1] + in, w.rgb[2] + in, width,
+                       out->plane[0] + o, out->plane[1] + o, out->plane[2] + o);
+        }
+    }
+    return MP_OK;
+}
+
+mp_status develop_grey_world_add(develop_grey_world *acc, const mp_frame *frame, mp_error *err)
+{
+    mp_status st = check_frame(frame, err);
+    if (st)
+        return st;
+    /* a cell with any sample in the top 2 % may be clipped in one channel and would tint the
+     * estimate */
+    const double black = frame->black;
+    const double limit = black + 0.98 * (frame->white - frame->black);
+    uint32_t colour[2][2];
+    for (uint32_t y = 0; y < 2; y++)
+        for (uint32_t x = 0; x < 2; x++)
+            colour[y][x] = cfa_colour(frame->cfa, x, y);
+    for (uint32_t y = 0; y + 1 < frame->height; y += 2)
+        for (uint32_t x = 0; x + 1 < frame->width; x += 2) {
+            const uint16_t *p = frame->data + (size_t)y * frame->width + x;
+            uint16_t v[2][2] = {{p[0], p[1]}, {p[frame->width], p[frame->width + 1]}};
+            if (v[0][0] >= limit || v[0][1] >= limit || v[1][0] >= limit || v[1][1] >= limit)
+                continue;
+            for (uint32_t cy = 0; cy < 2; cy++)
+                for (uint32_t cx = 0; cx < 2; cx++)
+                    acc->sum[colour[cy][cx]] += v[cy][cx] - black;
+            acc->cells++;
+        }
+    return MP_OK;
+}
+
+mp_status develop_grey_world_gains(const develop_grey_world *acc, float gains[3], mp_error *err)
+{
+    /* every 2x2 cell holds one red, two greens and one blue */
+    double mean[3] = {acc->sum[0], acc->sum[1] / 2, acc->sum[2]};
+    if (!acc->cells || !(mean[0] > 0) || !(mean[1] > 0) || !(mean[2] > 0))
+        return mp_error_set(err, MP_ERR_RANGE,
+                            "develop: grey world found no unclipped light to balance on");
+    for (int c = 0; c < 3; c++)
+        gains[c] = (float)(mean[1] / mean[c]);
+    return MP_OK;
+}
