@@ -1,0 +1,445 @@
+#include "levels_io.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "json.h"
+
+/* One table per JSON object, used by both the writer and the strict reader, so the two
+ * cannot drift apart. Nested objects and the segment array are field types of their own. */
+typedef enum field_type {
+    F_BOOL, F_U32, F_F64, F_HEX64, F_STRING,
+    F_FORMAT, F_VERSION, F_CLIP, F_SEGMENTS, F_LEVELS
+} field_type;
+
+typedef struct field {
+    const char *name;
+    size_t offset;
+    field_type type;
+} field;
+
+#define FIELD(s, m, t) {#m, offsetof(s, m), t}
+#define COUNT(a) (sizeof a / sizeof a[0])
+
+static const field level_fields[] = {
+    FIELD(dualiso_levels, is_dual, F_BOOL),
+    FIELD(dualiso_levels, phase, F_U32),
+    FIELD(dualiso_levels, bits, F_U32),
+    FIELD(dualiso_levels, in_black, F_F64),
+    FIELD(dualiso_levels, in_white, F_F64),
+    FIELD(dualiso_levels, ratio, F_F64),
+    FIELD(dualiso_levels, ratio_ev, F_F64),
+    FIELD(dualiso_levels, black_dark, F_F64),
+    FIELD(dualiso_levels, black_bright, F_F64),
+    FIELD(dualiso_levels, white_dark, F_F64),
+    FIELD(dualiso_levels, white_bright, F_F64),
+    FIELD(dualiso_levels, noise_dark, F_F64),
+    FIELD(dualiso_levels, noise_bright, F_F64),
+    FIELD(dualiso_levels, gain_dark, F_F64),
+    FIELD(dualiso_levels, frames_used, F_U32),
+    FIELD(dualiso_levels, cells_used, F_U32),
+    FIELD(dualiso_levels, out_black, F_U32),
+    FIELD(dualiso_levels, out_white, F_U32),
+    FIELD(dualiso_levels, out_scale, F_F64),
+};
+
+static const field segment_fields[] = {
+    FIELD(mp_levels_segment, first_index, F_U32),
+    FIELD(mp_levels_segment, frame_count, F_U32),
+    FIELD(mp_levels_segment, first_frame, F_U32),
+    FIELD(mp_levels_segment, last_frame, F_U32),
+    FIELD(mp_levels_segment, levels, F_LEVELS),
+};
+
+static const field clip_fields[] = {
+    FIELD(mp_clip_levels, guid, F_HEX64),
+    FIELD(mp_clip_levels, frame_count, F_U32),
+    FIELD(mp_clip_levels, first_frame, F_U32),
+    FIELD(mp_clip_levels, last_frame, F_U32),
+};
+
+static const field top_fields[] = {
+    {"format", 0, F_FORMAT},
+    {"format_version", 0, F_VERSION},
+    FIELD(mp_clip_levels, tool, F_STRING),
+    FIELD(mp_clip_levels, options_hash, F_HEX64),
+    {"clip", 0, F_CLIP},
+    {"segments", 0, F_SEGMENTS},
+};
+
+uint64_t mp_fnv1a64(const void *data, size_t len, uint64_t seed)
+{
+    const unsigned char *p = data;
+    uint64_t h = seed;
+    for (size_t i = 0; i < len; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+void mp_clip_levels_free(mp_clip_levels *cl)
+{
+    free(cl->segments);
+    memset(cl, 0, sizeof *cl);
+}
+
+/* ---- writing ---- */
+
+static mp_status write_object(mp_text *t, const mp_clip_levels *cl, const void *base,
+                              const field *f, size_t n, int indent, mp_error *err);
+
+static mp_status write_value(mp_text *t, const mp_clip_levels *cl, const void *base,
+                             const field *f, int indent, mp_error *err)
+{
+    const char *p = (const char *)base + f->offset;
+    switch (f->type) {
+    case F_BOOL: mp_text_printf(t, *(const int *)p ? "true" : "false"); break;
+    case F_U32: mp_text_printf(t, "%u", *(const uint32_t *)p); break;
+    case F_F64: {
+        double v = *(const double *)p;
+        if (!isfinite(v))
+            return mp_error_set(err, MP_ERR_ARG, "levels: %s is not a finite number", f->name);
+        mp_text_printf(t, "%.17g", v);
+        break;
+    }
+    case F_HEX64:
+        mp_text_printf(t, "\"%016llx\"", (unsigned long long)*(const uint64_t *)p);
+        break;
+    case F_STRING: mp_text_json_string(t, p); break;
+    case F_FORMAT: mp_text_json_string(t, MP_LEVELS_FORMAT); break;
+    case F_VERSION: mp_text_printf(t, "%d", MP_LEVELS_FORMAT_VERSION); break;
+    case F_CLIP:
+        return write_object(t, cl, cl, clip_fields, COUNT(clip_fields), indent, err);
+    case F_LEVELS:
+        return write_object(t, cl, p, level_fields, COUNT(level_fields), indent, err);
+    case F_SEGMENTS:
+        mp_text_printf(t, "[");
+        for (uint32_t i = 0; i < cl->segment_count; i++) {
+            mp_text_printf(t, "%s\n%*s", i ? "," : "", indent + 2, "");
+            mp_status st = write_object(t, cl, &cl->segments[i], segment_fields,
+                                        COUNT(segment_fields), indent + 2, err);
+            if (st != MP_OK)
+                return st;
+        }
+        mp_text_printf(t, "\n%*s]", indent, "");
+        break;
+    }
+    return MP_OK;
+}
+
+static mp_status write_object(mp_text *t, const mp_clip_levels *cl, const void *base,
+                              const field *f, size_t n, int indent, mp_error *err)
+{
+    mp_text_printf(t, "{");
+    for (size_t i = 0; i < n; i++) {
+        mp_text_printf(t, "%s\n%*s\"%s\": ", i ? "," : "", indent + 2, "", f[i].name);
+        mp_status st = write_value(t, cl, base, &f[i], indent + 2, err);
+        if (st != MP_OK)
+            return st;
+    }
+    mp_text_printf(t, "\n%*s}", indent, "");
+    return MP_OK;
+}
+
+mp_status mp_clip_levels_to_json(const mp_clip_levels *cl, char **text, size_t *len,
+                                 mp_error *err)
+{
+    mp_text t = {0};
+    mp_status st = write_object(&t, cl, cl, top_fields, COUNT(top_fields), 0, err);
+    mp_text_printf(&t, "\n");
+    if (st == MP_OK && t.failed)
+        st = mp_error_set(err, MP_ERR_NOMEM, "levels: out of memory");
+    if (st != MP_OK) {
+        mp_text_free(&t);
+        return st;
+    }
+    *text = t.data;
+    *len = t.len;
+    return MP_OK;
+}
+
+/* ---- reading ---- */
+
+/* Key paths in messages ("segments[3].levels.ratio"); hostile keys are cut short. */
+#define KEY_PATH_MAX 160
+
+typedef struct reader {
+    const mp_json_doc *doc;
+    const char *name;
+    mp_clip_levels *cl;
+    mp_error *err;
+} reader;
+
+static mp_status bad_key(reader *r, const char *path, const char *cause)
+{
+    return mp_error_set(r->err, MP_ERR_FORMAT, "%s: key '%s': %s", r->name, path, cause);
+}
+
+static mp_status read_object(reader *r, uint32_t node, void *base, const field *f, size_t n,
+                             const char *path);
+
+static int parse_hex64(const char *s, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (strlen(s) != 16)
+        return 0;
+    for (; *s; s++) {
+        int d = (*s >= '0' && *s <= '9') ? *s - '0' : (*s >= 'a' && *s <= 'f') ? *s - 'a' + 10 : -1;
+        if (d < 0)
+            return 0;
+        v = v << 4 | (uint64_t)d;
+    }
+    *out = v;
+    return 1;
+}
+
+static mp_status read_segments(reader *r, uint32_t node, const char *path)
+{
+    const mp_json_node *nd = &r->doc->nodes[node];
+    if (nd->type != MP_JSON_ARRAY)
+        return bad_key(r, path, "expected an array");
+    if (nd->count == 0 || nd->count > MP_LEVELS_MAX_SEGMENTS)
+        return bad_key(r, path, "needs 1 to 4096 segments");
+    r->cl->segments = calloc(nd->count, sizeof *r->cl->segments);
+    if (!r->cl->segments)
+        return mp_error_set(r->err, MP_ERR_NOMEM, "%s: out of memory", r->name);
+    r->cl->segment_count = nd->count;
+    uint32_t i = 0;
+    for (uint32_t c = nd->child; c != MP_JSON_NONE; c = r->doc->nodes[c].next, i++) {
+        char sub[KEY_PATH_MAX];
+        snprintf(sub, sizeof sub, "%.100s[%u]", path, i);
+        mp_status st = read_object(r, c, &r->cl->segments[i], segment_fields,
+                                   COUNT(segment_fields), sub);
+        if (st != MP_OK)
+            return st;
+    }
+    return MP_OK;
+}
+
+static mp_status read_value(reader *r, uint32_t node, void *base, const field *f,
+                            const char *path)
+{
+    const mp_json_node *nd = &r->doc->nodes[node];
+    char *p = (char *)base + f->offset;
+    switch (f->type) {
+    case F_BOOL:
+        if (nd->type != MP_JSON_TRUE && nd->type != MP_JSON_FALSE)
+            return bad_key(r, path, "expected true or false");
+        *(int *)p = nd->type == MP_JSON_TRUE;
+        return MP_OK;
+    case F_U32:
+    case F_VERSION:
+        if (nd->type != MP_JSON_NUMBER || !nd->is_integer || nd->number < 0 ||
+            nd->number > 4294967295.0)
+            return bad_key(r, path, "expected an integer from 0 to 4294967295");
+        if (f->type == F_VERSION) {
+            if (nd->number != MP_LEVELS_FORMAT_VERSION)
+                return bad_key(r, path, "unsupported format version (this mlvpipe reads 1)");
+            return MP_OK;
+        }
+        *(uint32_t *)p = (uint32_t)nd->number;
+        return MP_OK;
+    case F_F64:
+        if (nd->type != MP_JSON_NUMBER || !isfinite(nd->number))
+            return bad_key(r, path, "expected a finite number");
+        *(double *)p = nd->number;
+        return MP_OK;
+    case F_HEX64:
+        if (nd->type != MP_JSON_STRING || !parse_hex64(mp_json_string(r->doc, node),
+                                                       (uint64_t *)p))
+            return bad_key(r, path, "expected 16 lowercase hex digits in a string");
+        return MP_OK;
+    case F_STRING: {
+        const char *s = mp_json_string(r->doc, node);
+        if (nd->type != MP_JSON_STRING || strlen(s) >= sizeof r->cl->tool)
+            return bad_key(r, path, "expected a string of at most 63 bytes");
+        strcpy(p, s);
+        return MP_OK;
+    }
+    case F_FORMAT:
+        if (nd->type != MP_JSON_STRING || strcmp(mp_json_string(r->doc, node), MP_LEVELS_FORMAT))
+            return bad_key(r, path, "expected \"" MP_LEVELS_FORMAT "\"");
+        return MP_OK;
+    case F_CLIP:
+        return read_object(r, node, r->cl, clip_fields, COUNT(clip_fields), path);
+    case F_LEVELS:
+        return read_object(r, node, p, level_fields, COUNT(level_fields), path);
+    case F_SEGMENTS:
+        return read_segments(r, node, path);
+    }
+    return MP_OK;
+}
+
+static mp_status read_object(reader *r, uint32_t node, void *base, const field *f, size_t n,
+                             const char *path)
+{
+    char sub[KEY_PATH_MAX];
+    if (r->doc->nodes[node].type != MP_JSON_OBJECT)
+        return bad_key(r, *path ? path : "(top level)", "expected an object");
+    uint32_t seen[32] = {0};   /* the largest table has fewer than 32 fields */
+    for (uint32_t c = r->doc->nodes[node].child; c != MP_JSON_NONE; c = r->doc->nodes[c].next) {
+        const char *key = mp_json_key(r->doc, c);
+        snprintf(sub, sizeof sub, "%.100s%s%.40s", path, *path ? "." : "", key);
+        size_t i = 0;
+        while (i < n && strcmp(f[i].name, key))
+            i++;
+        if (i == n)
+            return bad_key(r, sub, "unknown key");
+        if (seen[i]++)
+            return bad_key(r, sub, "repeated");
+        mp_status st = read_value(r, c, base, &f[i], sub);
+        if (st != MP_OK)
+            return st;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!seen[i]) {
+            snprintf(sub, sizeof sub, "%.100s%s%.40s", path, *path ? "." : "", f[i].name);
+            return bad_key(r, sub, "missing");
+        }
+    }
+    return MP_OK;
+}
+
+/* Consistency that the types alone do not express. */
+static mp_status check_clip_levels(reader *r)
+{
+    const mp_clip_levels *cl = r->cl;
+    if (cl->frame_count == 0 || cl->first_frame > cl->last_frame ||
+        cl->last_frame - cl->first_frame < cl->frame_count - 1)
+        return bad_key(r, "clip", "frame_count, first_frame and last_frame disagree");
+    uint32_t next_index = 0;
+    for (uint32_t i = 0; i < cl->segment_count; i++) {
+        const mp_levels_segment *s = &cl->segments[i];
+        const dualiso_levels *lv = &s->levels;
+        char path[64];
+        snprintf(path, sizeof path, "segments[%u]", i);
+        if (s->first_index != next_index || s->frame_count == 0 ||
+            s->frame_count > cl->frame_count - next_index)
+            return bad_key(r, path, "segments do not tile the clip's frames");
+        if (s->first_frame > s->last_frame || s->first_frame < cl->first_frame ||
+            s->last_frame > cl->last_frame ||
+            (i > 0 && s->first_frame <= cl->segments[i - 1].last_frame))
+            return bad_key(r, path, "frame numbers out of order or outside the clip");
+        next_index += s->frame_count;
+        snprintf(path, sizeof path, "segments[%u].levels", i);
+        if (lv->phase > 3 || lv->bits < 1 || lv->bits > 16)
+            return bad_key(r, path, "phase must be 0..3 and bits 1..16");
+        if (lv->out_black >= lv->out_white || lv->out_white > 65535)
+            return bad_key(r, path, "needs out_black < out_white <= 65535");
+        if (lv->in_black >= lv->in_white || lv->ratio <= 0 || lv->out_scale <= 0)
+            return bad_key(r, path, "needs in_black < in_white, ratio > 0, out_scale > 0");
+    }
+    if (next_index != cl->frame_count)
+        return bad_key(r, "segments", "segments do not cover the clip's frame_count");
+    return MP_OK;
+}
+
+mp_status mp_clip_levels_from_json(const char *text, size_t len, const char *name,
+                                   mp_clip_levels *cl, mp_error *err)
+{
+    memset(cl, 0, sizeof *cl);
+    mp_json_doc doc;
+    mp_status st = mp_json_parse(text, len, name, &doc, err);
+    if (st != MP_OK)
+        return st;
+    reader r = {&doc, name, cl, err};
+    st = read_object(&r, 0, cl, top_fields, COUNT(top_fields), "");
+    if (st == MP_OK)
+        st = check_clip_levels(&r);
+    mp_json_free(&doc);
+    if (st != MP_OK)
+        mp_clip_levels_free(cl);
+    return st;
+}
+
+/* ---- files ---- */
+
+mp_status mp_clip_levels_write(const char *path, const mp_clip_levels *cl, int overwrite,
+                               mp_error *err)
+{
+    char *text;
+    size_t len;
+    mp_status st = mp_clip_levels_to_json(cl, &text, &len, err);
+    if (st != MP_OK)
+        return st;
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", path) >= (int)sizeof tmp) {
+        free(text);
+        return mp_error_set(err, MP_ERR_ARG, "%s: path too long", path);
+    }
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        free(text);
+        return mp_error_set(err, MP_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
+    }
+    size_t done = 0;
+    while (done < len) {
+        ssize_t n = write(fd, text + done, len - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        done += (size_t)n;
+    }
+    int write_errno = done == len ? 0 : errno ? errno : EIO;
+    free(text);
+    if (fchmod(fd, 0644) != 0 && !write_errno)
+        write_errno = errno;
+    if (close(fd) != 0 && !write_errno)
+        write_errno = errno;
+    if (write_errno) {
+        unlink(tmp);
+        return mp_error_set(err, MP_ERR_IO, "%s: write failed: %s", path, strerror(write_errno));
+    }
+    /* link() refuses to replace an existing file, atomically; rename() replaces it. */
+    if (overwrite ? rename(tmp, path) != 0 : link(tmp, path) != 0) {
+        int e = errno;
+        unlink(tmp);
+        if (e == EEXIST)
+            return mp_error_set(err, MP_ERR_IO, "%s: exists (use --overwrite)", path);
+        return mp_error_set(err, MP_ERR_IO, "%s: cannot rename into place: %s", path,
+                            strerror(e));
+    }
+    if (!overwrite)
+        unlink(tmp);
+    return MP_OK;
+}
+
+mp_status mp_clip_levels_read(const char *path, mp_clip_levels *cl, mp_error *err)
+{
+    memset(cl, 0, sizeof *cl);
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return mp_error_set(err, MP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    char *buf = malloc(MP_JSON_MAX_BYTES + 1);
+    if (!buf) {
+        close(fd);
+        return mp_error_set(err, MP_ERR_NOMEM, "%s: out of memory", path);
+    }
+    size_t len = 0;
+    for (;;) {
+        ssize_t n = read(fd, buf + len, MP_JSON_MAX_BYTES + 1 - len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            int e = errno;
+            free(buf);
+            close(fd);
+            return mp_error_set(err, MP_ERR_IO, "%s: offset %zu: read failed: %s", path, len,
+                                strerror(e));
+        }
+        if (n == 0 || (len += (size_t)n) > MP_JSON_MAX_BYTES)
+            break;
+    }
+    close(fd);
+    mp_status st = mp_clip_levels_from_json(buf, len, path, cl, err);
+    free(buf);
+    return st;
+}
