@@ -33,6 +33,7 @@ typedef struct huff_table {
 
 typedef struct scan_info {
     lj92_header hdr;
+    lj92_options opt;
     uint8_t component_id[LJ92_MAX_COMPONENTS];
     uint8_t table_of[LJ92_MAX_COMPONENTS];  /* Huffman table id per component */
     size_t data_offset;  /* first byte of entropy-coded data */
@@ -176,28 +177,29 @@ static mp_status parse_sos(scan_info *si, const uint8_t *b, size_t n, size_t at,
     }
     const uint8_t *tail = b + 1 + 2 * ns;
     si->hdr.predictor = tail[0];
-    si->hdr.point_transform = tail[2] & 15;
+    si->opt.point_transform = tail[2] & 15;
     unsigned used = 0;
     for (unsigned c = 0; c < ns; c++)
         used |= 1u << si->table_of[c];
-    si->hdr.tables = (uint32_t)__builtin_popcount(used);
+    si->opt.tables = (uint32_t)__builtin_popcount(used);
     if (si->hdr.predictor < 1 || si->hdr.predictor > 7)
         return mp_error_set(err, MP_ERR_DAMAGED, "LJ92: offset %zu: predictor %u", at,
                             si->hdr.predictor);
-    if (si->hdr.point_transform >= si->hdr.precision)
+    if (si->opt.point_transform >= si->hdr.precision)
         return mp_error_set(err, MP_ERR_DAMAGED, "LJ92: offset %zu: point transform %u", at,
-                            si->hdr.point_transform);
+                            si->opt.point_transform);
     /* T.81 H.1.1: in lossless mode a restart interval is a whole number of MCU rows. */
-    if (si->hdr.restart_interval % si->hdr.width)
+    if (si->opt.restart_interval % si->hdr.width)
         return mp_error_set(err, MP_ERR_UNSUPPORTED,
                             "LJ92: offset %zu: restart interval %u is not a multiple of width %u", at,
-                            si->hdr.restart_interval, si->hdr.width);
+                            si->opt.restart_interval, si->hdr.width);
     return MP_OK;
 }
 
 static mp_status parse_headers(const uint8_t *src, size_t len, scan_info *si, mp_error *err)
 {
     memset(&si->hdr, 0, sizeof si->hdr);
+    memset(&si->opt, 0, sizeof si->opt);
     si->have_frame = false;
     for (int t = 0; t < LJ92_MAX_TABLES; t++)
         si->tables[t].defined = false;
@@ -236,7 +238,7 @@ static mp_status parse_headers(const uint8_t *src, size_t len, scan_info *si, mp
         } else if (m == LJ92_DRI) {
             if (n != 2)
                 return mp_error_set(err, MP_ERR_DAMAGED, "LJ92: offset %zu: DRI length %zu", at, n);
-            si->hdr.restart_interval = be16(body);
+            si->opt.restart_interval = be16(body);
         } else if (m == LJ92_SOS) {
             st = parse_sos(si, body, n, at, err);
             si->data_offset = pos + seg;
@@ -251,12 +253,20 @@ static mp_status parse_headers(const uint8_t *src, size_t len, scan_info *si, mp
 
 mp_status lj92_read_header(const uint8_t *src, size_t len, lj92_header *hdr, mp_error *err)
 {
+    return lj92_read_header_opts(src, len, hdr, NULL, err);
+}
+
+mp_status lj92_read_header_opts(const uint8_t *src, size_t len, lj92_header *hdr,
+                                lj92_options *opt, mp_error *err)
+{
     scan_info *si = malloc(sizeof *si);
     if (!si)
         return mp_error_set(err, MP_ERR_NOMEM, "LJ92: out of memory");
     mp_status st = parse_headers(src, len, si, err);
     if (st == MP_OK && hdr)
         *hdr = si->hdr;
+    if (st == MP_OK && opt)
+        *opt = si->opt;
     free(si);
     return st;
 }
@@ -403,7 +413,7 @@ static bool decode_line(bitreader *br, const uint8_t *end, uint16_t *out, const 
     if (first_line || sel == 1) {
         int first[LJ92_MAX_COMPONENTS];
         for (unsigned c = 0; c < nf; c++)
-            first[c] = first_line ? 1 << (si->hdr.precision - si->hdr.point_transform - 1) : up[c];
+            first[c] = first_line ? 1 << (si->hdr.precision - si->opt.point_transform - 1) : up[c];
         if (nf == 2)
             line_left(&b, end, out, width, 2, tabs, first, &bad);
         else if (nf == 1)
@@ -450,7 +460,7 @@ static mp_status decode_scan(const uint8_t *src, size_t len, const scan_info *si
     for (unsigned c = 0; c < si->hdr.components; c++)
         tabs[c] = &si->tables[si->table_of[c]];
     size_t stride = (size_t)si->hdr.width * si->hdr.components;
-    unsigned restart_lines = si->hdr.restart_interval / si->hdr.width, restarts = 0;
+    unsigned restart_lines = si->opt.restart_interval / si->hdr.width, restarts = 0;
     bitreader b = {0, src + si->data_offset, 0, 0};
     for (unsigned y = 0; y < si->hdr.height; y++) {
         bool first_line = y == 0;
@@ -492,9 +502,9 @@ mp_status lj92_decode(const uint8_t *src, size_t len, uint16_t *dst, size_t dst_
     }
     if (st == MP_OK)
         st = decode_scan(src, len, si, dst, err);
-    if (st == MP_OK && si->hdr.point_transform)
+    if (st == MP_OK && si->opt.point_transform)
         for (size_t i = 0; i < dst_count; i++)
-            dst[i] = (uint16_t)(dst[i] << si->hdr.point_transform);
+            dst[i] = (uint16_t)(dst[i] << si->opt.point_transform);
     if (st == MP_OK && hdr)
         *hdr = si->hdr;
     free(si);

@@ -16,15 +16,21 @@ typedef struct lj92_header {
     uint32_t components;  /* Nf */
     uint32_t precision;   /* P, bits */
     uint32_t predictor;   /* Ss, 1..7 */
-    /* Optional fields (zero-initialise them when encoding; the decoder fills them): */
+} lj92_header;
+
+/* Less common stream features; all zero means none (what MLV and DNG streams use). */
+typedef struct lj92_options {
     uint32_t point_transform;   /* Al: samples are coded >> Al and decoded << Al (lossy if > 0) */
     uint32_t restart_interval;  /* DRI in MCUs, a multiple of width; 0 = no restart markers */
     uint32_t tables;            /* Huffman tables: 0 or 1 = one shared table, n (2..4) =
-                                 * component c uses table c % n (decode: tables the scan uses) */
-} lj92_header;
+                                 * component c uses table c % n (read: tables the scan uses) */
+} lj92_options;
 
 /* Reads the markers up to SOS without decoding (for validation before allocating). */
 mp_status lj92_read_header(const uint8_t *src, size_t len, lj92_header *hdr, mp_error *err);
+/* The same, also reporting the options of the stream (opt may be NULL). */
+mp_status lj92_read_header_opts(const uint8_t *src, size_t len, lj92_header *hdr,
+                                lj92_options *opt, mp_error *err);
 
 /* Decodes into dst, which holds dst_count samples; fails unless X*Nf*Y == dst_count.
  * Stops at EOI; bytes after it are ignored. Never reads outside [src, src+len). */
@@ -36,5 +42,8 @@ mp_status lj92_decode(const uint8_t *src, size_t len, uint16_t *dst, size_t dst_
  * *out is malloc'ed (caller frees); *out_len its length. */
 mp_status lj92_encode(const uint16_t *src, const lj92_header *hdr, uint8_t **out,
                       size_t *out_len, mp_error *err);
+/* The same with options (opt may be NULL). */
+mp_status lj92_encode_opts(const uint16_t *src, const lj92_header *hdr, const lj92_options *opt,
+                           uint8_t **out, size_t *out_len, mp_error *err);
 
 #endif

@@ -145,22 +145,22 @@ static uint8_t *put_marker(uint8_t *p, unsigned m)
     return p + 2;
 }
 
-static mp_status check_header(const lj92_header *h, mp_error *err)
+static mp_status check_header(const lj92_header *h, const lj92_options *o, mp_error *err)
 {
     if (h->width < 1 || h->width > 65535 || h->height < 1 || h->height > 65535)
         return mp_error_set(err, MP_ERR_ARG, "LJ92 encode: size %ux%u", h->width, h->height);
     if (h->components < 1 || h->components > LJ92_MAX_COMPONENTS)
         return mp_error_set(err, MP_ERR_ARG, "LJ92 encode: %u components", h->components);
-    if (h->precision < 2 || h->precision > 16 || h->point_transform >= h->precision)
+    if (h->precision < 2 || h->precision > 16 || o->point_transform >= h->precision)
         return mp_error_set(err, MP_ERR_ARG, "LJ92 encode: precision %u, point transform %u",
-                            h->precision, h->point_transform);
+                            h->precision, o->point_transform);
     if (h->predictor < 1 || h->predictor > 7)
         return mp_error_set(err, MP_ERR_ARG, "LJ92 encode: predictor %u", h->predictor);
-    if (h->restart_interval % h->width || h->restart_interval > 65535)
+    if (o->restart_interval % h->width || o->restart_interval > 65535)
         return mp_error_set(err, MP_ERR_ARG, "LJ92 encode: restart interval %u for width %u",
-                            h->restart_interval, h->width);
-    if (h->tables > h->components)
-        return mp_error_set(err, MP_ERR_ARG, "LJ92 encode: %u tables for %u components", h->tables,
+                            o->restart_interval, h->width);
+    if (o->tables > h->components)
+        return mp_error_set(err, MP_ERR_ARG, "LJ92 encode: %u tables for %u components", o->tables,
                             h->components);
     if ((uint64_t)h->width * h->components * h->height > LJ92_MAX_SAMPLES)
         return mp_error_set(err, MP_ERR_NOMEM, "LJ92 encode: %ux%ux%u samples exceed the limit",
@@ -170,11 +170,12 @@ static mp_status check_header(const lj92_header *h, mp_error *err)
 
 /* Differences in stream order (mod 2^16) with the decoder's boundary rules; also returns
  * the OR of all input samples, for the precision check. */
-static unsigned compute_diffs(const uint16_t *src, const lj92_header *h, uint16_t *diff)
+static unsigned compute_diffs(const uint16_t *src, const lj92_header *h, const lj92_options *o,
+                              uint16_t *diff)
 {
-    unsigned nf = h->components, al = h->point_transform, sel = h->predictor;
+    unsigned nf = h->components, al = o->point_transform, sel = h->predictor;
     size_t stride = (size_t)h->width * nf;
-    unsigned restart_lines = h->restart_interval / h->width, seen = 0;
+    unsigned restart_lines = o->restart_interval / h->width, seen = 0;
     int initial = 1 << (h->precision - al - 1);
     for (unsigned y = 0; y < h->height; y++) {
         const uint16_t *row = src + y * stride, *up = row - stride;
@@ -198,17 +199,26 @@ static unsigned compute_diffs(const uint16_t *src, const lj92_header *h, uint16_
 mp_status lj92_encode(const uint16_t *src, const lj92_header *hdr, uint8_t **out,
                       size_t *out_len, mp_error *err)
 {
+    return lj92_encode_opts(src, hdr, NULL, out, out_len, err);
+}
+
+mp_status lj92_encode_opts(const uint16_t *src, const lj92_header *hdr, const lj92_options *opt,
+                           uint8_t **out, size_t *out_len, mp_error *err)
+{
+    static const lj92_options none;
+    if (!opt)
+        opt = &none;
     *out = NULL;
     *out_len = 0;
-    mp_status st = check_header(hdr, err);
+    mp_status st = check_header(hdr, opt, err);
     if (st != MP_OK)
         return st;
-    unsigned nf = hdr->components, ntables = hdr->tables ? hdr->tables : 1;
+    unsigned nf = hdr->components, ntables = opt->tables ? opt->tables : 1;
     size_t count = (size_t)hdr->width * nf * hdr->height;
     uint16_t *diff = malloc(count * sizeof *diff);
     if (!diff)
         return mp_error_set(err, MP_ERR_NOMEM, "LJ92 encode: out of memory");
-    unsigned seen = compute_diffs(src, hdr, diff);
+    unsigned seen = compute_diffs(src, hdr, opt, diff);
     if (seen >> hdr->precision) {
         free(diff);
         return mp_error_set(err, MP_ERR_ARG, "LJ92 encode: a sample exceeds %u bits", hdr->precision);
@@ -224,7 +234,7 @@ mp_status lj92_encode(const uint16_t *src, const lj92_header *hdr, uint8_t **out
         for (unsigned s = 0; s < LJ92_CATEGORIES; s++)
             bits += freq[t][s] * (codes[t].len[s] + (s < 16 ? s : 0));
     }
-    unsigned restart_lines = hdr->restart_interval / hdr->width;
+    unsigned restart_lines = opt->restart_interval / hdr->width;
     size_t restarts = restart_lines ? (hdr->height - 1) / restart_lines : 0;
     size_t data_max = 2 * (size_t)((bits + 7) / 8) + restarts * 4;  /* stuffing at most doubles */
     size_t cap = 256 + LJ92_MAX_TABLES * (17 + LJ92_CATEGORIES) + data_max;
@@ -255,8 +265,8 @@ mp_status lj92_encode(const uint16_t *src, const lj92_header *hdr, uint8_t **out
         p[2] = 0;
         p += 3;
     }
-    if (hdr->restart_interval)
-        p = put16(put16(put_marker(p, LJ92_DRI), 4), hdr->restart_interval);
+    if (opt->restart_interval)
+        p = put16(put16(put_marker(p, LJ92_DRI), 4), opt->restart_interval);
     p = put16(put_marker(p, LJ92_SOS), 6 + 2 * nf);
     *p++ = (uint8_t)nf;
     for (unsigned c = 0; c < nf; c++) {
@@ -266,7 +276,7 @@ mp_status lj92_encode(const uint16_t *src, const lj92_header *hdr, uint8_t **out
     }
     p[0] = (uint8_t)hdr->predictor;
     p[1] = 0;
-    p[2] = (uint8_t)hdr->point_transform;
+    p[2] = (uint8_t)opt->point_transform;
     p += 3;
 
     bitwriter w = {p, 0, 0};
