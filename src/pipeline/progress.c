@@ -1,0 +1,137 @@
+#include "progress.h"
+
+#include <stdio.h>
+#include <time.h>
+
+double mp_progress_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void mp_progress_begin(mp_progress *p, uint32_t total, double now_s)
+{
+    *p = (mp_progress){.total = total, .start_s = now_s, .last_line_s = -1e300};
+}
+
+static void fill_rates(const mp_progress *p, double now_s, mp_progress_event *ev)
+{
+    uint32_t processed = p->written + p->damaged;
+    ev->total = p->total;
+    ev->done = p->done;
+    ev->written = p->written;
+    ev->skipped = p->skipped;
+    ev->damaged = p->damaged;
+    ev->elapsed_s = now_s - p->start_s;
+    ev->fps = processed && ev->elapsed_s > 0 ? processed / ev->elapsed_s : 0;
+    ev->eta_s = ev->fps > 0 ? (p->total - p->done) / ev->fps : p->done == p->total ? 0 : -1;
+}
+
+void mp_progress_frame(mp_progress *p, uint32_t number, int skipped, int damaged, double now_s,
+                       mp_progress_event *ev)
+{
+    p->done++;
+    if (skipped)
+        p->skipped++;
+    else if (damaged)
+        p->damaged++;
+    else
+        p->written++;
+    *ev = (mp_progress_event){.kind = MP_PROGRESS_FRAME, .frame = number,
+                              .frame_skipped = skipped};
+    fill_rates(p, now_s, ev);
+}
+
+void mp_progress_end(const mp_progress *p, mp_status status, const char *message, double now_s,
+                     mp_progress_event *ev)
+{
+    *ev = (mp_progress_event){.kind = status == MP_OK ? MP_PROGRESS_DONE : MP_PROGRESS_ERROR,
+                              .status = status, .message = message};
+    fill_rates(p, now_s, ev);
+}
+
+int mp_progress_line_due(mp_progress *p, const mp_progress_event *ev, double now_s,
+                         double interval_s)
+{
+    if (ev->done != ev->total && now_s - p->last_line_s < interval_s)
+        return 0;
+    p->last_line_s = now_s;
+    return 1;
+}
+
+static const char *status_key(mp_status st)
+{
+    switch (st) {
+    case MP_OK: return "ok";
+    case MP_ERR_ARG: return "usage";
+    case MP_ERR_IO: return "io";
+    case MP_ERR_FORMAT: return "format";
+    case MP_ERR_UNSUPPORTED: return "unsupported";
+    case MP_ERR_DAMAGED: return "damaged";
+    case MP_ERR_NOMEM: return "nomem";
+    case MP_ERR_INTERRUPTED: return "interrupted";
+    case MP_ERR_RANGE: return "range";
+    }
+    return "internal";
+}
+
+int mp_progress_format_line(const mp_progress_event *ev, char *buf, size_t size)
+{
+    char eta[32] = "--:--";
+    if (ev->eta_s >= 0) {
+        unsigned long s = (unsigned long)(ev->eta_s + 0.5);
+        if (s >= 3600)
+            snprintf(eta, sizeof eta, "%lu:%02lu:%02lu", s / 3600, s / 60 % 60, s % 60);
+        else
+            snprintf(eta, sizeof eta, "%lu:%02lu", s / 60, s % 60);
+    }
+    return snprintf(buf, size, "frame %u/%u  %.1f fps  ETA %s", ev->done, ev->total, ev->fps,
+                    eta);
+}
+
+/* Writes s as a JSON string body (no quotes) into out, truncating cleanly. */
+static void json_escape(const char *s, char *out, size_t size)
+{
+    size_t n = 0;
+    for (; s && *s && n + 7 < size; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            out[n++] = '\\';
+            out[n++] = (char)c;
+        } else if (c < 0x20) {
+            n += (size_t)snprintf(out + n, size - n, "\\u%04x", c);
+        } else {
+            out[n++] = (char)c;
+        }
+    }
+    out[n] = 0;
+}
+
+int mp_progress_format_json(const mp_progress_event *ev, char *buf, size_t size)
+{
+    switch (ev->kind) {
+    case MP_PROGRESS_START:
+        return snprintf(buf, size, "{\"event\":\"start\",\"total\":%u,\"first_frame\":%u,"
+                        "\"last_frame\":%u,\"threads\":%u}", ev->total, ev->first_frame,
+                        ev->last_frame, ev->threads);
+    case MP_PROGRESS_FRAME:
+        return snprintf(buf, size, "{\"event\":\"frame\",\"frame\":%u,\"done\":%u,\"total\":%u,"
+                        "\"skipped\":%s,\"fps\":%.2f,\"eta_s\":%.1f}", ev->frame, ev->done,
+                        ev->total, ev->frame_skipped ? "true" : "false", ev->fps, ev->eta_s);
+    case MP_PROGRESS_DONE:
+        return snprintf(buf, size, "{\"event\":\"done\",\"done\":%u,\"total\":%u,\"written\":%u,"
+                        "\"skipped\":%u,\"damaged\":%u,\"elapsed_s\":%.2f,\"fps\":%.2f,"
+                        "\"status\":\"%s\"}", ev->done, ev->total, ev->written, ev->skipped,
+                        ev->damaged, ev->elapsed_s, ev->fps, status_key(ev->status));
+    case MP_PROGRESS_ERROR: {
+        char msg[2 * MP_ERROR_MAX];
+        json_escape(ev->message, msg, sizeof msg);
+        return snprintf(buf, size, "{\"event\":\"error\",\"done\":%u,\"total\":%u,"
+                        "\"written\":%u,\"skipped\":%u,\"damaged\":%u,\"status\":\"%s\","
+                        "\"message\":\"%s\"}", ev->done, ev->total, ev->written, ev->skipped,
+                        ev->damaged, status_key(ev->status), msg);
+    }
+    }
+    return snprintf(buf, size, "{}");
+}
