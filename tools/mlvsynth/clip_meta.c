@@ -1,0 +1,151 @@
+#include "clip_meta.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "common/mp_frame.h"
+#include "content.h"
+#include "diso_index.h"
+
+/* Canon 5D Mark III ColorMatrix1 (dcraw adobe_coeff), x 10000, as in the shared samples. */
+static const int32_t color_matrix_5d3[9] = {6722, -635, -963, -4287, 12460, 2028, -908, 2162,
+                                            5668};
+
+static void exposure_for(mp_exposure *e, uint32_t iso, uint32_t shutter_us)
+{
+    memset(e, 0, sizeof *e);
+    e->present = 1;
+    e->iso_mode = 0;
+    e->iso = iso;
+    /* Canon raw ISO code: 72 = ISO 100, +8 per stop (mlv-format.md 4.5) */
+    e->iso_analog = (uint32_t)lround(72.0 + 8.0 * log2(iso / 100.0));
+    e->digital_gain = 0;
+    e->shutter_us = shutter_us;
+}
+
+mp_status clip_meta_build(clip_meta *m, const synth_options *o, mp_error *err)
+{
+    memset(m, 0, sizeof *m);
+    uint32_t black, white;
+    content_levels(o, &black, &white);
+    uint32_t ob_left, ob_top;
+    mp_status st = content_borders(o, &ob_left, &ob_top, err);
+    if (st)
+        return st;
+
+    mp_raw_info *r = &m->raw;
+    r->api_version = 1;
+    r->width = o->width;
+    r->height = o->height;
+    r->bits = o->bits;
+    r->black = (int32_t)black;
+    r->white = (int32_t)white;
+    /* Simplification shared with the samples: the "full buffer" is the recorded frame. */
+    r->buffer_width = (int32_t)o->width;
+    r->buffer_height = (int32_t)o->height;
+    r->pitch = (int32_t)(o->width * o->bits / 8);
+    r->frame_size = r->pitch * (int32_t)o->height;
+    r->crop_origin[0] = (int32_t)ob_left;
+    r->crop_origin[1] = (int32_t)ob_top;
+    r->crop_size[0] = (int32_t)(o->width - ob_left);
+    r->crop_size[1] = (int32_t)(o->height - ob_top);
+    r->active_area[0] = (int32_t)ob_top;
+    r->active_area[1] = (int32_t)ob_left;
+    r->active_area[2] = (int32_t)o->height;
+    r->active_area[3] = (int32_t)o->width;
+    r->exposure_bias.num = 0;
+    r->exposure_bias.den = 0;
+    r->cfa = MP_CFA_RGGB;
+    r->calibration_illuminant = 21;   /* D65 */
+    for (int i = 0; i < 9; i++) {
+        r->color_matrix1[i].num = color_matrix_5d3[i];
+        r->color_matrix1[i].den = 10000;
+    }
+    r->dynamic_range_x100 = 1100;
+
+    mp_raw_capture *c = &m->capture;
+    c->present = 1;
+    c->sensor_width = 5760;
+    c->sensor_height = 3840;
+    c->sensor_crop_x100 = 100;
+    c->binning_x = 3;
+    c->skipping_x = 0;
+    c->binning_y = 3;                 /* 5D Mark III 1080p */
+    c->skipping_y = 0;
+    c->offset_x = INT16_MIN;          /* unknown */
+    c->offset_y = INT16_MIN;
+
+    m->camera.present = 1;
+    strcpy(m->camera.name, "Canon EOS 5D Mark III");
+    m->camera.model = 0x80000285u;
+    strcpy(m->camera.serial, "MLVSYNTH0001");
+
+    exposure_for(&m->exposure, o->iso, o->shutter_us);
+    exposure_for(&m->exposure_changed, o->change_iso ? o->change_iso : o->iso,
+                 o->change_shutter_us ? o->change_shutter_us : o->shutter_us);
+
+    mp_lens *l = &m->lens;
+    l->present = 1;
+    l->focal_mm = 50;
+    l->focus_dist = 300;
+    l->aperture_x100 = 280;
+    l->autofocus = 1;
+    l->lens_id = 0x1234;
+    strcpy(l->name, "EF50mm f/1.4 USM");
+    strcpy(l->serial, "00000000ab");
+
+    mp_white_balance *w = &m->white_balance;
+    w->present = 1;
+    w->mode = 9;                      /* KELVIN */
+    w->kelvin = 5500;
+    w->gain_r = 1024;
+    w->gain_g = 1024;
+    w->gain_b = 1024;
+
+    mp_wall_clock *t = &m->wall_clock;
+    t->present = 1;
+    t->year = 2024;
+    t->month = 3;
+    t->day = 23;
+    t->hour = 12;
+    t->minute = 34;
+    t->second = 56;
+    t->gmtoff = 0;
+    strcpy(t->zone, "UTC");
+    t->timestamp_us = CLIP_HEADER_TS;
+
+    if (o->content == CONTENT_DUALISO && !o->no_diso) {
+        m->dual_iso.present = 1;
+        m->dual_iso.mode = 1;
+        m->dual_iso.iso_value = diso_index_for(o->iso, o->ev_gap);
+        m->dual_iso_changed = m->dual_iso;
+        if (o->change_diso)
+            m->dual_iso_changed.iso_value = o->change_diso_value;
+    }
+
+    m->style.present = 1;
+    m->style.id = 2;
+    m->style.contrast = -2;
+    m->style.sharpness = 0;
+    m->style.saturation = -1;
+    m->style.colortone = 0;
+    strcpy(m->style.name, "Neutral");
+
+    m->level.present = 1;
+    m->level.roll_x100 = 150;
+    m->level.pitch_x100 = -200;
+
+    if (o->audio) {
+        mp_audio_format *a = &m->audio;
+        a->present = 1;
+        a->format = 1;
+        a->channels = CONTENT_AUDIO_CHANNELS;
+        a->sample_rate = CONTENT_AUDIO_RATE;
+        a->bits_per_sample = 16;
+        a->block_align = CONTENT_AUDIO_CHANNELS * 2;
+        a->bytes_per_second = CONTENT_AUDIO_RATE * a->block_align;
+    }
+    m->info_text = "mlvsynth synthetic clip";
+    m->version_text = "mlv_lite (written by mlvsynth)";
+    return MP_OK;
+}

@@ -1,0 +1,582 @@
+#include "options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diso_index.h"
+
+int frame_list_has(const frame_list *l, uint32_t number)
+{
+    uint32_t lo = 0, hi = l->count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (l->v[mid] == number)
+            return 1;
+        if (l->v[mid] < number)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Bounded so that a typo like 0-4000000000 cannot allocate gigabytes. */
+#define FRAME_LIST_MAX 1000000u
+
+static mp_status parse_frame_list(frame_list *l, const char *s, mp_error *err)
+{
+    free(l->v);
+    l->v = NULL;
+    l->count = 0;
+    uint32_t cap = 0;
+    const char *p = s;
+    while (*p) {
+        char *end;
+        errno = 0;
+        unsigned long a = strtoul(p, &end, 10), b = a;
+        if (end == p || errno)
+            goto bad;
+        p = end;
+        if (*p == '-') {
+            b = strtoul(++p, &end, 10);
+            if (end == p || errno || b < a)
+                goto bad;
+            p = end;
+        }
+        if (a > UINT32_MAX || b > UINT32_MAX || l->count + (b - a) + 1 > FRAME_LIST_MAX)
+            goto bad;
+        for (unsigned long n = a; n <= b; n++) {
+            if (l->count == cap) {
+                cap = cap ? 2 * cap : 16;
+                uint32_t *v = realloc(l->v, cap * sizeof *v);
+                if (!v)
+                    return mp_error_set(err, MP_ERR_NOMEM, "frame list too long");
+                l->v = v;
+            }
+            l->v[l->count++] = (uint32_t)n;
+        }
+        if (*p == ',')
+            p++;
+        else if (*p)
+            goto bad;
+    }
+    qsort(l->v, l->count, sizeof *l->v, cmp_u32);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < l->count; i++)
+        if (n == 0 || l->v[n - 1] != l->v[i])
+            l->v[n++] = l->v[i];
+    l->count = n;
+    return MP_OK;
+bad:
+    return mp_error_set(err, MP_ERR_ARG, "bad frame list '%s' (expected e.g. 3,5-7)", s);
+}
+
+static mp_status parse_u64(const char *name, const char *s, uint64_t min, uint64_t max,
+                           uint64_t *out, mp_error *err)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (end == s || *end || errno || s[0] == '-' || v < min || v > max)
+        return mp_error_set(err, MP_ERR_ARG, "%s: expected an integer in %" PRIu64 "..%" PRIu64
+                            ", got '%s'", name, min, max, s);
+    *out = v;
+    return MP_OK;
+}
+
+static mp_status parse_u32(const char *name, const char *s, uint32_t min, uint32_t max,
+                           uint32_t *out, mp_error *err)
+{
+    uint64_t v = 0;
+    mp_status st = parse_u64(name, s, min, max, &v, err);
+    *out = (uint32_t)v;
+    return st;
+}
+
+static mp_status parse_i64(const char *name, const char *s, int64_t min, int64_t max,
+                           int64_t *out, mp_error *err)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 0);
+    if (end == s || *end || errno || v < min || v > max)
+        return mp_error_set(err, MP_ERR_ARG, "%s: expected an integer in %" PRId64 "..%" PRId64
+                            ", got '%s'", name, min, max, s);
+    *out = v;
+    return MP_OK;
+}
+
+static mp_status parse_double(const char *name, const char *s, double min, double max,
+                              double *out, mp_error *err)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno || !(v >= min && v <= max))
+        return mp_error_set(err, MP_ERR_ARG, "%s: expected a number in %g..%g, got '%s'",
+                            name, min, max, s);
+    *out = v;
+    return MP_OK;
+}
+
+static mp_status parse_pair(const char *name, const char *s, char sep, uint32_t *a,
+                            uint32_t *b, mp_error *err)
+{
+    char *end;
+    errno = 0;
+    unsigned long x = strtoul(s, &end, 10);
+    if (end == s || *end != sep || errno || x > UINT32_MAX || s[0] == '-')
+        goto bad;
+    const char *q = end + 1;
+    unsigned long y = strtoul(q, &end, 10);
+    if (end == q || *end || errno || y > UINT32_MAX || q[0] == '-')
+        goto bad;
+    *a = (uint32_t)x;
+    *b = (uint32_t)y;
+    return MP_OK;
+bad:
+    return mp_error_set(err, MP_ERR_ARG, "%s: expected A%cB, got '%s'", name, sep, s);
+}
+
+static mp_status parse_choice(const char *name, const char *s, const char *const *choices,
+                              int *out, mp_error *err)
+{
+    for (int i = 0; choices[i]; i++)
+        if (!strcmp(s, choices[i])) {
+            *out = i;
+            return MP_OK;
+        }
+    return mp_error_set(err, MP_ERR_ARG, "%s: unknown value '%s'", name, s);
+}
+
+enum {
+    O_HELP = 'h', O_OUTPUT = 'o',
+    O_OVERWRITE = 256, O_SIZE, O_FRAMES, O_BITS, O_FPS, O_CONTENT, O_HEADER, O_GUID,
+    O_COMPRESS, O_LJ92_LAYOUT, O_LJ92_PRED, O_VIDEO_CLASS,
+    O_LEGACY_RAW, O_RAW_CHUNK, O_RAW_UNPADDED, O_CHUNK_FRAMES, O_SHUFFLE, O_DROP, O_DUPLICATE,
+    O_AUDIO, O_TONE, O_AUDIO_OFFSET,
+    O_INTERRUPTED, O_ZERO_TAIL, O_TRUNCATE, O_GARBAGE, O_BAD_FS, O_NO_RAWI, O_GUID_MISMATCH,
+    O_ISO, O_SHUTTER, O_CHANGE_AT, O_CHANGE_ISO, O_CHANGE_SHUTTER, O_CHANGE_DISO,
+    O_CHANGE_EV_GAP,
+    O_DUAL_ISO, O_ISO_HIGH, O_EV_GAP, O_PHASE, O_SEED, O_SCENE, O_SHIFT, O_ILLUM, O_BLACK_OFF,
+    O_EXPOSURE, O_OB, O_NO_DISO, O_TRUTH_RAW
+};
+
+static const struct option long_opts[] = {
+    {"help", no_argument, 0, O_HELP},
+    {"output", required_argument, 0, O_OUTPUT},
+    {"overwrite", no_argument, 0, O_OVERWRITE},
+    {"size", required_argument, 0, O_SIZE},
+    {"frames", required_argument, 0, O_FRAMES},
+    {"bits", required_argument, 0, O_BITS},
+    {"fps", required_argument, 0, O_FPS},
+    {"content", required_argument, 0, O_CONTENT},
+    {"header", required_argument, 0, O_HEADER},
+    {"guid", required_argument, 0, O_GUID},
+    {"compress", required_argument, 0, O_COMPRESS},
+    {"lj92-layout", required_argument, 0, O_LJ92_LAYOUT},
+    {"lj92-predictor", required_argument, 0, O_LJ92_PRED},
+    {"video-class", required_argument, 0, O_VIDEO_CLASS},
+    {"legacy-raw", no_argument, 0, O_LEGACY_RAW},
+    {"raw-chunk-bytes", required_argument, 0, O_RAW_CHUNK},
+    {"raw-unpadded", no_argument, 0, O_RAW_UNPADDED},
+    {"chunk-frames", required_argument, 0, O_CHUNK_FRAMES},
+    {"shuffle", required_argument, 0, O_SHUFFLE},
+    {"drop", required_argument, 0, O_DROP},
+    {"duplicate", required_argument, 0, O_DUPLICATE},
+    {"audio", no_argument, 0, O_AUDIO},
+    {"tone", required_argument, 0, O_TONE},
+    {"audio-offset", required_argument, 0, O_AUDIO_OFFSET},
+    {"interrupted", no_argument, 0, O_INTERRUPTED},
+    {"zero-tail", required_argument, 0, O_ZERO_TAIL},
+    {"truncate", required_argument, 0, O_TRUNCATE},
+    {"garbage-block", required_argument, 0, O_GARBAGE},
+    {"bad-frame-space", required_argument, 0, O_BAD_FS},
+    {"no-rawi", no_argument, 0, O_NO_RAWI},
+    {"guid-mismatch", required_argument, 0, O_GUID_MISMATCH},
+    {"iso", required_argument, 0, O_ISO},
+    {"iso-low", required_argument, 0, O_ISO},
+    {"shutter", required_argument, 0, O_SHUTTER},
+    {"change-at", required_argument, 0, O_CHANGE_AT},
+    {"change-iso", required_argument, 0, O_CHANGE_ISO},
+    {"change-shutter", required_argument, 0, O_CHANGE_SHUTTER},
+    {"change-diso", required_argument, 0, O_CHANGE_DISO},
+    {"change-ev-gap", required_argument, 0, O_CHANGE_EV_GAP},
+    {"dual-iso", no_argument, 0, O_DUAL_ISO},
+    {"iso-high", required_argument, 0, O_ISO_HIGH},
+    {"ev-gap", required_argument, 0, O_EV_GAP},
+    {"phase", required_argument, 0, O_PHASE},
+    {"seed", required_argument, 0, O_SEED},
+    {"scene", required_argument, 0, O_SCENE},
+    {"shift", required_argument, 0, O_SHIFT},
+    {"illum-sigma", required_argument, 0, O_ILLUM},
+    {"black-offset", required_argument, 0, O_BLACK_OFF},
+    {"exposure-ev", required_argument, 0, O_EXPOSURE},
+    {"ob", required_argument, 0, O_OB},
+    {"no-diso", no_argument, 0, O_NO_DISO},
+    {"truth-raw", no_argument, 0, O_TRUTH_RAW},
+    {0, 0, 0, 0}
+};
+
+void options_print_help(const char *prog)
+{
+    printf(
+"Usage: %s -o NAME.MLV [options]\n"
+"Writes a synthetic Magic Lantern clip with known content (mlv_lite layout), plus\n"
+"NAME.truth.json describing it. Same options -> same bytes. Files are written as\n"
+"NAME.partial and renamed when complete; existing files are kept unless --overwrite.\n"
+"\n"
+"Output and picture:\n"
+"  -o, --output PATH        clip to write (.MLV; .RAW with --legacy-raw)\n"
+"      --overwrite          replace existing output files\n"
+"      --size WxH           recorded frame (xRes x yRes), even numbers   [128x64]\n"
+"      --frames N           frames 0..N-1                                 [3]\n"
+"      --bits B             10, 12, 14 or 16 (LJ92: JPEG precision)       [14]\n"
+"      --fps NUM/DEN        sourceFpsNom/Denom; VIDF timestamps follow    [25000/1000]\n"
+"      --content KIND       pattern  (37x + 101y + 7919f + ((x*y) mod 13)) mod 2^bits\n"
+"                           gradient black + (white-black)*((x+f) mod W)/(W-1)\n"
+"                           dualiso  physical dual-ISO sensor simulation (see below)\n"
+"                                                                          [pattern]\n"
+"      --header STYLE       mlv-lite: MLVI RAWI RAWC IDNT EXPO LENS RTCI WBAL VERS\n"
+"                                     [DISO] [WAVI], NULL pad to 512 [default]\n"
+"                           minimal:  MLVI RAWI EXPO [DISO] [WAVI] NULL (like the samples)\n"
+"                           all:      mlv-lite + STYL ELVL INFO, a MARK before frame 1 and\n"
+"                                     a NULL block (0xA5) after the first VIDF\n"
+"      --guid N             MLVI fileGuid                 [0x1122334455667788]\n"
+"\n"
+"Coding (videoClass 0x01, 0x21, 0x81, 0x41, 0xC1):\n"
+"      --compress KIND      none, lj92, lzma, delta, lzma-delta           [none]\n"
+"      --lj92-layout L      camera:  Nf=2, X=xRes,   Y=yRes/2, predictor 1 [camera]\n"
+"                           mlvdump: Nf=1, X=2*xRes, Y=yRes/2, predictor 6\n"
+"      --lj92-predictor N   override the layout's predictor (1..7)\n"
+"      --video-class N      write this videoClass instead (e.g. 2: unsupported YUV)\n"
+"\n"
+"Container variants:\n"
+"      --chunk-frames N     spanned clip: N VIDF blocks per file, .MLV .M00 .M01 ...\n"
+"                           (same GUID, fileCount 0 like mlv_lite)\n"
+"      --shuffle SEED       store VIDF blocks in a seeded random order (fileFlags |= 1)\n"
+"      --drop LIST          leave out these frame numbers, e.g. 3,5-7 (fileFlags |= 2)\n"
+"      --duplicate LIST     write a second VIDF with the same frameNumber right after\n"
+"                           each of these frames: timestamp + half a frame period,\n"
+"                           content of frame number + N (a reader must keep the first)\n"
+"      --legacy-raw         legacy lv_rec/raw_rec .RAW (14-bit only), RAWM footer\n"
+"      --raw-chunk-bytes N  .RAW/.R00/.R01 split size; frames straddle files [4294967295]\n"
+"      --raw-unpadded       frameSize = payload size (pre-2013-06 raw_rec, mlv_dump -r);\n"
+"                           default (payload + 4 + 511) & ~511\n"
+"\n"
+"Audio:\n"
+"      --audio              WAVI (PCM, 2 ch, 48 kHz, 16 bit) + one AUDF per VIDF slot\n"
+"                           (frameSpace 232): left sine at TONE Hz, right at 1.5*TONE Hz,\n"
+"                           amplitude 8192, starting at sample 0\n"
+"      --tone HZ            tone frequency                                [1000]\n"
+"      --audio-offset US    first AUDF timestamp minus first VIDF timestamp [0]\n"
+"\n"
+"Damage:\n"
+"      --interrupted        MLVI frame counts left 0 (recording never closed)\n"
+"      --zero-tail BYTES    append BYTES zero bytes to the last file\n"
+"      --truncate BYTES     cut BYTES bytes off the end of the last file\n"
+"      --garbage-block I    the I-th VIDF in file order (0-based) gets blockSize 8\n"
+"      --bad-frame-space I  the I-th VIDF gets a frameSpace past its block end\n"
+"      --no-rawi            leave out RAWI (no frame geometry: unreadable)\n"
+"      --guid-mismatch C    chunk file C (0 = .MLV) gets a different GUID\n"
+"\n"
+"Exposure metadata (EXPO: isoAnalog = 72 + 8 * log2(ISO/100), digitalGain 0):\n"
+"      --iso N, --iso-low N primary ISO (dual ISO: the dark field)        [100]\n"
+"      --shutter US         shutter time, microseconds                    [20000]\n"
+"      --change-at K        write a new EXPO (and DISO) just before frame K\n"
+"      --change-iso N       ISO from frame K on (sensor gain follows)     [unchanged]\n"
+"      --change-shutter US  shutter from frame K on (scene exposure follows)\n"
+"      --change-diso V      new DISO isoValue from frame K on (dual ISO)\n"
+"      --change-ev-gap EV   true bright-field gap from frame K on [nominal of V]\n"
+"\n"
+"Dual ISO (--dual-iso = --content dualiso; shared/docs/dualiso.md 8.2 sensor):\n"
+"      --iso-high N         recovery ISO (bright field)                   [1600]\n"
+"      --ev-gap EV          true bright/dark gain ratio in EV (may be fractional;\n"
+"                           DISO then holds the nearest whole-EV index) [log2(high/low)]\n"
+"      --phase P            row y is bright when (y + P) mod 4 >= 2; 0 = ddBB [0]\n"
+"      --seed N             scene and noise seed                          [1]\n"
+"      --scene KIND         benchmark, flat, ramp                         [benchmark]\n"
+"      --exposure-ev EV     added to the scene's EV everywhere            [0]\n"
+"      --shift PX           horizontal scene drift per frame              [0]\n"
+"      --illum-sigma EV     per-frame illumination jitter                 [0]\n"
+"      --black-offset DN    extra black on bright rows (delta)            [0]\n"
+"      --ob LEFTxTOP        optical-black borders inside the frame        [sensor: 72x28]\n"
+"      --no-diso            no DISO block (older dual-ISO clips)\n"
+"      --truth-raw          also write NAME.truth.f32: float32 LE noiseless electrons per\n"
+"                           active photosite, frame-major (frame numbers 0..N-1, dropped\n"
+"                           ones included), row-major, active width x height per frame\n"
+"  -h, --help               this text\n"
+"\n"
+"The clip's active area (RAWI) is the frame minus the OB borders; DISO holds dualMode 1\n"
+"and the recovery-ISO index (mlv-format.md 15.2: 0..6 absolute ISO 100*2^v when ISO\n"
+"high is one of those, else the relative index, v = EV-7 for +EV, EV-6 for -EV).\n",
+        prog);
+}
+
+static void set_defaults(synth_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->width = 128;
+    o->height = 64;
+    o->frames = 3;
+    o->bits = 14;
+    o->fps_num = 25000;
+    o->fps_den = 1000;
+    o->guid = 0x1122334455667788ull;
+    o->video_class = OPT_NONE;
+    o->raw_chunk_bytes = 4294967295ull;
+    o->tone_hz = 1000.0;
+    o->garbage_block = OPT_NONE;
+    o->bad_frame_space = OPT_NONE;
+    o->guid_mismatch = OPT_NONE;
+    o->iso = 100;
+    o->shutter_us = 20000;
+    o->change_at = OPT_NONE;
+    o->iso_high = 1600;
+    o->ev_gap = -1.0;
+    o->seed = 1;
+    o->scene = SYNTH_SCENE_BENCHMARK;
+    o->ob_left = OPT_NONE;
+    o->ob_top = OPT_NONE;
+}
+
+static mp_status validate(synth_options *o, mp_error *err)
+{
+    if (!o->output)
+        return mp_error_set(err, MP_ERR_ARG, "no output given (-o NAME.MLV)");
+    if (o->bits != 10 && o->bits != 12 && o->bits != 14 && o->bits != 16)
+        return mp_error_set(err, MP_ERR_ARG, "--bits must be 10, 12, 14 or 16");
+    if (o->width < 2 || o->height < 2 || o->width % 2 || o->height % 2 ||
+        o->width > 16384 || o->height > 16384)
+        return mp_error_set(err, MP_ERR_ARG, "--size must be even, 2..16384 each way");
+    if (o->frames < 1)
+        return mp_error_set(err, MP_ERR_ARG, "--frames must be at least 1");
+    if (o->fps_num == 0 || o->fps_den == 0)
+        return mp_error_set(err, MP_ERR_ARG, "--fps must be NUM/DEN with both nonzero");
+    if (o->legacy_raw) {
+        if (o->bits != 14)
+            return mp_error_set(err, MP_ERR_ARG, "--legacy-raw is always 14-bit");
+        if (o->compression != COMPRESS_NONE || o->audio || o->chunk_frames || o->shuffle ||
+            o->duplicate.count || o->drop.count || o->zero_tail || o->truncate ||
+            o->garbage_block != OPT_NONE ||
+            o->bad_frame_space != OPT_NONE || o->no_rawi || o->guid_mismatch != OPT_NONE ||
+            o->change_at != OPT_NONE || o->interrupted)
+            return mp_error_set(err, MP_ERR_ARG, "--legacy-raw takes only picture and "
+                                "--raw-* options");
+        if (o->raw_chunk_bytes < 1)
+            return mp_error_set(err, MP_ERR_ARG, "--raw-chunk-bytes must be positive");
+    }
+    if ((o->compression == COMPRESS_DELTA || o->compression == COMPRESS_LZMA_DELTA) &&
+        (o->duplicate.count || o->shuffle))
+        return mp_error_set(err, MP_ERR_ARG, "DELTA needs frames in timestamp order: "
+                            "no --duplicate or --shuffle");
+    if (o->lj92_predictor && o->compression != COMPRESS_LJ92)
+        return mp_error_set(err, MP_ERR_ARG, "--lj92-predictor needs --compress lj92");
+    for (uint32_t i = 0; i < o->drop.count; i++)
+        if (o->drop.v[i] >= o->frames)
+            return mp_error_set(err, MP_ERR_ARG, "--drop %u: no such frame", o->drop.v[i]);
+    for (uint32_t i = 0; i < o->duplicate.count; i++)
+        if (o->duplicate.v[i] >= o->frames || frame_list_has(&o->drop, o->duplicate.v[i]))
+            return mp_error_set(err, MP_ERR_ARG, "--duplicate %u: frame not written",
+                                o->duplicate.v[i]);
+    if (o->drop.count >= o->frames)
+        return mp_error_set(err, MP_ERR_ARG, "--drop leaves no frame");
+    if (o->change_at != OPT_NONE && (uint64_t)o->change_at >= o->frames)
+        return mp_error_set(err, MP_ERR_ARG, "--change-at must be a frame number < --frames");
+    if ((o->change_iso || o->change_shutter_us || o->change_diso || o->change_ev_gap > 0) &&
+        o->change_at == OPT_NONE)
+        return mp_error_set(err, MP_ERR_ARG, "--change-* options need --change-at K");
+    if (o->content == CONTENT_DUALISO) {
+        if (o->ev_gap < 0)
+            o->ev_gap = log2((double)o->iso_high / o->iso);
+        if (o->ev_gap <= 0 || o->ev_gap > 8)
+            return mp_error_set(err, MP_ERR_ARG, "dual ISO needs --iso-high above --iso "
+                                "(or --ev-gap in 0..8)");
+        if (o->change_diso && o->change_ev_gap <= 0) {
+            double ev = diso_nominal_ev(o->change_iso ? o->change_iso : o->iso,
+                                        o->change_diso_value);
+            if (ev <= 0)
+                return mp_error_set(err, MP_ERR_ARG, "--change-diso %d gives no bright field; "
+                                    "give --change-ev-gap", o->change_diso_value);
+            o->change_ev_gap = ev;
+        }
+    } else if (o->change_diso || o->change_ev_gap > 0 || o->truth_raw) {
+        return mp_error_set(err, MP_ERR_ARG, "--change-diso, --change-ev-gap and --truth-raw "
+                            "need --dual-iso");
+    }
+    if (o->audio && o->audio_offset_us < -1000000 )
+        return mp_error_set(err, MP_ERR_ARG, "--audio-offset must be >= -1000000");
+    return MP_OK;
+}
+
+mp_status options_parse(synth_options *o, int argc, char **argv, int first, int *help,
+                        mp_error *err)
+{
+    static const char *const contents[] = {"pattern", "gradient", "dualiso", NULL};
+    static const char *const headers[] = {"mlv-lite", "minimal", "all", NULL};
+    static const char *const compressions[] = {"none", "lj92", "lzma", "delta", "lzma-delta",
+                                               NULL};
+    static const char *const layouts[] = {"camera", "mlvdump", NULL};
+    static const char *const scenes[] = {"benchmark", "flat", "ramp", NULL};
+    set_defaults(o);
+    *help = 0;
+    optind = first;
+    opterr = 0;
+    mp_status st = MP_OK;
+    int c, choice = 0;
+    while (st == MP_OK && (c = getopt_long(argc, argv, ":ho:", long_opts, NULL)) != -1) {
+        const char *a = optarg;
+        switch (c) {
+        case O_HELP: *help = 1; return MP_OK;
+        case O_OUTPUT: o->output = a; break;
+        case O_OVERWRITE: o->overwrite = 1; break;
+        case O_SIZE: st = parse_pair("--size", a, 'x', &o->width, &o->height, err); break;
+        case O_FRAMES: st = parse_u32("--frames", a, 1, 1000000, &o->frames, err); break;
+        case O_BITS: st = parse_u32("--bits", a, 10, 16, &o->bits, err); break;
+        case O_FPS: st = parse_pair("--fps", a, '/', &o->fps_num, &o->fps_den, err); break;
+        case O_CONTENT:
+            st = parse_choice("--content", a, contents, &choice, err);
+            o->content = (content_kind)choice;
+            break;
+        case O_HEADER:
+            st = parse_choice("--header", a, headers, &choice, err);
+            o->header = (header_style)choice;
+            break;
+        case O_GUID: st = parse_u64("--guid", a, 0, UINT64_MAX, &o->guid, err); break;
+        case O_COMPRESS:
+            st = parse_choice("--compress", a, compressions, &choice, err);
+            o->compression = (compression_kind)choice;
+            break;
+        case O_LJ92_LAYOUT:
+            st = parse_choice("--lj92-layout", a, layouts, &choice, err);
+            o->layout = (lj92_layout)choice;
+            break;
+        case O_LJ92_PRED: st = parse_u32("--lj92-predictor", a, 1, 7, &o->lj92_predictor, err);
+            break;
+        case O_VIDEO_CLASS: st = parse_i64("--video-class", a, 0, 0xFFFF, &o->video_class, err);
+            break;
+        case O_LEGACY_RAW: o->legacy_raw = 1; break;
+        case O_RAW_CHUNK:
+            st = parse_u64("--raw-chunk-bytes", a, 1, 4294967295ull, &o->raw_chunk_bytes, err);
+            break;
+        case O_RAW_UNPADDED: o->raw_unpadded = 1; break;
+        case O_CHUNK_FRAMES: st = parse_u32("--chunk-frames", a, 1, 1000000, &o->chunk_frames,
+                                            err);
+            break;
+        case O_SHUFFLE:
+            o->shuffle = 1;
+            st = parse_u64("--shuffle", a, 0, UINT64_MAX, &o->shuffle_seed, err);
+            break;
+        case O_DROP: st = parse_frame_list(&o->drop, a, err); break;
+        case O_DUPLICATE: st = parse_frame_list(&o->duplicate, a, err); break;
+        case O_AUDIO: o->audio = 1; break;
+        case O_TONE: st = parse_double("--tone", a, 1, 20000, &o->tone_hz, err); break;
+        case O_AUDIO_OFFSET:
+            st = parse_i64("--audio-offset", a, -1000000, 1000000, &o->audio_offset_us, err);
+            break;
+        case O_INTERRUPTED: o->interrupted = 1; break;
+        case O_ZERO_TAIL:
+            st = parse_u64("--zero-tail", a, 1, 1ull << 32, &o->zero_tail, err);
+            break;
+        case O_TRUNCATE: st = parse_u64("--truncate", a, 1, 1ull << 40, &o->truncate, err);
+            break;
+        case O_GARBAGE: st = parse_i64("--garbage-block", a, 0, INT32_MAX, &o->garbage_block,
+                                       err);
+            break;
+        case O_BAD_FS: st = parse_i64("--bad-frame-space", a, 0, INT32_MAX,
+                                      &o->bad_frame_space, err);
+            break;
+        case O_NO_RAWI: o->no_rawi = 1; break;
+        case O_GUID_MISMATCH: st = parse_i64("--guid-mismatch", a, 0, 99, &o->guid_mismatch,
+                                             err);
+            break;
+        case O_ISO: st = parse_u32("--iso", a, 50, 409600, &o->iso, err); break;
+        case O_SHUTTER: st = parse_u32("--shutter", a, 1, 100000000, &o->shutter_us, err); break;
+        case O_CHANGE_AT: st = parse_i64("--change-at", a, 0, INT32_MAX, &o->change_at, err);
+            break;
+        case O_CHANGE_ISO: st = parse_u32("--change-iso", a, 50, 409600, &o->change_iso, err);
+            break;
+        case O_CHANGE_SHUTTER:
+            st = parse_u32("--change-shutter", a, 1, 100000000, &o->change_shutter_us, err);
+            break;
+        case O_CHANGE_DISO: {
+            int64_t v = 0;
+            st = parse_i64("--change-diso", a, -12, 6, &v, err);
+            o->change_diso = 1;
+            o->change_diso_value = (int32_t)v;
+            break;
+        }
+        case O_CHANGE_EV_GAP:
+            st = parse_double("--change-ev-gap", a, 0.01, 8, &o->change_ev_gap, err);
+            break;
+        case O_DUAL_ISO: o->content = CONTENT_DUALISO; break;
+        case O_ISO_HIGH: st = parse_u32("--iso-high", a, 50, 409600, &o->iso_high, err); break;
+        case O_EV_GAP: st = parse_double("--ev-gap", a, 0.01, 8, &o->ev_gap, err); break;
+        case O_PHASE: st = parse_u32("--phase", a, 0, 3, &o->phase, err); break;
+        case O_SEED: st = parse_u64("--seed", a, 0, UINT64_MAX, &o->seed, err); break;
+        case O_SCENE:
+            st = parse_choice("--scene", a, scenes, &choice, err);
+            o->scene = (synth_scene_kind)choice;
+            break;
+        case O_SHIFT: st = parse_double("--shift", a, -1000, 1000, &o->shift_px, err); break;
+        case O_ILLUM: st = parse_double("--illum-sigma", a, 0, 4, &o->illum_sigma_ev, err); break;
+        case O_BLACK_OFF:
+            st = parse_double("--black-offset", a, -1000, 1000, &o->black_offset, err);
+            break;
+        case O_EXPOSURE:
+            st = parse_double("--exposure-ev", a, -30, 30, &o->exposure_ev, err);
+            break;
+        case O_OB: {
+            uint32_t l = 0, t = 0;
+            st = parse_pair("--ob", a, 'x', &l, &t, err);
+            o->ob_left = l;
+            o->ob_top = t;
+            break;
+        }
+        case O_NO_DISO: o->no_diso = 1; break;
+        case O_TRUTH_RAW: o->truth_raw = 1; break;
+        case ':':
+            st = mp_error_set(err, MP_ERR_ARG, "%s needs a value", argv[optind - 1]);
+            break;
+        default:
+            st = mp_error_set(err, MP_ERR_ARG, "unknown option %s", argv[optind - 1]);
+            break;
+        }
+    }
+    if (st == MP_OK && optind < argc)
+        st = mp_error_set(err, MP_ERR_ARG, "unexpected argument '%s'", argv[optind]);
+    if (st == MP_OK)
+        st = validate(o, err);
+    return st;
+}
+
+void options_free(synth_options *o)
+{
+    free(o->drop.v);
+    free(o->duplicate.v);
+    o->drop.v = o->duplicate.v = NULL;
+}
+
+uint64_t options_first_frame_time_us(const synth_options *o)
+{
+    /* Header blocks sit at 1000 us; audio that starts early moves the video back. */
+    int64_t early = o->audio && o->audio_offset_us < 0 ? -o->audio_offset_us : 0;
+    return 1000 + (uint64_t)early;
+}
+
+uint64_t options_frame_time_us(const synth_options *o, uint32_t number)
+{
+    uint64_t num = (uint64_t)number * 1000000u * o->fps_den;
+    return options_first_frame_time_us(o) + (num + o->fps_num / 2) / o->fps_num;
+}

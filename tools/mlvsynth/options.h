@@ -1,0 +1,106 @@
+/* options: everything that defines a synthetic clip, parsed from the command line.
+ * The same parser serves mlvsynth and the round-trip checker (tests/e2e/synth_roundtrip.c),
+ * so a clip can always be regenerated, or verified, from its option list alone. */
+#ifndef MLVSYNTH_OPTIONS_H
+#define MLVSYNTH_OPTIONS_H
+
+#include <stdint.h>
+
+#include "common/mp_status.h"
+#include "synth/synth.h"
+
+typedef enum content_kind { CONTENT_PATTERN, CONTENT_GRADIENT, CONTENT_DUALISO } content_kind;
+
+typedef enum compression_kind {
+    COMPRESS_NONE, COMPRESS_LJ92, COMPRESS_LZMA, COMPRESS_DELTA, COMPRESS_LZMA_DELTA
+} compression_kind;
+
+typedef enum lj92_layout { LJ92_LAYOUT_CAMERA, LJ92_LAYOUT_MLVDUMP } lj92_layout;
+
+typedef enum header_style {
+    HEADER_MLV_LITE,   /* MLVI RAWI RAWC IDNT EXPO LENS RTCI WBAL VERS [DISO] [WAVI] NULL */
+    HEADER_MINIMAL,    /* MLVI RAWI EXPO [DISO] [WAVI] NULL, like shared/samples/synthetic */
+    HEADER_ALL         /* mlv_lite set plus STYL ELVL INFO, a MARK and a NULL between frames */
+} header_style;
+
+/* A set of frame numbers, from "3,5-7". */
+typedef struct frame_list {
+    uint32_t *v;       /* sorted, unique */
+    uint32_t count;
+} frame_list;
+
+int frame_list_has(const frame_list *l, uint32_t number);
+
+#define OPT_NONE (-1)
+
+typedef struct synth_options {
+    const char *output;          /* NAME.MLV (or NAME.RAW with legacy_raw) */
+    int overwrite;
+
+    /* picture */
+    uint32_t width, height, frames, bits;
+    uint32_t fps_num, fps_den;
+    content_kind content;
+    header_style header;
+    uint64_t guid;
+
+    /* coding */
+    compression_kind compression;
+    lj92_layout layout;
+    uint32_t lj92_predictor;     /* 0 = the layout's own (camera 1, mlv_dump 6) */
+    int64_t video_class;         /* OPT_NONE = derived from the coding */
+
+    /* container variants */
+    int legacy_raw;
+    uint64_t raw_chunk_bytes;
+    int raw_unpadded;
+    uint32_t chunk_frames;       /* 0 = one file */
+    int shuffle;
+    uint64_t shuffle_seed;
+    frame_list drop, duplicate;
+
+    /* audio */
+    int audio;
+    double tone_hz;
+    int64_t audio_offset_us;     /* first AUDF timestamp minus first VIDF timestamp */
+
+    /* damage */
+    int interrupted;
+    uint64_t zero_tail, truncate;
+    int64_t garbage_block;       /* VIDF slot (file order) whose blockSize is made impossible */
+    int64_t bad_frame_space;     /* VIDF slot whose frameSpace points past its block */
+    int no_rawi;
+    int64_t guid_mismatch;       /* chunk index written with another GUID */
+
+    /* exposure; a change of settings at frame change_at */
+    uint32_t iso, shutter_us;
+    int64_t change_at;
+    uint32_t change_iso, change_shutter_us;
+    int change_diso;
+    int32_t change_diso_value;
+    double change_ev_gap;        /* true gap after the change (default: nominal of the value) */
+
+    /* dual ISO (content dualiso) */
+    uint32_t iso_high;
+    double ev_gap;               /* < 0: from iso_high / iso */
+    uint32_t phase;
+    uint64_t seed;
+    synth_scene_kind scene;
+    double shift_px, illum_sigma_ev, black_offset, exposure_ev;
+    int64_t ob_left, ob_top;     /* OPT_NONE = sensor defaults */
+    int no_diso;
+    int truth_raw;
+} synth_options;
+
+/* Parses argv[first..argc). On a usage error returns MP_ERR_ARG with the reason in err.
+ * *help is set when --help was given (nothing else is validated then). */
+mp_status options_parse(synth_options *o, int argc, char **argv, int first, int *help,
+                        mp_error *err);
+void options_free(synth_options *o);
+void options_print_help(const char *prog);
+
+/* Frame rate period in microseconds, rounded, and the timestamp of frame `number`. */
+uint64_t options_frame_time_us(const synth_options *o, uint32_t number);
+uint64_t options_first_frame_time_us(const synth_options *o);
+
+#endif

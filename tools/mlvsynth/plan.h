@@ -1,0 +1,30 @@
+/* plan: which VIDF blocks a clip holds and in what order (file order, chunk by chunk):
+ * frames minus --drop, permuted by --shuffle, each --duplicate right after its original. */
+#ifndef MLVSYNTH_PLAN_H
+#define MLVSYNTH_PLAN_H
+
+#include <stdint.h>
+
+#include "options.h"
+
+typedef struct plan_slot {
+    uint32_t number;        /* VIDF frameNumber */
+    uint32_t source;        /* frame whose picture it carries (differs for duplicates) */
+    uint64_t timestamp;
+    uint32_t chunk;         /* file index: 0 = .MLV, 1 = .M00 ... */
+    int duplicate;
+} plan_slot;
+
+typedef struct clip_plan {
+    plan_slot *slots;       /* file order */
+    uint32_t count;
+    uint32_t chunk_count;
+} clip_plan;
+
+mp_status plan_build(clip_plan *p, const synth_options *o, mp_error *err);
+void plan_free(clip_plan *p);
+
+/* splitmix64: the generator behind --shuffle (and anything else seeded here). */
+uint64_t plan_rng_next(uint64_t *state);
+
+#endif

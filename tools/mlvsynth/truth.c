@@ -1,0 +1,277 @@
+#include "truth.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frame_coder.h"
+#include "out_file.h"
+
+char *truth_path(const char *clip, const char *suffix)
+{
+    const char *slash = strrchr(clip, '/');
+    const char *dot = strrchr(clip, '.');
+    size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - clip) : strlen(clip);
+    char *p = malloc(stem + strlen(suffix) + 1);
+    if (p) {
+        memcpy(p, clip, stem);
+        strcpy(p + stem, suffix);
+    }
+    return p;
+}
+
+/* A JSON string literal (file names may hold quotes or backslashes). */
+static void json_string(FILE *j, const char *s)
+{
+    fputc('"', j);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(j, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(j, "\\u%04x", ch);
+        else
+            fputc(ch, j);
+    }
+    fputc('"', j);
+}
+
+static const char *const content_names[] = {"pattern", "gradient", "dualiso"};
+static const char *const compression_names[] = {"none", "lj92", "lzma", "delta", "lzma-delta"};
+static const char *const scene_names[] = {"benchmark", "flat", "ramp"};
+
+static void list_u32(FILE *j, const char *key, const uint32_t *v, uint32_t n, int last)
+{
+    fprintf(j, "  \"%s\": [", key);
+    for (uint32_t i = 0; i < n; i++)
+        fprintf(j, "%s%u", i ? ", " : "", v[i]);
+    fprintf(j, "]%s\n", last ? "" : ",");
+}
+
+/* Frame numbers by what a reader must do with them (original VIDF of each number). */
+static void fate_lists(FILE *j, const synth_options *o, const clip_plan *plan,
+                       const slot_fate *fate, uint32_t *buf)
+{
+    static const char *const keys[] = {"intact_frames", "lost_frames", "uncertain_frames"};
+    for (int want = FATE_INTACT; want <= FATE_UNCERTAIN; want++) {
+        uint32_t n = 0;
+        for (uint32_t f = 0; f < o->frames; f++) {
+            int fate_of_f = FATE_LOST;                 /* dropped: never written */
+            for (uint32_t i = 0; i < plan->count; i++)
+                if (plan->slots[i].number == f && !plan->slots[i].duplicate)
+                    fate_of_f = (int)fate[i];
+            if (fate_of_f == want)
+                buf[n++] = f;
+        }
+        list_u32(j, keys[want], buf, n, 0);
+    }
+}
+
+static void sensor_json(FILE *j, const synth_sensor *s, const synth_scene *sc)
+{
+    fprintf(j, "\"sensor\": {\"bits\": %u, \"black\": %.17g, \"bright_black_offset\": %.17g, "
+            "\"white\": %.17g, \"full_well_e\": %.17g, \"ev_gap\": %.17g, "
+            "\"read_noise_dark\": %.17g, \"read_noise_bright\": %.17g, \"phase\": %u, "
+            "\"ob_left\": %u, \"ob_top\": %u, \"photon_noise\": %d}, ",
+            s->bits, s->black, s->bright_black_offset, s->white, s->full_well_e, s->ev_gap,
+            s->read_noise_dark, s->read_noise_bright, s->phase, s->ob_left, s->ob_top,
+            s->photon_noise);
+    fprintf(j, "\"scene\": {\"kind\": \"%s\", \"exposure_ev\": %.17g, \"shift_px\": %.17g, "
+            "\"illum_sigma_ev\": %.17g, \"seed\": %llu}",
+            scene_names[sc->kind], sc->exposure_ev, sc->shift_px, sc->illum_sigma_ev,
+            (unsigned long long)sc->seed);
+}
+
+static void dualiso_json(FILE *j, const synth_options *o, const clip_meta *m,
+                         const content_ctx *c)
+{
+    fprintf(j, "  \"dual_iso\": {\n");
+    fprintf(j, "    \"iso_low\": %u, \"iso_high_nominal\": %u, \"ev_gap\": %.17g,\n", o->iso,
+            o->iso_high, o->ev_gap);
+    if (m->dual_iso.present)
+        fprintf(j, "    \"diso\": {\"dual_mode\": %u, \"iso_value\": %d},\n", m->dual_iso.mode,
+                m->dual_iso.iso_value);
+    else
+        fprintf(j, "    \"diso\": null,\n");
+    fprintf(j, "    \"phase\": %u, \"phase_pattern\": \"%s\",\n", o->phase,
+            (const char *const[]){"ddBB", "dBBd", "BBdd", "BddB"}[o->phase]);
+    fprintf(j, "    \"active_width\": %u, \"active_height\": %u, \"ob_left\": %u, "
+            "\"ob_top\": %u,\n", c->active_w, c->active_h, c->ob_left, c->ob_top);
+    fprintf(j, "    \"noise_seed\": %llu,\n", (unsigned long long)o->seed);
+    fprintf(j, "    \"render\": \"truth(frame f) = synth_render_truth(scene, active_width, "
+            "active_height, f); raw = synth_expose(sensor, truth, active_width, active_height, "
+            "noise_seed, f)\",\n");
+    fprintf(j, "    \"segments\": [\n");
+    uint32_t firsts[2] = {0, 0};
+    int segments = 1;
+    if (o->change_at != OPT_NONE && o->change_at > 0)
+        firsts[segments++] = (uint32_t)o->change_at;
+    for (int k = 0; k < segments; k++) {
+        synth_sensor s;
+        synth_scene sc;
+        content_dualiso_model(o, firsts[k], &s, &sc);
+        fprintf(j, "      {\"first_frame\": %u, ", firsts[k]);
+        sensor_json(j, &s, &sc);
+        fprintf(j, "}%s\n", k + 1 < segments ? "," : "");
+    }
+    fprintf(j, "    ]");
+    if (o->truth_raw) {
+        char *f32 = truth_path(o->output, ".truth.f32");
+        const char *base = f32 ? strrchr(f32, '/') : NULL;
+        fprintf(j, ",\n    \"truth_raw\": {\"file\": ");
+        json_string(j, base ? base + 1 : f32 ? f32 : "");
+        fprintf(j, ", \"type\": \"float32le\", \"unit\": \"electrons\", \"layout\": "
+                "\"frame-major (frame numbers 0..%u), row-major active_width x "
+                "active_height\"}", o->frames - 1);
+        free(f32);
+    }
+    fprintf(j, "\n  },\n");
+}
+
+static mp_status write_json(const synth_options *o, const clip_plan *plan, const clip_meta *m,
+                            const content_ctx *c, const slot_fate *fate, char **text,
+                            size_t *len, mp_error *err)
+{
+    uint32_t *buf = malloc(((size_t)o->frames + plan->count + 1) * sizeof *buf);
+    FILE *j = buf ? open_memstream(text, len) : NULL;
+    if (!j) {
+        free(buf);
+        return mp_error_set(err, MP_ERR_NOMEM, "out of memory");
+    }
+    const char *base = strrchr(o->output, '/');
+    fprintf(j, "{\n  \"generator\": \"mlvsynth\",\n  \"truth_version\": 1,\n");
+    fprintf(j, "  \"clip\": ");
+    json_string(j, base ? base + 1 : o->output);
+    fprintf(j, ",\n");
+    fprintf(j, "  \"container\": \"%s\",\n", o->legacy_raw ? "raw" : "mlv");
+    fprintf(j, "  \"chunk_files\": %u,\n", plan->chunk_count);
+    fprintf(j, "  \"width\": %u, \"height\": %u, \"bits\": %u, \"frames\": %u,\n", o->width,
+            o->height, o->bits, o->frames);
+    fprintf(j, "  \"fps\": [%u, %u],\n", o->fps_num, o->fps_den);
+    fprintf(j, "  \"black\": %d, \"white\": %d, \"cfa\": \"RGGB\",\n", m->raw.black,
+            m->raw.white);
+    fprintf(j, "  \"active_area\": [%d, %d, %d, %d],\n", m->raw.active_area[0],
+            m->raw.active_area[1], m->raw.active_area[2], m->raw.active_area[3]);
+    fprintf(j, "  \"content\": \"%s\",\n", content_names[o->content]);
+    if (o->content == CONTENT_PATTERN)
+        fprintf(j, "  \"formula\": \"(37*x + 101*y + 7919*f + ((x*y) mod 13)) mod 2^%u\",\n",
+                o->bits);
+    else if (o->content == CONTENT_GRADIENT)
+        fprintf(j, "  \"formula\": \"%d + (%d * ((x + f) mod %u)) div %u\",\n", m->raw.black,
+                m->raw.white - m->raw.black, o->width, o->width - 1);
+    fprintf(j, "  \"duplicate_content\": \"a duplicate VIDF of frame f carries frame f + %u\",\n",
+            o->frames);
+    fprintf(j, "  \"compression\": \"%s\", \"video_class\": %u,\n",
+            compression_names[o->compression], frame_coder_video_class(o));
+    if (o->compression == COMPRESS_LJ92) {
+        lj92_header h = frame_coder_lj92_header(o);
+        fprintf(j, "  \"lj92\": {\"components\": %u, \"width\": %u, \"height\": %u, "
+                "\"precision\": %u, \"predictor\": %u},\n", h.components, h.width, h.height,
+                h.precision, h.predictor);
+    }
+    fprintf(j, "  \"first_frame_us\": %llu, \"timestamp_rule\": \"first_frame_us + "
+            "round(f * 1e6 * %u / %u)\",\n",
+            (unsigned long long)options_first_frame_time_us(o), o->fps_den, o->fps_num);
+    for (uint32_t i = 0; i < plan->count; i++)
+        buf[i] = plan->slots[i].number;
+    list_u32(j, "vidf_order", buf, plan->count, 0);
+    list_u32(j, "dropped", o->drop.v, o->drop.count, 0);
+    list_u32(j, "duplicated", o->duplicate.v, o->duplicate.count, 0);
+    fate_lists(j, o, plan, fate, buf);
+    if (o->audio) {
+        uint64_t samples = content_audio_block_start(o, o->frames);
+        fprintf(j, "  \"audio\": {\"rate\": %u, \"channels\": %u, \"bits\": 16, \"blocks\": %u, "
+                "\"sample_frames\": %llu, \"tone_left_hz\": %.17g, \"tone_right_hz\": %.17g, "
+                "\"amplitude\": %g, \"first_audf_us\": %lld},\n",
+                CONTENT_AUDIO_RATE, CONTENT_AUDIO_CHANNELS, o->frames,
+                (unsigned long long)samples, o->tone_hz, 1.5 * o->tone_hz,
+                CONTENT_AUDIO_AMPLITUDE,
+                (long long)options_first_frame_time_us(o) + (long long)o->audio_offset_us);
+    }
+    if (o->change_at != OPT_NONE)
+        fprintf(j, "  \"change\": {\"at_frame\": %lld, \"iso\": %u, \"shutter_us\": %llu%s},\n",
+                (long long)o->change_at, m->exposure_changed.iso,
+                (unsigned long long)m->exposure_changed.shutter_us,
+                o->change_diso ? ", \"diso_changed\": true" : "");
+    fprintf(j, "  \"damage\": {\"interrupted\": %s, \"zero_tail\": %llu, \"truncate\": %llu, "
+            "\"garbage_block\": %lld, \"bad_frame_space\": %lld, \"no_rawi\": %s, "
+            "\"guid_mismatch_chunk\": %lld, \"video_class_override\": %lld},\n",
+            o->interrupted ? "true" : "false", (unsigned long long)o->zero_tail,
+            (unsigned long long)o->truncate, (long long)o->garbage_block,
+            (long long)o->bad_frame_space, o->no_rawi ? "true" : "false",
+            (long long)o->guid_mismatch, (long long)o->video_class);
+    if (o->content == CONTENT_DUALISO)
+        dualiso_json(j, o, m, c);
+    fprintf(j, "  \"end\": true\n}\n");
+    free(buf);
+    if (fclose(j) != 0)
+        return mp_error_set(err, MP_ERR_NOMEM, "out of memory");
+    return MP_OK;
+}
+
+static mp_status write_truth_raw(const synth_options *o, content_ctx *c, const char *path,
+                                 mp_error *err)
+{
+    size_t n = (size_t)c->active_w * c->active_h;
+    uint8_t *bytes = malloc(n * 4);
+    if (!bytes)
+        return mp_error_set(err, MP_ERR_NOMEM, "out of memory");
+    out_file f;
+    mp_status st = out_file_open(&f, path, o->overwrite, err);
+    for (uint32_t frame = 0; !st && frame < o->frames; frame++) {
+        synth_sensor s;
+        synth_scene sc;
+        content_dualiso_model(o, frame, &s, &sc);
+        st = synth_render_truth(&sc, c->active_w, c->active_h, frame, c->truth, err);
+        for (size_t i = 0; !st && i < n; i++) {
+            uint32_t v;
+            memcpy(&v, &c->truth[i], 4);
+            bytes[4 * i] = (uint8_t)v;
+            bytes[4 * i + 1] = (uint8_t)(v >> 8);
+            bytes[4 * i + 2] = (uint8_t)(v >> 16);
+            bytes[4 * i + 3] = (uint8_t)(v >> 24);
+        }
+        if (!st)
+            st = out_file_write(&f, bytes, n * 4, err);
+    }
+    free(bytes);
+    if (!st)
+        return out_file_finish(&f, err);
+    out_file_abort(&f);
+    return st;
+}
+
+static mp_status write_text(const char *path, int overwrite, const char *text, size_t len,
+                            mp_error *err)
+{
+    out_file f;
+    mp_status st = out_file_open(&f, path, overwrite, err);
+    if (st)
+        return st;
+    st = out_file_write(&f, text, len, err);
+    if (!st)
+        return out_file_finish(&f, err);
+    out_file_abort(&f);
+    return st;
+}
+
+mp_status truth_write(const synth_options *o, const clip_plan *plan, const clip_meta *m,
+                      content_ctx *c, const slot_fate *fate, mp_error *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    char *json_path = truth_path(o->output, ".truth.json");
+    char *raw_path = truth_path(o->output, ".truth.f32");
+    mp_status st = json_path && raw_path ? MP_OK
+                                         : mp_error_set(err, MP_ERR_NOMEM, "out of memory");
+    if (!st)
+        st = write_json(o, plan, m, c, fate, &text, &len, err);
+    if (!st)
+        st = write_text(json_path, o->overwrite, text, len, err);
+    if (!st && o->truth_raw)
+        st = write_truth_raw(o, c, raw_path, err);
+    free(text);
+    free(json_path);
+    free(raw_path);
+    return st;
+}
