@@ -1,0 +1,350 @@
+/* Damaged clips (mlv-format.md section 17), made by copying a sample into a temp dir and
+ * truncating, zeroing or patching bytes. Each case must give its documented error or damage
+ * entry, and every intact frame must still decode to its expected MD5. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "reader/mlv_reader.h"
+#include "reader_test_util.h"
+
+/* Layout of synth_14bit_128x64_3f.MLV: VIDF blocks of 14848 bytes at these offsets. */
+#define VIDF0 512u
+#define VIDF1 15360u
+#define VIDF2 30208u
+#define VIDF_SIZE 14848u
+#define FILE_SIZE 45056u
+
+typedef struct fixture {
+    char *dir;
+    char *path;          /* the damaged copy */
+    mlv_clip *clip;
+    mp_error err;
+} fixture;
+
+static int setup(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    f->dir = temp_dir();
+    f->path = join(f->dir, "clip.MLV");
+    copy_file(sample_path("synth_14bit_128x64_3f.MLV"), f->path);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    mlv_clip_close(f->clip);
+    free(f->path);
+    remove_tree(f->dir);
+    free(f);
+    return 0;
+}
+
+static void open_ok(fixture *f)
+{
+    if (mlv_clip_open(&f->clip, f->path, NULL, &f->err) != MP_OK)
+        fail_msg("open failed: %s", f->err.msg);
+}
+
+/* The frames with these numbers are present and decode to the sample's MD5s. */
+static void expect_frames(const mlv_clip *c, const uint32_t *numbers, uint32_t n)
+{
+    char want[4][33];
+    assert_int_equal(expected_md5s("synth_14bit_128x64_3f.MLV", want, 4), 3);
+    assert_int_equal(mlv_clip_get_info(c)->frame_count, n);
+    mp_frame fr = {0};
+    mlv_scratch s = {0};
+    for (uint32_t i = 0; i < n; i++) {
+        mp_error err = {0};
+        if (mlv_read_frame(c, i, &fr, &s, &err) != MP_OK)
+            fail_msg("frame index %u: %s", i, err.msg);
+        assert_int_equal(fr.number, numbers[i]);
+        char got[33];
+        frame_md5(&fr, got);
+        assert_string_equal(got, want[numbers[i]]);
+    }
+    mp_frame_free(&fr);
+    mlv_scratch_free(&s);
+}
+
+/* Exactly one damage entry, of this kind, at this offset, with this text in its message,
+ * and the message has the "FILE: offset N: cause" shape. */
+static void expect_one_damage(const mlv_clip *c, mlv_damage_kind kind, uint32_t chunk,
+                              uint64_t offset, const char *text)
+{
+    const mlv_clip_info *in = mlv_clip_get_info(c);
+    assert_int_equal(in->damage_count, 1);
+    const mlv_damage *d = mlv_clip_damage(c, 0);
+    assert_int_equal(d->kind, kind);
+    assert_int_equal(d->chunk, chunk);
+    assert_int_equal(d->offset, offset);
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, ": offset %llu: ", (unsigned long long)offset);
+    if (!strstr(d->message, prefix) || !strstr(d->message, text))
+        fail_msg("damage message '%s' lacks '%s' or '%s'", d->message, prefix, text);
+    assert_null(strchr(d->message, '\n'));
+    assert_null(mlv_clip_damage(c, 1));
+}
+
+static const uint32_t frames01[] = {0, 1}, frames02[] = {0, 2}, frames0[] = {0};
+
+static void truncated_mid_frame(void **state)
+{
+    fixture *f = *state;
+    truncate_to(f->path, VIDF2 + 5000);
+    open_ok(f);
+    expect_one_damage(f->clip, MLV_DAMAGE_TRUNCATED, 0, VIDF2, "runs past the end");
+    expect_frames(f->clip, frames01, 2);
+}
+
+static void zero_tail(void **state)
+{
+    fixture *f = *state;
+    fill_bytes(f->path, VIDF2, 0, FILE_SIZE - VIDF2);
+    open_ok(f);
+    expect_one_damage(f->clip, MLV_DAMAGE_ZERO_TAIL, 0, VIDF2, "blockSize 0");
+    expect_frames(f->clip, frames01, 2);
+}
+
+static void block_size_zero(void **state)
+{
+    fixture *f = *state;
+    patch_u32(f->path, VIDF1 + 4, 0);
+    open_ok(f);
+    expect_one_damage(f->clip, MLV_DAMAGE_ZERO_TAIL, 0, VIDF1, "blockSize 0");
+    expect_frames(f->clip, frames0, 1);
+}
+
+static void block_size_past_end_of_file(void **state)
+{
+    fixture *f = *state;
+    patch_u32(f->path, VIDF1 + 4, 0x7fffffff);
+    open_ok(f);
+    /* the walk re-synchronises on the next VIDF: only the damaged frame is lost */
+    expect_one_damage(f->clip, MLV_DAMAGE_RESYNC, 0, VIDF1, "skipped 14848 bytes");
+    expect_frames(f->clip, frames02, 2);
+    assert_int_equal(mlv_clip_get_info(f->clip)->gap_count, 1);
+    assert_int_equal(mlv_clip_get_info(f->clip)->missing_frames, 1);
+}
+
+static void block_size_below_header(void **state)
+{
+    fixture *f = *state;
+    patch_u32(f->path, VIDF1 + 4, 8);
+    open_ok(f);
+    expect_one_damage(f->clip, MLV_DAMAGE_RESYNC, 0, VIDF1, "blockSize 8");
+    expect_frames(f->clip, frames02, 2);
+}
+
+static void last_block_size_past_end(void **state)
+{
+    fixture *f = *state;
+    patch_u32(f->path, VIDF2 + 4, VIDF_SIZE + 1);
+    open_ok(f);
+    expect_one_damage(f->clip, MLV_DAMAGE_TRUNCATED, 0, VIDF2, "VIDF block of 14849 bytes");
+    expect_frames(f->clip, frames01, 2);
+}
+
+static void frame_space_past_block(void **state)
+{
+    fixture *f = *state;
+    patch_u32(f->path, VIDF1 + 28, VIDF_SIZE);
+    open_ok(f);
+    expect_one_damage(f->clip, MLV_DAMAGE_BAD_BLOCK, 0, VIDF1, "frameSpace 14848 past block end");
+    expect_frames(f->clip, frames02, 2);
+}
+
+static void garbage_header_mid_file(void **state)
+{
+    fixture *f = *state;
+    fill_bytes(f->path, VIDF1, 0xEE, 16);
+    open_ok(f);
+    expect_one_damage(f->clip, MLV_DAMAGE_RESYNC, 0, VIDF1, "bad block header");
+    expect_frames(f->clip, frames02, 2);
+}
+
+static void garbage_to_end_of_file(void **state)
+{
+    fixture *f = *state;
+    fill_bytes(f->path, VIDF1, 0xEE, FILE_SIZE - VIDF1);
+    open_ok(f);
+    expect_one_damage(f->clip, MLV_DAMAGE_BAD_BLOCK, 0, VIDF1, "rest of the file");
+    expect_frames(f->clip, frames0, 1);
+}
+
+static void duplicate_frame_number(void **state)
+{
+    fixture *f = *state;
+    patch_u32(f->path, VIDF2 + 16, 1);   /* frame 2 claims to be frame 1 (later timestamp) */
+    open_ok(f);
+    expect_one_damage(f->clip, MLV_DAMAGE_DUPLICATE_FRAME, 0, VIDF2 + 64, "frame 1 seen again");
+    expect_frames(f->clip, frames01, 2);
+}
+
+static void rawi_missing(void **state)
+{
+    fixture *f = *state;
+    patch_bytes(f->path, 52, "XXXX", 4);
+    assert_int_equal(mlv_clip_open(&f->clip, f->path, NULL, &f->err), MP_ERR_FORMAT);
+    assert_null(f->clip);
+    assert_non_null(strstr(f->err.msg, "clip.MLV"));
+    assert_non_null(strstr(f->err.msg, "no RAWI block"));
+}
+
+static void unsupported_video_class(void **state)
+{
+    fixture *f = *state;
+    uint8_t yuv[2] = {0x02, 0x00};
+    patch_bytes(f->path, 32, yuv, 2);
+    open_ok(f);
+    assert_int_equal(mlv_clip_get_info(f->clip)->video_class, 2);
+    assert_int_equal(mlv_clip_get_info(f->clip)->frame_count, 3);
+    mp_error err = {0};
+    assert_int_equal(mlv_clip_check_video(f->clip, &err), MP_ERR_UNSUPPORTED);
+    assert_non_null(strstr(err.msg, "videoClass 0x2"));
+    mp_frame fr = {0};
+    mlv_scratch s = {0};
+    memset(&err, 0, sizeof err);
+    assert_int_equal(mlv_read_frame(f->clip, 0, &fr, &s, &err), MP_ERR_UNSUPPORTED);
+    assert_non_null(strstr(err.msg, "videoClass 0x2"));
+    mp_frame_free(&fr);
+    mlv_scratch_free(&s);
+}
+
+static void not_an_mlv_file(void **state)
+{
+    fixture *f = *state;
+    patch_bytes(f->path, 0, "JUNK", 4);
+    assert_int_equal(mlv_clip_open(&f->clip, f->path, NULL, &f->err), MP_ERR_FORMAT);
+    assert_non_null(strstr(f->err.msg, "offset 0"));
+    truncate_to(f->path, 20);
+    patch_bytes(f->path, 0, "MLVI", 4);
+    assert_int_equal(mlv_clip_open(&f->clip, f->path, NULL, &f->err), MP_ERR_FORMAT);
+    char *missing = join(f->dir, "absent.MLV");
+    assert_int_equal(mlv_clip_open(&f->clip, missing, NULL, &f->err), MP_ERR_IO);
+    free(missing);
+}
+
+static void hostile_rawi_size_fails_per_frame(void **state)
+{
+    fixture *f = *state;
+    uint8_t big[4] = {0xff, 0xff, 0xff, 0xff};   /* 65535 x 65535 */
+    patch_bytes(f->path, 52 + 16, big, 4);
+    open_ok(f);
+    mp_frame fr = {0};
+    mlv_scratch s = {0};
+    mp_error err = {0};
+    assert_int_not_equal(mlv_read_frame(f->clip, 0, &fr, &s, &err), MP_OK);
+    assert_non_null(strstr(err.msg, "65535x65535"));
+    assert_null(fr.data);
+    mlv_scratch_free(&s);
+}
+
+/* ---- spanned clips ---- */
+
+static void guid_mismatch_chunk(void **state)
+{
+    fixture *f = *state;
+    char *mlv = join(f->dir, "span.MLV"), *m00 = join(f->dir, "span.M00");
+    copy_file(sample_path("synth_span.MLV"), mlv);
+    copy_file(sample_path("synth_span.M00"), m00);
+    patch_u32(m00, 16, 0xdeadbeef);
+    assert_int_equal(mlv_clip_open(&f->clip, mlv, NULL, &f->err), MP_OK);
+    expect_one_damage(f->clip, MLV_DAMAGE_GUID_MISMATCH, 1, 0, "chunk ignored");
+    assert_non_null(strstr(mlv_clip_damage(f->clip, 0)->message, "span.M00"));
+    expect_frames(f->clip, frames01, 2);
+    free(mlv);
+    free(m00);
+}
+
+static void missing_middle_chunk(void **state)
+{
+    fixture *f = *state;
+    /* span.MLV (frames 0,1) + span.M01 (frames 4,5); span.M00 is missing */
+    char *mlv = join(f->dir, "span.MLV"), *m01 = join(f->dir, "span.M01");
+    copy_file(sample_path("synth_span.MLV"), mlv);
+    copy_file(sample_path("synth_span.M00"), m01);
+    patch_u32(m01, 512 + 16, 4);
+    patch_u32(m01, 15360 + 16, 5);
+    assert_int_equal(mlv_clip_open(&f->clip, mlv, NULL, &f->err), MP_OK);
+    const mlv_clip_info *in = mlv_clip_get_info(f->clip);
+    expect_one_damage(f->clip, MLV_DAMAGE_MISSING_CHUNK, 1, 0, "chunk missing");
+    assert_non_null(strstr(mlv_clip_damage(f->clip, 0)->message, "span.M00"));
+    assert_int_equal(in->chunk_count, 2);
+    assert_int_equal(in->frame_count, 4);
+    assert_int_equal(in->gap_count, 1);
+    assert_int_equal(in->missing_frames, 2);
+    assert_int_equal(in->first_number, 0);
+    assert_int_equal(in->last_number, 5);
+    assert_int_equal(mlv_frame_index_of(f->clip, 4), 2);
+    mp_frame fr = {0};
+    mlv_scratch s = {0};
+    assert_int_equal(mlv_read_frame(f->clip, 3, &fr, &s, NULL), MP_OK);
+    assert_int_equal(fr.number, 5);
+    mp_frame_free(&fr);
+    mlv_scratch_free(&s);
+    free(mlv);
+    free(m01);
+}
+
+/* ---- legacy RAW ---- */
+
+static void legacy_footer_claims_too_many_frames(void **state)
+{
+    fixture *f = *state;
+    char *raw = join(f->dir, "old.RAW"), *r00 = join(f->dir, "old.R00");
+    copy_file(sample_path("synth_legacy.RAW"), raw);
+    copy_file(sample_path("synth_legacy.R00"), r00);
+    patch_u32(r00, 24736 - 192 + 12, 10);
+    assert_int_equal(mlv_clip_open(&f->clip, raw, NULL, &f->err), MP_OK);
+    const mlv_damage *d = mlv_clip_damage(f->clip, 0);
+    assert_non_null(d);
+    assert_int_equal(d->kind, MLV_DAMAGE_TRUNCATED);
+    assert_non_null(strstr(d->message, "footer lists 10 frames, the data holds 3"));
+    assert_int_equal(mlv_clip_get_info(f->clip)->frame_count, 3);
+    mlv_clip_close(f->clip);
+    f->clip = NULL;
+
+    /* without its last chunk the footer is gone: not a clip */
+    unlink(r00);
+    assert_int_equal(mlv_clip_open(&f->clip, raw, NULL, &f->err), MP_ERR_FORMAT);
+    assert_non_null(strstr(f->err.msg, "RAWM"));
+    free(raw);
+    free(r00);
+}
+
+int main(void)
+{
+    if (!samples_available())
+        return SKIP_EXIT;
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+    const struct CMUnitTest tests[] = {
+        T(truncated_mid_frame),
+        T(zero_tail),
+        T(block_size_zero),
+        T(block_size_past_end_of_file),
+        T(block_size_below_header),
+        T(last_block_size_past_end),
+        T(frame_space_past_block),
+        T(garbage_header_mid_file),
+        T(garbage_to_end_of_file),
+        T(duplicate_frame_number),
+        T(rawi_missing),
+        T(unsupported_video_class),
+        T(not_an_mlv_file),
+        T(hostile_rawi_size_fails_per_frame),
+        T(guid_mismatch_chunk),
+        T(missing_middle_chunk),
+        T(legacy_footer_claims_too_many_frames),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
