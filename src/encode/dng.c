@@ -1,0 +1,378 @@
+#include "dng.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../codec/bitpack.h"
+#include "../codec/lj92.h"
+#include "out_file.h"
+#include "tiff_writer.h"
+#include "timecode.h"
+#include "wallclock.h"
+
+enum {
+    TAG_NEW_SUBFILE_TYPE = 254, TAG_IMAGE_WIDTH = 256, TAG_IMAGE_LENGTH = 257,
+    TAG_BITS_PER_SAMPLE = 258, TAG_COMPRESSION = 259, TAG_PHOTOMETRIC = 262, TAG_MAKE = 271,
+    TAG_MODEL = 272, TAG_STRIP_OFFSETS = 273, TAG_ORIENTATION = 274,
+    TAG_SAMPLES_PER_PIXEL = 277, TAG_ROWS_PER_STRIP = 278, TAG_STRIP_BYTE_COUNTS = 279,
+    TAG_PLANAR_CONFIGURATION = 284, TAG_SOFTWARE = 305, TAG_DATE_TIME = 306,
+    TAG_CFA_REPEAT_PATTERN_DIM = 33421, TAG_CFA_PATTERN = 33422, TAG_EXIF_IFD = 34665,
+    TAG_DNG_VERSION = 50706, TAG_DNG_BACKWARD_VERSION = 50707, TAG_UNIQUE_CAMERA_MODEL = 50708,
+    TAG_BLACK_LEVEL_REPEAT_DIM = 50713, TAG_BLACK_LEVEL = 50714, TAG_WHITE_LEVEL = 50717,
+    TAG_DEFAULT_SCALE = 50718, TAG_DEFAULT_CROP_ORIGIN = 50719, TAG_DEFAULT_CROP_SIZE = 50720,
+    TAG_COLOR_MATRIX1 = 50721, TAG_AS_SHOT_NEUTRAL = 50728, TAG_BASELINE_EXPOSURE = 50730,
+    TAG_CALIBRATION_ILLUMINANT1 = 50778, TAG_ACTIVE_AREA = 50829, TAG_TIME_CODES = 51043,
+    TAG_FRAME_RATE = 51044, TAG_REEL_NAME = 51081, TAG_BASELINE_EXPOSURE_OFFSET = 51109,
+    /* Exif IFD */
+    TAG_EXPOSURE_TIME = 33434, TAG_F_NUMBER = 33437, TAG_ISO_SPEED_RATINGS = 34855,
+    TAG_EXIF_VERSION = 36864, TAG_FOCAL_LENGTH = 37386, TAG_LENS_MODEL = 42036
+};
+
+enum { PHOTOMETRIC_CFA = 32803, COMPRESSION_NONE = 1, COMPRESSION_LJ92 = 7,
+       ILLUMINANT_D65 = 21 };
+
+/* The storage of one frame: bits per sample, compression and payload size. */
+typedef struct dng_layout {
+    uint32_t bits;
+    uint16_t compression;
+    int packed;
+    size_t row_bytes;               /* uncompressed only */
+} dng_layout;
+
+static mp_status check_frame(const mp_frame *f, const mp_sink_params *p, dng_layout *lay,
+                             mp_error *err)
+{
+    if (!f->data || !f->width || !f->height || f->width > MP_FRAME_MAX_DIM ||
+        f->height > MP_FRAME_MAX_DIM)
+        return mp_error_set(err, MP_ERR_ARG, "frame %u: size %ux%u cannot be written",
+                            f->number, f->width, f->height);
+    if (f->bits < 8 || f->bits > 16)
+        return mp_error_set(err, MP_ERR_ARG, "frame %u: %u-bit samples are not supported",
+                            f->number, f->bits);
+    if (f->black >= f->white)
+        return mp_error_set(err, MP_ERR_ARG, "frame %u: black level %u not below white %u",
+                            f->number, f->black, f->white);
+    for (int i = 0; i < 4; i++)
+        if (((f->cfa >> (8 * i)) & 0xFF) > 2)
+            return mp_error_set(err, MP_ERR_ARG, "frame %u: CFA pattern 0x%08x is not RGB",
+                                f->number, f->cfa);
+    lay->bits = p->storage == MP_DNG_16BIT ? 16 : f->bits;
+    lay->compression = p->storage == MP_DNG_LJ92 ? COMPRESSION_LJ92 : COMPRESSION_NONE;
+    lay->packed = lay->compression == COMPRESSION_NONE && lay->bits != 16;
+    lay->row_bytes = lay->packed ? mp_packed_size_dng(f->width, lay->bits) : 2 * (size_t)f->width;
+    if (lay->compression == COMPRESSION_LJ92 && f->height % 2)
+        return mp_error_set(err, MP_ERR_ARG, "frame %u: LJ92 needs an even height, not %u",
+                            f->number, f->height);
+    if (lay->packed) {
+        /* A sample above the depth would corrupt its neighbours once packed (the LJ92
+         * encoder checks its input itself). */
+        uint16_t all = 0;
+        size_t n = (size_t)f->width * f->height;
+        for (size_t i = 0; i < n; i++)
+            all |= f->data[i];
+        if (all >> lay->bits)
+            return mp_error_set(err, MP_ERR_ARG, "frame %u: samples exceed %u bits",
+                                f->number, lay->bits);
+    }
+    return MP_OK;
+}
+
+static void reduce(uint64_t *num, uint64_t *den)
+{
+    uint64_t a = *num, b = *den;
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    if (a > 1) {
+        *num /= a;
+        *den /= a;
+    }
+}
+
+static void add_rational(tiff_ifd *ifd, uint16_t tag, uint64_t num, uint64_t den)
+{
+    reduce(&num, &den);
+    if (num <= UINT32_MAX && den <= UINT32_MAX && den) {
+        uint32_t v[2] = {(uint32_t)num, (uint32_t)den};
+        tiff_add_rationals(ifd, tag, v, 1);
+    }
+}
+
+/* ActiveArea: the clip's when it lies inside the frame, else the whole frame. */
+static void active_area(const mp_raw_info *raw, const mp_frame *f, uint32_t area[4])
+{
+    const int32_t *a = raw->active_area;
+    if (a[0] >= 0 && a[1] >= 0 && a[0] < a[2] && a[1] < a[3] && (uint32_t)a[2] <= f->height &&
+        (uint32_t)a[3] <= f->width) {
+        for (int i = 0; i < 4; i++)
+            area[i] = (uint32_t)a[i];
+    } else {
+        area[0] = area[1] = 0;
+        area[2] = f->height;
+        area[3] = f->width;
+    }
+}
+
+static void add_cfa(tiff_ifd *ifd, uint32_t cfa, const uint32_t area[4])
+{
+    /* DNG anchors the pattern at the ActiveArea's top-left corner, mp_frame at (0, 0). */
+    uint8_t pattern[4];
+    for (uint32_t y = 0; y < 2; y++)
+        for (uint32_t x = 0; x < 2; x++) {
+            uint32_t cell = ((y + area[0]) % 2) * 2 + (x + area[1]) % 2;
+            pattern[y * 2 + x] = (uint8_t)(cfa >> (8 * cell));
+        }
+    uint16_t dim[2] = {2, 2};
+    tiff_add_shorts(ifd, TAG_CFA_REPEAT_PATTERN_DIM, dim, 2);
+    tiff_add_bytes(ifd, TAG_CFA_PATTERN, TIFF_BYTE, pattern, 4);
+}
+
+static void add_date_time(tiff_ifd *ifd, const mp_wall_clock *wc, uint64_t timestamp_us)
+{
+    if (!wc->present)
+        return;
+    mp_civil_time t = mp_wall_clock_at(wc, timestamp_us);
+    if (t.year < 1 || t.year > 9999)
+        return;
+    char s[32];
+    snprintf(s, sizeof s, "%04d:%02d:%02d %02d:%02d:%02d", (int)t.year, (int)t.month,
+             (int)t.day, (int)t.hour, (int)t.minute, (int)t.second);
+    tiff_add_ascii(ifd, TAG_DATE_TIME, s);
+}
+
+/* Anamorphic / line-skipping modes: stretch the short axis back (mlv-format.md 4.2). */
+static void add_default_scale(tiff_ifd *ifd, const mp_raw_capture *c)
+{
+    uint64_t h = 1, v = 1;
+    if (c->present && c->binning_x + c->skipping_x && c->binning_y + c->skipping_y) {
+        h = (uint64_t)c->binning_x + c->skipping_x;
+        v = (uint64_t)c->binning_y + c->skipping_y;
+    }
+    reduce(&h, &v);
+    uint32_t scale[4] = {1, 1, 1, 1};
+    if (v > h) {            /* rows cover more sensor height than columns cover width */
+        scale[2] = (uint32_t)v;
+        scale[3] = (uint32_t)h;
+    } else if (h > v) {
+        scale[0] = (uint32_t)h;
+        scale[1] = (uint32_t)v;
+    }
+    tiff_add_rationals(ifd, TAG_DEFAULT_SCALE, scale, 2);
+}
+
+static void add_color(tiff_ifd *ifd, const mp_raw_info *raw, const mp_white_balance *wb)
+{
+    int32_t m[18];
+    int usable = 0;
+    for (int i = 0; i < 9; i++) {
+        m[2 * i] = raw->color_matrix1[i].num;
+        m[2 * i + 1] = raw->color_matrix1[i].den;
+        if (raw->color_matrix1[i].den == 0)
+            usable = -9;
+        else if (raw->color_matrix1[i].num != 0)
+            usable++;
+    }
+    if (usable > 0) {
+        tiff_add_srationals(ifd, TAG_COLOR_MATRIX1, m, 9);
+        int32_t il = raw->calibration_illuminant;
+        tiff_add_short(ifd, TAG_CALIBRATION_ILLUMINANT1,
+                       (uint16_t)(il > 0 && il < 256 ? il : ILLUMINANT_D65));
+    }
+    if (wb->present && wb->gain_r && wb->gain_g && wb->gain_b) {
+        /* WBAL gains multiply the raw channels (dcraw convention); the neutral is their
+         * inverse, normalised to green. */
+        uint32_t n[6] = {wb->gain_g, wb->gain_r, 1, 1, wb->gain_g, wb->gain_b};
+        tiff_add_rationals(ifd, TAG_AS_SHOT_NEUTRAL, n, 3);
+    }
+}
+
+static void add_exif(tiff_ifd *exif, const mp_exposure *e, const mp_lens *lens)
+{
+    if (e->present && e->shutter_us)
+        add_rational(exif, TAG_EXPOSURE_TIME, e->shutter_us, 1000000);
+    if (lens->present && lens->aperture_x100)
+        add_rational(exif, TAG_F_NUMBER, lens->aperture_x100, 100);
+    if (e->present && e->iso)
+        tiff_add_short(exif, TAG_ISO_SPEED_RATINGS, (uint16_t)(e->iso < 65535 ? e->iso : 65535));
+    if (lens->present && lens->focal_mm)
+        add_rational(exif, TAG_FOCAL_LENGTH, lens->focal_mm, 1);
+    if (lens->present && lens->name[0])
+        tiff_add_ascii(exif, TAG_LENS_MODEL, lens->name);
+    if (exif->count)
+        tiff_add_bytes(exif, TAG_EXIF_VERSION, TIFF_UNDEFINED, (const uint8_t *)"0230", 4);
+}
+
+static mp_status build_ifds(const mp_frame *f, const mp_frame_meta *m, const mp_sink_params *p,
+                            const dng_layout *lay, tiff_ifd *ifd0, tiff_ifd *exif,
+                            mp_error *err)
+{
+    const mp_clip_meta *meta = &p->meta;
+    const mp_exposure *expo = m->exposure ? m->exposure : &meta->exposure;
+    const mp_white_balance *wb = m->white_balance ? m->white_balance : &meta->white_balance;
+    mp_rational fps;
+    mp_timecode tc;
+    mp_status st = mp_sink_fps(p, &fps, err);
+    if (st == MP_OK)
+        st = mp_sink_timecode(p, f->number, &tc, err);
+    if (st != MP_OK)
+        return st;
+
+    tiff_ifd_init(ifd0);
+    tiff_ifd_init(exif);
+    tiff_add_long(ifd0, TAG_NEW_SUBFILE_TYPE, 0);
+    tiff_add_long(ifd0, TAG_IMAGE_WIDTH, f->width);
+    tiff_add_long(ifd0, TAG_IMAGE_LENGTH, f->height);
+    tiff_add_short(ifd0, TAG_BITS_PER_SAMPLE, (uint16_t)lay->bits);
+    tiff_add_short(ifd0, TAG_COMPRESSION, lay->compression);
+    tiff_add_short(ifd0, TAG_PHOTOMETRIC, PHOTOMETRIC_CFA);
+    const char *model = meta->camera.present && meta->camera.name[0] ? meta->camera.name
+                                                                      : "Canon EOS";
+    tiff_add_ascii(ifd0, TAG_MAKE, "Canon");
+    tiff_add_ascii(ifd0, TAG_MODEL, model);
+    tiff_add_long(ifd0, TAG_STRIP_OFFSETS, 0);          /* set after layout */
+    tiff_add_short(ifd0, TAG_ORIENTATION, 1);
+    tiff_add_short(ifd0, TAG_SAMPLES_PER_PIXEL, 1);
+    tiff_add_long(ifd0, TAG_ROWS_PER_STRIP, f->height);
+    tiff_add_long(ifd0, TAG_STRIP_BYTE_COUNTS, 0);      /* set after layout */
+    tiff_add_short(ifd0, TAG_PLANAR_CONFIGURATION, 1);
+    tiff_add_ascii(ifd0, TAG_SOFTWARE, MP_DNG_SOFTWARE);
+    add_date_time(ifd0, &meta->wall_clock, f->timestamp_us);
+
+    uint32_t area[4];
+    active_area(&meta->raw, f, area);
+    add_cfa(ifd0, f->cfa, area);
+    static const uint8_t version[4] = {1, 4, 0, 0}, backward[4] = {1, 1, 0, 0};
+    tiff_add_bytes(ifd0, TAG_DNG_VERSION, TIFF_BYTE, version, 4);
+    tiff_add_bytes(ifd0, TAG_DNG_BACKWARD_VERSION, TIFF_BYTE, backward, 4);
+    tiff_add_ascii(ifd0, TAG_UNIQUE_CAMERA_MODEL, model);
+    uint16_t repeat[2] = {1, 1};
+    tiff_add_shorts(ifd0, TAG_BLACK_LEVEL_REPEAT_DIM, repeat, 2);
+    tiff_add_long(ifd0, TAG_BLACK_LEVEL, f->black);
+    tiff_add_long(ifd0, TAG_WHITE_LEVEL, f->white);
+    add_default_scale(ifd0, &meta->capture);
+    uint32_t crop_origin[2] = {0, 0}, crop_size[2] = {area[3] - area[1], area[2] - area[0]};
+    tiff_add_longs(ifd0, TAG_DEFAULT_CROP_ORIGIN, crop_origin, 2);
+    tiff_add_longs(ifd0, TAG_DEFAULT_CROP_SIZE, crop_size, 2);
+    add_color(ifd0, &meta->raw, wb);
+    /* Clip-constant by construction: it comes from the params, never from the frame. */
+    mp_rational be = p->baseline_exposure.den ? p->baseline_exposure
+                     : meta->raw.exposure_bias.den ? meta->raw.exposure_bias
+                                                   : (mp_rational){0, 1};
+    int32_t be_v[2] = {be.num, be.den}, zero[2] = {0, 1};
+    tiff_add_srationals(ifd0, TAG_BASELINE_EXPOSURE, be_v, 1);
+    tiff_add_longs(ifd0, TAG_ACTIVE_AREA, area, 4);
+    uint8_t tc_bytes[8];
+    mp_timecode_pack(&tc, tc_bytes);
+    tiff_add_bytes(ifd0, TAG_TIME_CODES, TIFF_BYTE, tc_bytes, 8);
+    int32_t rate[2] = {fps.num, fps.den};
+    tiff_add_srationals(ifd0, TAG_FRAME_RATE, rate, 1);
+    tiff_add_ascii(ifd0, TAG_REEL_NAME, p->clip_name);
+    tiff_add_srationals(ifd0, TAG_BASELINE_EXPOSURE_OFFSET, zero, 1);
+
+    add_exif(exif, expo, &meta->lens);
+    if (exif->count)
+        tiff_add_long(ifd0, TAG_EXIF_IFD, 0);           /* set after layout */
+    if (!tiff_ifd_size(ifd0) || (exif->count && !tiff_ifd_size(exif)))
+        return mp_error_set(err, MP_ERR_ARG, "frame %u: DNG tags exceed the IFD builder",
+                            f->number);
+    return MP_OK;
+}
+
+static void store_uncompressed(const mp_frame *f, const dng_layout *lay, uint8_t *dst)
+{
+    for (uint32_t y = 0; y < f->height; y++) {
+        const uint16_t *row = f->data + (size_t)y * f->width;
+        uint8_t *out = dst + (size_t)y * lay->row_bytes;
+        if (lay->packed) {
+            mp_pack_dng(row, out, f->width, lay->bits);
+        } else {
+            for (uint32_t x = 0; x < f->width; x++) {  /* little-endian like the file */
+                out[2 * x] = (uint8_t)row[x];
+                out[2 * x + 1] = (uint8_t)(row[x] >> 8);
+            }
+        }
+    }
+}
+
+mp_status mp_dng_encode(const mp_frame *f, const mp_frame_meta *m, const mp_sink_params *p,
+                        uint8_t **out, size_t *len, mp_error *err)
+{
+    static const mp_frame_meta no_meta;
+    *out = NULL;
+    *len = 0;
+    if (!m)
+        m = &no_meta;
+    dng_layout lay = {0};
+    mp_status st = check_frame(f, p, &lay, err);
+    if (st != MP_OK)
+        return st;
+    /* Two IFDs are ~1 KiB each: keep them off small thread stacks. */
+    tiff_ifd *ifd = malloc(2 * sizeof *ifd);
+    if (!ifd)
+        return mp_error_set(err, MP_ERR_NOMEM, "frame %u: out of memory", f->number);
+    tiff_ifd *ifd0 = &ifd[0], *exif = &ifd[1];
+    uint8_t *jpeg = NULL, *buf = NULL;
+    size_t payload = lay.row_bytes * f->height;
+    st = build_ifds(f, m, p, &lay, ifd0, exif, err);
+    if (st == MP_OK && lay.compression == COMPRESSION_LJ92) {
+        /* Two Bayer rows per JPEG line: one component, 2W x H/2 (cinemadng.md 1.3). */
+        lj92_header h = {.width = 2 * f->width, .height = f->height / 2, .components = 1,
+                         .precision = lay.bits, .predictor = 6};
+        st = lj92_encode(f->data, &h, &jpeg, &payload, err);
+    }
+    if (st != MP_OK)
+        goto done;
+
+    size_t ifd0_size = tiff_ifd_size(ifd0), exif_size = exif->count ? tiff_ifd_size(exif) : 0;
+    size_t header = 8 + ifd0_size + exif_size;
+    if (header + payload > UINT32_MAX) {
+        st = mp_error_set(err, MP_ERR_ARG, "frame %u: %zu bytes exceed a TIFF file",
+                          f->number, header + payload);
+        goto done;
+    }
+    buf = malloc(header + payload);
+    if (!buf) {
+        st = mp_error_set(err, MP_ERR_NOMEM, "frame %u: out of memory", f->number);
+        goto done;
+    }
+    tiff_set_long(ifd0, TAG_STRIP_OFFSETS, (uint32_t)header);
+    tiff_set_long(ifd0, TAG_STRIP_BYTE_COUNTS, (uint32_t)payload);
+    tiff_set_long(ifd0, TAG_EXIF_IFD, (uint32_t)(8 + ifd0_size));
+    tiff_write_header(buf, 8);
+    tiff_ifd_write(ifd0, buf + 8, 8, 0);
+    if (exif_size)
+        tiff_ifd_write(exif, buf + 8 + ifd0_size, (uint32_t)(8 + ifd0_size), 0);
+    if (jpeg)
+        memcpy(buf + header, jpeg, payload);
+    else
+        store_uncompressed(f, &lay, buf + header);
+    *out = buf;
+    *len = header + payload;
+done:
+    free(jpeg);
+    free(ifd);
+    return st;
+}
+
+mp_status mp_dng_write_file(const char *path, const mp_frame *f, const mp_frame_meta *m,
+                            const mp_sink_params *p, mp_error *err)
+{
+    uint8_t *buf;
+    size_t len;
+    mp_status st = mp_dng_encode(f, m, p, &buf, &len, err);
+    if (st != MP_OK)
+        return st;
+    mp_out_file out;
+    st = mp_out_open(&out, path, p->overwrite, err);
+    if (st == MP_OK)
+        st = mp_out_write(&out, buf, len, err);
+    if (st == MP_OK)
+        st = mp_out_commit(&out, p->fsync, err);
+    else
+        mp_out_abort(&out);
+    free(buf);
+    return st;
+}
