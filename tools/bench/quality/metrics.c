@@ -1,0 +1,353 @@
+/* Quality metrics of dualiso.md 8.7. Region bounds below are quoted from that section. */
+#include "metrics.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "synth/synth.h"
+
+#define MARGIN 8           /* smooth-ramp mask, edge and zone-plate regions */
+#define PATCH_INSET 6
+#define ESF_HALF_PX 4.0    /* edge spread function sampled over +-4 px from the edge */
+#define ESF_STEP_PX 0.25
+#define ESF_BINS 32
+#define STRIPE_PERIOD 37.0
+#define STRIPE_SLANT 0.6   /* edges lie on x + 0.6 y = const */
+#define STRIPE_EV 0.8
+
+static const double band_lo[QM_BANDS] = {2, 5, 8, 11};
+static const double band_width_ev = 3;
+
+double qm_band_lo_ev(int band)
+{
+    return band_lo[band];
+}
+
+typedef struct sums {
+    double n, t, e, e2;    /* count, sum e_true, sum err, sum err^2 */
+} sums;
+
+static void add(sums *s, double t, double err)
+{
+    s->n += 1;
+    s->t += t;
+    s->e += err;
+    s->e2 += err * err;
+}
+
+static double std_of(const sums *s)
+{
+    double m = s->e / s->n, v = s->e2 / s->n - m * m;
+    return v > 0 ? sqrt(v) : 0;
+}
+
+/* Pixel position in the units 8.7 states its regions in. */
+typedef struct where {
+    double u, v, xs;       /* xs: scene x (photosite x + frame shift) */
+    int x, y;
+} where;
+
+static int in_smooth_ramp(const where *p, const qm_input *in, int with_margin)
+{
+    if (with_margin && (p->x < MARGIN || p->x >= (int)in->width - MARGIN || p->y < MARGIN ||
+                        p->y >= (int)in->height - MARGIN))
+        return 0;
+    if (p->v > 0.35 && p->v < 0.5)
+        return 0;  /* stripes */
+    if (p->u < 0.45 && p->v > 0.62 && p->v < 0.95)
+        return 0;  /* zone plate */
+    if (p->v > 0.05 && p->v < 0.23)
+        return 0;  /* patches */
+    return 1;
+}
+
+static int inside_x_margin(const where *p, const qm_input *in)
+{
+    return p->x > MARGIN && p->x < (int)in->width - MARGIN;
+}
+
+static mp_status check_input(const qm_input *in, mp_error *err)
+{
+    if (!in || !in->truth || !in->out || !in->out->data)
+        return mp_error_set(err, MP_ERR_ARG, "quality: missing truth or output");
+    if (in->width == 0 || in->height == 0 ||
+        (uint64_t)in->roi_x + in->width > in->out->width ||
+        (uint64_t)in->roi_y + in->height > in->out->height)
+        return mp_error_set(err, MP_ERR_ARG,
+                            "quality: active area %ux%u at (%u, %u) outside the %ux%u output",
+                            in->width, in->height, in->roi_x, in->roi_y, in->out->width,
+                            in->out->height);
+    if (!(in->s_out > 0) || !(in->white > in->black))
+        return mp_error_set(err, MP_ERR_ARG, "quality: S_out %g or levels %g/%g invalid",
+                            in->s_out, in->black, in->white);
+    return MP_OK;
+}
+
+static double sample(const qm_input *in, int x, int y)
+{
+    return in->out->data[(size_t)(y + in->roi_y) * in->out->width + x + in->roi_x];
+}
+
+static int bin_of(double e_true)
+{
+    if (!(e_true > 0))
+        return -1;
+    double b = floor((log2(e_true) - QM_BIN_LO_EV) / QM_BIN_STEP_EV);
+    return b >= 0 && b < QM_BINS ? (int)b : -1;
+}
+
+static int channel_of(int x, int y)
+{
+    if (!(x & 1) && !(y & 1))
+        return 0;
+    return (x & 1) && (y & 1) ? 2 : 1;
+}
+
+/* Edge spread along the diagonal stripes: each pixel's output level normalised so the dark
+ * side of an edge is 0 and the bright side 1, binned by its signed distance to the nearest
+ * edge (negative = dark side). */
+typedef struct esf {
+    double n[ESF_BINS], s[ESF_BINS];
+} esf;
+
+static void esf_add(esf *f, const where *p, double e_true, double e_out)
+{
+    double t = p->xs + STRIPE_SLANT * p->y;
+    double side = sin(2 * M_PI * t / STRIPE_PERIOD);
+    if (side == 0)
+        return;
+    double sigma = side > 0 ? 1 : -1;
+    double half = STRIPE_PERIOD / 2;
+    double k = floor(t / half + 0.5);
+    double d = t - k * half;            /* horizontal distance to edge k */
+    if (fmod(fabs(k), 2) == 1)
+        d = -d;                         /* odd edges fall from bright to dark */
+    if (fabs(d) >= ESF_HALF_PX)
+        return;
+    double base = log2(e_true) - STRIPE_EV * sigma;
+    double level = (log2(fmax(e_out, 0.5)) - base + STRIPE_EV) / (2 * STRIPE_EV);
+    int b = (int)floor((d + ESF_HALF_PX) / ESF_STEP_PX);
+    if (b < 0 || b >= ESF_BINS)
+        return;
+    f->n[b] += 1;
+    f->s[b] += level;
+}
+
+/* 10-90 % width, perpendicular to the edge, by linear interpolation between bin centres. */
+static double esf_width(const esf *f)
+{
+    double v[ESF_BINS], c[ESF_BINS];
+    int m = 0;
+    for (int b = 0; b < ESF_BINS; b++) {
+        if (f->n[b] < 10)
+            continue;
+        v[m] = f->s[b] / f->n[b];
+        c[m] = -ESF_HALF_PX + (b + 0.5) * ESF_STEP_PX;
+        m++;
+    }
+    double d10 = NAN, d90 = NAN;
+    for (int i = 1; i < m && isnan(d10); i++)
+        if (v[i - 1] < 0.1 && v[i] >= 0.1)
+            d10 = c[i - 1] + (0.1 - v[i - 1]) / (v[i] - v[i - 1]) * (c[i] - c[i - 1]);
+    for (int i = m - 1; i > 0 && isnan(d90); i--)
+        if (v[i - 1] <= 0.9 && v[i] > 0.9)
+            d90 = c[i - 1] + (0.9 - v[i - 1]) / (v[i] - v[i - 1]) * (c[i] - c[i - 1]);
+    return (d90 - d10) / sqrt(1 + STRIPE_SLANT * STRIPE_SLANT);
+}
+
+static void summarise_bins(const sums *bins, qm_report *rep)
+{
+    rep->midtone_bias_pct[0] = rep->midtone_bias_pct[1] = NAN;
+    rep->max_abs_bias_pct = rep->max_bias_excess_pct = 0;
+    rep->dr_ev = rep->dr_bin_ev = rep->noise_at_512 = NAN;
+    /* weighted line e_out = a e_true + b through the bin means of 5..14 EV */
+    double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (int i = 0; i < QM_BINS; i++) {
+        qm_bin *b = &rep->bins[i];
+        b->ev_lo = QM_BIN_LO_EV + i * QM_BIN_STEP_EV;
+        b->n = (uint64_t)bins[i].n;
+        rep->bin_valid[i] = bins[i].n > QM_BIN_MIN_PIXELS;
+        if (!rep->bin_valid[i])
+            continue;
+        b->mean_true = bins[i].t / bins[i].n;
+        b->bias = bins[i].e / bins[i].n;
+        b->noise = std_of(&bins[i]);
+        b->snr = b->noise > 0 ? b->mean_true / b->noise : INFINITY;
+        b->bias_pct = 100 * b->bias / b->mean_true;
+        b->bias_se_pct = 100 * b->noise / sqrt((double)b->n) / b->mean_true;
+        if (b->ev_lo == 9.0)
+            rep->midtone_bias_pct[0] = b->bias_pct;
+        if (b->ev_lo == 10.0)
+            rep->midtone_bias_pct[1] = b->bias_pct;
+        if (b->ev_lo == 9.0)
+            rep->noise_at_512 = b->noise;
+        if (isnan(rep->dr_ev) && b->snr >= 1) {
+            rep->dr_ev = log2(rep->clip_e / b->noise);
+            rep->dr_bin_ev = b->ev_lo;
+        }
+        if (b->ev_lo >= 5 && b->ev_lo + QM_BIN_STEP_EV <= 14) {
+            rep->max_abs_bias_pct = fmax(rep->max_abs_bias_pct, fabs(b->bias_pct));
+            rep->max_bias_excess_pct =
+                fmax(rep->max_bias_excess_pct, fabs(b->bias_pct) - 2 * b->bias_se_pct);
+            double w = b->noise > 0 ? b->n / (b->noise * b->noise) : b->n;
+            double x = b->mean_true, y = b->mean_true + b->bias;
+            sw += w;
+            sx += w * x;
+            sy += w * y;
+            sxx += w * x * x;
+            sxy += w * x * y;
+        }
+    }
+    double den = sw * sxx - sx * sx;
+    double a = den != 0 ? (sw * sxy - sx * sy) / den : NAN;
+    rep->gain_error_pct = 100 * (a - 1);
+    rep->offset_e = sw > 0 ? (sy - a * sx) / sw : NAN;
+}
+
+mp_status qm_measure(const qm_input *in, qm_report *rep, mp_error *err)
+{
+    mp_status st = check_input(in, err);
+    if (st != MP_OK)
+        return st;
+    memset(rep, 0, sizeof *rep);
+    rep->clip_e = (in->white - in->black) / in->s_out;
+    const double clip_bins = 0.98 * rep->clip_e, clip_log = 0.9 * rep->clip_e;
+
+    sums bins[QM_BINS] = {{0}}, shadow = {0}, patch[4][QM_CHANNELS] = {{{0}}};
+    double edge_le2[2] = {0}, zone_le2 = 0;
+    esf edges = {{0}, {0}};
+    double patch_rect[4][4];
+    for (int i = 0; i < 4; i++) {
+        double ev;
+        synth_benchmark_patch(in->width, in->height, i, &patch_rect[i][0], &patch_rect[i][1],
+                              &patch_rect[i][2], &patch_rect[i][3], &ev);
+    }
+
+    for (uint32_t y = 0; y < in->height; y++) {
+        const float *trow = in->truth + (size_t)y * in->width;
+        for (uint32_t x = 0; x < in->width; x++) {
+            double t = trow[x];
+            double e_out = (sample(in, x, y) - in->black) / in->s_out;
+            double e = e_out - t;
+            where p = {.xs = x + in->scene_offset, .x = (int)x, .y = (int)y};
+            p.u = p.xs / in->width;
+            p.v = (double)y / in->height;
+
+            if (in_smooth_ramp(&p, in, 1) && t < clip_bins) {
+                int b = bin_of(t);
+                if (b >= 0)
+                    add(&bins[b], t, e);
+                if (t < 2)
+                    add(&shadow, t, e);
+            }
+            if (t > 0 && t < clip_log && inside_x_margin(&p, in)) {
+                double ev = log2(t), le = log2(fmax(e_out, 0.5)) - ev;
+                if (p.v > 0.36 && p.v < 0.49 && ev >= 6 && ev < 15) {
+                    int k = ev >= 11;
+                    edge_le2[k] += le * le;
+                    rep->edge_n[k]++;
+                    esf_add(&edges, &p, t, e_out);
+                }
+                if (p.u < 0.45 && p.v > 0.64 && p.v < 0.93 && ev >= 6 && ev < 11) {
+                    zone_le2 += le * le;
+                    rep->zone_n++;
+                }
+            }
+            for (int i = 0; i < 4; i++) {
+                const double *r = patch_rect[i];
+                if (p.xs >= r[0] + PATCH_INSET && p.xs < r[1] - PATCH_INSET &&
+                    y >= r[2] + PATCH_INSET && y < r[3] - PATCH_INSET)
+                    add(&patch[i][channel_of(p.x, p.y)], t, e);
+            }
+        }
+    }
+
+    summarise_bins(bins, rep);
+    rep->deep_shadow_noise = shadow.n > 0 ? std_of(&shadow) : NAN;
+    for (int k = 0; k < 2; k++)
+        rep->edge_rms[k] = rep->edge_n[k] ? sqrt(edge_le2[k] / rep->edge_n[k]) : NAN;
+    rep->zone_rms = rep->zone_n ? sqrt(zone_le2 / rep->zone_n) : NAN;
+    rep->edge_width_px = esf_width(&edges);
+    for (int i = 0; i < 4; i++)
+        for (int c = 0; c < QM_CHANNELS; c++) {
+            const sums *s = &patch[i][c];
+            qm_patch *q = &rep->patches[i];
+            q->n[c] = (uint64_t)s->n;
+            if (s->n == 0) {
+                q->mean_true[c] = q->error_pct[c] = q->noise[c] = q->snr[c] = NAN;
+                continue;
+            }
+            q->mean_true[c] = s->t / s->n;
+            q->error_pct[c] = 100 * (s->e / s->n) / q->mean_true[c];
+            q->noise[c] = std_of(s);
+            q->snr[c] = q->noise[c] > 0 ? q->mean_true[c] / q->noise[c] : INFINITY;
+        }
+    return MP_OK;
+}
+
+mp_status qm_band_measure(const qm_input *in, const qm_report *rep, double r_ref,
+                          qm_band_sums *sums_out, mp_error *err)
+{
+    mp_status st = check_input(in, err);
+    if (st != MP_OK)
+        return st;
+    if (!(r_ref > 0))
+        return mp_error_set(err, MP_ERR_ARG, "quality: reference range %g invalid", r_ref);
+    memset(sums_out, 0, sizeof *sums_out);
+    double scale = r_ref / (in->white - in->black) / in->s_out;
+    for (uint32_t y = 0; y < in->height; y++) {
+        const float *trow = in->truth + (size_t)y * in->width;
+        for (uint32_t x = 0; x < in->width; x++) {
+            double t = trow[x];
+            where p = {.xs = x + in->scene_offset, .x = (int)x, .y = (int)y};
+            p.u = p.xs / in->width;
+            p.v = (double)y / in->height;
+            if (!(t > 0) || !in_smooth_ramp(&p, in, 0))
+                continue;
+            double ev = log2(t);
+            int k = (int)floor((ev - band_lo[0]) / band_width_ev);
+            if (k < 0 || k >= QM_BANDS)
+                continue;
+            sums_out->sum_true[k] += t;
+            sums_out->sum_out[k] += (sample(in, x, y) - in->black) * scale;
+            sums_out->n[k]++;
+            int b = bin_of(t);
+            if (b >= 0 && rep->bin_valid[b])
+                sums_out->noise_var[k] += rep->bins[b].noise * rep->bins[b].noise;
+        }
+    }
+    return MP_OK;
+}
+
+void qm_flicker_summarise(const qm_band_sums *frames, uint32_t n, qm_flicker *out)
+{
+    for (int k = 0; k < QM_BANDS; k++) {
+        double lo = INFINITY, hi = -INFINITY, s = 0, s2 = 0, rel_var = 0;
+        uint32_t used = 0;
+        for (uint32_t f = 0; f < n; f++) {
+            const qm_band_sums *b = &frames[f];
+            if (!(b->sum_true[k] > 0))
+                continue;
+            double e = 100 * (b->sum_out[k] / b->sum_true[k] - 1);
+            lo = fmin(lo, e);
+            hi = fmax(hi, e);
+            s += e;
+            s2 += e * e;
+            rel_var += b->noise_var[k] / (b->sum_true[k] * b->sum_true[k]);
+            used++;
+        }
+        if (!used) {
+            out->min_pct[k] = out->max_pct[k] = out->mean_pct[k] = out->std_pct[k] = NAN;
+            out->predicted_std_pct[k] = NAN;
+            continue;
+        }
+        double mean = s / used;
+        /* sample standard deviation over frames (n - 1) */
+        double var = used > 1 ? (s2 - used * mean * mean) / (used - 1) : 0;
+        out->min_pct[k] = lo;
+        out->max_pct[k] = hi;
+        out->mean_pct[k] = mean;
+        out->std_pct[k] = var > 0 ? sqrt(var) : 0;
+        out->predicted_std_pct[k] = 100 * sqrt(rel_var / used);
+    }
+}

@@ -1,0 +1,111 @@
+/* metrics: reconstruction quality against ground truth on the dual-ISO benchmark scene,
+ * exactly as defined in shared/docs/dualiso.md 8.7 (so our figures compare with the cr2hdr
+ * reference figures of 8.4 and 8.6).
+ *
+ * Inputs: the noise-free truth (electrons per active photosite, from synth_render_truth),
+ * an output mosaic holding the active area at a known offset, the output's black B and
+ * white W, and S_out = output DN per electron at the dark-field exposure. Then per pixel
+ *   e_out = (DN - B) / S_out,  err = e_out - e_true,  clip_e = (W - B) / S_out.
+ * All CFA positions are used, nothing is demosaiced. */
+#ifndef MP_QUALITY_METRICS_H
+#define MP_QUALITY_METRICS_H
+
+#include <stdint.h>
+
+#include "common/mp_frame.h"
+#include "common/mp_status.h"
+
+/* 0.5-EV bins of log2(e_true) from -2 to 17 EV. */
+#define QM_BIN_LO_EV (-2.0)
+#define QM_BIN_STEP_EV 0.5
+#define QM_BINS 38
+#define QM_BIN_MIN_PIXELS 200   /* bins with fewer pixels are not reported */
+#define QM_BANDS 4              /* flicker bands [2,5), [5,8), [8,11), [11,14) EV */
+#define QM_CHANNELS 3           /* R, G (both greens), B */
+
+typedef struct qm_input {
+    const float *truth;        /* width x height electrons, row-major */
+    uint32_t width, height;    /* active area */
+    const mp_frame *out;       /* output mosaic */
+    uint32_t roi_x, roi_y;     /* where the active area starts in out */
+    double black, white;       /* output levels B and W (from the output frame) */
+    double s_out;              /* output DN per electron at the dark-field exposure */
+    double scene_offset;       /* the frame's horizontal scene shift (synth_scene_offset);
+                                  the zone plate and patches move with it */
+} qm_input;
+
+typedef struct qm_bin {
+    double ev_lo;              /* bin covers [ev_lo, ev_lo + 0.5) */
+    uint64_t n;
+    double mean_true;          /* e- */
+    double bias;               /* mean(err), e- */
+    double noise;              /* std(err), e- */
+    double snr;                /* mean_true / noise */
+    double bias_pct;           /* 100 * bias / mean_true */
+    double bias_se_pct;        /* its standard error, 100 * noise / sqrt(n) / mean_true */
+} qm_bin;
+
+typedef struct qm_patch {
+    uint64_t n[QM_CHANNELS];
+    double mean_true[QM_CHANNELS];
+    double error_pct[QM_CHANNELS];   /* 100 * mean(err) / mean(e_true) */
+    double noise[QM_CHANNELS];       /* std(err), e- */
+    double snr[QM_CHANNELS];
+} qm_patch;
+
+typedef struct qm_report {
+    double clip_e;
+    qm_bin bins[QM_BINS];            /* only bins with n > QM_BIN_MIN_PIXELS are valid */
+    int bin_valid[QM_BINS];
+    double midtone_bias_pct[2];      /* bins 9.0-9.5 and 10.0-10.5 EV (NAN if absent) */
+    double max_abs_bias_pct;         /* over valid bins inside 5..14 EV */
+    double max_bias_excess_pct;      /* max over those bins of |bias %| - 2 s.e., >= 0: the
+                                        part no sampling noise explains (a 0.1 % target is
+                                        below the s.e. of the 5-6 EV bins of one HD frame) */
+    double dr_ev;                    /* log2(clip_e / noise of the lowest bin with SNR >= 1) */
+    double dr_bin_ev;                /* that bin's lower edge */
+    double deep_shadow_noise;        /* std(err) over mask pixels with e_true < 2 e- */
+    double noise_at_512;             /* noise of the 9.0-9.5 EV bin */
+    double edge_rms[2];              /* RMS log2 error on the stripes, [6,11) and [11,15) EV */
+    uint64_t edge_n[2];
+    double zone_rms;                 /* RMS log2 error on the zone plate, [6,11) EV */
+    uint64_t zone_n;
+    double edge_width_px;            /* 10-90 % width of the stripe edges (perpendicular, px) */
+    qm_patch patches[4];
+    double gain_error_pct;           /* 100 * (a - 1) of the fit e_out = a e_true + b */
+    double offset_e;                 /* b of that fit: over bins 5..14 EV, weights n / noise^2 */
+} qm_report;
+
+/* The 8.7 metrics of one frame. Fails (MP_ERR_ARG) when the active area does not fit in the
+ * output, when S_out <= 0 or W <= B. */
+mp_status qm_measure(const qm_input *in, qm_report *rep, mp_error *err);
+
+/* Per-band sums for the flicker measure. e_out is normalised by the frame's own levels to a
+ * fixed reference range: e_out = (DN - B) / (W - B) * r_ref / S_out (8.7). noise_var is the
+ * sum over the band's pixels of the squared bin noise of their 0.5-EV bin in rep (the
+ * frame-to-frame variance of sum e_out if pixel errors were independent). */
+typedef struct qm_band_sums {
+    double sum_true[QM_BANDS];
+    double sum_out[QM_BANDS];
+    double noise_var[QM_BANDS];
+    uint64_t n[QM_BANDS];
+} qm_band_sums;
+
+mp_status qm_band_measure(const qm_input *in, const qm_report *rep, double r_ref,
+                          qm_band_sums *sums, mp_error *err);
+
+/* error_f = 100 * (sum e_out / sum e_true - 1) per frame and band, summarised over frames;
+ * predicted_std = 100 * sqrt(mean over frames of noise_var) / mean(sum_true): the spread
+ * shot and read noise alone would cause. */
+typedef struct qm_flicker {
+    double min_pct[QM_BANDS], max_pct[QM_BANDS];
+    double mean_pct[QM_BANDS], std_pct[QM_BANDS];
+    double predicted_std_pct[QM_BANDS];
+} qm_flicker;
+
+void qm_flicker_summarise(const qm_band_sums *frames, uint32_t n, qm_flicker *out);
+
+/* Band edges in EV of true signal. */
+double qm_band_lo_ev(int band);
+
+#endif
