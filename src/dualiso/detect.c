@@ -1,0 +1,127 @@
+/* Dual-ISO detection: rows y and y+2 always have the same CFA colour and always belong to
+ * different fields, so the log ratio of such pixel pairs shows the pattern directly, at any
+ * bit depth, without histogram walks or assumptions about black. */
+#include <math.h>
+#include <string.h>
+
+#include "dualiso_priv.h"
+
+#define HIST_BINS 512     /* log2 ratio histogram, 1/32 EV per bin over 0..16 EV */
+#define HIST_SCALE 32.0
+#define MIN_PAIRS 64      /* below this a class pair says nothing */
+#define MIN_EV 0.5        /* cr2hdr's threshold: fields at least 0.5 EV apart */
+#define MAX_SAMPLES (1u << 20)
+
+mp_status dualiso_check_frame(const mp_frame *f, mp_error *err)
+{
+    if (!f || !f->data)
+        return mp_error_set(err, MP_ERR_ARG, "dualiso: frame has no data");
+    if (f->width == 0 || f->height == 0 || f->width > MP_FRAME_MAX_DIM ||
+        f->height > MP_FRAME_MAX_DIM)
+        return mp_error_set(err, MP_ERR_ARG, "dualiso: frame size %ux%u out of range",
+                            f->width, f->height);
+    if (f->bits < 8 || f->bits > 16)
+        return mp_error_set(err, MP_ERR_ARG, "dualiso: %u bits per sample unsupported", f->bits);
+    if (f->white <= f->black || f->white > (1u << f->bits) - 1)
+        return mp_error_set(err, MP_ERR_ARG, "dualiso: levels black %u white %u invalid at %u bits",
+                            f->black, f->white, f->bits);
+    return MP_OK;
+}
+
+typedef struct class_votes {
+    uint64_t upper_brighter, lower_brighter, neutral; /* class k vs class k+2 */
+} class_votes;
+
+mp_status dualiso_detect(const mp_frame *f, dualiso_detection *out, mp_error *err)
+{
+    mp_status st = dualiso_check_frame(f, err);
+    if (st != MP_OK)
+        return st;
+    memset(out, 0, sizeof *out);
+
+    const double range = (double)f->white - f->black;
+    /* Pairs count only where both samples are well above black and the brighter one is
+     * below 0.707 of the range (cr2hdr's window); a clipped partner still votes. */
+    const double lo = range / 512.0 > 4.0 ? range / 512.0 : 4.0;
+    const double hi = 0.707 * range;
+    const double clip = 0.98 * range;
+
+    uint64_t pairs_total = (uint64_t)f->width * (f->height > 2 ? f->height - 2 : 0);
+    uint32_t step_x = 1;
+    while (pairs_total / step_x > MAX_SAMPLES)
+        step_x += 2; /* odd steps visit both CFA columns */
+
+    class_votes votes[2] = {{0, 0, 0}, {0, 0, 0}};
+    uint32_t hist[HIST_BINS] = {0};
+    uint64_t hist_n = 0;
+
+    for (uint32_t y = 0; y + 2 < f->height; y++) {
+        const uint16_t *r0 = f->data + (size_t)y * f->width;
+        const uint16_t *r2 = r0 + 2 * (size_t)f->width;
+        uint32_t k = y & 1u;           /* class pair {k, k+2} */
+        int upper_is_k = (y & 3u) < 2; /* row y is class k (else class k+2) */
+        class_votes *cv = &votes[k];
+        for (uint32_t x = 0; x < f->width; x += step_x) {
+            double a = (double)r0[x] - f->black, b = (double)r2[x] - f->black;
+            double mx = a > b ? a : b, mn = a > b ? b : a;
+            if (mn < lo || mn >= hi)
+                continue;
+            if (mx >= hi && mx < clip)
+                continue; /* partner in the non-linear shoulder: no vote */
+            if (mx < hi) {
+                double l = log2(a / b);
+                double al = fabs(l);
+                if (al <= MIN_EV) {
+                    cv->neutral++;
+                    continue;
+                }
+                int bin = (int)(al * HIST_SCALE);
+                hist[bin < HIST_BINS ? bin : HIST_BINS - 1]++;
+                hist_n++;
+            }
+            /* a brighter means the upper row's class is brighter */
+            if ((a > b) == (upper_is_k != 0))
+                cv->upper_brighter++;
+            else
+                cv->lower_brighter++;
+        }
+    }
+
+    int bright_class[2];
+    double confidence = 1.0;
+    for (int k = 0; k < 2; k++) {
+        const class_votes *cv = &votes[k];
+        uint64_t total = cv->upper_brighter + cv->lower_brighter + cv->neutral;
+        if (total < MIN_PAIRS)
+            return MP_OK; /* not enough evidence: reported as not dual */
+        uint64_t major = cv->upper_brighter > cv->lower_brighter ? cv->upper_brighter
+                                                                  : cv->lower_brighter;
+        uint64_t minor = cv->upper_brighter + cv->lower_brighter - major;
+        double c = ((double)major - (double)minor - (double)cv->neutral) / (double)total;
+        if (c < confidence)
+            confidence = c;
+        bright_class[k] = cv->upper_brighter >= cv->lower_brighter ? k : k + 2;
+    }
+    if (confidence < 0)
+        confidence = 0;
+
+    double ev = 0;
+    if (hist_n > 0) {
+        uint64_t acc = 0;
+        for (int i = 0; i < HIST_BINS; i++) {
+            acc += hist[i];
+            if (2 * acc >= hist_n) {
+                ev = (i + 0.5) / HIST_SCALE;
+                break;
+            }
+        }
+    }
+    out->ev_estimate = ev;
+    out->confidence = confidence;
+    out->is_dual = confidence >= 0.5 && ev > MIN_EV;
+    for (uint32_t p = 0; p < 4; p++)
+        if (dualiso_row_is_bright((uint32_t)bright_class[0], p) &&
+            dualiso_row_is_bright((uint32_t)bright_class[1], p))
+            out->phase = p;
+    return MP_OK;
+}

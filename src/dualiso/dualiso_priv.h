@@ -1,0 +1,27 @@
+/* Internal helpers shared by the files of src/dualiso (not part of the contract). */
+#ifndef MP_DUALISO_PRIV_H
+#define MP_DUALISO_PRIV_H
+
+#include <stdint.h>
+
+#include "dualiso.h"
+
+/* CFA colour (0 = R, 1 = G, 2 = B) of pixel (x, y) for a DNG CFAPattern code. */
+static inline int dualiso_cfa_color(uint32_t cfa, uint32_t x, uint32_t y)
+{
+    unsigned cell = ((y & 1u) << 1) | (x & 1u);
+    unsigned c = (cfa >> (8u * cell)) & 0xffu;
+    return c > 2 ? 1 : (int)c;
+}
+
+/* Checks the fields every function relies on; fills err naming the problem. */
+mp_status dualiso_check_frame(const mp_frame *f, mp_error *err);
+
+/* Robust weighted straight-line fit y = a * x + b over n points. Weights w_i are inverse
+ * variances up to a common factor; points whose residual exceeds `reject` standard
+ * deviations (scale re-estimated robustly each round) are dropped. Returns 0 when fewer
+ * than 3 points survive or x has no spread. */
+int dualiso_fit_line(const double *x, const double *y, const double *w, uint32_t n,
+                     double reject, double *a, double *b, uint32_t *kept);
+
+#endif

@@ -1,0 +1,534 @@
+/* Reconstruction of one dual-ISO frame with clip levels.
+ *
+ * Every pixel has its native sample (its own field) and an estimate of the other field
+ * interpolated from the same-colour rows two above and below, along the edge direction
+ * found on a colour-neutral log guide. Both are in dark-field DN above black. They are
+ * mixed by inverse variance: read + photon noise per field from the levels, plus the
+ * interpolation error seen as the disagreement of the two interpolated samples. So the
+ * clean bright field carries the shadows, the native rows keep full vertical resolution
+ * wherever they are good enough, the dark rows alone carry what the bright field clipped,
+ * and the bright field fades out smoothly before its clip.
+ *
+ * Rows are processed top to bottom through a ring of converted rows, so the scratch memory
+ * is a few rows wide whatever the frame size. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dualiso_priv.h"
+
+#define RING 8                /* rows y-3 .. y+3 converted, power of two */
+#define NDIR 9                /* edge directions: -2 .. +2 px per row, half-pixel steps */
+#define WIN 2                 /* cost window: x-2 .. x+2 */
+#ifndef DIR_PENALTY
+#define DIR_PENALTY 0.08      /* cost per px/row away from vertical, log2 units */
+#endif
+#define INTERP_ERR 0.25       /* error variance of a midpoint per squared disagreement */
+#define ALIAS_WIN 2           /* disagreement window: x-2 .. x+2 */
+#ifndef ALIAS_SIGMAS
+#define ALIAS_SIGMAS 2.0f
+#endif
+#ifndef ALIAS_GAIN
+#define ALIAS_GAIN 1.0f
+#endif
+#define SEARCH_LO 0.5         /* edge search above this fraction of the bright clip */
+#define FADE_LO 0.70          /* bright field fades out between these fractions of */
+#define FADE_HI 0.92          /* its clip (in dark-field units) */
+
+struct dualiso_workspace {
+    uint32_t width, lut_size;
+    dualiso_levels lut_for;       /* levels the tables were built for */
+    float *lut[2];                /* raw -> dark-field DN above black, per field */
+    float *glut[2];               /* raw -> log2 guide value, per field */
+    float *lin[RING], *guide[RING];
+    uint8_t *clip[RING];
+    int32_t ring_row[RING];
+    float *cost[NDIR];            /* per-direction windowed cost of one row */
+    float *est, *mis;             /* other-field estimate and its disagreement */
+    uint8_t *est_clip;
+    float *var_native, *var_other, *excess; /* blend scratch */
+};
+
+void dualiso_options_default(dualiso_options *o)
+{
+    o->bad_pixels = 0;
+}
+
+dualiso_workspace *dualiso_workspace_new(void)
+{
+    return calloc(1, sizeof(dualiso_workspace));
+}
+
+static void free_rows(dualiso_workspace *ws)
+{
+    for (int i = 0; i < RING; i++) {
+        free(ws->lin[i]);
+        free(ws->guide[i]);
+        free(ws->clip[i]);
+        ws->lin[i] = ws->guide[i] = NULL;
+        ws->clip[i] = NULL;
+    }
+    for (int d = 0; d < NDIR; d++) {
+        free(ws->cost[d]);
+        ws->cost[d] = NULL;
+    }
+    free(ws->est);
+    free(ws->mis);
+    free(ws->est_clip);
+    free(ws->var_native);
+    free(ws->var_other);
+    free(ws->excess);
+    ws->var_native = ws->var_other = ws->excess = NULL;
+    ws->est = ws->mis = NULL;
+    ws->est_clip = NULL;
+    ws->width = 0;
+}
+
+void dualiso_workspace_free(dualiso_workspace *ws)
+{
+    if (!ws)
+        return;
+    free_rows(ws);
+    for (int f = 0; f < 2; f++) {
+        free(ws->lut[f]);
+        free(ws->glut[f]);
+    }
+    free(ws);
+}
+
+static mp_status prepare(dualiso_workspace *ws, const dualiso_levels *lv, uint32_t width,
+                         mp_error *err)
+{
+    uint32_t size = 1u << lv->bits;
+    if (ws->lut_size != size || memcmp(&ws->lut_for, lv, sizeof *lv) != 0) {
+        for (int f = 0; f < 2; f++) {
+            free(ws->lut[f]);
+            free(ws->glut[f]);
+            ws->lut[f] = malloc(size * sizeof(float));
+            ws->glut[f] = malloc(size * sizeof(float));
+            if (!ws->lut[f] || !ws->glut[f]) {
+                ws->lut_size = 0;
+                return mp_error_set(err, MP_ERR_NOMEM, "dualiso: cannot allocate tables");
+            }
+        }
+        /* guide floor about two read-noise sigmas, so shadow noise does not steer it */
+        double floor_d = 2 * lv->noise_dark, floor_b = 2 * lv->noise_bright / lv->ratio;
+        for (uint32_t v = 0; v < size; v++) {
+            double sd = v - lv->black_dark, sb = (v - lv->black_bright) / lv->ratio;
+            ws->lut[0][v] = (float)sd;
+            ws->lut[1][v] = (float)sb;
+            ws->glut[0][v] = (float)log2((sd > 0 ? sd : 0) + floor_d);
+            ws->glut[1][v] = (float)log2((sb > 0 ? sb : 0) + floor_b);
+        }
+        ws->lut_size = size;
+        ws->lut_for = *lv;
+    }
+    if (ws->width != width) {
+        free_rows(ws);
+        int ok = 1;
+        for (int i = 0; i < RING; i++) {
+            ws->lin[i] = malloc(width * sizeof(float));
+            ws->guide[i] = malloc(width * sizeof(float));
+            ws->clip[i] = malloc(width);
+            ok &= ws->lin[i] && ws->guide[i] && ws->clip[i];
+        }
+        for (int d = 0; d < NDIR; d++) {
+            ws->cost[d] = malloc((width + 1) * sizeof(float));
+            ok &= ws->cost[d] != NULL;
+        }
+        ws->est = malloc(width * sizeof(float));
+        ws->mis = malloc(width * sizeof(float));
+        ws->est_clip = malloc(width);
+        ws->var_native = malloc(width * sizeof(float));
+        ws->var_other = malloc(width * sizeof(float));
+        ws->excess = malloc(width * sizeof(float));
+        ok &= ws->est && ws->mis && ws->est_clip && ws->var_native && ws->var_other &&
+              ws->excess;
+        if (!ok) {
+            free_rows(ws);
+            return mp_error_set(err, MP_ERR_NOMEM, "dualiso: cannot allocate row buffers");
+        }
+        ws->width = width;
+    }
+    for (int i = 0; i < RING; i++)
+        ws->ring_row[i] = -1;
+    return MP_OK;
+}
+
+typedef struct frame_ctx {
+    const mp_frame *in;
+    const dualiso_levels *lv;
+    const dualiso_options *opt;
+    dualiso_workspace *ws;
+    uint16_t clip_raw[2];
+    float search_level;       /* native bright level from which edges are searched */
+} frame_ctx;
+
+/* Isolated hot or cold samples: far outside all same-colour, same-field neighbours (x +-2
+ * on the row, x on rows +-4) take the neighbours' median. */
+static uint16_t repair_sample(const frame_ctx *c, uint32_t x, uint32_t y, uint16_t v)
+{
+    const mp_frame *in = c->in;
+    uint16_t nb[4];
+    int n = 0;
+    const uint16_t *row = in->data + (size_t)y * in->width;
+    if (x >= 2)
+        nb[n++] = row[x - 2];
+    if (x + 2 < in->width)
+        nb[n++] = row[x + 2];
+    if (y >= 4)
+        nb[n++] = row[x - 4 * (size_t)in->width];
+    if (y + 4 < in->height)
+        nb[n++] = row[x + 4 * (size_t)in->width];
+    if (n < 3)
+        return v;
+    uint16_t lo = nb[0], hi = nb[0];
+    for (int i = 1; i < n; i++) {
+        lo = nb[i] < lo ? nb[i] : lo;
+        hi = nb[i] > hi ? nb[i] : hi;
+    }
+    int bright = dualiso_row_is_bright(y, c->lv->phase);
+    double black = bright ? c->lv->black_bright : c->lv->black_dark;
+    double noise = bright ? c->lv->noise_bright : c->lv->noise_dark;
+    double margin = 8 * noise;
+    double vs = v - black, his = hi - black, los = lo - black;
+    int hot = vs > 4 * (his > 0 ? his : 0) + margin;
+    int cold = vs < -margin && los > margin;
+    if (!hot && !cold)
+        return v;
+    for (int i = 1; i < n; i++) /* sort the few neighbours */
+        for (int j = i; j > 0 && nb[j - 1] > nb[j]; j--) {
+            uint16_t t = nb[j];
+            nb[j] = nb[j - 1];
+            nb[j - 1] = t;
+        }
+    return n == 4 ? (uint16_t)((nb[1] + nb[2] + 1) / 2) : nb[1];
+}
+
+/* Converts input row y into the ring (linear, guide, clip flags). */
+static int load_row(frame_ctx *c, int32_t y)
+{
+    dualiso_workspace *ws = c->ws;
+    int slot = y & (RING - 1);
+    if (ws->ring_row[slot] == y)
+        return slot;
+    const uint32_t w = c->in->width;
+    const uint16_t *src = c->in->data + (size_t)y * w;
+    int bright = dualiso_row_is_bright((uint32_t)y, c->lv->phase);
+    const float *lut = ws->lut[bright], *glut = ws->glut[bright];
+    const uint16_t clip = c->clip_raw[bright], top = (uint16_t)(ws->lut_size - 1);
+    float *lin = ws->lin[slot], *g = ws->guide[slot];
+    uint8_t *cl = ws->clip[slot];
+    for (uint32_t x = 0; x < w; x++) {
+        uint16_t v = src[x] > top ? top : src[x];
+        if (c->opt->bad_pixels)
+            v = repair_sample(c, x, (uint32_t)y, v);
+        lin[x] = lut[v];
+        g[x] = glut[v];
+        cl[x] = v >= clip;
+    }
+    /* two neighbouring columns hold both colours of the row: a colour-neutral guide */
+    for (uint32_t x = 0; x + 1 < w; x++)
+        g[x] = 0.5f * (g[x] + g[x + 1]);
+    ws->ring_row[slot] = y;
+    return slot;
+}
+
+static inline float guide_at(const float *g, uint32_t w, int32_t x2)
+{
+    /* x2 = position in half pixels */
+    int32_t x = x2 >> 1;
+    if (x < 0)
+        x = 0;
+    if (x >= (int32_t)w - 1)
+        return g[w - 1];
+    return (x2 & 1) ? 0.5f * (g[x] + g[x + 1]) : g[x];
+}
+
+/* Same-colour sample at integer offset o from x (odd offsets: mean of the same-colour
+ * pair around it). Positions leaving the row step back inside by whole colour periods. */
+static inline void sample_at(const float *lin, const uint8_t *cl, uint32_t w, int32_t x,
+                             int32_t o, float *v, int *clipped)
+{
+    int32_t p[2];
+    int n = (o & 1) ? 2 : 1;
+    p[0] = (o & 1) ? x + o - 1 : x + o;
+    p[1] = x + o + 1;
+    float s = 0;
+    for (int i = 0; i < n; i++) {
+        int32_t q = p[i];
+        while (q < 0)
+            q += 2;
+        while (q >= (int32_t)w)
+            q -= 2;
+        if (q < 0)
+            q = x;
+        s += lin[q];
+        *clipped |= cl[q];
+    }
+    *v = n == 2 ? 0.5f * s : s;
+}
+
+/* Estimates the other field at every pixel of row y: rows y+2s and y-2s are the other
+ * field's same-colour rows, y+s and y-3s its other-colour rows (used by the guide). */
+static void interpolate_row(frame_ctx *c, int32_t y)
+{
+    dualiso_workspace *ws = c->ws;
+    const int32_t h = (int32_t)c->in->height, w = (int32_t)c->in->width;
+    const uint32_t phase = c->lv->phase;
+    int bright = dualiso_row_is_bright((uint32_t)y, phase);
+    /* s: side of the adjacent other-field row (rows come in pairs, so exactly one) */
+    int32_t s = dualiso_row_is_bright((uint32_t)y + 1, phase) != bright ? 1 : -1;
+    int32_t ya = y - 2 * s, yb = y + 2 * s, yn = y + s, yf = y - 3 * s;
+    int have_a = ya >= 0 && ya < h, have_b = yb >= 0 && yb < h;
+    int full = have_a && have_b && yn >= 0 && yn < h && yf >= 0 && yf < h;
+
+    /* vertical estimate everywhere (at the frame border: a copy of the one row there is) */
+    int sa = load_row(c, have_a ? ya : yb), sb = load_row(c, have_b ? yb : ya);
+    for (int32_t x = 0; x < w; x++) {
+        float a = ws->lin[sa][x], b = ws->lin[sb][x];
+        ws->est[x] = 0.5f * (a + b);
+        ws->mis[x] = (have_a && have_b) ? fabsf(a - b) : 1e6f;
+        ws->est_clip[x] = ws->clip[sa][x] | ws->clip[sb][x];
+    }
+    /* Edge-directed only where the bright field nears its clip: there the dark rows alone
+     * carry the detail. Elsewhere the native rows and the noise-aware mix do better than a
+     * direction search misled by noise and aliasing. */
+    if (!full || !bright)
+        return;
+    int sy = load_row(c, y);
+    const float *nat = ws->lin[sy];
+    const uint8_t *ncl = ws->clip[sy];
+    const float thr = c->search_level;
+    int32_t first = -1, last = -1;
+    for (int32_t x = 0; x < w; x++)
+        if (ncl[x] || nat[x] >= thr) {
+            if (first < 0)
+                first = x;
+            last = x;
+        }
+    if (first < 0)
+        return;
+
+    int sn = load_row(c, yn), sf = load_row(c, yf);
+    const float *ga = ws->guide[sa], *gb = ws->guide[sb], *gn = ws->guide[sn],
+                *gf = ws->guide[sf];
+    /* direction d: t = (d - 4) / 2 px per row; positions in half pixels */
+    for (int d = 0; d < NDIR; d++) {
+        int32_t t2 = d - NDIR / 2; /* 2t */
+        float *cost = ws->cost[d];
+        float pen = DIR_PENALTY * fabsf((float)t2) * 0.5f;
+        float raw_prev[2 * WIN + 1];
+        float acc = 0;
+        /* windowed sum via a running window over x */
+        for (int32_t x = -WIN; x < w + WIN; x++) {
+            int32_t xc = x < 0 ? 0 : (x >= w ? w - 1 : x);
+            int32_t xx2 = 2 * xc;
+            float r = fabsf(guide_at(ga, (uint32_t)w, xx2 - 2 * s * t2) -
+                            guide_at(gb, (uint32_t)w, xx2 + 2 * s * t2)) +
+                      fabsf(guide_at(gn, (uint32_t)w, xx2 + s * t2) -
+                            guide_at(gf, (uint32_t)w, xx2 - 3 * s * t2));
+            int k = (x + WIN) % (2 * WIN + 1);
+            if (x > WIN) /* slot k holds the sample leaving the window */
+                acc -= raw_prev[k];
+            raw_prev[k] = r;
+            acc += r;
+            int32_t xo = x - WIN;
+            if (xo >= 0)
+                cost[xo] = acc + pen;
+        }
+    }
+    const float *la = ws->lin[sa], *lb = ws->lin[sb];
+    const uint8_t *ca = ws->clip[sa], *cb = ws->clip[sb];
+    for (int32_t x = first; x <= last; x++) {
+        if (!ncl[x] && nat[x] < thr)
+            continue;
+        int best = NDIR / 2;
+        float bc = ws->cost[best][x];
+        for (int d = 0; d < NDIR; d++)
+            if (ws->cost[d][x] < bc) {
+                bc = ws->cost[d][x];
+                best = d;
+            }
+        int32_t t2 = best - NDIR / 2;
+        float a, b;
+        int clipped = 0;
+        sample_at(la, ca, (uint32_t)w, x, -s * t2, &a, &clipped);
+        sample_at(lb, cb, (uint32_t)w, x, s * t2, &b, &clipped);
+        ws->est[x] = 0.5f * (a + b);
+        ws->mis[x] = fabsf(a - b);
+        ws->est_clip[x] = (uint8_t)clipped;
+    }
+}
+
+static inline float smooth_fade(float t)
+{
+    /* 1 at t <= 0, 0 at t >= 1, raised cosine between */
+    if (t <= 0)
+        return 1;
+    if (t >= 1)
+        return 0;
+    return 0.5f * (1 + cosf((float)M_PI * t));
+}
+
+static void blend_row(frame_ctx *c, int32_t y, uint16_t *dst)
+{
+    dualiso_workspace *ws = c->ws;
+    const dualiso_levels *lv = c->lv;
+    const uint32_t w = c->in->width;
+    int bright = dualiso_row_is_bright((uint32_t)y, lv->phase);
+    int slot = load_row(c, y);
+    const float *nat = ws->lin[slot];
+    const uint8_t *nclip = ws->clip[slot];
+
+    const float var_d = (float)(lv->noise_dark * lv->noise_dark);
+    const float nb = (float)(lv->noise_bright / lv->ratio);
+    const float var_b = nb * nb;
+    const float gain = (float)lv->gain_dark;
+    const float clip_b = (float)((lv->white_bright - lv->black_bright) / lv->ratio);
+    const float fade_lo = FADE_LO * clip_b, fade_span = (FADE_HI - FADE_LO) * clip_b;
+    const float ob = (float)lv->out_black, oscale = (float)lv->out_scale;
+    const float owhite = (float)lv->out_white;
+
+    float *vn = ws->var_native, *vo = ws->var_other, *ex = ws->excess;
+    /* pass 1: noise of both values, and how much native and estimate disagree beyond it */
+    for (uint32_t x = 0; x < w; x++) {
+        float n = nat[x], o = ws->est[x], m = ws->mis[x];
+        int n_ok = !nclip[x], o_ok = !ws->est_clip[x];
+        float B = bright ? n : o, D = bright ? o : n;
+        int b_ok = bright ? n_ok : o_ok;
+        /* photon noise from the cleanest level at hand */
+        float level = b_ok ? B : D;
+        float photon = gain * (level > 0 ? level : 0);
+        float vd = var_d + photon, vb = var_b + photon;
+        vn[x] = bright ? vb : vd;
+        /* the estimate: mean of two samples, plus their disagreement beyond noise */
+        float vi = bright ? vd : vb;
+        float pair = m * m - 2 * vi;
+        vo[x] = 0.5f * vi + INTERP_ERR * (pair > 0 ? pair : 0);
+        float dn = n - o;
+        ex[x] = (n_ok && o_ok) ? dn * dn - vn[x] - vo[x] : 0;
+    }
+    /* pass 2: a local mean of that disagreement is the estimate's error variance (an even
+     * function of the native noise, so the mix stays unbiased where the estimate is right) */
+    float acc = 0;
+    for (uint32_t x = 0; x < w && x < ALIAS_WIN; x++)
+        acc += ex[x];
+    for (uint32_t x = 0; x < w; x++) {
+        if (x + ALIAS_WIN < w)
+            acc += ex[x + ALIAS_WIN];
+        if (x > ALIAS_WIN)
+            acc -= ex[x - ALIAS_WIN - 1];
+        /* only disagreement that stands out of its own noise counts */
+        float alias = acc * (1.0f / (2 * ALIAS_WIN + 1)) -
+                      ALIAS_SIGMAS * (vn[x] + vo[x]) * sqrtf(2.0f / (2 * ALIAS_WIN + 1));
+        float n = nat[x], o = ws->est[x];
+        int n_ok = !nclip[x], o_ok = !ws->est_clip[x];
+        float D = bright ? o : n, B = bright ? n : o;
+        int d_ok = bright ? o_ok : n_ok, b_ok = bright ? n_ok : o_ok;
+        float v_o = vo[x] + ALIAS_GAIN * (alias > 0 ? alias : 0);
+        float vd = bright ? v_o : vn[x], vb = bright ? vn[x] : v_o;
+        float out = owhite; /* both fields clipped */
+        float fade = b_ok ? smooth_fade((0.5f * (B + (d_ok ? D : B)) - fade_lo) / fade_span) : 0;
+        float wd = d_ok ? 1 / vd : 0, wb = fade / vb;
+        if (wd + wb > 0)
+            out = ob + oscale * (wd * D + wb * B) / (wd + wb);
+        if (out > owhite)
+            out = owhite;
+        if (out < 0)
+            out = 0;
+        dst[x] = (uint16_t)lrintf(out);
+    }
+}
+
+static mp_status check_match(const mp_frame *in, const dualiso_levels *lv, mp_error *err)
+{
+    mp_status st = dualiso_check_frame(in, err);
+    if (st != MP_OK)
+        return st;
+    if (in->bits != lv->bits || in->black != (uint32_t)lv->in_black ||
+        in->white != (uint32_t)lv->in_white)
+        return mp_error_set(err, MP_ERR_ARG,
+                            "dualiso: frame %u levels %u/%u at %u bits differ from the clip "
+                            "levels %.0f/%.0f at %u bits", in->number, in->black, in->white,
+                            in->bits, lv->in_black, lv->in_white, lv->bits);
+    if (!(lv->out_scale > 0) || lv->out_white <= lv->out_black || lv->out_white > 65535)
+        return mp_error_set(err, MP_ERR_ARG, "dualiso: output mapping of the levels is invalid");
+    return MP_OK;
+}
+
+static mp_status begin_output(const mp_frame *in, const dualiso_levels *lv, mp_frame *out,
+                              mp_error *err)
+{
+    mp_status st = mp_frame_reserve(out, in->width, in->height, err);
+    if (st != MP_OK)
+        return st;
+    out->bits = 16;
+    out->black = lv->out_black;
+    out->white = lv->out_white;
+    out->cfa = in->cfa;
+    out->number = in->number;
+    out->timestamp_us = in->timestamp_us;
+    return MP_OK;
+}
+
+mp_status dualiso_passthrough(const mp_frame *in, const dualiso_levels *lv, mp_frame *out,
+                              mp_error *err)
+{
+    mp_status st = check_match(in, lv, err);
+    if (st == MP_OK)
+        st = begin_output(in, lv, out, err);
+    if (st != MP_OK)
+        return st;
+    const double ob = lv->out_black, scale = lv->out_scale, black = lv->in_black;
+    const double top = lv->out_white;
+    size_t n = (size_t)in->width * in->height;
+    for (size_t i = 0; i < n; i++) {
+        double v = ob + scale * (in->data[i] - black);
+        out->data[i] = (uint16_t)lrint(v < 0 ? 0 : (v > top ? top : v));
+    }
+    return MP_OK;
+}
+
+mp_status dualiso_reconstruct(const mp_frame *in, const dualiso_levels *lv,
+                              const dualiso_options *opt, dualiso_workspace *ws, mp_frame *out,
+                              mp_error *err)
+{
+    if (!lv || !ws || !out)
+        return mp_error_set(err, MP_ERR_ARG, "dualiso: reconstruct needs levels, workspace "
+                                             "and an output frame");
+    if (!lv->is_dual)
+        return dualiso_passthrough(in, lv, out, err);
+    mp_status st = check_match(in, lv, err);
+    if (st != MP_OK)
+        return st;
+    if (in->width < 4 || in->height < 4)
+        return mp_error_set(err, MP_ERR_ARG,
+                            "dualiso: frame %u is %ux%u, too small for dual-ISO reconstruction",
+                            in->number, in->width, in->height);
+    if (lv->phase > 3 || !(lv->ratio >= 1) || !isfinite(lv->ratio) ||
+        !isfinite(lv->black_bright) || !(lv->noise_dark > 0) || !(lv->noise_bright > 0) ||
+        !(lv->white_bright > lv->black_bright) || !(lv->white_dark > lv->black_dark))
+        return mp_error_set(err, MP_ERR_ARG, "dualiso: clip levels are inconsistent");
+    dualiso_options defaults;
+    if (!opt) {
+        dualiso_options_default(&defaults);
+        opt = &defaults;
+    }
+    st = prepare(ws, lv, in->width, err);
+    if (st == MP_OK)
+        st = begin_output(in, lv, out, err);
+    if (st != MP_OK)
+        return st;
+
+    frame_ctx c = {in, lv, opt, ws, {0, 0}, 0};
+    c.search_level = (float)(SEARCH_LO * (lv->white_bright - lv->black_bright) / lv->ratio);
+    double top = (1u << lv->bits) - 1;
+    c.clip_raw[0] = (uint16_t)fmin(ceil(lv->white_dark), top);
+    c.clip_raw[1] = (uint16_t)fmin(ceil(lv->white_bright), top);
+    for (int32_t y = 0; y < (int32_t)in->height; y++) {
+        interpolate_row(&c, y);
+        blend_row(&c, y, out->data + (size_t)y * in->width);
+    }
+    return MP_OK;
+}
