@@ -66,6 +66,16 @@ static int parse_args(int argc, char **argv, options *o)
             usage(stdout);
             exit(0);
         }
+        static const char *const known[] = {"--size",  "--frames", "--ev-gap", "--phase",
+                                            "--bits",  "--seed",   "--shift",  "--jitter"};
+        int is_known = 0;
+        for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
+            is_known |= !strcmp(a, known[k]);
+        if (!is_known) {
+            fprintf(stderr, "bench_dualiso_quality: unknown option %s\n", a);
+            usage(stderr);
+            return -1;
+        }
         if (!v) {
             fprintf(stderr, "bench_dualiso_quality: %s needs a value\n", a);
             return -1;
@@ -91,12 +101,8 @@ static int parse_args(int argc, char **argv, options *o)
             o->seed = s;
         } else if (!strcmp(a, "--shift")) {
             bad = parse_double(v, -100, 100, &o->shift_px);
-        } else if (!strcmp(a, "--jitter")) {
-            bad = parse_double(v, 0, 4, &o->jitter_ev);
         } else {
-            fprintf(stderr, "bench_dualiso_quality: unknown option %s\n", a);
-            usage(stderr);
-            return -1;
+            bad = parse_double(v, 0, 4, &o->jitter_ev);  /* --jitter */
         }
         if (bad) {
             fprintf(stderr, "bench_dualiso_quality: bad value for %s: %s\n", a, v);
