@@ -107,10 +107,10 @@ static void lzma_bad_input(void **state)
         free(copy);
     }
     /* a dictionary far beyond the memory limit */
-    uint8_t *copy = malloc(len);
+    uint8_t *copy = malloc(len + MP_LZMA_FRAME_HEADER);
     memcpy(copy, enc, len);
-    memset(copy + 5, 0xFF, 4);
-    assert_int_not_equal(mp_lzma_frame_decode(copy, len, out, size, &err), MP_OK);
+    copy[5] = copy[6] = copy[7] = copy[8] = 0xFF;  /* dictionary size 4 GiB - 1 */
+    assert_int_equal(mp_lzma_frame_decode(copy, len, out, size, &err), MP_ERR_NOMEM);
     /* invalid properties byte */
     memcpy(copy, enc, len);
     copy[4] = 0xFF;
