@@ -185,6 +185,8 @@ void pattern_frame(uint16_t *dst, uint32_t w, uint32_t h, uint32_t f, uint32_t b
 
 void tb_bytes(tbuf *b, const void *src, size_t len)
 {
+    if (!len)
+        return;
     if (b->n + len > b->cap) {
         b->cap = (b->n + len) * 2 + 256;
         b->p = realloc(b->p, b->cap);
