@@ -256,7 +256,7 @@ static void flicker_ranges_and_prediction(void **state)
         /* e_out = (DN - B) / (W - B) * r_ref / S_out with the first frame's range and S_out */
         const double r_ref = 65535 - 4096, s_ref = r_ref / 4000;
         in.s_out = s_ref;
-        assert_int_equal(qm_band_measure(&in, &rep, r_ref, &frames[f], NULL), MP_OK);
+        assert_int_equal(qm_band_measure(&in, &rep, r_ref, NULL, &frames[f], NULL), MP_OK);
         for (int b = 0; b < QM_BANDS - 1; b++) {  /* the 11-14 EV band clips at 4000 e- */
             assert_true(frames[f].n[b] > 1000);
             double e = 100 * (frames[f].sum_out[b] / frames[f].sum_true[b] - 1);
@@ -279,12 +279,21 @@ static void flicker_ranges_and_prediction(void **state)
     qm_report rep;
     assert_int_equal(qm_measure(&in, &rep, NULL), MP_OK);
     qm_band_sums one;
-    assert_int_equal(qm_band_measure(&in, &rep, 65535 - 4096, &one, NULL), MP_OK);
+    /* model: 10 e- of read noise below 1000 e-, 20 e- above, plus shot noise */
+    qm_noise_model model = {.read_noise_dark_e = 20, .read_noise_bright_e = 10,
+                            .bright_clip_e = 1000};
+    assert_int_equal(qm_band_measure(&in, &rep, 65535 - 4096, &model, &one, NULL), MP_OK);
     qm_flicker_summarise(&one, 1, &fl);
     for (int b = 0; b < QM_BANDS - 1; b++) {
         double want = 100 * sqrt(one.n[b] * 100.0) / one.sum_true[b];
         assert_true(fabs(fl.predicted_std_pct[b] / want - 1) < 0.1);
+        assert_true(one.model_var[b] > one.sum_true[b] + 100.0 * one.n[b] * 0.999);
+        assert_true(fl.model_std_pct[b] > fl.predicted_std_pct[b]); /* shot noise on top */
     }
+    /* 2-5 EV and 5-8 EV are all below 1000 e- (except R/B gains never raise them) */
+    assert_true(fabs(one.model_var[0] - (one.sum_true[0] + 100.0 * one.n[0])) < 1e-6 * one.model_var[0]);
+    assert_true(fabs(one.model_var[1] - (one.sum_true[1] + 100.0 * one.n[1])) < 1e-6 * one.model_var[1]);
+    assert_true(one.model_var[2] > one.sum_true[2] + 100.0 * one.n[2]);  /* some above 1000 */
     assert_true(fl.std_pct[0] == 0);  /* one frame */
     assert_true(qm_band_lo_ev(0) == 2 && qm_band_lo_ev(3) == 11);
 }

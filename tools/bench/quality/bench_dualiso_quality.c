@@ -184,7 +184,8 @@ typedef struct column {
 } column;
 
 static mp_status measure(const run *r, const mp_frame *out, uint32_t rx, uint32_t ry,
-                         double s_out, uint32_t f, column *c, mp_error *err)
+                         double s_out, const synth_sensor *s, uint32_t f, column *c,
+                         mp_error *err)
 {
     qm_input in = {.truth = r->truth, .width = r->opt->width, .height = r->opt->height,
                    .out = out, .roi_x = rx, .roi_y = ry, .black = out->black,
@@ -206,7 +207,11 @@ static mp_status measure(const run *r, const mp_frame *out, uint32_t rx, uint32_
         c->s_ref = s_out;
     }
     in.s_out = c->s_ref;
-    return qm_band_measure(&in, &rep, c->r_ref, &c->bands[f], err);
+    double g = synth_sensor_gain(s), gb = g * exp2(s->ev_gap);
+    qm_noise_model model = {.read_noise_dark_e = s->read_noise_dark / g,
+                            .read_noise_bright_e = s->read_noise_bright / gb,
+                            .bright_clip_e = s->ev_gap > 0 ? (s->white - s->black) / gb : 0};
+    return qm_band_measure(&in, &rep, c->r_ref, &model, &c->bands[f], err);
 }
 
 static mp_status run_control(run *r, column *c, mp_error *err)
@@ -215,7 +220,8 @@ static mp_status run_control(run *r, column *c, mp_error *err)
     for (uint32_t f = 0; f < r->opt->frames; f++) {
         mp_status st = make_frame(r, &r->control, f, err);
         if (st == MP_OK)
-            st = measure(r, &r->raw, r->control.ob_left, r->control.ob_top, g, f, c, err);
+            st = measure(r, &r->raw, r->control.ob_left, r->control.ob_top, g, &r->control, f,
+                         c, err);
         if (st != MP_OK)
             return st;
     }
@@ -268,7 +274,7 @@ static mp_status run_dual(run *r, column *c, dual_info *info, mp_error *err)
         if (st == MP_OK)
             st = active_offset(r, &r->out, &rx, &ry, err);
         if (st == MP_OK)
-            st = measure(r, &r->out, rx, ry, s_out, f, c, err);
+            st = measure(r, &r->out, rx, ry, s_out, &r->dual, f, c, err);
     }
     dualiso_workspace_free(ws);
     free(stats);
@@ -352,17 +358,19 @@ static void print_flicker(const column *ctl, const column *dual, uint32_t frames
     qm_flicker_summarise(ctl->bands, frames, &fc);
     qm_flicker_summarise(dual->bands, frames, &fd);
     printf("\nFlicker over %u frames: error_f = 100 (sum e_out / sum e_true - 1), %%\n", frames);
-    printf("%-8s | %-17s %7s %7s | %-17s %7s %7s | %s\n", "band EV", "control range", "std",
-           "pred", "mlvpipe range", "std", "pred", "cr2hdr gen1 / gen3 range");
+    printf("%-8s | %-17s %6s %6s %6s | %-17s %6s %6s %6s | %s\n", "band EV", "control range",
+           "std", "pred", "model", "mlvpipe range", "std", "pred", "model",
+           "cr2hdr gen1 / gen3 range");
     for (int k = 0; k < QM_BANDS; k++) {
         double lo = qm_band_lo_ev(k);
-        printf("%2.0f-%-5.0f | %+7.3f..%+7.3f %7.3f %7.3f | %+7.3f..%+7.3f %7.3f %7.3f | %s\n",
-               lo, lo + 3, fc.min_pct[k], fc.max_pct[k], fc.std_pct[k],
-               fc.predicted_std_pct[k], fd.min_pct[k], fd.max_pct[k], fd.std_pct[k],
-               fd.predicted_std_pct[k], ref[k]);
+        printf("%2.0f-%-5.0f | %+7.3f..%+7.3f %6.3f %6.3f %6.3f | %+7.3f..%+7.3f %6.3f %6.3f "
+               "%6.3f | %s\n",
+               lo, lo + 3, fc.min_pct[k], fc.max_pct[k], fc.std_pct[k], fc.predicted_std_pct[k],
+               fc.model_std_pct[k], fd.min_pct[k], fd.max_pct[k], fd.std_pct[k],
+               fd.predicted_std_pct[k], fd.model_std_pct[k], ref[k]);
     }
-    printf("(pred = frame-to-frame std that shot and read noise alone would give, from the\n"
-           " per-bin noise assuming independent pixels)\n");
+    printf("(std over frames; pred = the std the measured per-pixel noise would give if pixel\n"
+           " errors were independent; model = shot + read noise of the best unclipped field)\n");
 }
 
 static void report(const run *r, const column *ctl, const column *dual, const dual_info *info,

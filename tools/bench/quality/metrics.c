@@ -286,7 +286,7 @@ mp_status qm_measure(const qm_input *in, qm_report *rep, mp_error *err)
 }
 
 mp_status qm_band_measure(const qm_input *in, const qm_report *rep, double r_ref,
-                          qm_band_sums *sums_out, mp_error *err)
+                          const qm_noise_model *model, qm_band_sums *sums_out, mp_error *err)
 {
     mp_status st = check_input(in, err);
     if (st != MP_OK)
@@ -314,6 +314,11 @@ mp_status qm_band_measure(const qm_input *in, const qm_report *rep, double r_ref
             int b = bin_of(t);
             if (b >= 0 && rep->bin_valid[b])
                 sums_out->noise_var[k] += rep->bins[b].noise * rep->bins[b].noise;
+            if (model) {
+                double rn = t < model->bright_clip_e ? model->read_noise_bright_e
+                                                     : model->read_noise_dark_e;
+                sums_out->model_var[k] += t + rn * rn;
+            }
         }
     }
     return MP_OK;
@@ -322,7 +327,7 @@ mp_status qm_band_measure(const qm_input *in, const qm_report *rep, double r_ref
 void qm_flicker_summarise(const qm_band_sums *frames, uint32_t n, qm_flicker *out)
 {
     for (int k = 0; k < QM_BANDS; k++) {
-        double lo = INFINITY, hi = -INFINITY, s = 0, s2 = 0, rel_var = 0;
+        double lo = INFINITY, hi = -INFINITY, s = 0, s2 = 0, rel_var = 0, rel_model = 0;
         uint32_t used = 0;
         for (uint32_t f = 0; f < n; f++) {
             const qm_band_sums *b = &frames[f];
@@ -334,11 +339,12 @@ void qm_flicker_summarise(const qm_band_sums *frames, uint32_t n, qm_flicker *ou
             s += e;
             s2 += e * e;
             rel_var += b->noise_var[k] / (b->sum_true[k] * b->sum_true[k]);
+            rel_model += b->model_var[k] / (b->sum_true[k] * b->sum_true[k]);
             used++;
         }
         if (!used) {
             out->min_pct[k] = out->max_pct[k] = out->mean_pct[k] = out->std_pct[k] = NAN;
-            out->predicted_std_pct[k] = NAN;
+            out->predicted_std_pct[k] = out->model_std_pct[k] = NAN;
             continue;
         }
         double mean = s / used;
@@ -349,5 +355,6 @@ void qm_flicker_summarise(const qm_band_sums *frames, uint32_t n, qm_flicker *ou
         out->mean_pct[k] = mean;
         out->std_pct[k] = var > 0 ? sqrt(var) : 0;
         out->predicted_std_pct[k] = 100 * sqrt(rel_var / used);
+        out->model_std_pct[k] = 100 * sqrt(rel_model / used);
     }
 }

@@ -80,27 +80,41 @@ typedef struct qm_report {
  * output, when S_out <= 0 or W <= B. */
 mp_status qm_measure(const qm_input *in, qm_report *rep, mp_error *err);
 
+/* Sensor noise in electrons for the model-based flicker prediction: a pixel's variance is
+ * its shot noise e_true plus the read noise of the best field that sees it unclipped:
+ * the bright field below bright_clip_e, the dark field above (bright_clip_e = 0 for a
+ * single-ISO sensor). That is the floor a reconstruction can reach, pixel by pixel. */
+typedef struct qm_noise_model {
+    double read_noise_dark_e;     /* sigma_DN(dark) / g */
+    double read_noise_bright_e;   /* sigma_DN(bright) / (g 2^gap) */
+    double bright_clip_e;         /* (white - black) / (g 2^gap) */
+} qm_noise_model;
+
 /* Per-band sums for the flicker measure. e_out is normalised by the frame's own levels to a
  * fixed reference range: e_out = (DN - B) / (W - B) * r_ref / S_out (8.7). noise_var is the
  * sum over the band's pixels of the squared bin noise of their 0.5-EV bin in rep (the
- * frame-to-frame variance of sum e_out if pixel errors were independent). */
+ * frame-to-frame variance of sum e_out if pixel errors were independent); model_var the
+ * same sum from the noise model (0 when model is NULL). */
 typedef struct qm_band_sums {
     double sum_true[QM_BANDS];
     double sum_out[QM_BANDS];
     double noise_var[QM_BANDS];
+    double model_var[QM_BANDS];
     uint64_t n[QM_BANDS];
 } qm_band_sums;
 
 mp_status qm_band_measure(const qm_input *in, const qm_report *rep, double r_ref,
-                          qm_band_sums *sums, mp_error *err);
+                          const qm_noise_model *model, qm_band_sums *sums, mp_error *err);
 
 /* error_f = 100 * (sum e_out / sum e_true - 1) per frame and band, summarised over frames;
- * predicted_std = 100 * sqrt(mean over frames of noise_var) / mean(sum_true): the spread
- * shot and read noise alone would cause. */
+ * predicted_std = RMS over frames of 100 * sqrt(noise_var) / sum_true: the spread shot and
+ * read noise alone would cause with the measured per-pixel noise; model_std the same from
+ * model_var. */
 typedef struct qm_flicker {
     double min_pct[QM_BANDS], max_pct[QM_BANDS];
     double mean_pct[QM_BANDS], std_pct[QM_BANDS];
     double predicted_std_pct[QM_BANDS];
+    double model_std_pct[QM_BANDS];
 } qm_flicker;
 
 void qm_flicker_summarise(const qm_band_sums *frames, uint32_t n, qm_flicker *out);
