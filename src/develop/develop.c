@@ -214,6 +214,19 @@ static uint32_t cfa_colour(uint32_t cfa, uint32_t x, uint32_t y)
     return (cfa >> (8 * (2 * (y & 1) + (x & 1)))) & 0xff;
 }
 
+/* Any 2x2 DNG CFAPattern with the greens on one diagonal and red and blue on the other (the
+ * structure, not a list of constants, so every phase is accepted however it is spelled). */
+static int is_bayer(uint32_t cfa)
+{
+    uint32_t a = cfa_colour(cfa, 0, 0), b = cfa_colour(cfa, 1, 0);
+    uint32_t c = cfa_colour(cfa, 0, 1), d = cfa_colour(cfa, 1, 1);
+    if (a > 2 || b > 2 || c > 2 || d > 2)
+        return 0;
+    if (a == 1 && d == 1)
+        return b != 1 && c != 1 && b != c;
+    return b == 1 && c == 1 && a != 1 && d != 1 && a != d;
+}
+
 static mp_status check_frame(const mp_frame *f, mp_error *err)
 {
     if (!f->data || f->width < 2 || f->height < 2 || f->width > MP_FRAME_MAX_DIM ||
@@ -223,8 +236,7 @@ static mp_status check_frame(const mp_frame *f, mp_error *err)
     if (f->white <= f->black || f->white > 65535)
         return mp_error_set(err, MP_ERR_ARG, "develop: frame %u: white %u not above black %u",
                             f->number, f->white, f->black);
-    if (f->cfa != MP_CFA_RGGB && f->cfa != MP_CFA_GRBG && f->cfa != MP_CFA_GBRG &&
-        f->cfa != MP_CFA_BGGR)
+    if (!is_bayer(f->cfa))
         return mp_error_set(err, MP_ERR_UNSUPPORTED, "develop: frame %u: CFA pattern 0x%08x",
                             f->number, f->cfa);
     return MP_OK;

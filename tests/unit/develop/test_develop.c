@@ -1,0 +1,686 @@
+/* Unit tests for src/develop: demosaic quality against a scene with known truth (all four CFA
+ * orders), white balance, ColorMatrix1 and gamut matrices, curves and tags, highlights,
+ * determinism, edge cases and argument errors. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "develop/curve.h"
+#include "develop_scene.h"
+
+/* Measured on the 320x240 scene, the same for all four orders: bilinear 24.0 dB, RCD 30.4 dB;
+ * edge false colour 0.100 vs 0.036. Asserted with room for compiler rounding. */
+#define PSNR_FLOOR 29.5
+#define PSNR_MARGIN 5.5
+#define CHROMA_RATIO 0.45
+
+/* The four Bayer phases as DNG CFAPattern bytes (top-left cell lowest), spelled out here:
+ * mp_frame.h's MP_CFA_GRBG / MP_CFA_GBRG values do not describe Bayer layouts. */
+#define CFA(a, b, c, d) ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | (uint32_t)(d) << 24)
+static const uint32_t cfa_orders[4] = {CFA(0, 1, 1, 2), CFA(1, 0, 2, 1), CFA(1, 2, 0, 1),
+                                       CFA(2, 1, 1, 0)};
+
+/* Canon 5D Mark III ColorMatrix1 (XYZ -> camera, D65), as ML writes it in RAWI. */
+static const int32_t cm_5d3[9] = {6722, -635, -963, -4287, 12460, 2028, -908, 2162, 5668};
+
+/* sRGB / Rec.709 linear RGB -> XYZ (D65), IEC 61966-2-1. */
+static const double rec709_to_xyz[3][3] = {{0.4124, 0.3576, 0.1805},
+                                           {0.2126, 0.7152, 0.0722},
+                                           {0.0193, 0.1192, 0.9505}};
+
+static void set_matrix(mp_raw_info *raw, const int32_t m[9], int32_t den)
+{
+    memset(raw, 0, sizeof *raw);
+    raw->calibration_illuminant = 21;
+    for (int k = 0; k < 9; k++)
+        raw->color_matrix1[k] = (mp_rational){m[k], den};
+}
+
+static void apply3(const double m[3][3], const double in[3], double out[3])
+{
+    for (int r = 0; r < 3; r++)
+        out[r] = m[r][0] * in[0] + m[r][1] * in[1] + m[r][2] * in[2];
+}
+
+static void invert3(const double m[3][3], double inv[3][3])
+{
+    double det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) -
+                 m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
+                 m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) {
+            /* cofactor of (c, r), transposed */
+            int r0 = (c + 1) % 3, r1 = (c + 2) % 3, c0 = (r + 1) % 3, c1 = (r + 2) % 3;
+            inv[r][c] = (m[r0][c0] * m[r1][c1] - m[r0][c1] * m[r1][c0]) / det;
+        }
+}
+
+/* A frame whose every 2x2 cell holds raw[] (0..1 of the 16-bit range above black 0). */
+static void flat_frame(mp_frame *f, uint32_t w, uint32_t h, uint32_t cfa, const double raw[3])
+{
+    assert_int_equal(mp_frame_reserve(f, w, h, NULL), MP_OK);
+    f->bits = 16;
+    f->black = 0;
+    f->white = 65535;
+    f->cfa = cfa;
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) {
+            uint32_t c = (cfa >> (8 * (2 * (y & 1) + (x & 1)))) & 0xff;
+            double v = raw[c] * 65535.0;
+            f->data[(size_t)y * w + x] = (uint16_t)lrint(v > 65535 ? 65535 : v);
+        }
+}
+
+static void develop_once(const develop_params *p, const mp_raw_info *raw,
+                         const mp_white_balance *wb, const mp_frame *f, develop_rgb *out)
+{
+    develop_context *ctx = NULL;
+    mp_error err = {0};
+    assert_int_equal(develop_context_create(p, raw, wb, &ctx, &err), MP_OK);
+    develop_workspace ws = {0};
+    mp_status st = develop_frame(ctx, f, &ws, out, &err);
+    if (st)
+        fail_msg("%s", err.msg);
+    develop_workspace_free(&ws);
+    develop_context_free(ctx);
+}
+
+static double pixel(const develop_rgb *out, int k, uint32_t x, uint32_t y)
+{
+    return out->plane[k][(size_t)y * out->width + x] / 65535.0;
+}
+
+/* ---- demosaic quality ---- */
+
+typedef struct quality {
+    double psnr, chroma;
+} quality;
+
+static quality measure(develop_demosaic method, uint32_t cfa, float *truth[3], uint32_t w,
+                       uint32_t h)
+{
+    mp_frame f = {0};
+    assert_int_equal(mp_frame_reserve(&f, w, h, NULL), MP_OK);
+    scene_mosaic(truth, cfa, &f);
+    develop_params p;
+    scene_params(&p, method);
+    develop_rgb out = {0};
+    develop_once(&p, NULL, NULL, &f, &out);
+    quality q = {scene_psnr(&out, truth, 8), scene_edge_chroma_error(&out, truth, 8)};
+    develop_rgb_free(&out);
+    mp_frame_free(&f);
+    return q;
+}
+
+static void rcd_beats_bilinear_on_every_cfa_order(void **state)
+{
+    (void)state;
+    const uint32_t w = 320, h = 240;
+    float *truth[3];
+    for (int k = 0; k < 3; k++)
+        assert_non_null(truth[k] = malloc((size_t)w * h * sizeof(float)));
+    scene_render(truth, w, h);
+    for (int o = 0; o < 4; o++) {
+        quality bil = measure(DEVELOP_DEMOSAIC_BILINEAR, cfa_orders[o], truth, w, h);
+        quality rcd = measure(DEVELOP_DEMOSAIC_RCD, cfa_orders[o], truth, w, h);
+        print_message("cfa %08x: bilinear %.2f dB chroma %.5f, rcd %.2f dB chroma %.5f\n",
+                      cfa_orders[o], bil.psnr, bil.chroma, rcd.psnr, rcd.chroma);
+    }
+    for (int o = 0; o < 4; o++) {
+        quality bil = measure(DEVELOP_DEMOSAIC_BILINEAR, cfa_orders[o], truth, w, h);
+        quality rcd = measure(DEVELOP_DEMOSAIC_RCD, cfa_orders[o], truth, w, h);
+        assert_true(rcd.psnr >= PSNR_FLOOR);
+        assert_true(rcd.psnr - bil.psnr >= PSNR_MARGIN);
+        assert_true(rcd.chroma <= CHROMA_RATIO * bil.chroma);
+    }
+    for (int k = 0; k < 3; k++)
+        free(truth[k]);
+}
+
+/* A flat colour must come back exactly, borders included, whatever the size and phase. */
+static void flat_colour_is_exact_at_any_size_and_phase(void **state)
+{
+    (void)state;
+    static const uint32_t sizes[][2] = {{2, 2}, {3, 3}, {2, 7}, {7, 2}, {5, 9}, {11, 11},
+                                        {13, 12}, {31, 17}, {40, 33}};
+    const double raw[3] = {0.31, 0.52, 0.17};
+    mp_frame f = {0};
+    develop_rgb out = {0};
+    for (int m = 0; m < 2; m++)
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+            for (int o = 0; o < 4; o++) {
+                flat_frame(&f, sizes[s][0], sizes[s][1], cfa_orders[o], raw);
+                develop_params p;
+                scene_params(&p, m ? DEVELOP_DEMOSAIC_RCD : DEVELOP_DEMOSAIC_BILINEAR);
+                develop_once(&p, NULL, NULL, &f, &out);
+                assert_int_equal(out.width, sizes[s][0]);
+                assert_int_equal(out.height, sizes[s][1]);
+                for (uint32_t y = 0; y < out.height; y++)
+                    for (uint32_t x = 0; x < out.width; x++)
+                        for (int k = 0; k < 3; k++)
+                            assert_true(fabs(pixel(&out, k, x, y) - raw[k]) < 1.5 / 65535);
+            }
+    develop_rgb_free(&out);
+    mp_frame_free(&f);
+}
+
+/* ---- white balance ---- */
+
+static void wbal_grey_comes_out_neutral(void **state)
+{
+    (void)state;
+    mp_raw_info raw;
+    set_matrix(&raw, cm_5d3, 10000);
+    mp_white_balance wb = {.present = 1, .gain_r = 2253, .gain_g = 1024, .gain_b = 1587};
+    const double g[3] = {2253 / 1024.0, 1.0, 1587 / 1024.0};
+    const double grey = 0.35;
+    const double rawv[3] = {grey / g[0], grey / g[1], grey / g[2]};
+    mp_frame f = {0};
+    flat_frame(&f, 24, 24, MP_CFA_RGGB, rawv);
+    develop_rgb out = {0};
+    for (int gamut = 0; gamut < 3; gamut++) {
+        develop_params p;
+        develop_params_default(&p);
+        p.curve = DEVELOP_CURVE_LINEAR;
+        p.gamut = (develop_gamut)gamut;
+        develop_once(&p, &raw, &wb, &f, &out);
+        double r = pixel(&out, 0, 12, 12), gg = pixel(&out, 1, 12, 12), b = pixel(&out, 2, 12, 12);
+        assert_true(fabs(r - gg) <= 0.005 * gg && fabs(b - gg) <= 0.005 * gg);
+        assert_true(fabs(gg - grey) < 0.002); /* WB'd grey keeps its level through the matrix */
+    }
+    /* the context reports the gains it applies, smallest scaled to 1 */
+    develop_params p;
+    develop_params_default(&p);
+    develop_context *ctx;
+    assert_int_equal(develop_context_create(&p, &raw, &wb, &ctx, NULL), MP_OK);
+    float gains[3];
+    develop_context_wb_gains(ctx, gains);
+    for (int c = 0; c < 3; c++)
+        assert_true(fabs(gains[c] - g[c]) < 1e-6);
+    develop_context_free(ctx);
+    develop_rgb_free(&out);
+    mp_frame_free(&f);
+}
+
+/* Without WBAL, as-shot falls back to the matrix's D65 neutral: a D65 grey is neutral. */
+static void daylight_white_balance_from_color_matrix(void **state)
+{
+    (void)state;
+    mp_raw_info raw;
+    set_matrix(&raw, cm_5d3, 10000);
+    double cm[3][3], d65[3] = {0.3127 / 0.3290, 1.0, (1 - 0.3127 - 0.3290) / 0.3290}, n[3];
+    for (int k = 0; k < 9; k++)
+        cm[k / 3][k % 3] = cm_5d3[k] / 10000.0;
+    apply3(cm, d65, n);
+    const double rawv[3] = {0.3 * n[0], 0.3 * n[1], 0.3 * n[2]};
+    mp_frame f = {0};
+    flat_frame(&f, 16, 16, cfa_orders[2], rawv);
+    develop_params p;
+    develop_params_default(&p);
+    p.curve = DEVELOP_CURVE_LINEAR;
+    develop_rgb out = {0};
+    develop_once(&p, &raw, NULL, &f, &out);
+    double r = pixel(&out, 0, 8, 8), g = pixel(&out, 1, 8, 8), b = pixel(&out, 2, 8, 8);
+    assert_true(fabs(r - g) <= 0.005 * g && fabs(b - g) <= 0.005 * g);
+    develop_rgb_free(&out);
+    mp_frame_free(&f);
+}
+
+static void grey_world_recovers_the_tint(void **state)
+{
+    (void)state;
+    const double g[3] = {1.9, 1.0, 1.4};
+    const double rawv[3] = {0.3 / g[0], 0.3 / g[1], 0.3 / g[2]};
+    mp_frame f = {0};
+    flat_frame(&f, 32, 20, MP_CFA_BGGR, rawv);
+    develop_grey_world acc = {0};
+    assert_int_equal(develop_grey_world_add(&acc, &f, NULL), MP_OK);
+    float gains[3];
+    assert_int_equal(develop_grey_world_gains(&acc, gains, NULL), MP_OK);
+    for (int c = 0; c < 3; c++)
+        assert_true(fabs(gains[c] - g[c]) < 0.005 * g[c]);
+    /* a frame that is clipped everywhere gives nothing to balance on */
+    const double clipped[3] = {1, 1, 1};
+    flat_frame(&f, 8, 8, MP_CFA_RGGB, clipped);
+    develop_grey_world none = {0};
+    assert_int_equal(develop_grey_world_add(&none, &f, NULL), MP_OK);
+    mp_error err = {0};
+    assert_int_equal(develop_grey_world_gains(&none, gains, &err), MP_ERR_RANGE);
+    assert_true(strlen(err.msg) > 0);
+    mp_frame_free(&f);
+}
+
+/* ---- matrices ---- */
+
+/* A known XYZ seen through the 5D3 ColorMatrix1 comes out as its Rec.709 value, scaled so the
+ * white-balanced clip is 1.0 (the D65 white whose largest camera channel just clips). */
+static void color_matrix1_maps_xyz_to_rec709(void **state)
+{
+    (void)state;
+    mp_raw_info raw;
+    set_matrix(&raw, cm_5d3, 10000);
+    double cm[3][3], d65[3] = {0.3127 / 0.3290, 1.0, (1 - 0.3127 - 0.3290) / 0.3290}, n[3];
+    for (int k = 0; k < 9; k++)
+        cm[k / 3][k % 3] = cm_5d3[k] / 10000.0;
+    apply3(cm, d65, n);
+    double nmax = fmax(n[0], fmax(n[1], n[2]));
+    static const double targets[3][3] = {{0.30, 0.20, 0.10}, {0.05, 0.25, 0.12},
+                                         {0.10, 0.12, 0.30}};
+    for (int t = 0; t < 3; t++) {
+        double xyz[3], cam[3], want[3];
+        apply3(rec709_to_xyz, targets[t], xyz);
+        apply3(cm, xyz, cam);
+        for (int k = 0; k < 3; k++)
+            want[k] = targets[t][k] * nmax;
+        mp_frame f = {0};
+        flat_frame(&f, 16, 16, MP_CFA_RGGB, cam);
+        develop_params p;
+        develop_params_default(&p);
+        p.wb = DEVELOP_WB_DAYLIGHT;
+        p.curve = DEVELOP_CURVE_LINEAR;
+        p.highlight = DEVELOP_HIGHLIGHT_CLIP;
+        develop_rgb out = {0};
+        develop_once(&p, &raw, NULL, &f, &out);
+        for (int k = 0; k < 3; k++)
+            assert_true(fabs(pixel(&out, k, 8, 8) - want[k]) < 0.004 * want[k] + 3.0 / 65535);
+        develop_rgb_free(&out);
+        mp_frame_free(&f);
+    }
+}
+
+/* With a camera whose primaries are Rec.709, Rec.2020 and ACES AP0 output match the published
+ * conversion matrices (ITU-R BT.2087; ACES 709 -> AP0 with Bradford D65 -> ACES white). */
+static void gamut_conversions_match_published_matrices(void **state)
+{
+    (void)state;
+    double xyz_to_709[3][3];
+    invert3(rec709_to_xyz, xyz_to_709);
+    int32_t m[9];
+    for (int k = 0; k < 9; k++)
+        m[k] = (int32_t)lrint(xyz_to_709[k / 3][k % 3] * 1e6);
+    mp_raw_info raw;
+    set_matrix(&raw, m, 1000000);
+    static const double to2020[3][3] = {{0.6274, 0.3293, 0.0433},
+                                        {0.0691, 0.9195, 0.0114},
+                                        {0.0164, 0.0880, 0.8956}};
+    static const double to_ap0[3][3] = {{0.4397, 0.3830, 0.1774},
+                                        {0.0898, 0.8134, 0.0968},
+                                        {0.0175, 0.1115, 0.8707}};
+    const double rgb[3] = {0.40, 0.10, 0.05};
+    mp_frame f = {0};
+    flat_frame(&f, 12, 12, cfa_orders[1], rgb);
+    for (int gamut = 0; gamut < 3; gamut++) {
+        double want[3];
+        if (gamut == DEVELOP_GAMUT_REC709)
+            memcpy(want, rgb, sizeof want);
+        else
+            apply3(gamut == DEVELOP_GAMUT_REC2020 ? to2020 : to_ap0, rgb, want);
+        develop_params p;
+        develop_params_default(&p);
+        p.wb = DEVELOP_WB_CUSTOM; /* the camera is already balanced for D65 */
+        p.gamut = (develop_gamut)gamut;
+        p.curve = DEVELOP_CURVE_LINEAR;
+        develop_rgb out = {0};
+        develop_once(&p, &raw, NULL, &f, &out);
+        for (int k = 0; k < 3; k++)
+            assert_true(fabs(pixel(&out, k, 6, 6) - want[k]) < 0.005 * want[k] + 0.0008);
+        develop_rgb_free(&out);
+    }
+    mp_frame_free(&f);
+}
+
+/* ---- curves, tags, exposure ---- */
+
+static void curves_hit_published_code_values(void **state)
+{
+    (void)state;
+    static const struct {
+        develop_curve curve;
+        double x, y;
+    } known[] = {
+        {DEVELOP_CURVE_LINEAR, 0.18, 0.18},
+        {DEVELOP_CURVE_BT709, 0.018, 0.081},
+        {DEVELOP_CURVE_BT709, 1.0, 1.0},
+        {DEVELOP_CURVE_LOGC3, 0.18, 0.391},      /* ARRI: 18 % grey at EI 800 -> 0.391 */
+        {DEVELOP_CURVE_LOGC3, 0.0, 0.092809},
+        {DEVELOP_CURVE_SLOG3, 0.18, 420.0 / 1023}, /* Sony: 18 % grey -> 420 (10 bit) */
+        {DEVELOP_CURVE_SLOG3, 0.0, 95.0 / 1023},
+        {DEVELOP_CURVE_SLOG3, 0.9, (420 + 261.5 * log10(0.91 / 0.19)) / 1023},
+    };
+    mp_frame f = {0};
+    develop_rgb out = {0};
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+        const double rawv[3] = {known[i].x, known[i].x, known[i].x};
+        flat_frame(&f, 6, 6, MP_CFA_RGGB, rawv);
+        develop_params p;
+        scene_params(&p, DEVELOP_DEMOSAIC_RCD);
+        p.curve = known[i].curve;
+        p.highlight = DEVELOP_HIGHLIGHT_CLIP;
+        develop_once(&p, NULL, NULL, &f, &out);
+        for (int k = 0; k < 3; k++)
+            assert_true(fabs(pixel(&out, k, 3, 3) - known[i].y) < 0.0006);
+    }
+    develop_rgb_free(&out);
+    mp_frame_free(&f);
+}
+
+/* A dense sweep of every curve: the LUT agrees with the formula (rounding plus a tenth of a
+ * code of interpolation error). */
+static void curve_lut_matches_formula(void **state)
+{
+    (void)state;
+    for (int c = 0; c <= DEVELOP_CURVE_SLOG3; c++) {
+        curve_lut lut;
+        curve_lut_init(&lut, (develop_curve)c);
+        for (int i = -200; i <= 1000; i++) {
+            float x = i < 0 ? (float)(i + 200) * 1e-7f : (float)exp2(-18.0 + i * 0.026);
+            double want = curve_eval((develop_curve)c, x) * 65535.0;
+            want = want > 65535 ? 65535 : want;
+            assert_true(fabs(curve_lut_apply(&lut, x) - want) <= 0.6);
+        }
+        assert_int_equal(curve_lut_apply(&lut, -1.0f), curve_lut_apply(&lut, 0.0f));
+        assert_int_equal(curve_lut_apply(&lut, NAN), curve_lut_apply(&lut, 0.0f));
+        assert_int_equal(curve_lut_apply(&lut, 1e30f), curve_lut_apply(&lut, 256.0f));
+    }
+}
+
+static void colour_tags_follow_gamut_and_curve(void **state)
+{
+    (void)state;
+    static const struct {
+        develop_gamut gamut;
+        develop_curve curve;
+        enum AVColorPrimaries pri;
+        enum AVColorTransferCharacteristic trc;
+        enum AVColorSpace yuv;
+    } cases[] = {
+        {DEVELOP_GAMUT_REC709, DEVELOP_CURVE_BT709, AVCOL_PRI_BT709, AVCOL_TRC_BT709,
+         AVCOL_SPC_BT709},
+        {DEVELOP_GAMUT_REC709, DEVELOP_CURVE_LINEAR, AVCOL_PRI_BT709, AVCOL_TRC_LINEAR,
+         AVCOL_SPC_BT709},
+        {DEVELOP_GAMUT_REC2020, DEVELOP_CURVE_BT709, AVCOL_PRI_BT2020, AVCOL_TRC_BT2020_10,
+         AVCOL_SPC_BT2020_NCL},
+        {DEVELOP_GAMUT_REC2020, DEVELOP_CURVE_LOGC3, AVCOL_PRI_BT2020, AVCOL_TRC_UNSPECIFIED,
+         AVCOL_SPC_BT2020_NCL},
+        {DEVELOP_GAMUT_ACES_AP0, DEVELOP_CURVE_LINEAR, AVCOL_PRI_UNSPECIFIED, AVCOL_TRC_LINEAR,
+         AVCOL_SPC_BT709},
+        {DEVELOP_GAMUT_REC709, DEVELOP_CURVE_SLOG3, AVCOL_PRI_BT709, AVCOL_TRC_UNSPECIFIED,
+         AVCOL_SPC_BT709},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        develop_params p;
+        scene_params(&p, DEVELOP_DEMOSAIC_RCD);
+        p.gamut = cases[i].gamut;
+        p.curve = cases[i].curve;
+        develop_context *ctx;
+        assert_int_equal(develop_context_create(&p, NULL, NULL, &ctx, NULL), MP_OK);
+        const develop_color *t = develop_context_color(ctx);
+        assert_int_equal(t->primaries, cases[i].pri);
+        assert_int_equal(t->transfer, cases[i].trc);
+        assert_int_equal(t->yuv_matrix, cases[i].yuv);
+        assert_int_equal(t->matrix, AVCOL_SPC_RGB);
+        assert_int_equal(t->range, AVCOL_RANGE_JPEG);
+        assert_non_null(t->primaries_name);
+        assert_non_null(t->transfer_name);
+        develop_context_free(ctx);
+    }
+    develop_params p;
+    scene_params(&p, DEVELOP_DEMOSAIC_RCD);
+    p.curve = DEVELOP_CURVE_LOGC3;
+    p.gamut = DEVELOP_GAMUT_ACES_AP0;
+    develop_context *ctx;
+    assert_int_equal(develop_context_create(&p, NULL, NULL, &ctx, NULL), MP_OK);
+    assert_string_equal(develop_context_color(ctx)->transfer_name, "ARRI LogC3 (EI 800)");
+    assert_string_equal(develop_context_color(ctx)->primaries_name, "ACES AP0");
+    develop_context_free(ctx);
+}
+
+static void exposure_scales_scene_linear(void **state)
+{
+    (void)state;
+    const double rawv[3] = {0.2, 0.2, 0.2};
+    mp_frame f = {0};
+    flat_frame(&f, 8, 8, MP_CFA_RGGB, rawv);
+    static const double ev[] = {1.0, -2.0, 0.5};
+    develop_rgb out = {0};
+    for (size_t i = 0; i < sizeof ev / sizeof ev[0]; i++) {
+        develop_params p;
+        scene_params(&p, DEVELOP_DEMOSAIC_BILINEAR);
+        p.exposure_ev = (float)ev[i];
+        develop_once(&p, NULL, NULL, &f, &out);
+        assert_true(fabs(pixel(&out, 1, 4, 4) - 0.2 * exp2(ev[i])) < 1.0 / 65535);
+    }
+    develop_rgb_free(&out);
+    mp_frame_free(&f);
+}
+
+/* ---- highlights ---- */
+
+/* A warm light blown out in the middle: green clips first, then red, then blue (unequal
+ * clipping after white balance). The blown core must be neutral and no pixel magenta. */
+static void clipped_highlights_stay_neutral(void **state)
+{
+    (void)state;
+    mp_raw_info raw;
+    set_matrix(&raw, cm_5d3, 10000);
+    mp_white_balance wb = {.present = 1, .gain_r = 2048, .gain_g = 1024, .gain_b = 1536};
+    const double g[3] = {2.0, 1.0, 1.5}, tint[3] = {1.0, 0.85, 0.6};
+    const uint32_t w = 96, h = 96;
+    mp_frame f = {0};
+    assert_int_equal(mp_frame_reserve(&f, w, h, NULL), MP_OK);
+    f.bits = 14;
+    f.black = 2048;
+    f.white = 15000;
+    f.cfa = MP_CFA_RGGB;
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) {
+            double dx = x - 47.5, dy = y - 47.5;
+            double level = 0.05 + 4.0 * exp(-(dx * dx + dy * dy) / (2 * 18.0 * 18.0));
+            uint32_t c = (f.cfa >> (8 * (2 * (y & 1) + (x & 1)))) & 0xff;
+            double v = f.black + level * tint[c] / g[c] * (f.white - f.black);
+            f.data[(size_t)y * w + x] = (uint16_t)(v > 16383 ? 16383 : v); /* sensor clip */
+        }
+    develop_rgb out = {0};
+    for (int mode = 0; mode < 2; mode++)
+        for (int m = 0; m < 2; m++) {
+            develop_params p;
+            develop_params_default(&p);
+            p.demosaic = m ? DEVELOP_DEMOSAIC_RCD : DEVELOP_DEMOSAIC_BILINEAR;
+            p.highlight = mode ? DEVELOP_HIGHLIGHT_CLIP : DEVELOP_HIGHLIGHT_BLEND;
+            p.curve = DEVELOP_CURVE_LINEAR;
+            develop_once(&p, &raw, &wb, &f, &out);
+            for (uint32_t y = 0; y < h; y++)
+                for (uint32_t x = 0; x < w; x++) {
+                    double r = pixel(&out, 0, x, y), gg = pixel(&out, 1, x, y),
+                           b = pixel(&out, 2, x, y);
+                    assert_true(fmin(r, b) - gg < 0.01); /* never magenta */
+                }
+            /* the core (every channel clipped) is white */
+            for (uint32_t y = 40; y < 56; y++)
+                for (uint32_t x = 40; x < 56; x++)
+                    for (int k = 0; k < 3; k++)
+                        assert_true(pixel(&out, k, x, y) > 0.995);
+            if (mode == 0) {
+                /* BLEND: where only green (raw) clips, already neutral */
+                double r = pixel(&out, 0, 47, 25), gg = pixel(&out, 1, 47, 25),
+                       b = pixel(&out, 2, 47, 25);
+                double level = 0.05 + 4.0 * exp(-(22.5 * 22.5 + 0.25) / (2 * 18.0 * 18.0));
+                assert_true(level > 1.2 && level < 2.0);
+                assert_true(fabs(r - gg) <= 0.005 * gg && fabs(b - gg) <= 0.005 * gg);
+            }
+        }
+    develop_rgb_free(&out);
+    mp_frame_free(&f);
+}
+
+/* ---- determinism ---- */
+
+static void output_is_identical_for_any_strip_size_and_run(void **state)
+{
+    (void)state;
+    const uint32_t w = 150, h = 101;
+    float *truth[3];
+    for (int k = 0; k < 3; k++)
+        assert_non_null(truth[k] = malloc((size_t)w * h * sizeof(float)));
+    scene_render(truth, w, h);
+    mp_frame f = {0};
+    assert_int_equal(mp_frame_reserve(&f, w, h, NULL), MP_OK);
+    scene_mosaic(truth, cfa_orders[2], &f);
+    static const uint32_t strips[] = {1, 2, 7, 24, 25, 64, 100, 101, 1000};
+    for (int m = 0; m < 2; m++) {
+        develop_params p;
+        scene_params(&p, m ? DEVELOP_DEMOSAIC_RCD : DEVELOP_DEMOSAIC_BILINEAR);
+        p.curve = DEVELOP_CURVE_LOGC3;
+        develop_rgb ref = {0}, out = {0};
+        develop_once(&p, NULL, NULL, &f, &ref);
+        develop_context *ctx;
+        assert_int_equal(develop_context_create(&p, NULL, NULL, &ctx, NULL), MP_OK);
+        develop_workspace ws = {0};
+        /* the same workspace and output reused twice */
+        for (int run = 0; run < 2; run++) {
+            assert_int_equal(develop_frame(ctx, &f, &ws, &out, NULL), MP_OK);
+            for (int k = 0; k < 3; k++)
+                assert_memory_equal(out.plane[k], ref.plane[k], (size_t)w * h * 2);
+        }
+        develop_workspace_free(&ws);
+        develop_context_free(ctx);
+        for (size_t s = 0; s < sizeof strips / sizeof strips[0]; s++) {
+            p.strip_rows = strips[s];
+            develop_once(&p, NULL, NULL, &f, &out);
+            for (int k = 0; k < 3; k++)
+                assert_memory_equal(out.plane[k], ref.plane[k], (size_t)w * h * 2);
+        }
+        develop_rgb_free(&ref);
+        develop_rgb_free(&out);
+    }
+    mp_frame_free(&f);
+    for (int k = 0; k < 3; k++)
+        free(truth[k]);
+}
+
+/* ---- edge cases ---- */
+
+static void black_white_and_noise_frames(void **state)
+{
+    (void)state;
+    mp_raw_info raw;
+    set_matrix(&raw, cm_5d3, 10000);
+    mp_frame f = {0};
+    develop_rgb out = {0};
+    static const uint32_t sizes[][2] = {{2, 2}, {3, 2}, {9, 13}, {64, 48}};
+    uint32_t seed = 12345;
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+        for (int m = 0; m < 2; m++) {
+            uint32_t w = sizes[s][0], h = sizes[s][1];
+            develop_params p;
+            develop_params_default(&p);
+            p.demosaic = m ? DEVELOP_DEMOSAIC_RCD : DEVELOP_DEMOSAIC_BILINEAR;
+            p.curve = DEVELOP_CURVE_LOGC3;
+            assert_int_equal(mp_frame_reserve(&f, w, h, NULL), MP_OK);
+            f.black = 2048;
+            f.white = 15000;
+            f.cfa = MP_CFA_BGGR;
+            /* all black (and below black): the curve's code for 0 */
+            for (size_t i = 0; i < (size_t)w * h; i++)
+                f.data[i] = (uint16_t)(i & 1 ? 2048 : 1000);
+            develop_once(&p, &raw, NULL, &f, &out);
+            uint16_t zero = (uint16_t)lrint(0.092809 * 65535);
+            for (int k = 0; k < 3; k++)
+                for (size_t i = 0; i < (size_t)w * h; i++)
+                    assert_true(abs(out.plane[k][i] - zero) <= 1);
+            /* all white (and above white): the clip, neutral */
+            for (size_t i = 0; i < (size_t)w * h; i++)
+                f.data[i] = (uint16_t)(i & 1 ? 15000 : 16383);
+            p.curve = DEVELOP_CURVE_LINEAR;
+            develop_once(&p, &raw, NULL, &f, &out);
+            for (int k = 0; k < 3; k++)
+                for (size_t i = 0; i < (size_t)w * h; i++)
+                    assert_true(out.plane[k][i] >= 65534);
+            /* full-range noise: defined output, nothing read out of bounds (sanitizer run) */
+            for (size_t i = 0; i < (size_t)w * h; i++) {
+                seed = seed * 1664525u + 1013904223u;
+                f.data[i] = (uint16_t)(seed >> 16);
+            }
+            develop_once(&p, &raw, NULL, &f, &out);
+        }
+    develop_rgb_free(&out);
+    mp_frame_free(&f);
+}
+
+static void bad_arguments_are_refused(void **state)
+{
+    (void)state;
+    mp_error err = {0};
+    develop_context *ctx = NULL;
+    develop_params p;
+    scene_params(&p, DEVELOP_DEMOSAIC_RCD);
+    p.exposure_ev = 40;
+    assert_int_equal(develop_context_create(&p, NULL, NULL, &ctx, &err), MP_ERR_ARG);
+    assert_null(ctx);
+    scene_params(&p, (develop_demosaic)7);
+    assert_int_equal(develop_context_create(&p, NULL, NULL, &ctx, &err), MP_ERR_ARG);
+    scene_params(&p, DEVELOP_DEMOSAIC_RCD);
+    p.wb_gains[2] = 0;
+    assert_int_equal(develop_context_create(&p, NULL, NULL, &ctx, &err), MP_ERR_ARG);
+    /* the matrix path needs a usable ColorMatrix1 */
+    develop_params_default(&p);
+    assert_int_equal(develop_context_create(&p, NULL, NULL, &ctx, &err), MP_ERR_ARG);
+    mp_raw_info raw;
+    static const int32_t zero[9] = {0}, singular[9] = {1, 2, 3, 2, 4, 6, 1, 0, 1};
+    set_matrix(&raw, zero, 10000);
+    assert_int_equal(develop_context_create(&p, &raw, NULL, &ctx, &err), MP_ERR_ARG);
+    set_matrix(&raw, singular, 1);
+    p.wb = DEVELOP_WB_CUSTOM;
+    assert_int_equal(develop_context_create(&p, &raw, NULL, &ctx, &err), MP_ERR_ARG);
+    set_matrix(&raw, cm_5d3, 0); /* zero denominators */
+    assert_int_equal(develop_context_create(&p, &raw, NULL, &ctx, &err), MP_ERR_ARG);
+    assert_true(strlen(err.msg) > 0);
+
+    scene_params(&p, DEVELOP_DEMOSAIC_RCD);
+    assert_int_equal(develop_context_create(&p, NULL, NULL, &ctx, &err), MP_OK);
+    develop_workspace ws = {0};
+    develop_rgb out = {0};
+    mp_frame f = {0};
+    const double grey[3] = {0.5, 0.5, 0.5};
+    flat_frame(&f, 1, 8, MP_CFA_RGGB, grey);
+    assert_int_equal(develop_frame(ctx, &f, &ws, &out, &err), MP_ERR_ARG);
+    flat_frame(&f, 8, 8, MP_CFA_RGGB, grey);
+    f.white = f.black;
+    assert_int_equal(develop_frame(ctx, &f, &ws, &out, &err), MP_ERR_ARG);
+    f.white = 65535;
+    f.cfa = 0x01010101;
+    assert_int_equal(develop_frame(ctx, &f, &ws, &out, &err), MP_ERR_UNSUPPORTED);
+    assert_non_null(strstr(err.msg, "CFA"));
+    develop_workspace_free(&ws);
+    develop_rgb_free(&out);
+    develop_context_free(ctx);
+    mp_frame_free(&f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(rcd_beats_bilinear_on_every_cfa_order),
+        cmocka_unit_test(flat_colour_is_exact_at_any_size_and_phase),
+        cmocka_unit_test(wbal_grey_comes_out_neutral),
+        cmocka_unit_test(daylight_white_balance_from_color_matrix),
+        cmocka_unit_test(grey_world_recovers_the_tint),
+        cmocka_unit_test(color_matrix1_maps_xyz_to_rec709),
+        cmocka_unit_test(gamut_conversions_match_published_matrices),
+        cmocka_unit_test(curves_hit_published_code_values),
+        cmocka_unit_test(curve_lut_matches_formula),
+        cmocka_unit_test(colour_tags_follow_gamut_and_curve),
+        cmocka_unit_test(exposure_scales_scene_linear),
+        cmocka_unit_test(clipped_highlights_stay_neutral),
+        cmocka_unit_test(output_is_identical_for_any_strip_size_and_run),
+        cmocka_unit_test(black_white_and_noise_frames),
+        cmocka_unit_test(bad_arguments_are_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
