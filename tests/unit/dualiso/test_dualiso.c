@@ -1,0 +1,484 @@
+/* Unit tests of src/dualiso on the simulated sensor (src/synth): detection at every depth
+ * and phase, ratio/offset accuracy of the pooled levels, reconstruction properties (exact
+ * and constant output levels, determinism, bias, noise, clipped zones) and bad input. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "dualiso/dualiso.h"
+#include "synth/synth.h"
+
+#define W 640
+#define H 360
+
+typedef struct clip_fixture {
+    synth_sensor sensor;
+    synth_scene scene;
+    float *truth;
+    mp_frame frame;
+} clip_fixture;
+
+static void fixture_init(clip_fixture *c, uint32_t bits, double ev_gap, uint32_t phase,
+                         synth_scene_kind kind, double exposure_ev)
+{
+    memset(c, 0, sizeof *c);
+    synth_sensor_default(&c->sensor, bits, ev_gap);
+    c->sensor.phase = phase;
+    c->scene = (synth_scene){kind, exposure_ev, 0.7, 0, 7};
+    c->truth = malloc(sizeof(float) * W * H);
+    assert_non_null(c->truth);
+}
+
+/* Renders and exposes frame i of the fixture's clip. */
+static void fixture_frame(clip_fixture *c, uint32_t i)
+{
+    mp_error err = {0};
+    assert_int_equal(synth_render_truth(&c->scene, W, H, i, c->truth, &err), MP_OK);
+    assert_int_equal(synth_expose(&c->sensor, c->truth, W, H, 1000 + i, i, &c->frame, &err),
+                     MP_OK);
+}
+
+static void fixture_free(clip_fixture *c)
+{
+    free(c->truth);
+    mp_frame_free(&c->frame);
+}
+
+/* Detects, collects and pools n frames. */
+static mp_status fixture_levels(clip_fixture *c, uint32_t n, dualiso_levels *lv, mp_error *err)
+{
+    dualiso_stats *st = calloc(n, sizeof *st);
+    assert_non_null(st);
+    for (uint32_t i = 0; i < n; i++) {
+        fixture_frame(c, i);
+        dualiso_detection d;
+        assert_int_equal(dualiso_detect(&c->frame, &d, err), MP_OK);
+        assert_int_equal(dualiso_stats_collect(&c->frame, d.phase, &st[i], err), MP_OK);
+    }
+    mp_status s = dualiso_levels_pool(st, n, NULL, lv, err);
+    free(st);
+    return s;
+}
+
+static void test_detect_depths_and_phases(void **state)
+{
+    (void)state;
+    const uint32_t depths[] = {10, 12, 14, 16};
+    for (int b = 0; b < 4; b++)
+        for (uint32_t phase = 0; phase < 4; phase++) {
+            clip_fixture c;
+            fixture_init(&c, depths[b], 3.0, phase, SYNTH_SCENE_BENCHMARK, 0);
+            fixture_frame(&c, 0);
+            dualiso_detection d;
+            mp_error err = {0};
+            assert_int_equal(dualiso_detect(&c.frame, &d, &err), MP_OK);
+            assert_true(d.is_dual);
+            assert_int_equal(d.phase, phase);
+            assert_true(fabs(d.ev_estimate - 3.0) < 0.2);
+            assert_true(d.confidence > 0.9);
+            fixture_free(&c);
+        }
+}
+
+static void test_detect_single_iso(void **state)
+{
+    (void)state;
+    const uint32_t depths[] = {10, 12, 14, 16};
+    for (int b = 0; b < 4; b++) {
+        clip_fixture c;
+        fixture_init(&c, depths[b], 0.0, 0, SYNTH_SCENE_BENCHMARK, 0);
+        fixture_frame(&c, 0);
+        dualiso_detection d;
+        mp_error err = {0};
+        assert_int_equal(dualiso_detect(&c.frame, &d, &err), MP_OK);
+        assert_false(d.is_dual);
+        assert_true(d.confidence < 0.5);
+        fixture_free(&c);
+    }
+}
+
+static void fill(mp_frame *f, uint32_t w, uint32_t h, uint16_t v)
+{
+    mp_error err = {0};
+    assert_int_equal(mp_frame_reserve(f, w, h, &err), MP_OK);
+    f->bits = 14;
+    f->black = 2048;
+    f->white = 15283;
+    f->cfa = MP_CFA_RGGB;
+    for (size_t i = 0; i < (size_t)w * h; i++)
+        f->data[i] = v;
+}
+
+static void test_detect_bad_input(void **state)
+{
+    (void)state;
+    mp_frame f = {0};
+    dualiso_detection d;
+    mp_error err = {0};
+    const uint16_t levels[] = {2048, 15283, 0};
+    for (int i = 0; i < 3; i++) {
+        fill(&f, 64, 32, levels[i]);
+        assert_int_equal(dualiso_detect(&f, &d, &err), MP_OK);
+        assert_false(d.is_dual);
+    }
+    fill(&f, 16, 8, 3000);
+    assert_int_equal(dualiso_detect(&f, &d, &err), MP_OK);
+    assert_false(d.is_dual);
+    fill(&f, 1, 1, 3000);
+    assert_int_equal(dualiso_detect(&f, &d, &err), MP_OK);
+    assert_false(d.is_dual);
+    f.white = f.black;
+    assert_int_equal(dualiso_detect(&f, &d, &err), MP_ERR_ARG);
+    assert_non_null(strstr(err.msg, "levels"));
+    mp_frame empty = {0};
+    assert_int_equal(dualiso_detect(&empty, &d, &err), MP_ERR_ARG);
+    mp_frame_free(&f);
+}
+
+/* The brief's tolerances: ratio within 0.005 EV, field offset within 0.3 DN14 (referred
+ * to the dark field, as cr2hdr's "black delta"); we also hold the bright-field black itself
+ * to 1 DN14, far tighter than cr2hdr's spurious +2..+4 DN14 delta. */
+static void check_levels(uint32_t bits, double ev, uint32_t phase, double delta14)
+{
+    clip_fixture c;
+    fixture_init(&c, bits, ev, phase, SYNTH_SCENE_BENCHMARK, 0);
+    double to14 = ldexp(1, 14 - (int)bits);
+    c.sensor.bright_black_offset = delta14 / to14;
+    dualiso_levels lv;
+    mp_error err = {0};
+    assert_int_equal(fixture_levels(&c, 3, &lv, &err), MP_OK);
+    double off14 = (lv.black_bright - c.sensor.black) * to14;
+    double err_ev = lv.ratio_ev - ev, err_off = (off14 - delta14) / lv.ratio;
+    if (fabs(err_ev) > 0.005 || fabs(err_off) > 0.3 || fabs(off14 - delta14) > 1.0)
+        fail_msg("%u bits, %.0f EV, phase %u: ratio %.5f EV, offset %.3f DN14 (truth %.1f)",
+                 bits, ev, phase, lv.ratio_ev, off14, delta14);
+    assert_true(lv.is_dual);
+    assert_int_equal(lv.phase, phase);
+    assert_true(fabs(lv.black_dark - c.sensor.black) < 1e-9);
+    assert_true(fabs(lv.white_bright - c.sensor.white) < 1e-9);
+    assert_true(fabs(lv.noise_dark * to14 - 6.6) < 0.5);
+    assert_true(fabs(lv.noise_bright * to14 - 13.8) < 1.0);
+    fixture_free(&c);
+}
+
+static void test_levels_ratio_and_offset(void **state)
+{
+    (void)state;
+    const double evs[] = {2, 3, 4, 5}; /* 100/400 ... 100/3200 */
+    const uint32_t depths[] = {12, 14};
+    for (int b = 0; b < 2; b++)
+        for (int e = 0; e < 4; e++)
+            for (uint32_t phase = 0; phase < 4; phase++)
+                check_levels(depths[b], evs[e], phase, 0);
+}
+
+static void test_levels_real_offset(void **state)
+{
+    (void)state;
+    check_levels(14, 4, 0, 24.0);  /* a camera whose bright rows sit higher */
+    check_levels(14, 3, 2, -10.0);
+}
+
+static void test_levels_bad_input(void **state)
+{
+    (void)state;
+    mp_frame f = {0};
+    dualiso_stats st;
+    dualiso_levels lv;
+    mp_error err = {0};
+    const uint16_t levels[] = {2048, 15283};
+    for (int i = 0; i < 2; i++) {
+        fill(&f, 64, 32, levels[i]);
+        assert_int_equal(dualiso_stats_collect(&f, 0, &st, &err), MP_OK);
+        assert_int_equal(dualiso_levels_pool(&st, 1, NULL, &lv, &err), MP_ERR_FORMAT);
+        assert_true(strlen(err.msg) > 0);
+    }
+    fill(&f, 16, 8, 3000);
+    assert_int_equal(dualiso_stats_collect(&f, 0, &st, &err), MP_OK);
+    assert_int_equal(dualiso_levels_pool(&st, 1, NULL, &lv, &err), MP_ERR_FORMAT);
+    assert_int_equal(dualiso_stats_collect(&f, 4, &st, &err), MP_ERR_ARG);
+    assert_int_equal(dualiso_levels_pool(&st, 0, NULL, &lv, &err), MP_ERR_ARG);
+
+    /* a single-ISO clip pooled as if dual: the fields match, which is refused */
+    clip_fixture c;
+    fixture_init(&c, 14, 0.0, 0, SYNTH_SCENE_BENCHMARK, 0);
+    fixture_frame(&c, 0);
+    assert_int_equal(dualiso_stats_collect(&c.frame, 0, &st, &err), MP_OK);
+    assert_int_equal(dualiso_levels_pool(&st, 1, NULL, &lv, &err), MP_ERR_FORMAT);
+    assert_non_null(strstr(err.msg, "not a dual-ISO"));
+    fixture_free(&c);
+    mp_frame_free(&f);
+}
+
+static void test_stats_merge(void **state)
+{
+    (void)state;
+    clip_fixture c;
+    fixture_init(&c, 14, 4, 1, SYNTH_SCENE_BENCHMARK, 0);
+    dualiso_stats a, b, acc;
+    mp_error err = {0};
+    fixture_frame(&c, 0);
+    assert_int_equal(dualiso_stats_collect(&c.frame, 1, &a, &err), MP_OK);
+    fixture_frame(&c, 1);
+    assert_int_equal(dualiso_stats_collect(&c.frame, 1, &b, &err), MP_OK);
+    memset(&acc, 0, sizeof acc);
+    assert_int_equal(dualiso_stats_merge(&acc, &a, &err), MP_OK);
+    assert_int_equal(dualiso_stats_merge(&acc, &b, &err), MP_OK);
+    assert_int_equal(acc.frames, 2);
+    assert_true(acc.pairs[100][1].n == a.pairs[100][1].n + b.pairs[100][1].n);
+    dualiso_levels merged, separate;
+    dualiso_stats two[2] = {a, b};
+    assert_int_equal(dualiso_levels_pool(&acc, 1, NULL, &merged, &err), MP_OK);
+    assert_int_equal(dualiso_levels_pool(two, 2, NULL, &separate, &err), MP_OK);
+    assert_true(fabs(merged.ratio_ev - separate.ratio_ev) < 0.003);
+    assert_int_equal(merged.frames_used, 2);
+    fixture_frame(&c, 2);
+    assert_int_equal(dualiso_stats_collect(&c.frame, 2, &b, &err), MP_OK);
+    assert_int_equal(dualiso_stats_merge(&acc, &b, &err), MP_ERR_ARG);
+    fixture_free(&c);
+}
+
+static void test_reconstruct_levels_and_determinism(void **state)
+{
+    (void)state;
+    clip_fixture c;
+    fixture_init(&c, 14, 4, 0, SYNTH_SCENE_BENCHMARK, 0);
+    dualiso_levels lv;
+    mp_error err = {0};
+    assert_int_equal(fixture_levels(&c, 2, &lv, &err), MP_OK);
+    assert_int_equal(lv.out_black, 8192);
+    assert_true(lv.out_scale == 4.0);
+    dualiso_options opt;
+    dualiso_options_default(&opt);
+    dualiso_workspace *ws = dualiso_workspace_new(), *ws2 = dualiso_workspace_new();
+    mp_frame o1 = {0}, o2 = {0}, o3 = {0};
+    fixture_frame(&c, 0);
+    assert_int_equal(dualiso_reconstruct(&c.frame, &lv, &opt, ws, &o1, &err), MP_OK);
+    fixture_frame(&c, 1);
+    assert_int_equal(dualiso_reconstruct(&c.frame, &lv, &opt, ws, &o3, &err), MP_OK);
+    fixture_frame(&c, 0);
+    assert_int_equal(dualiso_reconstruct(&c.frame, &lv, &opt, ws2, &o2, &err), MP_OK);
+    assert_int_equal(o1.bits, 16);
+    assert_int_equal(o1.black, lv.out_black);
+    assert_int_equal(o1.white, lv.out_white);
+    assert_int_equal(o3.black, o1.black);
+    assert_int_equal(o3.white, o1.white);
+    assert_int_equal(o1.width, c.frame.width);
+    assert_memory_equal(o1.data, o2.data, (size_t)o1.width * o1.height * 2);
+    for (size_t i = 0; i < (size_t)o1.width * o1.height; i++)
+        assert_true(o1.data[i] <= o1.white);
+    /* the optical-black border comes out at the output black */
+    double sum = 0;
+    uint32_t n = 0;
+    for (uint32_t y = 0; y < o1.height; y++)
+        for (uint32_t x = 4; x < c.sensor.ob_left - 4; x++, n++)
+            sum += o1.data[y * o1.width + x];
+    assert_true(fabs(sum / n - lv.out_black) < 0.5);
+    /* mismatching levels are refused */
+    c.frame.bits = 12;
+    assert_int_equal(dualiso_reconstruct(&c.frame, &lv, &opt, ws, &o1, &err), MP_ERR_ARG);
+    dualiso_workspace_free(ws);
+    dualiso_workspace_free(ws2);
+    mp_frame_free(&o1);
+    mp_frame_free(&o2);
+    mp_frame_free(&o3);
+    fixture_free(&c);
+}
+
+typedef struct flat_result {
+    double bias_pct, noise_e;
+    int clipped;
+} flat_result;
+
+/* Reconstructs a flat field at 2^ev_e electrons with the given levels and measures the
+ * green pixels' bias and noise in electrons (active area, 8 px margin). */
+static flat_result flat_measure(const dualiso_levels *lv, double ev_gap, double ev_e)
+{
+    clip_fixture c;
+    fixture_init(&c, 14, ev_gap, lv->phase, SYNTH_SCENE_FLAT, ev_e);
+    c.sensor.bits = lv->bits;
+    fixture_frame(&c, 0);
+    dualiso_workspace *ws = dualiso_workspace_new();
+    mp_frame o = {0};
+    mp_error err = {0};
+    assert_int_equal(dualiso_reconstruct(&c.frame, lv, NULL, ws, &o, &err), MP_OK);
+    double s_out = synth_sensor_gain(&c.sensor) * lv->out_scale;
+    double se = 0, se2 = 0, st = 0;
+    uint32_t n = 0;
+    flat_result r = {0, 0, 0};
+    for (uint32_t y = 8; y < H - 8; y++)
+        for (uint32_t x = 8; x < W - 8; x++) {
+            if (((x + y) & 1) == 0)
+                continue; /* greens of RGGB */
+            uint16_t v = o.data[(y + c.sensor.ob_top) * o.width + x + c.sensor.ob_left];
+            r.clipped += v >= o.white;
+            double e = (v - (double)o.black) / s_out - c.truth[y * W + x];
+            se += e;
+            se2 += e * e;
+            st += c.truth[y * W + x];
+            n++;
+        }
+    r.bias_pct = 100 * se / st;
+    r.noise_e = sqrt(se2 / n - (se / n) * (se / n));
+    dualiso_workspace_free(ws);
+    mp_frame_free(&o);
+    fixture_free(&c);
+    return r;
+}
+
+static void test_reconstruct_flat_bias_and_blend(void **state)
+{
+    (void)state;
+    clip_fixture c;
+    fixture_init(&c, 14, 4, 2, SYNTH_SCENE_BENCHMARK, 0);
+    dualiso_levels lv;
+    mp_error err = {0};
+    assert_int_equal(fixture_levels(&c, 3, &lv, &err), MP_OK);
+    fixture_free(&c);
+    /* 2^5 e-: the bright field must carry it (dark field alone: 33 e- of read noise) */
+    flat_result r = flat_measure(&lv, 4, 5);
+    assert_true(fabs(r.bias_pct) < 0.5);
+    assert_true(r.noise_e < 8);
+    /* 2^9 e-: both fields; photon noise alone is 22.6 e- */
+    r = flat_measure(&lv, 4, 9);
+    assert_true(fabs(r.bias_pct) < 0.2);
+    assert_true(r.noise_e < 26);
+    /* 2^11.6 e-: the bright field fades out */
+    r = flat_measure(&lv, 4, 11.6);
+    assert_true(fabs(r.bias_pct) < 0.2);
+    /* 2^14 e-: bright field clipped, dark rows carry everything, nothing clips */
+    r = flat_measure(&lv, 4, 14);
+    assert_true(fabs(r.bias_pct) < 0.2);
+    assert_int_equal(r.clipped, 0);
+    /* beyond the dark clip: output white */
+    r = flat_measure(&lv, 4, 16.5);
+    assert_true(r.clipped > 0);
+}
+
+static void test_reconstruct_edge_cases(void **state)
+{
+    (void)state;
+    clip_fixture c;
+    fixture_init(&c, 14, 4, 0, SYNTH_SCENE_BENCHMARK, 0);
+    dualiso_levels lv;
+    mp_error err = {0};
+    assert_int_equal(fixture_levels(&c, 1, &lv, &err), MP_OK);
+    fixture_free(&c);
+    dualiso_workspace *ws = dualiso_workspace_new();
+    mp_frame f = {0}, o = {0};
+    const uint32_t sizes[][2] = {{16, 8}, {4, 4}, {17, 9}, {641, 361}, {5, 7}};
+    for (int i = 0; i < 5; i++) {
+        fill(&f, sizes[i][0], sizes[i][1], 0);
+        for (size_t k = 0; k < (size_t)f.width * f.height; k++)
+            f.data[k] = (uint16_t)(2048 + (k * 7919) % 13000);
+        assert_int_equal(dualiso_reconstruct(&f, &lv, NULL, ws, &o, &err), MP_OK);
+        assert_int_equal(o.width, f.width);
+        assert_int_equal(o.height, f.height);
+    }
+    fill(&f, 3, 8, 3000);
+    assert_int_equal(dualiso_reconstruct(&f, &lv, NULL, ws, &o, &err), MP_ERR_ARG);
+    assert_non_null(strstr(err.msg, "too small"));
+    /* all black, all clipped */
+    fill(&f, 64, 32, 2048);
+    assert_int_equal(dualiso_reconstruct(&f, &lv, NULL, ws, &o, &err), MP_OK);
+    for (size_t k = 0; k < 64 * 32; k++)
+        assert_true(abs((int)o.data[k] - (int)lv.out_black) <= 1);
+    fill(&f, 64, 32, 15283);
+    assert_int_equal(dualiso_reconstruct(&f, &lv, NULL, ws, &o, &err), MP_OK);
+    for (size_t k = 0; k < 64 * 32; k++)
+        assert_int_equal(o.data[k], lv.out_white);
+    fill(&f, 64, 32, 0); /* below black */
+    assert_int_equal(dualiso_reconstruct(&f, &lv, NULL, ws, &o, &err), MP_OK);
+    /* broken levels */
+    dualiso_levels bad = lv;
+    bad.ratio = NAN;
+    assert_int_equal(dualiso_reconstruct(&f, &bad, NULL, ws, &o, &err), MP_ERR_ARG);
+    bad = lv;
+    bad.out_white = bad.out_black;
+    assert_int_equal(dualiso_reconstruct(&f, &bad, NULL, ws, &o, &err), MP_ERR_ARG);
+    dualiso_workspace_free(ws);
+    mp_frame_free(&f);
+    mp_frame_free(&o);
+}
+
+static void test_bad_pixel_repair(void **state)
+{
+    (void)state;
+    clip_fixture c;
+    fixture_init(&c, 14, 4, 0, SYNTH_SCENE_FLAT, 8);
+    dualiso_levels lv;
+    mp_error err = {0};
+    assert_int_equal(fixture_levels(&c, 1, &lv, &err), MP_OK);
+    fixture_frame(&c, 0);
+    uint32_t x = 300, y = 200; /* a dark-field row of phase 0 */
+    assert_false(dualiso_row_is_bright(y, 0));
+    c.frame.data[y * c.frame.width + x] = 15000;
+    dualiso_options opt;
+    dualiso_options_default(&opt);
+    dualiso_workspace *ws = dualiso_workspace_new();
+    mp_frame o = {0};
+    assert_int_equal(dualiso_reconstruct(&c.frame, &lv, &opt, ws, &o, &err), MP_OK);
+    double ref = o.data[y * o.width + x - 2];
+    assert_true(o.data[y * o.width + x] > ref * 1.5);
+    opt.bad_pixels = 1;
+    assert_int_equal(dualiso_reconstruct(&c.frame, &lv, &opt, ws, &o, &err), MP_OK);
+    assert_true(fabs(o.data[y * o.width + x] - ref) < 0.2 * (ref - lv.out_black));
+    dualiso_workspace_free(ws);
+    mp_frame_free(&o);
+    fixture_free(&c);
+}
+
+static void test_passthrough(void **state)
+{
+    (void)state;
+    const uint32_t depths[] = {10, 12, 14, 16};
+    for (int b = 0; b < 4; b++) {
+        clip_fixture c;
+        fixture_init(&c, depths[b], 0, 0, SYNTH_SCENE_BENCHMARK, 0);
+        fixture_frame(&c, 0);
+        dualiso_levels lv;
+        mp_error err = {0};
+        assert_int_equal(dualiso_levels_passthrough(&c.frame, &lv, &err), MP_OK);
+        assert_false(lv.is_dual);
+        mp_frame o = {0};
+        assert_int_equal(dualiso_reconstruct(&c.frame, &lv, NULL, NULL, &o, &err), MP_ERR_ARG);
+        dualiso_workspace *ws = dualiso_workspace_new();
+        assert_int_equal(dualiso_reconstruct(&c.frame, &lv, NULL, ws, &o, &err), MP_OK);
+        double scale = ldexp(1, 16 - (int)depths[b]);
+        assert_true(lv.out_scale == scale);
+        for (size_t i = 0; i < (size_t)o.width * o.height; i += 97) {
+            double want = lv.out_black + scale * (c.frame.data[i] - (double)c.frame.black);
+            want = want < 0 ? 0 : (want > lv.out_white ? lv.out_white : want);
+            assert_int_equal(o.data[i], (uint16_t)want);
+        }
+        assert_int_equal(o.black, lv.out_black);
+        dualiso_workspace_free(ws);
+        mp_frame_free(&o);
+        fixture_free(&c);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_detect_depths_and_phases),
+        cmocka_unit_test(test_detect_single_iso),
+        cmocka_unit_test(test_detect_bad_input),
+        cmocka_unit_test(test_levels_ratio_and_offset),
+        cmocka_unit_test(test_levels_real_offset),
+        cmocka_unit_test(test_levels_bad_input),
+        cmocka_unit_test(test_stats_merge),
+        cmocka_unit_test(test_reconstruct_levels_and_determinism),
+        cmocka_unit_test(test_reconstruct_flat_bias_and_blend),
+        cmocka_unit_test(test_reconstruct_edge_cases),
+        cmocka_unit_test(test_bad_pixel_repair),
+        cmocka_unit_test(test_passthrough),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
