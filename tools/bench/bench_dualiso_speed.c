@@ -1,0 +1,158 @@
+/* bench_dualiso_speed: single-thread cost of the dual-ISO stages on a simulated 5D Mark
+ * III-like 100/1600 frame (1920x1080 active, 1992x1108 with optical-black borders):
+ * detection, statistics, pooling of 8 frames' statistics, reconstruction (median of N runs),
+ * and the peak memory the statistics and reconstruction add per raw pixel (measured in a
+ * forked child, so the simulator's buffers are not counted; the input frame is).
+ * Usage: bench_dualiso_speed [runs, default 5] */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dualiso/dualiso.h"
+#include "synth/synth.h"
+
+enum { W = 1920, H = 1080, POOL = 8, MAX_RUNS = 64 };
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return v[n / 2];
+}
+
+static long peak_kb(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss;
+}
+
+static int fail(const mp_error *err)
+{
+    fprintf(stderr, "bench_dualiso_speed: %s\n", err->msg);
+    return 1;
+}
+
+/* Runs in the child: stats + levels + one reconstruction, reports the added peak memory. */
+static int measure_memory(const mp_frame *raw, uint32_t phase)
+{
+    long start = peak_kb();
+    mp_error err = {0};
+    dualiso_stats *st = malloc(sizeof *st);
+    dualiso_levels lv;
+    mp_frame out = {0};
+    dualiso_workspace *ws = dualiso_workspace_new();
+    if (!st || !ws)
+        return 1;
+    if (dualiso_stats_collect(raw, phase, st, &err) != MP_OK ||
+        dualiso_levels_pool(st, 1, NULL, &lv, &err) != MP_OK ||
+        dualiso_reconstruct(raw, &lv, NULL, ws, &out, &err) != MP_OK)
+        return fail(&err);
+    long added = peak_kb() - start;
+    double pixels = (double)raw->width * raw->height;
+    double in_bytes = pixels * sizeof(uint16_t);
+    printf("peak memory: %.2f bytes/pixel (input frame %.2f + added %.2f; process peak %ld kB)\n",
+           (in_bytes + added * 1024.0) / pixels, in_bytes / pixels, added * 1024.0 / pixels,
+           peak_kb());
+    dualiso_workspace_free(ws);
+    mp_frame_free(&out);
+    free(st);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    int runs = argc > 1 ? atoi(argv[1]) : 5;
+    if (runs < 1 || runs > MAX_RUNS) {
+        fprintf(stderr, "usage: bench_dualiso_speed [runs 1..%d]\n", MAX_RUNS);
+        return 2;
+    }
+    mp_error err = {0};
+    synth_sensor sensor;
+    synth_sensor_default(&sensor, 14, 4.0);
+    synth_scene scene = {SYNTH_SCENE_BENCHMARK, 0, 0, 0, 7};
+    float *truth = malloc(sizeof(float) * W * H);
+    mp_frame raw = {0};
+    if (!truth)
+        return 1;
+    if (synth_render_truth(&scene, W, H, 0, truth, &err) != MP_OK ||
+        synth_expose(&sensor, truth, W, H, 1, 0, &raw, &err) != MP_OK)
+        return fail(&err);
+    free(truth);
+    double mpix = raw.width * (double)raw.height / 1e6;
+    printf("frame %ux%u (%.2f MP), 14-bit, 100/1600, one thread, median of %d runs\n",
+           raw.width, raw.height, mpix, runs);
+
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int rc = measure_memory(&raw, sensor.phase);
+        fflush(stdout);
+        _exit(rc);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+        WEXITSTATUS(status) != 0)
+        fprintf(stderr, "bench_dualiso_speed: memory measurement failed\n");
+
+    double t_det[MAX_RUNS], t_stats[MAX_RUNS], t_pool[MAX_RUNS], t_rec[MAX_RUNS];
+    dualiso_stats *stats = calloc(POOL, sizeof *stats);
+    dualiso_workspace *ws = dualiso_workspace_new();
+    mp_frame out = {0};
+    dualiso_levels lv;
+    if (!stats || !ws)
+        return 1;
+    for (int r = 0; r < runs; r++) {
+        dualiso_detection det;
+        double t0 = now();
+        if (dualiso_detect(&raw, &det, &err) != MP_OK)
+            return fail(&err);
+        double t1 = now();
+        if (dualiso_stats_collect(&raw, det.phase, &stats[0], &err) != MP_OK)
+            return fail(&err);
+        double t2 = now();
+        for (int i = 1; i < POOL; i++)
+            stats[i] = stats[0];
+        double t3 = now();
+        if (dualiso_levels_pool(stats, POOL, NULL, &lv, &err) != MP_OK)
+            return fail(&err);
+        double t4 = now();
+        if (dualiso_reconstruct(&raw, &lv, NULL, ws, &out, &err) != MP_OK)
+            return fail(&err);
+        double t5 = now();
+        t_det[r] = (t1 - t0) * 1e3;
+        t_stats[r] = (t2 - t1) * 1e3;
+        t_pool[r] = (t4 - t3) * 1e3;
+        t_rec[r] = (t5 - t4) * 1e3;
+    }
+    double det = median(t_det, runs), sta = median(t_stats, runs), rec = median(t_rec, runs);
+    printf("detect        %7.1f ms/frame\n", det);
+    printf("stats         %7.1f ms/frame\n", sta);
+    printf("pool (%d fr)   %7.1f ms/clip\n", POOL, median(t_pool, runs));
+    printf("reconstruct   %7.1f ms/frame  (%.1f ns/pixel, %.1f frames/s)\n", rec,
+           rec * 1e6 / (mpix * 1e6), 1e3 / rec);
+    printf("per frame (stats + reconstruct) %.1f ms; cr2hdr: 1800 ms\n", sta + rec);
+    printf("levels: ratio %.4f EV, bright black %+.3f DN, out %u..%u x%.2f\n", lv.ratio_ev,
+           lv.black_bright - lv.black_dark, lv.out_black, lv.out_white, lv.out_scale);
+    dualiso_workspace_free(ws);
+    mp_frame_free(&out);
+    mp_frame_free(&raw);
+    free(stats);
+    return 0;
+}
