@@ -42,6 +42,30 @@ static mp_status check_geometry(const mlv_clip *c, const mlv_entry *e, const mp_
     return MP_OK;
 }
 
+/* Refuses payloads too small to hold the frame before any frame-sized allocation: a packed
+ * frame needs its full size, an LJ92 stream at least one bit per sample (LZMA excepted). */
+static mp_status check_payload_size(const mlv_clip *c, const mlv_entry *e, const mp_raw_info *r,
+                                    mp_error *err)
+{
+    uint64_t count = (uint64_t)r->width * r->height;
+    int holds_packed = e->length >= mp_packed_size_mlv((size_t)count, r->bits);
+    int holds_lj92 = (uint64_t)e->length * 8 >= count;
+    int ok = 0;
+    switch (c->info.compression) {
+    case MLV_COMPRESSION_LJ92: ok = holds_lj92; break;
+    case MLV_COMPRESSION_NONE: ok = holds_packed || holds_lj92; break; /* LJ92 tagged as raw */
+    case MLV_COMPRESSION_DELTA: ok = holds_packed; break;
+    case MLV_COMPRESSION_LZMA:
+    case MLV_COMPRESSION_LZMA_DELTA: ok = e->length >= MP_LZMA_FRAME_HEADER; break;
+    }
+    if (ok)
+        return MP_OK;
+    return mp_error_set(err, MP_ERR_DAMAGED, "%s: offset %llu: frame %u: payload of %u bytes "
+                        "cannot hold a %ux%u %u-bit frame", frame_file(c, e),
+                        (unsigned long long)e->offset, e->number, e->length, r->width,
+                        r->height, r->bits);
+}
+
 static mp_status reserve_buf(mlv_scratch *s, size_t n, mp_error *err)
 {
     if (n <= s->buf_size)
@@ -210,6 +234,8 @@ mp_status mlv_read_frame(const mlv_clip *c, uint32_t index, mp_frame *out, mlv_s
     const mlv_entry *e = &c->frames[index];
     const mp_raw_info *r = &c->states[e->state].raw;
     st = check_geometry(c, e, r, err);
+    if (st == MP_OK)
+        st = check_payload_size(c, e, r, err);
     if (st == MP_OK)
         st = mp_frame_reserve(out, r->width, r->height, err);
     if (st != MP_OK)

@@ -249,6 +249,22 @@ static void hostile_rawi_size_fails_per_frame(void **state)
     mlv_scratch_free(&s);
 }
 
+static void small_payload_refused_before_allocating(void **state)
+{
+    fixture *f = *state;
+    uint8_t size[4] = {0x00, 0x10, 0x00, 0x10};   /* 4096 x 4096: legal, but 14 KiB payloads */
+    patch_bytes(f->path, 52 + 16, size, 4);
+    open_ok(f);
+    mp_frame fr = {0};
+    mlv_scratch s = {0};
+    mp_error err = {0};
+    assert_int_equal(mlv_read_frame(f->clip, 1, &fr, &s, &err), MP_ERR_DAMAGED);
+    assert_non_null(strstr(err.msg, "clip.MLV: offset 15424: frame 1: payload of 14784 bytes"));
+    assert_null(fr.data);
+    assert_null(s.buf);
+    mlv_scratch_free(&s);
+}
+
 /* ---- spanned clips ---- */
 
 static void guid_mismatch_chunk(void **state)
@@ -342,6 +358,7 @@ int main(void)
         T(unsupported_video_class),
         T(not_an_mlv_file),
         T(hostile_rawi_size_fails_per_frame),
+        T(small_payload_refused_before_allocating),
         T(guid_mismatch_chunk),
         T(missing_middle_chunk),
         T(legacy_footer_claims_too_many_frames),
