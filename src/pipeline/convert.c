@@ -1,0 +1,432 @@
+#include "convert.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../dualiso/dualiso.h"
+#include "../encode/naming.h"
+#include "../encode/sink.h"
+#include "../reader/mlv_reader.h"
+#include "frame_range.h"
+#include "levels_io.h"
+#include "prepass.h"
+#include "sampling.h"
+#include "workpool.h"
+
+#define AUDIO_CHUNK (1u << 20)
+
+void mp_convert_options_default(mp_convert_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->format = "dng";
+    o->audio = -1;
+    o->force_phase = -1;
+    o->tool = "mlvpipe";
+}
+
+typedef enum frame_outcome { FRAME_WRITTEN, FRAME_SKIPPED, FRAME_DAMAGED } frame_outcome;
+
+/* What a job leaves for the in-order delivery. */
+typedef struct slot {
+    uint32_t number;
+    frame_outcome outcome;
+    mp_frame frame;              /* only for sinks that take frames one at a time */
+    mp_frame_meta meta;
+} slot;
+
+typedef struct job {
+    const mp_convert_options *o;
+    const mlv_clip *clip;
+    uint32_t *indices;           /* selected clip indices, ascending */
+    uint32_t *numbers;           /* frame number of every clip index */
+    mp_clip_levels levels;
+    mp_segment *segs;            /* the levels' segments, for lookup by index */
+    int native;                  /* no dual segment: write the recorded samples */
+    dualiso_options dopt;
+    mp_sink *sink;
+    int ordered;                 /* the sink takes one frame at a time, in order */
+    char folder[PATH_MAX];       /* where final frame files land (skip-existing) */
+    mp_sink_params params;
+    slot *slots;
+    mp_progress progress;
+    atomic_int output_failed;    /* a sink call failed (not the input) */
+} job;
+
+typedef struct worker {
+    mlv_scratch scratch;
+    mp_frame raw, out;
+    dualiso_workspace *ws;
+} worker;
+
+static mp_status worker_create(void *user, void **ctx, mp_error *err)
+{
+    job *j = user;
+    worker *w = calloc(1, sizeof *w);
+    if (w) {
+        w->scratch.ref_index = -1;
+        if (!j->native && !(w->ws = dualiso_workspace_new())) {
+            free(w);
+            w = NULL;
+        }
+    }
+    if (!w)
+        return mp_error_set(err, MP_ERR_NOMEM, "convert: out of memory for a worker");
+    *ctx = w;
+    return MP_OK;
+}
+
+static void worker_destroy(void *user, void *ctx)
+{
+    (void)user;
+    worker *w = ctx;
+    mlv_scratch_free(&w->scratch);
+    mp_frame_free(&w->raw);
+    mp_frame_free(&w->out);
+    dualiso_workspace_free(w->ws);
+    free(w);
+}
+
+static int final_file_exists(const job *j, uint32_t number)
+{
+    char name[MP_NAME_MAX], path[PATH_MAX];
+    struct stat sb;
+    mp_name_frame(&j->params, number, name);
+    if (mp_path_join(path, sizeof path, j->folder, name, NULL) != MP_OK)
+        return 0;
+    return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+static mp_status convert_one(void *user, void *ctx, uint32_t i, uint32_t slot_index,
+                             mp_error *err)
+{
+    job *j = user;
+    worker *w = ctx;
+    slot *s = &j->slots[slot_index];
+    uint32_t index = j->indices[i];
+    s->number = j->numbers[index];
+    s->outcome = FRAME_WRITTEN;
+    if (j->o->skip_existing && final_file_exists(j, s->number)) {
+        s->outcome = FRAME_SKIPPED;
+        return MP_OK;
+    }
+    /* Frames for an in-order sink wait in their slot; others go out from the worker. */
+    mp_frame *raw = j->ordered && j->native ? &s->frame : &w->raw;
+    mp_frame *out = j->ordered ? &s->frame : &w->out;
+    mp_error e = {0};
+    mp_status st = mlv_read_frame(j->clip, index, raw, &w->scratch, &e);
+    if (st == MP_ERR_DAMAGED) {
+        mp_log(&j->o->log, MP_LOG_WARNING, "frame %u not converted: %s", s->number, e.msg);
+        s->outcome = FRAME_DAMAGED;
+        return MP_OK;
+    }
+    if (st != MP_OK) {
+        *err = e;
+        return st;
+    }
+    mlv_frame_info fi;
+    if ((st = mlv_frame_info_get(j->clip, index, &fi)) != MP_OK)
+        return mp_error_set(err, st, "%s: frame %u: no index entry", j->o->input, s->number);
+    s->meta = (mp_frame_meta){fi.exposure, fi.white_balance};
+
+    if (j->native) {
+        out = raw;
+    } else {
+        uint32_t k = mp_segment_of_index(j->segs, j->levels.segment_count, index);
+        const dualiso_levels *lv = &j->levels.segments[k].levels;
+        st = lv->is_dual ? dualiso_reconstruct(raw, lv, &j->dopt, w->ws, out, err)
+                         : dualiso_passthrough(raw, lv, out, err);
+        if (st != MP_OK)
+            return st;
+        out->number = raw->number;
+        out->timestamp_us = raw->timestamp_us;
+    }
+    if (j->ordered)
+        return MP_OK;
+    st = mp_sink_write_frame(j->sink, out, &s->meta, err);
+    if (st != MP_OK)
+        atomic_store(&j->output_failed, 1);
+    return st;
+}
+
+static mp_status deliver_one(void *user, uint32_t i, uint32_t slot_index, mp_error *err)
+{
+    (void)i;
+    job *j = user;
+    slot *s = &j->slots[slot_index];
+    if (j->ordered && s->outcome == FRAME_WRITTEN) {
+        mp_status st = mp_sink_write_frame(j->sink, &s->frame, &s->meta, err);
+        if (st != MP_OK) {
+            atomic_store(&j->output_failed, 1);
+            return st;
+        }
+    }
+    mp_progress_event ev;
+    mp_progress_frame(&j->progress, s->number, s->outcome == FRAME_SKIPPED,
+                      s->outcome == FRAME_DAMAGED, mp_progress_now(), &ev);
+    if (j->o->progress)
+        j->o->progress(j->o->progress_opaque, &ev);
+    return MP_OK;
+}
+
+/* The clip file name without folder and extension: "A001C003.MLV" -> "A001C003". */
+static void clip_name(const char *path, char *out, size_t size)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    snprintf(out, size, "%s", base);
+    char *dot = strrchr(out, '.');
+    if (dot && dot != out)
+        *dot = 0;
+}
+
+static void fill_params(job *j, const mlv_clip_info *info, uint32_t selected)
+{
+    mp_sink_params *p = &j->params;
+    memset(p, 0, sizeof *p);
+    clip_name(j->o->input, p->clip_name, sizeof p->clip_name);
+    p->meta.raw = info->raw;
+    p->meta.capture = info->capture;
+    p->meta.camera = info->camera;
+    p->meta.lens = info->lens;
+    p->meta.exposure = info->exposure;
+    p->meta.white_balance = info->white_balance;
+    p->meta.wall_clock = info->wall_clock;
+    p->fps_num = info->fps_num;
+    p->fps_den = info->fps_den;
+    p->storage = j->native ? MP_DNG_NATIVE : MP_DNG_16BIT;
+    p->naming = MP_NAMING_PLAIN;
+    p->audio = info->audio;
+    p->audio_start_us = info->audio_start_us;
+    p->video_start_us = info->video_start_us;
+    p->clip_first_frame = info->first_number;
+    if (selected) {
+        p->first_frame = j->numbers[j->indices[0]];
+        p->frame_count = j->numbers[j->indices[selected - 1]] - p->first_frame + 1;
+    }
+    p->overwrite = j->o->overwrite;
+    p->log = j->o->log;
+}
+
+static mp_status load_levels(job *j, const mp_prepass_options *po, mp_error *err)
+{
+    mp_status st;
+    if (j->o->levels_path) {
+        st = mp_clip_levels_read(j->o->levels_path, &j->levels, err);
+        if (st == MP_OK)
+            st = mp_clip_levels_match(&j->levels, j->clip, po, j->o->levels_path, err);
+    } else {
+        st = mp_prepass_run(j->clip, po, j->o->tool, &j->levels, err);
+    }
+    if (st != MP_OK)
+        return st;
+    j->segs = malloc(j->levels.segment_count * sizeof *j->segs);
+    if (!j->segs)
+        return mp_error_set(err, MP_ERR_NOMEM, "convert: out of memory");
+    j->native = 1;
+    for (uint32_t k = 0; k < j->levels.segment_count; k++) {
+        j->segs[k] = (mp_segment){j->levels.segments[k].first_index,
+                                  j->levels.segments[k].frame_count};
+        if (j->levels.segments[k].levels.is_dual)
+            j->native = 0;
+    }
+    return MP_OK;
+}
+
+/* Writes the clip's audio (trimmed to the exported frames by the sink) as a WAV. */
+static mp_status write_audio(job *j, const mlv_clip_info *info, const char *wav_name,
+                             mp_error *err)
+{
+    mp_sink *wav = NULL;
+    mp_status st = mp_sink_open(&wav, mp_sink_find("wav"), j->o->output, &j->params, err);
+    if (st != MP_OK) {
+        atomic_store(&j->output_failed, 1);
+        return st;
+    }
+    uint8_t *buf = malloc(AUDIO_CHUNK);
+    if (!buf)
+        st = mp_error_set(err, MP_ERR_NOMEM, "%s: out of memory", wav_name);
+    for (uint64_t off = 0; st == MP_OK && off < info->audio_bytes; off += AUDIO_CHUNK) {
+        if (j->o->cancel && atomic_load(j->o->cancel)) {
+            st = mp_error_set(err, MP_ERR_INTERRUPTED, "%s: interrupted", wav_name);
+            break;
+        }
+        size_t n = info->audio_bytes - off < AUDIO_CHUNK ? (size_t)(info->audio_bytes - off)
+                                                         : AUDIO_CHUNK;
+        st = mlv_read_audio(j->clip, off, buf, n, err);
+        if (st == MP_OK && (st = mp_sink_write_audio(wav, buf, n, err)) != MP_OK)
+            atomic_store(&j->output_failed, 1);
+    }
+    free(buf);
+    if (st != MP_OK) {
+        mp_sink_abort(wav);
+        return st;
+    }
+    if ((st = mp_sink_finish(wav, err)) != MP_OK)
+        atomic_store(&j->output_failed, 1);
+    return st;
+}
+
+static mp_status maybe_audio(job *j, const mlv_clip_info *info, uint32_t selected, mp_error *err)
+{
+    int whole = selected == info->frame_count;
+    if (!info->audio.present || !info->audio_bytes || strcmp(j->o->format, "dng") ||
+        j->o->audio == 0 || (j->o->audio < 0 && !whole) || !selected)
+        return MP_OK;
+    char name[MP_NAME_MAX], path[PATH_MAX];
+    struct stat sb;
+    mp_name_audio(&j->params, name);
+    mp_status st = mp_path_join(path, sizeof path, j->folder, name, err);
+    if (st != MP_OK)
+        return st;
+    if (j->o->skip_existing && stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
+        return MP_OK;
+    return write_audio(j, info, path, err);
+}
+
+static mp_status run_frames(job *j, uint32_t selected, mp_convert_result *res, mp_error *err)
+{
+    mp_pool_options po = {j->o->threads, 0, j->o->cancel};
+    uint32_t threads, window;
+    mp_pool_resolve(&po, selected, &threads, &window);
+    res->threads = threads;
+    j->slots = calloc(window, sizeof *j->slots);
+    if (!j->slots)
+        return mp_error_set(err, MP_ERR_NOMEM, "convert: out of memory");
+    if (j->o->progress) {
+        mp_progress_event ev = {.kind = MP_PROGRESS_START, .total = selected,
+                                .threads = threads, .eta_s = -1};
+        if (selected) {
+            ev.first_frame = j->numbers[j->indices[0]];
+            ev.last_frame = j->numbers[j->indices[selected - 1]];
+        }
+        j->o->progress(j->o->progress_opaque, &ev);
+    }
+    mp_pool_callbacks cb = {j, worker_create, worker_destroy, convert_one, deliver_one};
+    mp_status st = mp_pool_run(selected, &po, &cb, NULL, err);
+    for (uint32_t k = 0; k < window; k++)
+        mp_frame_free(&j->slots[k].frame);
+    free(j->slots);
+    j->slots = NULL;
+    res->written = j->progress.written;
+    res->skipped = j->progress.skipped;
+    res->damaged = j->progress.damaged;
+    return st;
+}
+
+static mp_status convert_clip(job *j, mp_convert_result *res, mp_error *err)
+{
+    const mp_convert_options *o = j->o;
+    const mlv_clip_info *info = mlv_clip_get_info(j->clip);
+    for (uint32_t d = 0; d < info->damage_count; d++)
+        mp_log(&o->log, MP_LOG_WARNING, "damaged input: %s", mlv_clip_damage(j->clip, d)->message);
+
+    uint32_t *numbers = malloc((info->frame_count ? info->frame_count : 1) * sizeof *numbers);
+    if (!numbers)
+        return mp_error_set(err, MP_ERR_NOMEM, "convert: out of memory");
+    j->numbers = numbers;
+    mp_status st = MP_OK;
+    for (uint32_t i = 0; i < info->frame_count && st == MP_OK; i++) {
+        mlv_frame_info fi;
+        st = mlv_frame_info_get(j->clip, i, &fi);
+        numbers[i] = fi.number;
+    }
+    if (st != MP_OK)
+        return mp_error_set(err, st, "%s: frame index unreadable", o->input);
+
+    mp_frame_spec spec;
+    uint32_t *indices = NULL, selected = 0;
+    if ((st = mp_frame_spec_parse(o->frames, &spec, err)) != MP_OK ||
+        (st = mp_frame_spec_select(&spec, numbers, info->frame_count, &o->log, &indices,
+                                   &selected, err)) != MP_OK)
+        return st;
+    j->indices = indices;
+    res->selected = selected;
+    if (!selected)
+        mp_log(&o->log, MP_LOG_WARNING, "%s: --frames %s selects no recorded frame", o->input,
+               o->frames ? o->frames : "");
+
+    mp_prepass_options po;
+    mp_prepass_options_default(&po);
+    po.threads = o->threads;
+    po.cancel = o->cancel;
+    po.log = o->log;
+    po.force_phase = o->force_phase;
+    if ((st = load_levels(j, &po, err)) != MP_OK)
+        return st;
+
+    fill_params(j, info, selected);
+    char name[MP_NAME_MAX];
+    mp_name_folder(&j->params, name);
+    if ((st = mp_naming_check(&j->params, err)) != MP_OK ||
+        (st = mp_path_join(j->folder, sizeof j->folder, o->output, name, err)) != MP_OK)
+        return st;
+    const mp_sink_ops *ops = mp_sink_find(o->format);
+    if (!ops)
+        return mp_error_set(err, MP_ERR_ARG, "unknown output format '%s'", o->format);
+    if ((st = maybe_audio(j, info, selected, err)) != MP_OK)
+        return st;
+    if ((st = mp_sink_open(&j->sink, ops, o->output, &j->params, err)) != MP_OK) {
+        atomic_store(&j->output_failed, 1);
+        return st;
+    }
+    j->ordered = !ops->concurrent_frames;
+    dualiso_options_default(&j->dopt);
+
+    mp_progress_begin(&j->progress, selected, mp_progress_now());
+    st = run_frames(j, selected, res, err);
+    if (st == MP_OK) {
+        if ((st = mp_sink_finish(j->sink, err)) != MP_OK)
+            atomic_store(&j->output_failed, 1);
+    } else {
+        mp_sink_abort(j->sink);
+    }
+    j->sink = NULL;
+    if (st == MP_OK && (res->damaged || info->damage_count))
+        st = mp_error_set(err, MP_ERR_DAMAGED, "%s: damaged input: %u frames unreadable, %u "
+                          "damage reports (see warnings); %u frames written", o->input,
+                          res->damaged, info->damage_count, res->written);
+    return st;
+}
+
+mp_status mp_convert(const mp_convert_options *o, mp_convert_result *res, mp_error *err)
+{
+    mp_convert_result local;
+    mp_error local_err = {0};
+    res = res ? res : &local;
+    err = err ? err : &local_err;
+    memset(res, 0, sizeof *res);
+    if (!o->input || !o->output || !o->format)
+        return mp_error_set(err, MP_ERR_ARG, "convert: input, output and format are required");
+    if (o->skip_existing && o->overwrite)
+        return mp_error_set(err, MP_ERR_ARG, "--skip-existing and --overwrite exclude each "
+                            "other");
+    job j;
+    memset(&j, 0, sizeof j);
+    j.o = o;
+    mlv_clip *clip = NULL;
+    mlv_open_options oo = {o->log, 0};
+    mp_status st = mlv_clip_open(&clip, o->input, &oo, err);
+    if (st != MP_OK)
+        return st;
+    j.clip = clip;
+    double start = mp_progress_now();
+    mp_progress_begin(&j.progress, 0, start);
+    st = convert_clip(&j, res, err);
+    res->output_failed = atomic_load(&j.output_failed);
+    if (o->progress) {
+        mp_progress_event ev;
+        mp_progress_end(&j.progress, st, st == MP_OK ? NULL : err->msg,
+                        mp_progress_now(), &ev);
+        o->progress(o->progress_opaque, &ev);
+    }
+    mp_sink_abort(j.sink);
+    mp_clip_levels_free(&j.levels);
+    free(j.segs);
+    free(j.indices);
+    free(j.numbers);
+    mlv_clip_close(clip);
+    return st;
+}

@@ -1,0 +1,50 @@
+/* convert: a clip (or the --frames part of it) to a CinemaDNG sequence or another frame sink.
+ *
+ * Flow: open the clip; levels from a sidecar or the pre-pass (prepass.h); then the worker
+ * pool runs read -> dual-ISO reconstruction (or level pass-through) -> sink, one frame per
+ * job, with bounded memory. Clips in which no segment is dual ISO are written with their
+ * native samples and levels, as mlv_dump does. Audio goes to a WAV beside the frames when
+ * the whole clip is converted (or always with audio = 1).
+ *
+ * Outcome: MP_OK when every selected frame was written or skipped; MP_ERR_DAMAGED when the
+ * input is damaged (every intact frame is still written and each damage logged);
+ * MP_ERR_INTERRUPTED on cancel (finished frames stay, no partial file keeps a final name);
+ * other errors stop the run. */
+#ifndef MP_CONVERT_H
+#define MP_CONVERT_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "../common/mp_status.h"
+#include "progress.h"
+
+typedef struct mp_convert_options {
+    const char *input;           /* the clip (.MLV, .RAW, or a chunk name) */
+    const char *output;          /* output directory (the sequence folder goes inside) */
+    const char *format;          /* sink name: "dng" (default), "md5", "null" */
+    const char *frames;          /* --frames text (frame_range.h); NULL: the whole clip */
+    uint32_t threads;            /* 0: one per CPU */
+    const char *levels_path;     /* sidecar to use; NULL: run the pre-pass */
+    int skip_existing;           /* leave frames whose final file exists */
+    int overwrite;               /* replace existing final files */
+    int audio;                   /* -1: only for a whole-clip run, 0: never, 1: always */
+    int force_phase;             /* -1: detect */
+    const char *tool;            /* "mlvpipe 0.1.0": sidecar and log text */
+    const atomic_int *cancel;
+    mp_logger log;
+    mp_progress_fn progress;     /* optional; called from one thread at a time */
+    void *progress_opaque;
+} mp_convert_options;
+
+void mp_convert_options_default(mp_convert_options *o);
+
+typedef struct mp_convert_result {
+    uint32_t selected, written, skipped, damaged;
+    uint32_t threads;
+    int output_failed;           /* the error came from writing, not from the input */
+} mp_convert_result;
+
+mp_status mp_convert(const mp_convert_options *o, mp_convert_result *res, mp_error *err);
+
+#endif

@@ -1,0 +1,42 @@
+/* prepass: clip-stable dual-ISO levels. For each segment of the clip (sampling.h) it reads
+ * up to MP_SAMPLES_PER_SEGMENT frames spread over the whole segment, detects the dual-ISO
+ * pattern, collects per-frame statistics on the worker pool and pools them into one set of
+ * levels. The result depends only on the clip and the options: not on --frames, the thread
+ * count or run order, so chunks converted separately match a single run byte for byte. */
+#ifndef MP_PREPASS_H
+#define MP_PREPASS_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "../common/mp_status.h"
+#include "../reader/mlv_reader.h"
+#include "levels_io.h"
+#include "sampling.h"
+
+typedef struct mp_prepass_options {
+    uint32_t threads;            /* 0: one per CPU */
+    const atomic_int *cancel;
+    mp_logger log;
+    int force_phase;             /* -1: detect, else 0..3 */
+} mp_prepass_options;
+
+void mp_prepass_options_default(mp_prepass_options *o);
+
+/* Hash of everything besides the clip that shapes the levels (sidecar options_hash). */
+uint64_t mp_prepass_options_hash(const mp_prepass_options *o);
+
+/* The clip's segments (runs of equal mlv_frame_info.segment). *segs is malloc'd. */
+mp_status mp_clip_segments(const mlv_clip *clip, mp_segment **segs, uint32_t *count,
+                           mp_error *err);
+
+/* Estimates the levels of every segment. tool names the writer ("mlvpipe 0.1.0"). */
+mp_status mp_prepass_run(const mlv_clip *clip, const mp_prepass_options *o, const char *tool,
+                         mp_clip_levels *out, mp_error *err);
+
+/* Checks that a sidecar was made for this clip (GUID, frames, segment boundaries); a
+ * different options hash is only a warning. name is the sidecar's path, for messages. */
+mp_status mp_clip_levels_match(const mp_clip_levels *cl, const mlv_clip *clip,
+                               const mp_prepass_options *o, const char *name, mp_error *err);
+
+#endif

@@ -1,0 +1,93 @@
+#include "cli_run.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+atomic_int cli_cancel;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    atomic_store(&cli_cancel, 1);   /* lock-free, so async-signal-safe */
+}
+
+void cli_install_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    /* One signal asks for a clean stop; the handler then resets, so a second one kills. */
+    sa.sa_flags = SA_RESETHAND;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+int cli_parse_progress(const char *s, cli_progress_mode *out)
+{
+    static const char *const names[] = {"auto", "json", "none"};
+    for (int i = 0; i < 3; i++) {
+        if (!strcmp(s, names[i])) {
+            *out = (cli_progress_mode)i;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void cli_progress_init(cli_progress *p, cli_progress_mode mode)
+{
+    memset(p, 0, sizeof *p);
+    if (mode == CLI_PROGRESS_AUTO && (!isatty(STDERR_FILENO) || cli_verbosity == 0))
+        mode = CLI_PROGRESS_NONE;
+    p->mode = mode;
+    mp_progress_begin(&p->limiter, 0, 0);
+}
+
+void cli_progress_print(void *opaque, const mp_progress_event *ev)
+{
+    cli_progress *p = opaque;
+    char line[2 * MP_ERROR_MAX + 256];
+    if (p->mode == CLI_PROGRESS_JSON) {
+        mp_progress_format_json(ev, line, sizeof line);
+        fprintf(stderr, "%s\n", line);
+        fflush(stderr);
+        return;
+    }
+    if (p->mode != CLI_PROGRESS_AUTO)
+        return;
+    if (ev->kind == MP_PROGRESS_FRAME) {
+        if (!mp_progress_line_due(&p->limiter, ev, mp_progress_now(), 0.25))
+            return;
+        mp_progress_format_line(ev, line, sizeof line);
+        fprintf(stderr, "\r%s\033[K", line);
+        p->line_shown = 1;
+    } else if (ev->kind == MP_PROGRESS_DONE || ev->kind == MP_PROGRESS_ERROR) {
+        if (p->line_shown)
+            fputc('\n', stderr);
+        p->line_shown = 0;
+        if (ev->kind == MP_PROGRESS_DONE)
+            fprintf(stderr, "%u frames (%u written, %u skipped) in %.1f s, %.1f fps\n",
+                    ev->done, ev->written, ev->skipped, ev->elapsed_s, ev->fps);
+    }
+    fflush(stderr);
+}
+
+int cli_parse_uint(const char *s, uint32_t min, uint32_t max, uint32_t *out)
+{
+    char *end;
+    if (!s || *s < '0' || *s > '9')
+        return 0;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end || v < min || v > max)
+        return 0;
+    *out = (uint32_t)v;
+    return 1;
+}

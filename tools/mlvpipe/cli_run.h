@@ -1,0 +1,35 @@
+/* Helpers shared by the long-running subcommands (convert, analyze): a cancel flag raised by
+ * SIGINT/SIGTERM, progress output (terminal line, JSON lines or nothing), option values. */
+#ifndef MLVPIPE_CLI_RUN_H
+#define MLVPIPE_CLI_RUN_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "pipeline/progress.h"
+
+/* Set by SIGINT/SIGTERM once cli_install_signals() ran; a second signal kills outright. */
+extern atomic_int cli_cancel;
+void cli_install_signals(void);
+
+typedef enum cli_progress_mode { CLI_PROGRESS_AUTO, CLI_PROGRESS_JSON, CLI_PROGRESS_NONE }
+    cli_progress_mode;
+
+/* Parses "auto", "json" or "none"; returns 0 on anything else. */
+int cli_parse_progress(const char *s, cli_progress_mode *out);
+
+typedef struct cli_progress {
+    int mode;                   /* resolved: CLI_PROGRESS_JSON, _AUTO (terminal) or _NONE */
+    mp_progress limiter;        /* only its rate-limit clock is used */
+    int line_shown;
+} cli_progress;
+
+/* Resolves auto to a terminal line when stderr is a terminal (and not -q), else none. */
+void cli_progress_init(cli_progress *p, cli_progress_mode mode);
+/* An mp_progress_fn: prints ev on stderr as the mode says. opaque is the cli_progress. */
+void cli_progress_print(void *opaque, const mp_progress_event *ev);
+
+/* Parses a whole decimal number in [min, max]; returns 0 on anything else. */
+int cli_parse_uint(const char *s, uint32_t min, uint32_t max, uint32_t *out);
+
+#endif
