@@ -10,7 +10,7 @@
 typedef struct demosaic_window {
     const float *cfa;        /* rows x width samples, white-balanced, within [0, 1] */
     float *rgb[3];           /* rows x width each: R, G, B */
-    float *scratch[3];       /* rows x width each, RCD only */
+    float *scratch[5];       /* rows x width each, RCD only */
     uint32_t width, rows;
     uint8_t colour[2][2];    /* colour (0 R, 1 G, 2 B) of window pixel (x, r): [r & 1][x & 1] */
 } demosaic_window;
@@ -19,7 +19,7 @@ typedef struct demosaic_window {
  * the whole frame at once (the reach of every step chained, see demosaic_rcd.c). */
 #define DEMOSAIC_BILINEAR_CONTEXT 1
 #define DEMOSAIC_RCD_CONTEXT 12
-#define DEMOSAIC_RCD_SCRATCH 3
+#define DEMOSAIC_RCD_SCRATCH 5
 
 /* Bilinear interpolation of the rectangle [x0, x1) x [r0, r1); neighbours outside the window
  * are left out of the averages (the 3x3 neighbourhood of any pixel of a window of at least

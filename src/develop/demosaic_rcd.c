@@ -31,10 +31,10 @@ static inline float high_pass(const float *p, ptrdiff_t step)
            (p[-step] + p[step]) + 6.0f * p[0];
 }
 
-static inline float direction_stat(const float *p, ptrdiff_t step)
+/* Sum of squared high-pass responses at the pixel and its two neighbours along the axis. */
+static inline float direction_stat(const float *hp, ptrdiff_t step)
 {
-    float a = high_pass(p - step, step), b = high_pass(p, step), c = high_pass(p + step, step);
-    return eps_sq + a * a + b * b + c * c;
+    return eps_sq + hp[-step] * hp[-step] + hp[0] * hp[0] + hp[step] * hp[step];
 }
 
 /* The pixel's own direction (0 = first axis, 1 = second) or its diagonal neighbours' mean,
@@ -63,20 +63,39 @@ static void low_pass(const demosaic_window *w, float *lpf)
         }
 }
 
-static void directions(const demosaic_window *w, float *vh, float *pq)
+/* Direction statistics in [0, 1], the share of the first axis' high-pass energy (near 1: the
+ * first axis varies, interpolate along the second): vh for vertical against horizontal at every pixel, pq for the two diagonals at red/blue pixels only (whose
+ * diagonal neighbours are red/blue too). The filter responses go to hp_a, hp_b first so each
+ * is computed once instead of three times. */
+static void directions(const demosaic_window *w, float *vh, float *pq, float *hp_a, float *hp_b)
 {
     const ptrdiff_t s = w->width;
+    for (uint32_t r = 3; r + 3 < w->rows; r++)
+        for (uint32_t x = 3; x + 3 < w->width; x++) {
+            size_t i = r * s + x;
+            hp_a[i] = high_pass(w->cfa + i, s);
+            hp_b[i] = high_pass(w->cfa + i, 1);
+        }
     for (uint32_t r = 4; r + 4 < w->rows; r++)
         for (uint32_t x = 4; x + 4 < w->width; x++) {
             size_t i = r * s + x;
-            const float *p = w->cfa + i;
-            float v = direction_stat(p, s), h = direction_stat(p, 1);
+            float v = direction_stat(hp_a + i, s), h = direction_stat(hp_b + i, 1);
             vh[i] = v / (v + h);
-            if (w->colour[r & 1][x & 1] != 1) { /* diagonals are only needed at red/blue */
-                float d1 = direction_stat(p, s + 1), d2 = direction_stat(p, s - 1);
+        }
+    for (uint32_t r = 3; r + 3 < w->rows; r++)
+        for (uint32_t x = 3; x + 3 < w->width; x++)
+            if (w->colour[r & 1][x & 1] != 1) {
+                size_t i = r * s + x;
+                hp_a[i] = high_pass(w->cfa + i, s + 1);
+                hp_b[i] = high_pass(w->cfa + i, s - 1);
+            }
+    for (uint32_t r = 4; r + 4 < w->rows; r++)
+        for (uint32_t x = 4; x + 4 < w->width; x++)
+            if (w->colour[r & 1][x & 1] != 1) {
+                size_t i = r * s + x;
+                float d1 = direction_stat(hp_a + i, s + 1), d2 = direction_stat(hp_b + i, s - 1);
                 pq[i] = d1 / (d1 + d2);
             }
-        }
 }
 
 static void green(const demosaic_window *w, const float *lpf, const float *vh)
@@ -179,7 +198,7 @@ void demosaic_rcd(const demosaic_window *w)
 
     float *lpf = w->scratch[0], *vh = w->scratch[1], *pq = w->scratch[2];
     low_pass(w, lpf);
-    directions(w, vh, pq);
+    directions(w, vh, pq, w->scratch[3], w->scratch[4]);
     green(w, lpf, vh);
     chroma_at_chroma(w, pq);
     chroma_at_green(w, vh);

@@ -275,28 +275,37 @@ static void load_cfa(const develop_context *ctx, const mp_frame *f, uint32_t y0,
     }
 }
 
-/* Highlights, matrix and curve for one row of demosaiced camera RGB. */
-static void finish_row(const develop_context *ctx, const float *r_in, const float *g_in,
-                       const float *b_in, uint32_t width, uint16_t *r_out, uint16_t *g_out,
-                       uint16_t *b_out)
+/* Highlights and matrix for one row of demosaiced camera RGB, in place; branch-free so the
+ * compiler can vectorise it (blend weight 0 below the start of the ramp). */
+static void grade_row(const develop_context *ctx, float *restrict r, float *restrict g,
+                      float *restrict b, uint32_t width)
 {
     const float(*m)[3] = ctx->matrix;
-    const int blend = ctx->params.highlight == DEVELOP_HIGHLIGHT_BLEND;
+    const float blend = ctx->params.highlight == DEVELOP_HIGHLIGHT_BLEND ? 1.0f : 0.0f;
+    const float ramp = 1.0f / (1.0f - HIGHLIGHT_BLEND_START);
     for (uint32_t x = 0; x < width; x++) {
-        float c[3] = {r_in[x], g_in[x], b_in[x]};
-        for (int k = 0; k < 3; k++)
-            c[k] = c[k] < 0 ? 0 : c[k] > 1 ? 1 : c[k];
-        float peak = fmaxf(c[0], fmaxf(c[1], c[2]));
-        if (blend && peak > HIGHLIGHT_BLEND_START) {
-            float t = (peak - HIGHLIGHT_BLEND_START) * (1.0f / (1.0f - HIGHLIGHT_BLEND_START));
-            float w = t * t * (3.0f - 2.0f * t);
-            for (int k = 0; k < 3; k++)
-                c[k] += w * (peak - c[k]);
-        }
-        r_out[x] = curve_lut_apply(&ctx->lut, m[0][0] * c[0] + m[0][1] * c[1] + m[0][2] * c[2]);
-        g_out[x] = curve_lut_apply(&ctx->lut, m[1][0] * c[0] + m[1][1] * c[1] + m[1][2] * c[2]);
-        b_out[x] = curve_lut_apply(&ctx->lut, m[2][0] * c[0] + m[2][1] * c[1] + m[2][2] * c[2]);
+        float c0 = r[x], c1 = g[x], c2 = b[x];
+        c0 = c0 > 0 ? (c0 < 1 ? c0 : 1) : 0;
+        c1 = c1 > 0 ? (c1 < 1 ? c1 : 1) : 0;
+        c2 = c2 > 0 ? (c2 < 1 ? c2 : 1) : 0;
+        float peak = c0 > c1 ? c0 : c1;
+        peak = peak > c2 ? peak : c2;
+        float t = (peak - HIGHLIGHT_BLEND_START) * ramp;
+        t = t > 0 ? t : 0;
+        float w = blend * t * t * (3.0f - 2.0f * t);
+        c0 += w * (peak - c0);
+        c1 += w * (peak - c1);
+        c2 += w * (peak - c2);
+        r[x] = m[0][0] * c0 + m[0][1] * c1 + m[0][2] * c2;
+        g[x] = m[1][0] * c0 + m[1][1] * c1 + m[1][2] * c2;
+        b[x] = m[2][0] * c0 + m[2][1] * c1 + m[2][2] * c2;
     }
+}
+
+static void encode_row(const curve_lut *lut, const float *in, uint32_t width, uint16_t *out)
+{
+    for (uint32_t x = 0; x < width; x++)
+        out[x] = curve_lut_apply(lut, in[x]);
 }
 
 mp_status develop_frame(const develop_context *ctx, const mp_frame *frame, develop_workspace *ws,
@@ -351,8 +360,9 @@ mp_status develop_frame(const develop_context *ctx, const mp_frame *frame, devel
             demosaic_bilinear(&w, 0, width, 0, w.rows);
         for (uint32_t y = y0; y < y1; y++) {
             size_t in = (size_t)(y - wy0) * width, o = (size_t)y * width;
-            finish_row(ctx, w.rgb[0] + in, w.rgb[1] + in, w.rgb[2] + in, width,
-                       out->plane[0] + o, out->plane[1] + o, out->plane[2] + o);
+            grade_row(ctx, w.rgb[0] + in, w.rgb[1] + in, w.rgb[2] + in, width);
+            for (int k = 0; k < 3; k++)
+                encode_row(&ctx->lut, w.rgb[k] + in, width, out->plane[k] + o);
         }
     }
     return MP_OK;
