@@ -38,6 +38,7 @@ typedef struct dng_layout {
     uint16_t compression;
     int packed;
     size_t row_bytes;               /* uncompressed only */
+    int lj92_two_components;        /* MP_DNG_LJ92_2C instead of MP_DNG_LJ92 */
 } dng_layout;
 
 static mp_status check_frame(const mp_frame *f, const mp_sink_params *p, dng_layout *lay,
@@ -58,12 +59,14 @@ static mp_status check_frame(const mp_frame *f, const mp_sink_params *p, dng_lay
             return mp_error_set(err, MP_ERR_ARG, "frame %u: CFA pattern 0x%08x is not RGB",
                                 f->number, f->cfa);
     lay->bits = p->storage == MP_DNG_16BIT ? 16 : f->bits;
-    lay->compression = p->storage == MP_DNG_LJ92 ? COMPRESSION_LJ92 : COMPRESSION_NONE;
+    lay->compression = p->storage == MP_DNG_LJ92 || p->storage == MP_DNG_LJ92_2C
+                           ? COMPRESSION_LJ92 : COMPRESSION_NONE;
+    lay->lj92_two_components = p->storage == MP_DNG_LJ92_2C;
     lay->packed = lay->compression == COMPRESSION_NONE && lay->bits != 16;
     lay->row_bytes = lay->packed ? mp_packed_size_dng(f->width, lay->bits) : 2 * (size_t)f->width;
-    if (lay->compression == COMPRESSION_LJ92 && f->height % 2)
-        return mp_error_set(err, MP_ERR_ARG, "frame %u: LJ92 needs an even height, not %u",
-                            f->number, f->height);
+    if (lay->compression == COMPRESSION_LJ92 && (f->height % 2 || f->width % 2))
+        return mp_error_set(err, MP_ERR_ARG, "frame %u: LJ92 needs an even size, not %ux%u",
+                            f->number, f->width, f->height);
     if (lay->packed) {
         /* A sample above the depth would corrupt its neighbours once packed (the LJ92
          * encoder checks its input itself). */
@@ -318,9 +321,15 @@ mp_status mp_dng_encode(const mp_frame *f, const mp_frame_meta *m, const mp_sink
     size_t payload = lay.row_bytes * f->height;
     st = build_ifds(f, m, p, &lay, ifd0, exif, err);
     if (st == MP_OK && lay.compression == COMPRESSION_LJ92) {
-        /* Two Bayer rows per JPEG line: one component, 2W x H/2 (cinemadng.md 1.3). */
+        /* Both layouts read the samples in raster order. One component: two Bayer rows
+         * per JPEG line, predictor 6 reaches the same colour two rows up (cinemadng.md 1.3).
+         * Two components: a JPEG pixel is a pair of neighbours, so predictor 1 (left)
+         * reaches the same colour two columns left. */
         lj92_header h = {.width = 2 * f->width, .height = f->height / 2, .components = 1,
                          .precision = lay.bits, .predictor = 6};
+        if (lay.lj92_two_components)
+            h = (lj92_header){.width = f->width / 2, .height = f->height, .components = 2,
+                              .precision = lay.bits, .predictor = 1};
         st = lj92_encode(f->data, &h, &jpeg, &payload, err);
     }
     if (st != MP_OK)

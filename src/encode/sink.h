@@ -27,7 +27,12 @@ typedef enum mp_naming {
 typedef enum mp_dng_storage {
     MP_DNG_NATIVE,      /* the frame's own depth: 16-bit samples, or packed 10/12/14 bits */
     MP_DNG_16BIT,       /* always 16-bit samples (required for dual-ISO output) */
-    MP_DNG_LJ92         /* lossless JPEG (Compression 7), one strip, 2W x H/2, predictor 6 */
+    MP_DNG_LJ92,        /* lossless JPEG (Compression 7), one strip, 1 component 2W x H/2,
+                         * predictor 6: MLV-App's layout, which Resolve loads; darktable 4.2
+                         * (rawspeed) refuses predictors other than 1 */
+    MP_DNG_LJ92_2C      /* lossless JPEG, one strip, 2 components W/2 x H, predictor 1 (same
+                         * colour to the left; as small as the above): also read by darktable,
+                         * not verified in Resolve */
 } mp_dng_storage;
 
 /* Clip metadata in force at the first frame (from the reader's mlv_clip_info). Absent blocks

@@ -257,13 +257,13 @@ static void test_sixteen_bit_storage_of_14_bit_frame(void **state)
     mp_frame_free(&f);
 }
 
-static void check_lj92(uint32_t bits)
+static void check_lj92(uint32_t bits, mp_dng_storage storage)
 {
     mp_frame f = {0};
     mp_sink_params p;
     fill_frame(&f, 48, 20, bits, 5);
     full_params(&p);
-    p.storage = MP_DNG_LJ92;
+    p.storage = storage;
     parsed d;
     encode_and_parse(&f, NULL, &p, &d);
     assert_int_equal(tp_u32(need(&d.ifd0, 259, 3, 1), 0), 7);
@@ -275,11 +275,12 @@ static void check_lj92(uint32_t bits)
     lj92_header h;
     mp_error err;
     assert_int_equal(lj92_decode(s, len, out, 48 * 20, &h, &err), MP_OK);
-    assert_int_equal(h.components, 1);
-    assert_int_equal(h.width, 96);
-    assert_int_equal(h.height, 10);
+    int two = storage == MP_DNG_LJ92_2C;
+    assert_int_equal(h.components, two ? 2 : 1);
+    assert_int_equal(h.width, two ? 24 : 96);
+    assert_int_equal(h.height, two ? 20 : 10);
     assert_int_equal(h.precision, bits);
-    assert_int_equal(h.predictor, 6);
+    assert_int_equal(h.predictor, two ? 1 : 6);
     assert_memory_equal(out, f.data, 48 * 20 * sizeof *out);
     free(out);
     free(d.buf);
@@ -289,9 +290,12 @@ static void check_lj92(uint32_t bits)
 static void test_lj92(void **state)
 {
     (void)state;
-    check_lj92(14);
-    check_lj92(16);
-    check_lj92(12);
+    check_lj92(14, MP_DNG_LJ92);
+    check_lj92(16, MP_DNG_LJ92);
+    check_lj92(12, MP_DNG_LJ92);
+    check_lj92(14, MP_DNG_LJ92_2C);
+    check_lj92(16, MP_DNG_LJ92_2C);
+    check_lj92(10, MP_DNG_LJ92_2C);
 }
 
 static void test_minimal_metadata(void **state)
@@ -411,7 +415,7 @@ static void test_rejects_undescribable_frames(void **state)
     expect_arg_error(&f, &p, "exceed 12 bits");
     fill_frame(&f, 16, 7, 12, 0);
     p.storage = MP_DNG_LJ92;
-    expect_arg_error(&f, &p, "even height");
+    expect_arg_error(&f, &p, "even size");
     p.storage = MP_DNG_NATIVE;
     fill_frame(&f, 16, 8, 12, 0);
     f.cfa = 0x03010100;
