@@ -59,7 +59,7 @@ static int parse_args(int argc, char **argv, options *o)
 {
     *o = (options){.width = 1920, .height = 1080, .frames = 1, .bits = 14, .ev_gap = 4,
                    .seed = 7};
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i += 2) {  /* every option takes one value */
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int bad;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -108,7 +108,6 @@ static int parse_args(int argc, char **argv, options *o)
             fprintf(stderr, "bench_dualiso_quality: bad value for %s: %s\n", a, v);
             return -1;
         }
-        i++;
     }
     return 0;
 }
