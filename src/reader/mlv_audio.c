@@ -20,7 +20,7 @@ mp_status mlv_finish_audio(mlv_clip *c, mp_error *err)
         c->audio_count = 0;
         return MP_OK;
     }
-    qsort(c->audio, c->audio_count, sizeof *c->audio, mlv_cmp_by_number);
+    mlv_sort(c->audio, c->audio_count, sizeof *c->audio, mlv_cmp_by_number);
     c->audio_pos = malloc((size_t)c->audio_count * sizeof *c->audio_pos);
     if (!c->audio_pos)
         return mp_error_set(err, MP_ERR_NOMEM, "%s: out of memory", name);

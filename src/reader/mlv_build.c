@@ -161,6 +161,12 @@ mp_status mlv_add_metadata(mlv_clip *c, const mlv_block *b, mp_error *err)
     return MP_OK;
 }
 
+void mlv_sort(void *base, uint32_t count, size_t size, int (*cmp)(const void *, const void *))
+{
+    if (count > 1)   /* qsort must not see the NULL of an empty array */
+        qsort(base, count, size, cmp);
+}
+
 static int cmp_event(const void *a, const void *b)
 {
     const mlv_event *x = a, *y = b;
@@ -244,8 +250,8 @@ static mp_status push_state(mlv_clip *c, const mlv_state *s, mp_error *err)
  * its header blocks late must not leave frames without a RAWI). */
 static mp_status assign_states(mlv_clip *c, mp_error *err)
 {
-    qsort(c->events, c->event_count, sizeof *c->events, cmp_event);
-    qsort(c->frames, c->info.frame_count, sizeof *c->frames, cmp_by_time);
+    mlv_sort(c->events, c->event_count, sizeof *c->events, cmp_event);
+    mlv_sort(c->frames, c->info.frame_count, sizeof *c->frames, cmp_by_time);
 
     mlv_state cur;
     memset(&cur, 0, sizeof cur);
@@ -285,7 +291,7 @@ mp_status mlv_finish_index(mlv_clip *c, mp_error *err)
     if (st != MP_OK)
         return st;
 
-    qsort(c->frames, in->frame_count, sizeof *c->frames, mlv_cmp_by_number);
+    mlv_sort(c->frames, in->frame_count, sizeof *c->frames, mlv_cmp_by_number);
     uint32_t kept = 0;
     for (uint32_t i = 0; i < in->frame_count; i++) {
         const mlv_entry *f = &c->frames[i];

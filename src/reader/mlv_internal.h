@@ -83,6 +83,7 @@ mp_status mlv_add_metadata(mlv_clip *c, const mlv_block *b, mp_error *err);
 mp_status mlv_finish_index(mlv_clip *c, mp_error *err);
 /* qsort order of frames and audio blocks: number, then timestamp, then file position. */
 int mlv_cmp_by_number(const void *a, const void *b);
+void mlv_sort(void *base, uint32_t count, size_t size, int (*cmp)(const void *, const void *));
 
 /* mlv_chunks.c */
 mp_status mlv_find_chunks(mlv_clip *c, const char *path, int no_spanning, mp_error *err);
