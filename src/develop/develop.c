@@ -12,8 +12,12 @@
  * rows recomputed per strip cost under 10 %. */
 #define DEFAULT_STRIP_ROWS 256u
 
-/* BLEND starts desaturating when the brightest white-balanced channel passes this fraction of
- * the clip, and reaches white at the clip. */
+/* BLEND starts desaturating when the brightest white-balanced CFA sample in a pixel's 3x3
+ * neighbourhood passes this fraction of the clip, and reaches white at the clip. Measuring on
+ * the CFA, not on the demosaiced values, catches every pixel whose interpolation used a
+ * clipped sample: colour differences across a clipped channel are meaningless, and
+ * interpolation can pull such a pixel's channels just below the clip, where a ramp on the
+ * demosaiced values would leave it tinted. */
 #define HIGHLIGHT_BLEND_START 0.8f
 
 struct develop_context {
@@ -275,10 +279,30 @@ static void load_cfa(const develop_context *ctx, const mp_frame *f, uint32_t y0,
     }
 }
 
+/* Brightest CFA sample in each pixel's 3x3 neighbourhood (clipped at the frame's edges) for
+ * one row; up/down may be NULL at the first and last row of the frame. */
+static void clip_proximity_row(const float *up, const float *mid, const float *down,
+                               uint32_t width, float *near)
+{
+    up = up ? up : mid;
+    down = down ? down : mid;
+    for (uint32_t x = 0; x < width; x++) {
+        float v = up[x] > mid[x] ? up[x] : mid[x];
+        near[x] = v > down[x] ? v : down[x];
+    }
+    float left = near[0];
+    for (uint32_t x = 0; x < width; x++) {
+        float v = near[x], right = x + 1 < width ? near[x + 1] : v;
+        float m = left > v ? left : v;
+        near[x] = m > right ? m : right;
+        left = v;
+    }
+}
+
 /* Highlights and matrix for one row of demosaiced camera RGB, in place; branch-free so the
  * compiler can vectorise it (blend weight 0 below the start of the ramp). */
-static void grade_row(const develop_context *ctx, float *restrict r, float *restrict g,
-                      float *restrict b, uint32_t width)
+static void grade_row(const develop_context *ctx, const float *near, float *restrict r,
+                      float *restrict g, float *restrict b, uint32_t width)
 {
     const float(*m)[3] = ctx->matrix;
     const float blend = ctx->params.highlight == DEVELOP_HIGHLIGHT_BLEND ? 1.0f : 0.0f;
@@ -290,8 +314,9 @@ static void grade_row(const develop_context *ctx, float *restrict r, float *rest
         c2 = c2 > 0 ? (c2 < 1 ? c2 : 1) : 0;
         float peak = c0 > c1 ? c0 : c1;
         peak = peak > c2 ? peak : c2;
-        float t = (peak - HIGHLIGHT_BLEND_START) * ramp;
+        float t = (near[x] - HIGHLIGHT_BLEND_START) * ramp;
         t = t > 0 ? t : 0;
+        t = t < 1 ? t : 1;
         float w = blend * t * t * (3.0f - 2.0f * t);
         c0 += w * (peak - c0);
         c1 += w * (peak - c1);
@@ -326,7 +351,8 @@ mp_status develop_frame(const develop_context *ctx, const mp_frame *frame, devel
 
     size_t pixels = (size_t)width * height;
     if ((st = reserve((void **)&out->plane[0], &out->capacity, 3 * pixels, sizeof(uint16_t), err)) ||
-        (st = reserve((void **)&ws->buf, &ws->capacity, planes * plane, sizeof(float), err)))
+        (st = reserve((void **)&ws->buf, &ws->capacity, planes * plane + width, sizeof(float),
+                      err)))
         return st;
     out->plane[1] = out->plane[0] + pixels;
     out->plane[2] = out->plane[1] + pixels;
@@ -335,7 +361,7 @@ mp_status develop_frame(const develop_context *ctx, const mp_frame *frame, devel
     out->number = frame->number;
     out->color = ctx->color;
 
-    float *cfa = ws->buf;
+    float *cfa = ws->buf, *near = ws->buf + planes * plane;
     demosaic_window w = {
         .cfa = cfa,
         .rgb = {cfa + plane, cfa + 2 * plane, cfa + 3 * plane},
@@ -360,7 +386,9 @@ mp_status develop_frame(const develop_context *ctx, const mp_frame *frame, devel
             demosaic_bilinear(&w, 0, width, 0, w.rows);
         for (uint32_t y = y0; y < y1; y++) {
             size_t in = (size_t)(y - wy0) * width, o = (size_t)y * width;
-            grade_row(ctx, w.rgb[0] + in, w.rgb[1] + in, w.rgb[2] + in, width);
+            clip_proximity_row(y > 0 ? cfa + in - width : NULL, cfa + in,
+                               y + 1 < height ? cfa + in + width : NULL, width, near);
+            grade_row(ctx, near, w.rgb[0] + in, w.rgb[1] + in, w.rgb[2] + in, width);
             for (int k = 0; k < 3; k++)
                 encode_row(&ctx->lut, w.rgb[k] + in, width, out->plane[k] + o);
         }

@@ -7,8 +7,9 @@
  *   2. demosaic: RCD (ratio corrected demosaicing, L. Sanz Rodriguez 2017: chromatic-aberration
  *      invariant direction statistics, ratio-corrected green in a low-pass domain, colour
  *      differences for red/blue) or bilinear as the fast path;
- *   3. highlights: BLEND desaturates towards white as the brightest channel approaches the clip
- *      (smoothstep from 0.8 to 1.0 of the clip), so partially clipped areas go white, not magenta;
+ *   3. highlights: BLEND desaturates towards white as the brightest CFA sample around a pixel
+ *      approaches the clip (smoothstep from 0.8 to 1.0 of the clip, 3x3 neighbourhood), so
+ *      partially clipped areas go white, not magenta or yellow;
  *   4. camera -> XYZ -> output gamut: from ColorMatrix1 (XYZ -> camera) and the white balance
  *      the DNG way: camera neutral -> scene white in XYZ, Bradford adaptation to the output
  *      white, XYZ -> output primaries; normalised so the white-balanced clip (1,1,1) maps to
