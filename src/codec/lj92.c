@@ -480,10 +480,12 @@ static mp_status decode_scan(const uint8_t *src, size_t len, const scan_info *si
             return mp_error_set(err, MP_ERR_DAMAGED, "LJ92: offset %zu: data ends in line %u of %u",
                                 (size_t)(b.p - src), y, si->hdr.height);
     }
+    /* Every sample came from real data, so the image is whole even if the EOI was cut off
+     * (MLV-App's decoder does not look for it either); another marker here is damage. */
     const uint8_t *m = find_marker(b.p, end);
-    if (!m || m[1] != LJ92_EOI)
-        return mp_error_set(err, MP_ERR_DAMAGED, "LJ92: offset %zu: no EOI after the scan",
-                            (size_t)((m ? m : b.p) - src));
+    if (m && m[1] != LJ92_EOI)
+        return mp_error_set(err, MP_ERR_DAMAGED, "LJ92: offset %zu: marker 0x%02X instead of EOI",
+                            (size_t)(m - src), m[1]);
     return MP_OK;
 }
 

@@ -481,23 +481,36 @@ static void invalid_code_is_damage(void **state)
     assert_non_null(strstr(err.msg, "Huffman"));
 }
 
+/* Cutting into the data is an error at every length; cutting only the EOI marker leaves the
+ * image whole, and it decodes. */
 static void every_truncation_fails(void **state)
 {
     (void)state;
     size_t count;
     stream *s = small_stream(&count);
-    uint16_t *out = malloc(count * sizeof *out);
+    uint16_t *out = malloc(count * sizeof *out), *whole = malloc(count * sizeof *whole);
+    assert_int_equal(lj92_decode(s->buf, s->n, whole, count, NULL, NULL), MP_OK);
     for (size_t len = 0; len < s->n; len++) {
         uint8_t *copy = malloc(len ? len : 1);  /* exact size: the sanitizer sees overreads */
         memcpy(copy, s->buf, len);
         mp_error err = {0};
         mp_status st = lj92_decode(copy, len, out, count, NULL, &err);
-        if (st == MP_OK)
+        if (len >= s->n - 2) {
+            assert_int_equal(st, MP_OK);
+            assert_memory_equal(out, whole, count * sizeof *out);
+        } else if (st == MP_OK) {
             fail_msg("truncation to %zu of %zu bytes decoded", len, s->n);
-        assert_non_null(strstr(err.msg, "offset"));
+        } else {
+            assert_non_null(strstr(err.msg, "offset"));
+        }
         free(copy);
     }
+    /* a marker other than EOI after the scan */
+    s->buf[s->n - 1] = 0xDC;
+    assert_int_equal(lj92_decode(s->buf, s->n, out, count, NULL, NULL), MP_ERR_DAMAGED);
+    s->buf[s->n - 1] = 0xD9;
     free(out);
+    free(whole);
 }
 
 static void random_damage_never_crashes(void **state)
