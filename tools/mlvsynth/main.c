@@ -40,6 +40,7 @@ int main(int argc, char **argv)
     clip_meta meta;
     content_ctx content = {0};
     slot_fate *fate = NULL;
+    uint32_t files = 0;
     st = plan_build(&plan, &opt, &err);
     if (!st)
         st = clip_meta_build(&meta, &opt, &err);
@@ -48,10 +49,10 @@ int main(int argc, char **argv)
     if (!st && !(fate = calloc(plan.count, sizeof *fate)))
         st = mp_error_set(&err, MP_ERR_NOMEM, "out of memory");
     if (!st)
-        st = opt.legacy_raw ? write_raw(&opt, &plan, &meta, &content, fate, &err)
-                            : write_mlv(&opt, &plan, &meta, &content, fate, &err);
+        st = opt.legacy_raw ? write_raw(&opt, &plan, &meta, &content, fate, &files, &err)
+                            : write_mlv(&opt, &plan, &meta, &content, fate, &files, &err);
     if (!st)
-        st = truth_write(&opt, &plan, &meta, &content, fate, &err);
+        st = truth_write(&opt, &plan, &meta, &content, fate, files, &err);
     if (st)
         fprintf(stderr, "mlvsynth: %s\n", err.msg);
     free(fate);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "diso_index.h"
 
@@ -351,10 +352,20 @@ static void set_defaults(synth_options *o)
     o->ob_top = OPT_NONE;
 }
 
+/* Readers find chunks and recognise the container by the extension. */
+static int has_extension(const char *name, const char *ext)
+{
+    size_t n = strlen(name), e = strlen(ext);
+    return n > e && !strcasecmp(name + n - e, ext);
+}
+
 static mp_status validate(synth_options *o, mp_error *err)
 {
     if (!o->output)
         return mp_error_set(err, MP_ERR_ARG, "no output given (-o NAME.MLV)");
+    if (!has_extension(o->output, o->legacy_raw ? ".RAW" : ".MLV"))
+        return mp_error_set(err, MP_ERR_ARG, "output name must end in %s",
+                            o->legacy_raw ? ".RAW (--legacy-raw)" : ".MLV");
     if (o->bits != 10 && o->bits != 12 && o->bits != 14 && o->bits != 16)
         return mp_error_set(err, MP_ERR_ARG, "--bits must be 10, 12, 14 or 16");
     if (o->width < 2 || o->height < 2 || o->width % 2 || o->height % 2 ||

@@ -84,7 +84,8 @@ static mp_status write_footer(split_stream *s, const clip_meta *m, uint32_t fram
 }
 
 mp_status write_raw(const synth_options *o, const clip_plan *plan, const clip_meta *meta,
-                    content_ctx *content, slot_fate *fate, mp_error *err)
+                    content_ctx *content, slot_fate *fate, uint32_t *files_written,
+                    mp_error *err)
 {
     size_t n = (size_t)o->width * o->height;
     size_t payload = n * 14 / 8;
@@ -113,6 +114,7 @@ mp_status write_raw(const synth_options *o, const clip_plan *plan, const clip_me
         st = write_footer(&s, meta, frame_size, plan->count, err);
     if (!st)
         st = out_file_check_series_end(o->output, s.count, o->overwrite, err);
+    *files_written = s.count;
     for (uint32_t c = 0; c < s.count; c++) {
         if (!st)
             st = out_file_finish(&s.files[c], err);

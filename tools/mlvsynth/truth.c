@@ -38,6 +38,7 @@ static void json_string(FILE *j, const char *s)
 
 static const char *const content_names[] = {"pattern", "gradient", "dualiso"};
 static const char *const compression_names[] = {"none", "lj92", "lzma", "delta", "lzma-delta"};
+static const char *const header_names[] = {"mlv-lite", "minimal", "all"};
 static const char *const scene_names[] = {"benchmark", "flat", "ramp"};
 
 static void list_u32(FILE *j, const char *key, const uint32_t *v, uint32_t n, int last)
@@ -129,8 +130,8 @@ static void dualiso_json(FILE *j, const synth_options *o, const clip_meta *m,
 }
 
 static mp_status write_json(const synth_options *o, const clip_plan *plan, const clip_meta *m,
-                            const content_ctx *c, const slot_fate *fate, char **text,
-                            size_t *len, mp_error *err)
+                            const content_ctx *c, const slot_fate *fate, uint32_t files,
+                            char **text, size_t *len, mp_error *err)
 {
     uint32_t *buf = malloc(((size_t)o->frames + plan->count + 1) * sizeof *buf);
     FILE *j = buf ? open_memstream(text, len) : NULL;
@@ -144,7 +145,8 @@ static mp_status write_json(const synth_options *o, const clip_plan *plan, const
     json_string(j, base ? base + 1 : o->output);
     fprintf(j, ",\n");
     fprintf(j, "  \"container\": \"%s\",\n", o->legacy_raw ? "raw" : "mlv");
-    fprintf(j, "  \"chunk_files\": %u,\n", plan->chunk_count);
+    fprintf(j, "  \"files\": %u,\n", files);
+    fprintf(j, "  \"header\": \"%s\",\n", header_names[o->header]);
     fprintf(j, "  \"width\": %u, \"height\": %u, \"bits\": %u, \"frames\": %u,\n", o->width,
             o->height, o->bits, o->frames);
     fprintf(j, "  \"fps\": [%u, %u],\n", o->fps_num, o->fps_den);
@@ -256,7 +258,7 @@ static mp_status write_text(const char *path, int overwrite, const char *text, s
 }
 
 mp_status truth_write(const synth_options *o, const clip_plan *plan, const clip_meta *m,
-                      content_ctx *c, const slot_fate *fate, mp_error *err)
+                      content_ctx *c, const slot_fate *fate, uint32_t files, mp_error *err)
 {
     char *text = NULL;
     size_t len = 0;
@@ -265,7 +267,7 @@ mp_status truth_write(const synth_options *o, const clip_plan *plan, const clip_
     mp_status st = json_path && raw_path ? MP_OK
                                          : mp_error_set(err, MP_ERR_NOMEM, "out of memory");
     if (!st)
-        st = write_json(o, plan, m, c, fate, &text, &len, err);
+        st = write_json(o, plan, m, c, fate, files, &text, &len, err);
     if (!st)
         st = write_text(json_path, o->overwrite, text, len, err);
     if (!st && o->truth_raw)

@@ -17,6 +17,7 @@
 char *truth_path(const char *clip, const char *suffix);
 
 mp_status truth_write(const synth_options *opt, const clip_plan *plan, const clip_meta *meta,
-                      content_ctx *content, const slot_fate *fate, mp_error *err);
+                      content_ctx *content, const slot_fate *fate, uint32_t files,
+                      mp_error *err);
 
 #endif

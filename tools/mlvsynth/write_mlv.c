@@ -200,8 +200,10 @@ static mp_status write_chunk(mlv_job *j, out_file *fp, uint32_t chunk, uint32_t 
 }
 
 mp_status write_mlv(const synth_options *o, const clip_plan *plan, const clip_meta *meta,
-                    content_ctx *content, slot_fate *fate, mp_error *err)
+                    content_ctx *content, slot_fate *fate, uint32_t *files_written,
+                    mp_error *err)
 {
+    *files_written = plan->chunk_count;
     if (o->guid_mismatch != OPT_NONE &&
         (o->guid_mismatch < 1 || o->guid_mismatch >= (int64_t)plan->chunk_count))
         return mp_error_set(err, MP_ERR_ARG, "--guid-mismatch %lld: the clip has chunks 1..%u "

@@ -14,12 +14,12 @@ typedef enum slot_fate {
     FATE_UNCERTAIN    /* after a garbage block: readable only by re-synchronising */
 } slot_fate;
 
-/* MLV (.MLV + .M00 ...): fate has plan->count entries. */
+/* MLV (.MLV + .M00 ...): fate has plan->count entries; *files gets the number of files. */
 mp_status write_mlv(const synth_options *opt, const clip_plan *plan, const clip_meta *meta,
-                    content_ctx *content, slot_fate *fate, mp_error *err);
+                    content_ctx *content, slot_fate *fate, uint32_t *files, mp_error *err);
 
 /* Legacy .RAW + .R00 ...: frames back to back, RAWM footer. */
 mp_status write_raw(const synth_options *opt, const clip_plan *plan, const clip_meta *meta,
-                    content_ctx *content, slot_fate *fate, mp_error *err);
+                    content_ctx *content, slot_fate *fate, uint32_t *files, mp_error *err);
 
 #endif

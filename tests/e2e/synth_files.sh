@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# mlvsynth: every variant generated twice is byte-identical (determinism); the uncompressed
-# ones decode in ffmpeg's MLV demuxer to exactly the content formula, in frame-number order
-# (spanned and out-of-order included); and the plain clips agree with the independently
-# generated shared samples.    usage: synth_ffmpeg.sh MLVSYNTH
+# mlvsynth output files: every variant generated twice is byte-identical (determinism); every
+# clean MLV follows mlv_lite's block layout and every damaged one shows its damage
+# (synth_layout.py, an independent block walker); the uncompressed ones decode in ffmpeg's
+# MLV demuxer to exactly the content formula, in frame-number order (spanned and out-of-order
+# included); and the plain clips agree with the independently generated shared samples.
+# usage: synth_files.sh MLVSYNTH
 set -euo pipefail
 here=$(dirname "$0")
 . "$here/synth_lib.sh"
@@ -26,6 +28,17 @@ done
 [ "$(ls "$dir/a" | wc -l)" = "$(ls "$dir/b" | wc -l)" ]
 ! ls "$dir"/a/*.partial 2>/dev/null
 echo "determinism: $n files identical"
+
+synth_variants l | while read -r name opts; do
+    python3 "$here/synth_layout.py" "$dir/a/$name"
+done
+synth_variants d | while read -r name opts; do
+    if msg=$(python3 "$here/synth_layout.py" "$dir/a/$name" 2>&1); then
+        echo "$name: damage not visible in the layout"
+        exit 1
+    fi
+    echo "$msg (damage, as intended)"
+done
 
 synth_variants f | while read -r name opts; do
     python3 "$here/synth_ffcheck.py" "$dir/a/$name"

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Walks an mlvsynth MLV clip block by block, independently of the C code, and checks the
+layout rules of shared/docs/mlv-format.md as mlv_lite applies them: MLVI first in every chunk
+(52 bytes, "v2.0", one GUID, fileNum = chunk index, fileCount 0, frame counts = blocks found),
+chunk 0 header blocks in mlv_lite order with their exact sizes, the header area NULL-padded to
+512 bytes, VIDF frameSpace 32 filled with 0xA5 and blockSize a multiple of 512 with >= 4 spare
+bytes, VIDF timestamps per the truth file's rule, VERS padding, and AUDF frameSpace 232 with
+the PCM of the documented tone (left TONE Hz, right 1.5 TONE, amplitude 8192).
+
+usage: synth_layout.py CLIP.MLV"""
+import json
+import math
+import os
+import struct
+import sys
+
+SIZES = {b"MLVI": 52, b"RAWI": 180, b"RAWC": 32, b"IDNT": 84, b"EXPO": 40, b"LENS": 96,
+         b"RTCI": 44, b"WBAL": 44, b"STYL": 52, b"ELVL": 24, b"DISO": 24, b"WAVI": 32,
+         b"MARK": 20}
+HEADERS = {
+    "minimal": [b"RAWI", b"EXPO"],
+    "mlv-lite": [b"RAWI", b"RAWC", b"IDNT", b"EXPO", b"LENS", b"RTCI", b"WBAL", b"VERS"],
+}
+HEADERS["all"] = HEADERS["mlv-lite"] + [b"STYL", b"ELVL", b"INFO"]
+
+
+def fail(clip, msg):
+    sys.exit("%s: %s" % (os.path.basename(clip), msg))
+
+
+def chunk_names(clip, count):
+    return [clip] + [clip[:-2] + "%02d" % i for i in range(count - 1)]
+
+
+def main():
+    clip = sys.argv[1]
+    with open(os.path.splitext(clip)[0] + ".truth.json") as fh:
+        t = json.load(fh)
+    first_us, num, den = t["first_frame_us"], t["fps"][0], t["fps"][1]
+    audio = t.get("audio")
+    guid = None
+    vidf_seen, audf_pcm = [], {}
+    for index, name in enumerate(chunk_names(clip, t["files"])):
+        data = open(name, "rb").read()
+        magic, size, version, g, file_num, file_count = struct.unpack_from("<4sI8sQHH", data)
+        vcount, acount = struct.unpack_from("<II", data, 36)
+        if magic != b"MLVI" or size != 52 or version != b"v2.0\0\0\0\0":
+            fail(name, "MLVI header wrong")
+        guid = g if guid is None else guid
+        if g != guid or file_num != index or file_count != 0:
+            fail(name, "GUID, fileNum or fileCount wrong")
+        off, order, videos, audios, header_done = 52, [], 0, 0, False
+        while off < len(data):
+            kind, size, ts = struct.unpack_from("<4sIQ", data, off)
+            if size < 16 or off + size > len(data):
+                fail(name, "block at %d: size %d" % (off, size))
+            if kind in SIZES and size != SIZES[kind]:
+                fail(name, "%s block of %d bytes" % (kind.decode(), size))
+            if kind == b"VERS":
+                (n,) = struct.unpack_from("<I", data, off + 16)
+                if size != (n + 20 + 1 + 3) & ~3 or data[off + 20 + n] != 0:
+                    fail(name, "VERS padding")
+            if not header_done:
+                if kind == b"NULL":
+                    header_done = True
+                    if (off + size) % 512:
+                        fail(name, "header area ends at %d, not a multiple of 512" % (off + size))
+                else:
+                    order.append(kind)
+            elif kind == b"VIDF":
+                number, fs = struct.unpack_from("<I", data, off + 16)[0], \
+                    struct.unpack_from("<I", data, off + 28)[0]
+                payload = size - 32 - fs
+                if fs != 32 or data[off + 32:off + 64] != b"\xa5" * 32 or size % 512:
+                    fail(name, "VIDF %d: frameSpace %d or blockSize %d" % (number, fs, size))
+                if t["compression"] == "none":
+                    need = -(-t["width"] * t["height"] * t["bits"] // 8)
+                    if payload - need < 4:
+                        fail(name, "VIDF %d: %d spare bytes" % (number, payload - need))
+                want_ts = first_us + (number * 1000000 * den + num // 2) // num
+                if ts != want_ts and number not in t["duplicated"]:
+                    fail(name, "VIDF %d: timestamp %d, expected %d" % (number, ts, want_ts))
+                vidf_seen.append(number)
+                videos += 1
+            elif kind == b"AUDF":
+                number, fs = struct.unpack_from("<II", data, off + 16)
+                if fs != 232:
+                    fail(name, "AUDF %d: frameSpace %d" % (number, fs))
+                audf_pcm[number] = (ts, data[off + 24 + fs:off + size])
+                audios += 1
+            off += size
+        if index == 0:
+            want = list(HEADERS[t["header"]])
+            if t["content"] == "dualiso" and t["dual_iso"]["diso"] is not None:
+                want.append(b"DISO")
+            if audio:
+                want.append(b"WAVI")
+            if order != want:
+                fail(name, "header blocks %s, expected %s" % (order, want))
+        elif order:
+            fail(name, "later chunk carries header blocks %s" % order)
+        if (vcount, acount) != (videos, audios):
+            fail(name, "MLVI counts %d/%d, blocks %d/%d" % (vcount, acount, videos, audios))
+    if vidf_seen != t["vidf_order"]:
+        fail(clip, "VIDF order %s, truth says %s" % (vidf_seen, t["vidf_order"]))
+    if audio:
+        check_audio(clip, t, audio, audf_pcm)
+    print("%s: layout ok (%d VIDF, %d AUDF)" % (os.path.basename(clip), len(vidf_seen),
+                                                len(audf_pcm)))
+
+
+def check_audio(clip, t, audio, audf):
+    rate, num, den = audio["rate"], t["fps"][0], t["fps"][1]
+    if sorted(audf) != list(range(audio["blocks"])):
+        fail(clip, "AUDF numbers %s" % sorted(audf))
+    n = 0
+    for k in range(audio["blocks"]):
+        ts, pcm = audf[k]
+        start = k * rate * den // num
+        count = (k + 1) * rate * den // num - start
+        if len(pcm) != 4 * count or start != n:
+            fail(clip, "AUDF %d holds %d bytes, expected %d" % (k, len(pcm), 4 * count))
+        if ts != audio["first_audf_us"] + start * 1000000 // rate:
+            fail(clip, "AUDF %d timestamp %d" % (k, ts))
+        for i, (left, right) in enumerate(struct.iter_unpack("<hh", pcm)):
+            s = start + i
+            for got, hz in ((left, audio["tone_left_hz"]), (right, audio["tone_right_hz"])):
+                want = audio["amplitude"] * math.sin(2 * math.pi * math.fmod(hz * s, rate) / rate)
+                if abs(got - want) > 0.5 + 1e-6:
+                    fail(clip, "AUDF %d sample %d: %d, expected %.3f" % (k, i, got, want))
+        n += count
+
+
+main()
