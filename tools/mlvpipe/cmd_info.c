@@ -381,6 +381,7 @@ static void print_json(const info_report *r)
         printf("null}\n  },\n");
     else
         json_str(r->dual_err.msg), printf("}\n  },\n");
+    printf("  ");
     json_key_str("info_text", in->info_text, ",\n  ");
     json_key_str("versions", in->versions, ",\n");
     printf("  \"segment_count\": %u,\n  \"segments\": [", r->segment_count);
