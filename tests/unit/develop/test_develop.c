@@ -2,6 +2,7 @@
  * orders), white balance, ColorMatrix1 and gamut matrices, curves and tags, highlights,
  * determinism, edge cases and argument errors. */
 #include <math.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -571,6 +572,66 @@ static void output_is_identical_for_any_strip_size_and_run(void **state)
         free(truth[k]);
 }
 
+/* One shared context, several threads each with its own workspace and output: every thread
+ * gets the single-threaded bytes. */
+typedef struct job {
+    const develop_context *ctx;
+    const mp_frame *frame;
+    develop_rgb out;
+    mp_status status;
+} job;
+
+static void *develop_job(void *arg)
+{
+    job *j = arg;
+    develop_workspace ws = {0};
+    for (int run = 0; run < 3 && !j->status; run++)
+        j->status = develop_frame(j->ctx, j->frame, &ws, &j->out, NULL);
+    develop_workspace_free(&ws);
+    return NULL;
+}
+
+static void threads_share_a_context(void **state)
+{
+    (void)state;
+    const uint32_t w = 120, h = 90;
+    float *truth[3];
+    for (int k = 0; k < 3; k++)
+        assert_non_null(truth[k] = malloc((size_t)w * h * sizeof(float)));
+    scene_render(truth, w, h);
+    mp_frame f = {0};
+    assert_int_equal(mp_frame_reserve(&f, w, h, NULL), MP_OK);
+    scene_mosaic(truth, cfa_orders[3], &f);
+    mp_raw_info raw;
+    set_matrix(&raw, cm_5d3, 10000);
+    develop_params p;
+    develop_params_default(&p);
+    p.curve = DEVELOP_CURVE_SLOG3;
+    p.strip_rows = 16;
+    develop_rgb ref = {0};
+    develop_once(&p, &raw, NULL, &f, &ref);
+    develop_context *ctx;
+    assert_int_equal(develop_context_create(&p, &raw, NULL, &ctx, NULL), MP_OK);
+    job jobs[4];
+    pthread_t tid[4];
+    for (int t = 0; t < 4; t++) {
+        jobs[t] = (job){.ctx = ctx, .frame = &f};
+        assert_int_equal(pthread_create(&tid[t], NULL, develop_job, &jobs[t]), 0);
+    }
+    for (int t = 0; t < 4; t++) {
+        assert_int_equal(pthread_join(tid[t], NULL), 0);
+        assert_int_equal(jobs[t].status, MP_OK);
+        for (int k = 0; k < 3; k++)
+            assert_memory_equal(jobs[t].out.plane[k], ref.plane[k], (size_t)w * h * 2);
+        develop_rgb_free(&jobs[t].out);
+    }
+    develop_context_free(ctx);
+    develop_rgb_free(&ref);
+    mp_frame_free(&f);
+    for (int k = 0; k < 3; k++)
+        free(truth[k]);
+}
+
 /* ---- edge cases ---- */
 
 static void black_white_and_noise_frames(void **state)
@@ -686,6 +747,7 @@ int main(void)
         cmocka_unit_test(exposure_scales_scene_linear),
         cmocka_unit_test(clipped_highlights_stay_neutral),
         cmocka_unit_test(output_is_identical_for_any_strip_size_and_run),
+        cmocka_unit_test(threads_share_a_context),
         cmocka_unit_test(black_white_and_noise_frames),
         cmocka_unit_test(bad_arguments_are_refused),
     };
