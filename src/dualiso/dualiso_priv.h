@@ -19,9 +19,17 @@ mp_status dualiso_check_frame(const mp_frame *f, mp_error *err);
 
 /* Robust weighted straight-line fit y = a * x + b over n points. Weights w_i are inverse
  * variances up to a common factor; points whose residual exceeds `reject` standard
- * deviations (scale re-estimated robustly each round) are dropped. Returns 0 when fewer
- * than 3 points survive or x has no spread. */
+ * deviations (scale re-estimated robustly each round) are dropped. With fix_intercept the
+ * line goes through (0, intercept). se_b (may be NULL) gets the standard error of b.
+ * Returns 0 when fewer than 3 points survive or x has no spread. */
+typedef struct dualiso_fit_options {
+    double reject;
+    int fix_intercept;
+    double intercept;
+} dualiso_fit_options;
+
 int dualiso_fit_line(const double *x, const double *y, const double *w, uint32_t n,
-                     double reject, double *a, double *b, uint32_t *kept);
+                     const dualiso_fit_options *opt, double *a, double *b, double *se_b,
+                     uint32_t *kept);
 
 #endif

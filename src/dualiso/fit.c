@@ -13,8 +13,9 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Weighted least squares over the kept points; with fix_b the intercept stays *b. */
 static int weighted_ls(const double *x, const double *y, const double *w, const uint8_t *keep,
-                       uint32_t n, double *a, double *b)
+                       uint32_t n, int fix_b, double *a, double *b, double *se_b)
 {
     double sw = 0, sx = 0, sy = 0;
     for (uint32_t i = 0; i < n; i++)
@@ -25,7 +26,7 @@ static int weighted_ls(const double *x, const double *y, const double *w, const 
         }
     if (sw <= 0)
         return 0;
-    double mx = sx / sw, my = sy / sw, sxx = 0, sxy = 0;
+    double mx = fix_b ? 0 : sx / sw, my = fix_b ? *b : sy / sw, sxx = 0, sxy = 0;
     for (uint32_t i = 0; i < n; i++)
         if (keep[i]) {
             double dx = x[i] - mx;
@@ -35,13 +36,32 @@ static int weighted_ls(const double *x, const double *y, const double *w, const 
     if (!(sxx > 0))
         return 0;
     *a = sxy / sxx;
-    *b = my - *a * mx;
+    if (!fix_b)
+        *b = my - *a * mx;
+    /* standard error of the intercept, noise scale taken from the residuals */
+    double r2 = 0;
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (keep[i]) {
+            double r = y[i] - (*a * x[i] + *b);
+            r2 += w[i] * r * r;
+            m++;
+        }
+    *se_b = fix_b || m < 3 ? 0 : sqrt(r2 / (m - 2) * (1 / sw + mx * mx / sxx));
     return 1;
 }
 
 int dualiso_fit_line(const double *x, const double *y, const double *w, uint32_t n,
-                     double reject, double *a, double *b, uint32_t *kept)
+                     const dualiso_fit_options *opt, double *a, double *b, double *se_b,
+                     uint32_t *kept)
 {
+    const double reject = opt->reject;
+    const int fix_b = opt->fix_intercept;
+    double se_dummy;
+    if (!se_b)
+        se_b = &se_dummy;
+    if (fix_b)
+        *b = opt->intercept;
     *kept = 0;
     if (n < 3)
         return 0;
@@ -53,7 +73,7 @@ int dualiso_fit_line(const double *x, const double *y, const double *w, uint32_t
         goto done;
     for (uint32_t i = 0; i < n; i++)
         keep[i] = w[i] > 0 && isfinite(x[i]) && isfinite(y[i]);
-    if (!weighted_ls(x, y, w, keep, n, a, b))
+    if (!weighted_ls(x, y, w, keep, n, fix_b, a, b, se_b))
         goto done;
 
     /* Start wide and narrow down, so a start pulled by outliers cannot throw away the
@@ -80,7 +100,7 @@ int dualiso_fit_line(const double *x, const double *y, const double *w, uint32_t
             changed |= k != keep[i];
             keep[i] = k;
         }
-        if (!weighted_ls(x, y, w, keep, n, a, b))
+        if (!weighted_ls(x, y, w, keep, n, fix_b, a, b, se_b))
             goto done;
         if (!changed && limit <= reject)
             break;

@@ -10,6 +10,7 @@
 #define MIN_CELL_PAIRS 16
 #define MIN_NOISE_PAIRS 32
 #define REJECT_SIGMA 4.0
+#define OFFSET_SIGNIFICANCE 3.0 /* standard errors a field offset must stand out by */
 #define RATIO_MIN 1.2        /* below this the fields are not told apart reliably */
 
 void dualiso_pool_options_default(dualiso_pool_options *o)
@@ -86,8 +87,8 @@ static int fit_noise(const dualiso_stats *many, uint32_t n, uint32_t phase, int 
                      double range, double *read_var, double *gain)
 {
     uint32_t cap = n * DUALISO_CELLS, m = 0;
-    double *x = malloc(cap * sizeof *x), *y = malloc(cap * sizeof *y),
-           *w = malloc(cap * sizeof *w);
+    double *x = calloc(cap, sizeof *x), *y = calloc(cap, sizeof *y),
+           *w = calloc(cap, sizeof *w);
     int ok = 0;
     if (!x || !y || !w)
         goto done;
@@ -109,7 +110,8 @@ static int fit_noise(const dualiso_stats *many, uint32_t n, uint32_t phase, int 
     }
     double a, b;
     uint32_t kept;
-    if (dualiso_fit_line(x, y, w, m, REJECT_SIGMA, &a, &b, &kept) && b > 0) {
+    const dualiso_fit_options fit = {REJECT_SIGMA, 0, 0};
+    if (dualiso_fit_line(x, y, w, m, &fit, &a, &b, NULL, &kept) && b > 0) {
         *read_var = b;
         *gain = a > 0 ? a : 0;
         ok = 1;
@@ -136,8 +138,8 @@ static int fit_ratio(const dualiso_stats *many, uint32_t n, const dualiso_levels
                      double *ratio, double *offset, uint32_t *kept)
 {
     uint32_t cap = n * DUALISO_CELLS * 3, m = 0;
-    double *x = malloc(cap * sizeof *x), *y = malloc(cap * sizeof *y),
-           *w = malloc(cap * sizeof *w), *cnt = malloc(cap * sizeof *cnt);
+    double *x = calloc(cap, sizeof *x), *y = calloc(cap, sizeof *y),
+           *w = calloc(cap, sizeof *w), *cnt = calloc(cap, sizeof *cnt);
     int ok = 0;
     if (!x || !y || !w || !cnt)
         goto done;
@@ -160,8 +162,9 @@ static int fit_ratio(const dualiso_stats *many, uint32_t n, const dualiso_levels
     }
     /* Two passes: the weights (inverse variance of a cell mean, read + photon noise of
      * both fields) need the ratio, which the first pass gives. */
-    double r = 1, off = 0;
-    for (int pass = 0; pass < 2; pass++) {
+    double r = 1, off = 0, se = 0;
+    dualiso_fit_options fit = {REJECT_SIGMA, 0, 0};
+    for (int pass = 0; pass < 3; pass++) {
         double sd2 = lv->noise_dark * lv->noise_dark, sb2 = lv->noise_bright * lv->noise_bright;
         double kd = lv->gain_dark > 0 ? lv->gain_dark : 0;
         for (uint32_t i = 0; i < m; i++) {
@@ -169,7 +172,14 @@ static int fit_ratio(const dualiso_stats *many, uint32_t n, const dualiso_levels
             double var = pass == 0 ? 1 + s : r * r * (sd2 + kd * s) + sb2 + r * r * kd * s;
             w[i] = cnt[i] / var;
         }
-        if (!dualiso_fit_line(x, y, w, m, REJECT_SIGMA, &r, &off, kept))
+        if (pass == 2) {
+            /* The metadata black holds for both fields unless the data says otherwise: an
+             * offset within its noise is noise, and would bias the deep shadows. */
+            if (fabs(off) >= OFFSET_SIGNIFICANCE * se)
+                break;
+            fit.fix_intercept = 1;
+        }
+        if (!dualiso_fit_line(x, y, w, m, &fit, &r, &off, &se, kept))
             goto done;
     }
     *ratio = r;

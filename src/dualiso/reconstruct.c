@@ -18,20 +18,29 @@
 #include "dualiso_priv.h"
 
 #define RING 8                /* rows y-3 .. y+3 converted, power of two */
+#define NSCRATCH 5
 #define NDIR 9                /* edge directions: -2 .. +2 px per row, half-pixel steps */
 #define WIN 2                 /* cost window: x-2 .. x+2 */
 #ifndef DIR_PENALTY
 #define DIR_PENALTY 0.08      /* cost per px/row away from vertical, log2 units */
 #endif
 #define INTERP_ERR 0.25       /* error variance of a midpoint per squared disagreement */
-#define ALIAS_WIN 2           /* disagreement window: x-2 .. x+2 */
+#ifndef ALIAS_WIN
+#define ALIAS_WIN 3           /* disagreement window: 7 same-colour samples */
+#endif
 #ifndef ALIAS_SIGMAS
-#define ALIAS_SIGMAS 2.0f
+#define ALIAS_SIGMAS 3.0f
 #endif
 #ifndef ALIAS_GAIN
 #define ALIAS_GAIN 1.0f
 #endif
 #define SEARCH_LO 0.5         /* edge search above this fraction of the bright clip */
+#ifndef SHADOW_SMOOTH
+#define SHADOW_SMOOTH 1.0f
+#endif
+#define SHADOW_LO 2.0f        /* shadow smoothing fades out between these multiples of */
+#define SHADOW_HI 6.0f        /* the bright field's read noise (dark-field units) */
+#define LEVEL_WIN 3           /* level averaging window: 7 same-colour samples */
 #define FADE_LO 0.70          /* bright field fades out between these fractions of */
 #define FADE_HI 0.92          /* its clip (in dark-field units) */
 
@@ -46,7 +55,7 @@ struct dualiso_workspace {
     float *cost[NDIR];            /* per-direction windowed cost of one row */
     float *est, *mis;             /* other-field estimate and its disagreement */
     uint8_t *est_clip;
-    float *var_native, *var_other, *excess; /* blend scratch */
+    float *scratch[NSCRATCH];     /* blend rows: levels, variances, disagreement */
 };
 
 void dualiso_options_default(dualiso_options *o)
@@ -75,10 +84,10 @@ static void free_rows(dualiso_workspace *ws)
     free(ws->est);
     free(ws->mis);
     free(ws->est_clip);
-    free(ws->var_native);
-    free(ws->var_other);
-    free(ws->excess);
-    ws->var_native = ws->var_other = ws->excess = NULL;
+    for (int i = 0; i < NSCRATCH; i++) {
+        free(ws->scratch[i]);
+        ws->scratch[i] = NULL;
+    }
     ws->est = ws->mis = NULL;
     ws->est_clip = NULL;
     ws->width = 0;
@@ -139,11 +148,11 @@ static mp_status prepare(dualiso_workspace *ws, const dualiso_levels *lv, uint32
         ws->est = malloc(width * sizeof(float));
         ws->mis = malloc(width * sizeof(float));
         ws->est_clip = malloc(width);
-        ws->var_native = malloc(width * sizeof(float));
-        ws->var_other = malloc(width * sizeof(float));
-        ws->excess = malloc(width * sizeof(float));
-        ok &= ws->est && ws->mis && ws->est_clip && ws->var_native && ws->var_other &&
-              ws->excess;
+        ok &= ws->est && ws->mis && ws->est_clip;
+        for (int i = 0; i < NSCRATCH; i++) {
+            ws->scratch[i] = malloc(width * sizeof(float));
+            ok &= ws->scratch[i] != NULL;
+        }
         if (!ok) {
             free_rows(ws);
             return mp_error_set(err, MP_ERR_NOMEM, "dualiso: cannot allocate row buffers");
@@ -371,6 +380,33 @@ static inline float smooth_fade(float t)
     return 0.5f * (1 + cosf((float)M_PI * t));
 }
 
+/* out[x] = mean of the same-colour samples in[x - 2r], in[x - 2r + 2] .. in[x + 2r] (clipped
+ * at the row ends); out may be in. */
+static void box_mean(const float *in, float *out, uint32_t w, uint32_t r)
+{
+    float ring[2 * (LEVEL_WIN > ALIAS_WIN ? LEVEL_WIN : ALIAS_WIN) + 1];
+    const uint32_t span = 2 * r + 1;
+    for (uint32_t p = 0; p < 2 && p < w; p++) {
+        uint32_t len = (w - p + 1) / 2; /* samples of this colour: in[p + 2i] */
+        double acc = 0;
+        uint32_t n = 0, hi = 0;
+        for (; hi < len && hi < r; hi++, n++)
+            acc += in[p + 2 * hi];
+        for (uint32_t i = 0; i < len; i++) {
+            if (hi < len) {
+                acc += in[p + 2 * hi++];
+                n++;
+            }
+            if (i > r) {
+                acc -= ring[(i - r - 1) % span];
+                n--;
+            }
+            ring[i % span] = in[p + 2 * i];
+            out[p + 2 * i] = (float)(acc / n);
+        }
+    }
+}
+
 static void blend_row(frame_ctx *c, int32_t y, uint16_t *dst)
 {
     dualiso_workspace *ws = c->ws;
@@ -390,16 +426,21 @@ static void blend_row(frame_ctx *c, int32_t y, uint16_t *dst)
     const float ob = (float)lv->out_black, oscale = (float)lv->out_scale;
     const float owhite = (float)lv->out_white;
 
-    float *vn = ws->var_native, *vo = ws->var_other, *ex = ws->excess;
-    /* pass 1: noise of both values, and how much native and estimate disagree beyond it */
+    float *lev = ws->scratch[0], *lev_mean = ws->scratch[1], *vn = ws->scratch[2],
+          *vo = ws->scratch[3], *ex = ws->scratch[4];
+    /* The level that sets photon noise and the fade: the cleanest value at hand, averaged
+     * along the row so the weights hardly depend on the noise of the values they mix
+     * (a weight that follows a value's own noise biases the mix). */
+    for (uint32_t x = 0; x < w; x++) {
+        int b_ok = bright ? !nclip[x] : !ws->est_clip[x];
+        lev[x] = b_ok ? (bright ? nat[x] : ws->est[x]) : (bright ? ws->est[x] : nat[x]);
+    }
+    box_mean(lev, lev_mean, w, LEVEL_WIN);
+    /* noise of both values, and how much native and estimate disagree beyond it */
     for (uint32_t x = 0; x < w; x++) {
         float n = nat[x], o = ws->est[x], m = ws->mis[x];
         int n_ok = !nclip[x], o_ok = !ws->est_clip[x];
-        float B = bright ? n : o, D = bright ? o : n;
-        int b_ok = bright ? n_ok : o_ok;
-        /* photon noise from the cleanest level at hand */
-        float level = b_ok ? B : D;
-        float photon = gain * (level > 0 ? level : 0);
+        float photon = gain * (lev_mean[x] > 0 ? lev_mean[x] : 0);
         float vd = var_d + photon, vb = var_b + photon;
         vn[x] = bright ? vb : vd;
         /* the estimate: mean of two samples, plus their disagreement beyond noise */
@@ -409,27 +450,32 @@ static void blend_row(frame_ctx *c, int32_t y, uint16_t *dst)
         float dn = n - o;
         ex[x] = (n_ok && o_ok) ? dn * dn - vn[x] - vo[x] : 0;
     }
-    /* pass 2: a local mean of that disagreement is the estimate's error variance (an even
-     * function of the native noise, so the mix stays unbiased where the estimate is right) */
-    float acc = 0;
-    for (uint32_t x = 0; x < w && x < ALIAS_WIN; x++)
-        acc += ex[x];
+    /* a local mean of that disagreement is the estimate's error variance (an even function
+     * of the native noise, so the mix stays unbiased where the estimate is right) */
+    box_mean(ex, ex, w, ALIAS_WIN);
+    const float *bval = bright ? nat : ws->est;
+    const uint8_t *bclip = bright ? nclip : ws->est_clip;
+    const float shadow_lo = SHADOW_LO * nb, shadow_span = (SHADOW_HI - SHADOW_LO) * nb;
     for (uint32_t x = 0; x < w; x++) {
-        if (x + ALIAS_WIN < w)
-            acc += ex[x + ALIAS_WIN];
-        if (x > ALIAS_WIN)
-            acc -= ex[x - ALIAS_WIN - 1];
         /* only disagreement that stands out of its own noise counts */
-        float alias = acc * (1.0f / (2 * ALIAS_WIN + 1)) -
-                      ALIAS_SIGMAS * (vn[x] + vo[x]) * sqrtf(2.0f / (2 * ALIAS_WIN + 1));
+        float alias = ex[x] - ALIAS_SIGMAS * (vn[x] + vo[x]) * sqrtf(2.0f / (2 * ALIAS_WIN + 1));
         float n = nat[x], o = ws->est[x];
         int n_ok = !nclip[x], o_ok = !ws->est_clip[x];
         float D = bright ? o : n, B = bright ? n : o;
         int d_ok = bright ? o_ok : n_ok, b_ok = bright ? n_ok : o_ok;
         float v_o = vo[x] + ALIAS_GAIN * (alias > 0 ? alias : 0);
         float vd = bright ? v_o : vn[x], vb = bright ? vn[x] : v_o;
+        /* Deep shadows, a few bright-field read-noise sigmas and below: detail is lost in
+         * noise, so the bright value is smoothed with its same-colour row neighbours
+         * ([1 2 1] / 4 cuts the noise variance to 3/8). */
+        if (b_ok && x >= 2 && x + 2 < w && !bclip[x - 2] && !bclip[x + 2]) {
+            float smooth = 0.5f * B + 0.25f * (bval[x - 2] + bval[x + 2]);
+            float k = SHADOW_SMOOTH * smooth_fade((lev_mean[x] - shadow_lo) / shadow_span);
+            B += k * (smooth - B);
+            vb *= 1 - 0.625f * k;
+        }
         float out = owhite; /* both fields clipped */
-        float fade = b_ok ? smooth_fade((0.5f * (B + (d_ok ? D : B)) - fade_lo) / fade_span) : 0;
+        float fade = b_ok ? smooth_fade((lev_mean[x] - fade_lo) / fade_span) : 0;
         float wd = d_ok ? 1 / vd : 0, wb = fade / vb;
         if (wd + wb > 0)
             out = ob + oscale * (wd * D + wb * B) / (wd + wb);
