@@ -292,10 +292,14 @@ static void store_uncompressed(const mp_frame *f, const dng_layout *lay, uint8_t
         if (lay->packed) {
             mp_pack_dng(row, out, f->width, lay->bits);
         } else {
-            for (uint32_t x = 0; x < f->width; x++) {  /* little-endian like the file */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            memcpy(out, row, lay->row_bytes);          /* the file is little-endian too */
+#else
+            for (uint32_t x = 0; x < f->width; x++) {
                 out[2 * x] = (uint8_t)row[x];
                 out[2 * x + 1] = (uint8_t)(row[x] >> 8);
             }
+#endif
         }
     }
 }
