@@ -4,7 +4,8 @@ layout rules of shared/docs/mlv-format.md as mlv_lite applies them: MLVI first i
 (52 bytes, "v2.0", one GUID, fileNum = chunk index, fileCount 0, frame counts = blocks found),
 chunk 0 header blocks in mlv_lite order with their exact sizes, the header area NULL-padded to
 512 bytes, VIDF frameSpace 32 filled with 0xA5 and blockSize a multiple of 512 with >= 4 spare
-bytes, VIDF timestamps per the truth file's rule, VERS padding, and AUDF frameSpace 232 with
+bytes, VIDF timestamps per the truth file's rule, LJ92 frame headers (layout, predictor),
+VERS padding, and AUDF frameSpace 232 with
 the PCM of the documented tone (left TONE Hz, right 1.5 TONE, amplitude 8192).
 
 usage: synth_layout.py CLIP.MLV"""
@@ -73,6 +74,13 @@ def main():
                 payload = size - 32 - fs
                 if fs != 32 or data[off + 32:off + 64] != b"\xa5" * 32 or size % 512:
                     fail(name, "VIDF %d: frameSpace %d or blockSize %d" % (number, fs, size))
+                if t["compression"] == "lj92":
+                    camera = t["lj92"]["layout"] == "camera"
+                    want = {"components": 2 if camera else 1,
+                            "width": t["width"] * (1 if camera else 2),
+                            "height": t["height"] // 2, "precision": t["bits"],
+                            "predictor": t["lj92"]["predictor"]}
+                    check_lj92_header(name, want, data[off + 32 + fs:off + size])
                 if t["compression"] == "none":
                     need = -(-t["width"] * t["height"] * t["bits"] // 8)
                     if payload - need < 4:
@@ -107,6 +115,25 @@ def main():
         check_audio(clip, t, audio, audf_pcm)
     print("%s: layout ok (%d VIDF, %d AUDF)" % (os.path.basename(clip), len(vidf_seen),
                                                 len(audf_pcm)))
+
+
+def check_lj92_header(name, want, payload):
+    """SOF3 and SOS of the frame's LJ92 stream (big-endian marker segments) must give the
+    layout the truth file names: Nf, X, Y, precision and predictor."""
+    if payload[:2] != b"\xff\xd8":
+        fail(name, "LJ92 payload without SOI")
+    pos, got = 2, {}
+    while pos + 4 <= len(payload) and "predictor" not in got:
+        marker, length = struct.unpack_from(">HH", payload, pos)
+        seg = payload[pos + 4:pos + 2 + length]
+        if marker == 0xFFC3:
+            got["precision"], got["height"], got["width"], got["components"] = \
+                struct.unpack_from(">BHHB", seg)
+        elif marker == 0xFFDA:
+            got["predictor"] = seg[1 + 2 * seg[0]]
+        pos += 2 + length
+    if got != want:
+        fail(name, "LJ92 header %s, expected %s" % (got, want))
 
 
 def check_audio(clip, t, audio, audf):

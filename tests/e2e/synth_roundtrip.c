@@ -13,7 +13,6 @@
 #include "clip_meta.h"
 #include "content.h"
 #include "options.h"
-#include "plan.h"
 #include "reader/mlv_reader.h"
 #include "truth.h"
 
@@ -72,6 +71,15 @@ static int load_truth(truth_lists *t, const char *clip)
     buf[n] = 0;
     t->text = buf;
     return 0;
+}
+
+/* A top-level number of CLIP.truth.json ("files": 2), -1 if absent. */
+static long long json_number(const truth_lists *t, const char *key)
+{
+    char pattern[64];
+    snprintf(pattern, sizeof pattern, "\"%s\": ", key);
+    const char *p = strstr(t->text, pattern);
+    return p ? strtoll(p + strlen(pattern), NULL, 10) : -1;
 }
 
 static int has_damage(const mlv_clip *clip, mlv_damage_kind kind)
@@ -210,10 +218,13 @@ static int check_audio(const synth_options *o, const mlv_clip *clip)
     return bad;
 }
 
-static int check_metadata(const synth_options *o, const clip_plan *plan, const mlv_clip *clip,
+static int check_metadata(const synth_options *o, const truth_lists *t, const mlv_clip *clip,
                           const clip_meta *m)
 {
     const mlv_clip_info *in = mlv_clip_get_info(clip);
+    if (o->guid_mismatch == OPT_NONE && in->chunk_count != json_number(t, "files"))
+        return fail("%u chunk files found, %lld written", in->chunk_count,
+                    json_number(t, "files"));
     const mp_raw_info *r = &in->raw;
     if (r->width != o->width || r->height != o->height || r->bits != o->bits ||
         r->black != m->raw.black || r->white != m->raw.white || r->cfa != m->raw.cfa ||
@@ -231,8 +242,6 @@ static int check_metadata(const synth_options *o, const clip_plan *plan, const m
                     mlv_compression_name(kinds[o->compression]));
     if (in->guid != o->guid || in->fps_num != o->fps_num || in->fps_den != o->fps_den)
         return fail("MLVI GUID or fps differ");
-    if (o->guid_mismatch == OPT_NONE && in->chunk_count != plan->chunk_count)
-        return fail("%u chunk files found, %u written", in->chunk_count, plan->chunk_count);
     if (!in->exposure.present || in->exposure.iso != m->exposure.iso ||
         in->exposure.iso_analog != m->exposure.iso_analog)
         return fail("EXPO differs (ISO %u, analog %u)", in->exposure.iso,
@@ -298,10 +307,9 @@ int main(int argc, char **argv)
     truth_lists t;
     if (load_truth(&t, o.output) != 0)
         return fail("no truth file beside the clip");
-    clip_plan plan;
     clip_meta meta;
     content_ctx content;
-    if (plan_build(&plan, &o, &err) || clip_meta_build(&meta, &o, &err) ||
+    if (clip_meta_build(&meta, &o, &err) ||
         content_init(&content, &o, &err))
         return fail("cannot rebuild the clip description: %s", err.msg);
 
@@ -320,7 +328,7 @@ int main(int argc, char **argv)
         else
             bad = fail("open failed: %s", err.msg);
     } else {
-        bad = check_metadata(&o, &plan, clip, &meta);
+        bad = check_metadata(&o, &t, clip, &meta);
         if (!bad)
             bad = check_frames(&o, clip, &t, &meta, &content);
         if (!bad)
@@ -337,7 +345,6 @@ int main(int argc, char **argv)
         mlv_clip_close(clip);
     }
     content_free(&content);
-    plan_free(&plan);
     options_free(&o);
     return bad;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/mp_frame.h"
 #include "diso_index.h"
 
 int frame_list_has(const frame_list *l, uint32_t number)
@@ -371,6 +372,8 @@ static mp_status validate(synth_options *o, mp_error *err)
     if (o->width < 2 || o->height < 2 || o->width % 2 || o->height % 2 ||
         o->width > 16384 || o->height > 16384)
         return mp_error_set(err, MP_ERR_ARG, "--size must be even, 2..16384 each way");
+    if ((uint64_t)o->width * o->height > MP_FRAME_MAX_PIXELS)
+        return mp_error_set(err, MP_ERR_ARG, "--size: more than %u pixels", MP_FRAME_MAX_PIXELS);
     if (o->frames < 1)
         return mp_error_set(err, MP_ERR_ARG, "--frames must be at least 1");
     if (o->fps_num == 0 || o->fps_den == 0)

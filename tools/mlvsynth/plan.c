@@ -3,7 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint64_t plan_rng_next(uint64_t *state)
+/* splitmix64: a fixed, portable generator, so --shuffle gives the same order everywhere. */
+static uint64_t rng_next(uint64_t *state)
 {
     uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -15,7 +16,7 @@ static void shuffle(uint32_t *v, uint32_t n, uint64_t seed)
 {
     uint64_t state = seed;
     for (uint32_t i = n; i > 1; i--) {
-        uint32_t j = (uint32_t)(plan_rng_next(&state) % i);
+        uint32_t j = (uint32_t)(rng_next(&state) % i);
         uint32_t t = v[i - 1];
         v[i - 1] = v[j];
         v[j] = t;

@@ -24,7 +24,4 @@ typedef struct clip_plan {
 mp_status plan_build(clip_plan *p, const synth_options *o, mp_error *err);
 void plan_free(clip_plan *p);
 
-/* splitmix64: the generator behind --shuffle (and anything else seeded here). */
-uint64_t plan_rng_next(uint64_t *state);
-
 #endif

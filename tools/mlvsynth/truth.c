@@ -167,9 +167,10 @@ static mp_status write_json(const synth_options *o, const clip_plan *plan, const
             compression_names[o->compression], frame_coder_video_class(o));
     if (o->compression == COMPRESS_LJ92) {
         lj92_header h = frame_coder_lj92_header(o);
-        fprintf(j, "  \"lj92\": {\"components\": %u, \"width\": %u, \"height\": %u, "
-                "\"precision\": %u, \"predictor\": %u},\n", h.components, h.width, h.height,
-                h.precision, h.predictor);
+        fprintf(j, "  \"lj92\": {\"layout\": \"%s\", \"components\": %u, \"width\": %u, "
+                "\"height\": %u, \"precision\": %u, \"predictor\": %u},\n",
+                o->layout == LJ92_LAYOUT_CAMERA ? "camera" : "mlvdump", h.components, h.width,
+                h.height, h.precision, h.predictor);
     }
     fprintf(j, "  \"first_frame_us\": %llu, \"timestamp_rule\": \"first_frame_us + "
             "round(f * 1e6 * %u / %u)\",\n",
