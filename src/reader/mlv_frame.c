@@ -189,7 +189,9 @@ static int no_reset_between(const mlv_clip *c, uint32_t a, uint32_t b)
 
 /* DELTA (mlv-format.md 10.1): each frame is stored relative to the previous one, and the
  * reference resets to zeros at a new RAWI. Sequential reads continue from the scratch's
- * reference in O(1); any other access decodes forward from the last reset. */
+ * reference in O(1); any other access decodes forward from the last reset. The chain follows
+ * index (frame-number) order; mlv_dump used timestamp order, which is the same unless the
+ * clip was out of order before mlv_dump rewrote it (and it writes frames sorted). */
 static mp_status decode_delta(const mlv_clip *c, uint32_t index, mp_frame *out, mlv_scratch *s,
                               mp_error *err)
 {

@@ -121,6 +121,14 @@ run yuv.json 3 info --json "$tmp/yuv.MLV"
 jcheck yuv.json 'd["video_supported"] is False' '"videoClass 0x2" in d["video_error"]' \
     'd["frame_count"] == 3'
 
+# a UTF-8 path passes through; INFO text that is not UTF-8 becomes U+FFFD, the JSON still parses
+cp "$S/synth_14bit_128x64_3f.MLV" "$tmp/clïp.MLV"; chmod u+w "$tmp/clïp.MLV"
+printf 'INFO' | dd of="$tmp/clïp.MLV" bs=1 seek=272 conv=notrunc status=none
+printf '\xff\xfeok\x01"\\\0' | dd of="$tmp/clïp.MLV" bs=1 seek=288 conv=notrunc status=none
+run utf8.json 0 info --json "$tmp/clïp.MLV"
+jcheck utf8.json 'd["file"].endswith("/clïp.MLV")' \
+    'd["info_text"] == "\ufffd\ufffdok\x01\"\\"'
+
 # not a clip / missing: exit 3 with one error line naming the file
 printf 'hello world, not a clip at all, no header here................' >"$tmp/junk.MLV"
 run junk 3 info "$tmp/junk.MLV"

@@ -262,17 +262,45 @@ static void print_text(const info_report *r)
 
 /* ---- JSON ---- */
 
-static void json_str(const char *s)
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 when the bytes are not UTF-8. */
+static int utf8_length(const unsigned char *s)
 {
+    int n = s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 ? 2 : 0;
+    if (s[0] >= 0xF5)
+        return 0;
+    for (int i = 1; i < n; i++)
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+    /* no overlong forms, UTF-16 surrogates or code points past U+10FFFF */
+    if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0) ||
+        (s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] >= 0x90))
+        return 0;
+    return n;
+}
+
+/* JSON string: paths may be UTF-8 and pass through; bytes that are not UTF-8 (damaged
+ * metadata strings) become U+FFFD so the output always parses. */
+static void json_str(const char *str)
+{
+    const unsigned char *s = (const unsigned char *)str;
     putchar('"');
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            printf("\\%c", ch);
-        else if (ch < 0x20 || ch >= 0x7f)
-            printf("\\u%04x", ch);   /* MLV strings are ASCII; anything else is escaped */
-        else
-            putchar(ch);
+    while (*s) {
+        if (*s == '"' || *s == '\\') {
+            printf("\\%c", *s++);
+        } else if (*s < 0x20 || *s == 0x7f) {
+            printf("\\u%04x", *s++);
+        } else if (*s < 0x80) {
+            putchar(*s++);
+        } else {
+            int n = utf8_length(s);
+            if (n) {
+                fwrite(s, 1, (size_t)n, stdout);
+                s += n;
+            } else {
+                fputs("\\ufffd", stdout);
+                s++;
+            }
+        }
     }
     putchar('"');
 }
