@@ -320,9 +320,7 @@ static mp_status convert_clip(job *j, mp_convert_result *res, mp_error *err)
 {
     const mp_convert_options *o = j->o;
     const mlv_clip_info *info = mlv_clip_get_info(j->clip);
-    for (uint32_t d = 0; d < info->damage_count; d++)
-        mp_log(&o->log, MP_LOG_WARNING, "damaged input: %s", mlv_clip_damage(j->clip, d)->message);
-
+    /* The reader has logged each damage entry while indexing. */
     uint32_t *numbers = malloc((info->frame_count ? info->frame_count : 1) * sizeof *numbers);
     if (!numbers)
         return mp_error_set(err, MP_ERR_NOMEM, "convert: out of memory");

@@ -257,6 +257,22 @@ mp_status mp_clip_levels_match(const mp_clip_levels *cl, const mlv_clip *clip,
     if (!same)
         return mp_error_set(err, MP_ERR_FORMAT, "%s: its segments (settings changes) differ "
                             "from the clip's", name);
+    /* GUIDs are not unique enough on their own (test tools, cloned cards): the levels must
+     * also describe the clip's recorded bit depth and black/white levels. */
+    for (uint32_t k = 0; k < cl->segment_count; k++) {
+        const mp_levels_segment *s = &cl->segments[k];
+        mlv_frame_info fi;
+        if (mlv_frame_info_get(clip, s->first_index, &fi) != MP_OK || !fi.raw)
+            return mp_error_set(err, MP_ERR_DAMAGED, "%s: frame index unreadable",
+                                mlv_clip_path(clip, 0));
+        if (s->levels.bits != fi.raw->bits || s->levels.in_black != fi.raw->black ||
+            s->levels.in_white != fi.raw->white)
+            return mp_error_set(err, MP_ERR_FORMAT, "%s: made for the clip with GUID %016llx "
+                                "at %u bits, levels %.0f/%.0f; frames %u-%u here are %u bits, "
+                                "%d/%d", name, (unsigned long long)cl->guid, s->levels.bits,
+                                s->levels.in_black, s->levels.in_white, s->first_frame,
+                                s->last_frame, fi.raw->bits, fi.raw->black, fi.raw->white);
+    }
     if (cl->options_hash != mp_prepass_options_hash(o))
         mp_log(&o->log, MP_LOG_WARNING, "%s: made with different analysis options; using it "
                "as is", name);

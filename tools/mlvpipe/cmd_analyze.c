@@ -118,11 +118,7 @@ int cmd_analyze(int argc, char **argv)
         mp_log(&cli_logger, MP_LOG_ERROR, "%s", err.msg);
         return cli_exit_for_input(st);
     }
-    const mlv_clip_info *info = mlv_clip_get_info(clip);
-    for (uint32_t d = 0; d < info->damage_count; d++)
-        mp_log(&cli_logger, MP_LOG_WARNING, "damaged input: %s",
-               mlv_clip_damage(clip, d)->message);
-    int damaged = info->damage_count > 0;
+    int damaged = mlv_clip_get_info(clip)->damage_count > 0; /* logged while opening */
 
     mp_clip_levels cl;
     st = mp_prepass_run(clip, &po, "mlvpipe " MLVPIPE_VERSION, &cl, &err);

@@ -140,8 +140,10 @@ int cmd_convert(int argc, char **argv)
     mp_status st = mp_convert(&o, &res, &err);
     if (st == MP_OK)
         return EXIT_OK;
-    mp_log(&cli_logger, st == MP_ERR_INTERRUPTED ? MP_LOG_WARNING : MP_LOG_ERROR, "%s",
-           err.msg);
+    /* In JSON mode the closing "error" event already carries the message. */
+    if (mode != CLI_PROGRESS_JSON)
+        mp_log(&cli_logger, st == MP_ERR_INTERRUPTED ? MP_LOG_WARNING : MP_LOG_ERROR, "%s",
+               err.msg);
     if (st == MP_ERR_INTERRUPTED)
         return EXIT_INTERRUPTED;
     return res.output_failed ? EXIT_OUTPUT : cli_exit_for_input(st);
