@@ -224,9 +224,13 @@ mp_status lj92_encode_opts(const uint16_t *src, const lj92_header *hdr, const lj
         return mp_error_set(err, MP_ERR_ARG, "LJ92 encode: a sample exceeds %u bits", hdr->precision);
     }
 
+    unsigned table_of[LJ92_MAX_COMPONENTS];
+    for (unsigned c = 0; c < nf; c++)
+        table_of[c] = c % ntables;
     uint64_t freq[LJ92_MAX_TABLES][LJ92_CATEGORIES] = {{0}};
-    for (size_t i = 0; i < count; i++)
-        freq[(i % nf) % ntables][category(diff[i])]++;
+    for (size_t i = 0; i < count; i += nf)
+        for (unsigned c = 0; c < nf; c++)
+            freq[table_of[c]][category(diff[i + c])]++;
     huff_code codes[LJ92_MAX_TABLES];
     uint64_t bits = 0;
     for (unsigned t = 0; t < ntables; t++) {
@@ -287,18 +291,19 @@ mp_status lj92_encode_opts(const uint16_t *src, const lj92_header *hdr, const lj
             w.p = put_marker(w.p, LJ92_RST0 + (y / restart_lines - 1) % 8);
         }
         const uint16_t *d = diff + y * stride;
-        for (size_t i = 0; i < stride; i++) {
-            const huff_code *h = &codes[(i % nf) % ntables];
-            unsigned s = category(d[i]);
-            uint32_t v = h->code[s];
-            unsigned len = h->len[s];
-            if (s && s < 16) {
-                int dv = (int16_t)d[i];
-                v = v << s | ((uint32_t)(dv < 0 ? dv - 1 : dv) & ((1u << s) - 1));
-                len += s;
+        for (size_t i = 0; i < stride; i += nf)
+            for (unsigned c = 0; c < nf; c++) {
+                const huff_code *h = &codes[table_of[c]];
+                unsigned s = category(d[i + c]);
+                uint32_t v = h->code[s];
+                unsigned len = h->len[s];
+                if (s && s < 16) {
+                    int dv = (int16_t)d[i + c];
+                    v = v << s | ((uint32_t)(dv < 0 ? dv - 1 : dv) & ((1u << s) - 1));
+                    len += s;
+                }
+                put_bits(&w, v, len);
             }
-            put_bits(&w, v, len);
-        }
     }
     flush_bits(&w);
     p = put_marker(w.p, LJ92_EOI);
