@@ -149,6 +149,8 @@ mp_status mlv_find_chunks(mlv_clip *c, const char *path, int no_spanning, mp_err
         }
         if (!name)
             return mp_error_set(err, MP_ERR_NOMEM, "%s: out of memory", path);
+        if (missing_from >= 0)
+            c->chunks[c->info.chunk_count].after_gap = 1;
         for (; missing_from >= 0 && missing_from < i; missing_from++) {
             char gap[4] = {kind, 0, 0, 0};
             snprintf(gap + 1, 3, "%02d", missing_from);

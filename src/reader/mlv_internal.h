@@ -19,6 +19,7 @@ typedef struct mlv_chunk {
     int fd;                 /* -1: chunk ignored (GUID mismatch, bad header) */
     uint64_t size;          /* file size */
     uint64_t data_end;      /* end of usable data (RAW: the last chunk stops at the footer) */
+    int after_gap;          /* a chunk name before this one is missing */
 } mlv_chunk;
 
 /* One VIDF or AUDF block (or a legacy RAW frame): where its payload is, never the payload. */

@@ -58,10 +58,11 @@ mp_status mlv_index_legacy_raw(mlv_clip *c, mp_error *err)
     in->fps_num = fps1000;
     in->fps_den = 1000;
 
-    /* The stream is contiguous only up to the first chunk that is missing. */
+    /* The stream is contiguous only up to the first chunk that is missing or unreadable. */
     uint64_t stream = 0;
     uint32_t usable = 0;
-    while (usable < last && c->chunks[usable].fd >= 0)
+    while (usable < last && c->chunks[usable].fd >= 0 &&
+           !(usable > 0 && c->chunks[usable].after_gap))
         stream += c->chunks[usable++].data_end;
     uint64_t fit = stream >= payload ? (stream - payload) / frame_size + 1 : 0;
     uint64_t count = frame_count;

@@ -338,6 +338,33 @@ static void legacy_footer_claims_too_many_frames(void **state)
     free(r00);
 }
 
+static void legacy_missing_middle_chunk_ends_the_stream(void **state)
+{
+    fixture *f = *state;
+    /* old.RAW (frame 0 and the start of frame 1), old.R00 missing, old.R01 with the footer */
+    char *raw = join(f->dir, "old.RAW"), *r01 = join(f->dir, "old.R01");
+    copy_file(sample_path("synth_legacy.RAW"), raw);
+    copy_file(sample_path("synth_legacy.R00"), r01);
+    assert_int_equal(mlv_clip_open(&f->clip, raw, NULL, &f->err), MP_OK);
+    const mlv_clip_info *in = mlv_clip_get_info(f->clip);
+    assert_int_equal(in->damage_count, 2);
+    assert_int_equal(mlv_clip_damage(f->clip, 0)->kind, MLV_DAMAGE_MISSING_CHUNK);
+    assert_non_null(strstr(mlv_clip_damage(f->clip, 0)->message, "old.R00"));
+    assert_int_equal(mlv_clip_damage(f->clip, 1)->kind, MLV_DAMAGE_TRUNCATED);
+    assert_int_equal(in->frame_count, 1);
+    char want[4][33], got[33];
+    assert_int_equal(expected_md5s("synth_legacy.RAW+R00", want, 4), 3);
+    mp_frame fr = {0};
+    mlv_scratch s = {0};
+    assert_int_equal(mlv_read_frame(f->clip, 0, &fr, &s, NULL), MP_OK);
+    frame_md5(&fr, got);
+    assert_string_equal(got, want[0]);
+    mp_frame_free(&fr);
+    mlv_scratch_free(&s);
+    free(raw);
+    free(r01);
+}
+
 int main(void)
 {
     if (!samples_available())
@@ -362,6 +389,7 @@ int main(void)
         T(guid_mismatch_chunk),
         T(missing_middle_chunk),
         T(legacy_footer_claims_too_many_frames),
+        T(legacy_missing_middle_chunk_ends_the_stream),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
