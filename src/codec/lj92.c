@@ -93,6 +93,9 @@ static mp_status parse_dht(scan_info *si, const uint8_t *b, size_t n, size_t at,
         if (17 + (size_t)total > n)
             return mp_error_set(err, MP_ERR_DAMAGED,
                                 "LJ92: offset %zu: DHT table of %u codes past segment end", at, total);
+        if (total > sizeof si->tables[0].symbols)
+            return mp_error_set(err, MP_ERR_DAMAGED, "LJ92: offset %zu: DHT table of %u codes", at,
+                                total);
         if (th >= LJ92_MAX_TABLES || tc > 1)
             return mp_error_set(err, MP_ERR_DAMAGED, "LJ92: offset %zu: DHT class %u id %u", at, tc,
                                 th);

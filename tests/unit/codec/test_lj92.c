@@ -460,6 +460,25 @@ static void header_checks(void **state)
     free(out);
 }
 
+/* 300 codes of 16 bits fit the code space but not the 256 values a table may hold. */
+static void oversized_table_is_damage(void **state)
+{
+    (void)state;
+    static stream s;
+    memset(&s, 0, sizeof s);
+    put(&s, (const uint8_t[]){0xFF, 0xD8, 0xFF, 0xC4, 0x01, 0x3F, 0x00}, 7);  /* Lh 2+17+300 */
+    uint8_t counts[16] = {0};
+    counts[14] = 150;
+    counts[15] = 150;
+    put(&s, counts, 16);
+    uint8_t values[300] = {0};
+    put(&s, values, 300);
+    mp_error err = {0};
+    lj92_header h;
+    assert_int_equal(lj92_read_header(s.buf, s.n, &h, &err), MP_ERR_DAMAGED);
+    assert_non_null(strstr(err.msg, "300 codes"));
+}
+
 static void invalid_code_is_damage(void **state)
 {
     (void)state;
@@ -556,6 +575,7 @@ int main(void)
         cmocka_unit_test(several_tables_and_point_transform),
         cmocka_unit_test(encoder_rejects_bad_input),
         cmocka_unit_test(header_checks),
+        cmocka_unit_test(oversized_table_is_damage),
         cmocka_unit_test(invalid_code_is_damage),
         cmocka_unit_test(every_truncation_fails),
         cmocka_unit_test(random_damage_never_crashes),
