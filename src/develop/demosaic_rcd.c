@@ -31,6 +31,18 @@ static inline float high_pass(const float *p, ptrdiff_t step)
            (p[-step] + p[step]) + 6.0f * p[0];
 }
 
+/* Column parity of the greens in window row r. */
+static inline uint32_t green_parity(const demosaic_window *w, uint32_t r)
+{
+    return w->colour[r & 1][0] == 1 ? 0 : 1;
+}
+
+/* First column at or after `from` with the given parity. */
+static inline uint32_t first_of_parity(uint32_t from, uint32_t parity)
+{
+    return from + ((from ^ parity) & 1);
+}
+
 /* Sum of squared high-pass responses at the pixel and its two neighbours along the axis. */
 static inline float direction_stat(const float *hp, ptrdiff_t step)
 {
@@ -83,32 +95,30 @@ static void directions(const demosaic_window *w, float *vh, float *pq, float *hp
             vh[i] = v / (v + h);
         }
     for (uint32_t r = 3; r + 3 < w->rows; r++)
-        for (uint32_t x = 3; x + 3 < w->width; x++)
-            if (w->colour[r & 1][x & 1] != 1) {
-                size_t i = r * s + x;
-                hp_a[i] = high_pass(w->cfa + i, s + 1);
-                hp_b[i] = high_pass(w->cfa + i, s - 1);
-            }
+        for (uint32_t x = first_of_parity(3, green_parity(w, r) ^ 1); x + 3 < w->width; x += 2) {
+            size_t i = r * s + x;
+            hp_a[i] = high_pass(w->cfa + i, s + 1);
+            hp_b[i] = high_pass(w->cfa + i, s - 1);
+        }
     for (uint32_t r = 4; r + 4 < w->rows; r++)
-        for (uint32_t x = 4; x + 4 < w->width; x++)
-            if (w->colour[r & 1][x & 1] != 1) {
-                size_t i = r * s + x;
-                float d1 = direction_stat(hp_a + i, s + 1), d2 = direction_stat(hp_b + i, s - 1);
-                pq[i] = d1 / (d1 + d2);
-            }
+        for (uint32_t x = first_of_parity(4, green_parity(w, r) ^ 1); x + 4 < w->width; x += 2) {
+            size_t i = r * s + x;
+            float d1 = direction_stat(hp_a + i, s + 1), d2 = direction_stat(hp_b + i, s - 1);
+            pq[i] = d1 / (d1 + d2);
+        }
 }
 
 static void green(const demosaic_window *w, const float *lpf, const float *vh)
 {
     const ptrdiff_t s = w->width;
-    for (uint32_t r = BORDER; r + BORDER < w->rows; r++)
-        for (uint32_t x = BORDER; x + BORDER < w->width; x++) {
+    for (uint32_t r = BORDER; r + BORDER < w->rows; r++) {
+        uint32_t gp = green_parity(w, r), own = w->colour[r & 1][gp ^ 1];
+        for (uint32_t x = first_of_parity(BORDER, gp); x + BORDER < w->width; x += 2)
+            w->rgb[1][r * s + x] = w->cfa[r * s + x];
+        for (uint32_t x = first_of_parity(BORDER, gp ^ 1); x + BORDER < w->width; x += 2) {
             size_t i = r * s + x;
             const float *p = w->cfa + i, *l = lpf + i;
-            uint32_t own = w->colour[r & 1][x & 1];
             w->rgb[own][i] = p[0];
-            if (own == 1)
-                continue;
             float n_grad = eps + fabsf(p[-s] - p[s]) + fabsf(p[0] - p[-2 * s]) +
                            fabsf(p[-s] - p[-3 * s]) + fabsf(p[-2 * s] - p[-4 * s]);
             float s_grad = eps + fabsf(p[s] - p[-s]) + fabsf(p[0] - p[2 * s]) +
@@ -127,17 +137,16 @@ static void green(const demosaic_window *w, const float *lpf, const float *vh)
             float g = v_est + refine(vh + i, s) * (h_est - v_est);
             w->rgb[1][i] = g < 0 ? 0 : g > 1 ? 1 : g;
         }
+    }
 }
 
 /* The missing chroma at red/blue pixels, from the colour differences on both diagonals. */
 static void chroma_at_chroma(const demosaic_window *w, const float *pq)
 {
     const ptrdiff_t s = w->width, d1 = s + 1, d2 = s - 1;
-    for (uint32_t r = BORDER; r + BORDER < w->rows; r++)
-        for (uint32_t x = BORDER; x + BORDER < w->width; x++) {
-            uint32_t own = w->colour[r & 1][x & 1];
-            if (own == 1)
-                continue;
+    for (uint32_t r = BORDER; r + BORDER < w->rows; r++) {
+        uint32_t gp = green_parity(w, r), own = w->colour[r & 1][gp ^ 1];
+        for (uint32_t x = first_of_parity(BORDER, gp ^ 1); x + BORDER < w->width; x += 2) {
             size_t i = r * s + x;
             const float *g = w->rgb[1] + i;
             const float *c = w->rgb[2 - own] + i;
@@ -153,6 +162,7 @@ static void chroma_at_chroma(const demosaic_window *w, const float *pq)
             float q_est = mix(c[-d2] - g[-d2], ne_grad, c[d2] - g[d2], sw_grad);
             w->rgb[2 - own][i] = g[0] + p_est + refine(pq + i, s) * (q_est - p_est);
         }
+    }
 }
 
 /* Red and blue at green pixels, from the colour differences of the four cardinal neighbours
@@ -161,9 +171,8 @@ static void chroma_at_green(const demosaic_window *w, const float *vh)
 {
     const ptrdiff_t s = w->width;
     for (uint32_t r = BORDER; r + BORDER < w->rows; r++)
-        for (uint32_t x = BORDER; x + BORDER < w->width; x++) {
-            if (w->colour[r & 1][x & 1] != 1)
-                continue;
+        for (uint32_t x = first_of_parity(BORDER, green_parity(w, r)); x + BORDER < w->width;
+             x += 2) {
             size_t i = r * s + x;
             const float *g = w->rgb[1] + i;
             float dir = refine(vh + i, s);
