@@ -5,6 +5,7 @@ layout rules of shared/docs/mlv-format.md as mlv_lite applies them: MLVI first i
 chunk 0 header blocks in mlv_lite order with their exact sizes, the header area NULL-padded to
 512 bytes, VIDF frameSpace 32 filled with 0xA5 and blockSize a multiple of 512 with >= 4 spare
 bytes, VIDF timestamps per the truth file's rule, LJ92 frame headers (layout, predictor),
+a duplicate VIDF carrying another picture than its original (so keeping the wrong one shows),
 VERS padding, and AUDF frameSpace 232 with
 the PCM of the documented tone (left TONE Hz, right 1.5 TONE, amplitude 8192).
 
@@ -40,7 +41,7 @@ def main():
     first_us, num, den = t["first_frame_us"], t["fps"][0], t["fps"][1]
     audio = t.get("audio")
     guid = None
-    vidf_seen, audf_pcm = [], {}
+    vidf_seen, audf_pcm, payloads = [], {}, {}
     for index, name in enumerate(chunk_names(clip, t["files"])):
         data = open(name, "rb").read()
         magic, size, version, g, file_num, file_count = struct.unpack_from("<4sI8sQHH", data)
@@ -88,6 +89,9 @@ def main():
                 want_ts = first_us + (number * 1000000 * den + num // 2) // num
                 if ts != want_ts and number not in t["duplicated"]:
                     fail(name, "VIDF %d: timestamp %d, expected %d" % (number, ts, want_ts))
+                if number in payloads and payloads[number] == data[off + 32 + fs:off + size]:
+                    fail(name, "duplicate VIDF %d repeats the original's picture" % number)
+                payloads[number] = data[off + 32 + fs:off + size]
                 vidf_seen.append(number)
                 videos += 1
             elif kind == b"AUDF":
