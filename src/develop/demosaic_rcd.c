@@ -49,8 +49,8 @@ static inline float direction_stat(const float *hp, ptrdiff_t step)
     return eps_sq + hp[-step] * hp[-step] + hp[0] * hp[0] + hp[step] * hp[step];
 }
 
-/* The pixel's own direction (0 = first axis, 1 = second) or its diagonal neighbours' mean,
- * whichever lies farther from undecided (0.5). */
+/* The pixel's own direction statistic or its diagonal neighbours' mean, whichever lies farther
+ * from undecided (0.5). */
 static inline float refine(const float *dir, ptrdiff_t s)
 {
     float own = dir[0];
@@ -75,10 +75,11 @@ static void low_pass(const demosaic_window *w, float *lpf)
         }
 }
 
-/* Direction statistics in [0, 1], the share of the first axis' high-pass energy (near 1: the
- * first axis varies, interpolate along the second): vh for vertical against horizontal at every pixel, pq for the two diagonals at red/blue pixels only (whose
- * diagonal neighbours are red/blue too). The filter responses go to hp_a, hp_b first so each
- * is computed once instead of three times. */
+/* Direction statistics in [0, 1], the first axis' share of the high-pass energy (near 1: the
+ * first axis varies, so interpolate along the second): vh for vertical against horizontal at
+ * every pixel, pq for the two diagonals at red/blue pixels only (whose diagonal neighbours are
+ * red/blue too). The filter responses go to hp_a, hp_b first so each is computed once, not
+ * three times. */
 static void directions(const demosaic_window *w, float *vh, float *pq, float *hp_a, float *hp_b)
 {
     const ptrdiff_t s = w->width;
