@@ -151,11 +151,10 @@ static void mark_fates(mlv_job *j, uint32_t chunk, uint32_t first, uint32_t end,
     }
 }
 
-static mp_status write_chunk(mlv_job *j, out_file *fp, uint32_t chunk, uint32_t *next_slot,
+static mp_status write_chunk(mlv_job *j, out_file *f, uint32_t chunk, uint32_t *next_slot,
                              mp_error *err)
 {
     const synth_options *o = j->o;
-    out_file f = *fp;
     mp_status st;
     mlvw_file_header h = {
         .guid = o->guid_mismatch == (int64_t)chunk ? ~o->guid : o->guid,
@@ -167,35 +166,34 @@ static mp_status write_chunk(mlv_job *j, out_file *fp, uint32_t chunk, uint32_t 
         .fps_num = o->fps_num,
         .fps_den = o->fps_den,
     };
-    st = mlvw_mlvi(&f, &h, err);
+    st = mlvw_mlvi(f, &h, err);
     if (!st && chunk == 0)
-        st = write_header_blocks(j, &f, err);
+        st = write_header_blocks(j, f, err);
     if (!st)
-        st = mlvw_pad_to(&f, 512, err);
+        st = mlvw_pad_to(f, 512, err);
     uint32_t first = *next_slot, vcount = 0, acount = 0;
     while (!st && *next_slot < j->plan->count && j->plan->slots[*next_slot].chunk == chunk) {
-        st = write_slot(j, &f, *next_slot, &vcount, &acount, err);
+        st = write_slot(j, f, *next_slot, &vcount, &acount, err);
         (*next_slot)++;
     }
     if (!st && !o->interrupted)
-        st = patch_u32(&f, MLVW_MLVI_VIDEO_FRAMES, vcount, err);
+        st = patch_u32(f, MLVW_MLVI_VIDEO_FRAMES, vcount, err);
     if (!st && !o->interrupted)
-        st = patch_u32(&f, MLVW_MLVI_AUDIO_FRAMES, acount, err);
+        st = patch_u32(f, MLVW_MLVI_AUDIO_FRAMES, acount, err);
     if (!st && chunk + 1 == j->plan->chunk_count) {
         if (o->zero_tail) {
             uint8_t zero[512] = {0};
             for (uint64_t left = o->zero_tail; !st && left; ) {
                 size_t c = left < sizeof zero ? (size_t)left : sizeof zero;
-                st = out_file_write(&f, zero, c, err);
+                st = out_file_write(f, zero, c, err);
                 left -= c;
             }
         }
         if (!st && o->truncate)
-            st = out_file_cut(&f, o->truncate, err);
+            st = out_file_cut(f, o->truncate, err);
     }
     if (!st)
-        mark_fates(j, chunk, first, *next_slot, f.size);
-    *fp = f;
+        mark_fates(j, chunk, first, *next_slot, f->size);
     return st;
 }
 
