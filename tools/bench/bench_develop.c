@@ -1,6 +1,13 @@
-/* bench_develop: milliseconds per frame of src/develop, single-threaded, bilinear vs RCD,
- * (thread CPU time, best of RUNS) with the quality of each on the develop test scene (PSNR against the truth and the mean
- * false colour at edges). Usage: bench_develop [WIDTH HEIGHT [RUNS]], default 1920 1080 5. */
+/* bench_develop: milliseconds per frame of src/develop, single-threaded (thread CPU time, best
+ * of RUNS), bilinear vs RCD, with the quality of each on the develop test scene: PSNR against
+ * the truth and the mean false colour at edges (tests/unit/develop/develop_scene.h).
+ * Usage: bench_develop [WIDTH HEIGHT [RUNS]], default 1920 1080 5.
+ *
+ * For scale: the same 1920x1080 RGGB scene written as a DNG (identity matrix, unity WB) and
+ * developed by LibRaw 0.20.2 (dcraw_emu -4 -o 0 -r 1 1 1 1 -q N) scores, PSNR dB / edge
+ * chroma: bilinear 27.37 / 0.0930 (the same as ours), VNG 30.89 / 0.0572, PPG 35.11 / 0.0269,
+ * AHD 36.23 / 0.0229, DCB 32.45 / 0.0348, DHT 37.57 / 0.0323, AAHD 36.98 / 0.0226; our RCD
+ * 37.44 / 0.0219. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
