@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -491,6 +492,77 @@ static void test_sink_files(void **state)
     mp_frame_free(&f);
 }
 
+typedef struct writer_job {
+    mp_sink *sink;
+    const mp_sink_params *p;
+    uint32_t first;
+    mp_status status;
+} writer_job;
+
+static void *write_every_fourth(void *arg)
+{
+    writer_job *job = arg;
+    mp_frame f = {0};
+    mp_error err;
+    job->status = MP_OK;
+    for (uint32_t n = job->first; n < 32 && job->status == MP_OK; n += 4) {
+        fill_frame(&f, 32, 16, 14, n);
+        job->status = mp_sink_write_frame(job->sink, &f, NULL, &err);
+    }
+    mp_frame_free(&f);
+    return NULL;
+}
+
+/* The dng sink is declared safe for concurrent frames: four threads, 32 files, each equal to
+ * the frame encoded alone. */
+static void test_concurrent_frames(void **state)
+{
+    (void)state;
+    char *dir = make_temp_dir();
+    mp_sink_params p;
+    full_params(&p);
+    p.storage = MP_DNG_LJ92_2C;
+    const mp_sink_ops *ops = mp_sink_find("dng");
+    assert_true(ops->concurrent_frames);
+    mp_sink *s;
+    mp_error err;
+    assert_int_equal(mp_sink_open(&s, ops, dir, &p, &err), MP_OK);
+    pthread_t th[4];
+    writer_job jobs[4];
+    for (uint32_t i = 0; i < 4; i++) {
+        jobs[i] = (writer_job){s, &p, i, MP_OK};
+        assert_int_equal(pthread_create(&th[i], NULL, write_every_fourth, &jobs[i]), 0);
+    }
+    for (int i = 0; i < 4; i++) {
+        pthread_join(th[i], NULL);
+        assert_int_equal(jobs[i].status, MP_OK);
+    }
+    assert_int_equal(mp_sink_frames_written(s), 32);
+    assert_int_equal(mp_sink_finish(s, &err), MP_OK);
+    mp_frame f = {0};
+    for (uint32_t n = 0; n < 32; n++) {
+        fill_frame(&f, 32, 16, 14, n);
+        uint8_t *want;
+        size_t want_len;
+        assert_int_equal(mp_dng_encode(&f, NULL, &p, &want, &want_len, &err), MP_OK);
+        char path[4096];
+        snprintf(path, sizeof path, "%s/M12-0345/M12-0345_%06u.dng", dir, n);
+        FILE *fp = fopen(path, "rb");
+        assert_non_null(fp);
+        uint8_t *got = malloc(want_len + 1);
+        assert_int_equal(fread(got, 1, want_len + 1, fp), want_len);
+        fclose(fp);
+        assert_memory_equal(got, want, want_len);
+        free(got);
+        free(want);
+    }
+    mp_frame_free(&f);
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -503,6 +575,7 @@ int main(void)
         cmocka_unit_test(test_deterministic_and_clip_constant),
         cmocka_unit_test(test_rejects_undescribable_frames),
         cmocka_unit_test(test_sink_files),
+        cmocka_unit_test(test_concurrent_frames),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
