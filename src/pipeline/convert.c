@@ -401,6 +401,8 @@ mp_status mp_convert(const mp_convert_options *o, mp_convert_result *res, mp_err
     if (o->skip_existing && o->overwrite)
         return mp_error_set(err, MP_ERR_ARG, "--skip-existing and --overwrite exclude each "
                             "other");
+    if (o->skip_existing && strcmp(o->format, "dng"))
+        return mp_error_set(err, MP_ERR_ARG, "--skip-existing needs a DNG sequence output");
     job j;
     memset(&j, 0, sizeof j);
     j.o = o;

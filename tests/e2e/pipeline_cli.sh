@@ -84,6 +84,19 @@ cmp -s "$tmp/a.md5" "$tmp/b.md5" || fail "md5 lists differ between thread counts
 [ "$(cut -d' ' -f1 "$tmp/a.md5" | tr '\n' ' ')" = "0 1 2 4 7 8 9 " ] ||
     fail "md5 list order: $(cut -d' ' -f1 "$tmp/a.md5" | tr '\n' ' ')"
 
+# Audio: the WAV comes with a whole-clip run, not with a --frames part unless --audio.
+"$mlvsynth" -o "$tmp/snd.MLV" --size 96x64 --frames 8 --audio >/dev/null || fail "mlvsynth snd"
+run snd-part 0 convert "$tmp/snd.MLV" -o "$tmp/snd-part" --frames 0-3
+[ ! -e "$tmp/snd-part/snd/snd.wav" ] || fail "a --frames part wrote the WAV"
+run snd-forced 0 convert "$tmp/snd.MLV" -o "$tmp/snd-part" --frames 4-7 --audio
+[ -s "$tmp/snd-part/snd/snd.wav" ] || fail "--audio wrote no WAV"
+run snd-whole 0 convert "$tmp/snd.MLV" -o "$tmp/snd-whole"
+[ -s "$tmp/snd-whole/snd/snd.wav" ] || fail "a whole-clip run wrote no WAV"
+run snd-none 0 convert "$tmp/snd.MLV" -o "$tmp/snd-none" --no-audio
+[ ! -e "$tmp/snd-none/snd/snd.wav" ] || fail "--no-audio wrote the WAV"
+run snd-resume 0 convert "$tmp/snd.MLV" -o "$tmp/snd-whole" --skip-existing
+run u-skip-md5 2 convert "$in" --to md5 -o "$tmp/x.md5" --skip-existing
+
 # analyze: refuses to replace a sidecar without --overwrite (5); a damaged sidecar is an
 # input error naming the file and the key (3).
 run an 0 analyze "$in" -o "$tmp/l.json"
