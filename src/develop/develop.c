@@ -128,7 +128,11 @@ static mp_status white_balance(const develop_params *p, const mp_raw_info *raw,
             return mp_error_set(err, MP_ERR_ARG,
                                 "develop: white balance gains %g %g %g are not positive", g[0],
                                 g[1], g[2]);
-    double lo = fmin(g[0], fmin(g[1], g[2]));
+    double lo = fmin(g[0], fmin(g[1], g[2])), hi = fmax(g[0], fmax(g[1], g[2]));
+    if (hi > 1000 * lo) /* no illuminant needs this; it would only amplify noise */
+        return mp_error_set(err, MP_ERR_ARG,
+                            "develop: white balance gains %g %g %g span more than 1000:1", g[0],
+                            g[1], g[2]);
     for (int c = 0; c < 3; c++)
         gains[c] = (float)(g[c] / lo);
     return MP_OK;

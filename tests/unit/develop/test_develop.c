@@ -696,6 +696,10 @@ static void bad_arguments_are_refused(void **state)
     scene_params(&p, DEVELOP_DEMOSAIC_RCD);
     p.wb_gains[2] = 0;
     assert_int_equal(develop_context_create(&p, NULL, NULL, &ctx, &err), MP_ERR_ARG);
+    p.wb_gains[2] = 1e-30f;
+    assert_int_equal(develop_context_create(&p, NULL, NULL, &ctx, &err), MP_ERR_ARG);
+    p.wb_gains[2] = NAN;
+    assert_int_equal(develop_context_create(&p, NULL, NULL, &ctx, &err), MP_ERR_ARG);
     /* the matrix path needs a usable ColorMatrix1 */
     develop_params_default(&p);
     assert_int_equal(develop_context_create(&p, NULL, NULL, &ctx, &err), MP_ERR_ARG);
