@@ -305,7 +305,11 @@ static mp_status run_frames(job *j, uint32_t selected, mp_convert_result *res, m
         j->o->progress(j->o->progress_opaque, &ev);
     }
     mp_pool_callbacks cb = {j, worker_create, worker_destroy, convert_one, deliver_one};
-    mp_status st = mp_pool_run(selected, &po, &cb, NULL, err);
+    uint32_t finished = 0;
+    mp_status st = mp_pool_run(selected, &po, &cb, &finished, err);
+    if (st == MP_ERR_INTERRUPTED)
+        mp_error_set(err, st, "interrupted: %u of %u frames finished; run again with "
+                     "--skip-existing to complete", finished, selected);
     for (uint32_t k = 0; k < window; k++)
         mp_frame_free(&j->slots[k].frame);
     free(j->slots);

@@ -125,6 +125,8 @@ static mp_status segment_levels(sample_set *s, const mp_segment *seg, dualiso_le
     mp_pool_options po = {s->opt->threads, 0, s->opt->cancel};
     mp_pool_callbacks cb = {s, sample_ctx_create, sample_ctx_destroy, sample_run, NULL};
     mp_status st = mp_pool_run(n, &po, &cb, NULL, err);
+    if (st == MP_ERR_INTERRUPTED)
+        return mp_error_set(err, st, "interrupted during the levels pre-pass");
     if (st != MP_OK)
         return st;
 
