@@ -209,21 +209,15 @@ mp_status mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err)
         }
         have = (size_t)got;
         uint32_t size = mlv_rd32(hdr + 4);
-        if (size == 0) {
-            mlv_add_damage(c, MLV_DAMAGE_ZERO_TAIL, chunk, off,
-                           "%s: offset %llu: blockSize 0 (zero-filled tail, %llu bytes); end of "
-                           "usable data", name, (unsigned long long)off,
-                           (unsigned long long)remain);
-            break;
-        }
         int plausible = mlv_tag_plausible(hdr) && size >= MLV_HEADER_SIZE;
         if (plausible && size <= remain) {
             st = index_block(c, chunk, off, hdr, have, err);
             off += size;
             continue;
         }
-        /* A bad header: either the file was cut inside this block, or its bytes are garbage.
-         * Look for a following block; without one, this is where the data ends. */
+        /* A bad header: the file was cut inside this block, or its bytes are garbage or zeroed
+         * (card damage). Look for a following block, so that intact frames after a damaged
+         * region stay readable; without one, this is where the data ends. */
         if (!window && !(window = malloc(RESYNC_WINDOW))) {
             st = mp_error_set(err, MP_ERR_NOMEM, "%s: out of memory", name);
             break;
@@ -238,6 +232,12 @@ mp_status mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err)
                            "bytes to the next block", name, (unsigned long long)off, tag, size,
                            (unsigned long long)(next - off));
             off = next;
+        } else if (size == 0) {
+            mlv_add_damage(c, MLV_DAMAGE_ZERO_TAIL, chunk, off,
+                           "%s: offset %llu: blockSize 0 (zero-filled tail, %llu bytes); end of "
+                           "usable data", name, (unsigned long long)off,
+                           (unsigned long long)remain);
+            break;
         } else if (plausible) {
             mlv_add_damage(c, MLV_DAMAGE_TRUNCATED, chunk, off,
                            "%s: offset %llu: %s block of %u bytes runs past the end of the file "

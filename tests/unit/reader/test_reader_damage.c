@@ -120,8 +120,18 @@ static void block_size_zero(void **state)
     fixture *f = *state;
     patch_u32(f->path, VIDF1 + 4, 0);
     open_ok(f);
-    expect_one_damage(f->clip, MLV_DAMAGE_ZERO_TAIL, 0, VIDF1, "blockSize 0");
-    expect_frames(f->clip, frames0, 1);
+    /* not a tail: the walk finds the next block and only the damaged frame is lost */
+    expect_one_damage(f->clip, MLV_DAMAGE_RESYNC, 0, VIDF1, "blockSize 0; skipped 14848 bytes");
+    expect_frames(f->clip, frames02, 2);
+}
+
+static void zeroed_region_mid_file(void **state)
+{
+    fixture *f = *state;
+    fill_bytes(f->path, VIDF1, 0, 4096);   /* a zeroed sector run over frame 1's header */
+    open_ok(f);
+    expect_one_damage(f->clip, MLV_DAMAGE_RESYNC, 0, VIDF1, "skipped 14848 bytes");
+    expect_frames(f->clip, frames02, 2);
 }
 
 static void block_size_past_end_of_file(void **state)
@@ -374,6 +384,7 @@ int main(void)
         T(truncated_mid_frame),
         T(zero_tail),
         T(block_size_zero),
+        T(zeroed_region_mid_file),
         T(block_size_past_end_of_file),
         T(block_size_below_header),
         T(last_block_size_past_end),
