@@ -12,8 +12,8 @@
 /* CFA patterns use the DNG CFAPattern codes (0 = R, 1 = G, 2 = B), one byte per cell of the
  * 2x2 repeat, top-left cell in the lowest byte: MLV's RAWI value 0x02010100 is RGGB. */
 #define MP_CFA_RGGB 0x02010100u
-#define MP_CFA_GRBG 0x02000101u  /* not written by ML cameras; recognised for completeness */
-#define MP_CFA_GBRG 0x00010201u
+#define MP_CFA_GRBG 0x01020001u  /* not written by ML cameras; recognised for completeness */
+#define MP_CFA_GBRG 0x01000201u
 #define MP_CFA_BGGR 0x00010102u
 
 /* Largest frame we accept: beyond any Canon sensor (the 5DS is 8736 x 5856), and a bound
