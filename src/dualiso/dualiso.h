@@ -122,6 +122,9 @@ mp_status dualiso_levels_passthrough(const mp_frame *f, dualiso_levels *lv, mp_e
 
 typedef struct dualiso_options {
     int bad_pixels;        /* repair isolated hot/cold samples before interpolating */
+    int shadow_smooth;     /* smooth the bright field within a few read-noise sigmas of black
+                              ([1 2 1] along the row): less deep-shadow noise, softer detail
+                              that the noise hides anyway */
 } dualiso_options;
 
 void dualiso_options_default(dualiso_options *o);

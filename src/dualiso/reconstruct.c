@@ -18,26 +18,14 @@
 #include "dualiso_priv.h"
 
 #define RING 8                /* rows y-3 .. y+3 converted, power of two */
-#define NSCRATCH 5
+#define NSCRATCH 5            /* blend scratch rows */
 #define NDIR 9                /* edge directions: -2 .. +2 px per row, half-pixel steps */
 #define WIN 2                 /* cost window: x-2 .. x+2 */
-#ifndef DIR_PENALTY
 #define DIR_PENALTY 0.08      /* cost per px/row away from vertical, log2 units */
-#endif
 #define INTERP_ERR 0.25       /* error variance of a midpoint per squared disagreement */
-#ifndef ALIAS_WIN
 #define ALIAS_WIN 3           /* disagreement window: 7 same-colour samples */
-#endif
-#ifndef ALIAS_SIGMAS
-#define ALIAS_SIGMAS 3.0f
-#endif
-#ifndef ALIAS_GAIN
-#define ALIAS_GAIN 1.0f
-#endif
+#define ALIAS_SIGMAS 3.0f     /* disagreement counts beyond this many of its own sigmas */
 #define SEARCH_LO 0.5         /* edge search above this fraction of the bright clip */
-#ifndef SHADOW_SMOOTH
-#define SHADOW_SMOOTH 1.0f
-#endif
 #define SHADOW_LO 2.0f        /* shadow smoothing fades out between these multiples of */
 #define SHADOW_HI 6.0f        /* the bright field's read noise (dark-field units) */
 #define LEVEL_WIN 3           /* level averaging window: 7 same-colour samples */
@@ -61,6 +49,7 @@ struct dualiso_workspace {
 void dualiso_options_default(dualiso_options *o)
 {
     o->bad_pixels = 0;
+    o->shadow_smooth = 1;
 }
 
 dualiso_workspace *dualiso_workspace_new(void)
@@ -278,6 +267,110 @@ static inline void sample_at(const float *lin, const uint8_t *cl, uint32_t w, in
     *v = n == 2 ? 0.5f * s : s;
 }
 
+/* The other field's rows around a row, for the green-guided estimate. Rows a and b are the
+ * same-colour rows two above/below (same CFA row type as the target row), n the adjacent
+ * row (the other CFA row type). */
+typedef struct line_rows {
+    const float *a, *b, *n;
+    const uint8_t *ca, *cb, *cn;
+    uint32_t w;
+    int color_even, color_odd;  /* CFA colours of the target row at even / odd x */
+    int green_n;                /* parity of the green columns on row n */
+} line_rows;
+
+static inline int32_t clamp_col(int32_t q, uint32_t w)
+{
+    while (q < 0)
+        q += 2;
+    while (q >= (int32_t)w)
+        q -= 2;
+    return q < 0 ? 0 : q;
+}
+
+/* Green at position p2 / 2 (p2 in half pixels) of a row whose greens sit at x % 2 == gpar:
+ * the green itself, the mean of the two around a non-green column, or the nearest green
+ * half a pixel off. */
+static inline float green_at(const float *row, const uint8_t *cl, uint32_t w, int32_t p2,
+                             int gpar, int *clipped)
+{
+    int32_t p = p2 >> 1;
+    if (p2 & 1) { /* between p and p + 1: one of them is green */
+        int32_t q = clamp_col(((p & 1) == gpar) ? p : p + 1, w);
+        *clipped |= cl[q];
+        return row[q];
+    }
+    if ((p & 1) == gpar) {
+        int32_t q = clamp_col(p, w);
+        *clipped |= cl[q];
+        return row[q];
+    }
+    int32_t q0 = clamp_col(p - 1, w), q1 = clamp_col(p + 1, w);
+    *clipped |= cl[q0] | cl[q1];
+    return 0.5f * (row[q0] + row[q1]);
+}
+
+/* Ratio of colour samples to the mean of their two green neighbours at three same-colour
+ * columns around p on a row whose colour columns have parity cpar. */
+static inline int color_ratios(const float *row, uint32_t w, int32_t p, int cpar, float *out)
+{
+    int32_t q0 = ((p & 1) == cpar) ? p : p - 1;
+    int n = 0;
+    for (int32_t q = q0 - 2; q <= q0 + 2; q += 2) {
+        int32_t qc = clamp_col(q, w), ql = clamp_col(q - 1, w), qr = clamp_col(q + 1, w);
+        if (ql == qc || qr == qc)
+            continue;
+        float g = 0.5f * (row[ql] + row[qr]);
+        if (g > 0 && row[qc] > 0)
+            out[n++] = row[qc] / g;
+    }
+    return n;
+}
+
+static float median_small(float *v, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            float t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    return (n & 1) ? v[n / 2] : 0.5f * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Where only the dark rows carry data, the adjacent dark row (one row away, the other CFA
+ * row type) holds greens on or next to the edge line; the nearer samples keep hard edges
+ * that the same-colour rows two away blur. Green = (2 near + 1 far) / 3 along the line;
+ * red and blue = that green times their local ratio to green on the same-colour rows
+ * (a median, so an edge crossing the ratio window does not leak into it). */
+static int green_estimate(const frame_ctx *c, const line_rows *r, int32_t x, int32_t s,
+                          int32_t t2, float *out, int *clipped)
+{
+    (void)c;
+    int color = (x & 1) ? r->color_odd : r->color_even;
+    int gpar_a = r->color_even == 1 ? 0 : 1; /* greens of the target row type */
+    int32_t xx2 = 2 * x;
+    float gn = green_at(r->n, r->cn, r->w, xx2 + s * t2, r->green_n, clipped);
+    float ga = green_at(r->a, r->ca, r->w, xx2 - 2 * s * t2, gpar_a, clipped);
+    float gb = green_at(r->b, r->cb, r->w, xx2 + 2 * s * t2, gpar_a, clipped);
+    /* a sample from the far side of the edge disagrees with the other two: half the
+     * weight goes to their median */
+    float lo = fminf(gn, fminf(ga, gb)), hi = fmaxf(gn, fmaxf(ga, gb));
+    float mid = gn + ga + gb - lo - hi;
+    float g = 0.5f * mid + 0.5f * (2 * gn + ga) * (1.0f / 3);
+    if (color == 1) {
+        *out = g;
+        return 1;
+    }
+    float ratios[6];
+    int cpar = 1 - gpar_a;
+    int n = color_ratios(r->a, r->w, x - s * t2, cpar, ratios);
+    n += color_ratios(r->b, r->w, x + s * t2, cpar, ratios + n);
+    if (n < 3)
+        return 0;
+    *out = g * median_small(ratios, n);
+    return 1;
+}
+
 /* Estimates the other field at every pixel of row y: rows y+2s and y-2s are the other
  * field's same-colour rows, y+s and y-3s its other-colour rows (used by the guide). */
 static void interpolate_row(frame_ctx *c, int32_t y)
@@ -349,6 +442,10 @@ static void interpolate_row(frame_ctx *c, int32_t y)
     }
     const float *la = ws->lin[sa], *lb = ws->lin[sb];
     const uint8_t *ca = ws->clip[sa], *cb = ws->clip[sb];
+    const line_rows rows = {la, lb, ws->lin[sn], ca, cb, ws->clip[sn], (uint32_t)w,
+                            dualiso_cfa_color(c->in->cfa, 0, (uint32_t)y),
+                            dualiso_cfa_color(c->in->cfa, 1, (uint32_t)y),
+                            dualiso_cfa_color(c->in->cfa, 0, (uint32_t)yn) == 1 ? 0 : 1};
     for (int32_t x = first; x <= last; x++) {
         if (!ncl[x] && nat[x] < thr)
             continue;
@@ -367,6 +464,9 @@ static void interpolate_row(frame_ctx *c, int32_t y)
         ws->est[x] = 0.5f * (a + b);
         ws->mis[x] = fabsf(a - b);
         ws->est_clip[x] = (uint8_t)clipped;
+        float g;
+        if (green_estimate(c, &rows, x, s, t2, &g, &clipped) && !clipped)
+            ws->est[x] = g;
     }
 }
 
@@ -456,6 +556,7 @@ static void blend_row(frame_ctx *c, int32_t y, uint16_t *dst)
     const float *bval = bright ? nat : ws->est;
     const uint8_t *bclip = bright ? nclip : ws->est_clip;
     const float shadow_lo = SHADOW_LO * nb, shadow_span = (SHADOW_HI - SHADOW_LO) * nb;
+    const int shadow = c->opt->shadow_smooth;
     for (uint32_t x = 0; x < w; x++) {
         /* only disagreement that stands out of its own noise counts */
         float alias = ex[x] - ALIAS_SIGMAS * (vn[x] + vo[x]) * sqrtf(2.0f / (2 * ALIAS_WIN + 1));
@@ -463,14 +564,14 @@ static void blend_row(frame_ctx *c, int32_t y, uint16_t *dst)
         int n_ok = !nclip[x], o_ok = !ws->est_clip[x];
         float D = bright ? o : n, B = bright ? n : o;
         int d_ok = bright ? o_ok : n_ok, b_ok = bright ? n_ok : o_ok;
-        float v_o = vo[x] + ALIAS_GAIN * (alias > 0 ? alias : 0);
+        float v_o = vo[x] + (alias > 0 ? alias : 0);
         float vd = bright ? v_o : vn[x], vb = bright ? vn[x] : v_o;
         /* Deep shadows, a few bright-field read-noise sigmas and below: detail is lost in
          * noise, so the bright value is smoothed with its same-colour row neighbours
          * ([1 2 1] / 4 cuts the noise variance to 3/8). */
-        if (b_ok && x >= 2 && x + 2 < w && !bclip[x - 2] && !bclip[x + 2]) {
+        if (shadow && b_ok && x >= 2 && x + 2 < w && !bclip[x - 2] && !bclip[x + 2]) {
             float smooth = 0.5f * B + 0.25f * (bval[x - 2] + bval[x + 2]);
-            float k = SHADOW_SMOOTH * smooth_fade((lev_mean[x] - shadow_lo) / shadow_span);
+            float k = smooth_fade((lev_mean[x] - shadow_lo) / shadow_span);
             B += k * (smooth - B);
             vb *= 1 - 0.625f * k;
         }
