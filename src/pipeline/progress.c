@@ -39,7 +39,7 @@ void mp_progress_frame(mp_progress *p, uint32_t number, int skipped, int damaged
     else
         p->written++;
     *ev = (mp_progress_event){.kind = MP_PROGRESS_FRAME, .frame = number,
-                              .frame_skipped = skipped};
+                              .frame_skipped = skipped, .frame_damaged = !skipped && damaged};
     fill_rates(p, now_s, ev);
 }
 
@@ -117,8 +117,9 @@ int mp_progress_format_json(const mp_progress_event *ev, char *buf, size_t size)
                         ev->last_frame, ev->threads);
     case MP_PROGRESS_FRAME:
         return snprintf(buf, size, "{\"event\":\"frame\",\"frame\":%u,\"done\":%u,\"total\":%u,"
-                        "\"skipped\":%s,\"fps\":%.2f,\"eta_s\":%.1f}", ev->frame, ev->done,
-                        ev->total, ev->frame_skipped ? "true" : "false", ev->fps, ev->eta_s);
+                        "\"skipped\":%s,\"damaged\":%s,\"fps\":%.2f,\"eta_s\":%.1f}",
+                        ev->frame, ev->done, ev->total, ev->frame_skipped ? "true" : "false",
+                        ev->frame_damaged ? "true" : "false", ev->fps, ev->eta_s);
     case MP_PROGRESS_DONE:
         return snprintf(buf, size, "{\"event\":\"done\",\"done\":%u,\"total\":%u,\"written\":%u,"
                         "\"skipped\":%u,\"damaged\":%u,\"elapsed_s\":%.2f,\"fps\":%.2f,"

@@ -4,7 +4,8 @@
  *
  * JSON lines (--progress json), one object per line, keys in this order:
  *   {"event":"start","total":120,"first_frame":0,"last_frame":119,"threads":2}
- *   {"event":"frame","frame":37,"done":38,"total":120,"skipped":false,"fps":24.10,"eta_s":3.4}
+ *   {"event":"frame","frame":37,"done":38,"total":120,"skipped":false,"damaged":false,
+ *    "fps":24.10,"eta_s":3.4}
  *   {"event":"done","done":120,"total":120,"written":118,"skipped":2,"damaged":0,
  *    "elapsed_s":5.01,"fps":23.55,"status":"ok"}
  *   {"event":"error","done":40,"total":120,"written":40,"skipped":0,"damaged":0,
@@ -31,6 +32,7 @@ typedef struct mp_progress_event {
     uint32_t written, skipped, damaged;
     uint32_t frame;             /* FRAME: its absolute number */
     int frame_skipped;          /* FRAME: it existed already (--skip-existing) */
+    int frame_damaged;          /* FRAME: unreadable input, not written */
     uint32_t first_frame, last_frame, threads;   /* START */
     double elapsed_s;
     double fps;                 /* frames actually processed per second; 0 until known */

@@ -1,7 +1,8 @@
 #!/bin/bash
 # mlvpipe convert / analyze determinism: the same DNG bytes for any --threads, for a clip
 # converted whole or in chunks (--frames), with levels from the pre-pass or from a sidecar,
-# on a synthetic dual-ISO clip (with a settings change mid-clip) and on single-ISO clips.
+# on a synthetic dual-ISO clip (with a settings change mid-clip) and on single-ISO clips
+# (spanned uncompressed, and LZMA+DELTA).
 # usage: pipeline_convert.sh MLVPIPE MLVSYNTH
 set -u
 mlvpipe=$1
@@ -13,8 +14,11 @@ mlvsynth=$2
     --change-at 7 --change-iso 200 >/dev/null || fail "mlvsynth dual"
 "$mlvsynth" -o "$tmp/plain.MLV" --size 96x64 --frames 12 --chunk-frames 5 --guid 99 >/dev/null ||
     fail "mlvsynth plain"
+# DELTA frames depend on the one before: workers must still decode any frame on its own.
+"$mlvsynth" -o "$tmp/delta.MLV" --size 96x64 --frames 12 --compress lzma-delta --guid 77 \
+    >/dev/null || fail "mlvsynth delta"
 
-for clip in dual plain; do
+for clip in dual plain delta; do
     in="$tmp/$clip.MLV"
     for t in 1 2 4; do
         run "$clip-t$t" 0 convert "$in" -o "$tmp/$clip-t$t" --threads "$t"

@@ -31,6 +31,10 @@ static void rates_ignore_skipped_frames(void **state)
     assert_true(ev.eta_s > 1.99 && ev.eta_s < 2.01);
     mp_progress_frame(&p, 60, 0, 1, 12.05, &ev);
     assert_int_equal(ev.damaged, 1);
+    assert_true(ev.frame_damaged && !ev.frame_skipped);
+    char buf[256];
+    mp_progress_format_json(&ev, buf, sizeof buf);
+    assert_non_null(strstr(buf, "\"skipped\":false,\"damaged\":true,"));
     assert_int_equal(ev.done, 61);
 }
 
@@ -65,7 +69,7 @@ static void formats_line_and_json(void **state)
     assert_string_equal(buf, "frame 38/120  24.1 fps  ETA --:--");
     mp_progress_format_json(&ev, buf, sizeof buf);
     assert_string_equal(buf, "{\"event\":\"frame\",\"frame\":37,\"done\":38,\"total\":120,"
-                             "\"skipped\":false,\"fps\":24.12,\"eta_s\":-1.0}");
+                             "\"skipped\":false,\"damaged\":false,\"fps\":24.12,\"eta_s\":-1.0}");
 
     mp_progress_event start = {.kind = MP_PROGRESS_START, .total = 10, .first_frame = 5,
                                .last_frame = 14, .threads = 2};
