@@ -104,6 +104,17 @@ jcheck cut.json 'd["frame_count"] == 2' 'len(d["damage"]) == 1' \
     'd["damage"][0]["kind"] == "truncated"' 'd["damage"][0]["offset"] == 30208' \
     'd["damage"][0]["message"].startswith("cut.MLV: offset 30208: ")'
 
+# dropped frames: frame 2 renumbered 5 leaves a gap of 3 (not damage: exit 0)
+cp "$S/synth_14bit_128x64_3f.MLV" "$tmp/gap.MLV"; chmod u+w "$tmp/gap.MLV"
+printf '\x05' | dd of="$tmp/gap.MLV" bs=1 seek=$((30208 + 16)) conv=notrunc status=none
+run gap 0 info "$tmp/gap.MLV"
+contains gap "frames:        3 (numbers 0..5)"
+contains gap "gaps:          1 (3 missing frames)"
+contains gap "duration:      0.240 s"
+run gap.json 0 info --json "$tmp/gap.MLV"
+jcheck gap.json 'd["gap_count"] == 1' 'd["missing_frames"] == 3' 'd["last_frame"] == 5' \
+    'd["segments"][0]["last_frame"] == 5' 'd["segments"][0]["frames"] == 3'
+
 # a chunk of another recording: damage, exit 4
 cp "$S/synth_span.MLV" "$tmp/sp.MLV"; cp "$S/synth_span.M00" "$tmp/sp.M00"; chmod u+w "$tmp"/sp.*
 printf '\xef\xbe\xad\xde' | dd of="$tmp/sp.M00" bs=1 seek=16 conv=notrunc status=none
