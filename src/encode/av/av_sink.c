@@ -1,0 +1,481 @@
+/* The movie sink: one video encoder, an optional PCM track, one muxer over av_output. */
+#include "av_sink.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/log.h>
+#include <libavutil/opt.h>
+#include <libavutil/timecode.h>
+
+#include "../wav.h"
+#include "av_audio.h"
+#include "av_output.h"
+#include "av_timing.h"
+#include "av_yuv.h"
+
+#define MAX_SIZE 16384
+
+typedef struct kind_info {
+    const char *name;
+    const char *muxer;         /* NULL: none (rawvideo frames as they are) */
+    const char *encoder;
+    enum AVPixelFormat pix_fmt;
+    int profile;
+    int takes_audio;
+    int needs_seek;
+} kind_info;
+
+static const kind_info kinds[] = {
+    [AV_SINK_PRORES_422HQ] = {"prores422hq", "mov", "prores_ks", AV_PIX_FMT_YUV422P10LE,
+                              FF_PROFILE_PRORES_HQ, 1, 1},
+    [AV_SINK_PRORES_4444] = {"prores4444", "mov", "prores_ks", AV_PIX_FMT_YUV444P10LE,
+                             FF_PROFILE_PRORES_4444, 1, 1},
+    [AV_SINK_FFV1] = {"ffv1", "matroska", "ffv1", AV_PIX_FMT_GBRP16LE, FF_PROFILE_UNKNOWN, 1, 0},
+    [AV_SINK_NUT] = {"nut", "nut", "rawvideo", AV_PIX_FMT_GBRP16LE, FF_PROFILE_UNKNOWN, 1, 0},
+    [AV_SINK_RAWVIDEO] = {"rawvideo", "rawvideo", "rawvideo", AV_PIX_FMT_RGB48LE,
+                          FF_PROFILE_UNKNOWN, 0, 0},
+};
+#define KIND_COUNT (sizeof kinds / sizeof kinds[0])
+
+struct av_sink {
+    av_sink_params p;
+    const kind_info *kind;
+    int is_yuv;
+    av_yuv_coeffs yuv;
+    AVRational fps, time_base;
+    av_output out;
+    AVFormatContext *fmt;
+    AVCodecContext *enc;
+    AVStream *video, *audio_stream;
+    AVFrame *frame;
+    AVPacket *pkt;
+    av_audio audio;
+    uint64_t frames;
+};
+
+void av_sink_params_default(av_sink_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->timecode_frames = -1;
+    p->primaries = AVCOL_PRI_UNSPECIFIED;
+    p->transfer = AVCOL_TRC_UNSPECIFIED;
+    p->yuv_matrix = AVCOL_SPC_UNSPECIFIED;
+    p->yuv_range = AVCOL_RANGE_UNSPECIFIED;
+}
+
+mp_status av_sink_kind_from_name(const char *name, av_sink_kind *kind, mp_error *err)
+{
+    for (size_t i = 0; i < KIND_COUNT; i++)
+        if (strcmp(name, kinds[i].name) == 0) {
+            *kind = (av_sink_kind)i;
+            return MP_OK;
+        }
+    return mp_error_set(err, MP_ERR_ARG, "unknown movie kind \"%s\" (prores422hq, prores4444, "
+                        "ffv1, nut, rawvideo)", name);
+}
+
+const char *av_sink_kind_name(av_sink_kind kind)
+{
+    return (unsigned)kind < KIND_COUNT ? kinds[kind].name : "?";
+}
+
+uint64_t av_sink_frames_written(const av_sink *s)
+{
+    return s->frames;
+}
+
+/* A libav failure as one line: the output, what was being done, libav's reason; a write
+ * failure recorded by av_output says more than libav's EIO, so it wins. */
+static mp_status av_fail(av_sink *s, int averr, const char *what, mp_error *err)
+{
+    if (s->out.failed) {
+        if (err)
+            *err = s->out.error;
+        return s->out.error.code;
+    }
+    char reason[AV_ERROR_MAX_STRING_SIZE];
+    av_strerror(averr, reason, sizeof reason);
+    return mp_error_set(err, averr == AVERROR(ENOMEM) ? MP_ERR_NOMEM : MP_ERR_IO, "%s: %s: %s",
+                        av_output_name(&s->out), what, reason);
+}
+
+static mp_status check_params(const av_sink_params *p, const char *path, mp_error *err)
+{
+    if ((unsigned)p->kind >= KIND_COUNT)
+        return mp_error_set(err, MP_ERR_ARG, "%s: unknown movie kind %d", path, p->kind);
+    const kind_info *k = &kinds[p->kind];
+    if (p->width < 2 || p->height < 2 || p->width > MAX_SIZE || p->height > MAX_SIZE)
+        return mp_error_set(err, MP_ERR_ARG, "%s: frame size %ux%u outside 2..%d", path,
+                            p->width, p->height, MAX_SIZE);
+    if (p->threads < 0 || p->threads > 256)
+        return mp_error_set(err, MP_ERR_ARG, "%s: %d encoder threads", path, p->threads);
+    if (k->needs_seek && strcmp(path, "-") == 0)
+        return mp_error_set(err, MP_ERR_ARG, "stdout: %s goes into MOV, which cannot be "
+                            "streamed; use nut, rawvideo or ffv1 for a pipe", k->name);
+    if (p->audio.present && !k->takes_audio)
+        return mp_error_set(err, MP_ERR_ARG, "%s: %s output carries no audio", path, k->name);
+    if (p->audio.present)
+        return mp_wav_check_format(&p->audio, err);
+    return MP_OK;
+}
+
+static mp_status start_timecode(const av_sink *s, char out[AV_TIMECODE_CHARS], mp_error *err)
+{
+    const av_sink_params *p = &s->p;
+    out[0] = 0;
+    if (p->timecode[0]) {
+        /* Validate with libavutil's own parser: it is what the muxers use. */
+        AVTimecode tc;
+        if (memchr(p->timecode, 0, sizeof p->timecode) == NULL ||
+            strlen(p->timecode) >= AV_TIMECODE_CHARS ||
+            av_timecode_init_from_string(&tc, s->fps, p->timecode, NULL) < 0)
+            return mp_error_set(err, MP_ERR_ARG, "%s: time code \"%.16s\" is not HH:MM:SS:FF "
+                                "at %d/%d fps", av_output_name(&s->out), p->timecode,
+                                s->fps.num, s->fps.den);
+        memcpy(out, p->timecode, strlen(p->timecode) + 1);
+        return MP_OK;
+    }
+    if (p->timecode_frames < 0)
+        return MP_OK;
+    return av_timecode_string((uint64_t)p->timecode_frames, s->fps, p->timecode_drop_frame,
+                              out, err);
+}
+
+static mp_status open_encoder(av_sink *s, mp_error *err)
+{
+    const kind_info *k = s->kind;
+    const AVCodec *codec = avcodec_find_encoder_by_name(k->encoder);
+    if (!codec)
+        return mp_error_set(err, MP_ERR_UNSUPPORTED, "%s: libavcodec has no %s encoder",
+                            av_output_name(&s->out), k->encoder);
+    AVCodecContext *c = s->enc = avcodec_alloc_context3(codec);
+    if (!c)
+        return mp_error_set(err, MP_ERR_NOMEM, "%s: cannot allocate the encoder",
+                            av_output_name(&s->out));
+    c->width = (int)s->p.width;
+    c->height = (int)s->p.height;
+    c->pix_fmt = k->pix_fmt;
+    c->time_base = s->time_base;
+    c->framerate = s->fps;
+    c->sample_aspect_ratio = (AVRational){1, 1};
+    c->gop_size = 1;
+    c->thread_count = s->p.threads ? s->p.threads : 1;
+    c->flags |= AV_CODEC_FLAG_BITEXACT;
+    c->color_primaries = s->p.primaries;
+    c->color_trc = s->p.transfer;
+    if (s->is_yuv) {
+        c->colorspace = s->yuv.matrix;
+        c->color_range = s->yuv.range;
+        c->profile = k->profile;
+    } else {
+        c->colorspace = AVCOL_SPC_RGB;
+        c->color_range = AVCOL_RANGE_JPEG;
+    }
+    if (s->p.kind == AV_SINK_FFV1) {
+        c->level = 3;
+        /* Fixed by the frame size, never by the thread count, so the bytes do not change
+         * with --threads; slices are what FFV1's threads work on. */
+        c->slices = s->p.width >= 1280 && s->p.height >= 720 ? 16 : 4;
+        c->thread_type = FF_THREAD_SLICE;
+        av_opt_set_int(c->priv_data, "slicecrc", 1, 0);
+    }
+    if (s->fmt->oformat->flags & AVFMT_GLOBALHEADER)
+        c->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    int r = avcodec_open2(c, codec, NULL);
+    if (r < 0)
+        return av_fail(s, r, k->encoder, err);
+
+    s->video = avformat_new_stream(s->fmt, NULL);
+    if (!s->video)
+        return mp_error_set(err, MP_ERR_NOMEM, "%s: cannot add the video stream",
+                            av_output_name(&s->out));
+    if ((r = avcodec_parameters_from_context(s->video->codecpar, c)) < 0)
+        return av_fail(s, r, "video stream parameters", err);
+    s->video->time_base = s->time_base;
+    s->video->avg_frame_rate = s->fps;
+    s->video->r_frame_rate = s->fps;
+    s->video->sample_aspect_ratio = c->sample_aspect_ratio;
+
+    s->frame = av_frame_alloc();
+    s->pkt = av_packet_alloc();
+    if (!s->frame || !s->pkt)
+        return mp_error_set(err, MP_ERR_NOMEM, "%s: cannot allocate a frame",
+                            av_output_name(&s->out));
+    s->frame->format = c->pix_fmt;
+    s->frame->width = c->width;
+    s->frame->height = c->height;
+    if ((r = av_frame_get_buffer(s->frame, 0)) < 0)
+        return av_fail(s, r, "frame buffer", err);
+    return MP_OK;
+}
+
+static enum AVCodecID pcm_codec(uint16_t bits)
+{
+    switch (bits) {
+    case 8: return AV_CODEC_ID_PCM_U8;
+    case 16: return AV_CODEC_ID_PCM_S16LE;
+    case 24: return AV_CODEC_ID_PCM_S24LE;
+    default: return AV_CODEC_ID_PCM_S32LE;
+    }
+}
+
+static mp_status add_audio(av_sink *s, mp_error *err)
+{
+    const mp_audio_format *a = &s->p.audio;
+    mp_status st = av_audio_init(&s->audio, a, s->fps, s->p.first_frame, s->p.audio_offset, err);
+    if (st != MP_OK)
+        return st;
+    AVStream *as = s->audio_stream = avformat_new_stream(s->fmt, NULL);
+    if (!as)
+        return mp_error_set(err, MP_ERR_NOMEM, "%s: cannot add the audio stream",
+                            av_output_name(&s->out));
+    AVCodecParameters *par = as->codecpar;
+    par->codec_type = AVMEDIA_TYPE_AUDIO;
+    par->codec_id = pcm_codec(a->bits_per_sample);
+    par->sample_rate = (int)a->sample_rate;
+    av_channel_layout_default(&par->ch_layout, a->channels);
+    par->bits_per_coded_sample = a->bits_per_sample;
+    par->bits_per_raw_sample = a->bits_per_sample;
+    par->block_align = (int)s->audio.block_align;
+    par->bit_rate = (int64_t)a->sample_rate * s->audio.block_align * 8;
+    as->time_base = (AVRational){1, (int)a->sample_rate};
+    return MP_OK;
+}
+
+static mp_status open_muxer(av_sink *s, mp_error *err)
+{
+    int r = avformat_alloc_output_context2(&s->fmt, NULL, s->kind->muxer, NULL);
+    if (r < 0)
+        return av_fail(s, r, s->kind->muxer, err);
+    s->fmt->pb = s->out.pb;
+    s->fmt->flags |= AVFMT_FLAG_BITEXACT;
+    mp_status st = open_encoder(s, err);
+    if (st == MP_OK && s->p.audio.present)
+        st = add_audio(s, err);
+    char tc[AV_TIMECODE_CHARS];
+    if (st == MP_OK)
+        st = start_timecode(s, tc, err);
+    if (st != MP_OK)
+        return st;
+    if (tc[0] && (r = av_dict_set(&s->fmt->metadata, "timecode", tc, 0)) < 0)
+        return av_fail(s, r, "timecode", err);
+    if ((r = avformat_write_header(s->fmt, NULL)) < 0)
+        return av_fail(s, r, "writing the header", err);
+    return MP_OK;
+}
+
+mp_status av_sink_open(av_sink **out, const char *path, const av_sink_params *p, mp_error *err)
+{
+    *out = NULL;
+    mp_status st = check_params(p, path, err);
+    if (st != MP_OK)
+        return st;
+    av_sink *s = calloc(1, sizeof *s);
+    if (!s)
+        return mp_error_set(err, MP_ERR_NOMEM, "%s: out of memory", path);
+    s->p = *p;
+    s->kind = &kinds[p->kind];
+    s->is_yuv = p->kind == AV_SINK_PRORES_422HQ || p->kind == AV_SINK_PRORES_4444;
+    if (s->is_yuv && p->yuv_range == AVCOL_RANGE_JPEG)
+        st = mp_error_set(err, MP_ERR_UNSUPPORTED, "%s: ProRes is limited range only (its "
+                          "decoders and MOV's nclc atom know no full-range ProRes)", path);
+    if (st == MP_OK && s->is_yuv)
+        st = av_yuv_init(&s->yuv, p->yuv_matrix, p->yuv_range, err);
+    if (st == MP_OK)
+        st = av_stream_rate(p->fps_num, p->fps_den, &s->fps, &s->time_base, err);
+    if (st == MP_OK)
+        st = av_output_open(&s->out, path, p->overwrite, err);
+    if (st == MP_OK)
+        st = open_muxer(s, err);
+    if (st != MP_OK) {
+        av_sink_abort(s);
+        return st;
+    }
+    *out = s;
+    return MP_OK;
+}
+
+static mp_status write_packet(av_sink *s, AVStream *st, AVRational from, mp_error *err)
+{
+    av_packet_rescale_ts(s->pkt, from, st->time_base);
+    s->pkt->stream_index = st->index;
+    int r = av_interleaved_write_frame(s->fmt, s->pkt);   /* takes the packet's reference */
+    return r < 0 ? av_fail(s, r, "writing a packet", err) : MP_OK;
+}
+
+static mp_status drain_encoder(av_sink *s, mp_error *err)
+{
+    for (;;) {
+        int r = avcodec_receive_packet(s->enc, s->pkt);
+        if (r == AVERROR(EAGAIN) || r == AVERROR_EOF)
+            return MP_OK;
+        if (r < 0)
+            return av_fail(s, r, s->kind->encoder, err);
+        mp_status st = write_packet(s, s->video, s->enc->time_base, err);
+        if (st != MP_OK)
+            return st;
+    }
+}
+
+static mp_status emit_audio_packet(void *opaque, const uint8_t *data, size_t bytes, int64_t pts,
+                                   uint32_t samples, mp_error *err)
+{
+    av_sink *s = opaque;
+    int r = av_new_packet(s->pkt, (int)bytes);
+    if (r < 0)
+        return av_fail(s, r, "audio packet", err);
+    memcpy(s->pkt->data, data, bytes);
+    s->pkt->pts = s->pkt->dts = pts;
+    s->pkt->duration = samples;
+    s->pkt->flags |= AV_PKT_FLAG_KEY;
+    return write_packet(s, s->audio_stream, s->audio_stream->time_base, err);
+}
+
+/* Fills the AVFrame with the kind's pixel format from R, G, B planes. */
+static void fill_frame(av_sink *s, const uint16_t *const rgb[3], size_t stride)
+{
+    AVFrame *f = s->frame;
+    uint32_t w = s->p.width;
+    for (uint32_t y = 0; y < s->p.height; y++) {
+        const uint16_t *r = rgb[0] + y * stride, *g = rgb[1] + y * stride,
+                       *b = rgb[2] + y * stride;
+        uint16_t *row[3];
+        for (int i = 0; i < 3; i++)
+            row[i] = (uint16_t *)(f->data[i] + (size_t)y * (size_t)f->linesize[i]);
+        switch (s->p.kind) {
+        case AV_SINK_PRORES_422HQ:
+            av_yuv_row_422(&s->yuv, r, g, b, w, row[0], row[1], row[2]);
+            break;
+        case AV_SINK_PRORES_4444:
+            av_yuv_row_444(&s->yuv, r, g, b, w, row[0], row[1], row[2]);
+            break;
+        case AV_SINK_RAWVIDEO: {
+            uint16_t *packed = (uint16_t *)(f->data[0] + (size_t)y * (size_t)f->linesize[0]);
+            for (uint32_t x = 0; x < w; x++) {
+                packed[3 * x] = r[x];
+                packed[3 * x + 1] = g[x];
+                packed[3 * x + 2] = b[x];
+            }
+            break;
+        }
+        default:   /* gbrp16le: planes in G, B, R order */
+            memcpy(row[0], g, w * sizeof *g);
+            memcpy(row[1], b, w * sizeof *b);
+            memcpy(row[2], r, w * sizeof *r);
+            break;
+        }
+    }
+}
+
+mp_status av_sink_write_rgb(av_sink *s, const uint16_t *const planes[3], size_t stride,
+                            uint64_t frame, mp_error *err)
+{
+    uint64_t expected = s->p.first_frame + s->frames;
+    if (frame != expected)
+        return mp_error_set(err, MP_ERR_RANGE, "%s: frame %llu arrived, %llu expected (frames "
+                            "must come in order, none missing)", av_output_name(&s->out),
+                            (unsigned long long)frame, (unsigned long long)expected);
+    if (stride < s->p.width)
+        return mp_error_set(err, MP_ERR_ARG, "%s: row stride %zu below the width %u",
+                            av_output_name(&s->out), stride, s->p.width);
+    /* The encoder may still hold the previous frame's buffer (frame threads). */
+    int r = av_frame_make_writable(s->frame);
+    if (r < 0)
+        return av_fail(s, r, "frame buffer", err);
+    fill_frame(s, planes, stride);
+    AVFrame *f = s->frame;
+    f->pts = (int64_t)frame;
+    f->color_primaries = s->enc->color_primaries;
+    f->color_trc = s->enc->color_trc;
+    f->colorspace = s->enc->colorspace;
+    f->color_range = s->enc->color_range;
+    f->pict_type = AV_PICTURE_TYPE_I;
+    f->key_frame = 1;
+    if ((r = avcodec_send_frame(s->enc, f)) < 0)
+        return av_fail(s, r, s->kind->encoder, err);
+    mp_status st = drain_encoder(s, err);
+    if (st != MP_OK)
+        return st;
+    s->frames++;
+    if (s->audio_stream)
+        return av_audio_emit(&s->audio, frame + 1, 0, emit_audio_packet, s, err);
+    return MP_OK;
+}
+
+mp_status av_sink_write_audio(av_sink *s, const void *pcm, size_t bytes, mp_error *err)
+{
+    if (!s->audio_stream)
+        return mp_error_set(err, MP_ERR_ARG, "%s: the movie was opened without audio",
+                            av_output_name(&s->out));
+    mp_status st = av_audio_push(&s->audio, pcm, bytes, err);
+    if (st == MP_OK && s->frames)
+        st = av_audio_emit(&s->audio, s->p.first_frame + s->frames, 0, emit_audio_packet, s,
+                           err);
+    return st;
+}
+
+mp_status av_sink_finish(av_sink *s, mp_error *err)
+{
+    int r = avcodec_send_frame(s->enc, NULL);
+    mp_status st = r < 0 ? av_fail(s, r, s->kind->encoder, err) : drain_encoder(s, err);
+    if (st == MP_OK && s->audio_stream)
+        st = av_audio_emit(&s->audio, s->p.first_frame + s->frames, 1, emit_audio_packet, s,
+                           err);
+    if (st == MP_OK && (r = av_write_trailer(s->fmt)) < 0)
+        st = av_fail(s, r, "writing the trailer", err);
+    if (st == MP_OK) {
+        st = av_output_commit(&s->out, err);
+        s->fmt->pb = NULL;
+    }
+    av_sink_abort(s);
+    return st;
+}
+
+void av_sink_abort(av_sink *s)
+{
+    if (!s)
+        return;
+    if (s->fmt)
+        s->fmt->pb = NULL;   /* av_output owns it */
+    avformat_free_context(s->fmt);
+    avcodec_free_context(&s->enc);
+    av_frame_free(&s->frame);
+    av_packet_free(&s->pkt);
+    av_audio_free(&s->audio);
+    av_output_abort(&s->out);
+    free(s);
+}
+
+/* av_log goes to one process-wide callback, so the logger it forwards to is global too. */
+static mp_logger av_log_target;
+
+static void forward_av_log(void *avcl, int level, const char *fmt, va_list vl)
+{
+    if (level > AV_LOG_WARNING || !av_log_target.fn)
+        return;
+    char line[1024];
+    int print_prefix = 1;
+    av_log_format_line2(avcl, level, fmt, vl, line, sizeof line, &print_prefix);
+    size_t n = strlen(line);
+    while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+        line[--n] = 0;
+    if (n)
+        mp_log(&av_log_target, level <= AV_LOG_ERROR ? MP_LOG_ERROR : MP_LOG_WARNING,
+               "libav: %s", line);
+}
+
+void av_sink_route_av_log(const mp_logger *log)
+{
+    if (log && log->fn) {
+        av_log_target = *log;
+        av_log_set_callback(forward_av_log);
+    } else {
+        av_log_target = (mp_logger){0};
+        av_log_set_callback(av_log_default_callback);
+    }
+}
