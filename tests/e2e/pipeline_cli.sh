@@ -68,6 +68,14 @@ assert [e["frame"] for e in frames] == list(range(2, 10)), frames
 assert [e["done"] for e in frames] == list(range(1, 9)), frames
 assert ev[-1]["event"] == "done" and ev[-1]["written"] == 8 and ev[-1]["status"] == "ok", ev[-1]
 PY
+# On a terminal (script(1) provides one): a status line, then a summary; -q silences both.
+if command -v script >/dev/null; then
+    script -qec "'$mlvpipe' convert '$in' -o '$tmp/tty'" /dev/null >"$tmp/tty.txt" 2>&1
+    grep -q "frame 12/12 .* fps  ETA 0:00" "$tmp/tty.txt" || fail "no terminal status line"
+    grep -q "12 frames (12 written, 0 skipped)" "$tmp/tty.txt" || fail "no terminal summary"
+    script -qec "'$mlvpipe' -q convert '$in' -o '$tmp/tty-q'" /dev/null >"$tmp/tty-q.txt" 2>&1
+    [ ! -s "$tmp/tty-q.txt" ] || fail "-q still printed: $(head -c 200 "$tmp/tty-q.txt")"
+fi
 run json-damaged 4 convert "$tmp/cut.MLV" -o "$tmp/cut2" --progress json
 tail -n 1 "$tmp/json-damaged.err" | grep -q '"event":"error".*"status":"damaged"' ||
     fail "damaged JSON end event: $(tail -n 1 "$tmp/json-damaged.err")"
