@@ -3,8 +3,8 @@
 layout rules of shared/docs/mlv-format.md as mlv_lite applies them: MLVI first in every chunk
 (52 bytes, "v2.0", one GUID, fileNum = chunk index, fileCount 0, frame counts = blocks found),
 chunk 0 header blocks in mlv_lite order with their exact sizes, the header area NULL-padded to
-512 bytes, VIDF frameSpace 32 filled with 0xA5 and blockSize a multiple of 512 with >= 4 spare
-bytes, VIDF timestamps per the truth file's rule, LJ92 frame headers (layout, predictor),
+512 bytes, VIDF frameSpace 32 (or --frame-space) filled with 0xA5 and blockSize a multiple of
+512 with >= 4 spare bytes (blocks moved into a slot by --change-in-filler counted), VIDF timestamps per the truth file's rule, LJ92 frame headers (layout, predictor),
 a duplicate VIDF carrying another picture than its original (so keeping the wrong one shows),
 VERS padding, and AUDF frameSpace 232 with
 the PCM of the documented tone (left TONE Hz, right 1.5 TONE, amplitude 8192).
@@ -40,6 +40,7 @@ def main():
         t = json.load(fh)
     first_us, num, den = t["first_frame_us"], t["fps"][0], t["fps"][1]
     audio = t.get("audio")
+    change = t.get("change", {})
     guid = None
     vidf_seen, audf_pcm, payloads = [], {}, {}
     for index, name in enumerate(chunk_names(clip, t["files"])):
@@ -52,6 +53,7 @@ def main():
         if g != guid or file_num != index or file_count != 0:
             fail(name, "GUID, fileNum or fileCount wrong")
         off, order, videos, audios, header_done = 52, [], 0, 0, False
+        prepended = 0
         while off < len(data):
             kind, size, ts = struct.unpack_from("<4sIQ", data, off)
             if size < 16 or off + size > len(data):
@@ -73,7 +75,11 @@ def main():
                 number, fs = struct.unpack_from("<I", data, off + 16)[0], \
                     struct.unpack_from("<I", data, off + 28)[0]
                 payload = size - 32 - fs
-                if fs != 32 or data[off + 32:off + 64] != b"\xa5" * 32 or size % 512:
+                # mlv_prepend_block: blocks moved into the slot start shrink header and filler
+                moved = prepended if number == change.get("at_frame") and \
+                    change.get("in_filler") else 0
+                if fs + moved != t["frame_space"] or \
+                        data[off + 32:off + 32 + fs] != b"\xa5" * fs or (size + moved) % 512:
                     fail(name, "VIDF %d: frameSpace %d or blockSize %d" % (number, fs, size))
                 if t["compression"] == "lj92":
                     camera = t["lj92"]["layout"] == "camera"
@@ -100,6 +106,7 @@ def main():
                     fail(name, "AUDF %d: frameSpace %d" % (number, fs))
                 audf_pcm[number] = (ts, data[off + 24 + fs:off + size])
                 audios += 1
+            prepended = prepended + size if kind in (b"EXPO", b"DISO") else 0
             off += size
         if index == 0:
             want = list(HEADERS[t["header"]])

@@ -52,9 +52,10 @@ static mp_status finish(out_file *f, const blk *k, mp_error *err)
     return out_file_write(f, k->b, k->len, err);
 }
 
-uint32_t mlvw_vidf_block_size(size_t payload_len)
+uint32_t mlvw_vidf_slot_size(uint32_t frame_space, size_t payload_len)
 {
-    return (uint32_t)((32u + MLVW_VIDF_FRAME_SPACE_LITE + payload_len + 4u + 511u) & ~(size_t)511u);
+    size_t need = 32u + frame_space + payload_len + 4u;
+    return (uint32_t)((need + MLVW_VIDF_ALIGN - 1) & ~(size_t)(MLVW_VIDF_ALIGN - 1));
 }
 
 mp_status mlvw_mlvi(out_file *f, const mlvw_file_header *h, mp_error *err)
@@ -349,22 +350,24 @@ mp_status mlvw_pad_to(out_file *f, uint32_t align, mp_error *err)
 mp_status mlvw_vidf(out_file *f, const mlvw_video_frame *v, const uint8_t *payload,
                     size_t len, mp_error *err)
 {
-    uint32_t size = mlvw_vidf_block_size(len);
+    if (v->block_size < 32u + v->frame_space + len)
+        return mp_error_set(err, MP_ERR_ARG, "VIDF %u: block of %u bytes cannot hold %zu",
+                            v->number, v->block_size, len);
     blk k;
-    begin(&k, "VIDF", size, v->timestamp);
+    begin(&k, "VIDF", v->block_size, v->timestamp);
     put32(&k, v->number);
     put16(&k, v->crop_x);
     put16(&k, v->crop_y);
     put16(&k, v->pan_x);
     put16(&k, v->pan_y);
-    put32(&k, MLVW_VIDF_FRAME_SPACE_LITE);
+    put32(&k, v->frame_space);
     mp_status st = finish(f, &k, err);
     if (!st)
-        st = write_fill(f, 0xA5, MLVW_VIDF_FRAME_SPACE_LITE, err);
+        st = write_fill(f, 0xA5, v->frame_space, err);
     if (!st)
         st = out_file_write(f, payload, len, err);
     if (!st)
-        st = write_fill(f, 0, size - 32u - MLVW_VIDF_FRAME_SPACE_LITE - len, err);
+        st = write_fill(f, 0, v->block_size - 32u - v->frame_space - len, err);
     return st;
 }
 

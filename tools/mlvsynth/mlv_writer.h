@@ -28,6 +28,7 @@ typedef struct mlvw_file_header {    /* MLVI */
 /* mlv_lite's VIDF layout: frameSpace 32 filled 0xA5, then the frame, then zero padding so
  * blockSize is a multiple of 512 with at least 4 spare bytes. */
 #define MLVW_VIDF_FRAME_SPACE_LITE 32u
+#define MLVW_VIDF_ALIGN 512u
 /* mlv_snd reserves a 256-byte header area per AUDF. */
 #define MLVW_AUDF_FRAME_SPACE 232u
 
@@ -35,9 +36,12 @@ typedef struct mlvw_video_frame {   /* VIDF header fields */
     uint32_t number;
     uint64_t timestamp;
     uint16_t crop_x, crop_y, pan_x, pan_y;
+    uint32_t frame_space;           /* filler bytes (0xA5) before the frame */
+    uint32_t block_size;            /* >= 32 + frame_space + payload; the rest is zero padding */
 } mlvw_video_frame;
 
-uint32_t mlvw_vidf_block_size(size_t payload_len);
+/* The slot a frame takes: 32 + frame_space + payload + 4 spare bytes, rounded up to 512. */
+uint32_t mlvw_vidf_slot_size(uint32_t frame_space, size_t payload_len);
 
 /* raw_info (160 bytes), shared by RAWI and the legacy RAWM footer. */
 #define MLVW_RAW_INFO_SIZE 160

@@ -165,12 +165,12 @@ static mp_status parse_choice(const char *name, const char *s, const char *const
 enum {
     O_HELP = 'h', O_OUTPUT = 'o',
     O_OVERWRITE = 256, O_SIZE, O_FRAMES, O_BITS, O_FPS, O_CONTENT, O_HEADER, O_GUID,
-    O_COMPRESS, O_LJ92_LAYOUT, O_LJ92_PRED, O_VIDEO_CLASS,
+    O_COMPRESS, O_LJ92_LAYOUT, O_LJ92_PRED, O_VIDEO_CLASS, O_FRAME_SPACE, O_RTCI_EVERY,
     O_LEGACY_RAW, O_RAW_CHUNK, O_RAW_UNPADDED, O_CHUNK_FRAMES, O_SHUFFLE, O_DROP, O_DUPLICATE,
     O_AUDIO, O_TONE, O_AUDIO_OFFSET,
     O_INTERRUPTED, O_ZERO_TAIL, O_TRUNCATE, O_GARBAGE, O_BAD_FS, O_NO_RAWI, O_GUID_MISMATCH,
     O_ISO, O_SHUTTER, O_CHANGE_AT, O_CHANGE_ISO, O_CHANGE_SHUTTER, O_CHANGE_DISO,
-    O_CHANGE_EV_GAP,
+    O_CHANGE_EV_GAP, O_CHANGE_IN_FILLER,
     O_DUAL_ISO, O_ISO_HIGH, O_EV_GAP, O_PHASE, O_SEED, O_SCENE, O_SHIFT, O_ILLUM, O_BLACK_OFF,
     O_EXPOSURE, O_OB, O_NO_DISO, O_TRUTH_RAW
 };
@@ -190,6 +190,8 @@ static const struct option long_opts[] = {
     {"lj92-layout", required_argument, 0, O_LJ92_LAYOUT},
     {"lj92-predictor", required_argument, 0, O_LJ92_PRED},
     {"video-class", required_argument, 0, O_VIDEO_CLASS},
+    {"frame-space", required_argument, 0, O_FRAME_SPACE},
+    {"rtci-every", required_argument, 0, O_RTCI_EVERY},
     {"legacy-raw", no_argument, 0, O_LEGACY_RAW},
     {"raw-chunk-bytes", required_argument, 0, O_RAW_CHUNK},
     {"raw-unpadded", no_argument, 0, O_RAW_UNPADDED},
@@ -215,6 +217,7 @@ static const struct option long_opts[] = {
     {"change-shutter", required_argument, 0, O_CHANGE_SHUTTER},
     {"change-diso", required_argument, 0, O_CHANGE_DISO},
     {"change-ev-gap", required_argument, 0, O_CHANGE_EV_GAP},
+    {"change-in-filler", no_argument, 0, O_CHANGE_IN_FILLER},
     {"dual-iso", no_argument, 0, O_DUAL_ISO},
     {"iso-high", required_argument, 0, O_ISO_HIGH},
     {"ev-gap", required_argument, 0, O_EV_GAP},
@@ -256,6 +259,9 @@ void options_print_help(const char *prog)
 "                           all:      mlv-lite + STYL ELVL INFO, a MARK before frame 1 and\n"
 "                                     a NULL block (0xA5) after the first VIDF\n"
 "      --guid N             MLVI fileGuid                 [0x1122334455667788]\n"
+"      --frame-space N      VIDF filler bytes (0xA5) before each frame     [32]\n"
+"      --rtci-every N       an RTCI block before every Nth VIDF slot, as mlv_rec\n"
+"                           writes about every 2 s (timestamp = that frame's - 1)\n"
 "\n"
 "Coding (videoClass 0x01, 0x21, 0x81, 0x41, 0xC1):\n"
 "      --compress KIND      none, lj92, lzma, delta, lzma-delta           [none]\n"
@@ -301,6 +307,9 @@ void options_print_help(const char *prog)
 "      --change-shutter US  shutter from frame K on (scene exposure follows)\n"
 "      --change-diso V      new DISO isoValue from frame K on (dual ISO)\n"
 "      --change-ev-gap EV   true bright-field gap from frame K on [nominal of V]\n"
+"      --change-in-filler   put that EXPO/DISO inside frame K's VIDF slot, its VIDF\n"
+"                           header and frameSpace moved/shrunk (mlv_rec mlv_prepend_block;\n"
+"                           needs --frame-space >= 40, 64 with DISO)\n"
 "\n"
 "Dual ISO (--dual-iso = --content dualiso; shared/docs/dualiso.md 8.2 sensor):\n"
 "      --iso-high N         recovery ISO (bright field)                   [1600]\n"
@@ -337,6 +346,7 @@ static void set_defaults(synth_options *o)
     o->fps_den = 1000;
     o->guid = 0x1122334455667788ull;
     o->video_class = OPT_NONE;
+    o->frame_space = 32;
     o->raw_chunk_bytes = 4294967295ull;
     o->tone_hz = 1000.0;
     o->garbage_block = OPT_NONE;
@@ -385,7 +395,8 @@ static mp_status validate(synth_options *o, mp_error *err)
             o->duplicate.count || o->drop.count || o->zero_tail || o->truncate ||
             o->garbage_block != OPT_NONE ||
             o->bad_frame_space != OPT_NONE || o->no_rawi || o->guid_mismatch != OPT_NONE ||
-            o->change_at != OPT_NONE || o->interrupted)
+            o->change_at != OPT_NONE || o->interrupted || o->rtci_every ||
+            o->frame_space != 32)
             return mp_error_set(err, MP_ERR_ARG, "--legacy-raw takes only picture and "
                                 "--raw-* options");
         if (o->raw_chunk_bytes < 1)
@@ -408,7 +419,8 @@ static mp_status validate(synth_options *o, mp_error *err)
         return mp_error_set(err, MP_ERR_ARG, "--drop leaves no frame");
     if (o->change_at != OPT_NONE && (uint64_t)o->change_at >= o->frames)
         return mp_error_set(err, MP_ERR_ARG, "--change-at must be a frame number < --frames");
-    if ((o->change_iso || o->change_shutter_us || o->change_diso || o->change_ev_gap > 0) &&
+    if ((o->change_iso || o->change_shutter_us || o->change_diso || o->change_ev_gap > 0 ||
+         o->change_in_filler) &&
         o->change_at == OPT_NONE)
         return mp_error_set(err, MP_ERR_ARG, "--change-* options need --change-at K");
     if (o->content == CONTENT_DUALISO) {
@@ -480,6 +492,11 @@ mp_status options_parse(synth_options *o, int argc, char **argv, int first, int 
             break;
         case O_VIDEO_CLASS: st = parse_i64("--video-class", a, 0, 0xFFFF, &o->video_class, err);
             break;
+        case O_FRAME_SPACE:
+            st = parse_u32("--frame-space", a, 0, 1u << 20, &o->frame_space, err);
+            break;
+        case O_RTCI_EVERY: st = parse_u32("--rtci-every", a, 1, 1000000, &o->rtci_every, err);
+            break;
         case O_LEGACY_RAW: o->legacy_raw = 1; break;
         case O_RAW_CHUNK:
             st = parse_u64("--raw-chunk-bytes", a, 1, 4294967295ull, &o->raw_chunk_bytes, err);
@@ -534,6 +551,7 @@ mp_status options_parse(synth_options *o, int argc, char **argv, int first, int 
         case O_CHANGE_EV_GAP:
             st = parse_double("--change-ev-gap", a, 0.01, 8, &o->change_ev_gap, err);
             break;
+        case O_CHANGE_IN_FILLER: o->change_in_filler = 1; break;
         case O_DUAL_ISO: o->content = CONTENT_DUALISO; break;
         case O_ISO_HIGH: st = parse_u32("--iso-high", a, 50, 409600, &o->iso_high, err); break;
         case O_EV_GAP: st = parse_double("--ev-gap", a, 0.01, 8, &o->ev_gap, err); break;

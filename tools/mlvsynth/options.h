@@ -49,6 +49,7 @@ typedef struct synth_options {
     lj92_layout layout;
     uint32_t lj92_predictor;     /* 0 = the layout's own (camera 1, mlv_dump 6) */
     int64_t video_class;         /* OPT_NONE = derived from the coding */
+    uint32_t frame_space;        /* VIDF filler; mlv_lite 32 */
 
     /* container variants */
     int legacy_raw;
@@ -76,6 +77,7 @@ typedef struct synth_options {
     uint32_t iso, shutter_us;
     int64_t change_at;
     uint32_t change_iso, change_shutter_us;
+    int change_in_filler;        /* the new EXPO/DISO inside frame K's VIDF slot (mlv_rec) */
     int change_diso;
     int32_t change_diso_value;
     double change_ev_gap;        /* true gap after the change (default: nominal of the value) */
@@ -88,6 +90,7 @@ typedef struct synth_options {
     synth_scene_kind scene;
     double shift_px, illum_sigma_ev, black_offset, exposure_ev;
     int64_t ob_left, ob_top;     /* OPT_NONE = sensor defaults */
+    uint32_t rtci_every;         /* an RTCI block before every Nth frame slot (mlv_rec), 0 none */
     int no_diso;
     int truth_raw;
 } synth_options;

@@ -172,6 +172,7 @@ static mp_status write_json(const synth_options *o, const clip_plan *plan, const
                 o->layout == LJ92_LAYOUT_CAMERA ? "camera" : "mlvdump", h.components, h.width,
                 h.height, h.precision, h.predictor);
     }
+    fprintf(j, "  \"frame_space\": %u, \"rtci_every\": %u,\n", o->frame_space, o->rtci_every);
     fprintf(j, "  \"first_frame_us\": %llu, \"timestamp_rule\": \"first_frame_us + "
             "round(f * 1e6 * %u / %u)\",\n",
             (unsigned long long)options_first_frame_time_us(o), o->fps_den, o->fps_num);
@@ -192,10 +193,11 @@ static mp_status write_json(const synth_options *o, const clip_plan *plan, const
                 (long long)options_first_frame_time_us(o) + (long long)o->audio_offset_us);
     }
     if (o->change_at != OPT_NONE)
-        fprintf(j, "  \"change\": {\"at_frame\": %lld, \"iso\": %u, \"shutter_us\": %llu%s},\n",
+        fprintf(j, "  \"change\": {\"at_frame\": %lld, \"iso\": %u, \"shutter_us\": %llu, "
+                "\"diso_changed\": %s, \"in_filler\": %s},\n",
                 (long long)o->change_at, m->exposure_changed.iso,
                 (unsigned long long)m->exposure_changed.shutter_us,
-                o->change_diso ? ", \"diso_changed\": true" : "");
+                o->change_diso ? "true" : "false", o->change_in_filler ? "true" : "false");
     fprintf(j, "  \"damage\": {\"interrupted\": %s, \"zero_tail\": %llu, \"truncate\": %llu, "
             "\"garbage_block\": %lld, \"bad_frame_space\": %lld, \"no_rawi\": %s, "
             "\"guid_mismatch_chunk\": %lld, \"video_class_override\": %lld},\n",

@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "frame_coder.h"
 #include "mlv_writer.h"
@@ -78,6 +79,24 @@ static mp_status write_audio_block(mlv_job *j, out_file *f, mp_error *err)
     return mlvw_audf(f, k, ts, j->pcm, (size_t)n * CONTENT_AUDIO_CHANNELS * 2, err);
 }
 
+/* mlv_rec's periodic RTCI: the wall clock of the header RTCI advanced by the block time. */
+static mp_status write_periodic_rtci(mlv_job *j, out_file *f, uint64_t ts, mp_error *err)
+{
+    mp_wall_clock w = j->m->wall_clock;
+    struct tm tm = {.tm_year = w.year - 1900, .tm_mon = w.month - 1, .tm_mday = w.day,
+                    .tm_hour = w.hour, .tm_min = w.minute, .tm_sec = w.second};
+    time_t t = timegm(&tm) + (time_t)((ts - w.timestamp_us) / 1000000u);
+    gmtime_r(&t, &tm);
+    w.year = tm.tm_year + 1900;
+    w.month = tm.tm_mon + 1;
+    w.day = tm.tm_mday;
+    w.hour = tm.tm_hour;
+    w.minute = tm.tm_min;
+    w.second = tm.tm_sec;
+    w.timestamp_us = ts;
+    return mlvw_rtci(f, ts, &w, err);
+}
+
 static mp_status patch_u32(out_file *f, uint64_t at, uint32_t v, mp_error *err)
 {
     uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
@@ -90,14 +109,20 @@ static mp_status write_slot(mlv_job *j, out_file *f, uint32_t i, uint32_t *vcoun
     const synth_options *o = j->o;
     const plan_slot *s = &j->plan->slots[i];
     mp_status st = MP_OK;
-    if (!s->duplicate && o->change_at == (int64_t)s->number) {
-        /* settings change: new EXPO (and DISO) just before the frame, by timestamp too */
+    if (o->rtci_every && i > 0 && i % o->rtci_every == 0)
+        st = write_periodic_rtci(j, f, s->timestamp - 1, err);
+    if (!st && o->header == HEADER_ALL && i == 1)
+        st = mlvw_mark(f, s->timestamp - 1, 1, err);
+    uint64_t slot_start = f->size;
+    if (!st && !s->duplicate && o->change_at == (int64_t)s->number) {
+        /* settings change: new EXPO (and DISO) just before the frame, by timestamp too;
+         * with --change-in-filler they take the start of the frame's slot (mlv_rec's
+         * mlv_prepend_block), so its VIDF header and filler shrink by their size */
         st = mlvw_expo(f, s->timestamp - 1, &j->m->exposure_changed, err);
         if (!st && j->m->dual_iso.present && o->change_diso)
             st = mlvw_diso(f, s->timestamp - 1, &j->m->dual_iso_changed, err);
     }
-    if (!st && o->header == HEADER_ALL && i == 1)
-        st = mlvw_mark(f, s->timestamp - 1, 1, err);
+    uint32_t prepended = o->change_in_filler ? (uint32_t)(f->size - slot_start) : 0;
     if (!st)
         st = content_frame(j->content, s->number, s->source, j->cur, err);
     const uint8_t *payload = NULL;
@@ -107,8 +132,16 @@ static mp_status write_slot(mlv_job *j, out_file *f, uint32_t i, uint32_t *vcoun
                                 &len, err);
     if (st)
         return st;
+    if (prepended > o->frame_space)
+        return mp_error_set(err, MP_ERR_ARG, "--change-in-filler: %u bytes of blocks do not fit "
+                            "a frameSpace of %u (raise --frame-space)", prepended, o->frame_space);
     uint64_t start = f->size;
-    mlvw_video_frame v = {.number = s->number, .timestamp = s->timestamp};
+    mlvw_video_frame v = {
+        .number = s->number,
+        .timestamp = s->timestamp,
+        .frame_space = o->frame_space - prepended,
+        .block_size = mlvw_vidf_slot_size(o->frame_space, len) - prepended,
+    };
     st = mlvw_vidf(f, &v, payload, len, err);
     if (st)
         return st;
