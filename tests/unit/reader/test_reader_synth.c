@@ -514,6 +514,39 @@ static void many_metadata_changes_stay_bounded(void **state)
     mlv_clip_close(c);
 }
 
+static void resync_across_large_garbage(void **state)
+{
+    (void)state;
+    /* garbage lengths put the next header across the scan's 64 KiB window edges, or past them */
+    static const size_t garbage[] = {65536 - 20, 65536 - 1, 65536 + 7, 200000};
+    for (size_t g = 0; g < sizeof garbage / sizeof garbage[0]; g++) {
+        tbuf b = {0};
+        tb_mlvi(&b, GUID, 0, 1, 0, 25, 1);
+        tb_rawi(&b, 0, 64, 32, 12, 256, 4000);
+        vidf_pattern(&b, 1000, 0, 64, 32, 12, 0);
+        uint64_t bad_at = b.n;
+        uint8_t *junk = malloc(garbage[g]);
+        for (size_t i = 0; i < garbage[g]; i++)
+            junk[i] = (uint8_t)(0x80 | (i * 131 % 97));   /* never an ASCII tag */
+        tb_bytes(&b, junk, garbage[g]);
+        free(junk);
+        vidf_pattern(&b, 41000, 1, 64, 32, 12, 1);
+        vidf_pattern(&b, 81000, 2, 64, 32, 12, 2);
+        mlv_clip *c = write_and_open(&b, "junk.MLV");
+        const mlv_clip_info *in = mlv_clip_get_info(c);
+        assert_int_equal(in->frame_count, 3);
+        assert_int_equal(in->damage_count, 1);
+        const mlv_damage *d = mlv_clip_damage(c, 0);
+        assert_int_equal(d->kind, MLV_DAMAGE_RESYNC);
+        assert_int_equal(d->offset, bad_at);
+        mlv_scratch s = {0};
+        for (uint32_t k = 0; k < 3; k++)
+            expect_pattern(c, k, 64, 32, 12, k, &s);
+        mlv_scratch_free(&s);
+        mlv_clip_close(c);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -526,6 +559,7 @@ int main(void)
         cmocka_unit_test(audio_blocks_in_number_order_whole_samples),
         cmocka_unit_test(diso_recovery_iso_table),
         cmocka_unit_test(many_metadata_changes_stay_bounded),
+        cmocka_unit_test(resync_across_large_garbage),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
