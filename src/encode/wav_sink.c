@@ -2,6 +2,7 @@
  * writes PATH/<folder>/<name>.wav through a temporary file. */
 #include <errno.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -58,6 +59,9 @@ static mp_status wav_open(void *priv, const char *path, const mp_sink_params *p,
         return mp_error_set(err, MP_ERR_ARG, "%s: audio starts %lld samples after the video",
                             p->clip_name, (long long)-offset);
     s->skip_bytes = offset > 0 ? (uint64_t)offset * s->block_align : 0;
+    mp_log(&p->log, MP_LOG_DEBUG, "%s: audio %s %lld sample frames to start with frame %u",
+           p->clip_name, offset > 0 ? "drops" : "is padded with", (long long)llabs(offset),
+           p->first_frame);
     s->limit_bytes = p->frame_count ? mp_wav_length(p, s->fps) * s->block_align : UINT64_MAX;
 
     char folder[PATH_MAX], name[MP_NAME_MAX], file[PATH_MAX];
@@ -109,8 +113,12 @@ static mp_status wav_finish(void *priv, mp_error *err)
     wav_sink *s = priv;
     mp_status st = MP_OK;
     /* Exact length: silence up to the exported frames' duration. */
-    if (s->limit_bytes != UINT64_MAX && s->data_bytes < s->limit_bytes)
+    if (s->limit_bytes != UINT64_MAX && s->data_bytes < s->limit_bytes) {
+        mp_log(&s->p.log, MP_LOG_INFO, "%s: audio ends %llu sample frames before the video; "
+               "padded with silence", s->p.clip_name,
+               (unsigned long long)((s->limit_bytes - s->data_bytes) / s->block_align));
         st = write_silence(s, s->limit_bytes - s->data_bytes, err);
+    }
     /* Only whole sample frames: a partial one would shift the channels. */
     uint64_t data = s->data_bytes - s->data_bytes % s->block_align;
     uint8_t header[MP_WAV_HEADER_MAX];

@@ -492,6 +492,40 @@ static void test_sink_files(void **state)
     mp_frame_free(&f);
 }
 
+static void collect_log(void *opaque, mp_log_level level, const char *msg)
+{
+    char *out = opaque;
+    if (level == MP_LOG_WARNING)
+        snprintf(out + strlen(out), 1024 - strlen(out), "%s\n", msg);
+}
+
+static void test_level_change_warns_once(void **state)
+{
+    (void)state;
+    char *dir = make_temp_dir();
+    char log[1024] = "";
+    mp_sink_params p;
+    full_params(&p);
+    p.log = (mp_logger){collect_log, log};
+    mp_sink *s;
+    mp_error err;
+    mp_frame f = {0};
+    assert_int_equal(mp_sink_open(&s, mp_sink_find("dng"), dir, &p, &err), MP_OK);
+    for (uint32_t n = 0; n < 4; n++) {
+        fill_frame(&f, 16, 8, 14, n);
+        f.white = n < 2 ? 15000 : 14000;
+        assert_int_equal(mp_sink_write_frame(s, &f, NULL, &err), MP_OK);
+    }
+    assert_int_equal(mp_sink_finish(s, &err), MP_OK);
+    assert_string_equal(log, "M12-0345: frame 2 has black/white 2048/14000, unlike earlier "
+                             "frames (2048/15000): levels should stay constant over a clip\n");
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    free(dir);
+    mp_frame_free(&f);
+}
+
 typedef struct writer_job {
     mp_sink *sink;
     const mp_sink_params *p;
@@ -576,6 +610,7 @@ int main(void)
         cmocka_unit_test(test_rejects_undescribable_frames),
         cmocka_unit_test(test_sink_files),
         cmocka_unit_test(test_concurrent_frames),
+        cmocka_unit_test(test_level_change_warns_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

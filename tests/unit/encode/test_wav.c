@@ -199,12 +199,20 @@ static void test_header_and_trim(void **state)
     remove_dir(dir);
 }
 
+static void collect_log(void *opaque, mp_log_level level, const char *msg)
+{
+    char *out = opaque;
+    snprintf(out + strlen(out), 1024 - strlen(out), "%d %s\n", (int)level, msg);
+}
+
 static void test_pad_start_and_end(void **state)
 {
     (void)state;
     char *dir = temp_dir();
+    char log[1024] = "";
     mp_sink_params p;
     stereo_params(&p);
+    p.log = (mp_logger){collect_log, log};
     snprintf(p.clip_name, sizeof p.clip_name, "PAD");
     p.audio_start_us = 100000;   /* audio starts 100 ms (4800 frames) after the video */
     p.video_start_us = 0;
@@ -214,6 +222,11 @@ static void test_pad_start_and_end(void **state)
     assert_int_equal(mp_sink_open(&s, mp_sink_find("wav"), dir, &p, &err), MP_OK);
     write_ramp(s, 1000);         /* ends early: silence up to the video's length */
     assert_int_equal(mp_sink_finish(s, &err), MP_OK);
+    char want[300];
+    snprintf(want, sizeof want, "%d PAD: audio is padded with 4800 sample frames to start with "
+             "frame 0\n%d PAD: audio ends 3800 sample frames before the video; padded with "
+             "silence\n", MP_LOG_DEBUG, MP_LOG_INFO);
+    assert_string_equal(log, want);
     char path[600];
     snprintf(path, sizeof path, "%s/PAD/PAD.wav", dir);
     size_t len;
