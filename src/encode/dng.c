@@ -45,7 +45,7 @@ static mp_status check_frame(const mp_frame *f, const mp_sink_params *p, dng_lay
                              mp_error *err)
 {
     if (!f->data || !f->width || !f->height || f->width > MP_FRAME_MAX_DIM ||
-        f->height > MP_FRAME_MAX_DIM)
+        f->height > MP_FRAME_MAX_DIM || (uint64_t)f->width * f->height > MP_FRAME_MAX_PIXELS)
         return mp_error_set(err, MP_ERR_ARG, "frame %u: size %ux%u cannot be written",
                             f->number, f->width, f->height);
     if (f->bits < 8 || f->bits > 16)
