@@ -63,6 +63,7 @@ static void parses_every_form(void **state)
         {"1-3,5,7-9:2", "1,2,3,5,7,9"},
         {"5,1-2,2", "1,2,5"},
         {"0-0", "0"},
+        {"000002-000004", "2,3,4"},   /* zero-padded farm tokens (Deadline <STARTFRAME%6>) */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         assert_int_equal(select_numbers(cases[i].spec, ten, 10, buf, sizeof buf, &err), MP_OK);
