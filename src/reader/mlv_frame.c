@@ -196,7 +196,7 @@ static mp_status decode_delta(const mlv_clip *c, uint32_t index, mp_frame *out, 
                               mp_error *err)
 {
     size_t count = (size_t)out->width * out->height;
-    int64_t r = s->ref && s->ref_size == count ? s->ref_index : -1;
+    int64_t r = s->ref && s->ref_size == count && s->ref_clip == c ? s->ref_index : -1;
     uint32_t from = index;
     if (r >= 0 && r < (int64_t)index && no_reset_between(c, (uint32_t)r, index)) {
         from = (uint32_t)r + 1;
@@ -211,6 +211,7 @@ static mp_status decode_delta(const mlv_clip *c, uint32_t index, mp_frame *out, 
             s->ref_size = count;
         }
         memset(s->ref, 0, count * sizeof *s->ref);
+        s->ref_clip = c;
     }
     s->ref_index = -1;   /* invalid until the chain below completes a frame */
     for (uint32_t j = from; j <= index; j++) {

@@ -108,6 +108,7 @@ typedef struct mlv_scratch {
     uint16_t *ref;                      /* DELTA: last decoded frame, in stored units */
     size_t ref_size;
     int64_t ref_index;                  /* index of the frame in ref, -1 none */
+    const mlv_clip *ref_clip;           /* clip that ref belongs to (a scratch may move on) */
 } mlv_scratch;
 
 /* Opens path (.MLV, .RAW, or a later chunk's name) and indexes every chunk.

@@ -373,8 +373,8 @@ static void lj92_payload_in_uncompressed_class(void **state)
 }
 
 /* DELTA/LZMA clips as mlv_dump wrote them: frames 0-2 at one RAWI, then a new RAWI (the
- * DELTA reference restarts from zeros) and frames 3-5. */
-static mlv_clip *write_archive_clip(uint16_t video_class, const char *name)
+ * DELTA reference restarts from zeros) and frames 3-5; frame k holds pattern first + k. */
+static mlv_clip *write_archive_clip(uint16_t video_class, const char *name, uint32_t first)
 {
     const uint32_t w = 64, h = 32, bits = 14;
     size_t count = (size_t)w * h;
@@ -387,7 +387,7 @@ static mlv_clip *write_archive_clip(uint16_t video_class, const char *name)
             tb_rawi(&b, 100000, (uint16_t)w, (uint16_t)h, bits, 2047, 15000);
             memset(ref, 0, count * 2);
         }
-        pattern_frame(cur, w, h, k, bits);
+        pattern_frame(cur, w, h, first + k, bits);
         uint16_t *stored = malloc(count * 2);
         memcpy(stored, cur, count * 2);
         if (video_class & 0x40)
@@ -426,7 +426,7 @@ static void delta_and_lzma_frames(void **state)
         {0xC1, MLV_COMPRESSION_LZMA_DELTA, "lzmadelta.MLV"},
     };
     for (int i = 0; i < 3; i++) {
-        mlv_clip *c = write_archive_clip(kinds[i].cls, kinds[i].name);
+        mlv_clip *c = write_archive_clip(kinds[i].cls, kinds[i].name, 0);
         assert_int_equal(mlv_clip_get_info(c)->compression, kinds[i].comp);
         assert_int_equal(mlv_clip_get_info(c)->segment_count, 2);
         mlv_scratch s = {0};
@@ -438,6 +438,11 @@ static void delta_and_lzma_frames(void **state)
         mlv_scratch_free(&s);
         mlv_scratch fresh = {0};
         expect_pattern(c, 5, 64, 32, 14, 5, &fresh);
+        /* the same scratch on another clip of the same size must not reuse this reference */
+        mlv_clip *other = write_archive_clip(kinds[i].cls, "other.MLV", 10);
+        expect_pattern(other, 4, 64, 32, 14, 14, &fresh);
+        expect_pattern(c, 5, 64, 32, 14, 5, &fresh);
+        mlv_clip_close(other);
         mlv_scratch_free(&fresh);
         mlv_clip_close(c);
     }
