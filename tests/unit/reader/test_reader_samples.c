@@ -274,15 +274,16 @@ static void audio_pcm_in_block_order(void **state)
 
 typedef struct thread_job {
     const mlv_clip *clip;
-    const char *key;
+    char (*want)[33];
+    int n;
     int failures;
 } thread_job;
 
 static void *read_all(void *arg)
 {
     thread_job *j = arg;
-    char want[8][33];
-    int n = expected_md5s(j->key, want, 8);
+    int n = j->n;
+    char (*want)[33] = j->want;
     mlv_scratch s = {0};
     mp_frame f = {0};
     for (int round = 0; round < 20; round++)
@@ -308,10 +309,12 @@ static void four_threads_read_the_same_frames(void **state)
     const char *keys[] = {"synth_span.MLV+M00", "synth_lj92_*.MLV", "synth_legacy.RAW+R00"};
     for (int i = 0; i < 3; i++) {
         mlv_clip *c = open_sample(files[i]);
+        char want[8][33];
+        int n = expected_md5s(keys[i], want, 8);   /* the helpers are not thread-safe */
         pthread_t t[4];
         thread_job jobs[4];
         for (int k = 0; k < 4; k++) {
-            jobs[k] = (thread_job){c, keys[i], 0};
+            jobs[k] = (thread_job){c, want, n, 0};
             assert_int_equal(pthread_create(&t[k], NULL, read_all, &jobs[k]), 0);
         }
         for (int k = 0; k < 4; k++) {
