@@ -22,13 +22,15 @@
 #define NDIR 9                /* edge directions: -2 .. +2 px per row, half-pixel steps */
 #define WIN 2                 /* cost window: x-2 .. x+2 */
 #define DIR_PENALTY 0.08      /* cost per px/row away from vertical, log2 units */
-#define INTERP_ERR 0.25       /* error variance of a midpoint per squared disagreement */
+#define INTERP_ERR 0.10       /* error variance of a midpoint per squared disagreement */
 #define ALIAS_WIN 3           /* disagreement window: 7 same-colour samples */
 #define ALIAS_SIGMAS 3.0f     /* disagreement counts beyond this many of its own sigmas */
 #define SEARCH_LO 0.5         /* edge search above this fraction of the bright clip */
 #define SHADOW_LO 2.0f        /* shadow smoothing fades out between these multiples of */
 #define SHADOW_HI 6.0f        /* the bright field's read noise (dark-field units) */
 #define LEVEL_WIN 3           /* level averaging window: 7 same-colour samples */
+#define SIDE_SIGMAS 3.0f      /* pair disagreement (sigmas) that marks an edge between them */
+#define SIDE_RESOLVE 25.0f    /* ... and that the native value resolves (step^2 / its var) */
 #define FADE_LO 0.70          /* bright field fades out between these fractions of */
 #define FADE_HI 0.92          /* its clip (in dark-field units) */
 
@@ -42,7 +44,7 @@ struct dualiso_workspace {
     int32_t ring_row[RING];
     float *cost[NDIR];            /* per-direction windowed cost of one row */
     float *est, *mis;             /* other-field estimate and its disagreement */
-    uint8_t *est_clip;
+    uint8_t *est_clip, *est_mid;  /* estimate clipped / is the midpoint of a pair */
     float *scratch[NSCRATCH];     /* blend rows: levels, variances, disagreement */
 };
 
@@ -73,6 +75,8 @@ static void free_rows(dualiso_workspace *ws)
     free(ws->est);
     free(ws->mis);
     free(ws->est_clip);
+    free(ws->est_mid);
+    ws->est_mid = NULL;
     for (int i = 0; i < NSCRATCH; i++) {
         free(ws->scratch[i]);
         ws->scratch[i] = NULL;
@@ -137,7 +141,8 @@ static mp_status prepare(dualiso_workspace *ws, const dualiso_levels *lv, uint32
         ws->est = malloc(width * sizeof(float));
         ws->mis = malloc(width * sizeof(float));
         ws->est_clip = malloc(width);
-        ok &= ws->est && ws->mis && ws->est_clip;
+        ws->est_mid = malloc(width);
+        ok &= ws->est && ws->mis && ws->est_clip && ws->est_mid;
         for (int i = 0; i < NSCRATCH; i++) {
             ws->scratch[i] = malloc(width * sizeof(float));
             ok &= ws->scratch[i] != NULL;
@@ -392,6 +397,7 @@ static void interpolate_row(frame_ctx *c, int32_t y)
         ws->est[x] = 0.5f * (a + b);
         ws->mis[x] = (have_a && have_b) ? fabsf(a - b) : 1e6f;
         ws->est_clip[x] = ws->clip[sa][x] | ws->clip[sb][x];
+        ws->est_mid[x] = have_a && have_b;
     }
     /* Edge-directed only where the bright field nears its clip: there the dark rows alone
      * carry the detail. Elsewhere the native rows and the noise-aware mix do better than a
@@ -465,8 +471,10 @@ static void interpolate_row(frame_ctx *c, int32_t y)
         ws->mis[x] = fabsf(a - b);
         ws->est_clip[x] = (uint8_t)clipped;
         float g;
-        if (green_estimate(c, &rows, x, s, t2, &g, &clipped) && !clipped)
+        if (green_estimate(c, &rows, x, s, t2, &g, &clipped) && !clipped) {
             ws->est[x] = g;
+            ws->est_mid[x] = 0;
+        }
     }
 }
 
@@ -547,6 +555,15 @@ static void blend_row(frame_ctx *c, int32_t y, uint16_t *dst)
         float vi = bright ? vd : vb;
         float pair = m * m - 2 * vi;
         vo[x] = 0.5f * vi + INTERP_ERR * (pair > 0 ? pair : 0);
+        if (ws->est_mid[x] && n_ok && pair > SIDE_SIGMAS * SIDE_SIGMAS * 2 * vi &&
+            m * m > SIDE_RESOLVE * vn[x]) {
+            /* An edge runs between the two samples: the native value, noisy but in the
+             * right place, tells which side this pixel is on. */
+            float lo = o - 0.5f * m, hi = o + 0.5f * m;
+            o = fabsf(n - lo) < fabsf(n - hi) ? lo : hi;
+            ws->est[x] = o;
+            vo[x] = vi;
+        }
         float dn = n - o;
         ex[x] = (n_ok && o_ok) ? dn * dn - vn[x] - vo[x] : 0;
     }
