@@ -35,6 +35,7 @@ expect_exit 2 -o x.MLV --dual-iso --iso-high 100
 expect_exit 2 -o x.MLV --dual-iso --ob 130x8
 expect_exit 2 -o x.MLV --guid-mismatch 0 --chunk-frames 1
 grep -q "guid-mismatch" err.txt
+expect_exit 2 -o x.MLV --change-at 0 --change-iso 200
 [ ! -e x.MLV ] && [ ! -e x.MLV.partial ]
 
 # no overwrite without --overwrite; the old file stays as it was

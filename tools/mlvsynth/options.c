@@ -297,12 +297,12 @@ void options_print_help(const char *prog)
 "      --garbage-block I    the I-th VIDF in file order (0-based) gets blockSize 8\n"
 "      --bad-frame-space I  the I-th VIDF gets a frameSpace past its block end\n"
 "      --no-rawi            leave out RAWI (no frame geometry: unreadable)\n"
-"      --guid-mismatch C    chunk file C (0 = .MLV) gets a different GUID\n"
+"      --guid-mismatch C    chunk file C (1 = .M00, 2 = .M01 ...) gets another GUID\n"
 "\n"
 "Exposure metadata (EXPO: isoAnalog = 72 + 8 * log2(ISO/100), digitalGain 0):\n"
 "      --iso N, --iso-low N primary ISO (dual ISO: the dark field)        [100]\n"
 "      --shutter US         shutter time, microseconds                    [20000]\n"
-"      --change-at K        write a new EXPO (and DISO) just before frame K\n"
+"      --change-at K        write a new EXPO (and DISO) just before frame K (K >= 1)\n"
 "      --change-iso N       ISO from frame K on (sensor gain follows)     [unchanged]\n"
 "      --change-shutter US  shutter from frame K on (scene exposure follows)\n"
 "      --change-diso V      new DISO isoValue from frame K on (dual ISO)\n"
@@ -417,8 +417,10 @@ static mp_status validate(synth_options *o, mp_error *err)
                                 o->duplicate.v[i]);
     if (o->drop.count >= o->frames)
         return mp_error_set(err, MP_ERR_ARG, "--drop leaves no frame");
-    if (o->change_at != OPT_NONE && (uint64_t)o->change_at >= o->frames)
-        return mp_error_set(err, MP_ERR_ARG, "--change-at must be a frame number < --frames");
+    /* frame 0 shares the header blocks' timestamp: a change there would not be "later" */
+    if (o->change_at != OPT_NONE && (o->change_at < 1 || (uint64_t)o->change_at >= o->frames))
+        return mp_error_set(err, MP_ERR_ARG, "--change-at must be a frame number in "
+                            "1..frames-1");
     if ((o->change_iso || o->change_shutter_us || o->change_diso || o->change_ev_gap > 0 ||
          o->change_in_filler) &&
         o->change_at == OPT_NONE)
