@@ -6,10 +6,11 @@ chunk 0 header blocks in mlv_lite order with their exact sizes, the header area 
 512 bytes, VIDF frameSpace 32 (or --frame-space) filled with 0xA5 and blockSize a multiple of
 512 with >= 4 spare bytes (blocks moved into a slot by --change-in-filler counted), VIDF timestamps per the truth file's rule, LJ92 frame headers (layout, predictor),
 a duplicate VIDF carrying another picture than its original (so keeping the wrong one shows),
-VERS padding, and AUDF frameSpace 232 with
+RTCI fields, VERS padding, and AUDF frameSpace 232 with
 the PCM of the documented tone (left TONE Hz, right 1.5 TONE, amplitude 8192).
 
 usage: synth_layout.py CLIP.MLV"""
+import datetime
 import json
 import math
 import os
@@ -60,6 +61,8 @@ def main():
                 fail(name, "block at %d: size %d" % (off, size))
             if kind in SIZES and size != SIZES[kind]:
                 fail(name, "%s block of %d bytes" % (kind.decode(), size))
+            if kind == b"RTCI":
+                check_rtci(name, data, off, ts)
             if kind == b"VERS":
                 (n,) = struct.unpack_from("<I", data, off + 16)
                 if size != (n + 20 + 1 + 3) & ~3 or data[off + 20 + n] != 0:
@@ -126,6 +129,18 @@ def main():
         check_audio(clip, t, audio, audf_pcm)
     print("%s: layout ok (%d VIDF, %d AUDF)" % (os.path.basename(clip), len(vidf_seen),
                                                 len(audf_pcm)))
+
+
+def check_rtci(name, data, off, ts):
+    """tm fields consistent with the date (weekday, day of year), and the clock advancing with
+    the block timestamp from the header's 2024-03-23 12:34:56 at 1000 us."""
+    sec, mins, hour, mday, mon, year, wday, yday = struct.unpack_from("<8H", data, off + 16)
+    when = datetime.datetime(year + 1900, mon + 1, mday, hour, mins, sec)
+    if wday != (when.weekday() + 1) % 7 or yday != when.timetuple().tm_yday - 1:
+        fail(name, "RTCI at %d: weekday %d / yday %d wrong for %s" % (off, wday, yday, when))
+    start = datetime.datetime(2024, 3, 23, 12, 34, 56)
+    if when != start + datetime.timedelta(seconds=(ts - 1000) // 1000000):
+        fail(name, "RTCI at %d: %s at %d us" % (off, when, ts))
 
 
 def check_lj92_header(name, want, payload):
