@@ -12,6 +12,7 @@
 #include "../reader/mlv_reader.h"
 #include "frame_range.h"
 #include "levels_io.h"
+#include "movie.h"
 #include "prepass.h"
 #include "sampling.h"
 #include "workpool.h"
@@ -25,6 +26,7 @@ void mp_convert_options_default(mp_convert_options *o)
     o->audio = -1;
     o->force_phase = -1;
     o->tool = "mlvpipe";
+    develop_params_default(&o->develop);
 }
 
 typedef enum frame_outcome { FRAME_WRITTEN, FRAME_SKIPPED, FRAME_DAMAGED } frame_outcome;
@@ -35,6 +37,7 @@ typedef struct slot {
     frame_outcome outcome;
     mp_frame frame;              /* only for sinks that take frames one at a time */
     mp_frame_meta meta;
+    develop_rgb rgb;             /* only for movies */
 } slot;
 
 typedef struct job {
@@ -46,8 +49,9 @@ typedef struct job {
     mp_segment *segs;            /* the levels' segments, for lookup by index */
     int native;                  /* no dual segment: write the recorded samples */
     dualiso_options dopt;
-    mp_sink *sink;
-    int ordered;                 /* the sink takes one frame at a time, in order */
+    mp_sink *sink;               /* frame sinks (dng, md5, null) */
+    mp_movie *movie;             /* or a movie */
+    int ordered;                 /* the output takes one frame at a time, in order */
     char folder[PATH_MAX];       /* where final frame files land (skip-existing) */
     mp_sink_params params;
     slot *slots;
@@ -59,6 +63,7 @@ typedef struct worker {
     mlv_scratch scratch;
     mp_frame raw, out;
     dualiso_workspace *ws;
+    develop_workspace dev;
 } worker;
 
 static mp_status worker_create(void *user, void **ctx, mp_error *err)
@@ -86,6 +91,7 @@ static void worker_destroy(void *user, void *ctx)
     mp_frame_free(&w->raw);
     mp_frame_free(&w->out);
     dualiso_workspace_free(w->ws);
+    develop_workspace_free(&w->dev);
     free(w);
 }
 
@@ -112,9 +118,11 @@ static mp_status convert_one(void *user, void *ctx, uint32_t i, uint32_t slot_in
         s->outcome = FRAME_SKIPPED;
         return MP_OK;
     }
-    /* Frames for an in-order sink wait in their slot; others go out from the worker. */
-    mp_frame *raw = j->ordered && j->native ? &s->frame : &w->raw;
-    mp_frame *out = j->ordered ? &s->frame : &w->out;
+    /* Frames for an in-order sink wait in their slot (movies: their RGB); others go out
+     * from the worker. */
+    int frame_in_slot = j->ordered && !j->movie;
+    mp_frame *raw = frame_in_slot && j->native ? &s->frame : &w->raw;
+    mp_frame *out = frame_in_slot ? &s->frame : &w->out;
     mp_error e = {0};
     mp_status st = mlv_read_frame(j->clip, index, raw, &w->scratch, &e);
     if (st == MP_ERR_DAMAGED) {
@@ -143,6 +151,8 @@ static mp_status convert_one(void *user, void *ctx, uint32_t i, uint32_t slot_in
         out->number = raw->number;
         out->timestamp_us = raw->timestamp_us;
     }
+    if (j->movie)
+        return mp_movie_develop(j->movie, out, &w->dev, &s->rgb, err);
     if (j->ordered)
         return MP_OK;
     st = mp_sink_write_frame(j->sink, out, &s->meta, err);
@@ -156,12 +166,15 @@ static mp_status deliver_one(void *user, uint32_t i, uint32_t slot_index, mp_err
     (void)i;
     job *j = user;
     slot *s = &j->slots[slot_index];
-    if (j->ordered && s->outcome == FRAME_WRITTEN) {
-        mp_status st = mp_sink_write_frame(j->sink, &s->frame, &s->meta, err);
-        if (st != MP_OK) {
-            atomic_store(&j->output_failed, 1);
-            return st;
-        }
+    mp_status st = MP_OK;
+    if (j->movie)
+        st = mp_movie_write(j->movie, s->number, s->outcome == FRAME_WRITTEN ? &s->rgb : NULL,
+                            err);
+    else if (j->ordered && s->outcome == FRAME_WRITTEN)
+        st = mp_sink_write_frame(j->sink, &s->frame, &s->meta, err);
+    if (st != MP_OK) {
+        atomic_store(&j->output_failed, 1);
+        return st;
     }
     mp_progress_event ev;
     mp_progress_frame(&j->progress, s->number, s->outcome == FRAME_SKIPPED,
@@ -286,6 +299,43 @@ static mp_status maybe_audio(job *j, const mlv_clip_info *info, uint32_t selecte
     return write_audio(j, info, path, err);
 }
 
+static int is_movie(const char *format, av_sink_kind *kind)
+{
+    av_sink_kind k;
+    return av_sink_kind_from_name(format, kind ? kind : &k, NULL) == MP_OK;
+}
+
+/* Opens the movie, or the frame sink (and the WAV beside a DNG sequence) the format names. */
+static mp_status open_output(job *j, const mlv_clip_info *info, uint32_t selected,
+                             mp_error *err)
+{
+    const mp_convert_options *o = j->o;
+    mp_status st;
+    av_sink_kind kind;
+    if (is_movie(o->format, &kind)) {
+        if (!selected)
+            return mp_error_set(err, MP_ERR_RANGE, "%s: no frame to put in a movie", o->input);
+        j->ordered = 1;
+        st = mp_movie_open(&j->movie, o->output, kind, &o->develop, &j->params, j->clip,
+                           o->audio != 0, o->threads ? o->threads : mp_pool_cpu_count(), err);
+    } else {
+        const mp_sink_ops *ops = mp_sink_find(o->format);
+        char name[MP_NAME_MAX];
+        mp_name_folder(&j->params, name);
+        if (!ops)
+            return mp_error_set(err, MP_ERR_ARG, "unknown output format '%s'", o->format);
+        if ((st = mp_naming_check(&j->params, err)) != MP_OK ||
+            (st = mp_path_join(j->folder, sizeof j->folder, o->output, name, err)) != MP_OK ||
+            (st = maybe_audio(j, info, selected, err)) != MP_OK)
+            return st;
+        j->ordered = !ops->concurrent_frames;
+        st = mp_sink_open(&j->sink, ops, o->output, &j->params, err);
+    }
+    if (st != MP_OK)
+        atomic_store(&j->output_failed, 1);
+    return st;
+}
+
 static mp_status run_frames(job *j, uint32_t selected, mp_convert_result *res, mp_error *err)
 {
     mp_pool_options po = {j->o->threads, 0, j->o->cancel};
@@ -310,8 +360,10 @@ static mp_status run_frames(job *j, uint32_t selected, mp_convert_result *res, m
     if (st == MP_ERR_INTERRUPTED)
         mp_error_set(err, st, "interrupted: %u of %u frames finished; run again with "
                      "--skip-existing to complete", finished, selected);
-    for (uint32_t k = 0; k < window; k++)
+    for (uint32_t k = 0; k < window; k++) {
         mp_frame_free(&j->slots[k].frame);
+        develop_rgb_free(&j->slots[k].rgb);
+    }
     free(j->slots);
     j->slots = NULL;
     res->written = j->progress.written;
@@ -346,6 +398,9 @@ static mp_status convert_clip(job *j, mp_convert_result *res, mp_error *err)
         return st;
     j->indices = indices;
     res->selected = selected;
+    if (is_movie(o->format, NULL) && (spec.count > 1 || (spec.count && spec.terms[0].step > 1)))
+        return mp_error_set(err, MP_ERR_ARG, "--frames: a movie takes one range without step "
+                            "(A-B, A-, -B or N)");
     if (!selected)
         mp_log(&o->log, MP_LOG_WARNING, "%s: --frames %s selects no recorded frame", o->input,
                o->frames ? o->frames : "");
@@ -360,31 +415,21 @@ static mp_status convert_clip(job *j, mp_convert_result *res, mp_error *err)
         return st;
 
     fill_params(j, info, selected);
-    char name[MP_NAME_MAX];
-    mp_name_folder(&j->params, name);
-    if ((st = mp_naming_check(&j->params, err)) != MP_OK ||
-        (st = mp_path_join(j->folder, sizeof j->folder, o->output, name, err)) != MP_OK)
+    if ((st = open_output(j, info, selected, err)) != MP_OK)
         return st;
-    const mp_sink_ops *ops = mp_sink_find(o->format);
-    if (!ops)
-        return mp_error_set(err, MP_ERR_ARG, "unknown output format '%s'", o->format);
-    if ((st = maybe_audio(j, info, selected, err)) != MP_OK)
-        return st;
-    if ((st = mp_sink_open(&j->sink, ops, o->output, &j->params, err)) != MP_OK) {
-        atomic_store(&j->output_failed, 1);
-        return st;
-    }
-    j->ordered = !ops->concurrent_frames;
     dualiso_options_default(&j->dopt);
 
     mp_progress_begin(&j->progress, selected, mp_progress_now());
     st = run_frames(j, selected, res, err);
     if (st == MP_OK) {
-        if ((st = mp_sink_finish(j->sink, err)) != MP_OK)
+        st = j->movie ? mp_movie_finish(j->movie, err) : mp_sink_finish(j->sink, err);
+        if (st != MP_OK)
             atomic_store(&j->output_failed, 1);
     } else {
+        mp_movie_abort(j->movie);
         mp_sink_abort(j->sink);
     }
+    j->movie = NULL;
     j->sink = NULL;
     if (st == MP_OK && (res->damaged || info->damage_count))
         st = mp_error_set(err, MP_ERR_DAMAGED, "%s: damaged input: %u frames unreadable, %u "
@@ -426,6 +471,7 @@ mp_status mp_convert(const mp_convert_options *o, mp_convert_result *res, mp_err
                         mp_progress_now(), &ev);
         o->progress(o->progress_opaque, &ev);
     }
+    mp_movie_abort(j.movie);
     mp_sink_abort(j.sink);
     mp_clip_levels_free(&j.levels);
     free(j.segs);

@@ -5,6 +5,8 @@
  * job, with bounded memory. Clips in which no segment is dual ISO are written with their
  * native samples and levels, as mlv_dump does. Audio goes to a WAV beside the frames when
  * the whole clip is converted (or always with audio = 1).
+ * Movies (movie.h): the workers also develop each frame to RGB; one contiguous --frames range
+ * per file; audio is muxed unless audio = 0; output is a file or "-" (stdout).
  *
  * Outcome: MP_OK when every selected frame was written or skipped; MP_ERR_DAMAGED when the
  * input is damaged (every intact frame is still written and each damage logged);
@@ -17,12 +19,14 @@
 #include <stdint.h>
 
 #include "../common/mp_status.h"
+#include "../develop/develop.h"
 #include "progress.h"
 
 typedef struct mp_convert_options {
     const char *input;           /* the clip (.MLV, .RAW, or a chunk name) */
     const char *output;          /* output directory (the sequence folder goes inside) */
-    const char *format;          /* sink name: "dng" (default), "md5", "null" */
+    const char *format;          /* "dng" (default), "md5", "null", or a movie:
+                                  * "prores422hq", "prores4444", "ffv1", "nut", "rawvideo" */
     const char *frames;          /* --frames text (frame_range.h); NULL: the whole clip */
     uint32_t threads;            /* 0: one per CPU */
     const char *levels_path;     /* sidecar to use; NULL: run the pre-pass */
@@ -30,6 +34,7 @@ typedef struct mp_convert_options {
     int overwrite;               /* replace existing final files */
     int audio;                   /* -1: only for a whole-clip run, 0: never, 1: always */
     int force_phase;             /* -1: detect */
+    develop_params develop;      /* movies: raw -> RGB */
     const char *tool;            /* "mlvpipe 0.1.0": sidecar and log text */
     const atomic_int *cancel;
     mp_logger log;

@@ -28,9 +28,12 @@ run u-threads 2 convert "$in" -o "$tmp/u" --threads 0
 run u-progress 2 convert "$in" -o "$tmp/u" --progress loud
 run u-to 2 convert "$in" -o "$tmp/u" --to tiff
 run u-both 2 convert "$in" -o "$tmp/u" --skip-existing --overwrite
-run u-opt 2 convert "$in" -o "$tmp/u" --fast
+run u-opt 2 convert "$in" -o "$tmp/u" --turbo
 run u-frames 2 convert "$in" -o "$tmp/u" --frames 5-2
 run u-phase 2 analyze "$in" --phase 4
+run u-gamut 2 convert "$in" --to ffv1 -o "$tmp/u" --gamut p3
+run u-curve 2 convert "$in" --to ffv1 -o "$tmp/u" --curve log
+run u-ev 2 convert "$in" --to ffv1 -o "$tmp/u" --exposure 17
 [ ! -e "$tmp/u" ] || fail "a usage error wrote output"
 
 # Input errors: exit 3.

@@ -1,26 +1,33 @@
-/* mlvpipe convert CLIP -o DIR: a clip to a CinemaDNG sequence (src/pipeline/convert.h). */
+/* mlvpipe convert CLIP -o OUT: a clip to a CinemaDNG sequence or a movie
+ * (src/pipeline/convert.h). */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "cli_run.h"
+#include "encode/av/av_sink.h"
 #include "pipeline/convert.h"
 
 static void usage(FILE *out)
 {
     fprintf(out,
-        "usage: mlvpipe convert CLIP -o DIR [options]\n"
+        "usage: mlvpipe convert CLIP -o DIR|FILE|- [options]\n"
         "\n"
         "Converts a Magic Lantern clip (.MLV with its chunks, or .RAW) to a CinemaDNG\n"
-        "sequence DIR/NAME/NAME_000000.dng (+ NAME.wav when the clip has audio). Dual-ISO\n"
-        "clips are reconstructed with clip-level levels (16-bit DNG); other clips keep their\n"
-        "recorded samples. Files appear under their final name only when complete.\n"
+        "sequence DIR/NAME/NAME_000000.dng (+ NAME.wav when the clip has audio), or to a\n"
+        "movie file (--to). Dual-ISO clips are reconstructed with clip-level levels (16-bit\n"
+        "DNG); other clips keep their recorded samples. Files appear under their final name\n"
+        "only when complete. A movie of a --frames range starts at that frame's time stamp,\n"
+        "so chunks join with ffmpeg's concat demuxer; lost frames repeat the previous one.\n"
         "\n"
         "options:\n"
-        "  -o, --output DIR      output directory (required)\n"
-        "      --to FORMAT       dng (default); md5 (DIR is a text file of per-frame MD5s)\n"
-        "                        or null (discard), for tests and timing\n"
+        "  -o, --output OUT      output directory (DNG), file or - (movies) (required)\n"
+        "      --to FORMAT       dng (default); a movie: prores422hq, prores4444 (MOV),\n"
+        "                        ffv1 (MKV), nut or rawvideo (for pipes: -o - is stdout);\n"
+        "                        md5 (-o is a text file of per-frame MD5s) or null\n"
+        "                        (discard), for tests and timing\n"
         "      --frames SPEC     absolute frame numbers, inclusive: N, A-B, A-, -B, A-B:STEP,\n"
         "                        or a comma list (1-3,5,7-20:2). An end past the clip is\n"
         "                        clamped with a warning; a start past it is an error.\n"
@@ -32,8 +39,13 @@ static void usage(FILE *out)
         "      --progress MODE   auto (a status line when stderr is a terminal), json (one\n"
         "                        JSON event per line on stderr, for farms), none\n"
         "      --audio           write the WAV even for a --frames part of the clip\n"
-        "      --no-audio        never write the WAV\n"
+        "      --no-audio        no WAV, no audio track in a movie\n"
         "      --phase N         force dual ISO with row phase 0..3 (default: detect)\n"
+        "movies (develop raw to RGB):\n"
+        "      --gamut G         rec709 (default), rec2020, aces (AP0)\n"
+        "      --curve C         bt709 (default), linear, logc3, slog3\n"
+        "      --exposure EV     exposure offset, -16..16 (default 0)\n"
+        "      --fast            bilinear demosaic instead of RCD\n"
         "  -h, --help            show this help\n"
         "\n"
         "Signals: SIGINT/SIGTERM stop after the frames in progress (exit 6); re-run with\n"
@@ -46,7 +58,8 @@ static void usage(FILE *out)
 }
 
 enum { OPT_TO = 256, OPT_FRAMES, OPT_THREADS, OPT_LEVELS, OPT_SKIP, OPT_OVERWRITE,
-       OPT_PROGRESS, OPT_AUDIO, OPT_NO_AUDIO, OPT_PHASE };
+       OPT_PROGRESS, OPT_AUDIO, OPT_NO_AUDIO, OPT_PHASE, OPT_GAMUT, OPT_CURVE, OPT_EXPOSURE,
+       OPT_FAST };
 
 static const struct option long_options[] = {
     {"output", required_argument, NULL, 'o'},
@@ -60,9 +73,31 @@ static const struct option long_options[] = {
     {"audio", no_argument, NULL, OPT_AUDIO},
     {"no-audio", no_argument, NULL, OPT_NO_AUDIO},
     {"phase", required_argument, NULL, OPT_PHASE},
+    {"gamut", required_argument, NULL, OPT_GAMUT},
+    {"curve", required_argument, NULL, OPT_CURVE},
+    {"exposure", required_argument, NULL, OPT_EXPOSURE},
+    {"fast", no_argument, NULL, OPT_FAST},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
+
+/* Index of s in names (count entries), or -1. */
+static int pick(const char *s, const char *const *names, int count)
+{
+    for (int i = 0; i < count; i++)
+        if (!strcmp(s, names[i]))
+            return i;
+    return -1;
+}
+
+static const char *const formats[] = {"dng", "md5", "null", "prores422hq", "prores4444",
+                                      "ffv1", "nut", "rawvideo"};
+static const char *const gamuts[] = {"rec709", "rec2020", "aces"};
+static const develop_gamut gamut_values[] = {DEVELOP_GAMUT_REC709, DEVELOP_GAMUT_REC2020,
+                                             DEVELOP_GAMUT_ACES_AP0};
+static const char *const curves[] = {"bt709", "linear", "logc3", "slog3"};
+static const develop_curve curve_values[] = {DEVELOP_CURVE_BT709, DEVELOP_CURVE_LINEAR,
+                                             DEVELOP_CURVE_LOGC3, DEVELOP_CURVE_SLOG3};
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -80,6 +115,7 @@ int cmd_convert(int argc, char **argv)
     o.log = cli_logger;
     cli_progress_mode mode = CLI_PROGRESS_AUTO;
     uint32_t value;
+    int k;
 
     optind = 1;
     opterr = 0;
@@ -108,6 +144,27 @@ int cmd_convert(int argc, char **argv)
                 return usage_error("--phase takes 0, 1, 2 or 3, not '%s'", optarg);
             o.force_phase = (int)value;
             break;
+        case OPT_GAMUT:
+            if ((k = pick(optarg, gamuts, 3)) < 0)
+                return usage_error("--gamut takes rec709, rec2020 or aces, not '%s'", optarg);
+            o.develop.gamut = gamut_values[k];
+            break;
+        case OPT_CURVE:
+            if ((k = pick(optarg, curves, 4)) < 0)
+                return usage_error("--curve takes bt709, linear, logc3 or slog3, not '%s'",
+                                   optarg);
+            o.develop.curve = curve_values[k];
+            break;
+        case OPT_EXPOSURE: {
+            char *end;
+            double ev = strtod(optarg, &end);
+            if (end == optarg || *end || !(ev >= -16 && ev <= 16))
+                return usage_error("--exposure takes a number of EV from -16 to 16, not '%s'",
+                                   optarg);
+            o.develop.exposure_ev = (float)ev;
+            break;
+        }
+        case OPT_FAST: o.develop.demosaic = DEVELOP_DEMOSAIC_BILINEAR; break;
         case 'h': usage(stdout); return EXIT_OK;
         default:
             return usage_error("unknown or incomplete option '%s'", argv[optind - 1]);
@@ -123,8 +180,9 @@ int cmd_convert(int argc, char **argv)
         return usage_error("%s", "no clip given");
     if (!o.output)
         return usage_error("%s", "no output given (-o DIR)");
-    if (strcmp(o.format, "dng") && strcmp(o.format, "md5") && strcmp(o.format, "null"))
-        return usage_error("--to takes dng, md5 or null, not '%s'", o.format);
+    if (pick(o.format, formats, 8) < 0)
+        return usage_error("--to takes dng, prores422hq, prores4444, ffv1, nut, rawvideo, md5 "
+                           "or null, not '%s'", o.format);
     if (o.skip_existing && o.overwrite)
         return usage_error("%s", "--skip-existing and --overwrite exclude each other");
 
@@ -134,6 +192,7 @@ int cmd_convert(int argc, char **argv)
     o.progress_opaque = &progress;
     cli_install_signals();
     o.cancel = &cli_cancel;
+    av_sink_route_av_log(&cli_logger);
 
     mp_convert_result res;
     mp_error err = {0};
