@@ -176,6 +176,11 @@ static mp_status open_encoder(av_sink *s, mp_error *err)
         c->colorspace = AVCOL_SPC_RGB;
         c->color_range = AVCOL_RANGE_JPEG;
     }
+    if (s->is_yuv) {
+        /* prores_ks picks its profile from its private option (AVCodecContext.profile is
+         * only reported back), and would auto-select from the pixel format otherwise. */
+        av_opt_set_int(c->priv_data, "profile", k->profile, 0);
+    }
     if (s->p.kind == AV_SINK_FFV1) {
         c->level = 3;
         /* Fixed by the frame size, never by the thread count, so the bytes do not change
@@ -333,7 +338,8 @@ static mp_status emit_audio_packet(void *opaque, const uint8_t *data, size_t byt
     s->pkt->pts = s->pkt->dts = pts;
     s->pkt->duration = samples;
     s->pkt->flags |= AV_PKT_FLAG_KEY;
-    return write_packet(s, s->audio_stream, s->audio_stream->time_base, err);
+    /* Samples: the muxer may have changed the stream's time base (Matroska: 1 ms). */
+    return write_packet(s, s->audio_stream, (AVRational){1, (int)s->audio.rate}, err);
 }
 
 /* Fills the AVFrame with the kind's pixel format from R, G, B planes. */
