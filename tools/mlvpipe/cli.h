@@ -27,5 +27,6 @@ int cmd_info(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
+int cmd_join(int argc, char **argv);
 
 #endif

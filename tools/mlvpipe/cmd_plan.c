@@ -1,11 +1,301 @@
+/* mlvpipe plan CLIP -o DIR --chunk N: a render-farm job for the clip (src/farm/plan.h) on
+ * stdout: a Slurm submission script, a GNU parallel script, or a JSON task list. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "cli_run.h"
+#include "farm/plan.h"
+#include "reader/mlv_reader.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+        "usage: mlvpipe plan CLIP -o DIR [--chunk N] [--engine slurm|parallel|json] [options]\n"
+        "                    [-- CONVERT_OPTIONS]\n"
+        "\n"
+        "Prints a render-farm job that converts CLIP in chunks of N frame numbers: one\n"
+        "'mlvpipe analyze' task writing the levels sidecar, one 'mlvpipe convert --frames A-B\n"
+        "--levels SIDECAR' task per chunk after it, and a final task after every chunk\n"
+        "('mlvpipe join' for movie segments; for DNG frames of a clip with audio, a whole-clip\n"
+        "'convert --skip-existing' that writes the WAV). Chunk k is frames\n"
+        "[FIRST + k*N, FIRST + (k+1)*N - 1] (the last one ends at the clip's last frame;\n"
+        "chunks in which the clip has no frame are left out), so boundaries and file names\n"
+        "depend only on the clip and N. Every host must see CLIP and DIR at the same paths.\n"
+        "\n"
+        "engines:\n"
+        "  slurm     (default) a bash script that submits the analyze job, a job array\n"
+        "            (--array=0-(K-1), --dependency=afterok) and the final job (afterok on\n"
+        "            the array) with sbatch, then prints the job ids\n"
+        "  parallel  a bash script: analyze; parallel --halt now,fail=1 ... ::: RANGES; final\n"
+        "  json      the tasks as argv arrays with their dependencies, for other engines\n"
+        "            (Deadline, OpenCue, Tractor); schema in README.md, 'On a farm'\n"
+        "\n"
+        "options:\n"
+        "  -o, --output DIR      output folder (convert's -o); made absolute\n"
+        "      --chunk N         frame numbers per chunk (default 100)\n"
+        "      --engine E        slurm, parallel or json (default slurm)\n"
+        "      --to FORMAT       dng (default); prores422hq, prores4444 (MOV segments),\n"
+        "                        ffv1 (MKV) or nut: per-chunk segments in DIR/NAME_segments/\n"
+        "                        NAME_AAAAAA-BBBBBB.EXT joined into DIR/NAME.EXT\n"
+        "      --threads N       threads per task (Slurm: --cpus-per-task=N)\n"
+        "      --phase N         dual-ISO row phase 0..3 for analyze and convert\n"
+        "      --no-audio        no WAV / audio track\n"
+        "      --levels FILE     sidecar path (default DIR/NAME.levels.json)\n"
+        "      --mlvpipe PATH    mlvpipe as the hosts run it (default: this program)\n"
+        "      --sbatch OPT      add '#SBATCH OPT' to every Slurm job (repeatable), e.g.\n"
+        "                        --sbatch=--partition=render --sbatch=--time=1:00:00\n"
+        "      --sshlogin LIST   GNU parallel --sshlogin (e.g. 2/node1,2/node2)\n"
+        "      --jobs N          GNU parallel --jobs (tasks at once per host)\n"
+        "  -- ARGS               passed to every convert task as they are\n"
+        "  -h, --help            show this help\n"
+        "\n"
+        "Chunk tasks are idempotent: DNG chunks run with --skip-existing (a killed or requeued\n"
+        "task keeps its finished frames), movie segments with --overwrite (one file, redone\n"
+        "whole); no partial file ever has a final name.\n"
+        "\n"
+        "exit status: 0 ok, 2 usage, 3 input unreadable or unsupported, 1 internal error.\n");
+}
+
+enum { OPT_CHUNK = 256, OPT_ENGINE, OPT_TO, OPT_THREADS, OPT_PHASE, OPT_NO_AUDIO, OPT_LEVELS,
+       OPT_MLVPIPE, OPT_SBATCH, OPT_SSHLOGIN, OPT_JOBS };
+
+static const struct option long_options[] = {
+    {"output", required_argument, NULL, 'o'},
+    {"chunk", required_argument, NULL, OPT_CHUNK},
+    {"engine", required_argument, NULL, OPT_ENGINE},
+    {"to", required_argument, NULL, OPT_TO},
+    {"threads", required_argument, NULL, OPT_THREADS},
+    {"phase", required_argument, NULL, OPT_PHASE},
+    {"no-audio", no_argument, NULL, OPT_NO_AUDIO},
+    {"levels", required_argument, NULL, OPT_LEVELS},
+    {"mlvpipe", required_argument, NULL, OPT_MLVPIPE},
+    {"sbatch", required_argument, NULL, OPT_SBATCH},
+    {"sshlogin", required_argument, NULL, OPT_SSHLOGIN},
+    {"jobs", required_argument, NULL, OPT_JOBS},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "mlvpipe plan: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n(see 'mlvpipe plan --help')\n");
+    return EXIT_USAGE;
+}
+
+/* The movie container of a --to value, NULL for frames; *ok = 0 when farms cannot use it. */
+static const char *movie_extension(const char *format, int *ok)
+{
+    static const struct { const char *prefix, *ext; } movies[] = {
+        {"prores", "mov"}, {"ffv1", "mkv"}, {"nut", "nut"}};
+    *ok = 1;
+    if (!format || !strcmp(format, "dng"))
+        return NULL;
+    for (size_t i = 0; i < sizeof movies / sizeof movies[0]; i++)
+        if (!strncmp(format, movies[i].prefix, strlen(movies[i].prefix)))
+            return movies[i].ext;
+    *ok = 0;
+    return NULL;
+}
+
+/* path made absolute against the working folder (it need not exist yet). */
+static int absolute(const char *path, char *out, size_t size)
+{
+    if (path[0] == '/')
+        return snprintf(out, size, "%s", path) < (int)size;
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd))
+        return 0;
+    while (path[0] == '.' && path[1] == '/')
+        path += 2;
+    if (!strcmp(path, "."))
+        return snprintf(out, size, "%s", cwd) < (int)size;
+    return snprintf(out, size, "%s/%s", cwd, path) < (int)size;
+}
+
+/* The clip's name without folder and extension, as convert names its outputs. */
+static void clip_name(const char *path, char *out, size_t size)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t n = strnlen(base, size - 1);   /* a real file's name fits NAME_MAX */
+    memcpy(out, base, n);
+    out[n] = '\0';
+    char *dot = strrchr(out, '.');
+    if (dot && dot != out)
+        *dot = '\0';
+}
+
+/* Reads what the plan needs from the clip: GUID, frame numbers, audio. */
+static int read_clip(farm_plan *p, uint32_t **numbers)
+{
+    mlv_clip *clip;
+    mp_error err = {0};
+    mlv_open_options oo = {.log = cli_logger};
+    mp_status st = mlv_clip_open(&clip, p->clip, &oo, &err);
+    if (st != MP_OK) {
+        mp_log(&cli_logger, MP_LOG_ERROR, "%s", err.msg);
+        return cli_exit_for_input(st);
+    }
+    const mlv_clip_info *info = mlv_clip_get_info(clip);
+    p->guid = info->guid;
+    p->frame_count = info->frame_count;
+    p->first_frame = info->first_number;
+    p->last_frame = info->last_number;
+    p->has_audio = info->audio.present && info->audio_bytes > 0;
+    *numbers = malloc((info->frame_count ? info->frame_count : 1) * sizeof **numbers);
+    int rc = *numbers ? EXIT_OK : EXIT_INTERNAL;
+    for (uint32_t i = 0; rc == EXIT_OK && i < info->frame_count; i++) {
+        mlv_frame_info fi;
+        if ((st = mlv_frame_info_get(clip, i, &fi)) != MP_OK) {
+            mp_log(&cli_logger, MP_LOG_ERROR, "%s: frame index %" PRIu32 ": %s", p->clip, i,
+                   mp_status_name(st));
+            rc = cli_exit_for_input(st);
+        }
+        (*numbers)[i] = fi.number;
+    }
+    if (rc == EXIT_OK && info->frame_count == 0) {
+        mp_log(&cli_logger, MP_LOG_ERROR, "%s: the clip has no frames", p->clip);
+        rc = EXIT_INPUT;
+    }
+    mlv_clip_close(clip);
+    return rc;
+}
 
 int cmd_plan(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "mlvpipe: 'plan' is not implemented yet\n");
-    return EXIT_INTERNAL;
+    farm_plan p = {.tool = "mlvpipe " MLVPIPE_VERSION, .phase = -1, .chunk_size = 100};
+    farm_engine engine = FARM_SLURM;
+    const char *output = NULL, *levels = NULL, *program = NULL;
+    uint32_t value;
+
+    /* Everything after "--" goes to convert untouched; getopt sees only what comes before. */
+    int dashes = 1;
+    while (dashes < argc && strcmp(argv[dashes], "--"))
+        dashes++;
+    for (int i = dashes + 1; i < argc; i++) {
+        if (p.extra_count == FARM_MAX_EXTRA)
+            return usage_error("at most 32 convert options after -- ('%s' is extra)", argv[i]);
+        p.extra[p.extra_count++] = argv[i];
+    }
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(dashes, argv, "o:h", long_options, NULL)) != -1) {
+        switch (c) {
+        case 'o': output = optarg; break;
+        case OPT_CHUNK:
+            if (!cli_parse_uint(optarg, 1, 1000000000, &value))
+                return usage_error("--chunk needs a number of frames >= 1, not '%s'", optarg);
+            p.chunk_size = value;
+            break;
+        case OPT_ENGINE:
+            if (!farm_engine_parse(optarg, &engine))
+                return usage_error("--engine takes slurm, parallel or json, not '%s'", optarg);
+            break;
+        case OPT_TO: p.format = optarg; break;
+        case OPT_THREADS:
+            if (!cli_parse_uint(optarg, 1, 256, &value))
+                return usage_error("--threads needs a number from 1 to 256, not '%s'", optarg);
+            p.threads = value;
+            break;
+        case OPT_PHASE:
+            if (!cli_parse_uint(optarg, 0, 3, &value))
+                return usage_error("--phase takes 0, 1, 2 or 3, not '%s'", optarg);
+            p.phase = (int)value;
+            break;
+        case OPT_NO_AUDIO: p.no_audio = 1; break;
+        case OPT_LEVELS: levels = optarg; break;
+        case OPT_MLVPIPE: program = optarg; break;
+        case OPT_SBATCH:
+            if (p.sbatch_count == FARM_MAX_EXTRA)
+                return usage_error("at most 32 --sbatch options (this one: '%s')", optarg);
+            p.sbatch[p.sbatch_count++] = optarg;
+            break;
+        case OPT_SSHLOGIN: p.sshlogin = optarg; break;
+        case OPT_JOBS:
+            if (!cli_parse_uint(optarg, 1, 100000, &value))
+                return usage_error("--jobs needs a number >= 1, not '%s'", optarg);
+            p.jobs = value;
+            break;
+        case 'h': usage(stdout); return EXIT_OK;
+        default:
+            return usage_error("unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    /* getopt_long moved the operands to the end. */
+    const char *clip = NULL;
+    for (; optind < dashes; optind++) {
+        if (clip) {
+            return usage_error("one clip at a time ('%s' is extra)", argv[optind]);
+        } else {
+            clip = argv[optind];
+        }
+    }
+    if (!clip)
+        return usage_error("%s", "no clip given");
+    if (!output)
+        return usage_error("%s", "no output folder given (-o DIR)");
+    int format_ok;
+    p.movie_ext = movie_extension(p.format, &format_ok);
+    if (!format_ok)
+        return usage_error("--to for a farm takes dng, prores422hq, prores4444, ffv1 or nut, "
+                           "not '%s'", p.format);
+
+    char clip_abs[PATH_MAX], out_abs[PATH_MAX], levels_abs[PATH_MAX], self[PATH_MAX];
+    char name[NAME_MAX + 1];
+    if (!realpath(clip, clip_abs)) {
+        mp_log(&cli_logger, MP_LOG_ERROR, "%s: cannot open: %m", clip);
+        return EXIT_INPUT;
+    }
+    if (!absolute(output, out_abs, sizeof out_abs))
+        return usage_error("cannot make '%s' an absolute path", output);
+    clip_name(clip_abs, name, sizeof name);
+    if (levels ? !absolute(levels, levels_abs, sizeof levels_abs)
+               : snprintf(levels_abs, sizeof levels_abs, "%s/%s.levels.json", out_abs, name) >=
+                     (int)sizeof levels_abs)
+        return usage_error("%s", "the sidecar path is too long");
+    if (!program) {
+        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+        if (n <= 0)
+            return usage_error("%s", "cannot find this program's path; give --mlvpipe PATH");
+        self[n] = '\0';
+        program = self;
+    }
+    p.program = program;
+    p.clip = clip_abs;
+    p.output = out_abs;
+    p.name = name;
+    p.levels = levels_abs;
+
+    uint32_t *numbers = NULL;
+    int rc = read_clip(&p, &numbers);
+    farm_chunk *chunks = NULL;
+    mp_error err = {0};
+    mp_text text = {0};
+    mp_status st = MP_OK;
+    if (rc == EXIT_OK)
+        st = farm_chunks(numbers, p.frame_count, p.chunk_size, &chunks, &p.chunk_count, &err);
+    p.chunks = chunks;
+    if (rc == EXIT_OK && st == MP_OK)
+        st = farm_plan_render(&p, engine, &text, &err);
+    if (rc == EXIT_OK && st != MP_OK) {
+        mp_log(&cli_logger, MP_LOG_ERROR, "%s", err.msg);
+        rc = st == MP_ERR_ARG ? EXIT_USAGE : EXIT_INTERNAL;
+    }
+    if (rc == EXIT_OK && (fwrite(text.data, 1, text.len, stdout) != text.len || fflush(stdout))) {
+        mp_log(&cli_logger, MP_LOG_ERROR, "stdout: cannot write the plan: %m");
+        rc = EXIT_OUTPUT;
+    }
+    mp_text_free(&text);
+    free(chunks);
+    free(numbers);
+    return rc;
 }

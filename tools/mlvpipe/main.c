@@ -42,6 +42,7 @@ static const struct command {
     {"analyze", cmd_analyze, "estimate clip-level dual-ISO levels and write them as a sidecar"},
     {"convert", cmd_convert, "convert a clip to CinemaDNG, a movie, or a stream on stdout"},
     {"plan", cmd_plan, "print a render-farm job (Slurm, GNU parallel, JSON) for a clip"},
+    {"join", cmd_join, "join movie segments of farm chunks without re-encoding"},
 };
 
 static void usage(FILE *out)

@@ -1,0 +1,576 @@
+#include "plan.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+mp_status farm_chunks(const uint32_t *numbers, uint32_t count, uint32_t size,
+                      farm_chunk **chunks, uint32_t *chunk_count, mp_error *err)
+{
+    *chunks = NULL;
+    *chunk_count = 0;
+    if (size == 0)
+        return mp_error_set(err, MP_ERR_ARG, "chunk size must be at least 1 frame");
+    if (count == 0)
+        return mp_error_set(err, MP_ERR_ARG, "the clip has no frames to plan");
+    /* At most one chunk per frame, so the list is bounded by the clip, not by its numbers. */
+    farm_chunk *list = malloc((size_t)count * sizeof *list);
+    if (!list)
+        return mp_error_set(err, MP_ERR_NOMEM, "no memory for %" PRIu32 " chunks", count);
+    const uint64_t first = numbers[0], last = numbers[count - 1];
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < count;) {
+        /* Jump straight to the chunk holding numbers[i]: gaps cost nothing. */
+        uint64_t k = (numbers[i] - first) / size;
+        uint64_t a = first + k * size, b = a + size - 1;
+        if (b > last)
+            b = last;
+        farm_chunk *c = &list[n++];
+        c->first = (uint32_t)a;
+        c->last = (uint32_t)b;
+        c->frames = 0;
+        for (; i < count && numbers[i] <= b; i++)
+            c->frames++;
+    }
+    *chunks = list;
+    *chunk_count = n;
+    return MP_OK;
+}
+
+static int shell_safe(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           strchr("_./:=@%+,-", c) != NULL;
+}
+
+void farm_shell_quote(mp_text *t, const char *s)
+{
+    int safe = *s != '\0';
+    for (const char *q = s; *q && safe; q++)
+        safe = shell_safe(*q);
+    if (safe) {
+        mp_text_printf(t, "%s", s);
+        return;
+    }
+    mp_text_printf(t, "'");
+    for (; *s; s++) {
+        if (*s == '\'')
+            mp_text_printf(t, "'\\''");
+        else
+            mp_text_printf(t, "%c", *s);
+    }
+    mp_text_printf(t, "'");
+}
+
+mp_status farm_check_text(const char *what, const char *s, mp_error *err)
+{
+    for (const unsigned char *q = (const unsigned char *)s; *q; q++)
+        if (*q < 0x20 || *q == 0x7f)
+            return mp_error_set(err, MP_ERR_ARG,
+                                "%s contains a control character (byte %u at offset %zu); it "
+                                "cannot go into a job script",
+                                what, *q, (size_t)(q - (const unsigned char *)s));
+    return MP_OK;
+}
+
+int farm_engine_parse(const char *s, farm_engine *out)
+{
+    static const char *const names[] = {"slurm", "parallel", "json"};
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(s, names[i])) {
+            *out = (farm_engine)i;
+            return 1;
+        }
+    return 0;
+}
+
+static mp_status path_printf(char *out, size_t size, mp_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static mp_status path_printf(char *out, size_t size, mp_error *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(out, size, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= size)
+        return mp_error_set(err, MP_ERR_ARG, "path too long: %.200s...", out);
+    return MP_OK;
+}
+
+mp_status farm_segment_dir(const farm_plan *p, char *out, size_t size, mp_error *err)
+{
+    return path_printf(out, size, err, "%s/%s_segments", p->output, p->name);
+}
+
+mp_status farm_segment_path(const farm_plan *p, const farm_chunk *c, char *out, size_t size,
+                            mp_error *err)
+{
+    return path_printf(out, size, err, "%s/%s_segments/%s_%06" PRIu32 "-%06" PRIu32 ".%s",
+                       p->output, p->name, p->name, c->first, c->last, p->movie_ext);
+}
+
+mp_status farm_movie_path(const farm_plan *p, char *out, size_t size, mp_error *err)
+{
+    return path_printf(out, size, err, "%s/%s.%s", p->output, p->name, p->movie_ext);
+}
+
+/* ---- command words ------------------------------------------------------------------- */
+
+#define FARM_MAX_WORDS 96
+
+/* One command as argv words (owned copies). */
+typedef struct words {
+    char *w[FARM_MAX_WORDS];
+    uint32_t n;
+    int failed;
+} words;
+
+static void words_add(words *w, const char *s)
+{
+    char *copy = NULL;
+    if (w->n < FARM_MAX_WORDS && (copy = strdup(s)) != NULL)
+        w->w[w->n++] = copy;
+    else
+        w->failed = 1;
+}
+
+static void words_addu(words *w, uint32_t v)
+{
+    char buf[16];
+    snprintf(buf, sizeof buf, "%" PRIu32, v);
+    words_add(w, buf);
+}
+
+static void words_free(words *w)
+{
+    for (uint32_t i = 0; i < w->n; i++)
+        free(w->w[i]);
+    memset(w, 0, sizeof *w);
+}
+
+static int is_movie(const farm_plan *p)
+{
+    return p->movie_ext != NULL;
+}
+
+static void analyze_words(const farm_plan *p, words *w)
+{
+    words_add(w, p->program);
+    words_add(w, "analyze");
+    words_add(w, p->clip);
+    words_add(w, "-o");
+    words_add(w, p->levels);
+    /* Re-submitting the plan must not fail on the sidecar of an earlier run (same bytes). */
+    words_add(w, "--overwrite");
+    if (p->threads) {
+        words_add(w, "--threads");
+        words_addu(w, p->threads);
+    }
+    if (p->phase >= 0) {
+        words_add(w, "--phase");
+        words_addu(w, (uint32_t)p->phase);
+    }
+}
+
+/* Everything but the chunk's own words (--frames, and -o for a movie segment). */
+static void convert_words(const farm_plan *p, words *w)
+{
+    words_add(w, p->program);
+    words_add(w, "convert");
+    words_add(w, p->clip);
+    if (!is_movie(p)) {
+        words_add(w, "-o");
+        words_add(w, p->output);
+    }
+    words_add(w, "--levels");
+    words_add(w, p->levels);
+    if (p->format) {
+        words_add(w, "--to");
+        words_add(w, p->format);
+    }
+    if (p->threads) {
+        words_add(w, "--threads");
+        words_addu(w, p->threads);
+    }
+    if (p->phase >= 0) {
+        words_add(w, "--phase");
+        words_addu(w, (uint32_t)p->phase);
+    }
+    if (p->no_audio)
+        words_add(w, "--no-audio");
+    words_add(w, "--progress");
+    words_add(w, "json");
+    /* A killed or requeued frame task resumes; a movie segment is one file, redone whole. */
+    words_add(w, is_movie(p) ? "--overwrite" : "--skip-existing");
+    for (uint32_t i = 0; i < p->extra_count; i++)
+        words_add(w, p->extra[i]);
+}
+
+static void chunk_frames(const farm_chunk *c, char *out, size_t size)
+{
+    snprintf(out, size, "%" PRIu32 "-%" PRIu32, c->first, c->last);
+}
+
+/* The step after every chunk: join the segments, or (DNG sequence of a clip with audio) a
+ * whole-clip convert that finds every frame done and writes the WAV. Returns 0 if none. */
+static int final_words(const farm_plan *p, words *w, mp_error *err)
+{
+    if (is_movie(p)) {
+        char path[4096];
+        words_add(w, p->program);
+        words_add(w, "join");
+        words_add(w, "--overwrite");
+        if (farm_movie_path(p, path, sizeof path, err) != MP_OK)
+            return -1;
+        words_add(w, path);
+        for (uint32_t i = 0; i < p->chunk_count; i++) {
+            if (farm_segment_path(p, &p->chunks[i], path, sizeof path, err) != MP_OK)
+                return -1;
+            words_add(w, path);
+        }
+        return 1;
+    }
+    if (p->has_audio && !p->no_audio) {
+        convert_words(p, w);
+        return 1;
+    }
+    return 0;
+}
+
+static void shell_words(mp_text *t, const words *w)
+{
+    for (uint32_t i = 0; i < w->n; i++) {
+        if (i)
+            mp_text_printf(t, " ");
+        farm_shell_quote(t, w->w[i]);
+    }
+}
+
+static void shell_wordf(mp_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void shell_wordf(mp_text *t, const char *fmt, ...)
+{
+    char buf[4200];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= sizeof buf)
+        t->failed = 1;
+    else
+        farm_shell_quote(t, buf);
+}
+
+/* ---- shell engines --------------------------------------------------------------------- */
+
+static void shell_header(const farm_plan *p, const char *engine, mp_text *t)
+{
+    mp_text_printf(t, "#!/bin/bash\n# %s plan (%s) for ", p->tool, engine);
+    farm_shell_quote(t, p->clip);
+    mp_text_printf(t, "\n# clip GUID %016" PRIx64 ", frames %" PRIu32 "-%" PRIu32
+                      " (%" PRIu32 " frames), %" PRIu32 " chunks of up to %" PRIu32
+                      " frame numbers.\n",
+                   p->guid, p->first_frame, p->last_frame, p->frame_count, p->chunk_count,
+                   p->chunk_size);
+    mp_text_printf(t, "# Every host must see these paths (shared storage). Re-running this "
+                      "script resumes:\n# finished frames are kept (--skip-existing).\n");
+    if (is_movie(p))
+        mp_text_printf(t, "# Without mlvpipe, the segments join with ffmpeg's concat demuxer:\n"
+                          "#   printf \"file '%%s'\\n\" SEGMENTS > list.txt; "
+                          "ffmpeg -f concat -safe 0 -i list.txt -map 0 -c copy OUT\n");
+    mp_text_printf(t, "set -euo pipefail\nmkdir -p ");
+    farm_shell_quote(t, p->output);
+    mp_text_printf(t, " ");
+    shell_wordf(t, "%s/%s_logs", p->output, p->name);
+    if (is_movie(p)) {
+        mp_text_printf(t, " ");
+        shell_wordf(t, "%s/%s_segments", p->output, p->name);
+    }
+    mp_text_printf(t, "\n");
+}
+
+static void sbatch_script(const farm_plan *p, mp_text *t, const char *var, const char *opts)
+{
+    mp_text_printf(t, "%s=$(sbatch --parsable %s <<'MLVPIPE_JOB'\n#!/bin/bash\n", var, opts);
+    if (p->threads)
+        mp_text_printf(t, "#SBATCH --cpus-per-task=%" PRIu32 "\n", p->threads);
+    for (uint32_t i = 0; i < p->sbatch_count; i++)
+        mp_text_printf(t, "#SBATCH %s\n", p->sbatch[i]);
+}
+
+static void sbatch_end(mp_text *t, const char *var)
+{
+    mp_text_printf(t, "MLVPIPE_JOB\n)\n%s=${%s%%%%;*}\n", var, var);
+}
+
+/* Options of one sbatch call, quoted: job name and log file. */
+static void sbatch_opts(const farm_plan *p, mp_text *o, const char *step, const char *log)
+{
+    shell_wordf(o, "--job-name=mlvpipe-%s-%s", p->name, step);
+    mp_text_printf(o, " ");
+    shell_wordf(o, "--output=%s/%s_logs/%s_%s", p->output, p->name, p->name, log);
+}
+
+static mp_status render_slurm(const farm_plan *p, mp_text *t, mp_error *err)
+{
+    words w = {0};
+    mp_text opts = {0};
+    shell_header(p, "Slurm", t);
+    mp_text_printf(t, "# Submits analyze -> convert array (afterok) -> final step (afterok) "
+                      "and prints the job ids.\n");
+
+    sbatch_opts(p, &opts, "analyze", "analyze_%j.log");
+    sbatch_script(p, t, "analyze", opts.data ? opts.data : "");
+    analyze_words(p, &w);
+    mp_text_printf(t, "exec ");
+    shell_words(t, &w);
+    mp_text_printf(t, "\n");
+    sbatch_end(t, "analyze");
+    words_free(&w);
+    mp_text_free(&opts);
+
+    mp_text_printf(&opts, "--array=0-%" PRIu32 " --dependency=afterok:\"$analyze\" "
+                          "--kill-on-invalid-dep=yes ", p->chunk_count - 1);
+    sbatch_opts(p, &opts, "convert", "convert_%A_%a.log");
+    sbatch_script(p, t, "convert", opts.data ? opts.data : "");
+    mp_text_free(&opts);
+    mp_text_printf(t, "frames=(");
+    for (uint32_t i = 0; i < p->chunk_count; i++)
+        mp_text_printf(t, "%s%" PRIu32 "-%" PRIu32, i ? " " : "", p->chunks[i].first,
+                       p->chunks[i].last);
+    mp_text_printf(t, ")\n");
+    if (is_movie(p)) {
+        char path[4096];
+        mp_text_printf(t, "segments=(");
+        for (uint32_t i = 0; i < p->chunk_count; i++) {
+            if (farm_segment_path(p, &p->chunks[i], path, sizeof path, err) != MP_OK)
+                return err->code;
+            mp_text_printf(t, "%s", i ? " " : "");
+            farm_shell_quote(t, path);
+        }
+        mp_text_printf(t, ")\n");
+    }
+    convert_words(p, &w);
+    mp_text_printf(t, "exec ");
+    shell_words(t, &w);
+    mp_text_printf(t, " --frames \"${frames[$SLURM_ARRAY_TASK_ID]}\"%s\n",
+                   is_movie(p) ? " -o \"${segments[$SLURM_ARRAY_TASK_ID]}\"" : "");
+    sbatch_end(t, "convert");
+    words_free(&w);
+
+    int final = final_words(p, &w, err);
+    if (final < 0) {
+        words_free(&w);
+        return err->code;
+    }
+    if (final) {
+        mp_text_printf(&opts, "--dependency=afterok:\"$convert\" --kill-on-invalid-dep=yes ");
+        sbatch_opts(p, &opts, is_movie(p) ? "join" : "audio", "final_%j.log");
+        sbatch_script(p, t, "final", opts.data ? opts.data : "");
+        mp_text_free(&opts);
+        mp_text_printf(t, "exec ");
+        shell_words(t, &w);
+        mp_text_printf(t, "\n");
+        sbatch_end(t, "final");
+        mp_text_printf(t, "echo \"$analyze $convert $final\"\n");
+    } else {
+        mp_text_printf(t, "echo \"$analyze $convert\"\n");
+    }
+    int failed = w.failed || opts.failed;
+    words_free(&w);
+    mp_text_free(&opts);
+    return failed ? mp_error_set(err, MP_ERR_NOMEM, "plan: command too long") : MP_OK;
+}
+
+static mp_status render_parallel(const farm_plan *p, mp_text *t, mp_error *err)
+{
+    words w = {0};
+    shell_header(p, "GNU parallel", t);
+    mp_text_printf(t, "# After a failure: fix the cause and run this script again.\n");
+    analyze_words(p, &w);
+    shell_words(t, &w);
+    mp_text_printf(t, "\n");
+    words_free(&w);
+
+    /* -q: parallel quotes every word itself, also for --sshlogin hosts. */
+    mp_text_printf(t, "parallel --halt now,fail=1 -q");
+    if (p->sshlogin) {
+        mp_text_printf(t, " --sshlogin ");
+        farm_shell_quote(t, p->sshlogin);
+    }
+    if (p->jobs)
+        mp_text_printf(t, " --jobs %" PRIu32, p->jobs);
+    mp_text_printf(t, " --joblog ");
+    shell_wordf(t, "%s/%s_logs/%s_parallel.joblog", p->output, p->name, p->name);
+    mp_text_printf(t, " ");
+    convert_words(p, &w);
+    shell_words(t, &w);
+    words_free(&w);
+    mp_text_printf(t, " --frames {1}%s \\\n  :::", is_movie(p) ? " -o {2}" : "");
+    for (uint32_t i = 0; i < p->chunk_count; i++)
+        mp_text_printf(t, " %" PRIu32 "-%" PRIu32, p->chunks[i].first, p->chunks[i].last);
+    if (is_movie(p)) {
+        char path[4096];
+        mp_text_printf(t, " \\\n  :::+");
+        for (uint32_t i = 0; i < p->chunk_count; i++) {
+            if (farm_segment_path(p, &p->chunks[i], path, sizeof path, err) != MP_OK)
+                return err->code;
+            mp_text_printf(t, " ");
+            farm_shell_quote(t, path);
+        }
+    }
+    mp_text_printf(t, "\n");
+
+    int final = final_words(p, &w, err);
+    if (final < 0) {
+        words_free(&w);
+        return err->code;
+    }
+    if (final) {
+        shell_words(t, &w);
+        mp_text_printf(t, "\n");
+    }
+    int failed = w.failed;
+    words_free(&w);
+    return failed ? mp_error_set(err, MP_ERR_NOMEM, "plan: command too long") : MP_OK;
+}
+
+/* ---- JSON ------------------------------------------------------------------------------- */
+
+static void json_argv(mp_text *t, const words *w)
+{
+    mp_text_printf(t, "\"argv\": [");
+    for (uint32_t i = 0; i < w->n; i++) {
+        mp_text_printf(t, "%s", i ? ", " : "");
+        mp_text_json_string(t, w->w[i]);
+    }
+    mp_text_printf(t, "]");
+}
+
+static void json_task_id(mp_text *t, const farm_chunk *c)
+{
+    mp_text_printf(t, "\"convert_%06" PRIu32 "-%06" PRIu32 "\"", c->first, c->last);
+}
+
+static mp_status render_json(const farm_plan *p, mp_text *t, mp_error *err)
+{
+    words w = {0};
+    char path[4096];
+    mp_text_printf(t, "{\n  \"format\": \"mlvpipe-plan\",\n  \"format_version\": 1,\n"
+                      "  \"tool\": ");
+    mp_text_json_string(t, p->tool);
+    mp_text_printf(t, ",\n  \"clip\": {\"path\": ");
+    mp_text_json_string(t, p->clip);
+    mp_text_printf(t, ", \"guid\": \"%016" PRIx64 "\", \"frame_count\": %" PRIu32
+                      ", \"first_frame\": %" PRIu32 ", \"last_frame\": %" PRIu32
+                      ", \"audio\": %s},\n",
+                   p->guid, p->frame_count, p->first_frame, p->last_frame,
+                   p->has_audio ? "true" : "false");
+    mp_text_printf(t, "  \"output\": ");
+    mp_text_json_string(t, p->output);
+    mp_text_printf(t, ",\n  \"to\": ");
+    mp_text_json_string(t, p->format ? p->format : "dng");
+    mp_text_printf(t, ",\n  \"chunk_size\": %" PRIu32 ",\n  \"chunk_count\": %" PRIu32
+                      ",\n  \"tasks\": [\n",
+                   p->chunk_size, p->chunk_count);
+
+    analyze_words(p, &w);
+    mp_text_printf(t, "    {\"id\": \"analyze\", \"kind\": \"analyze\", \"after\": [], "
+                      "\"output\": ");
+    mp_text_json_string(t, p->levels);
+    mp_text_printf(t, ", ");
+    json_argv(t, &w);
+    mp_text_printf(t, "}");
+    words_free(&w);
+
+    for (uint32_t i = 0; i < p->chunk_count; i++) {
+        const farm_chunk *c = &p->chunks[i];
+        char frames[32];
+        chunk_frames(c, frames, sizeof frames);
+        convert_words(p, &w);
+        words_add(&w, "--frames");
+        words_add(&w, frames);
+        if (is_movie(p)) {
+            if (farm_segment_path(p, c, path, sizeof path, err) != MP_OK) {
+                words_free(&w);
+                return err->code;
+            }
+            words_add(&w, "-o");
+            words_add(&w, path);
+        }
+        mp_text_printf(t, ",\n    {\"id\": ");
+        json_task_id(t, c);
+        mp_text_printf(t, ", \"kind\": \"convert\", \"after\": [\"analyze\"], \"index\": %" PRIu32
+                          ", \"first_frame\": %" PRIu32 ", \"last_frame\": %" PRIu32
+                          ", \"frames\": %" PRIu32 ", \"output\": ",
+                       i, c->first, c->last, c->frames);
+        mp_text_json_string(t, is_movie(p) ? path : p->output);
+        mp_text_printf(t, ", ");
+        json_argv(t, &w);
+        mp_text_printf(t, "}");
+        if (w.failed)
+            t->failed = 1;
+        words_free(&w);
+    }
+
+    int final = final_words(p, &w, err);
+    if (final < 0) {
+        words_free(&w);
+        return err->code;
+    }
+    if (final) {
+        mp_text_printf(t, ",\n    {\"id\": \"%s\", \"kind\": \"%s\", \"after\": [",
+                       is_movie(p) ? "join" : "audio", is_movie(p) ? "join" : "convert");
+        for (uint32_t i = 0; i < p->chunk_count; i++) {
+            mp_text_printf(t, "%s", i ? ", " : "");
+            json_task_id(t, &p->chunks[i]);
+        }
+        mp_text_printf(t, "], \"output\": ");
+        if (is_movie(p) && farm_movie_path(p, path, sizeof path, err) != MP_OK) {
+            words_free(&w);
+            return err->code;
+        }
+        mp_text_json_string(t, is_movie(p) ? path : p->output);
+        mp_text_printf(t, ", ");
+        json_argv(t, &w);
+        mp_text_printf(t, "}");
+    }
+    mp_text_printf(t, "\n  ]\n}\n");
+    int failed = w.failed;
+    words_free(&w);
+    return failed ? mp_error_set(err, MP_ERR_NOMEM, "plan: command too long") : MP_OK;
+}
+
+static mp_status check_plan_text(const farm_plan *p, mp_error *err)
+{
+    const char *fields[] = {p->tool, p->program, p->clip, p->output, p->name, p->levels,
+                            p->format ? p->format : "", p->sshlogin ? p->sshlogin : ""};
+    const char *names[] = {"tool", "program path", "clip path", "output path", "clip name",
+                           "sidecar path", "--to", "--sshlogin"};
+    mp_status st = MP_OK;
+    for (size_t i = 0; st == MP_OK && i < sizeof fields / sizeof fields[0]; i++)
+        st = farm_check_text(names[i], fields[i], err);
+    for (uint32_t i = 0; st == MP_OK && i < p->extra_count; i++)
+        st = farm_check_text("a convert option", p->extra[i], err);
+    for (uint32_t i = 0; st == MP_OK && i < p->sbatch_count; i++)
+        st = farm_check_text("an --sbatch option", p->sbatch[i], err);
+    if (st == MP_OK && p->chunk_count == 0)
+        st = mp_error_set(err, MP_ERR_ARG, "plan has no chunks");
+    return st;
+}
+
+mp_status farm_plan_render(const farm_plan *p, farm_engine e, mp_text *out, mp_error *err)
+{
+    mp_status st = check_plan_text(p, err);
+    if (st != MP_OK)
+        return st;
+    switch (e) {
+    case FARM_SLURM: st = render_slurm(p, out, err); break;
+    case FARM_PARALLEL: st = render_parallel(p, out, err); break;
+    case FARM_JSON: st = render_json(p, out, err); break;
+    }
+    if (st == MP_OK && out->failed)
+        st = mp_error_set(err, MP_ERR_NOMEM, "plan: no memory for the job description");
+    return st;
+}

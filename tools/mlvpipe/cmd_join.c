@@ -1,0 +1,92 @@
+/* mlvpipe join OUT SEGMENT...: movie segments of farm chunks into one file, packets copied
+ * (src/farm/join.h). */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_run.h"
+#include "encode/av/av_sink.h"
+#include "farm/join.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+        "usage: mlvpipe join [--overwrite] OUT SEGMENT...\n"
+        "\n"
+        "Joins movie segments (the per-chunk outputs of a farm plan, or any MOV/MKV/NUT\n"
+        "files with the same streams) into OUT without re-encoding: every video and audio\n"
+        "packet is copied as it is. Segments must have identical stream parameters. A segment\n"
+        "that starts where the previous one ends (or later) keeps its timestamps, so joined\n"
+        "mlvpipe segments have the packets of a whole-clip run; one that starts earlier (e.g.\n"
+        "at 0) is shifted to follow the previous one, audio with its video. The container\n"
+        "comes from OUT's extension; OUT appears only when complete.\n"
+        "\n"
+        "options:\n"
+        "      --overwrite   replace an existing OUT\n"
+        "  -h, --help        show this help\n"
+        "\n"
+        "exit status: 0 ok, 2 usage, 3 a segment unreadable or not matching the first,\n"
+        "5 output failed, 6 interrupted, 1 internal error.\n");
+}
+
+enum { OPT_OVERWRITE = 256 };
+
+static const struct option long_options[] = {
+    {"overwrite", no_argument, NULL, OPT_OVERWRITE},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "mlvpipe join: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n(see 'mlvpipe join --help')\n");
+    return EXIT_USAGE;
+}
+
+int cmd_join(int argc, char **argv)
+{
+    farm_join_options o = {.log = cli_logger};
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
+        switch (c) {
+        case OPT_OVERWRITE: o.overwrite = 1; break;
+        case 'h': usage(stdout); return EXIT_OK;
+        default: return usage_error("unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    if (argc - optind < 2)
+        return usage_error("%s", "needs OUT and at least one SEGMENT");
+    o.output = argv[optind];
+    o.segments = (const char *const *)argv + optind + 1;
+    o.segment_count = (uint32_t)(argc - optind - 1);
+    for (uint32_t i = 0; i < o.segment_count; i++)
+        if (!strcmp(o.segments[i], o.output))
+            return usage_error("the output '%s' is also a segment", o.output);
+
+    av_sink_route_av_log(&cli_logger);
+    cli_install_signals();
+    o.cancel = &cli_cancel;
+    farm_join_result res;
+    int on_output;
+    mp_error err = {0};
+    mp_status st = farm_join(&o, &res, &on_output, &err);
+    av_sink_route_av_log(NULL);
+    if (st == MP_OK) {
+        mp_log(&cli_logger, MP_LOG_INFO, "%s: %" PRIu32 " segments, %" PRIu64 " packets (%"
+               PRIu64 " video), %" PRIu32 " shifted", o.output, o.segment_count, res.packets,
+               res.video_packets, res.shifted_segments);
+        return EXIT_OK;
+    }
+    mp_log(&cli_logger, st == MP_ERR_INTERRUPTED ? MP_LOG_WARNING : MP_LOG_ERROR, "%s", err.msg);
+    if (st == MP_ERR_INTERRUPTED)
+        return EXIT_INTERRUPTED;
+    if (on_output)
+        return EXIT_OUTPUT;
+    return st == MP_ERR_ARG ? EXIT_USAGE : cli_exit_for_input(st);
+}
