@@ -135,10 +135,8 @@ static void add_cfa(tiff_ifd *ifd, uint32_t cfa, const uint32_t area[4])
 
 static void add_date_time(tiff_ifd *ifd, const mp_wall_clock *wc, uint64_t timestamp_us)
 {
-    if (!wc->present)
-        return;
-    mp_civil_time t = mp_wall_clock_at(wc, timestamp_us);
-    if (t.year < 1 || t.year > 9999)
+    mp_civil_time t;
+    if (!mp_wall_clock_at(wc, timestamp_us, &t))
         return;
     char s[32];
     snprintf(s, sizeof s, "%04d:%02d:%02d %02d:%02d:%02d", (int)t.year, (int)t.month,

@@ -27,10 +27,9 @@ static void name_base(const mp_sink_params *p, char *out)
         return;
     }
     mp_civil_time t = {1970, 1, 1, 0, 0, 0};
-    if (p->meta.wall_clock.present)
-        t = mp_wall_clock_at(&p->meta.wall_clock, 0);
+    mp_wall_clock_at(&p->meta.wall_clock, 0, &t);
     snprintf(out, MP_NAME_MAX, "%s_1_%04d-%02d-%02d_%02d%02d_C%04u", p->clip_name,
-             (int)(t.year % 10000), (int)t.month, (int)t.day, (int)t.hour, (int)t.minute,
+             (int)t.year, (int)t.month, (int)t.day, (int)t.hour, (int)t.minute,
              p->resolve_clip_index % 10000);
 }
 

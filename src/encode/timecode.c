@@ -97,10 +97,9 @@ void mp_timecode_pack(const mp_timecode *tc, uint8_t out[8])
 
 uint64_t mp_timecode_base(const mp_sink_params *p, mp_rational fps)
 {
-    const mp_wall_clock *wc = &p->meta.wall_clock;
-    if (!p->timecode_time_of_day || !wc->present)
+    mp_civil_time start;
+    if (!p->timecode_time_of_day || !mp_wall_clock_at(&p->meta.wall_clock, 0, &start))
         return 0;
-    mp_civil_time start = mp_wall_clock_at(wc, 0);
     uint64_t seconds = (uint64_t)start.hour * 3600 + (uint64_t)start.minute * 60 +
                        (uint64_t)start.second;
     return seconds * mp_fps_nominal(fps);

@@ -32,8 +32,17 @@ static int64_t floor_div(int64_t a, int64_t b)
     return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
 }
 
-mp_civil_time mp_wall_clock_at(const mp_wall_clock *wc, uint64_t timestamp_us)
+int mp_wall_clock_at(const mp_wall_clock *wc, uint64_t timestamp_us, mp_civil_time *out)
 {
+    /* RTCI comes from the file: check every field before any arithmetic on it. */
+    if (!wc->present || wc->year < 1 || wc->year > 9999 || wc->month < 1 || wc->month > 12 ||
+        wc->day < 1 || wc->day > 31 || wc->hour < 0 || wc->hour > 23 || wc->minute < 0 ||
+        wc->minute > 59 || wc->second < 0 || wc->second > 60)
+        return 0;
+    /* Clip timestamps span hours; anything beyond ~30 years is damage. */
+    const uint64_t limit = 1000000000000000ull;
+    if (timestamp_us > limit || wc->timestamp_us > limit)
+        return 0;
     int64_t seconds = mp_days_from_civil(wc->year, wc->month, wc->day) * 86400 +
                       (int64_t)wc->hour * 3600 + (int64_t)wc->minute * 60 + wc->second;
     /* RTCI seconds have no fraction: the block time stands for the start of its second. */
@@ -43,8 +52,11 @@ mp_civil_time mp_wall_clock_at(const mp_wall_clock *wc, uint64_t timestamp_us)
     int64_t days = floor_div(seconds, 86400);
     int64_t rest = seconds - days * 86400;
     mp_civil_from_days(days, &t.year, &t.month, &t.day);
+    if (t.year < 1 || t.year > 9999)
+        return 0;
     t.hour = (int32_t)(rest / 3600);
     t.minute = (int32_t)(rest / 60 % 60);
     t.second = (int32_t)(rest % 60);
-    return t;
+    *out = t;
+    return 1;
 }

@@ -152,12 +152,8 @@ size_t mp_wav_header(const mp_sink_params *p, mp_rational fps, uint64_t data_byt
     const mp_camera *cam = &p->meta.camera;
     const char *camera = cam->present && cam->name[0] ? cam->name : "Canon EOS";
     memcpy(q + 256, camera, strnlen(camera, 32));
-    const mp_wall_clock *wc = &p->meta.wall_clock;
     mp_civil_time t = {1970, 1, 1, 0, 0, 0};
-    if (wc->present)
-        t = mp_wall_clock_at(wc, p->video_start_us);
-    if (t.year < 1 || t.year > 9999)
-        t = (mp_civil_time){1970, 1, 1, 0, 0, 0};
+    mp_wall_clock_at(&p->meta.wall_clock, p->video_start_us, &t);
     /* "JPCAN" (country, organisation as the cameras' own files) + model + serial + time;
      * no random part, so the file is reproducible. */
     snprintf(text, sizeof text, "JPCAN%08X%.12s%02d%02d%02d", cam->present ? cam->model : 0,

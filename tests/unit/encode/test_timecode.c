@@ -152,17 +152,34 @@ static void test_wall_clock(void **state)
     }
     mp_wall_clock wc = {.present = 1, .year = 2024, .month = 2, .day = 28, .hour = 23,
                         .minute = 59, .second = 30, .timestamp_us = 10000000};
-    mp_civil_time t = mp_wall_clock_at(&wc, 10000000 + 24 * 3600 * 1000000ull + 30000000);
+    mp_civil_time t;
+    assert_true(mp_wall_clock_at(&wc, 10000000 + 24 * 3600 * 1000000ull + 30000000, &t));
     assert_int_equal(t.year, 2024);
     assert_int_equal(t.month, 3);   /* 2024 is a leap year: Feb 29 in between */
     assert_int_equal(t.day, 1);
     assert_int_equal(t.hour, 0);
     assert_int_equal(t.minute, 0);
     assert_int_equal(t.second, 0);
-    t = mp_wall_clock_at(&wc, 0);   /* before the RTCI block: 10 s earlier */
+    assert_true(mp_wall_clock_at(&wc, 0, &t));   /* before the RTCI block: 10 s earlier */
     assert_int_equal(t.second, 20);
-    t = mp_wall_clock_at(&wc, 9999999);   /* 1 us earlier rounds down a whole second */
+    assert_true(mp_wall_clock_at(&wc, 9999999, &t));   /* 1 us earlier: a whole second */
     assert_int_equal(t.second, 29);
+
+    /* Hostile RTCI values and timestamps: refused, no overflow (UBSan watches). */
+    mp_wall_clock bad[] = {
+        {.present = 0, .year = 2024, .month = 1, .day = 1},
+        {.present = 1, .year = INT32_MAX, .month = 1, .day = 1},
+        {.present = 1, .year = 2024, .month = 13, .day = 1},
+        {.present = 1, .year = 2024, .month = 1, .day = 0},
+        {.present = 1, .year = 2024, .month = 1, .day = 1, .hour = -1},
+        {.present = 1, .year = 2024, .month = 1, .day = 1, .second = INT32_MIN},
+        {.present = 1, .year = 2024, .month = 1, .day = 1, .timestamp_us = UINT64_MAX},
+        {.present = 1, .year = 1, .month = 1, .day = 1, .timestamp_us = 1000000000},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_false(mp_wall_clock_at(&bad[i], 0, &t));
+    assert_false(mp_wall_clock_at(&wc, UINT64_MAX, &t));
+    assert_false(mp_wall_clock_at(&wc, (uint64_t)INT64_MAX + 1, &t));
 }
 
 static void test_names(void **state)
