@@ -99,9 +99,10 @@ static int unsupported_class(const synth_options *o)
            !(o->video_class == 0x01 && o->compression == COMPRESS_LJ92);
 }
 
-static int any_damage_option(const synth_options *o)
+/* Damage that costs data. (An interrupted recording only lacks its MLVI frame counts.) */
+static int lossy_damage(const synth_options *o)
 {
-    return o->interrupted || o->zero_tail || o->truncate || o->garbage_block != OPT_NONE ||
+    return o->zero_tail || o->truncate || o->garbage_block != OPT_NONE ||
            o->bad_frame_space != OPT_NONE || o->guid_mismatch != OPT_NONE ||
            o->duplicate.count;
 }
@@ -224,10 +225,26 @@ static int check_audio(const synth_options *o, const mlv_clip *clip)
     return bad;
 }
 
+/* Runs of frames under one RAWI/EXPO/DISO: two when --change-at really changed something. */
+static uint32_t expected_segments(const synth_options *o, const clip_meta *m)
+{
+    if (o->change_at == OPT_NONE || o->legacy_raw)
+        return 1;
+    int changed = m->exposure_changed.iso != m->exposure.iso ||
+                  m->exposure_changed.iso_analog != m->exposure.iso_analog ||
+                  m->exposure_changed.shutter_us != m->exposure.shutter_us ||
+                  (m->dual_iso.present &&
+                   m->dual_iso_changed.iso_value != m->dual_iso.iso_value);
+    return changed ? 2 : 1;
+}
+
 static int check_metadata(const synth_options *o, const truth_lists *t, const mlv_clip *clip,
                           const clip_meta *m)
 {
     const mlv_clip_info *in = mlv_clip_get_info(clip);
+    if (!lossy_damage(o) && !o->drop.count &&
+        in->segment_count != expected_segments(o, m))
+        return fail("%u segments, expected %u", in->segment_count, expected_segments(o, m));
     if (o->guid_mismatch == OPT_NONE && in->chunk_count != json_number(t, "files"))
         return fail("%u chunk files found, %lld written", in->chunk_count,
                     json_number(t, "files"));
@@ -291,10 +308,24 @@ static int check_damage(const synth_options *o, const mlv_clip *clip)
         return fail("GUID mismatch not reported");
     if (o->duplicate.count && !has_damage(clip, MLV_DAMAGE_DUPLICATE_FRAME))
         return fail("duplicate frame numbers not reported");
-    if (!any_damage_option(o) && in->damage_count)
+    if (!lossy_damage(o) && !o->interrupted && in->damage_count)
         return fail("clean clip reported damage: %s", mlv_clip_damage(clip, 0)->message);
-    if (o->drop.count && (in->gap_count == 0 || in->missing_frames == 0))
-        return fail("dropped frames not counted as gaps");
+    if (!lossy_damage(o)) {
+        /* gaps: runs of dropped numbers between the first and last frame written */
+        uint32_t first = 0, last = o->frames - 1, gaps = 0, missing = 0;
+        while (frame_list_has(&o->drop, first))
+            first++;
+        while (frame_list_has(&o->drop, last))
+            last--;
+        for (uint32_t f = first + 1; f < last; f++)
+            if (frame_list_has(&o->drop, f)) {
+                missing++;
+                gaps += !frame_list_has(&o->drop, f - 1);
+            }
+        if (in->gap_count != gaps || in->missing_frames != missing)
+            return fail("%u gaps / %u missing frames reported, %u / %u dropped", in->gap_count,
+                        in->missing_frames, gaps, missing);
+    }
     return 0;
 }
 
@@ -339,7 +370,7 @@ int main(int argc, char **argv)
             bad = check_frames(&o, clip, &t, &meta, &content);
         if (!bad)
             bad = check_damage(&o, clip);
-        if (!bad && o.audio && !any_damage_option(&o))
+        if (!bad && o.audio && !lossy_damage(&o))
             bad = check_audio(&o, clip);
         if (!bad) {
             const mlv_clip_info *in = mlv_clip_get_info(clip);
