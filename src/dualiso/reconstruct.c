@@ -25,12 +25,13 @@
 #define INTERP_ERR 0.10       /* error variance of a midpoint per squared disagreement */
 #define ALIAS_WIN 3           /* disagreement window: 7 same-colour samples */
 #define ALIAS_SIGMAS 3.0f     /* disagreement counts beyond this many of its own sigmas */
-#define SEARCH_LO 0.5         /* edge search above this fraction of the bright clip */
+#define SEARCH_LO 0.95        /* edge search where the bright sample is this near its clip */
 #define SHADOW_LO 2.0f        /* shadow smoothing fades out between these multiples of */
 #define SHADOW_HI 6.0f        /* the bright field's read noise (dark-field units) */
 #define LEVEL_WIN 3           /* level averaging window: 7 same-colour samples */
 #define SIDE_SIGMAS 3.0f      /* pair disagreement (sigmas) that marks an edge between them */
 #define SIDE_RESOLVE 25.0f    /* ... and that the native value resolves (step^2 / its var) */
+#define CLIP_FLOOR 0.98f      /* a clipped bright sample bounds the estimate from below */
 #define FADE_LO 0.70          /* bright field fades out between these fractions of */
 #define FADE_HI 0.92          /* its clip (in dark-field units) */
 
@@ -429,20 +430,22 @@ static void interpolate_row(frame_ctx *c, int32_t y)
         float raw_prev[2 * WIN + 1];
         float acc = 0;
         /* windowed sum via a running window over x */
-        for (int32_t x = -WIN; x < w + WIN; x++) {
+        /* only the columns that need a direction, plus the window around them */
+        for (int32_t x = first - 2 * WIN; x <= last + WIN; x++) {
             int32_t xc = x < 0 ? 0 : (x >= w ? w - 1 : x);
             int32_t xx2 = 2 * xc;
             float r = fabsf(guide_at(ga, (uint32_t)w, xx2 - 2 * s * t2) -
                             guide_at(gb, (uint32_t)w, xx2 + 2 * s * t2)) +
                       fabsf(guide_at(gn, (uint32_t)w, xx2 + s * t2) -
                             guide_at(gf, (uint32_t)w, xx2 - 3 * s * t2));
-            int k = (x + WIN) % (2 * WIN + 1);
-            if (x > WIN) /* slot k holds the sample leaving the window */
+            int32_t i = x - (first - 2 * WIN); /* samples seen so far, minus one */
+            int k = i % (2 * WIN + 1);
+            if (i > 2 * WIN) /* slot k holds the sample leaving the window */
                 acc -= raw_prev[k];
             raw_prev[k] = r;
             acc += r;
             int32_t xo = x - WIN;
-            if (xo >= 0)
+            if (xo >= first)
                 cost[xo] = acc + pen;
         }
     }
@@ -581,6 +584,8 @@ static void blend_row(frame_ctx *c, int32_t y, uint16_t *dst)
         int n_ok = !nclip[x], o_ok = !ws->est_clip[x];
         float D = bright ? o : n, B = bright ? n : o;
         int d_ok = bright ? o_ok : n_ok, b_ok = bright ? n_ok : o_ok;
+        if (bright && !n_ok && D < CLIP_FLOOR * clip_b)
+            D = CLIP_FLOOR * clip_b; /* a clipped bright sample says: at least its clip */
         float v_o = vo[x] + (alias > 0 ? alias : 0);
         float vd = bright ? v_o : vn[x], vb = bright ? vn[x] : v_o;
         /* Deep shadows, a few bright-field read-noise sigmas and below: detail is lost in

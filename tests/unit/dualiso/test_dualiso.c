@@ -361,6 +361,57 @@ static void test_reconstruct_flat_bias_and_blend(void **state)
     assert_true(r.clipped > 0);
 }
 
+/* Log error on the benchmark scene's hard diagonal stripes and zone plate (dualiso.md 8.7
+ * definitions on a 640x360 frame): fails if the edge-aware parts of the mix regress (the
+ * side choice at edges, the disagreement-driven fallback to native rows, the dark-row
+ * interpolation where the bright field clips). Measured at this size: 0.103 / 0.116 /
+ * 0.44; without the side choice 0.119 / 0.146; without the fallback, zone 0.62. */
+static void test_reconstruct_edges_and_zone_plate(void **state)
+{
+    (void)state;
+    clip_fixture c;
+    fixture_init(&c, 14, 4, 0, SYNTH_SCENE_BENCHMARK, 0);
+    c.scene.shift_px = 0;
+    dualiso_levels lv;
+    mp_error err = {0};
+    assert_int_equal(fixture_levels(&c, 2, &lv, &err), MP_OK);
+    fixture_frame(&c, 0);
+    dualiso_workspace *ws = dualiso_workspace_new();
+    mp_frame o = {0};
+    assert_int_equal(dualiso_reconstruct(&c.frame, &lv, NULL, ws, &o, &err), MP_OK);
+    double s_out = synth_sensor_gain(&c.sensor) * lv.out_scale;
+    double clip_e = (o.white - (double)o.black) / s_out;
+    double se[3] = {0, 0, 0}, n[3] = {0, 0, 0}; /* edges 6-11, edges 11-15, zone 6-11 */
+    for (uint32_t y = 0; y < H; y++)
+        for (uint32_t x = 8; x < W - 8; x++) {
+            double u = (double)x / W, v = (double)y / H, et = c.truth[y * W + x];
+            if (!(et < 0.9 * clip_e))
+                continue;
+            uint16_t dn = o.data[(y + c.sensor.ob_top) * o.width + x + c.sensor.ob_left];
+            double eo = (dn - (double)o.black) / s_out;
+            double le = log2(eo > 0.5 ? eo : 0.5) - log2(et), ev = log2(et);
+            int k = -1;
+            if (v > 0.36 && v < 0.49)
+                k = ev >= 6 && ev < 11 ? 0 : (ev >= 11 && ev < 15 ? 1 : -1);
+            else if (u < 0.45 && v > 0.64 && v < 0.93 && ev >= 6 && ev < 11)
+                k = 2;
+            if (k >= 0) {
+                se[k] += le * le;
+                n[k]++;
+            }
+        }
+    double rms[3];
+    for (int k = 0; k < 3; k++) {
+        assert_true(n[k] > 1000);
+        rms[k] = sqrt(se[k] / n[k]);
+    }
+    if (rms[0] > 0.110 || rms[1] > 0.13 || rms[2] > 0.52)
+        fail_msg("edge RMS %.3f / %.3f EV, zone plate %.3f EV", rms[0], rms[1], rms[2]);
+    dualiso_workspace_free(ws);
+    mp_frame_free(&o);
+    fixture_free(&c);
+}
+
 static void test_reconstruct_edge_cases(void **state)
 {
     (void)state;
@@ -476,6 +527,7 @@ int main(void)
         cmocka_unit_test(test_stats_merge),
         cmocka_unit_test(test_reconstruct_levels_and_determinism),
         cmocka_unit_test(test_reconstruct_flat_bias_and_blend),
+        cmocka_unit_test(test_reconstruct_edges_and_zone_plate),
         cmocka_unit_test(test_reconstruct_edge_cases),
         cmocka_unit_test(test_bad_pixel_repair),
         cmocka_unit_test(test_passthrough),
