@@ -2,7 +2,7 @@
 # Gives: $AVW, $WORK (a temporary folder removed on exit), fail, need, probe, decode_ok,
 # no_leftovers.
 set -euo pipefail
-AVW=${1:?usage: $0 PATH/av_write}
+AVW=$(realpath "${1:?usage: $0 PATH/av_write}")
 WORK=$(mktemp -d /tmp/mlvpipe-av-e2e-XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 cd "$WORK"

@@ -80,7 +80,7 @@ static void pattern(uint32_t w, uint32_t h, uint64_t n, uint16_t *r, uint16_t *g
 static int32_t audio_sample(uint64_t i, uint32_t c, uint32_t bits)
 {
     int32_t tri = (int32_t)((i * (37 + 11 * c)) % 2000) - 1000;
-    return tri << (bits - 12);
+    return bits >= 12 ? tri * (1 << (bits - 12)) : tri / (1 << (12 - bits));
 }
 
 static void audio_bytes(const options *o, uint64_t first_sample, size_t samples, uint8_t *out)
