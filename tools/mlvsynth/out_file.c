@@ -7,7 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int out_file_exists(const char *path)
+/* Nonzero if path exists (any kind of file, even a dangling link). */
+static int exists(const char *path)
 {
     struct stat st;
     return lstat(path, &st) == 0;
@@ -16,7 +17,7 @@ int out_file_exists(const char *path)
 mp_status out_file_open(out_file *f, const char *path, int overwrite, mp_error *err)
 {
     memset(f, 0, sizeof *f);
-    if (!overwrite && out_file_exists(path))
+    if (!overwrite && exists(path))
         return mp_error_set(err, MP_ERR_IO, "%s: exists (use --overwrite to replace it)", path);
     size_t n = strlen(path);
     f->path = malloc(n + 1);
@@ -138,15 +139,15 @@ mp_status out_file_check_series_end(const char *first, uint32_t count, int overw
         char *name = out_file_chunk_name(first, i);
         if (!name)
             return mp_error_set(err, MP_ERR_NOMEM, "out of memory");
-        int exists = out_file_exists(name);
+        int found = exists(name);
         mp_status st = MP_OK;
-        if (exists && !overwrite)
+        if (found && !overwrite)
             st = mp_error_set(err, MP_ERR_IO, "%s: exists and would become part of the clip "
                               "(use --overwrite to delete it)", name);
-        else if (exists && unlink(name) != 0)
+        else if (found && unlink(name) != 0)
             st = mp_error_set(err, MP_ERR_IO, "%s: cannot delete: %s", name, strerror(errno));
         free(name);
-        if (st || !exists)
+        if (st || !found)
             return st;
     }
     return MP_OK;

@@ -41,7 +41,4 @@ char *out_file_chunk_name(const char *first, uint32_t index);
 mp_status out_file_check_series_end(const char *first, uint32_t count, int overwrite,
                                     mp_error *err);
 
-/* Nonzero if path exists (any kind of file). */
-int out_file_exists(const char *path);
-
 #endif
