@@ -34,6 +34,7 @@ run u-phase 2 analyze "$in" --phase 4
 run u-gamut 2 convert "$in" --to ffv1 -o "$tmp/u" --gamut p3
 run u-curve 2 convert "$in" --to ffv1 -o "$tmp/u" --curve log
 run u-ev 2 convert "$in" --to ffv1 -o "$tmp/u" --exposure 17
+run u-stdout 2 convert "$in" -o -
 [ ! -e "$tmp/u" ] || fail "a usage error wrote output"
 
 # Input errors: exit 3.

@@ -183,6 +183,9 @@ int cmd_convert(int argc, char **argv)
     if (pick(o.format, formats, 8) < 0)
         return usage_error("--to takes dng, prores422hq, prores4444, ffv1, nut, rawvideo, md5 "
                            "or null, not '%s'", o.format);
+    if (!strcmp(o.output, "-") && pick(o.format, formats, 3) >= 0)
+        return usage_error("-o - (stdout) is for movies (--to nut, rawvideo, ffv1), not %s",
+                           o.format);
     if (o.skip_existing && o.overwrite)
         return usage_error("%s", "--skip-existing and --overwrite exclude each other");
 
