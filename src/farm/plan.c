@@ -274,7 +274,9 @@ static void shell_header(const farm_plan *p, const char *engine, mp_text *t)
                    p->guid, p->first_frame, p->last_frame, p->frame_count, p->chunk_count,
                    p->chunk_size);
     mp_text_printf(t, "# Every host must see these paths (shared storage). Re-running this "
-                      "script resumes:\n# finished frames are kept (--skip-existing).\n");
+                      "script %s\n",
+                   is_movie(p) ? "redoes the segments\n# (each written whole, --overwrite)."
+                               : "resumes:\n# finished frames are kept (--skip-existing).");
     if (is_movie(p))
         mp_text_printf(t, "# Without mlvpipe, the segments join with ffmpeg's concat demuxer:\n"
                           "#   printf \"file '%%s'\\n\" SEGMENTS > list.txt; "
