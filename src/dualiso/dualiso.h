@@ -121,6 +121,8 @@ mp_status dualiso_levels_passthrough(const mp_frame *f, dualiso_levels *lv, mp_e
 /* ---- reconstruction ---- */
 
 typedef struct dualiso_options {
+    int row_align;         /* shift dark rows whose offset to the bright rows stands out of
+                              the noise (line-pair banding); other rows keep the clip levels */
     int bad_pixels;        /* repair isolated hot/cold samples before interpolating */
     int shadow_smooth;     /* smooth the bright field within a few read-noise sigmas of black
                               ([1 2 1] along the row): less deep-shadow noise, softer detail

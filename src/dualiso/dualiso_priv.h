@@ -32,4 +32,13 @@ int dualiso_fit_line(const double *x, const double *y, const double *w, uint32_t
                      const dualiso_fit_options *opt, double *a, double *b, double *se_b,
                      uint32_t *kept);
 
+/* Per-row offsets of the dark rows against their bright neighbours (dark-field DN above
+ * black, 0 where a row lacks data or its offset is within noise); bright rows get 0.
+ * lut_* map raw samples to dark-field DN above black; level_max is the dark-field level
+ * above which the bright field is no longer trusted. scratch holds width floats, offsets
+ * height floats. */
+void dualiso_row_offsets(const mp_frame *in, const dualiso_levels *lv, const float *lut_dark,
+                         const float *lut_bright, uint16_t clip_dark, uint16_t clip_bright,
+                         float level_max, float *scratch, float *offsets);
+
 #endif

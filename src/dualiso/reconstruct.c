@@ -47,10 +47,13 @@ struct dualiso_workspace {
     float *est, *mis;             /* other-field estimate and its disagreement */
     uint8_t *est_clip, *est_mid;  /* estimate clipped / is the midpoint of a pair */
     float *scratch[NSCRATCH];     /* blend rows: levels, variances, disagreement */
+    float *row_off;               /* per-row dark-field offsets of the frame */
+    uint32_t row_off_size;
 };
 
 void dualiso_options_default(dualiso_options *o)
 {
+    o->row_align = 1;
     o->bad_pixels = 0;
     o->shadow_smooth = 1;
 }
@@ -92,6 +95,7 @@ void dualiso_workspace_free(dualiso_workspace *ws)
     if (!ws)
         return;
     free_rows(ws);
+    free(ws->row_off);
     for (int f = 0; f < 2; f++) {
         free(ws->lut[f]);
         free(ws->glut[f]);
@@ -100,8 +104,17 @@ void dualiso_workspace_free(dualiso_workspace *ws)
 }
 
 static mp_status prepare(dualiso_workspace *ws, const dualiso_levels *lv, uint32_t width,
-                         mp_error *err)
+                         uint32_t height, mp_error *err)
 {
+    if (ws->row_off_size < height) {
+        float *p = realloc(ws->row_off, height * sizeof *p);
+        if (!p)
+            return mp_error_set(err, MP_ERR_NOMEM, "dualiso: cannot allocate row offsets");
+        ws->row_off = p;
+        ws->row_off_size = height;
+    }
+    for (uint32_t y = 0; y < height; y++)
+        ws->row_off[y] = 0;
     uint32_t size = 1u << lv->bits;
     if (ws->lut_size != size || memcmp(&ws->lut_for, lv, sizeof *lv) != 0) {
         for (int f = 0; f < 2; f++) {
@@ -223,11 +236,12 @@ static int load_row(frame_ctx *c, int32_t y)
     const uint16_t clip = c->clip_raw[bright], top = (uint16_t)(ws->lut_size - 1);
     float *lin = ws->lin[slot], *g = ws->guide[slot];
     uint8_t *cl = ws->clip[slot];
+    const float shift = c->opt->row_align ? ws->row_off[y] : 0;
     for (uint32_t x = 0; x < w; x++) {
         uint16_t v = src[x] > top ? top : src[x];
         if (c->opt->bad_pixels)
             v = repair_sample(c, x, (uint32_t)y, v);
-        lin[x] = lut[v];
+        lin[x] = lut[v] - shift;
         g[x] = glut[v];
         cl[x] = v >= clip;
     }
@@ -684,7 +698,7 @@ mp_status dualiso_reconstruct(const mp_frame *in, const dualiso_levels *lv,
         dualiso_options_default(&defaults);
         opt = &defaults;
     }
-    st = prepare(ws, lv, in->width, err);
+    st = prepare(ws, lv, in->width, in->height, err);
     if (st == MP_OK)
         st = begin_output(in, lv, out, err);
     if (st != MP_OK)
@@ -695,6 +709,10 @@ mp_status dualiso_reconstruct(const mp_frame *in, const dualiso_levels *lv,
     double top = (1u << lv->bits) - 1;
     c.clip_raw[0] = (uint16_t)fmin(ceil(lv->white_dark), top);
     c.clip_raw[1] = (uint16_t)fmin(ceil(lv->white_bright), top);
+    if (opt->row_align)
+        dualiso_row_offsets(in, lv, ws->lut[0], ws->lut[1], c.clip_raw[0], c.clip_raw[1],
+                            (float)(FADE_LO * (lv->white_bright - lv->black_bright) / lv->ratio),
+                            ws->scratch[0], ws->row_off);
     for (int32_t y = 0; y < (int32_t)in->height; y++) {
         interpolate_row(&c, y);
         blend_row(&c, y, out->data + (size_t)y * in->width);

@@ -1,0 +1,85 @@
+/* Per-row alignment of the dark field: line-pair banding shifts whole dark rows against the
+ * bright rows around them. Each dark row's offset is the median of (dark - bright estimate)
+ * over pixels where both fields are well exposed and no edge runs between the bright pair.
+ * A row keeps the clip-level alignment (offset 0, the pooled levels already matched the
+ * fields) unless it has enough pairs and its median stands out of its own noise, so
+ * sensor noise alone never turns into row noise (dualiso.md 6.2). */
+#include <math.h>
+
+#include "dualiso_priv.h"
+
+#define MIN_PAIRS 200        /* cr2hdr's stripe-fix minimum */
+#define SIGNIFICANCE 4.0     /* standard errors a row offset must stand out by */
+#define MIN_LEVEL_SIGMAS 8.0 /* bright estimate well above its read noise */
+#define EDGE_SIGMAS 3.0      /* bright pair disagreement that marks an edge */
+
+/* k-th smallest of v[0..n) (reorders v). */
+static float select_kth(float *v, uint32_t n, uint32_t k)
+{
+    uint32_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        float pivot = v[lo + (hi - lo) / 2];
+        uint32_t i = lo, j = hi;
+        while (i <= j) {
+            while (v[i] < pivot)
+                i++;
+            while (v[j] > pivot)
+                j--;
+            if (i <= j) {
+                float t = v[i];
+                v[i] = v[j];
+                v[j] = t;
+                i++;
+                if (j == 0)
+                    break;
+                j--;
+            }
+        }
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            break;
+    }
+    return v[k];
+}
+
+void dualiso_row_offsets(const mp_frame *in, const dualiso_levels *lv, const float *lut_dark,
+                         const float *lut_bright, uint16_t clip_dark, uint16_t clip_bright,
+                         float level_max, float *scratch, float *offsets)
+{
+    const uint32_t w = in->width, h = in->height;
+    const double nb = lv->noise_bright / lv->ratio;
+    const float var_b = (float)(nb * nb), gain = (float)lv->gain_dark;
+    const float level_min = (float)(MIN_LEVEL_SIGMAS * nb);
+    for (uint32_t y = 0; y < h; y++) {
+        offsets[y] = 0;
+        if (dualiso_row_is_bright(y, lv->phase) || y < 2 || y + 2 >= h)
+            continue;
+        const uint16_t *row = in->data + (size_t)y * w;
+        const uint16_t *up = row - 2 * (size_t)w, *dn = row + 2 * (size_t)w;
+        uint32_t n = 0;
+        for (uint32_t x = 0; x < w; x++) {
+            if (row[x] >= clip_dark || up[x] >= clip_bright || dn[x] >= clip_bright)
+                continue;
+            float a = lut_bright[up[x]], b = lut_bright[dn[x]], level = 0.5f * (a + b);
+            if (level < level_min || level > level_max)
+                continue;
+            float m = a - b, var = var_b + gain * level;
+            if (m * m > EDGE_SIGMAS * EDGE_SIGMAS * 2 * var)
+                continue;
+            scratch[n++] = lut_dark[row[x]] - level;
+        }
+        if (n < MIN_PAIRS)
+            continue;
+        float med = select_kth(scratch, n, n / 2);
+        for (uint32_t i = 0; i < n; i++)
+            scratch[i] = fabsf(scratch[i] - med);
+        float mad = select_kth(scratch, n, n / 2);
+        /* standard error of a median of Gaussian data: 1.2533 sigma / sqrt(n) */
+        double se = 1.2533 * 1.4826 * mad / sqrt((double)n);
+        if (fabs(med) > SIGNIFICANCE * se)
+            offsets[y] = med;
+    }
+}
