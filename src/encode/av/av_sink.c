@@ -188,6 +188,7 @@ static mp_status open_encoder(av_sink *s, mp_error *err)
         c->slices = s->p.width >= 1280 && s->p.height >= 720 ? 16 : 4;
         c->thread_type = FF_THREAD_SLICE;
         av_opt_set_int(c->priv_data, "slicecrc", 1, 0);
+        av_opt_set_int(c->priv_data, "coder", 1, 0);   /* range coder: what > 8 bits needs */
     }
     if (s->fmt->oformat->flags & AVFMT_GLOBALHEADER)
         c->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
