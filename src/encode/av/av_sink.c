@@ -428,6 +428,12 @@ mp_status av_sink_write_audio(av_sink *s, const void *pcm, size_t bytes, mp_erro
 
 mp_status av_sink_finish(av_sink *s, mp_error *err)
 {
+    if (!s->frames) {
+        mp_status st = mp_error_set(err, MP_ERR_ARG, "%s: no frames were written (nothing "
+                                    "kept)", av_output_name(&s->out));
+        av_sink_abort(s);
+        return st;
+    }
     int r = avcodec_send_frame(s->enc, NULL);
     mp_status st = r < 0 ? av_fail(s, r, s->kind->encoder, err) : drain_encoder(s, err);
     if (st == MP_OK && s->audio_stream)

@@ -126,7 +126,8 @@ mp_status av_sink_write_rgb(av_sink *s, const uint16_t *const planes[3], size_t 
 mp_status av_sink_write_audio(av_sink *s, const void *pcm, size_t bytes, mp_error *err);
 
 /* Drains the encoder, ends the audio with the last frame, writes the trailer, renames the
- * file into place and frees the sink (also on failure, which removes the temporary file). */
+ * file into place and frees the sink (also on failure, which removes the temporary file).
+ * A movie without frames is refused (MP_ERR_ARG): MOV would keep no tracks at all. */
 mp_status av_sink_finish(av_sink *s, mp_error *err);
 
 /* Removes the temporary file and frees the sink. NULL is ignored. */
