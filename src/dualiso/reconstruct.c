@@ -511,23 +511,28 @@ static void box_mean(const float *in, float *out, uint32_t w, uint32_t r)
 {
     float ring[2 * (LEVEL_WIN > ALIAS_WIN ? LEVEL_WIN : ALIAS_WIN) + 1];
     const uint32_t span = 2 * r + 1;
+    const float full = 1.0f / (float)span;
     for (uint32_t p = 0; p < 2 && p < w; p++) {
         uint32_t len = (w - p + 1) / 2; /* samples of this colour: in[p + 2i] */
-        double acc = 0;
+        float acc = 0;
         uint32_t n = 0, hi = 0;
         for (; hi < len && hi < r; hi++, n++)
             acc += in[p + 2 * hi];
+        /* ring[i % span] = in[i]; in[i - r - 1] sits at (i + r) % span */
+        uint32_t wr = 0, rd = r;
         for (uint32_t i = 0; i < len; i++) {
             if (hi < len) {
                 acc += in[p + 2 * hi++];
                 n++;
             }
             if (i > r) {
-                acc -= ring[(i - r - 1) % span];
+                acc -= ring[rd];
                 n--;
             }
-            ring[i % span] = in[p + 2 * i];
-            out[p + 2 * i] = (float)(acc / n);
+            ring[wr] = in[p + 2 * i];
+            wr = wr + 1 == span ? 0 : wr + 1;
+            rd = rd + 1 == span ? 0 : rd + 1;
+            out[p + 2 * i] = n == span ? acc * full : acc / (float)n;
         }
     }
 }
@@ -591,9 +596,10 @@ static void blend_row(frame_ctx *c, int32_t y, uint16_t *dst)
     const uint8_t *bclip = bright ? nclip : ws->est_clip;
     const float shadow_lo = SHADOW_LO * nb, shadow_span = (SHADOW_HI - SHADOW_LO) * nb;
     const int shadow = c->opt->shadow_smooth;
+    const float alias_k = ALIAS_SIGMAS * sqrtf(2.0f / (2 * ALIAS_WIN + 1));
     for (uint32_t x = 0; x < w; x++) {
         /* only disagreement that stands out of its own noise counts */
-        float alias = ex[x] - ALIAS_SIGMAS * (vn[x] + vo[x]) * sqrtf(2.0f / (2 * ALIAS_WIN + 1));
+        float alias = ex[x] - alias_k * (vn[x] + vo[x]);
         float n = nat[x], o = ws->est[x];
         int n_ok = !nclip[x], o_ok = !ws->est_clip[x];
         float D = bright ? o : n, B = bright ? n : o;
@@ -620,7 +626,7 @@ static void blend_row(frame_ctx *c, int32_t y, uint16_t *dst)
             out = owhite;
         if (out < 0)
             out = 0;
-        dst[x] = (uint16_t)lrintf(out);
+        dst[x] = (uint16_t)(out + 0.5f); /* out is within [0, white] */
     }
 }
 

@@ -12,6 +12,7 @@
 #define SIGNIFICANCE 4.0     /* standard errors a row offset must stand out by */
 #define MIN_LEVEL_SIGMAS 8.0 /* bright estimate well above its read noise */
 #define EDGE_SIGMAS 3.0      /* bright pair disagreement that marks an edge */
+#define MAX_PAIRS 1024       /* about this many pairs per row (every k-th column) */
 
 /* k-th smallest of v[0..n) (reorders v). */
 static float select_kth(float *v, uint32_t n, uint32_t k)
@@ -59,8 +60,8 @@ void dualiso_row_offsets(const mp_frame *in, const dualiso_levels *lv, const flo
             continue;
         const uint16_t *row = in->data + (size_t)y * w;
         const uint16_t *up = row - 2 * (size_t)w, *dn = row + 2 * (size_t)w;
-        uint32_t n = 0;
-        for (uint32_t x = 0; x < w; x++) {
+        uint32_t n = 0, step = (w / MAX_PAIRS) | 1; /* odd: both colours */
+        for (uint32_t x = 0; x < w; x += step) {
             if (row[x] >= clip_dark || up[x] >= clip_bright || dn[x] >= clip_bright)
                 continue;
             float a = lut_bright[up[x]], b = lut_bright[dn[x]], level = 0.5f * (a + b);
