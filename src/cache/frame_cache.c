@@ -22,7 +22,7 @@ struct mp_cache {
 void mp_cache_options_default(mp_cache_options *o)
 {
     memset(o, 0, sizeof *o);
-    o->shuffle = MP_CACHE_SHUFFLE_DELTA;
+    o->shuffle = MP_CACHE_SHUFFLE_BITS;
     o->hc_level = 0;
 }
 

@@ -77,7 +77,8 @@ static mp_status reconstructed(mp_frame *out, double *ms, mp_error *err)
     return s;
 }
 
-static const char *shuffle_name[MP_CACHE_SHUFFLE_COUNT] = {"none", "byte", "byte+delta"};
+static const char *shuffle_name[MP_CACHE_SHUFFLE_COUNT] = {"none", "byte", "byte+delta",
+                                                           "bit+delta"};
 
 static int bench_codec(const mp_frame *f, mp_cache_shuffle shuffle, int hc_level,
                        double seconds)
@@ -154,8 +155,11 @@ static int bench_files(const mp_frame *f, double reconstruct_ms, double seconds)
         n++;
     } while ((t_get = now() - t0) < seconds);
     double mb = (double)W * H * 2 / 1e6;
-    printf("files (default: byte+delta, LZ4 fast) in %s: put %.1f ms/frame (%.0f MB/s), "
-           "get %.1f ms/frame (%.0f MB/s)%s\n", dir, t_put * 1e3 / puts, puts * mb / t_put,
+    mp_cache_options o;
+    mp_cache_options_default(&o);
+    printf("files (default options: %s, LZ4 %s) in %s: put %.1f ms/frame (%.0f MB/s), "
+           "get %.1f ms/frame (%.0f MB/s)%s\n", shuffle_name[o.shuffle],
+           o.hc_level ? "HC" : "fast", dir, t_put * 1e3 / puts, puts * mb / t_put,
            t_get * 1e3 / n, n * mb / t_get, ok ? "" : "  MISMATCH");
     printf("reconstruction it saves: %.1f ms/frame (get is %.0fx faster)\n", reconstruct_ms,
            reconstruct_ms / (t_get * 1e3 / n));
