@@ -13,6 +13,7 @@
 #include "clip_meta.h"
 #include "content.h"
 #include "options.h"
+#include "plan.h"
 #include "reader/mlv_reader.h"
 #include "truth.h"
 
@@ -58,6 +59,15 @@ static int list_has(const truth_lists *t, const char *key, uint32_t number)
     return 0;
 }
 
+/* A top-level number of CLIP.truth.json ("files": 2), -1 if absent. */
+static long long json_number(const truth_lists *t, const char *key)
+{
+    char pattern[64];
+    snprintf(pattern, sizeof pattern, "\"%s\": ", key);
+    const char *p = strstr(t->text, pattern);
+    return p ? strtoll(p + strlen(pattern), NULL, 10) : -1;
+}
+
 static int load_truth(truth_lists *t, const char *clip)
 {
     char *path = truth_path(clip, ".truth.json");
@@ -71,15 +81,6 @@ static int load_truth(truth_lists *t, const char *clip)
     buf[n] = 0;
     t->text = buf;
     return 0;
-}
-
-/* A top-level number of CLIP.truth.json ("files": 2), -1 if absent. */
-static long long json_number(const truth_lists *t, const char *key)
-{
-    char pattern[64];
-    snprintf(pattern, sizeof pattern, "\"%s\": ", key);
-    const char *p = strstr(t->text, pattern);
-    return p ? strtoll(p + strlen(pattern), NULL, 10) : -1;
 }
 
 static int has_damage(const mlv_clip *clip, mlv_damage_kind kind)
@@ -141,11 +142,8 @@ static int check_frames(const synth_options *o, const mlv_clip *clip,
             fprintf(stderr, "  reader: %s\n", err.msg);
             break;
         }
-        /* a duplicate's picture is acceptable only when its original was lost */
-        uint32_t source = num;
-        if (frame_list_has(&o->duplicate, num) && !list_has(t, "intact_frames", num) &&
-            !list_has(t, "uncertain_frames", num))
-            source = num + o->frames;
+        /* a duplicate's picture only where its original was lost */
+        uint32_t source = list_has(t, "duplicate_only_frames", num) ? num + o->frames : num;
         if (content_frame(content, num, source, want, &err) != MP_OK) {
             bad = fail("content %u: cannot regenerate: %s", num, err.msg);
             break;
@@ -166,9 +164,16 @@ static int check_frames(const synth_options *o, const mlv_clip *clip,
         if (!bad && (got.black != (uint32_t)meta->raw.black ||
                      got.white != (uint32_t)meta->raw.white))
             bad = fail("frame %u: levels %u/%u differ", num, got.black, got.white);
-        if (!bad && !o->legacy_raw && fi.timestamp_us != options_frame_time_us(o, num))
-            bad = fail("frame %u: timestamp %llu", num, (unsigned long long)fi.timestamp_us);
-        if (!bad && !o->legacy_raw) {
+        uint64_t ts = source == num ? options_frame_time_us(o, num)
+                                    : plan_duplicate_time_us(o, num);
+        if (!bad && !o->legacy_raw && fi.timestamp_us != ts)
+            bad = fail("frame %u: timestamp %llu, expected %llu", num,
+                       (unsigned long long)fi.timestamp_us, (unsigned long long)ts);
+        /* the change's blocks sit before one frame's VIDF; lost with it (or skipped by a
+         * re-synchronising reader), the change is unknown from there on */
+        int change_lost = o->change_at != OPT_NONE && num >= (uint64_t)o->change_at &&
+            !list_has(t, "intact_frames", (uint32_t)json_number(t, "written_before_frame"));
+        if (!bad && !o->legacy_raw && !change_lost) {
             int changed = o->change_at != OPT_NONE && num >= (uint64_t)o->change_at;
             const mp_exposure *e = changed ? &meta->exposure_changed : &meta->exposure;
             if (!fi.exposure || fi.exposure->iso != e->iso ||
@@ -265,13 +270,15 @@ static int check_metadata(const synth_options *o, const truth_lists *t, const ml
                     mlv_compression_name(kinds[o->compression]));
     if (in->guid != o->guid || in->fps_num != o->fps_num || in->fps_den != o->fps_den)
         return fail("MLVI GUID or fps differ");
-    if (!in->exposure.present || in->exposure.iso != m->exposure.iso ||
-        in->exposure.iso_analog != m->exposure.iso_analog)
+    /* metadata in force at the first frame; from the change on, check_frames judges it */
+    int first_before_change = o->change_at == OPT_NONE || in->first_number < o->change_at;
+    if (first_before_change && (!in->exposure.present || in->exposure.iso != m->exposure.iso ||
+                                in->exposure.iso_analog != m->exposure.iso_analog))
         return fail("EXPO differs (ISO %u, analog %u)", in->exposure.iso,
                     in->exposure.iso_analog);
-    if (m->dual_iso.present != in->dual_iso.present ||
+    if (first_before_change && (m->dual_iso.present != in->dual_iso.present ||
         (m->dual_iso.present && (in->dual_iso.mode != 1 ||
-                                 in->dual_iso.iso_value != m->dual_iso.iso_value)))
+                                 in->dual_iso.iso_value != m->dual_iso.iso_value))))
         return fail("DISO differs (present %d, value %d)", in->dual_iso.present,
                     in->dual_iso.iso_value);
     if (o->header != HEADER_MINIMAL) {
@@ -297,16 +304,25 @@ static int check_metadata(const synth_options *o, const truth_lists *t, const ml
 static int check_damage(const synth_options *o, const mlv_clip *clip)
 {
     const mlv_clip_info *in = mlv_clip_get_info(clip);
-    if (o->zero_tail && !has_damage(clip, MLV_DAMAGE_ZERO_TAIL))
+    /* One kind of damage must be reported as that kind. Several can hide each other (a
+     * truncation cuts a bad block, a re-synchronising reader skips a zero tail...): then some
+     * report is enough, the frame checks still hold. */
+    int kinds = !!o->zero_tail + !!o->truncate + (o->garbage_block != OPT_NONE) +
+                (o->bad_frame_space != OPT_NONE) + (o->guid_mismatch != OPT_NONE) +
+                !!o->duplicate.count;
+    if (kinds > 1 && in->damage_count == 0)
+        return fail("damaged clip reported no damage");
+    if (kinds == 1 && o->zero_tail && !has_damage(clip, MLV_DAMAGE_ZERO_TAIL))
         return fail("zero tail not reported");
-    if (o->truncate && !has_damage(clip, MLV_DAMAGE_TRUNCATED))
+    if (kinds == 1 && o->truncate && !has_damage(clip, MLV_DAMAGE_TRUNCATED))
         return fail("truncation not reported");
-    if ((o->garbage_block != OPT_NONE || o->bad_frame_space != OPT_NONE) &&
+    if (kinds == 1 && (o->garbage_block != OPT_NONE || o->bad_frame_space != OPT_NONE) &&
         !has_damage(clip, MLV_DAMAGE_BAD_BLOCK) && !has_damage(clip, MLV_DAMAGE_RESYNC))
         return fail("bad block not reported");
-    if (o->guid_mismatch != OPT_NONE && !has_damage(clip, MLV_DAMAGE_GUID_MISMATCH))
+    if (kinds == 1 && o->guid_mismatch != OPT_NONE &&
+        !has_damage(clip, MLV_DAMAGE_GUID_MISMATCH))
         return fail("GUID mismatch not reported");
-    if (o->duplicate.count && !has_damage(clip, MLV_DAMAGE_DUPLICATE_FRAME))
+    if (kinds == 1 && o->duplicate.count && !has_damage(clip, MLV_DAMAGE_DUPLICATE_FRAME))
         return fail("duplicate frame numbers not reported");
     if (!lossy_damage(o) && !o->interrupted && in->damage_count)
         return fail("clean clip reported damage: %s", mlv_clip_damage(clip, 0)->message);

@@ -285,8 +285,9 @@ static mp_status validate(synth_options *o, mp_error *err)
         return mp_error_set(err, MP_ERR_ARG, "--size: more than %u pixels", MP_FRAME_MAX_PIXELS);
     if (o->frames < 1)
         return mp_error_set(err, MP_ERR_ARG, "--frames must be at least 1");
-    if (o->fps_num == 0 || o->fps_den == 0)
-        return mp_error_set(err, MP_ERR_ARG, "--fps must be NUM/DEN with both nonzero");
+    /* up to 1000 fps: frames at least 1 ms apart leave room for blocks stamped in between */
+    if (o->fps_num == 0 || o->fps_den == 0 || o->fps_num > 1000ull * o->fps_den)
+        return mp_error_set(err, MP_ERR_ARG, "--fps must be NUM/DEN, nonzero, at most 1000 fps");
     if (o->legacy_raw) {
         if (o->bits != 14)
             return mp_error_set(err, MP_ERR_ARG, "--legacy-raw is always 14-bit");
@@ -305,6 +306,14 @@ static mp_status validate(synth_options *o, mp_error *err)
         (o->duplicate.count || o->shuffle))
         return mp_error_set(err, MP_ERR_ARG, "DELTA needs frames in timestamp order: "
                             "no --duplicate or --shuffle");
+    /* every later DELTA frame depends on a lost one: nothing left to check */
+    if ((o->compression == COMPRESS_DELTA || o->compression == COMPRESS_LZMA_DELTA) &&
+        (o->garbage_block != OPT_NONE || o->bad_frame_space != OPT_NONE ||
+         o->guid_mismatch != OPT_NONE))
+        return mp_error_set(err, MP_ERR_ARG, "DELTA cannot lose a frame mid-clip: no "
+                            "--garbage-block, --bad-frame-space or --guid-mismatch");
+    if (o->zero_tail && o->truncate)
+        return mp_error_set(err, MP_ERR_ARG, "--zero-tail and --truncate exclude each other");
     if (o->lj92_predictor && o->compression != COMPRESS_LJ92)
         return mp_error_set(err, MP_ERR_ARG, "--lj92-predictor needs --compress lj92");
     for (uint32_t i = 0; i < o->drop.count; i++)

@@ -30,7 +30,7 @@ void options_print_help(const char *prog)
 "      --guid N             MLVI fileGuid                 [0x1122334455667788]\n"
 "      --frame-space N      VIDF filler bytes (0xA5) before each frame     [32]\n"
 "      --rtci-every N       an RTCI block before every Nth VIDF slot, as mlv_rec\n"
-"                           writes about every 2 s (timestamp = that frame's - 1)\n"
+"                           writes about every 2 s (timestamp = that frame's)\n"
 "\n"
 "Coding (videoClass 0x01, 0x21, 0x81, 0x41, 0xC1):\n"
 "      --compress KIND      none, lj92, lzma, delta, lzma-delta           [none]\n"

@@ -32,6 +32,12 @@ static void shuffle(uint32_t *v, uint32_t n, uint64_t seed)
     }
 }
 
+uint64_t plan_duplicate_time_us(const synth_options *o, uint32_t number)
+{
+    uint64_t half_period = (options_frame_time_us(o, 1) - options_frame_time_us(o, 0)) / 2;
+    return options_frame_time_us(o, number) + half_period;
+}
+
 mp_status plan_build(clip_plan *p, const synth_options *o, mp_error *err)
 {
     memset(p, 0, sizeof *p);
@@ -49,7 +55,6 @@ mp_status plan_build(clip_plan *p, const synth_options *o, mp_error *err)
             order[n++] = f;
     if (o->shuffle)
         shuffle(order, n, o->shuffle_seed);
-    uint64_t half_period = (options_frame_time_us(o, 1) - options_frame_time_us(o, 0)) / 2;
     for (uint32_t i = 0; i < n; i++) {
         plan_slot *s = &p->slots[p->count++];
         s->number = s->source = order[i];
@@ -59,14 +64,25 @@ mp_status plan_build(clip_plan *p, const synth_options *o, mp_error *err)
             plan_slot *d = &p->slots[p->count++];
             *d = *s;
             d->source = s->number + o->frames;
-            d->timestamp = s->timestamp + (half_period ? half_period : 1);
+            d->timestamp = plan_duplicate_time_us(o, s->number);
             d->duplicate = 1;
         }
     }
     free(order);
-    for (uint32_t i = 0; i < p->count; i++)
+    p->change_slot = OPT_NONE;
+    for (uint32_t i = 0; i < p->count; i++) {
         p->slots[i].chunk = o->chunk_frames ? i / o->chunk_frames : 0;
+        const plan_slot *s = &p->slots[i];
+        if (o->change_at != OPT_NONE && !s->duplicate && s->number >= o->change_at &&
+            (p->change_slot == OPT_NONE || s->number < p->slots[p->change_slot].number))
+            p->change_slot = i;
+    }
     p->chunk_count = p->slots[p->count - 1].chunk + 1;
+    if (o->change_at != OPT_NONE && p->change_slot == OPT_NONE) {
+        plan_free(p);
+        return mp_error_set(err, MP_ERR_ARG, "--change-at %lld: every frame from there on is "
+                            "dropped", (long long)o->change_at);
+    }
     if (p->chunk_count > 100) {
         plan_free(p);
         return mp_error_set(err, MP_ERR_ARG, "%u chunk files needed; MLV allows .MLV + .M00 to "

@@ -19,9 +19,14 @@ typedef struct clip_plan {
     plan_slot *slots;       /* file order */
     uint32_t count;
     uint32_t chunk_count;
+    int64_t change_slot;    /* --change-at: the slot whose VIDF the new EXPO/DISO precede (the
+                             * first frame >= K written), OPT_NONE without a change */
 } clip_plan;
 
 mp_status plan_build(clip_plan *p, const synth_options *o, mp_error *err);
+
+/* Timestamp of the duplicate VIDF of frame `number`: half a frame period later. */
+uint64_t plan_duplicate_time_us(const synth_options *o, uint32_t number);
 void plan_free(clip_plan *p);
 
 #endif

@@ -49,23 +49,42 @@ static void list_u32(FILE *j, const char *key, const uint32_t *v, uint32_t n, in
     fprintf(j, "]%s\n", last ? "" : ",");
 }
 
-/* Frame numbers by what a reader must do with them (original VIDF of each number). */
+/* What a reader must do with frame number f: the best fate among its VIDF blocks (a duplicate
+ * can stand in for a lost original); dropped numbers are lost. *dup_only is set when only a
+ * duplicate survives, so the reader can only return the duplicate's picture. */
+static slot_fate number_fate(const clip_plan *plan, const slot_fate *fate, uint32_t f,
+                             int *dup_only)
+{
+    slot_fate best = FATE_LOST, original = FATE_LOST;
+    for (uint32_t i = 0; i < plan->count; i++) {
+        if (plan->slots[i].number != f)
+            continue;
+        if (!plan->slots[i].duplicate)
+            original = fate[i];
+        if (best == FATE_LOST || fate[i] == FATE_INTACT)
+            best = fate[i];
+    }
+    *dup_only = original == FATE_LOST && best != FATE_LOST;
+    return best;
+}
+
 static void fate_lists(FILE *j, const synth_options *o, const clip_plan *plan,
                        const slot_fate *fate, uint32_t *buf)
 {
     static const char *const keys[] = {"intact_frames", "lost_frames", "uncertain_frames"};
+    int dup_only;
     for (int want = FATE_INTACT; want <= FATE_UNCERTAIN; want++) {
         uint32_t n = 0;
-        for (uint32_t f = 0; f < o->frames; f++) {
-            int fate_of_f = FATE_LOST;                 /* dropped: never written */
-            for (uint32_t i = 0; i < plan->count; i++)
-                if (plan->slots[i].number == f && !plan->slots[i].duplicate)
-                    fate_of_f = (int)fate[i];
-            if (fate_of_f == want)
+        for (uint32_t f = 0; f < o->frames; f++)
+            if ((int)number_fate(plan, fate, f, &dup_only) == want)
                 buf[n++] = f;
-        }
         list_u32(j, keys[want], buf, n, 0);
     }
+    uint32_t n = 0;
+    for (uint32_t f = 0; f < o->frames; f++)
+        if (number_fate(plan, fate, f, &dup_only) != FATE_LOST && dup_only)
+            buf[n++] = f;
+    list_u32(j, "duplicate_only_frames", buf, n, 0);
 }
 
 static void sensor_json(FILE *j, const synth_sensor *s, const synth_scene *sc)
@@ -193,9 +212,10 @@ static mp_status write_json(const synth_options *o, const clip_plan *plan, const
                 (long long)options_first_frame_time_us(o) + (long long)o->audio_offset_us);
     }
     if (o->change_at != OPT_NONE)
-        fprintf(j, "  \"change\": {\"at_frame\": %lld, \"iso\": %u, \"shutter_us\": %llu, "
-                "\"diso_changed\": %s, \"in_filler\": %s},\n",
-                (long long)o->change_at, m->exposure_changed.iso,
+        fprintf(j, "  \"change\": {\"at_frame\": %lld, \"written_before_frame\": %u, "
+                "\"iso\": %u, \"shutter_us\": %llu, \"diso_changed\": %s, \"in_filler\": "
+                "%s},\n", (long long)o->change_at,
+                plan->slots[plan->change_slot].number, m->exposure_changed.iso,
                 (unsigned long long)m->exposure_changed.shutter_us,
                 o->change_diso ? "true" : "false", o->change_in_filler ? "true" : "false");
     fprintf(j, "  \"damage\": {\"interrupted\": %s, \"zero_tail\": %llu, \"truncate\": %llu, "

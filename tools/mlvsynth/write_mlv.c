@@ -110,17 +110,18 @@ static mp_status write_slot(mlv_job *j, out_file *f, uint32_t i, uint32_t *vcoun
     const plan_slot *s = &j->plan->slots[i];
     mp_status st = MP_OK;
     if (o->rtci_every && i > 0 && i % o->rtci_every == 0)
-        st = write_periodic_rtci(j, f, s->timestamp - 1, err);
+        st = write_periodic_rtci(j, f, s->timestamp, err);
     if (!st && o->header == HEADER_ALL && i == 1)
         st = mlvw_mark(f, s->timestamp - 1, 1, err);
     uint64_t slot_start = f->size;
-    if (!st && !s->duplicate && o->change_at == (int64_t)s->number) {
+    if (!st && j->plan->change_slot == (int64_t)i) {
         /* settings change: new EXPO (and DISO) just before the frame, by timestamp too;
          * with --change-in-filler they take the start of the frame's slot (mlv_rec's
          * mlv_prepend_block), so its VIDF header and filler shrink by their size */
-        st = mlvw_expo(f, s->timestamp - 1, &j->m->exposure_changed, err);
+        uint64_t ts = options_frame_time_us(o, (uint32_t)o->change_at) - 1;
+        st = mlvw_expo(f, ts, &j->m->exposure_changed, err);
         if (!st && j->m->dual_iso.present && o->change_diso)
-            st = mlvw_diso(f, s->timestamp - 1, &j->m->dual_iso_changed, err);
+            st = mlvw_diso(f, ts, &j->m->dual_iso_changed, err);
     }
     uint32_t prepended = o->change_in_filler ? (uint32_t)(f->size - slot_start) : 0;
     if (!st)
