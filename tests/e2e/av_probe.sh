@@ -1,7 +1,7 @@
 #!/bin/bash
 # Every movie kind as ffprobe/ffmpeg see it: codec, profile, FourCC, pixel format, frame count,
 # frame rate, duration, colour tags, time code, audio stream (content and sync with the video,
-# sample-exact against the PCM given), clean decodes; time bases from recorded rates;
+# sample-exact against the PCM given; audio ending early), clean decodes; time bases from recorded rates;
 # byte-identical repeat runs and thread counts; refusals (existing output, MOV to a pipe, full-
 # range ProRes, frames out of order) and aborted runs leave no file behind.
 . "$(dirname "$0")/av_lib.sh"
@@ -58,9 +58,20 @@ expect "audio start" "$(probe seg.mkv a:0 start_time)" 0.400000
 ffmpeg -nostdin -v error -i seg.mkv -map 0:a -f s24le -c:a pcm_s24le audio.raw
 "$AVW" --dump-audio want.raw --audio 44100:1:24 --fps 25/1 --frames 10-19
 cmp -s audio.raw want.raw || fail "segment audio differs from the clip's PCM for frames 10-19"
+rm -f audio.raw want.raw
 "$AVW" --kind prores4444 -o seg.mov --frames 10-19 --fps 25/1
 expect "MOV time base" "$(probe seg.mov v:0 time_base)" 1/12800
 expect "MOV segment start" "$(probe seg.mov v:0 start_time)" 0.400000
+
+# Audio that ends 30 frames before the video: silence to the end, still interleaved frame by
+# frame (video and audio packets alternate 100 times each: nothing held back waiting).
+"$AVW" --kind ffv1 -o short.mkv --frames 0-99 --audio 48000:2:16 --audio-short 30
+ffmpeg -nostdin -v error -i short.mkv -map 0:a -f s16le audio.raw
+"$AVW" --dump-audio want.raw --audio 48000:2:16 --audio-short 30 --frames 0-99
+cmp -s audio.raw want.raw || fail "short audio: not the PCM then silence to the last frame"
+runs=$(ffprobe -v error -show_entries packet=stream_index -of csv=p=0 short.mkv | uniq | wc -l)
+expect "short audio interleaving (stream changes)" "$runs" 200
+rm -f audio.raw want.raw
 
 # Drop-frame time code from a frame count; BT.2020 tags.
 "$AVW" --kind prores422hq -o df.mov --frames 0-4 --fps 30000/1001 --tc-frames 1800 --drop \

@@ -2,7 +2,8 @@
  * audio, for the av_*.sh end-to-end tests; also dumps the pattern and compares decoded frames.
  *
  *   av_write --kind K -o PATH|- [--size WxH] [--frames A-B] [--fps N/D] [--threads T]
- *            [--audio RATE:CHANNELS:BITS] [--audio-first] [--tc HH:MM:SS:FF | --tc-frames N
+ *            [--audio RATE:CHANNELS:BITS [--audio-first] [--audio-short N]]
+ *            [--tc HH:MM:SS:FF | --tc-frames N
  *            [--drop]] [--matrix bt709|bt2020nc|smpte170m] [--overwrite] [--fail-at N]
  *   av_write --dump-rgb FILE [--size WxH] [--frames A-B]     pattern as gbrp16le frames
  *   av_write --dump-audio FILE --audio R:C:B [--fps N/D] [--frames A-B]   the PCM the movie of
@@ -16,7 +17,9 @@
  * Frame n of the pattern depends only on n (absolute), so segments and whole runs agree. The
  * audio is the clip's PCM from sample 0 at frame 0; a run starting at frame A drops the samples
  * before A (audio_offset), as mp_wav_start_offset does for clip audio. It is pushed in pieces
- * running a little ahead of the video (or all at once with --audio-first). Exit status: 0 ok,
+ * running a little ahead of the video (or all at once with --audio-first); it runs 777 sample
+ * frames past the last frame, or with --audio-short N stops N frames before it (then
+ * av_sink_end_audio is called and the movie must hold silence there). Exit status: 0 ok,
  * 2 usage, 5 output error (closed pipe included), 1 other failure. --fail-at N aborts after N
  * frames (the temporary file must disappear). */
 #include <math.h>
@@ -33,6 +36,7 @@ typedef struct options {
     uint32_t width, height, fps_num, fps_den;
     uint64_t first, last;
     int threads, overwrite, audio_first, drop;
+    uint32_t audio_short;         /* the clip's audio ends this many frames before the video */
     long fail_at;
     uint32_t rate, channels, bits;
     const char *tc;
@@ -83,12 +87,24 @@ static int32_t audio_sample(uint64_t i, uint32_t c, uint32_t bits)
     return bits >= 12 ? tri * (1 << (bits - 12)) : tri / (1 << (12 - bits));
 }
 
+/* Sample frames in the clip's audio: 777 beyond the last frame, or --audio-short frames short
+ * of it. */
+static int64_t audio_length(const options *o)
+{
+    AVRational fps = {(int)o->fps_num, (int)o->fps_den};
+    if (o->audio_short)
+        return av_audio_frame_start(o->last + 1 - o->audio_short, o->rate, fps);
+    return av_audio_frame_start(o->last + 1, o->rate, fps) + 777;
+}
+
+/* The clip's PCM from first_sample on; silence past its end (what the movie must hold). */
 static void audio_bytes(const options *o, uint64_t first_sample, size_t samples, uint8_t *out)
 {
     uint32_t bps = o->bits / 8;
+    uint64_t length = (uint64_t)audio_length(o);
     for (size_t s = 0; s < samples; s++)
         for (uint32_t c = 0; c < o->channels; c++) {
-            int32_t v = audio_sample(first_sample + s, c, o->bits);
+            int32_t v = first_sample + s < length ? audio_sample(first_sample + s, c, o->bits) : 0;
             uint32_t u = o->bits == 8 ? (uint32_t)(v + 128) : (uint32_t)v;
             for (uint32_t k = 0; k < bps; k++)
                 *out++ = (uint8_t)(u >> (8 * k));
@@ -149,6 +165,8 @@ static int parse(int argc, char **argv, options *o)
             o->range_pc = !strcmp(v, "pc");
         else if (!strcmp(a, "--fail-at") && v)
             o->fail_at = atol(v);
+        else if (!strcmp(a, "--audio-short") && v)
+            o->audio_short = (uint32_t)atoi(v);
         else {
             used = 0;
             if (!strcmp(a, "--overwrite"))
@@ -382,15 +400,23 @@ static int write_movie(const options *o, uint16_t *planes[3])
         return 1;
     }
     /* The clip's audio up to `until` sample frames, in pieces. */
-    int64_t end_sample = o->rate ? av_audio_frame_start(o->last + 1, o->rate, fps) + 777 : 0;
+    int64_t end_sample = o->rate ? audio_length(o) : 0;
+    int ended = 0;
     for (uint64_t n = o->first; st == MP_OK && n <= o->last + 1; n++) {
         int64_t until = o->audio_first || n > o->last ? end_sample
                                                       : av_audio_frame_start(n + 2, o->rate, fps);
+        if (until > end_sample)
+            until = end_sample;
         while (st == MP_OK && o->rate && (int64_t)sample < until) {
             size_t k = until - (int64_t)sample < PIECE ? (size_t)(until - (int64_t)sample) : PIECE;
             audio_bytes(o, sample, k, pcm);
             st = av_sink_write_audio(s, pcm, k * block, &err);
             sample += k;
+        }
+        /* A clip whose audio stops early says so, so the track is padded as frames come. */
+        if (st == MP_OK && o->audio_short && (int64_t)sample == end_sample && !ended) {
+            st = av_sink_end_audio(s, &err);
+            ended = 1;
         }
         if (st != MP_OK || n > o->last)
             break;

@@ -55,6 +55,7 @@ struct av_sink {
     AVFrame *frame;
     AVPacket *pkt;
     av_audio audio;
+    int audio_ended;             /* av_sink_end_audio: pad with silence as the video goes */
     uint64_t frames;
 };
 
@@ -260,6 +261,9 @@ static mp_status open_muxer(av_sink *s, mp_error *err)
         return av_fail(s, r, s->kind->muxer, err);
     s->fmt->pb = s->out.pb;
     s->fmt->flags |= AVFMT_FLAG_BITEXACT;
+    /* Audio is emitted in step with the video, so the streams never drift apart by more than
+     * a frame or two; if a caller's audio stalls, hold at most a second of packets. */
+    s->fmt->max_interleave_delta = AV_TIME_BASE;
     mp_status st = open_encoder(s, err);
     if (st == MP_OK && s->p.audio.present)
         st = add_audio(s, err);
@@ -410,20 +414,31 @@ mp_status av_sink_write_rgb(av_sink *s, const uint16_t *const planes[3], size_t 
         return st;
     s->frames++;
     if (s->audio_stream)
-        return av_audio_emit(&s->audio, frame + 1, 0, emit_audio_packet, s, err);
+        return av_audio_emit(&s->audio, frame + 1, s->audio_ended, emit_audio_packet, s, err);
     return MP_OK;
 }
 
 mp_status av_sink_write_audio(av_sink *s, const void *pcm, size_t bytes, mp_error *err)
 {
-    if (!s->audio_stream)
-        return mp_error_set(err, MP_ERR_ARG, "%s: the movie was opened without audio",
-                            av_output_name(&s->out));
+    if (!s->audio_stream || s->audio_ended)
+        return mp_error_set(err, MP_ERR_ARG, "%s: audio given to a movie %s",
+                            av_output_name(&s->out), s->audio_stream ? "after its end"
+                                                                     : "opened without audio");
     mp_status st = av_audio_push(&s->audio, pcm, bytes, err);
     if (st == MP_OK && s->frames)
         st = av_audio_emit(&s->audio, s->p.first_frame + s->frames, 0, emit_audio_packet, s,
                            err);
     return st;
+}
+
+mp_status av_sink_end_audio(av_sink *s, mp_error *err)
+{
+    if (!s->audio_stream || s->audio_ended)
+        return MP_OK;
+    s->audio_ended = 1;
+    if (!s->frames)
+        return MP_OK;
+    return av_audio_emit(&s->audio, s->p.first_frame + s->frames, 1, emit_audio_packet, s, err);
 }
 
 mp_status av_sink_finish(av_sink *s, mp_error *err)

@@ -49,7 +49,8 @@
  * round(n * rate / fps). At finish the audio is cut or padded with silence to end exactly with
  * the last frame, so segments stay in sync when joined. Audio is written as the video reaches
  * it: push it ahead of or together with the frames it plays with (pushing a whole short clip's
- * audio first is fine; it is held in memory until the frames arrive).
+ * audio first is fine; it is held in memory until the frames arrive), and call
+ * av_sink_end_audio when the clip's audio runs out before the video does.
  *
  * Threads: one sink is used by one thread at a time (the pipeline's ordered writer); the
  * encoder itself runs `threads` threads. */
@@ -124,6 +125,12 @@ mp_status av_sink_write_rgb(av_sink *s, const uint16_t *const planes[3], size_t 
 
 /* Interleaved PCM in params.audio's format, in stream order, any byte count. */
 mp_status av_sink_write_audio(av_sink *s, const void *pcm, size_t bytes, mp_error *err);
+
+/* Declares the audio complete: from now on the track is padded with silence as the frames
+ * arrive, instead of waiting for PCM that will not come (the muxer would hold up to 10 s of
+ * video packets in memory, waiting to interleave). Call it when the clip's audio ends before
+ * the video; av_sink_write_audio is refused afterwards. No-op without audio. */
+mp_status av_sink_end_audio(av_sink *s, mp_error *err);
 
 /* Drains the encoder, ends the audio with the last frame, writes the trailer, renames the
  * file into place and frees the sink (also on failure, which removes the temporary file).
