@@ -123,3 +123,33 @@ uint64_t mp_cache_hash_bytes(const void *data, size_t len, uint64_t seed)
     mp_cache_hash_update(&h, data, len);
     return mp_cache_hash_final(&h);
 }
+
+void mp_cache_hash_u32(mp_cache_hash *h, uint32_t v)
+{
+    uint8_t b[4];
+    for (int i = 0; i < 4; i++)
+        b[i] = (uint8_t)(v >> 8 * i);
+    mp_cache_hash_update(h, b, sizeof b);
+}
+
+void mp_cache_hash_u64(mp_cache_hash *h, uint64_t v)
+{
+    uint8_t b[8];
+    for (int i = 0; i < 8; i++)
+        b[i] = (uint8_t)(v >> 8 * i);
+    mp_cache_hash_update(h, b, sizeof b);
+}
+
+void mp_cache_hash_f64(mp_cache_hash *h, double v)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    mp_cache_hash_u64(h, bits);
+}
+
+void mp_cache_hash_str(mp_cache_hash *h, const char *s)
+{
+    size_t len = strlen(s);
+    mp_cache_hash_u64(h, len);
+    mp_cache_hash_update(h, s, len);
+}

@@ -5,11 +5,16 @@
  *
  *     mp_cache_hash h;                       // once per clip: what affects reconstruction
  *     mp_cache_hash_init(&h, 0);
- *     mp_cache_hash_update(&h, &levels, sizeof levels);  // any bytes, in a fixed order
+ *     mp_cache_hash_str(&h, "mlvpipe 0.1.0");        // the program (reconstruction code)
+ *     mp_cache_hash_reconstruction(&h, &levels, &options);
+ *     mp_cache_hash_u32(&h, ...);                    // anything else, in a fixed order
  *     mp_cache_key key = {clip_guid, frame_number, mp_cache_hash_final(&h)};
  *     int hit;
  *     mp_cache_get(cache, &key, &out, &hit, &scratch, &err);
  *     if (!hit) { reconstruct(&out); mp_cache_put(cache, &key, &out, &scratch, &err); }
+ *
+ * The clip GUID must tell clips apart: for a clip without one (legacy .RAW) derive a stable
+ * identity, e.g. mp_cache_hash_bytes of its name, size and footer.
  *
  * Entries live in DIR/<guid>-<settings hash>/<frame>.mpc (16 hex digits each, frame number
  * 8 decimal digits). Each entry is written under a hidden temporary name in that folder and
@@ -64,6 +69,20 @@ void mp_cache_hash_init(mp_cache_hash *h, uint64_t seed);
 void mp_cache_hash_update(mp_cache_hash *h, const void *data, size_t len);
 uint64_t mp_cache_hash_final(const mp_cache_hash *h);  /* h may be updated further after */
 uint64_t mp_cache_hash_bytes(const void *data, size_t len, uint64_t seed);
+
+/* Typed feeders: values as little-endian bytes (doubles by their bit pattern), strings with
+ * their length, so the hash is the same on every host and never sees struct padding. */
+void mp_cache_hash_u32(mp_cache_hash *h, uint32_t v);
+void mp_cache_hash_u64(mp_cache_hash *h, uint64_t v);
+void mp_cache_hash_f64(mp_cache_hash *h, double v);
+void mp_cache_hash_str(mp_cache_hash *h, const char *s);
+
+/* Feeds every field of the clip levels and the reconstruction options (opt NULL = the
+ * defaults), field by field. */
+struct dualiso_levels;
+struct dualiso_options;
+void mp_cache_hash_reconstruction(mp_cache_hash *h, const struct dualiso_levels *lv,
+                                  const struct dualiso_options *opt);
 
 /* ---- keys, options, per-thread scratch ---- */
 

@@ -21,6 +21,7 @@
 #include "cache/entry.h"
 #include "cache/frame_cache.h"
 #include "cache/shuffle.h"
+#include "dualiso/dualiso.h"
 #include "synth/synth.h"
 
 static uint32_t rng_next(uint64_t *s)
@@ -174,6 +175,33 @@ static void hash_matches_reference_vectors(void **state)
     assert_true(mp_cache_hash_bytes(seq, 39, 0) == 0x00a396ef1679a859ull);
 }
 
+static uint64_t hash_two_strings(const char *a, const char *b)
+{
+    mp_cache_hash h;
+    mp_cache_hash_init(&h, 0);
+    mp_cache_hash_str(&h, a);
+    mp_cache_hash_str(&h, b);
+    return mp_cache_hash_final(&h);
+}
+
+static void typed_feeders_are_little_endian_and_delimited(void **state)
+{
+    (void)state;
+    const uint8_t le[12] = {1, 2, 3, 4, 0xf0, 0xde, 0xbc, 0x9a, 0x78, 0x56, 0x34, 0x12};
+    mp_cache_hash h;
+    mp_cache_hash_init(&h, 5);
+    mp_cache_hash_u32(&h, 0x04030201u);
+    mp_cache_hash_u64(&h, 0x123456789abcdef0ull);
+    assert_true(mp_cache_hash_final(&h) == mp_cache_hash_bytes(le, sizeof le, 5));
+    assert_true(hash_two_strings("ab", "c") != hash_two_strings("a", "bc"));
+    mp_cache_hash_init(&h, 0);
+    mp_cache_hash_f64(&h, 0.0);
+    uint64_t zero = mp_cache_hash_final(&h);
+    mp_cache_hash_init(&h, 0);
+    mp_cache_hash_u64(&h, 0);
+    assert_true(mp_cache_hash_final(&h) == zero);
+}
+
 static void hash_streaming_equals_one_shot(void **state)
 {
     (void)state;
@@ -194,6 +222,62 @@ static void hash_streaming_equals_one_shot(void **state)
         }
         assert_true(mp_cache_hash_final(&h) == whole);
         assert_true(whole != mp_cache_hash_bytes(buf, len, 43));
+    }
+}
+
+static uint64_t settings_hash(const dualiso_levels *lv, const dualiso_options *opt)
+{
+    mp_cache_hash h;
+    mp_cache_hash_init(&h, 0);
+    mp_cache_hash_reconstruction(&h, lv, opt);
+    return mp_cache_hash_final(&h);
+}
+
+static void fill_levels(dualiso_levels *lv, int garbage)
+{
+    memset(lv, garbage, sizeof *lv);  /* padding bytes differ between the copies */
+    lv->is_dual = 1;
+    lv->phase = 2;
+    lv->bits = 14;
+    double *d[] = {&lv->in_black, &lv->in_white, &lv->ratio, &lv->ratio_ev, &lv->black_dark,
+                   &lv->black_bright, &lv->white_dark, &lv->white_bright, &lv->noise_dark,
+                   &lv->noise_bright, &lv->gain_dark, &lv->out_scale};
+    for (size_t i = 0; i < sizeof d / sizeof d[0]; i++)
+        *d[i] = 1.5 + (double)i;
+    lv->frames_used = 8;
+    lv->cells_used = 300;
+    lv->out_black = 8192;
+    lv->out_white = 60000;
+}
+
+/* Every field counts, padding does not. If a struct grows, its new field must be hashed in
+ * src/cache/settings_hash.c, else two settings would share cache entries. */
+static void reconstruction_hash_covers_every_field(void **state)
+{
+    (void)state;
+    assert_int_equal(sizeof(dualiso_options), 3 * sizeof(int));
+    assert_int_equal(sizeof(dualiso_levels), 3 * 4 + 4 + 11 * 8 + 4 * 4 + 8);
+    dualiso_levels a, b;
+    dualiso_options opt;
+    dualiso_options_default(&opt);
+    fill_levels(&a, 0xaa);
+    fill_levels(&b, 0x55);
+    uint64_t base = settings_hash(&a, &opt);
+    assert_true(settings_hash(&b, &opt) == base);
+    assert_true(settings_hash(&a, NULL) == base);
+
+    /* Change one byte of one field at a time (the padding after `bits` excluded). */
+    for (size_t at = 0; at < sizeof b; at++) {
+        if (at >= offsetof(dualiso_levels, bits) + 4 && at < offsetof(dualiso_levels, in_black))
+            continue;
+        fill_levels(&b, 0x55);
+        ((uint8_t *)&b)[at] ^= 1;
+        assert_true(settings_hash(&b, &opt) != base);
+    }
+    for (size_t at = 0; at < sizeof opt; at++) {
+        dualiso_options o = opt;
+        ((uint8_t *)&o)[at] ^= 1;
+        assert_true(settings_hash(&a, &o) != base);
     }
 }
 
@@ -646,6 +730,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(hash_matches_reference_vectors),
         cmocka_unit_test(hash_streaming_equals_one_shot),
+        cmocka_unit_test(typed_feeders_are_little_endian_and_delimited),
+        cmocka_unit_test(reconstruction_hash_covers_every_field),
         cmocka_unit_test(shuffles_round_trip_any_width),
         cmocka_unit_test(delta_shuffle_makes_smooth_rows_small),
         cmocka_unit_test(bit_planes_follow_the_documented_layout),
