@@ -10,7 +10,6 @@
 #include <libavutil/imgutils.h>
 #include <libavutil/log.h>
 #include <libavutil/opt.h>
-#include <libavutil/timecode.h>
 
 #include "../wav.h"
 #include "av_audio.h"
@@ -130,14 +129,12 @@ static mp_status start_timecode(const av_sink *s, char out[AV_TIMECODE_CHARS], m
     const av_sink_params *p = &s->p;
     out[0] = 0;
     if (p->timecode[0]) {
-        /* Validate with libavutil's own parser: it is what the muxers use. */
-        AVTimecode tc;
-        if (memchr(p->timecode, 0, sizeof p->timecode) == NULL ||
-            strlen(p->timecode) >= AV_TIMECODE_CHARS ||
-            av_timecode_init_from_string(&tc, s->fps, p->timecode, NULL) < 0)
-            return mp_error_set(err, MP_ERR_ARG, "%s: time code \"%.16s\" is not HH:MM:SS:FF "
-                                "at %d/%d fps", av_output_name(&s->out), p->timecode,
-                                s->fps.num, s->fps.den);
+        if (memchr(p->timecode, 0, sizeof p->timecode) == NULL)
+            return mp_error_set(err, MP_ERR_ARG, "%s: time code is not terminated",
+                                av_output_name(&s->out));
+        mp_status st = av_timecode_check(p->timecode, s->fps, err);
+        if (st != MP_OK)
+            return st;
         memcpy(out, p->timecode, strlen(p->timecode) + 1);
         return MP_OK;
     }

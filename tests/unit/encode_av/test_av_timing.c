@@ -1,5 +1,6 @@
 /* Stream rate and time base from recorded rates; start time code strings; the strings parse
- * back in libavutil (what the MOV/Matroska muxers use) to the same frame count. */
+ * back in libavutil (what the MOV/Matroska muxers use) to the same frame count; user-given
+ * strings are validated. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -81,11 +82,40 @@ static void test_timecode_strings(void **state)
     assert_int_equal(av_timecode_string(0, r25, 1, tc, &err), MP_ERR_ARG);
 }
 
+static void test_timecode_check(void **state)
+{
+    (void)state;
+    const AVRational r24 = {24, 1}, r2997 = {30000, 1001}, r50 = {50, 1};
+    const char *good24[] = {"00:00:00:00", "01:00:00:00", "23:59:59:23"};
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(av_timecode_check(good24[i], r24, NULL), MP_OK);
+    const char *bad24[] = {"24:00:00:00", "00:60:00:00", "00:00:60:00", "00:00:00:24",
+                           "0:0:0", "01:00:00:00x", "01-00-00-00", "01:00:00;00", ""};
+    for (int i = 0; i < 9; i++) {
+        mp_error err;
+        if (av_timecode_check(bad24[i], r24, &err) != MP_ERR_ARG)
+            fail_msg("\"%s\" accepted at 24 fps", bad24[i]);
+        assert_non_null(strstr(err.msg, "time code"));
+    }
+    assert_int_equal(av_timecode_check("00:00:00:49", r50, NULL), MP_OK);
+    assert_int_equal(av_timecode_check("00:01:00;02", r2997, NULL), MP_OK);
+    assert_int_equal(av_timecode_check("00:10:00;00", r2997, NULL), MP_OK);
+    assert_int_equal(av_timecode_check("00:01:00;01", r2997, NULL), MP_ERR_ARG);  /* dropped */
+    assert_int_equal(av_timecode_check("00:01:00:00", r2997, NULL), MP_OK);       /* NDF */
+    /* Every code av_timecode_string makes passes the check. */
+    char tc[AV_TIMECODE_CHARS];
+    for (uint64_t n = 0; n < 40000; n += 7) {
+        assert_int_equal(av_timecode_string(n, r2997, 1, tc, NULL), MP_OK);
+        assert_int_equal(av_timecode_check(tc, r2997, NULL), MP_OK);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_time_base),
         cmocka_unit_test(test_timecode_strings),
+        cmocka_unit_test(test_timecode_check),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
