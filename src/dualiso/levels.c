@@ -11,6 +11,7 @@
 #define MIN_NOISE_PAIRS 32
 #define REJECT_SIGMA 4.0
 #define OFFSET_SIGNIFICANCE 3.0 /* standard errors a field offset must stand out by */
+#define QUANT_NOISE 0.2887     /* 1 / sqrt(12) DN */
 #define RATIO_MIN 1.2        /* below this the fields are not told apart reliably */
 
 void dualiso_pool_options_default(dualiso_pool_options *o)
@@ -270,6 +271,9 @@ mp_status dualiso_levels_pool(const dualiso_stats *many, uint32_t n,
                             "dualiso: fields differ by %.3f EV, not a dual-ISO clip",
                             lv->ratio > 0 ? log2(lv->ratio) : 0.0);
     lv->ratio_ev = log2(lv->ratio);
+    /* never below the rounding noise of an integer sample: the mix divides by it */
+    lv->noise_dark = fmax(lv->noise_dark, QUANT_NOISE);
+    lv->noise_bright = fmax(lv->noise_bright, QUANT_NOISE);
     if (!have_d && have_b) /* one field measured: refer its read noise to the other */
         lv->noise_dark = lv->noise_bright;
     set_output_mapping(lv);
