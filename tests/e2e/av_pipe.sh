@@ -2,7 +2,8 @@
 # Standard output: NUT into `ffmpeg -i - -c:v ffv1` is lossless (audio too); rawvideo rgb48le
 # read with the matching ffmpeg input options; FFV1/Matroska streams; a reader that closes the
 # pipe early ends the writer with the output-error status (5) and a one-line message, not
-# SIGPIPE (run with SIGPIPE at its default disposition), and no temporary file is left.
+# SIGPIPE (run with SIGPIPE at its default disposition), and no temporary file is left; a
+# full device behind stdout fails the same way.
 . "$(dirname "$0")/av_lib.sh"
 S=160x90
 
@@ -39,5 +40,12 @@ set -e
 expect "closed pipe status" "${status[0]}" 5
 grep -q "pipe closed by the reader" err.txt || fail "closed pipe message: $(cat err.txt)"
 expect "closed pipe: one message line" "$(wc -l < err.txt)" 1
+
+# A full device behind stdout: the same clean failure, naming the cause.
+set +e
+"$AVW" --kind nut -o - --frames 0-3 >/dev/full 2>err.txt; rc=$?
+set -e
+expect "stdout on a full device status" "$rc" 5
+grep -q "No space left on device" err.txt || fail "full device message: $(cat err.txt)"
 no_leftovers
 echo "ok"
