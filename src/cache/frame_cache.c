@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <lz4hc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 struct mp_cache {
     char *dir;
     mp_cache_options opt;
+    atomic_uint_least64_t hits, misses, rejected, puts;
 };
 
 void mp_cache_options_default(mp_cache_options *o)
@@ -76,8 +78,20 @@ mp_status mp_cache_open(mp_cache **out, const char *dir, const mp_cache_options 
         return mp_error_set(err, MP_ERR_NOMEM, "cache: out of memory");
     }
     c->opt = o;
+    atomic_init(&c->hits, 0);
+    atomic_init(&c->misses, 0);
+    atomic_init(&c->rejected, 0);
+    atomic_init(&c->puts, 0);
     *out = c;
     return MP_OK;
+}
+
+void mp_cache_get_stats(mp_cache *c, mp_cache_stats *out)
+{
+    out->hits = atomic_load(&c->hits);
+    out->misses = atomic_load(&c->misses);
+    out->rejected = atomic_load(&c->rejected);
+    out->puts = atomic_load(&c->puts);
 }
 
 void mp_cache_close(mp_cache *c)
@@ -164,7 +178,7 @@ static mp_status read_entry(int fd, const char *path, const mp_cache_key *key, m
     return mp_cache_entry_decode(&info, s->entry, path, s, out, err);
 }
 
-mp_status mp_cache_get(const mp_cache *c, const mp_cache_key *key, mp_frame *out, int *hit,
+mp_status mp_cache_get(mp_cache *c, const mp_cache_key *key, mp_frame *out, int *hit,
                        mp_cache_scratch *s, mp_error *err)
 {
     *hit = 0;
@@ -177,6 +191,7 @@ mp_status mp_cache_get(const mp_cache *c, const mp_cache_key *key, mp_frame *out
         if (errno != ENOENT)
             mp_log(&c->opt.log, MP_LOG_WARNING, "%s: cannot open: %s (recomputing)", path,
                    strerror(errno));
+        atomic_fetch_add(&c->misses, 1);
         return MP_OK;
     }
     mp_error why = {0};
@@ -186,13 +201,16 @@ mp_status mp_cache_get(const mp_cache *c, const mp_cache_key *key, mp_frame *out
         return mp_error_set(err, st, "%s", why.msg);
     if (st != MP_OK) {
         mp_log(&c->opt.log, MP_LOG_WARNING, "%s (recomputing)", why.msg);
+        atomic_fetch_add(&c->misses, 1);
+        atomic_fetch_add(&c->rejected, 1);
         return MP_OK;
     }
+    atomic_fetch_add(&c->hits, 1);
     *hit = 1;
     return MP_OK;
 }
 
-mp_status mp_cache_put(const mp_cache *c, const mp_cache_key *key, const mp_frame *f,
+mp_status mp_cache_put(mp_cache *c, const mp_cache_key *key, const mp_frame *f,
                        mp_cache_scratch *s, mp_error *err)
 {
     char path[PATH_MAX];
@@ -214,5 +232,7 @@ mp_status mp_cache_put(const mp_cache *c, const mp_cache_key *key, const mp_fram
         mp_out_abort(&file);
         return st;
     }
-    return mp_out_commit(&file, 0, err);
+    if ((st = mp_out_commit(&file, 0, err)) == MP_OK)
+        atomic_fetch_add(&c->puts, 1);
+    return st;
 }

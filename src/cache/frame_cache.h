@@ -6,7 +6,7 @@
  *     mp_cache_hash h;                       // once per clip: what affects reconstruction
  *     mp_cache_hash_init(&h, 0);
  *     mp_cache_hash_str(&h, "mlvpipe 0.1.0");        // the program (reconstruction code)
- *     mp_cache_hash_reconstruction(&h, &levels, &options);
+ *     mp_cache_hash_reconstruction(&h, &levels, &options);  // the frame's segment levels
  *     mp_cache_hash_u32(&h, ...);                    // anything else, in a fixed order
  *     mp_cache_key key = {clip_guid, frame_number, mp_cache_hash_final(&h)};
  *     int hit;
@@ -20,8 +20,8 @@
  * 8 decimal digits). Each entry is written under a hidden temporary name in that folder and
  * renamed when complete (encode/out_file), so a concurrent reader or a killed run never sees
  * a half entry under the final name. No fsync: a torn entry after a crash fails its checksum
- * and is recomputed. A temporary file left by a killed run stays hidden (".<name>.<pid>-<n>.part")
- * and is never read.
+ * and is recomputed. A temporary file left by a killed run stays hidden
+ * (".<name>.<pid>-<n>.part") and is never read; nothing deletes it.
  *
  * Entry file layout (all integers little-endian), see entry.h for the encoder/decoder:
  *
@@ -135,7 +135,7 @@ void mp_cache_scratch_free(mp_cache_scratch *s);
 typedef struct mp_cache mp_cache;
 
 /* Opens (creating it and its parents when missing) the cache folder. opt NULL = defaults.
- * The cache is read-only after open: any number of threads may get/put at once. */
+ * Any number of threads may get/put at once (only atomic counters change after open). */
 mp_status mp_cache_open(mp_cache **out, const char *dir, const mp_cache_options *opt,
                         mp_error *err);
 void mp_cache_close(mp_cache *c);
@@ -143,13 +143,24 @@ void mp_cache_close(mp_cache *c);
 /* Looks the key up. *hit = 1 and out filled (buffer reused, all fields set) when a valid
  * entry exists; *hit = 0 for no entry or an unusable one (warning logged), out's contents are
  * then unspecified. Errors only when memory runs out or the arguments are impossible. */
-mp_status mp_cache_get(const mp_cache *c, const mp_cache_key *key, mp_frame *out, int *hit,
+mp_status mp_cache_get(mp_cache *c, const mp_cache_key *key, mp_frame *out, int *hit,
                        mp_cache_scratch *s, mp_error *err);
 
 /* Stores f under key, replacing any entry. MP_ERR_IO (disk full, permissions) leaves no
  * entry behind; a pipeline can log it and carry on without the cache. */
-mp_status mp_cache_put(const mp_cache *c, const mp_cache_key *key, const mp_frame *f,
+mp_status mp_cache_put(mp_cache *c, const mp_cache_key *key, const mp_frame *f,
                        mp_cache_scratch *s, mp_error *err);
+
+/* What this cache object did so far (all threads): for a summary line, or for a test that
+ * a re-render really read the cache. */
+typedef struct mp_cache_stats {
+    uint64_t hits;
+    uint64_t misses;    /* no usable entry */
+    uint64_t rejected;  /* an entry that failed a check (also counted in misses) */
+    uint64_t puts;      /* entries written */
+} mp_cache_stats;
+
+void mp_cache_get_stats(mp_cache *c, mp_cache_stats *out);
 
 /* Writes the entry's path into buf (the file may not exist). MP_ERR_ARG if it does not fit. */
 mp_status mp_cache_entry_path(const mp_cache *c, const mp_cache_key *key, char *buf,

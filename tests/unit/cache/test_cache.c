@@ -435,6 +435,12 @@ static void put_then_get_is_bit_exact(void **state)
     assert_int_equal(hit, 1);
     assert_frames_equal(&out, &f);
     assert_int_equal(fx->warnings, 0);
+    mp_cache_stats stats;
+    mp_cache_get_stats(fx->cache, &stats);
+    assert_int_equal(stats.hits, 2);
+    assert_int_equal(stats.misses, 1);
+    assert_int_equal(stats.rejected, 0);
+    assert_int_equal(stats.puts, 2);
     mp_cache_scratch_free(&fresh);
     mp_frame_free(&f);
     mp_frame_free(&out);
@@ -529,6 +535,11 @@ static void truncated_or_grown_entries_miss_then_put_repairs(void **state)
     assert_int_equal(mp_cache_get(fx->cache, &key, &out, &hit, &fx->scratch, NULL), MP_OK);
     assert_int_equal(hit, 1);
     assert_frames_equal(&out, &f);
+    mp_cache_stats stats;
+    mp_cache_get_stats(fx->cache, &stats);
+    assert_int_equal(stats.rejected, sizeof lengths / sizeof lengths[0]);
+    assert_int_equal(stats.misses, stats.rejected);
+    assert_int_equal(stats.hits, 1);
     free(good);
     mp_frame_free(&f);
     mp_frame_free(&out);
@@ -684,6 +695,12 @@ static void four_threads_share_the_cache(void **state)
     }
     assert_true(hits > 0);
     assert_int_equal(fx->warnings, 0);  /* no reader ever saw a partial entry */
+    mp_cache_stats stats;
+    mp_cache_get_stats(fx->cache, &stats);
+    assert_int_equal(stats.hits, hits);
+    assert_int_equal(stats.hits + stats.misses, THREADS * ROUNDS * KEYS);
+    assert_int_equal(stats.puts, THREADS * ROUNDS * KEYS);
+    assert_int_equal(stats.rejected, 0);
 
     /* Only the final entries remain: no temporary file, nothing else. */
     char path[PATH_MAX];
