@@ -104,6 +104,17 @@ static mp_status av_fail(av_sink *s, int averr, const char *what, mp_error *err)
                         av_output_name(&s->out), what, reason);
 }
 
+/* Puts "PATH: " before a message from a helper that does not know the output's name. */
+static mp_status with_path(mp_status st, const char *path, mp_error *err)
+{
+    if (st != MP_OK && err) {
+        char msg[MP_ERROR_MAX];
+        memcpy(msg, err->msg, sizeof msg);
+        mp_error_set(err, st, "%s: %s", strcmp(path, "-") ? path : "stdout", msg);
+    }
+    return st;
+}
+
 static mp_status check_params(const av_sink_params *p, const char *path, mp_error *err)
 {
     if ((unsigned)p->kind >= KIND_COUNT)
@@ -120,7 +131,7 @@ static mp_status check_params(const av_sink_params *p, const char *path, mp_erro
     if (p->audio.present && !k->takes_audio)
         return mp_error_set(err, MP_ERR_ARG, "%s: %s output carries no audio", path, k->name);
     if (p->audio.present)
-        return mp_wav_check_format(&p->audio, err);
+        return with_path(mp_wav_check_format(&p->audio, err), path, err);
     return MP_OK;
 }
 
@@ -134,14 +145,15 @@ static mp_status start_timecode(const av_sink *s, char out[AV_TIMECODE_CHARS], m
                                 av_output_name(&s->out));
         mp_status st = av_timecode_check(p->timecode, s->fps, err);
         if (st != MP_OK)
-            return st;
+            return with_path(st, av_output_name(&s->out), err);
         memcpy(out, p->timecode, strlen(p->timecode) + 1);
         return MP_OK;
     }
     if (p->timecode_frames < 0)
         return MP_OK;
-    return av_timecode_string((uint64_t)p->timecode_frames, s->fps, p->timecode_drop_frame,
-                              out, err);
+    return with_path(av_timecode_string((uint64_t)p->timecode_frames, s->fps,
+                                        p->timecode_drop_frame, out, err),
+                     av_output_name(&s->out), err);
 }
 
 static mp_status open_encoder(av_sink *s, mp_error *err)
@@ -233,7 +245,7 @@ static mp_status add_audio(av_sink *s, mp_error *err)
     const mp_audio_format *a = &s->p.audio;
     mp_status st = av_audio_init(&s->audio, a, s->fps, s->p.first_frame, s->p.audio_offset, err);
     if (st != MP_OK)
-        return st;
+        return with_path(st, av_output_name(&s->out), err);
     AVStream *as = s->audio_stream = avformat_new_stream(s->fmt, NULL);
     if (!as)
         return mp_error_set(err, MP_ERR_NOMEM, "%s: cannot add the audio stream",
@@ -292,9 +304,10 @@ mp_status av_sink_open(av_sink **out, const char *path, const av_sink_params *p,
         st = mp_error_set(err, MP_ERR_UNSUPPORTED, "%s: ProRes is limited range only (its "
                           "decoders and MOV's nclc atom know no full-range ProRes)", path);
     if (st == MP_OK && s->is_yuv)
-        st = av_yuv_init(&s->yuv, p->yuv_matrix, p->yuv_range, err);
+        st = with_path(av_yuv_init(&s->yuv, p->yuv_matrix, p->yuv_range, err), path, err);
     if (st == MP_OK)
-        st = av_stream_rate(p->fps_num, p->fps_den, &s->fps, &s->time_base, err);
+        st = with_path(av_stream_rate(p->fps_num, p->fps_den, &s->fps, &s->time_base, err),
+                       path, err);
     if (st == MP_OK)
         st = av_output_open(&s->out, path, p->overwrite, err);
     if (st == MP_OK)

@@ -123,6 +123,7 @@ static void test_bad_params(void **state)
     params(&p, AV_SINK_PRORES_422HQ);
     p.yuv_matrix = AVCOL_SPC_YCGCO;
     assert_int_equal(open_status(&p, path_of("a.mov"), &err), MP_ERR_UNSUPPORTED);
+    assert_non_null(strstr(err.msg, "/a.mov: "));   /* every message names the output */
     /* rawvideo has no audio; audio formats are checked. */
     params(&p, AV_SINK_RAWVIDEO);
     p.audio = (mp_audio_format){1, 1, 2, 48000, 192000, 4, 16};
@@ -135,6 +136,7 @@ static void test_bad_params(void **state)
     snprintf(p.timecode, sizeof p.timecode, "25:99:00:00");
     assert_int_equal(open_status(&p, path_of("a.mov"), &err), MP_ERR_ARG);
     assert_non_null(strstr(err.msg, "time code"));
+    assert_non_null(strstr(err.msg, "/a.mov: "));
     assert_int_equal(entries(), 0);
 }
 
