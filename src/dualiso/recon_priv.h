@@ -1,0 +1,49 @@
+/* Internal to the reconstruction files of src/dualiso: the per-thread workspace, the
+ * per-frame context, and the row stages (load, interpolate) the blend builds on. */
+#ifndef MP_DUALISO_RECON_PRIV_H
+#define MP_DUALISO_RECON_PRIV_H
+
+#include <stdint.h>
+
+#include "dualiso_priv.h"
+
+#define RING 8                /* rows y-3 .. y+3 converted, power of two */
+#define NSCRATCH 5            /* blend scratch rows */
+#define NDIR 9                /* edge directions: -2 .. +2 px per row, half-pixel steps */
+
+struct dualiso_workspace {
+    uint32_t width, lut_size;
+    dualiso_levels lut_for;       /* levels the tables were built for */
+    float *lut[2];                /* raw -> dark-field DN above black, per field */
+    float *glut[2];               /* raw -> log2 guide value, per field */
+    float *lin[RING], *guide[RING];
+    uint8_t *clip[RING];
+    int32_t ring_row[RING];
+    float *cost[NDIR];            /* per-direction windowed cost of one row */
+    float *est, *mis;             /* other-field estimate and its disagreement */
+    uint8_t *est_clip, *est_mid;  /* estimate clipped / is the midpoint of a pair */
+    float *scratch[NSCRATCH];     /* blend rows: levels, variances, disagreement */
+    float *row_off;               /* per-row dark-field offsets of the frame */
+    uint32_t row_off_size;
+};
+
+typedef struct frame_ctx {
+    const mp_frame *in;
+    const dualiso_levels *lv;
+    const dualiso_options *opt;
+    dualiso_workspace *ws;
+    uint16_t clip_raw[2];
+    float search_level;       /* native bright level from which edges are searched */
+} frame_ctx;
+
+/* Makes the tables (for lv) and the row buffers (for width, height) ready; resets the ring. */
+mp_status dualiso_ws_prepare(dualiso_workspace *ws, const dualiso_levels *lv, uint32_t width,
+                             uint32_t height, mp_error *err);
+
+/* Converts input row y into the ring (once) and returns its slot. */
+int dualiso_load_row(frame_ctx *c, int32_t y);
+
+/* Fills ws->est / mis / est_clip / est_mid with the other field's estimate for row y. */
+void dualiso_interpolate_row(frame_ctx *c, int32_t y);
+
+#endif

@@ -1,0 +1,193 @@
+/* Workspace and row loading for the reconstruction: lookup tables from raw samples to
+ * dark-field DN above black (and a log guide), and a small ring of converted rows, so the
+ * memory is a few rows wide whatever the frame size. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "recon_priv.h"
+
+dualiso_workspace *dualiso_workspace_new(void)
+{
+    return calloc(1, sizeof(dualiso_workspace));
+}
+
+static void free_rows(dualiso_workspace *ws)
+{
+    for (int i = 0; i < RING; i++) {
+        free(ws->lin[i]);
+        free(ws->guide[i]);
+        free(ws->clip[i]);
+        ws->lin[i] = ws->guide[i] = NULL;
+        ws->clip[i] = NULL;
+    }
+    for (int d = 0; d < NDIR; d++) {
+        free(ws->cost[d]);
+        ws->cost[d] = NULL;
+    }
+    free(ws->est);
+    free(ws->mis);
+    free(ws->est_clip);
+    free(ws->est_mid);
+    ws->est_mid = NULL;
+    for (int i = 0; i < NSCRATCH; i++) {
+        free(ws->scratch[i]);
+        ws->scratch[i] = NULL;
+    }
+    ws->est = ws->mis = NULL;
+    ws->est_clip = NULL;
+    ws->width = 0;
+}
+
+void dualiso_workspace_free(dualiso_workspace *ws)
+{
+    if (!ws)
+        return;
+    free_rows(ws);
+    free(ws->row_off);
+    for (int f = 0; f < 2; f++) {
+        free(ws->lut[f]);
+        free(ws->glut[f]);
+    }
+    free(ws);
+}
+
+mp_status dualiso_ws_prepare(dualiso_workspace *ws, const dualiso_levels *lv, uint32_t width,
+                             uint32_t height, mp_error *err)
+{
+    if (ws->row_off_size < height) {
+        float *p = realloc(ws->row_off, height * sizeof *p);
+        if (!p)
+            return mp_error_set(err, MP_ERR_NOMEM, "dualiso: cannot allocate row offsets");
+        ws->row_off = p;
+        ws->row_off_size = height;
+    }
+    for (uint32_t y = 0; y < height; y++)
+        ws->row_off[y] = 0;
+    uint32_t size = 1u << lv->bits;
+    if (ws->lut_size != size || memcmp(&ws->lut_for, lv, sizeof *lv) != 0) {
+        for (int f = 0; f < 2; f++) {
+            free(ws->lut[f]);
+            free(ws->glut[f]);
+            ws->lut[f] = malloc(size * sizeof(float));
+            ws->glut[f] = malloc(size * sizeof(float));
+            if (!ws->lut[f] || !ws->glut[f]) {
+                ws->lut_size = 0;
+                return mp_error_set(err, MP_ERR_NOMEM, "dualiso: cannot allocate tables");
+            }
+        }
+        /* guide floor about two read-noise sigmas, so shadow noise does not steer it */
+        double floor_d = 2 * lv->noise_dark, floor_b = 2 * lv->noise_bright / lv->ratio;
+        for (uint32_t v = 0; v < size; v++) {
+            double sd = v - lv->black_dark, sb = (v - lv->black_bright) / lv->ratio;
+            ws->lut[0][v] = (float)sd;
+            ws->lut[1][v] = (float)sb;
+            ws->glut[0][v] = (float)log2((sd > 0 ? sd : 0) + floor_d);
+            ws->glut[1][v] = (float)log2((sb > 0 ? sb : 0) + floor_b);
+        }
+        ws->lut_size = size;
+        ws->lut_for = *lv;
+    }
+    if (ws->width != width) {
+        free_rows(ws);
+        int ok = 1;
+        for (int i = 0; i < RING; i++) {
+            ws->lin[i] = malloc(width * sizeof(float));
+            ws->guide[i] = malloc(width * sizeof(float));
+            ws->clip[i] = malloc(width);
+            ok &= ws->lin[i] && ws->guide[i] && ws->clip[i];
+        }
+        for (int d = 0; d < NDIR; d++) {
+            ws->cost[d] = malloc((width + 1) * sizeof(float));
+            ok &= ws->cost[d] != NULL;
+        }
+        ws->est = malloc(width * sizeof(float));
+        ws->mis = malloc(width * sizeof(float));
+        ws->est_clip = malloc(width);
+        ws->est_mid = malloc(width);
+        ok &= ws->est && ws->mis && ws->est_clip && ws->est_mid;
+        for (int i = 0; i < NSCRATCH; i++) {
+            ws->scratch[i] = malloc(width * sizeof(float));
+            ok &= ws->scratch[i] != NULL;
+        }
+        if (!ok) {
+            free_rows(ws);
+            return mp_error_set(err, MP_ERR_NOMEM, "dualiso: cannot allocate row buffers");
+        }
+        ws->width = width;
+    }
+    for (int i = 0; i < RING; i++)
+        ws->ring_row[i] = -1;
+    return MP_OK;
+}
+
+/* Isolated hot or cold samples: far outside all same-colour, same-field neighbours (x +-2
+ * on the row, x on rows +-4) take the neighbours' median. */
+static uint16_t repair_sample(const frame_ctx *c, uint32_t x, uint32_t y, uint16_t v)
+{
+    const mp_frame *in = c->in;
+    uint16_t nb[4];
+    int n = 0;
+    const uint16_t *row = in->data + (size_t)y * in->width;
+    if (x >= 2)
+        nb[n++] = row[x - 2];
+    if (x + 2 < in->width)
+        nb[n++] = row[x + 2];
+    if (y >= 4)
+        nb[n++] = row[x - 4 * (size_t)in->width];
+    if (y + 4 < in->height)
+        nb[n++] = row[x + 4 * (size_t)in->width];
+    if (n < 3)
+        return v;
+    uint16_t lo = nb[0], hi = nb[0];
+    for (int i = 1; i < n; i++) {
+        lo = nb[i] < lo ? nb[i] : lo;
+        hi = nb[i] > hi ? nb[i] : hi;
+    }
+    int bright = dualiso_row_is_bright(y, c->lv->phase);
+    double black = bright ? c->lv->black_bright : c->lv->black_dark;
+    double noise = bright ? c->lv->noise_bright : c->lv->noise_dark;
+    double margin = 8 * noise;
+    double vs = v - black, his = hi - black, los = lo - black;
+    int hot = vs > 4 * (his > 0 ? his : 0) + margin;
+    int cold = vs < -margin && los > margin;
+    if (!hot && !cold)
+        return v;
+    for (int i = 1; i < n; i++) /* sort the few neighbours */
+        for (int j = i; j > 0 && nb[j - 1] > nb[j]; j--) {
+            uint16_t t = nb[j];
+            nb[j] = nb[j - 1];
+            nb[j - 1] = t;
+        }
+    return n == 4 ? (uint16_t)((nb[1] + nb[2] + 1) / 2) : nb[1];
+}
+
+/* Converts input row y into the ring (linear, guide, clip flags). */
+int dualiso_load_row(frame_ctx *c, int32_t y)
+{
+    dualiso_workspace *ws = c->ws;
+    int slot = y & (RING - 1);
+    if (ws->ring_row[slot] == y)
+        return slot;
+    const uint32_t w = c->in->width;
+    const uint16_t *src = c->in->data + (size_t)y * w;
+    int bright = dualiso_row_is_bright((uint32_t)y, c->lv->phase);
+    const float *lut = ws->lut[bright], *glut = ws->glut[bright];
+    const uint16_t clip = c->clip_raw[bright], top = (uint16_t)(ws->lut_size - 1);
+    float *lin = ws->lin[slot], *g = ws->guide[slot];
+    uint8_t *cl = ws->clip[slot];
+    const float shift = c->opt->row_align ? ws->row_off[y] : 0;
+    for (uint32_t x = 0; x < w; x++) {
+        uint16_t v = src[x] > top ? top : src[x];
+        if (c->opt->bad_pixels)
+            v = repair_sample(c, x, (uint32_t)y, v);
+        lin[x] = lut[v] - shift;
+        g[x] = glut[v];
+        cl[x] = v >= clip;
+    }
+    /* two neighbouring columns hold both colours of the row: a colour-neutral guide */
+    for (uint32_t x = 0; x + 1 < w; x++)
+        g[x] = 0.5f * (g[x] + g[x + 1]);
+    ws->ring_row[slot] = y;
+    return slot;
+}
