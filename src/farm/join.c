@@ -19,6 +19,8 @@ typedef struct joiner {
     uint32_t ref;                   /* output index of the stream timing is measured on */
     AVRational ref_tb;              /* the first segment's time base of that stream */
     int64_t prev_end;               /* end of the video so far, in ref_tb */
+    int64_t first_start;            /* start of the first segment, in ref_tb */
+    AVRational frame_rate;          /* of the reference stream; 0/1 if unknown */
     int output_failed;
     farm_join_result *res;
 } joiner;
@@ -166,6 +168,8 @@ static mp_status start_output(joiner *j, const AVFormatContext *ic, const int *m
         if (!have_ref && is->codecpar->codec_type == AVMEDIA_TYPE_VIDEO) {
             j->ref = (uint32_t)map[i];
             j->ref_tb = is->time_base;
+            j->frame_rate = is->avg_frame_rate;
+            j->first_start = is->start_time == AV_NOPTS_VALUE ? 0 : is->start_time;
             have_ref = 1;
         }
     }
@@ -273,7 +277,17 @@ static mp_status join_segment(joiner *j, uint32_t index, mp_error *err)
         int64_t start = rs->start_time == AV_NOPTS_VALUE ? 0
                         : av_rescale_q(rs->start_time, rs->time_base, j->ref_tb);
         if (j->prev_end != AV_NOPTS_VALUE && start < j->prev_end) {
-            offset = j->prev_end - start;
+            /* Follow on at the exact time of the next frame when the rate is known: packet
+             * durations are rounded to the time base (1 ms in Matroska) and would drift. */
+            int64_t target = j->prev_end;
+            if (j->frame_rate.num > 0 && j->frame_rate.den > 0) {
+                int64_t exact = j->first_start + av_rescale_q((int64_t)j->res->video_packets,
+                                                              av_inv_q(j->frame_rate),
+                                                              j->ref_tb);
+                if (exact > target)
+                    target = exact;
+            }
+            offset = target - start;
             j->res->shifted_segments++;
         }
     }

@@ -471,6 +471,16 @@ static mp_status render_json(const farm_plan *p, mp_text *t, mp_error *err)
                    p->has_audio ? "true" : "false");
     mp_text_printf(t, "  \"output\": ");
     mp_text_json_string(t, p->output);
+    /* Folders the engine creates before the first task (the tasks do not create them). */
+    mp_text_printf(t, ",\n  \"folders\": [");
+    mp_text_json_string(t, p->output);
+    if (is_movie(p)) {
+        if (farm_segment_dir(p, path, sizeof path, err) != MP_OK)
+            return err->code;
+        mp_text_printf(t, ", ");
+        mp_text_json_string(t, path);
+    }
+    mp_text_printf(t, "]");
     mp_text_printf(t, ",\n  \"to\": ");
     mp_text_json_string(t, p->format ? p->format : "dng");
     mp_text_printf(t, ",\n  \"chunk_size\": %" PRIu32 ",\n  \"chunk_count\": %" PRIu32

@@ -1,0 +1,100 @@
+#!/bin/bash
+# mlvpipe plan --engine slurm on a real single-node Slurm cluster started from Debian's
+# packages (tests/farm/slurm_up.sh: munge, slurmctld, slurmd on localhost, as root): the
+# plans of a 48-frame dual-ISO clip with audio in 4 chunks (DNG, FFV1, ProRes 422 HQ) are
+# submitted with sbatch (analyze -> job array afterok -> final job afterok) and waited for;
+# every job must complete, the DNGs and WAV must be byte-identical to one process, and the
+# joined movies must have its video packets and audio. Skips (77) with the reason when Slurm
+# cannot run here (not root, packages missing, daemons refused).
+# usage: farm_slurm.sh MLVPIPE MLVSYNTH SRCDIR
+set -u
+mlvpipe=$(realpath "$1")
+mlvsynth=$2
+srcdir=$3
+command -v ffmpeg >/dev/null || { echo "no ffmpeg: skip"; exit 77; }
+. "$(dirname "$0")/farm_lib.sh"
+state="$tmp/slurm"
+trap '"$srcdir/tests/farm/slurm_down.sh" "$state"; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+
+up=$("$srcdir/tests/farm/slurm_up.sh" "$state" 2>"$tmp/up.err")
+rc=$?
+if [ "$rc" -eq 77 ]; then echo "SKIP: $(tail -1 "$tmp/up.err")"; exit 77; fi
+[ "$rc" -eq 0 ] || { echo "FAIL: slurm_up.sh exit $rc: $(cat "$tmp/up.err")"; exit 1; }
+eval "$up"          # export SLURM_CONF=...
+
+make_clip
+t0=$(date +%s.%N)
+"$mlvpipe" convert "$tmp/A001.MLV" -o "$tmp/ref" --threads 2 2>/dev/null || fail "reference run"
+t_one=$(echo "$(date +%s.%N) - $t0" | bc)
+make_reference_movies() {
+    local kind; mkdir -p "$tmp/refm"
+    for kind in $movie_kinds; do
+        "$mlvpipe" convert "$tmp/A001.MLV" -o "$tmp/refm/A001.${kind##*:}" --to "${kind%%:*}" \
+            --threads 2 2>/dev/null || fail "reference ${kind%%:*} run"
+    done
+}
+make_reference_movies
+
+# wait_jobs TIMEOUT: until the queue is empty
+wait_jobs() {
+    local i
+    for i in $(seq 1 $(($1 * 5))); do
+        [ -z "$(squeue -h -o %i)" ] && return 0
+        sleep 0.2
+    done
+    fail "jobs still queued after $1 s: $(squeue -h | head -5 | tr '\n' ';')"
+    return 1
+}
+# all_completed IDS...: every job (and array task) ended COMPLETED
+all_completed() {
+    local id states
+    for id in "$@"; do
+        states=$(scontrol -o show job "$id" | grep -o 'JobState=[A-Z_]*' | sort | uniq -c | tr '\n' ' ')
+        case $states in *JobState=COMPLETED*) ;; *) fail "job $id: no completed state ($states)";; esac
+        [ -z "$(scontrol -o show job "$id" | grep -v JobState=COMPLETED)" ] ||
+            fail "job $id: not all COMPLETED: $states"
+    done
+}
+
+# DNG first, alone, timed from submission to the last job's end.
+"$mlvpipe" plan "$tmp/A001.MLV" -o "$tmp/slurm_dng" --chunk 12 --threads 1 > "$tmp/dng.sh" ||
+    fail "plan slurm"
+grep -q -- '--array=0-3 --dependency=afterok:"$analyze"' "$tmp/dng.sh" || fail "plan: no 4-task array after analyze"
+t0=$(date +%s.%N)
+ids=$(bash "$tmp/dng.sh" 2>"$tmp/sub.err") || fail "sbatch: $(cat "$tmp/sub.err")"
+wait_jobs 300
+t_slurm=$(echo "$(date +%s.%N) - $t0" | bc)
+[ "$(wc -w <<<"$ids")" -eq 3 ] || fail "expected 3 job ids (analyze, array, audio), got '$ids'"
+all_completed $ids
+same_frames "Slurm DNG" "$tmp/ref" "$tmp/slurm_dng"
+[ "$(ls "$tmp/slurm_dng/A001_logs" | grep -c '_convert_.*\.log$')" -eq 4 ] || fail "not 4 array task logs"
+printf 'wall time, 48 frames: one process with 2 threads %.2f s; Slurm, 4 chunks x 1 thread %.2f s\n' \
+    "$t_one" "$t_slurm"
+
+# Movies: both plans at once.
+all_ids=""
+for kind in $movie_kinds; do
+    k=${kind%%:*}
+    "$mlvpipe" plan "$tmp/A001.MLV" -o "$tmp/slurm_$k" --chunk 12 --threads 1 --to "$k" \
+        > "$tmp/$k.sh" || fail "plan slurm $k"
+    all_ids="$all_ids $(bash "$tmp/$k.sh" 2>"$tmp/sub.err")" || fail "sbatch $k: $(cat "$tmp/sub.err")"
+done
+wait_jobs 300
+all_completed $all_ids
+for kind in $movie_kinds; do
+    k=${kind%%:*} ext=${kind##*:}
+    same_movie "Slurm $k" "$tmp/refm/A001.$ext" "$tmp/slurm_$k/A001.$ext"
+done
+
+# A failing chunk stops the plan: the final job is cancelled, not run (afterok).
+"$mlvpipe" plan "$tmp/A001.MLV" -o "$tmp/slurm_fail" --chunk 12 --threads 1 --no-audio \
+    --to ffv1 > "$tmp/fail.sh" || fail "plan (failure case)"
+mkdir -p "$tmp/slurm_fail/A001_segments/A001_000012-000023.mkv"   # a folder in the way
+ids=$(bash "$tmp/fail.sh" 2>/dev/null) || fail "sbatch (failure case)"
+wait_jobs 120
+join_id=$(awk '{print $3}' <<<"$ids")
+scontrol -o show job "$join_id" | grep -q -e 'JobState=CANCELLED' -e 'DependencyNeverSatisfied' ||
+    fail "join job after a failed chunk: $(scontrol -o show job "$join_id" | grep -o 'JobState=[A-Z_]*')"
+[ ! -e "$tmp/slurm_fail/A001.mkv" ] || fail "a movie was joined although a chunk failed"
+
+finish
