@@ -93,46 +93,6 @@ static inline void bits_gather(const uint8_t *src, size_t plane, size_t block, u
     join_bytes(transpose8x8(lo), transpose8x8(hi), v);
 }
 
-static inline uint64_t load64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = (v << 8) | p[i];
-    return v;
-}
-
-/* Transposes 8 words seen as an 8x8 byte matrix (byte c of w[r] -> byte r of w[c]). */
-static inline void transpose_bytes8x8(uint64_t w[8])
-{
-    for (int r = 0; r < 4; r++) {
-        uint64_t t = ((w[r] >> 32) ^ w[r + 4]) & 0x00000000ffffffffull;
-        w[r] ^= t << 32;
-        w[r + 4] ^= t;
-    }
-    for (int r = 0; r < 8; r += (r & 1) ? 3 : 1) {  /* 0, 1, 4, 5 */
-        uint64_t t = ((w[r] >> 16) ^ w[r + 2]) & 0x0000ffff0000ffffull;
-        w[r] ^= t << 16;
-        w[r + 2] ^= t;
-    }
-    for (int r = 0; r < 8; r += 2) {
-        uint64_t t = ((w[r] >> 8) ^ w[r + 1]) & 0x00ff00ff00ff00ffull;
-        w[r] ^= t << 8;
-        w[r + 1] ^= t;
-    }
-}
-
-/* Eight blocks at once: one 8-byte load per plane, then bytes regrouped per block. */
-static inline void bits_gather8(const uint8_t *src, size_t plane, size_t block, uint16_t *v)
-{
-    uint64_t w[16];
-    for (int b = 0; b < 16; b++)
-        w[b] = load64(src + b * plane + block);
-    transpose_bytes8x8(w);
-    transpose_bytes8x8(w + 8);
-    for (int m = 0; m < 8; m++)
-        join_bytes(transpose8x8(w[m]), transpose8x8(w[8 + m]), v + 8 * m);
-}
-
 /* BITS layout: the first n - n % 8 values as 16 bit planes of n / 8 bytes each, then the
  * last n % 8 values as little-endian bytes: 2 n bytes in all, like every kind. */
 static void shuffle_bits(const uint16_t *src, uint32_t width, size_t n, uint8_t *dst)
@@ -156,10 +116,8 @@ static void shuffle_bits(const uint16_t *src, uint32_t width, size_t n, uint8_t 
 
 static void unshuffle_bits(const uint8_t *src, uint32_t width, uint32_t height, uint16_t *dst)
 {
-    size_t n = (size_t)width * height, plane = n / 8, block = 0;
-    for (; block + 8 <= plane; block += 8)
-        bits_gather8(src, plane, block, dst + 8 * block);
-    for (; block < plane; block++)
+    size_t n = (size_t)width * height, plane = n / 8;
+    for (size_t block = 0; block < plane; block++)
         bits_gather(src, plane, block, dst + 8 * block);
     const uint8_t *tail = src + 16 * plane;
     for (size_t k = 0; k < n % 8; k++)
