@@ -24,6 +24,7 @@ opts = [["--bits", "10"], ["--bits", "12"], ["--bits", "16"], ["--size", "32x6"]
         ["--video-class", "7"], ["--guid-mismatch", "1"],
         ["--change-at", "1", "--change-iso", "400"],
         ["--change-at", "2", "--change-shutter", "5000"], ["--change-in-filler"],
+        ["--change-at", "1", "--change-size", "16x4"],
         ["--frame-space", "0"], ["--frame-space", "80"], ["--rtci-every", "1"],
         ["--dual-iso", "--ob", "0x0"], ["--dual-iso"], ["--header", "all"],
         ["--header", "minimal"], ["--legacy-raw"], ["--raw-chunk-bytes", "200"],

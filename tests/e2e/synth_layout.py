@@ -79,20 +79,23 @@ def main():
                     struct.unpack_from("<I", data, off + 28)[0]
                 payload = size - 32 - fs
                 # mlv_prepend_block: blocks moved into the slot start shrink header and filler
-                moved = prepended if number == change.get("at_frame") and \
+                moved = prepended if number == change.get("written_before_frame") and \
                     change.get("in_filler") else 0
                 if fs + moved != t["frame_space"] or \
                         data[off + 32:off + 32 + fs] != b"\xa5" * fs or (size + moved) % 512:
                     fail(name, "VIDF %d: frameSpace %d or blockSize %d" % (number, fs, size))
+                width, height = t["width"], t["height"]
+                if number >= change.get("at_frame", number + 1) and "width" in change:
+                    width, height = change["width"], change["height"]
                 if t["compression"] == "lj92":
                     camera = t["lj92"]["layout"] == "camera"
                     want = {"components": 2 if camera else 1,
-                            "width": t["width"] * (1 if camera else 2),
-                            "height": t["height"] // 2, "precision": t["bits"],
+                            "width": width * (1 if camera else 2),
+                            "height": height // 2, "precision": t["bits"],
                             "predictor": t["lj92"]["predictor"]}
                     check_lj92_header(name, want, data[off + 32 + fs:off + size])
                 if t["compression"] == "none":
-                    need = -(-t["width"] * t["height"] * t["bits"] // 8)
+                    need = -(-width * height * t["bits"] // 8)
                     if payload - need < 4:
                         fail(name, "VIDF %d: %d spare bytes" % (number, payload - need))
                 want_ts = first_us + (number * 1000000 * den + num // 2) // num
@@ -109,7 +112,7 @@ def main():
                     fail(name, "AUDF %d: frameSpace %d" % (number, fs))
                 audf_pcm[number] = (ts, data[off + 24 + fs:off + size])
                 audios += 1
-            prepended = prepended + size if kind in (b"EXPO", b"DISO") else 0
+            prepended = prepended + size if kind in (b"RAWI", b"EXPO", b"DISO") else 0
             off += size
         if index == 0:
             want = list(HEADERS[t["header"]])

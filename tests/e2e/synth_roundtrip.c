@@ -83,6 +83,12 @@ static int load_truth(truth_lists *t, const char *clip)
     return 0;
 }
 
+/* Whether the blocks of --change-at reached the reader: they precede one frame's VIDF. */
+static int change_known(const truth_lists *t)
+{
+    return list_has(t, "intact_frames", (uint32_t)json_number(t, "written_before_frame"));
+}
+
 static int has_damage(const mlv_clip *clip, mlv_damage_kind kind)
 {
     const mlv_clip_info *in = mlv_clip_get_info(clip);
@@ -112,8 +118,7 @@ static int check_frames(const synth_options *o, const mlv_clip *clip,
                         const truth_lists *t, const clip_meta *meta, content_ctx *content)
 {
     const mlv_clip_info *in = mlv_clip_get_info(clip);
-    size_t n = (size_t)o->width * o->height;
-    uint16_t *want = malloc(n * sizeof *want);
+    uint16_t *want = malloc(options_max_pixels(o) * sizeof *want);
     mp_frame got = {0};
     mlv_scratch scratch = {0};
     mp_error err = {0};
@@ -129,6 +134,13 @@ static int check_frames(const synth_options *o, const mlv_clip *clip,
             bad = fail("reader returned frame %u, which was lost or never written", num);
             break;
         }
+        /* the change's blocks sit before one frame's VIDF; lost with it (or skipped by a
+         * re-synchronising reader), the change is unknown from there on, and without its new
+         * RAWI those frames cannot even be sized */
+        int change_lost = o->change_at != OPT_NONE && num >= (uint64_t)o->change_at &&
+                          !change_known(t);
+        if (change_lost && o->change_width)
+            continue;
         mp_status st = mlv_read_frame(clip, i, &got, &scratch, &err);
         if (unsupported_class(o)) {
             /* an unsupported class must be refused, never decoded to garbage */
@@ -148,16 +160,18 @@ static int check_frames(const synth_options *o, const mlv_clip *clip,
             bad = fail("content %u: cannot regenerate: %s", num, err.msg);
             break;
         }
-        if (got.width != o->width || got.height != o->height || got.bits != o->bits) {
-            bad = fail("frame %u: geometry %ux%u/%u bits differs", num, got.width, got.height,
-                       got.bits);
+        uint32_t w, h;
+        options_frame_geometry(o, num, &w, &h);
+        if (got.width != w || got.height != h || got.bits != o->bits ||
+            (fi.raw && (fi.raw->width != w || fi.raw->height != h))) {
+            bad = fail("frame %u: geometry %ux%u/%u bits, expected %ux%u", num, got.width,
+                       got.height, got.bits, w, h);
             break;
         }
-        for (size_t k = 0; k < n; k++)
+        for (size_t k = 0; k < (size_t)w * h; k++)
             if (got.data[k] != want[k]) {
                 fprintf(stderr, "synth_roundtrip: %s: frame %u sample (%zu, %zu): got %u, "
-                        "expected %u\n", clip_name, num, k % o->width, k / o->width,
-                        got.data[k], want[k]);
+                        "expected %u\n", clip_name, num, k % w, k / w, got.data[k], want[k]);
                 bad = 1;
                 break;
             }
@@ -169,10 +183,6 @@ static int check_frames(const synth_options *o, const mlv_clip *clip,
         if (!bad && !o->legacy_raw && fi.timestamp_us != ts)
             bad = fail("frame %u: timestamp %llu, expected %llu", num,
                        (unsigned long long)fi.timestamp_us, (unsigned long long)ts);
-        /* the change's blocks sit before one frame's VIDF; lost with it (or skipped by a
-         * re-synchronising reader), the change is unknown from there on */
-        int change_lost = o->change_at != OPT_NONE && num >= (uint64_t)o->change_at &&
-            !list_has(t, "intact_frames", (uint32_t)json_number(t, "written_before_frame"));
         if (!bad && !o->legacy_raw && !change_lost) {
             int changed = o->change_at != OPT_NONE && num >= (uint64_t)o->change_at;
             const mp_exposure *e = changed ? &meta->exposure_changed : &meta->exposure;
@@ -235,7 +245,7 @@ static uint32_t expected_segments(const synth_options *o, const clip_meta *m)
 {
     if (o->change_at == OPT_NONE || o->legacy_raw)
         return 1;
-    int changed = m->exposure_changed.iso != m->exposure.iso ||
+    int changed = o->change_width || m->exposure_changed.iso != m->exposure.iso ||
                   m->exposure_changed.iso_analog != m->exposure.iso_analog ||
                   m->exposure_changed.shutter_us != m->exposure.shutter_us ||
                   (m->dual_iso.present &&
@@ -254,10 +264,16 @@ static int check_metadata(const synth_options *o, const truth_lists *t, const ml
         return fail("%u chunk files found, %lld written", in->chunk_count,
                     json_number(t, "files"));
     const mp_raw_info *r = &in->raw;
-    if (r->width != o->width || r->height != o->height || r->bits != o->bits ||
-        r->black != m->raw.black || r->white != m->raw.white || r->cfa != m->raw.cfa ||
-        memcmp(r->active_area, m->raw.active_area, sizeof r->active_area) ||
-        memcmp(r->color_matrix1, m->raw.color_matrix1, sizeof r->color_matrix1))
+    /* metadata in force at the first frame: the changed set when the clip starts after K (and
+     * unknown when the change was lost); from K on, check_frames judges it frame by frame */
+    int after_change = o->change_at != OPT_NONE && in->first_number >= o->change_at;
+    if (after_change && !change_known(t))
+        return 0;
+    const mp_raw_info *want = after_change ? &m->raw_changed : &m->raw;
+    if (r->width != want->width || r->height != want->height || r->bits != want->bits ||
+        r->black != want->black || r->white != want->white || r->cfa != want->cfa ||
+        memcmp(r->active_area, want->active_area, sizeof r->active_area) ||
+        memcmp(r->color_matrix1, want->color_matrix1, sizeof r->color_matrix1))
         return fail("raw_info differs (%ux%u, %u bits, levels %d/%d)", r->width, r->height,
                     r->bits, r->black, r->white);
     if (o->legacy_raw)
@@ -270,13 +286,11 @@ static int check_metadata(const synth_options *o, const truth_lists *t, const ml
                     mlv_compression_name(kinds[o->compression]));
     if (in->guid != o->guid || in->fps_num != o->fps_num || in->fps_den != o->fps_den)
         return fail("MLVI GUID or fps differ");
-    /* metadata in force at the first frame; from the change on, check_frames judges it */
-    int first_before_change = o->change_at == OPT_NONE || in->first_number < o->change_at;
-    if (first_before_change && (!in->exposure.present || in->exposure.iso != m->exposure.iso ||
+    if (!after_change && (!in->exposure.present || in->exposure.iso != m->exposure.iso ||
                                 in->exposure.iso_analog != m->exposure.iso_analog))
         return fail("EXPO differs (ISO %u, analog %u)", in->exposure.iso,
                     in->exposure.iso_analog);
-    if (first_before_change && (m->dual_iso.present != in->dual_iso.present ||
+    if (!after_change && (m->dual_iso.present != in->dual_iso.present ||
         (m->dual_iso.present && (in->dual_iso.mode != 1 ||
                                  in->dual_iso.iso_value != m->dual_iso.iso_value))))
         return fail("DISO differs (present %d, value %d)", in->dual_iso.present,

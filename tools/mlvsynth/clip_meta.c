@@ -23,6 +23,40 @@ static void exposure_for(mp_exposure *e, uint32_t iso, uint32_t shutter_us)
     e->shutter_us = shutter_us;
 }
 
+static void raw_info_for(mp_raw_info *r, const synth_options *o, uint32_t width,
+                         uint32_t height, uint32_t black, uint32_t white, uint32_t ob_left,
+                         uint32_t ob_top)
+{
+    r->api_version = 1;
+    r->width = width;
+    r->height = height;
+    r->bits = o->bits;
+    r->black = (int32_t)black;
+    r->white = (int32_t)white;
+    /* Simplification shared with the samples: the "full buffer" is the recorded frame. */
+    r->buffer_width = (int32_t)width;
+    r->buffer_height = (int32_t)height;
+    r->pitch = (int32_t)(width * o->bits / 8);
+    r->frame_size = r->pitch * (int32_t)height;
+    r->crop_origin[0] = (int32_t)ob_left;
+    r->crop_origin[1] = (int32_t)ob_top;
+    r->crop_size[0] = (int32_t)(width - ob_left);
+    r->crop_size[1] = (int32_t)(height - ob_top);
+    r->active_area[0] = (int32_t)ob_top;
+    r->active_area[1] = (int32_t)ob_left;
+    r->active_area[2] = (int32_t)height;
+    r->active_area[3] = (int32_t)width;
+    r->exposure_bias.num = 0;
+    r->exposure_bias.den = 0;
+    r->cfa = MP_CFA_RGGB;
+    r->calibration_illuminant = 21;   /* D65 */
+    for (int i = 0; i < 9; i++) {
+        r->color_matrix1[i].num = color_matrix_5d3[i];
+        r->color_matrix1[i].den = 10000;
+    }
+    r->dynamic_range_x100 = 1100;
+}
+
 mp_status clip_meta_build(clip_meta *m, const synth_options *o, mp_error *err)
 {
     memset(m, 0, sizeof *m);
@@ -33,35 +67,10 @@ mp_status clip_meta_build(clip_meta *m, const synth_options *o, mp_error *err)
     if (st)
         return st;
 
-    mp_raw_info *r = &m->raw;
-    r->api_version = 1;
-    r->width = o->width;
-    r->height = o->height;
-    r->bits = o->bits;
-    r->black = (int32_t)black;
-    r->white = (int32_t)white;
-    /* Simplification shared with the samples: the "full buffer" is the recorded frame. */
-    r->buffer_width = (int32_t)o->width;
-    r->buffer_height = (int32_t)o->height;
-    r->pitch = (int32_t)(o->width * o->bits / 8);
-    r->frame_size = r->pitch * (int32_t)o->height;
-    r->crop_origin[0] = (int32_t)ob_left;
-    r->crop_origin[1] = (int32_t)ob_top;
-    r->crop_size[0] = (int32_t)(o->width - ob_left);
-    r->crop_size[1] = (int32_t)(o->height - ob_top);
-    r->active_area[0] = (int32_t)ob_top;
-    r->active_area[1] = (int32_t)ob_left;
-    r->active_area[2] = (int32_t)o->height;
-    r->active_area[3] = (int32_t)o->width;
-    r->exposure_bias.num = 0;
-    r->exposure_bias.den = 0;
-    r->cfa = MP_CFA_RGGB;
-    r->calibration_illuminant = 21;   /* D65 */
-    for (int i = 0; i < 9; i++) {
-        r->color_matrix1[i].num = color_matrix_5d3[i];
-        r->color_matrix1[i].den = 10000;
-    }
-    r->dynamic_range_x100 = 1100;
+    raw_info_for(&m->raw, o, o->width, o->height, black, white, ob_left, ob_top);
+    uint32_t w2, h2;
+    options_frame_geometry(o, UINT32_MAX, &w2, &h2);
+    raw_info_for(&m->raw_changed, o, w2, h2, black, white, ob_left, ob_top);
 
     mp_raw_capture *c = &m->capture;
     c->present = 1;

@@ -10,6 +10,7 @@
 
 typedef struct clip_meta {
     mp_raw_info raw;
+    mp_raw_info raw_changed;       /* from --change-at on (a new RAWI with --change-size) */
     mp_raw_capture capture;
     mp_camera camera;
     mp_exposure exposure;          /* at frame 0 */

@@ -118,7 +118,8 @@ mp_status content_frame(content_ctx *c, uint32_t number, uint32_t source, uint16
                         mp_error *err)
 {
     const synth_options *o = c->opt;
-    uint32_t w = o->width, h = o->height;
+    uint32_t w, h;
+    options_frame_geometry(o, number, &w, &h);
     switch (o->content) {
     case CONTENT_PATTERN:
         for (uint32_t y = 0; y < h; y++)

@@ -33,7 +33,8 @@ void content_free(content_ctx *c);
 /* RAWI black and white for the options (dual ISO: the simulated sensor's). */
 void content_levels(const synth_options *opt, uint32_t *black, uint32_t *white);
 
-/* The samples of the VIDF with frameNumber `number`: width x height, row-major. `source` is
+/* The samples of the VIDF with frameNumber `number`: its geometry (options_frame_geometry),
+ * row-major. `source` is
  * the frame whose picture it carries (number itself, or another for a duplicate VIDF). */
 mp_status content_frame(content_ctx *c, uint32_t number, uint32_t source, uint16_t *dst,
                         mp_error *err);

@@ -21,35 +21,30 @@ uint16_t frame_coder_video_class(const synth_options *opt)
     return 0x01;
 }
 
-lj92_header frame_coder_lj92_header(const synth_options *opt)
+lj92_header frame_coder_lj92_header(const synth_options *opt, uint32_t width, uint32_t height)
 {
     lj92_header h;
     int camera = opt->layout == LJ92_LAYOUT_CAMERA;
-    h.width = camera ? opt->width : 2 * opt->width;
-    h.height = opt->height / 2;
+    h.width = camera ? width : 2 * width;
+    h.height = height / 2;
     h.components = camera ? 2 : 1;
     h.precision = opt->bits;
     h.predictor = opt->lj92_predictor ? opt->lj92_predictor : camera ? 1 : 6;
     return h;
 }
 
-static size_t sample_count(const synth_options *opt)
-{
-    return (size_t)opt->width * opt->height;
-}
-
 mp_status frame_coder_init(frame_coder *c, const synth_options *opt, mp_error *err)
 {
     memset(c, 0, sizeof *c);
     c->opt = opt;
-    c->packed = malloc(mp_packed_size_mlv(sample_count(opt), opt->bits));
-    c->work = malloc(sample_count(opt) * sizeof *c->work);
+    size_t n = options_max_pixels(opt);
+    c->packed = malloc(mp_packed_size_mlv(n, opt->bits));
+    c->work = malloc(n * sizeof *c->work);
     /* mlv_dump's reference before the first frame: zeros in practice (mlv-format.md 10.1) */
-    c->zero_ref = calloc(sample_count(opt), sizeof *c->zero_ref);
+    c->zero_ref = calloc(n, sizeof *c->zero_ref);
     if (!c->packed || !c->work || !c->zero_ref) {
         frame_coder_free(c);
-        return mp_error_set(err, MP_ERR_NOMEM, "out of memory for a %ux%u frame", opt->width,
-                            opt->height);
+        return mp_error_set(err, MP_ERR_NOMEM, "out of memory for %zu-pixel frames", n);
     }
     return MP_OK;
 }
@@ -63,11 +58,12 @@ void frame_coder_free(frame_coder *c)
     memset(c, 0, sizeof *c);
 }
 
-mp_status frame_coder_encode(frame_coder *c, const uint16_t *samples, const uint16_t *ref,
-                             const uint8_t **out, size_t *out_len, mp_error *err)
+mp_status frame_coder_encode(frame_coder *c, const uint16_t *samples, uint32_t width,
+                             uint32_t height, const uint16_t *ref, const uint8_t **out,
+                             size_t *out_len, mp_error *err)
 {
     const synth_options *o = c->opt;
-    size_t n = sample_count(o);
+    size_t n = (size_t)width * height;
     size_t packed_len = mp_packed_size_mlv(n, o->bits);
     free(c->compressed);
     c->compressed = NULL;
@@ -78,7 +74,7 @@ mp_status frame_coder_encode(frame_coder *c, const uint16_t *samples, const uint
         *out_len = packed_len;
         return MP_OK;
     case COMPRESS_LJ92: {
-        lj92_header h = frame_coder_lj92_header(o);
+        lj92_header h = frame_coder_lj92_header(o, width, height);
         mp_status st = lj92_encode(samples, &h, &c->compressed, out_len, err);
         *out = c->compressed;
         return st;

@@ -19,15 +19,16 @@ typedef struct frame_coder {
 } frame_coder;
 
 uint16_t frame_coder_video_class(const synth_options *opt);
-/* The LJ92 frame header for the options' layout and predictor. */
-lj92_header frame_coder_lj92_header(const synth_options *opt);
+/* The LJ92 frame header for the options' layout and predictor, for a width x height frame. */
+lj92_header frame_coder_lj92_header(const synth_options *opt, uint32_t width, uint32_t height);
 
 mp_status frame_coder_init(frame_coder *c, const synth_options *opt, mp_error *err);
 void frame_coder_free(frame_coder *c);
 
-/* ref: the previous frame in timestamp order for DELTA (NULL = zeros before the first).
- * *out stays valid until the next call. */
-mp_status frame_coder_encode(frame_coder *c, const uint16_t *samples, const uint16_t *ref,
-                             const uint8_t **out, size_t *out_len, mp_error *err);
+/* ref: the previous frame in timestamp order for DELTA (NULL = zeros: before the first
+ * frame and after a new RAWI). *out stays valid until the next call. */
+mp_status frame_coder_encode(frame_coder *c, const uint16_t *samples, uint32_t width,
+                             uint32_t height, const uint16_t *ref, const uint8_t **out,
+                             size_t *out_len, mp_error *err);
 
 #endif

@@ -170,7 +170,7 @@ enum {
     O_AUDIO, O_TONE, O_AUDIO_OFFSET,
     O_INTERRUPTED, O_ZERO_TAIL, O_TRUNCATE, O_GARBAGE, O_BAD_FS, O_NO_RAWI, O_GUID_MISMATCH,
     O_ISO, O_SHUTTER, O_CHANGE_AT, O_CHANGE_ISO, O_CHANGE_SHUTTER, O_CHANGE_DISO,
-    O_CHANGE_EV_GAP, O_CHANGE_IN_FILLER,
+    O_CHANGE_EV_GAP, O_CHANGE_IN_FILLER, O_CHANGE_SIZE,
     O_DUAL_ISO, O_ISO_HIGH, O_EV_GAP, O_PHASE, O_SEED, O_SCENE, O_SHIFT, O_ILLUM, O_BLACK_OFF,
     O_EXPOSURE, O_OB, O_NO_DISO, O_TRUTH_RAW
 };
@@ -218,6 +218,7 @@ static const struct option long_opts[] = {
     {"change-diso", required_argument, 0, O_CHANGE_DISO},
     {"change-ev-gap", required_argument, 0, O_CHANGE_EV_GAP},
     {"change-in-filler", no_argument, 0, O_CHANGE_IN_FILLER},
+    {"change-size", required_argument, 0, O_CHANGE_SIZE},
     {"dual-iso", no_argument, 0, O_DUAL_ISO},
     {"iso-high", required_argument, 0, O_ISO_HIGH},
     {"ev-gap", required_argument, 0, O_EV_GAP},
@@ -296,7 +297,7 @@ static mp_status validate(synth_options *o, mp_error *err)
             o->garbage_block != OPT_NONE ||
             o->bad_frame_space != OPT_NONE || o->no_rawi || o->guid_mismatch != OPT_NONE ||
             o->change_at != OPT_NONE || o->interrupted || o->rtci_every ||
-            o->frame_space != 32)
+            o->frame_space != 32 || o->video_class != OPT_NONE)
             return mp_error_set(err, MP_ERR_ARG, "--legacy-raw takes only picture and "
                                 "--raw-* options");
         if (o->raw_chunk_bytes < 1)
@@ -312,6 +313,14 @@ static mp_status validate(synth_options *o, mp_error *err)
          o->guid_mismatch != OPT_NONE))
         return mp_error_set(err, MP_ERR_ARG, "DELTA cannot lose a frame mid-clip: no "
                             "--garbage-block, --bad-frame-space or --guid-mismatch");
+    if (o->change_width && (o->change_width < 2 || o->change_height < 2 ||
+                            o->change_width % 2 || o->change_height % 2 ||
+                            o->change_width > 16384 || o->change_height > 16384 ||
+                            (uint64_t)o->change_width * o->change_height > MP_FRAME_MAX_PIXELS))
+        return mp_error_set(err, MP_ERR_ARG, "--change-size must be even, 2..16384 each way");
+    if (o->change_width && (o->content == CONTENT_DUALISO || o->legacy_raw || o->no_rawi))
+        return mp_error_set(err, MP_ERR_ARG, "--change-size: not with --dual-iso, --legacy-raw "
+                            "or --no-rawi");
     if (o->zero_tail && o->truncate)
         return mp_error_set(err, MP_ERR_ARG, "--zero-tail and --truncate exclude each other");
     if (o->lj92_predictor && o->compression != COMPRESS_LJ92)
@@ -330,7 +339,7 @@ static mp_status validate(synth_options *o, mp_error *err)
         return mp_error_set(err, MP_ERR_ARG, "--change-at must be a frame number in "
                             "1..frames-1");
     if ((o->change_iso || o->change_shutter_us || o->change_diso || o->change_ev_gap > 0 ||
-         o->change_in_filler) &&
+         o->change_in_filler || o->change_width) &&
         o->change_at == OPT_NONE)
         return mp_error_set(err, MP_ERR_ARG, "--change-* options need --change-at K");
     if (o->content == CONTENT_DUALISO) {
@@ -460,6 +469,9 @@ mp_status options_parse(synth_options *o, int argc, char **argv, int first, int 
             st = parse_double("--change-ev-gap", a, 0.01, 8, &o->change_ev_gap, err);
             break;
         case O_CHANGE_IN_FILLER: o->change_in_filler = 1; break;
+        case O_CHANGE_SIZE:
+            st = parse_pair("--change-size", a, 'x', &o->change_width, &o->change_height, err);
+            break;
         case O_DUAL_ISO: o->content = CONTENT_DUALISO; break;
         case O_ISO_HIGH: st = parse_u32("--iso-high", a, 50, 409600, &o->iso_high, err); break;
         case O_EV_GAP: st = parse_double("--ev-gap", a, 0.01, 8, &o->ev_gap, err); break;
@@ -506,6 +518,21 @@ void options_free(synth_options *o)
     free(o->drop.v);
     free(o->duplicate.v);
     o->drop.v = o->duplicate.v = NULL;
+}
+
+void options_frame_geometry(const synth_options *o, uint32_t number, uint32_t *width,
+                            uint32_t *height)
+{
+    int changed = o->change_width && o->change_at != OPT_NONE && number >= o->change_at;
+    *width = changed ? o->change_width : o->width;
+    *height = changed ? o->change_height : o->height;
+}
+
+size_t options_max_pixels(const synth_options *o)
+{
+    size_t first = (size_t)o->width * o->height;
+    size_t later = (size_t)o->change_width * o->change_height;
+    return first > later ? first : later;
 }
 
 uint64_t options_first_frame_time_us(const synth_options *o)

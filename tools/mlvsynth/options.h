@@ -4,6 +4,7 @@
 #ifndef MLVSYNTH_OPTIONS_H
 #define MLVSYNTH_OPTIONS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "common/mp_status.h"
@@ -77,6 +78,7 @@ typedef struct synth_options {
     uint32_t iso, shutter_us;
     int64_t change_at;
     uint32_t change_iso, change_shutter_us;
+    uint32_t change_width, change_height;   /* new RAWI geometry from frame K on; 0 = same */
     int change_in_filler;        /* the new EXPO/DISO inside frame K's VIDF slot (mlv_rec) */
     int change_diso;
     int32_t change_diso_value;
@@ -101,6 +103,12 @@ mp_status options_parse(synth_options *o, int argc, char **argv, int first, int 
                         mp_error *err);
 void options_free(synth_options *o);
 void options_print_help(const char *prog);
+
+/* Recorded frame size of frame `number` (--change-size applies from --change-at on), and the
+ * largest frame of the clip in pixels. */
+void options_frame_geometry(const synth_options *o, uint32_t number, uint32_t *width,
+                            uint32_t *height);
+size_t options_max_pixels(const synth_options *o);
 
 /* Frame rate period in microseconds, rounded, and the timestamp of frame `number`. */
 uint64_t options_frame_time_us(const synth_options *o, uint32_t number);

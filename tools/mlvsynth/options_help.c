@@ -76,6 +76,8 @@ void options_print_help(const char *prog)
 "      --change-shutter US  shutter from frame K on (scene exposure follows)\n"
 "      --change-diso V      new DISO isoValue from frame K on (dual ISO)\n"
 "      --change-ev-gap EV   true bright-field gap from frame K on [nominal of V]\n"
+"      --change-size WxH    new RAWI before frame K: frames from K on are WxH (a\n"
+"                           resolution change; DELTA restarts from zeros there)\n"
 "      --change-in-filler   put that EXPO/DISO inside frame K's VIDF slot, its VIDF\n"
 "                           header and frameSpace moved/shrunk (mlv_rec mlv_prepend_block;\n"
 "                           needs --frame-space >= 40, 64 with DISO)\n"

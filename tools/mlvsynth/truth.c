@@ -185,7 +185,7 @@ static mp_status write_json(const synth_options *o, const clip_plan *plan, const
     fprintf(j, "  \"compression\": \"%s\", \"video_class\": %u,\n",
             compression_names[o->compression], frame_coder_video_class(o));
     if (o->compression == COMPRESS_LJ92) {
-        lj92_header h = frame_coder_lj92_header(o);
+        lj92_header h = frame_coder_lj92_header(o, o->width, o->height);
         fprintf(j, "  \"lj92\": {\"layout\": \"%s\", \"components\": %u, \"width\": %u, "
                 "\"height\": %u, \"precision\": %u, \"predictor\": %u},\n",
                 o->layout == LJ92_LAYOUT_CAMERA ? "camera" : "mlvdump", h.components, h.width,
@@ -214,10 +214,11 @@ static mp_status write_json(const synth_options *o, const clip_plan *plan, const
     if (o->change_at != OPT_NONE)
         fprintf(j, "  \"change\": {\"at_frame\": %lld, \"written_before_frame\": %u, "
                 "\"iso\": %u, \"shutter_us\": %llu, \"diso_changed\": %s, \"in_filler\": "
-                "%s},\n", (long long)o->change_at,
+                "%s, \"width\": %u, \"height\": %u},\n", (long long)o->change_at,
                 plan->slots[plan->change_slot].number, m->exposure_changed.iso,
                 (unsigned long long)m->exposure_changed.shutter_us,
-                o->change_diso ? "true" : "false", o->change_in_filler ? "true" : "false");
+                o->change_diso ? "true" : "false", o->change_in_filler ? "true" : "false",
+                m->raw_changed.width, m->raw_changed.height);
     fprintf(j, "  \"damage\": {\"interrupted\": %s, \"zero_tail\": %llu, \"truncate\": %llu, "
             "\"garbage_block\": %lld, \"bad_frame_space\": %lld, \"no_rawi\": %s, "
             "\"guid_mismatch_chunk\": %lld, \"video_class_override\": %lld},\n",

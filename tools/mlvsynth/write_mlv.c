@@ -115,11 +115,14 @@ static mp_status write_slot(mlv_job *j, out_file *f, uint32_t i, uint32_t *vcoun
         st = mlvw_mark(f, s->timestamp - 1, 1, err);
     uint64_t slot_start = f->size;
     if (!st && j->plan->change_slot == (int64_t)i) {
-        /* settings change: new EXPO (and DISO) just before the frame, by timestamp too;
+        /* settings change: new (RAWI,) EXPO (and DISO) just before the frame, by timestamp;
          * with --change-in-filler they take the start of the frame's slot (mlv_rec's
          * mlv_prepend_block), so its VIDF header and filler shrink by their size */
         uint64_t ts = options_frame_time_us(o, (uint32_t)o->change_at) - 1;
-        st = mlvw_expo(f, ts, &j->m->exposure_changed, err);
+        if (o->change_width)
+            st = mlvw_rawi(f, ts, &j->m->raw_changed, err);
+        if (!st)
+            st = mlvw_expo(f, ts, &j->m->exposure_changed, err);
         if (!st && j->m->dual_iso.present && o->change_diso)
             st = mlvw_diso(f, ts, &j->m->dual_iso_changed, err);
     }
@@ -128,9 +131,14 @@ static mp_status write_slot(mlv_job *j, out_file *f, uint32_t i, uint32_t *vcoun
         st = content_frame(j->content, s->number, s->source, j->cur, err);
     const uint8_t *payload = NULL;
     size_t len = 0;
+    uint32_t w, h;
+    options_frame_geometry(o, s->number, &w, &h);
+    /* mlv_dump resets the DELTA reference on a new RAWI */
+    if (o->change_width && j->plan->change_slot == (int64_t)i)
+        j->have_prev = 0;
     if (!st)
-        st = frame_coder_encode(&j->coder, j->cur, j->have_prev ? j->prev : NULL, &payload,
-                                &len, err);
+        st = frame_coder_encode(&j->coder, j->cur, w, h, j->have_prev ? j->prev : NULL,
+                                &payload, &len, err);
     if (st)
         return st;
     if (prepended > o->frame_space)
@@ -246,7 +254,7 @@ mp_status write_mlv(const synth_options *o, const clip_plan *plan, const clip_me
         return mp_error_set(err, MP_ERR_ARG, "damaged VIDF index past the %u VIDF blocks",
                             plan->count);
     mlv_job j = {.o = o, .plan = plan, .m = meta, .content = content, .fate = fate};
-    size_t n = (size_t)o->width * o->height;
+    size_t n = options_max_pixels(o);
     uint32_t max_audio = content_audio_block_samples(o, 0) + 1;
     mp_status st = frame_coder_init(&j.coder, o, err);
     j.cur = malloc(n * sizeof *j.cur);
