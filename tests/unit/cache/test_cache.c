@@ -6,6 +6,7 @@
 #include <ftw.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -724,6 +726,57 @@ static void four_threads_share_the_cache(void **state)
         mp_frame_free(&frames[i]);
 }
 
+/* A writer killed at random points (SIGKILL, no cleanup) leaves only complete entries under
+ * final names: every key is then a clean miss or the exact frame, with no warning. */
+static void killed_writer_leaves_no_partial_entry(void **state)
+{
+    fixture *fx = *state;
+    enum { FRAMES = 6 };
+    mp_frame frames[FRAMES] = {{0}}, out = {0};
+    for (int i = 0; i < FRAMES; i++) {
+        fill_sensor(&frames[i], 256, 128, (uint32_t)i);
+        frames[i].number = (uint32_t)i;
+    }
+    for (int attempt = 0; attempt < 4; attempt++) {
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            mp_cache_scratch s = {0};
+            for (;;)
+                for (int i = 0; i < FRAMES; i++) {
+                    mp_cache_key key = {0xdead, (uint32_t)i, (uint64_t)attempt};
+                    mp_cache_put(fx->cache, &key, &frames[i], &s, NULL);
+                }
+        }
+        /* Kill once the first entry is out (so the run wrote something), a little later
+         * each time to land at other points of a put. */
+        char first[PATH_MAX];
+        mp_cache_key key0 = {0xdead, 0, (uint64_t)attempt};
+        assert_int_equal(mp_cache_entry_path(fx->cache, &key0, first, sizeof first, NULL),
+                         MP_OK);
+        for (int wait = 0; wait < 5000 && access(first, F_OK) != 0; wait++)
+            usleep(1000);
+        usleep(1000 + 3000 * (useconds_t)attempt);
+        kill(pid, SIGKILL);
+        assert_int_equal(waitpid(pid, NULL, 0), pid);
+        for (int i = 0; i < FRAMES; i++) {
+            mp_cache_key key = {0xdead, (uint32_t)i, (uint64_t)attempt};
+            int hit = -1;
+            assert_int_equal(mp_cache_get(fx->cache, &key, &out, &hit, &fx->scratch, NULL),
+                             MP_OK);
+            if (hit)
+                assert_frames_equal(&out, &frames[i]);
+        }
+    }
+    assert_int_equal(fx->warnings, 0);
+    mp_cache_stats stats;
+    mp_cache_get_stats(fx->cache, &stats);
+    assert_true(stats.hits >= 4);  /* each writer got entries out */
+    for (int i = 0; i < FRAMES; i++)
+        mp_frame_free(&frames[i]);
+    mp_frame_free(&out);
+}
+
 static void open_refuses_a_file_and_bad_options(void **state)
 {
     fixture *fx = *state;
@@ -764,6 +817,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(leftover_temp_files_are_never_entries, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(four_threads_share_the_cache, setup, teardown),
+        cmocka_unit_test_setup_teardown(killed_writer_leaves_no_partial_entry, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(open_refuses_a_file_and_bad_options, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
