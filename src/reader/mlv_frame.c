@@ -1,5 +1,6 @@
-/* mlv_read_frame: reads one frame's payload with pread and decodes it in the calling thread
- * (bit-packed 10/12/14/16-bit, LJ92, LZMA, DELTA). Per-thread state lives in mlv_scratch. */
+/* Frame reading in two steps: mlv_read_payload preads a frame's stored bytes (I/O only),
+ * mlv_decode_payload turns them into samples (bit-packed 10/12/14/16-bit, LJ92, LZMA, DELTA);
+ * mlv_read_frame does both. Per-thread decode state lives in mlv_scratch. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,111 +67,149 @@ static mp_status check_payload_size(const mlv_clip *c, const mlv_entry *e, const
                         r->height, r->bits);
 }
 
-static mp_status reserve_buf(mlv_scratch *s, size_t n, mp_error *err)
+/* The checks every access to frame `index` needs, before any frame-sized allocation. */
+static mp_status frame_entry(const mlv_clip *c, uint32_t index, const mlv_entry **entry,
+                             const mp_raw_info **raw, mp_error *err)
 {
-    if (n <= s->buf_size)
-        return MP_OK;
-    uint8_t *p = realloc(s->buf, n);
-    if (!p)
-        return mp_error_set(err, MP_ERR_NOMEM, "cannot allocate %zu bytes for a frame", n);
-    s->buf = p;
-    s->buf_size = n;
+    if (index >= c->info.frame_count)
+        return mp_error_set(err, MP_ERR_RANGE, "%s: frame index %u out of range (%u frames)",
+                            mlv_base_name(c->chunks[0].path), index, c->info.frame_count);
+    mp_status st = mlv_clip_check_video(c, err);
+    if (st != MP_OK)
+        return st;
+    const mlv_entry *e = &c->frames[index];
+    const mp_raw_info *r = &c->states[e->state].raw;
+    if ((st = check_geometry(c, e, r, err)) != MP_OK ||
+        (st = check_payload_size(c, e, r, err)) != MP_OK)
+        return st;
+    *entry = e;
+    *raw = r;
     return MP_OK;
 }
 
-/* Reads the first n bytes of a frame's payload into the scratch buffer. */
-static mp_status read_payload(const mlv_clip *c, const mlv_entry *e, size_t n, mlv_scratch *s,
-                              mp_error *err)
+static size_t min_size(size_t a, size_t b)
 {
-    mp_status st = reserve_buf(s, n, err);
-    if (st == MP_OK)
-        st = mlv_read_span(c, e->chunk, e->offset, s->buf, n, err);
-    return st;
+    return a < b ? a : b;
 }
 
-static mp_status decode_lj92(const mlv_clip *c, const mlv_entry *e, size_t len, mp_frame *out,
-                             mlv_scratch *s, mp_error *err)
+/* How many of the block's payload bytes the decoder uses: a packed frame exactly its size;
+ * a compressed stream what the block holds, capped where no valid stream can reach (a
+ * lossless JPEG needs at most 4 bytes a sample plus its tables, LZMA grows data by little). */
+static size_t payload_bytes(const mlv_clip *c, const mlv_entry *e, const mp_raw_info *r)
 {
-    size_t count = (size_t)out->width * out->height;
-    /* a lossless JPEG never needs more than 4 bytes a sample plus its tables */
-    size_t bound = 4 * count + 65536;
-    if (len > bound)
-        len = bound;
-    mp_status st = read_payload(c, e, len, s, err);
+    size_t count = (size_t)r->width * r->height;
+    size_t packed = mp_packed_size_mlv(count, r->bits);
+    size_t lj92_bound = 4 * count + 65536;
+    switch (c->info.compression) {
+    case MLV_COMPRESSION_LJ92:
+        return min_size(e->length, lj92_bound);
+    case MLV_COMPRESSION_LZMA:
+    case MLV_COMPRESSION_LZMA_DELTA:
+        return min_size(e->length, 2 * packed + 65536);
+    case MLV_COMPRESSION_NONE:      /* shorter than a packed frame: LJ92 tagged as raw */
+        return e->length >= packed ? packed : min_size(e->length, lj92_bound);
+    case MLV_COMPRESSION_DELTA:
+        break;
+    }
+    return packed;
+}
+
+static mp_status reserve_bytes(uint8_t **p, size_t *capacity, size_t n, mp_error *err)
+{
+    if (n <= *capacity)
+        return MP_OK;
+    uint8_t *q = realloc(*p, n);
+    if (!q)
+        return mp_error_set(err, MP_ERR_NOMEM, "cannot allocate %zu bytes for a frame", n);
+    *p = q;
+    *capacity = n;
+    return MP_OK;
+}
+
+mp_status mlv_read_payload(const mlv_clip *c, uint32_t index, mlv_payload *buf, mp_error *err)
+{
+    buf->clip = NULL;   /* holds no frame until this read completes */
+    buf->size = 0;
+    const mlv_entry *e = NULL;
+    const mp_raw_info *r = NULL;
+    mp_status st = frame_entry(c, index, &e, &r, err);
     if (st != MP_OK)
         return st;
+    size_t n = payload_bytes(c, e, r);
+    if ((st = reserve_bytes(&buf->data, &buf->capacity, n, err)) != MP_OK ||
+        (st = mlv_read_span(c, e->chunk, e->offset, buf->data, n, err)) != MP_OK)
+        return st;
+    buf->size = n;
+    buf->clip = c;
+    buf->index = index;
+    return MP_OK;
+}
+
+static mp_status decode_lj92(const mlv_clip *c, const mlv_entry *e, const uint8_t *bytes,
+                             size_t len, mp_frame *out, mp_error *err)
+{
     lj92_header hdr;
     mp_error sub = {0};
-    st = lj92_decode(s->buf, len, out->data, count, &hdr, &sub);
+    mp_status st = lj92_decode(bytes, len, out->data, (size_t)out->width * out->height, &hdr,
+                               &sub);
     if (st != MP_OK)
         return mp_error_set(err, st, "%s: offset %llu: frame %u: LJ92: %s", frame_file(c, e),
                             (unsigned long long)e->offset, e->number, sub.msg);
     return MP_OK;
 }
 
-static mp_status decode_packed(const mlv_clip *c, const mlv_entry *e, mp_frame *out,
-                               mlv_scratch *s, mp_error *err)
+static mp_status decode_packed(const mlv_clip *c, const mlv_entry *e, const uint8_t *bytes,
+                               size_t len, mp_frame *out, mp_error *err)
 {
     size_t count = (size_t)out->width * out->height;
     size_t need = mp_packed_size_mlv(count, out->bits);
-    if (e->length < need) {
-        /* 2017-03-30 mlv_lite builds wrote LJ92 frames tagged as uncompressed */
-        mp_status st = e->length >= 2 ? read_payload(c, e, 2, s, err) : MP_OK;
-        if (st != MP_OK)
-            return st;
-        if (e->length >= 2 && s->buf[0] == 0xFF && s->buf[1] == 0xD8)
-            return decode_lj92(c, e, e->length, out, s, err);
-        return mp_error_set(err, MP_ERR_DAMAGED, "%s: offset %llu: frame %u: payload of %u "
-                            "bytes, a %ux%u %u-bit frame needs %zu", frame_file(c, e),
-                            (unsigned long long)e->offset, e->number, e->length, out->width,
-                            out->height, out->bits, need);
+    if (len >= need) {
+        mp_unpack_mlv(bytes, out->data, count, out->bits);
+        return MP_OK;
     }
-    mp_status st = read_payload(c, e, need, s, err);
-    if (st == MP_OK)
-        mp_unpack_mlv(s->buf, out->data, count, out->bits);
-    return st;
+    /* 2017-03-30 mlv_lite builds wrote LJ92 frames tagged as uncompressed */
+    if (len >= 2 && bytes[0] == 0xFF && bytes[1] == 0xD8)
+        return decode_lj92(c, e, bytes, len, out, err);
+    return mp_error_set(err, MP_ERR_DAMAGED, "%s: offset %llu: frame %u: payload of %u bytes, "
+                        "a %ux%u %u-bit frame needs %zu", frame_file(c, e),
+                        (unsigned long long)e->offset, e->number, e->length, out->width,
+                        out->height, out->bits, need);
 }
 
-/* LZMA (mlv-format.md 10.2): the payload inflates to a bit-packed frame. The scratch buffer
- * holds the compressed bytes followed by the inflated ones. */
-static mp_status decode_lzma(const mlv_clip *c, const mlv_entry *e, mp_frame *out,
-                             mlv_scratch *s, mp_error *err)
+/* LZMA (mlv-format.md 10.2): the payload inflates to a bit-packed frame, in the scratch. */
+static mp_status decode_lzma(const mlv_clip *c, const mlv_entry *e, const uint8_t *bytes,
+                             size_t len, mp_frame *out, mlv_scratch *s, mp_error *err)
 {
     size_t count = (size_t)out->width * out->height;
     size_t need = mp_packed_size_mlv(count, out->bits);
-    size_t len = e->length;
-    size_t bound = 2 * need + 65536;   /* LZMA never grows data by more than a little */
-    if (len > bound)
-        len = bound;
-    mp_status st = reserve_buf(s, len + need, err);
-    if (st == MP_OK)
-        st = mlv_read_span(c, e->chunk, e->offset, s->buf, len, err);
+    mp_status st = reserve_bytes(&s->buf, &s->buf_size, need, err);
     if (st != MP_OK)
         return st;
     mp_error sub = {0};
-    st = mp_lzma_frame_decode(s->buf, len, s->buf + len, need, &sub);
+    st = mp_lzma_frame_decode(bytes, len, s->buf, need, &sub);
     if (st != MP_OK)
         return mp_error_set(err, st, "%s: offset %llu: frame %u: LZMA: %s", frame_file(c, e),
                             (unsigned long long)e->offset, e->number, sub.msg);
-    mp_unpack_mlv(s->buf + len, out->data, count, out->bits);
+    mp_unpack_mlv(s->buf, out->data, count, out->bits);
     return MP_OK;
 }
 
 /* The stored samples of one frame (before any DELTA) into out->data. */
-static mp_status decode_stored(const mlv_clip *c, const mlv_entry *e, mp_frame *out,
+static mp_status decode_stored(const mlv_clip *c, const mlv_payload *p, mp_frame *out,
                                mlv_scratch *s, mp_error *err)
 {
+    const mlv_entry *e = &c->frames[p->index];
     switch (c->info.compression) {
     case MLV_COMPRESSION_LJ92:
-        return decode_lj92(c, e, e->length, out, s, err);
+        return decode_lj92(c, e, p->data, p->size, out, err);
     case MLV_COMPRESSION_LZMA:
     case MLV_COMPRESSION_LZMA_DELTA:
-        return decode_lzma(c, e, out, s, err);
+        return decode_lzma(c, e, p->data, p->size, out, s, err);
     case MLV_COMPRESSION_NONE:
     case MLV_COMPRESSION_DELTA:
         break;
     }
-    return decode_packed(c, e, out, s, err);
+    return decode_packed(c, e, p->data, p->size, out, err);
 }
 
 static int same_raw(const mlv_clip *c, uint32_t a, uint32_t b)
@@ -188,13 +227,15 @@ static int no_reset_between(const mlv_clip *c, uint32_t a, uint32_t b)
 }
 
 /* DELTA (mlv-format.md 10.1): each frame is stored relative to the previous one, and the
- * reference resets to zeros at a new RAWI. Sequential reads continue from the scratch's
- * reference in O(1); any other access decodes forward from the last reset. The chain follows
- * index (frame-number) order; mlv_dump used timestamp order, which is the same unless the
- * clip was out of order before mlv_dump rewrote it (and it writes frames sorted). */
-static mp_status decode_delta(const mlv_clip *c, uint32_t index, mp_frame *out, mlv_scratch *s,
-                              mp_error *err)
+ * reference resets to zeros at a new RAWI. When the scratch holds frame index-1 (sequential
+ * decoding) this costs one frame; otherwise the frames between the scratch's reference (or
+ * the last reset) and `index` are read again into scratch->chain and decoded first. The
+ * chain follows index (frame-number) order; mlv_dump used timestamp order, which is the same
+ * unless the clip was out of order before mlv_dump rewrote it (and it writes frames sorted). */
+static mp_status decode_delta(const mlv_clip *c, const mlv_payload *target, mp_frame *out,
+                              mlv_scratch *s, mp_error *err)
 {
+    uint32_t index = target->index;
     size_t count = (size_t)out->width * out->height;
     int64_t r = s->ref && s->ref_size == count && s->ref_clip == c ? s->ref_index : -1;
     uint32_t from = index;
@@ -215,7 +256,14 @@ static mp_status decode_delta(const mlv_clip *c, uint32_t index, mp_frame *out, 
     }
     s->ref_index = -1;   /* invalid until the chain below completes a frame */
     for (uint32_t j = from; j <= index; j++) {
-        mp_status st = decode_stored(c, &c->frames[j], out, s, err);
+        const mlv_payload *p = target;
+        mp_status st = MP_OK;
+        if (j < index) {
+            st = mlv_read_payload(c, j, &s->chain, err);
+            p = &s->chain;
+        }
+        if (st == MP_OK)
+            st = decode_stored(c, p, out, s, err);
         if (st != MP_OK)
             return st;
         mp_delta_decode(out->data, s->ref, count, out->bits);
@@ -225,22 +273,17 @@ static mp_status decode_delta(const mlv_clip *c, uint32_t index, mp_frame *out, 
     return MP_OK;
 }
 
-mp_status mlv_read_frame(const mlv_clip *c, uint32_t index, mp_frame *out, mlv_scratch *s,
-                         mp_error *err)
+mp_status mlv_decode_payload(const mlv_clip *c, uint32_t index, const mlv_payload *buf,
+                             mp_frame *out, mlv_scratch *s, mp_error *err)
 {
-    if (index >= c->info.frame_count)
-        return mp_error_set(err, MP_ERR_RANGE, "%s: frame index %u out of range (%u frames)",
-                            mlv_base_name(c->chunks[0].path), index, c->info.frame_count);
-    mp_status st = mlv_clip_check_video(c, err);
-    if (st != MP_OK)
-        return st;
+    if (!buf || buf->clip != c || buf->index != index)
+        return mp_error_set(err, MP_ERR_ARG, "%s: frame index %u: the payload given holds "
+                            "another frame (or none)", mlv_base_name(c->chunks[0].path),
+                            index);
+    /* mlv_read_payload checked this frame's entry and RAWI; the clip is read-only since. */
     const mlv_entry *e = &c->frames[index];
     const mp_raw_info *r = &c->states[e->state].raw;
-    st = check_geometry(c, e, r, err);
-    if (st == MP_OK)
-        st = check_payload_size(c, e, r, err);
-    if (st == MP_OK)
-        st = mp_frame_reserve(out, r->width, r->height, err);
+    mp_status st = mp_frame_reserve(out, r->width, r->height, err);
     if (st != MP_OK)
         return st;
     out->bits = r->bits;
@@ -252,14 +295,31 @@ mp_status mlv_read_frame(const mlv_clip *c, uint32_t index, mp_frame *out, mlv_s
 
     if (c->info.compression == MLV_COMPRESSION_DELTA ||
         c->info.compression == MLV_COMPRESSION_LZMA_DELTA)
-        return decode_delta(c, index, out, s, err);
-    return decode_stored(c, e, out, s, err);
+        return decode_delta(c, buf, out, s, err);
+    return decode_stored(c, buf, out, s, err);
+}
+
+mp_status mlv_read_frame(const mlv_clip *c, uint32_t index, mp_frame *out, mlv_scratch *s,
+                         mp_error *err)
+{
+    mp_status st = mlv_read_payload(c, index, &s->payload, err);
+    if (st == MP_OK)
+        st = mlv_decode_payload(c, index, &s->payload, out, s, err);
+    return st;
+}
+
+void mlv_payload_free(mlv_payload *buf)
+{
+    free(buf->data);
+    memset(buf, 0, sizeof *buf);
 }
 
 void mlv_scratch_free(mlv_scratch *s)
 {
     free(s->buf);
     free(s->ref);
+    mlv_payload_free(&s->payload);
+    mlv_payload_free(&s->chain);
     memset(s, 0, sizeof *s);
     s->ref_index = -1;
 }

@@ -2,8 +2,9 @@
  * and gives random access to their frames, metadata and audio.
  *
  * Opening builds an index from block headers only (no payload reads). After that the clip is
- * read-only: any number of threads may call mlv_read_frame() at once on the same clip, each
- * with its own mlv_scratch (reads use pread, there is no shared seek position).
+ * read-only: any number of threads may call mlv_read_frame() (or its two halves,
+ * mlv_read_payload and mlv_decode_payload) at once on the same clip, each with its own
+ * mlv_scratch and mlv_payload (reads use pread, there is no shared seek position).
  *
  * Frames are indexed 0..frame_count-1 in frame-number order (ties broken by timestamp; later
  * duplicates dropped and reported). mlv_frame_info.number is the absolute frame number. */
@@ -101,7 +102,19 @@ typedef struct mlv_open_options {
     int no_spanning;                    /* open only the named file */
 } mlv_open_options;
 
-/* Per-thread decode state (compressed payload buffer, DELTA reference). Zero-initialise. */
+/* The stored bytes of one frame as mlv_read_payload left them (compressed or bit-packed; for
+ * legacy RAW the bytes may straddle two chunk files). Reusable: zero-initialise, then read
+ * into it any number of times; mlv_payload_free releases it. */
+typedef struct mlv_payload {
+    uint8_t *data;
+    size_t size;                        /* bytes of the frame held */
+    size_t capacity;
+    const mlv_clip *clip;               /* which frame the bytes are (NULL: none yet) */
+    uint32_t index;
+} mlv_payload;
+
+/* Per-thread decode state (inflated LZMA buffer, DELTA reference, payloads mlv_read_frame
+ * reads into). Zero-initialise. */
 typedef struct mlv_scratch {
     uint8_t *buf;
     size_t buf_size;
@@ -109,6 +122,9 @@ typedef struct mlv_scratch {
     size_t ref_size;
     int64_t ref_index;                  /* index of the frame in ref, -1 none */
     const mlv_clip *ref_clip;           /* clip that ref belongs to (a scratch may move on) */
+    /* Added with the read/decode split (fields only appended). */
+    mlv_payload payload;                /* mlv_read_frame's own payload */
+    mlv_payload chain;                  /* DELTA: earlier frames read to rebuild the reference */
 } mlv_scratch;
 
 /* Opens path (.MLV, .RAW, or a later chunk's name) and indexes every chunk.
@@ -131,6 +147,26 @@ int64_t mlv_frame_index_of(const mlv_clip *clip, uint32_t number);
 mp_status mlv_read_frame(const mlv_clip *clip, uint32_t index, mp_frame *out,
                          mlv_scratch *scratch, mp_error *err);
 void mlv_scratch_free(mlv_scratch *scratch);
+
+/* mlv_read_frame in two steps, so one thread can do the I/O and others the decoding.
+ *
+ * mlv_read_payload: I/O only. Checks frame `index` against its RAWI (the same checks and
+ * errors as mlv_read_frame) and preads its stored bytes into buf, never more than the frame
+ * can need (a packed frame's size; LJ92 and LZMA streams are capped at a bound derived from
+ * the frame size), so a hostile block length cannot make it allocate without bound.
+ * Thread-safe given a payload per thread.
+ *
+ * mlv_decode_payload: decodes a payload read for the same clip and index into out (unpack,
+ * LJ92, LZMA), fills out's levels, CFA, number and timestamp, exactly as mlv_read_frame does.
+ * CPU only, except for DELTA clips: a DELTA frame is stored relative to the frame before it,
+ * so when the scratch's reference is not frame index-1 the earlier frames of the chain (back
+ * to the last RAWI change) are read and decoded here with pread, as mlv_read_frame would.
+ * Decoding in index order with one scratch keeps that at one frame per call. */
+mp_status mlv_read_payload(const mlv_clip *clip, uint32_t index, mlv_payload *buf,
+                           mp_error *err);
+mp_status mlv_decode_payload(const mlv_clip *clip, uint32_t index, const mlv_payload *buf,
+                             mp_frame *out, mlv_scratch *scratch, mp_error *err);
+void mlv_payload_free(mlv_payload *buf);
 
 /* Copies len bytes of the clip's PCM stream starting at byte offset into dst. */
 mp_status mlv_read_audio(const mlv_clip *clip, uint64_t offset, void *dst, size_t len,

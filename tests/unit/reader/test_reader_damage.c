@@ -272,6 +272,13 @@ static void small_payload_refused_before_allocating(void **state)
     assert_non_null(strstr(err.msg, "clip.MLV: offset 15424: frame 1: payload of 14784 bytes"));
     assert_null(fr.data);
     assert_null(s.buf);
+    assert_null(s.payload.data);
+    /* the I/O half refuses it the same way, before allocating */
+    mlv_payload p = {0};
+    mp_error io_err = {0};
+    assert_int_equal(mlv_read_payload(f->clip, 1, &p, &io_err), MP_ERR_DAMAGED);
+    assert_string_equal(io_err.msg, err.msg);
+    assert_null(p.data);
     mlv_scratch_free(&s);
 }
 

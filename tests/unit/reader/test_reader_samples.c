@@ -11,6 +11,7 @@
 #include <cmocka.h>
 #include <pthread.h>
 
+#include "codec/bitpack.h"
 #include "reader/mlv_reader.h"
 #include "reader_test_util.h"
 
@@ -325,6 +326,95 @@ static void four_threads_read_the_same_frames(void **state)
     }
 }
 
+/* mlv_read_payload + mlv_decode_payload give exactly what mlv_read_frame gives, on every
+ * sample. All payloads are read first (as the pipeline's I/O thread does) and decoded in
+ * reverse order with one scratch, so each payload must hold its whole frame on its own. */
+static void split_read_and_decode_match_read_frame(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < SAMPLE_COUNT; i++) {
+        const sample *sm = &samples[i];
+        mlv_clip *c = open_sample(sm->file);
+        char want[8][33];
+        int n = expected_md5s(sm->md5_key, want, 8);
+        assert_int_equal(n, (int)sm->frames);
+        mlv_payload p[8];
+        memset(p, 0, sizeof p);
+        size_t packed = mp_packed_size_mlv(128 * 64, sm->bits);
+        int lj92 = mlv_clip_get_info(c)->compression == MLV_COMPRESSION_LJ92 ||
+                   mlv_clip_get_info(c)->lj92_tagged_raw;
+        for (int k = 0; k < n; k++) {
+            mp_error err = {0};
+            if (mlv_read_payload(c, (uint32_t)k, &p[k], &err) != MP_OK)
+                fail_msg("%s frame %d: %s", sm->file, k, err.msg);
+            assert_ptr_equal(p[k].clip, c);
+            assert_int_equal(p[k].index, (uint32_t)k);
+            /* a packed frame reads exactly its size, a compressed one less */
+            if (lj92)
+                assert_true(p[k].size > 0 && p[k].size < packed);
+            else
+                assert_int_equal(p[k].size, packed);
+        }
+        mlv_scratch split = {0}, whole = {0};
+        mp_frame f = {0}, g = {0};
+        for (int k = n - 1; k >= 0; k--) {
+            mp_error err = {0};
+            if (mlv_decode_payload(c, (uint32_t)k, &p[k], &f, &split, &err) != MP_OK)
+                fail_msg("%s frame %d: %s", sm->file, k, err.msg);
+            char got[33];
+            frame_md5(&f, got);
+            if (strcmp(got, want[k]))
+                fail_msg("%s frame %d: md5 %s, expected %s", sm->file, k, got, want[k]);
+            assert_int_equal(mlv_read_frame(c, (uint32_t)k, &g, &whole, NULL), MP_OK);
+            assert_int_equal(f.number, g.number);
+            assert_int_equal(f.timestamp_us, g.timestamp_us);
+            assert_int_equal(f.bits, g.bits);
+            assert_int_equal(f.black, g.black);
+            assert_int_equal(f.white, g.white);
+            assert_int_equal(f.cfa, g.cfa);
+            assert_int_equal(f.width, g.width);
+            assert_int_equal(f.height, g.height);
+            assert_memory_equal(f.data, g.data, (size_t)f.width * f.height * sizeof *f.data);
+        }
+        /* a payload answers only for its own frame */
+        mp_error err = {0};
+        assert_int_equal(mlv_decode_payload(c, 0, &p[1], &f, &split, &err), MP_ERR_ARG);
+        assert_non_null(strstr(err.msg, "frame index 0"));
+        for (int k = 0; k < n; k++)
+            mlv_payload_free(&p[k]);
+        mp_frame_free(&f);
+        mp_frame_free(&g);
+        mlv_scratch_free(&split);
+        mlv_scratch_free(&whole);
+        mlv_clip_close(c);
+    }
+}
+
+/* A failed read leaves the payload holding no frame; a payload of another clip is refused. */
+static void payload_after_failed_read_or_of_another_clip(void **state)
+{
+    (void)state;
+    mlv_clip *a = open_sample("synth_10bit_128x64_3f.MLV");
+    mlv_clip *b = open_sample("synth_12bit_128x64_3f.MLV");
+    mlv_payload p = {0};
+    mlv_scratch s = {0};
+    mp_frame f = {0};
+    mp_error err = {0}, whole_err = {0};
+    assert_int_equal(mlv_read_payload(a, 1, &p, NULL), MP_OK);
+    assert_int_equal(mlv_decode_payload(b, 1, &p, &f, &s, &err), MP_ERR_ARG);
+    /* the same error as mlv_read_frame, and the old bytes no longer count as frame 1 */
+    assert_int_equal(mlv_read_payload(a, 3, &p, &err), MP_ERR_RANGE);
+    assert_int_equal(mlv_read_frame(a, 3, &f, &s, &whole_err), MP_ERR_RANGE);
+    assert_string_equal(err.msg, whole_err.msg);
+    assert_null(p.clip);
+    assert_int_equal(mlv_decode_payload(a, 1, &p, &f, &s, &err), MP_ERR_ARG);
+    assert_null(f.data);
+    mlv_payload_free(&p);
+    mlv_scratch_free(&s);
+    mlv_clip_close(a);
+    mlv_clip_close(b);
+}
+
 int main(void)
 {
     if (!samples_available())
@@ -338,6 +428,8 @@ int main(void)
         cmocka_unit_test(legacy_raw_footer_and_straddling_frames),
         cmocka_unit_test(audio_pcm_in_block_order),
         cmocka_unit_test(four_threads_read_the_same_frames),
+        cmocka_unit_test(split_read_and_decode_match_read_frame),
+        cmocka_unit_test(payload_after_failed_read_or_of_another_clip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -448,6 +448,62 @@ static void delta_and_lzma_frames(void **state)
     }
 }
 
+/* Payloads read ahead by someone else (the pipeline's I/O thread) and decoded by several
+ * scratches: a DELTA frame whose scratch does not hold the frame before it rebuilds the
+ * reference by reading the earlier frames itself, without touching the payload given. */
+static void delta_and_lzma_payloads_from_elsewhere(void **state)
+{
+    (void)state;
+    static const uint16_t classes[] = {0x41, 0x81, 0xC1};
+    const uint32_t w = 64, h = 32, bits = 14;
+    uint16_t *want = malloc((size_t)w * h * 2);
+    for (int i = 0; i < 3; i++) {
+        mlv_clip *c = write_archive_clip(classes[i], "split.MLV", 0);
+        int delta = (classes[i] & 0x40) != 0;
+        mlv_payload p[6];
+        memset(p, 0, sizeof p);
+        for (uint32_t k = 0; k < 6; k++)
+            assert_int_equal(mlv_read_payload(c, k, &p[k], NULL), MP_OK);
+        uint8_t *kept = malloc(p[5].size);
+        memcpy(kept, p[5].data, p[5].size);
+
+        mlv_scratch one = {0}, turns[2] = {{0}}, any = {0};
+        mp_frame fr = {0};
+        static const uint32_t order[] = {4, 1, 5, 0, 3, 2, 2};
+        for (int pass = 0; pass < 3; pass++)
+            for (uint32_t n = 0; n < (pass == 2 ? 7u : 6u); n++) {
+                /* in order with one scratch; two scratches taking turns (two workers);
+                 * random access */
+                uint32_t k = pass == 2 ? order[n] : n;
+                mlv_scratch *s = pass == 0 ? &one : pass == 1 ? &turns[k % 2] : &any;
+                mp_error err = {0};
+                if (mlv_decode_payload(c, k, &p[k], &fr, s, &err) != MP_OK)
+                    fail_msg("class 0x%x pass %d frame %u: %s", classes[i], pass, k, err.msg);
+                pattern_frame(want, w, h, k, bits);
+                assert_int_equal(fr.number, k);
+                assert_memory_equal(fr.data, want, (size_t)w * h * 2);
+            }
+        /* in order, the reference carries over and nothing is read again; taking turns,
+         * each DELTA frame reads the one before it */
+        assert_null(one.chain.data);
+        if (delta)
+            assert_non_null(turns[1].chain.data);
+        else
+            assert_null(turns[1].chain.data);
+        assert_memory_equal(p[5].data, kept, p[5].size);
+        free(kept);
+        for (uint32_t k = 0; k < 6; k++)
+            mlv_payload_free(&p[k]);
+        mp_frame_free(&fr);
+        mlv_scratch_free(&one);
+        mlv_scratch_free(&turns[0]);
+        mlv_scratch_free(&turns[1]);
+        mlv_scratch_free(&any);
+        mlv_clip_close(c);
+    }
+    free(want);
+}
+
 static void audio_blocks_in_number_order_whole_samples(void **state)
 {
     (void)state;
@@ -561,6 +617,7 @@ int main(void)
         cmocka_unit_test(dropped_frames_are_gaps),
         cmocka_unit_test(lj92_payload_in_uncompressed_class),
         cmocka_unit_test(delta_and_lzma_frames),
+        cmocka_unit_test(delta_and_lzma_payloads_from_elsewhere),
         cmocka_unit_test(audio_blocks_in_number_order_whole_samples),
         cmocka_unit_test(diso_recovery_iso_table),
         cmocka_unit_test(many_metadata_changes_stay_bounded),
