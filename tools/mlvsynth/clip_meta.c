@@ -107,9 +107,11 @@ mp_status clip_meta_build(clip_meta *m, const synth_options *o, mp_error *err)
     w->present = 1;
     w->mode = 9;                      /* KELVIN */
     w->kelvin = 5500;
-    w->gain_r = 1024;
+    /* Multipliers that neutralise the simulated scene's mid raw colour (R/G 0.575, B/G 0.65,
+     * shared/docs/dualiso.md 8.2), so developed frames come out grey rather than green. */
+    w->gain_r = 1781;
     w->gain_g = 1024;
-    w->gain_b = 1024;
+    w->gain_b = 1575;
 
     mp_wall_clock *t = &m->wall_clock;
     t->present = 1;
