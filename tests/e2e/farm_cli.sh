@@ -7,7 +7,7 @@
 # usage: farm_cli.sh MLVPIPE MLVSYNTH
 set -u
 mlvpipe=$(realpath "$1")
-mlvsynth=$2
+mlvsynth=$(realpath "$2")
 . "$(dirname "$0")/farm_lib.sh"
 cd "$tmp" || exit 1
 

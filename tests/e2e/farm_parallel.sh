@@ -7,7 +7,7 @@
 # usage: farm_parallel.sh MLVPIPE MLVSYNTH
 set -u
 mlvpipe=$(realpath "$1")
-mlvsynth=$2
+mlvsynth=$(realpath "$2")
 command -v parallel >/dev/null || { echo "GNU parallel missing (scripts/deps.sh test): skip"; exit 77; }
 command -v ffmpeg >/dev/null || { echo "no ffmpeg: skip"; exit 77; }
 . "$(dirname "$0")/farm_lib.sh"

@@ -8,7 +8,7 @@
 # usage: farm_resume.sh MLVPIPE MLVSYNTH
 set -u
 mlvpipe=$(realpath "$1")
-mlvsynth=$2
+mlvsynth=$(realpath "$2")
 command -v ffmpeg >/dev/null || { echo "no ffmpeg: skip"; exit 77; }
 . "$(dirname "$0")/farm_lib.sh"
 

@@ -9,7 +9,7 @@
 # usage: farm_slurm.sh MLVPIPE MLVSYNTH SRCDIR
 set -u
 mlvpipe=$(realpath "$1")
-mlvsynth=$2
+mlvsynth=$(realpath "$2")
 srcdir=$3
 command -v ffmpeg >/dev/null || { echo "no ffmpeg: skip"; exit 77; }
 . "$(dirname "$0")/farm_lib.sh"
