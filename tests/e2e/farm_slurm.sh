@@ -5,7 +5,8 @@
 # submitted with sbatch (analyze -> job array afterok -> final job afterok) and waited for;
 # every job must complete, the DNGs and WAV must be byte-identical to one process, and the
 # joined movies must have its video packets and audio. Skips (77) with the reason when Slurm
-# cannot run here (not root, packages missing, daemons refused).
+# cannot run here (not root, packages missing, daemons refused). A task killed mid-chunk and
+# the plan submitted again gives the same bytes.
 # usage: farm_slurm.sh MLVPIPE MLVSYNTH SRCDIR
 set -u
 mlvpipe=$(realpath "$1")
@@ -96,5 +97,35 @@ join_id=$(awk '{print $3}' <<<"$ids")
 scontrol -o show job "$join_id" | grep -q -e 'JobState=CANCELLED' -e 'DependencyNeverSatisfied' ||
     fail "join job after a failed chunk: $(scontrol -o show job "$join_id" | grep -o 'JobState=[A-Z_]*')"
 [ ! -e "$tmp/slurm_fail/A001.mkv" ] || fail "a movie was joined although a chunk failed"
+
+# A task SIGKILLed mid-chunk by Slurm (scancel --full --signal=KILL), then the same plan
+# submitted again: the frames finished before the kill are kept (not rewritten) and the
+# result is byte-identical to one process. 1080p frames so that a chunk runs for seconds.
+mkdir -p "$tmp/k"
+"$mlvsynth" -o "$tmp/k/A001.MLV" --dual-iso --frames 48 --size 1920x1080 --shift 2 >/dev/null ||
+    fail "mlvsynth 1080p"
+"$mlvpipe" convert "$tmp/k/A001.MLV" -o "$tmp/kref" --threads 2 2>/dev/null || fail "1080p reference"
+"$mlvpipe" plan "$tmp/k/A001.MLV" -o "$tmp/kill" --chunk 24 --threads 1 > "$tmp/kill.sh" ||
+    fail "plan (kill case)"
+ids=$(bash "$tmp/kill.sh" 2>/dev/null) || fail "sbatch (kill case)"
+array=$(awk '{print $2}' <<<"$ids")
+for _ in $(seq 1 1200); do     # until task 0 (frames 0-23) has finished 2 frames
+    [ "$(ls "$tmp/kill/A001" 2>/dev/null | grep -c '^A001_0000[01][0-9]\.dng$')" -ge 2 ] && break
+    sleep 0.05
+done
+scancel --full --signal=KILL "${array}_0"
+wait_jobs 120
+killed=$(ls "$tmp/kill/A001" | grep -c '^A001_0000[01][0-9]\.dng$\|^A001_00002[0-3]\.dng$')
+echo "Slurm task 0 killed after $killed of 24 frames"
+[ "$killed" -gt 0 ] && [ "$killed" -lt 24 ] || fail "the kill did not land mid-chunk ($killed of 24)"
+scontrol -o show job "${array}_0" | grep -q -e JobState=FAILED -e JobState=CANCELLED ||
+    fail "killed task state: $(scontrol -o show job "${array}_0" | grep -o 'JobState=[A-Z_]*')"
+snap() { (cd "$tmp/kill/A001" && find . -name '*.dng' ! -name '.*' -printf '%p %i %T@\n' | sort); }
+snap > "$tmp/kill.before"
+ids=$(bash "$tmp/kill.sh" 2>/dev/null) || fail "re-submission"
+wait_jobs 300
+all_completed $ids
+[ -z "$(join -v1 "$tmp/kill.before" <(snap))" ] || fail "frames finished before the kill were rewritten"
+same_frames "Slurm kill + re-submit" "$tmp/kref" "$tmp/kill"
 
 finish
