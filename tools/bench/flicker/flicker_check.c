@@ -201,15 +201,16 @@ static int print_table(const options *o, const fb_bands *b, const double *errors
     fb_summary s[FB_MAX_BANDS];
     fb_summarise(b, errors, frames, s);
     int failed = 0;
-    printf("band EV    pixels  mean err %%  range %%               std %%    predicted %%  "
+    printf("band EV   pixels  mean err %%  range %%               std %%    predicted %%  "
            "ratio  verdict\n");
     for (uint32_t k = 0; k < b->count; k++) {
         int pass = b->n[k] > 0 && s[k].ratio <= o->limit;
         failed |= !pass;
-        printf("[%2.0f, %2.0f)  %7llu  %+9.4f  %+9.4f .. %+9.4f  %8.4f  %10.4f  %6.2f  %s\n",
-               b->lo_ev[k], b->hi_ev[k], (unsigned long long)b->n[k], s[k].mean_pct,
-               s[k].min_pct, s[k].max_pct, s[k].std_pct, s[k].predicted_std_pct, s[k].ratio,
-               pass ? "PASS" : "FAIL");
+        char band[24];
+        snprintf(band, sizeof band, "[%.0f,%.0f)", b->lo_ev[k], b->hi_ev[k]);
+        printf("%-8s %7llu  %+9.4f  %+9.4f .. %+9.4f  %8.4f  %10.4f  %6.2f  %s\n", band,
+               (unsigned long long)b->n[k], s[k].mean_pct, s[k].min_pct, s[k].max_pct,
+               s[k].std_pct, s[k].predicted_std_pct, s[k].ratio, pass ? "PASS" : "FAIL");
     }
     return failed;
 }

@@ -1,0 +1,54 @@
+#!/bin/bash
+# Issue #4 flicker test: a 48-frame static dual-ISO clip from mlvsynth (independent noise per
+# frame, constant illumination) -> mlvpipe convert -> flicker_check. The band means of the
+# DNGs must move from frame to frame by at most 1.5x what shot and read noise predict, in
+# every band of dualiso.md 8.7 ([2,5) .. [11,14) EV); the 1-EV bands are printed too. The same clip with levels estimated per frame and
+# cr2hdr's integer black must fail (the check can fail), and levels from each frame alone
+# (our own estimator) must flicker more than the pooled levels in the mid-tones.
+# usage: flicker_static.sh MLVSYNTH MLVPIPE FLICKER_CHECK
+set -u
+mlvsynth=$1
+mlvpipe=$2
+check=$3
+tmp=$(mktemp -d)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails+1)); }
+
+# col FILE BAND N: column N of a band's table row (1 band, 7 std %, 8 predicted %, 9 ratio)
+col() { awk -v band="$2" -v n="$3" '$1 == band { print $n; exit }' "$1"; }
+
+"$mlvsynth" -o "$tmp/static.MLV" --dual-iso --size 640x360 --frames 48 --seed 3 \
+    >/dev/null || fail "mlvsynth"
+"$mlvpipe" convert "$tmp/static.MLV" -o "$tmp/out" --threads 2 >"$tmp/convert.log" 2>&1 ||
+    fail "convert: $(tail -3 "$tmp/convert.log")"
+
+"$check" "$tmp/static.truth.json" "$tmp/out/static" >"$tmp/pooled.txt" 2>&1
+rc=$?
+cat "$tmp/pooled.txt"
+[ "$rc" -eq 0 ] || fail "pooled levels: exit $rc, expected 0 (PASS)"
+[ "$(grep -c ' PASS$' "$tmp/pooled.txt")" -eq 4 ] || fail "pooled: not 4 bands PASS"
+# 1-EV bands, for the log: a band 1 EV wide holds a third of the pixels and its own noise
+"$check" --fine "$tmp/static.truth.json" "$tmp/out/static" | sed -n '/^\[2,3)/,/^\[13,14)/p'
+
+
+"$check" --per-frame --cr2hdr-black "$tmp/static.MLV" "$tmp/static.truth.json" \
+    >"$tmp/cr2hdr.txt" 2>&1
+rc=$?
+cat "$tmp/cr2hdr.txt"
+[ "$rc" -eq 1 ] || fail "per-frame levels + integer black: exit $rc, expected 1 (FAIL)"
+ratio=$(col "$tmp/cr2hdr.txt" "[2,5)" 9)
+awk -v r="${ratio:-0}" 'BEGIN { exit !(r > 3) }' ||
+    fail "per-frame levels + integer black: shadow ratio ${ratio:-none}, expected > 3"
+
+"$check" --per-frame "$tmp/static.MLV" "$tmp/static.truth.json" >"$tmp/own.txt" 2>&1
+rc=$?
+cat "$tmp/own.txt"
+[ "$rc" -le 1 ] || fail "per-frame levels: exit $rc"
+pooled=$(col "$tmp/pooled.txt" "[8,11)" 7)
+own=$(col "$tmp/own.txt" "[8,11)" 7)
+awk -v a="${own:-0}" -v b="${pooled:-1}" 'BEGIN { exit !(a > 1.3 * b) }' ||
+    fail "8-11 EV: per-frame std ${own:-none} % not above 1.3x pooled ${pooled:-none} %"
+
+echo "$fails failures"
+[ "$fails" -eq 0 ]
