@@ -100,11 +100,11 @@ scontrol -o show job "$join_id" | grep -q -e 'JobState=CANCELLED' -e 'Dependency
 
 # A task SIGKILLed mid-chunk by Slurm (scancel --full --signal=KILL), then the same plan
 # submitted again: the frames finished before the kill are kept (not rewritten) and the
-# result is byte-identical to one process. 1080p frames so that a chunk runs for seconds.
+# result is byte-identical to one process. 720p frames so that a chunk runs for a second or two.
 mkdir -p "$tmp/k"
-"$mlvsynth" -o "$tmp/k/A001.MLV" --dual-iso --frames 48 --size 1920x1080 --shift 2 >/dev/null ||
-    fail "mlvsynth 1080p"
-"$mlvpipe" convert "$tmp/k/A001.MLV" -o "$tmp/kref" --threads 2 2>/dev/null || fail "1080p reference"
+"$mlvsynth" -o "$tmp/k/A001.MLV" --dual-iso --frames 48 --size 1280x720 --shift 2 >/dev/null ||
+    fail "mlvsynth 720p"
+"$mlvpipe" convert "$tmp/k/A001.MLV" -o "$tmp/kref" --threads 2 2>/dev/null || fail "720p reference"
 "$mlvpipe" plan "$tmp/k/A001.MLV" -o "$tmp/kill" --chunk 24 --threads 1 > "$tmp/kill.sh" ||
     fail "plan (kill case)"
 ids=$(bash "$tmp/kill.sh" 2>/dev/null) || fail "sbatch (kill case)"
