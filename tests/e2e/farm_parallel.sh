@@ -15,20 +15,21 @@ command -v ffmpeg >/dev/null || { echo "no ffmpeg: skip"; exit 77; }
 make_clip
 make_reference
 
-# DNG: the plan is a script; run it with bash.
-"$mlvpipe" plan "$tmp/A001.MLV" -o "$tmp/par" --chunk 12 --threads 1 --engine parallel \
+# DNG: the plan is a script; run it with bash. The output folder's name needs quoting.
+par="$tmp/p it's (1) \$HOME \`x\`"
+"$mlvpipe" plan "$tmp/A001.MLV" -o "$par" --chunk 12 --threads 1 --engine parallel \
     > "$tmp/par.sh" || fail "plan parallel"
 grep -q -- '::: 0-11 12-23 24-35 36-47$' "$tmp/par.sh" || fail "parallel plan: not 4 chunks of 12"
 bash "$tmp/par.sh" >/dev/null 2>"$tmp/par.err" || fail "parallel run: $(tail -c 300 "$tmp/par.err")"
-same_frames "parallel DNG" "$tmp/ref" "$tmp/par"
+same_frames "parallel DNG" "$tmp/ref" "$par"
 # The joblog lists 4 tasks, all exit 0.
-[ "$(awk 'NR>1 && $7==0' "$tmp/par/A001_logs/A001_parallel.joblog" | wc -l)" -eq 4 ] ||
+[ "$(awk 'NR>1 && $7==0' "$par/A001_logs/A001_parallel.joblog" | wc -l)" -eq 4 ] ||
     fail "parallel joblog does not show 4 successful tasks"
 
 # Re-running the finished plan redoes nothing (every frame skipped) and changes no byte.
 bash "$tmp/par.sh" >/dev/null 2>"$tmp/par2.err" || fail "parallel re-run"
 [ "$(grep -c '"skipped":true' "$tmp/par2.err")" -ge 48 ] || fail "re-run did not skip the 48 frames"
-same_frames "parallel DNG re-run" "$tmp/ref" "$tmp/par"
+same_frames "parallel DNG re-run" "$tmp/ref" "$par"
 
 # Movies: segments per chunk, then join.
 for kind in $movie_kinds; do

@@ -72,11 +72,11 @@ same_frames "Slurm DNG" "$tmp/ref" "$tmp/slurm_dng"
 printf 'wall time, 48 frames: one process with 2 threads %.2f s; Slurm, 4 chunks x 1 thread %.2f s\n' \
     "$t_one" "$t_slurm"
 
-# Movies: both plans at once.
+# Movies: both plans at once, into folders whose names need quoting.
 all_ids=""
 for kind in $movie_kinds; do
     k=${kind%%:*}
-    "$mlvpipe" plan "$tmp/A001.MLV" -o "$tmp/slurm_$k" --chunk 12 --threads 1 --to "$k" \
+    "$mlvpipe" plan "$tmp/A001.MLV" -o "$tmp/slurm $k it's (1) \$x" --chunk 12 --threads 1 --to "$k" \
         > "$tmp/$k.sh" || fail "plan slurm $k"
     all_ids="$all_ids $(bash "$tmp/$k.sh" 2>"$tmp/sub.err")" || fail "sbatch $k: $(cat "$tmp/sub.err")"
 done
@@ -84,7 +84,7 @@ wait_jobs 300
 all_completed $all_ids
 for kind in $movie_kinds; do
     k=${kind%%:*} ext=${kind##*:}
-    same_movie "Slurm $k" "$tmp/refm/A001.$ext" "$tmp/slurm_$k/A001.$ext"
+    same_movie "Slurm $k" "$tmp/refm/A001.$ext" "$tmp/slurm $k it's (1) \$x/A001.$ext"
 done
 
 # A failing chunk stops the plan: the final job is cancelled, not run (afterok).
