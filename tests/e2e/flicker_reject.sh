@@ -1,7 +1,7 @@
 #!/bin/bash
 # flicker_check reads only what it can measure correctly: DNGs whose compression, size,
 # ActiveArea or strips are not those of the clip, a missing frame, a non-static clip are
-# refused (exit 2, one line naming the file); a single frame whose BlackLevel is off by one
+# refused (exit 2, one line naming the file), damaged tags never crash; a single frame whose BlackLevel is off by one
 # 14-bit DN (as cr2hdr's integer black) makes the check fail (exit 1) on the DNG path itself.
 # usage: flicker_reject.sh MLVSYNTH MLVPIPE FLICKER_CHECK
 set -u
@@ -65,6 +65,24 @@ expect missing 2 "5 DNG files, the clip has 6" "$tmp/missing"
 # one frame's black 4 DN16 (1 DN14) low: its shadows come out 1 DN14 brighter
 f=$(copy black); patch "$f" 50714 0 8188
 expect black 1 "^\[2,5).*FAIL" "$tmp/black"
+
+# damaged tag area (seeded random bytes in the first 900): refused or measured, never a crash
+# or a sanitizer report
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=99"
+for seed in $(seq 1 30); do
+    f=$(copy fuzz)
+    python3 -c "
+import random, sys
+r = random.Random($seed)
+b = bytearray(open(sys.argv[1], 'rb').read())
+for _ in range(r.randint(1, 8)):
+    b[r.randrange(900)] = r.randrange(256)
+open(sys.argv[1], 'wb').write(b)" "$f"
+    "$check" "$tmp/c.truth.json" "$tmp/fuzz" >"$tmp/fuzz.txt" 2>&1
+    rc=$?
+    [ "$rc" -le 2 ] && ! grep -q "runtime error\|Sanitizer" "$tmp/fuzz.txt" ||
+        fail "damaged tags (seed $seed): exit $rc: $(tail -3 "$tmp/fuzz.txt")"
+done
 
 "$mlvsynth" -o "$tmp/j.MLV" --dual-iso --size 320x200 --frames 6 --illum-sigma 0.1 \
     >/dev/null || fail "mlvsynth jitter"
