@@ -12,7 +12,7 @@ finish() {
 }
 
 # The movie kinds the farm tests cover, as FORMAT:EXTENSION.
-movie_kinds="ffv1:mkv prores422hq:mov"
+movie_kinds="ffv1:mkv prores422hq:mov nut:nut"
 
 # make_clip: $tmp/A001.MLV, 48 frames of a dual-ISO scene with audio (4 chunks of 12).
 make_clip() {

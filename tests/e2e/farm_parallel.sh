@@ -1,7 +1,7 @@
 #!/bin/bash
 # mlvpipe plan --engine parallel and --engine json, run for real: a 48-frame dual-ISO clip
 # with audio in 4 chunks of 12 gives DNGs (and WAV) byte-identical to one process, and FFV1 /
-# ProRes segments joined by the plan's `mlvpipe join` give the video packets and audio of a
+# ProRes / NUT segments joined by the plan's `mlvpipe join` give the video packets and audio of a
 # whole-clip run. The JSON plan is run by a tiny scheduler (tasks started once their "after"
 # tasks succeeded) to show it is complete for other engines.
 # usage: farm_parallel.sh MLVPIPE MLVSYNTH
