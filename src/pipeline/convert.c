@@ -31,10 +31,13 @@ void mp_convert_options_default(mp_convert_options *o)
 
 typedef enum frame_outcome { FRAME_WRITTEN, FRAME_SKIPPED, FRAME_DAMAGED } frame_outcome;
 
-/* What a job leaves for the in-order delivery. */
+/* One frame in flight: its payload (from the pool's reader) and what the job leaves for the
+ * in-order delivery. The pool's slots are the bounded ring of payload buffers. */
 typedef struct slot {
     uint32_t number;
     frame_outcome outcome;
+    mlv_payload payload;
+    mp_error read_error;         /* code: the read's status (MP_ERR_DAMAGED: why it failed) */
     mp_frame frame;              /* only for sinks that take frames one at a time */
     mp_frame_meta meta;
     develop_rgb rgb;             /* only for movies */
@@ -60,7 +63,7 @@ typedef struct job {
 } job;
 
 typedef struct worker {
-    mlv_scratch scratch;
+    mlv_scratch scratch;         /* DELTA reference (and the frames before, if re-read) */
     mp_frame raw, out;
     dualiso_workspace *ws;
     develop_workspace dev;
@@ -105,11 +108,12 @@ static int final_file_exists(const job *j, uint32_t number)
     return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
 }
 
-static mp_status convert_one(void *user, void *ctx, uint32_t i, uint32_t slot_index,
-                             mp_error *err)
+/* The pool's I/O stage: whether the frame is skipped, else its payload into the slot. A
+ * damaged frame is left for its job to report (every intact frame is still written); any
+ * other read error is this frame's failure and ends the run. */
+static mp_status read_one(void *user, uint32_t i, uint32_t slot_index, mp_error *err)
 {
     job *j = user;
-    worker *w = ctx;
     slot *s = &j->slots[slot_index];
     uint32_t index = j->indices[i];
     s->number = j->numbers[index];
@@ -118,13 +122,32 @@ static mp_status convert_one(void *user, void *ctx, uint32_t i, uint32_t slot_in
         s->outcome = FRAME_SKIPPED;
         return MP_OK;
     }
+    mp_status st = mlv_read_payload(j->clip, index, &s->payload, &s->read_error);
+    s->read_error.code = st;
+    if (st == MP_OK || st == MP_ERR_DAMAGED)
+        return MP_OK;
+    *err = s->read_error;
+    return st;
+}
+
+static mp_status convert_one(void *user, void *ctx, uint32_t i, uint32_t slot_index,
+                             mp_error *err)
+{
+    job *j = user;
+    worker *w = ctx;
+    slot *s = &j->slots[slot_index];
+    uint32_t index = j->indices[i];
+    if (s->outcome == FRAME_SKIPPED)
+        return MP_OK;
     /* Frames for an in-order sink wait in their slot (movies: their RGB); others go out
      * from the worker. */
     int frame_in_slot = j->ordered && !j->movie;
     mp_frame *raw = frame_in_slot && j->native ? &s->frame : &w->raw;
     mp_frame *out = frame_in_slot ? &s->frame : &w->out;
-    mp_error e = {0};
-    mp_status st = mlv_read_frame(j->clip, index, raw, &w->scratch, &e);
+    mp_error e = s->read_error;
+    mp_status st = e.code;
+    if (st == MP_OK)
+        st = mlv_decode_payload(j->clip, index, &s->payload, raw, &w->scratch, &e);
     if (st == MP_ERR_DAMAGED) {
         mp_log(&j->o->log, MP_LOG_WARNING, "frame %u not converted: %s", s->number, e.msg);
         s->outcome = FRAME_DAMAGED;
@@ -356,11 +379,12 @@ static mp_status run_frames(job *j, uint32_t selected, mp_convert_result *res, m
     }
     mp_pool_callbacks cb = {j, worker_create, worker_destroy, convert_one, deliver_one};
     uint32_t finished = 0;
-    mp_status st = mp_pool_run(selected, &po, &cb, &finished, err);
+    mp_status st = mp_pool_run_with_reader(selected, &po, &cb, read_one, &finished, err);
     if (st == MP_ERR_INTERRUPTED)
         mp_error_set(err, st, "interrupted: %u of %u frames finished; run again with "
                      "--skip-existing to complete", finished, selected);
     for (uint32_t k = 0; k < window; k++) {
+        mlv_payload_free(&j->slots[k].payload);
         mp_frame_free(&j->slots[k].frame);
         develop_rgb_free(&j->slots[k].rgb);
     }

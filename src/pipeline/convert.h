@@ -1,8 +1,10 @@
 /* convert: a clip (or the --frames part of it) to a CinemaDNG sequence or another frame sink.
  *
  * Flow: open the clip; levels from a sidecar or the pre-pass (prepass.h); then the worker
- * pool runs read -> dual-ISO reconstruction (or level pass-through) -> sink, one frame per
- * job, with bounded memory. Clips in which no segment is dual ISO are written with their
+ * pool runs the frames with bounded memory: one reader thread preads payloads in frame order
+ * into a ring of `window` buffers, and each worker takes one, decodes it, runs the dual-ISO
+ * reconstruction (or level pass-through) and hands it to the sink. (DELTA clips: a worker
+ * whose last frame was not the one before re-reads the frames in between itself.) Clips in which no segment is dual ISO are written with their
  * native samples and levels, as mlv_dump does. Audio goes to a WAV beside the frames when
  * the whole clip is converted (or always with audio = 1).
  * Movies (movie.h): the workers also develop each frame to RGB; one contiguous --frames range

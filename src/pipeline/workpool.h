@@ -7,6 +7,12 @@
  * index order, one call at a time (for single-stream outputs and ordered progress); job i's
  * result lives in slot i % window until it has been delivered.
  *
+ * mp_pool_run_with_reader adds an I/O stage: one more thread reads each job's input
+ * (a frame's payload) into the job's slot, in index order, before a worker runs the job. It
+ * reads at most `window` jobs ahead of delivery, so the slots are the ring of input buffers:
+ * never more than `window` inputs are held, however long the clip. A job runs only once its
+ * input is in; the slot is the job's until it has been delivered.
+ *
  * The pool stops starting jobs when *cancel becomes non-zero (a signal handler may set it; the
  * pool installs no handler) or when a callback fails. Jobs already running finish; finished
  * jobs are still delivered after a cancel but not after a failure. Results do not depend on
@@ -30,6 +36,9 @@ typedef struct mp_pool_callbacks {
     mp_status (*deliver)(void *user, uint32_t index, uint32_t slot, mp_error *err);
 } mp_pool_callbacks;
 
+/* The I/O stage: fills slot `slot` with job `index`'s input (cb->user is passed as user). */
+typedef mp_status (*mp_pool_read_fn)(void *user, uint32_t index, uint32_t slot, mp_error *err);
+
 typedef struct mp_pool_options {
     uint32_t threads;                      /* 0: one per online CPU */
     uint32_t window;                       /* 0: 2 * threads; raised to at least threads */
@@ -47,6 +56,13 @@ void mp_pool_resolve(const mp_pool_options *opt, uint32_t job_count, uint32_t *t
  * *finished (optional) gets the number of jobs delivered, always a prefix 0..finished-1. */
 mp_status mp_pool_run(uint32_t job_count, const mp_pool_options *opt,
                       const mp_pool_callbacks *cb, uint32_t *finished, mp_error *err);
+
+/* mp_pool_run with an I/O stage: one reader thread (besides the workers) calls read for every
+ * job, in index order, before a worker runs it. A failed read is that job's failure, reported
+ * as if run had failed at that job (the jobs before it still run). */
+mp_status mp_pool_run_with_reader(uint32_t job_count, const mp_pool_options *opt,
+                                  const mp_pool_callbacks *cb, mp_pool_read_fn read,
+                                  uint32_t *finished, mp_error *err);
 
 uint32_t mp_pool_cpu_count(void);
 
