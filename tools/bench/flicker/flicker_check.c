@@ -11,7 +11,6 @@
  * their ratio, PASS when ratio <= limit (1.5). Exit 0 all bands pass, 1 a band fails,
  * 2 the input could not be measured. */
 #include <dirent.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,10 +203,15 @@ static int print_table(const options *o, const fb_bands *b, const double *errors
     printf("band EV   pixels  mean err %%  range %%               std %%    predicted %%  "
            "ratio  verdict\n");
     for (uint32_t k = 0; k < b->count; k++) {
-        int pass = b->n[k] > 0 && s[k].ratio <= o->limit;
-        failed |= !pass;
         char band[24];
         snprintf(band, sizeof band, "[%.0f,%.0f)", b->lo_ev[k], b->hi_ev[k]);
+        if (b->n[k] == 0) { /* an empty band proves nothing */
+            printf("%-8s %7u  %-65sEMPTY\n", band, 0u, "(no pixel of the scene in this band)");
+            failed = 1;
+            continue;
+        }
+        int pass = s[k].ratio <= o->limit;
+        failed |= !pass;
         printf("%-8s %7llu  %+9.4f  %+9.4f .. %+9.4f  %8.4f  %10.4f  %6.2f  %s\n", band,
                (unsigned long long)b->n[k], s[k].mean_pct, s[k].min_pct, s[k].max_pct,
                s[k].std_pct, s[k].predicted_std_pct, s[k].ratio, pass ? "PASS" : "FAIL");
