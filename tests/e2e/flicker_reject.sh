@@ -1,8 +1,9 @@
 #!/bin/bash
 # flicker_check reads only what it can measure correctly: DNGs whose compression, size,
 # ActiveArea or strips are not those of the clip, a missing frame, a non-static clip are
-# refused (exit 2, one line naming the file), damaged tags never crash; a single frame whose BlackLevel is off by one
-# 14-bit DN (as cr2hdr's integer black) makes the check fail (exit 1) on the DNG path itself.
+# refused (exit 2, one line naming the file), damaged tags never crash; a single frame whose
+# BlackLevel is off by one 14-bit DN (as cr2hdr's integer black) makes the check fail
+# (exit 1) on the DNG path itself.
 # usage: flicker_reject.sh MLVSYNTH MLVPIPE FLICKER_CHECK
 set -u
 mlvsynth=$1
@@ -19,7 +20,8 @@ expect() {
     "$check" "$tmp/c.truth.json" "$dir" >"$tmp/$name.txt" 2>&1
     local rc=$?
     [ "$rc" -eq "$want" ] || fail "$name: exit $rc, expected $want: $(tail -2 "$tmp/$name.txt")"
-    grep -q -- "$pattern" "$tmp/$name.txt" || fail "$name: no '$pattern' in: $(cat "$tmp/$name.txt")"
+    grep -q -- "$pattern" "$tmp/$name.txt" ||
+        fail "$name: no '$pattern' in: $(cat "$tmp/$name.txt")"
 }
 
 # patch FILE TAG INDEX VALUE: sets value INDEX of a SHORT/LONG tag of IFD0 (little-endian)
