@@ -279,14 +279,23 @@ static mp_status join_segment(joiner *j, uint32_t index, mp_error *err)
         if (j->prev_end != AV_NOPTS_VALUE && start < j->prev_end) {
             /* Follow on at the exact time of the next frame when the rate is known: packet
              * durations are rounded to the time base (1 ms in Matroska) and would drift. */
-            int64_t target = j->prev_end;
+            int64_t target = j->prev_end, frame = 0;
             if (j->frame_rate.num > 0 && j->frame_rate.den > 0) {
+                frame = av_rescale_q(1, av_inv_q(j->frame_rate), j->ref_tb);
                 int64_t exact = j->first_start + av_rescale_q((int64_t)j->res->video_packets,
                                                               av_inv_q(j->frame_rate),
                                                               j->ref_tb);
                 if (exact > target)
                     target = exact;
             }
+            /* A segment restarting at the beginning, or overlapping by less than a frame
+             * (rounding in the tool that cut it), follows on; one starting frames inside the
+             * previous ones is in the wrong place and would scramble the picture order. */
+            if (frame > 0 && start > j->first_start && j->prev_end - start >= frame)
+                st = mp_error_set(err, MP_ERR_FORMAT, "%s: starts at %.3f s, %.3f s before the "
+                                  "previous segments end: segments out of order or "
+                                  "overlapping", path, start * av_q2d(j->ref_tb),
+                                  (j->prev_end - start) * av_q2d(j->ref_tb));
             offset = target - start;
             j->res->shifted_segments++;
         }

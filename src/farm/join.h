@@ -6,8 +6,10 @@
  * segment and the stream. Timestamps: a segment that starts where the previous one ended, or
  * later (mlvpipe's segments carry absolute frame times), keeps its timestamps, so the result
  * has the packets of a whole-clip run; a segment that starts earlier (e.g. at 0, as ffmpeg
- * writes them) is shifted to start where the previous one's video ended. The shift is measured
- * on the video stream and applied to every stream, so audio stays in sync with it. The
+ * writes them, or overlapping by less than a frame) is shifted to follow on at the next
+ * frame's exact time; one starting a frame or more inside the previous ones is refused (out of
+ * order). The shift is measured on the video stream and applied to every stream, so audio
+ * stays in sync with it. The
  * container comes from the output's extension (.mov, .mkv, .nut); the time code (MOV tmcd
  * track, Matroska/NUT tag) is the first segment's, other metadata is not copied.
  *
