@@ -9,9 +9,9 @@
  * writes them, or overlapping by less than a frame) is shifted to follow on at the next
  * frame's exact time; one starting a frame or more inside the previous ones is refused (out of
  * order). The shift is measured on the video stream and applied to every stream, so audio
- * stays in sync with it. The
- * container comes from the output's extension (.mov, .mkv, .nut); the time code (MOV tmcd
- * track, Matroska/NUT tag) is the first segment's, other metadata is not copied.
+ * stays in sync with it. The container comes from the output's extension (.mov, .mkv, .nut);
+ * the time code (MOV tmcd track, Matroska/NUT tag) is the first segment's, other metadata is
+ * not copied.
  *
  * The output is written under a temporary name and renamed when complete (encode/out_file.h);
  * an existing output is an error unless overwrite. */
