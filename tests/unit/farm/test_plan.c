@@ -280,6 +280,29 @@ static void test_json(void **state)
     free(s);
 }
 
+/* The clip path comes back from the JSON parser unchanged: quotes, backslashes, UTF-8. */
+static void test_json_escaping(void **state)
+{
+    (void)state;
+    farm_plan p;
+    base_plan(&p);
+    p.clip = "/a \"b\" \\c\\ \xc3\xa9.MLV";
+    char *s = render(&p, FARM_JSON);
+    mp_json_doc doc;
+    mp_error err = {0};
+    assert_int_equal(mp_json_parse(s, strlen(s), "plan", &doc, &err), MP_OK);
+    const char *path = NULL;
+    for (uint32_t c = doc.nodes[0].child; c != MP_JSON_NONE; c = doc.nodes[c].next)
+        if (!strcmp(mp_json_key(&doc, c), "clip"))
+            for (uint32_t f = doc.nodes[c].child; f != MP_JSON_NONE; f = doc.nodes[f].next)
+                if (!strcmp(mp_json_key(&doc, f), "path"))
+                    path = mp_json_string(&doc, f);
+    assert_non_null(path);
+    assert_string_equal(path, p.clip);
+    mp_json_free(&doc);
+    free(s);
+}
+
 static void test_refuses_control_characters(void **state)
 {
     (void)state;
@@ -307,6 +330,7 @@ int main(void)
         cmocka_unit_test(test_slurm_script),
         cmocka_unit_test(test_parallel_script),
         cmocka_unit_test(test_json),
+        cmocka_unit_test(test_json_escaping),
         cmocka_unit_test(test_refuses_control_characters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
