@@ -9,10 +9,11 @@ build_pkgs="build-essential meson ninja-build pkg-config clang lld
 # (44 packages, 45 MB download, 230 MB installed; about 8 s to install from a warm apt cache).
 test_pkgs="ffmpeg dcraw libraw-bin libimage-exiftool-perl python3 llvm libclang-rt-14-dev
   darktable rawtherapee"
-# Farm tests: GNU parallel (tests/e2e/farm_parallel.sh) and a one-node Slurm cluster
-# (tests/farm/slurm_up.sh): 11 packages, about 17 MB installed; 11 s to install (download
-# included) on the development machine.
-test_pkgs="$test_pkgs parallel slurm-wlm munge"
+# Farm tests: GNU parallel (tests/e2e/farm_parallel.sh), a one-node Slurm cluster
+# (tests/farm/slurm_up.sh): 11 packages, about 17 MB installed, 11 s to install (download
+# included) on the development machine; openssh-server for parallel --sshlogin through a
+# private sshd (tests/farm/sshd_up.sh): 5.6 s more.
+test_pkgs="$test_pkgs parallel slurm-wlm munge openssh-server"
 pkgs=$build_pkgs
 [ "$want" = test ] && pkgs="$pkgs $test_pkgs"
 missing=""

@@ -3,7 +3,8 @@
 # with audio in 4 chunks of 12 gives DNGs (and WAV) byte-identical to one process, and FFV1 /
 # ProRes / NUT segments joined by the plan's `mlvpipe join` give the video packets and audio of a
 # whole-clip run. The JSON plan is run by a tiny scheduler (tasks started once their "after"
-# tasks succeeded) to show it is complete for other engines.
+# tasks succeeded) to show it is complete for other engines. With openssh-server installed,
+# an FFV1 plan also runs with --sshlogin through a private sshd on 127.0.0.1.
 # usage: farm_parallel.sh MLVPIPE MLVSYNTH
 set -u
 mlvpipe=$(realpath "$1")
@@ -41,6 +42,23 @@ for kind in $movie_kinds; do
     [ "$(ls "$tmp/par_$k/A001_segments" | grep -c "\.$ext\$")" -eq 4 ] || fail "$k: not 4 segments"
     same_movie "parallel $k" "$tmp/refm/A001.$ext" "$tmp/par_$k/A001.$ext"
 done
+
+# --sshlogin: the chunks run through ssh on a private sshd on 127.0.0.1 (tests/farm/
+# sshd_up.sh), into a folder whose name needs quoting on the remote side too.
+ssh_state="$tmp/sshd"
+if ssh_cmd=$("$(dirname "$0")/../farm/sshd_up.sh" "$ssh_state" 2>"$tmp/sshd.err"); then
+    trap 'kill "$(cat "$ssh_state/sshd.pid" 2>/dev/null)" 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+    out="$tmp/ssh it's (1) \$HOME"
+    "$mlvpipe" plan "$tmp/A001.MLV" -o "$out" --chunk 12 --threads 1 --engine parallel --to ffv1 \
+        --sshlogin 2/127.0.0.1 > "$tmp/ssh.sh" || fail "plan --sshlogin"
+    PARALLEL_SSH=$ssh_cmd bash "$tmp/ssh.sh" >/dev/null 2>"$tmp/ssh.err" ||
+        fail "parallel --sshlogin run: $(tail -c 300 "$tmp/ssh.err")"
+    [ "$(awk 'NR>1 && $2=="127.0.0.1" && $7==0' "$out/A001_logs/A001_parallel.joblog" | wc -l)" -eq 4 ] ||
+        fail "--sshlogin: the joblog does not show 4 tasks done on 127.0.0.1"
+    same_movie "parallel --sshlogin ffv1" "$tmp/refm/A001.mkv" "$out/A001.mkv"
+else
+    echo "--sshlogin part skipped: $(tail -1 "$tmp/sshd.err")"
+fi
 
 # JSON: a minimal scheduler runs the tasks in dependency order.
 run_json() {
