@@ -9,7 +9,8 @@
 
 #define RING 8                /* rows y-3 .. y+3 converted, power of two */
 #define NSCRATCH 5            /* blend scratch rows */
-#define NDIR 9                /* edge directions: -2 .. +2 px per row, half-pixel steps */
+#define QPAD 32               /* padding of the quarter-pixel guide rows (>= 3 rows x 2 px) */
+#define NDIR 17               /* edge directions: -2 .. +2 px per row, quarter-pixel steps */
 
 struct dualiso_workspace {
     uint32_t width, lut_size;
@@ -20,6 +21,9 @@ struct dualiso_workspace {
     uint8_t *clip[RING];
     int32_t ring_row[RING];
     float *cost[NDIR];            /* per-direction windowed cost of one row */
+    float *pratio[RING];          /* sample / mean of its row neighbours, made on demand */
+    int32_t pratio_row[RING];     /* row each pratio holds (-1: none) */
+    float *quarter[4];            /* guide rows at quarter-pixel steps, QPAD each side */
     float *est, *mis;             /* other-field estimate and its disagreement */
     uint8_t *est_clip, *est_mid;  /* estimate clipped / is the midpoint of a pair */
     float *scratch[NSCRATCH];     /* blend rows: levels, variances, disagreement */

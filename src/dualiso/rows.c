@@ -18,12 +18,17 @@ static void free_rows(dualiso_workspace *ws)
         free(ws->lin[i]);
         free(ws->guide[i]);
         free(ws->clip[i]);
-        ws->lin[i] = ws->guide[i] = NULL;
+        free(ws->pratio[i]);
+        ws->lin[i] = ws->guide[i] = ws->pratio[i] = NULL;
         ws->clip[i] = NULL;
     }
     for (int d = 0; d < NDIR; d++) {
         free(ws->cost[d]);
         ws->cost[d] = NULL;
+    }
+    for (int i = 0; i < 4; i++) {
+        free(ws->quarter[i]);
+        ws->quarter[i] = NULL;
     }
     free(ws->est);
     free(ws->mis);
@@ -95,11 +100,16 @@ mp_status dualiso_ws_prepare(dualiso_workspace *ws, const dualiso_levels *lv, ui
             ws->lin[i] = malloc(width * sizeof(float));
             ws->guide[i] = malloc(width * sizeof(float));
             ws->clip[i] = malloc(width);
-            ok &= ws->lin[i] && ws->guide[i] && ws->clip[i];
+            ws->pratio[i] = malloc(width * sizeof(float));
+            ok &= ws->lin[i] && ws->guide[i] && ws->clip[i] && ws->pratio[i];
         }
         for (int d = 0; d < NDIR; d++) {
             ws->cost[d] = malloc((width + 1) * sizeof(float));
             ok &= ws->cost[d] != NULL;
+        }
+        for (int i = 0; i < 4; i++) {
+            ws->quarter[i] = malloc((4 * (size_t)width + 2 * QPAD) * sizeof(float));
+            ok &= ws->quarter[i] != NULL;
         }
         ws->est = malloc(width * sizeof(float));
         ws->mis = malloc(width * sizeof(float));
@@ -117,7 +127,7 @@ mp_status dualiso_ws_prepare(dualiso_workspace *ws, const dualiso_levels *lv, ui
         ws->width = width;
     }
     for (int i = 0; i < RING; i++)
-        ws->ring_row[i] = -1;
+        ws->ring_row[i] = ws->pratio_row[i] = -1;
     return MP_OK;
 }
 
