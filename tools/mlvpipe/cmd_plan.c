@@ -38,7 +38,8 @@ static void usage(FILE *out)
         "\n"
         "options:\n"
         "  -o, --output DIR      output folder (convert's -o); made absolute\n"
-        "      --chunk N         frame numbers per chunk (default 100)\n"
+        "      --chunk N         frame numbers per chunk (default 1000: tasks of minutes;\n"
+        "                        see README.md, 'On a farm', for sizing)\n"
         "      --engine E        slurm, parallel or json (default slurm)\n"
         "      --to FORMAT       dng (default); prores422hq, prores4444 (MOV segments),\n"
         "                        ffv1 (MKV) or nut: per-chunk segments in DIR/NAME_segments/\n"
@@ -171,7 +172,7 @@ static int read_clip(farm_plan *p, uint32_t **numbers)
 
 int cmd_plan(int argc, char **argv)
 {
-    farm_plan p = {.tool = "mlvpipe " MLVPIPE_VERSION, .phase = -1, .chunk_size = 100};
+    farm_plan p = {.tool = "mlvpipe " MLVPIPE_VERSION, .phase = -1, .chunk_size = 1000};
     farm_engine engine = FARM_SLURM;
     const char *output = NULL, *levels = NULL, *program = NULL;
     uint32_t value;
