@@ -46,6 +46,10 @@ expect rel 0 plan c.MLV -o out --chunk 12 --engine json -- --phase 0 --threads 3
     fail "options after -- not on every convert task"
 [ "$(json_get rel.out 'p["clip"]["guid"]')" = 1122334455667788 ] || fail "GUID not in the plan"
 
+# Default chunk: 1000 frame numbers, so the 48-frame clip is one task.
+expect def 0 plan c.MLV -o out --engine json
+[ "$(json_get def.out '(p["chunk_size"], p["chunk_count"])')" = "(1000, 1)" ] || fail "default chunk not 1000"
+
 # Dropped frames: first frame 5, frames 12-23 missing: chunks 5-16 (5..11), 29-40, 41-47;
 # 17-28 holds only 24..28.
 expect drop 0 plan d.MLV -o out --chunk 12 --engine json
