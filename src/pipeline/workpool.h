@@ -11,7 +11,8 @@
  * (a frame's payload) into the job's slot, in index order, before a worker runs the job. It
  * reads at most `window` jobs ahead of delivery, so the slots are the ring of input buffers:
  * never more than `window` inputs are held, however long the clip. A job runs only once its
- * input is in; the slot is the job's until it has been delivered.
+ * input is in; the slot is the job's until it has been delivered. The reader looks at the
+ * cancel flag before each read (a read under way is not interrupted).
  *
  * The pool stops starting jobs when *cancel becomes non-zero (a signal handler may set it; the
  * pool installs no handler) or when a callback fails. Jobs already running finish; finished
