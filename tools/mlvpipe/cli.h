@@ -15,6 +15,11 @@ enum {
     EXIT_INTERRUPTED = 6   /* stopped by SIGINT/SIGTERM; finished outputs are complete */
 };
 
+/* Prints "mlvpipe COMMAND: MESSAGE" and a pointer to 'mlvpipe COMMAND --help' on stderr;
+ * returns EXIT_USAGE, so a subcommand's option parsing can `return cli_usage_error(...)`. */
+int cli_usage_error(const char *command, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /* Maps a library status to the exit code above, for errors about the input. */
 int cli_exit_for_input(mp_status st);
 

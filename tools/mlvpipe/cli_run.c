@@ -91,3 +91,29 @@ int cli_parse_uint(const char *s, uint32_t min, uint32_t max, uint32_t *out)
     *out = (uint32_t)v;
     return 1;
 }
+
+int cli_option_threads(const char *command, const char *arg, uint32_t *out)
+{
+    if (!cli_parse_uint(arg, 1, 256, out))
+        return cli_usage_error(command, "--threads needs a number from 1 to 256, not '%s'", arg);
+    return EXIT_OK;
+}
+
+int cli_option_phase(const char *command, const char *arg, int *out)
+{
+    uint32_t phase;
+    if (!cli_parse_uint(arg, 0, 3, &phase))
+        return cli_usage_error(command, "--phase takes 0, 1, 2 or 3, not '%s'", arg);
+    *out = (int)phase;
+    return EXIT_OK;
+}
+
+int cli_one_clip(const char *command, char *const *operands, int count, const char **clip)
+{
+    if (count == 0)
+        return cli_usage_error(command, "no clip given");
+    if (count > 1)
+        return cli_usage_error(command, "one clip at a time ('%s' is extra)", operands[1]);
+    *clip = operands[0];
+    return EXIT_OK;
+}

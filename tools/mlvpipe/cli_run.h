@@ -32,4 +32,14 @@ void cli_progress_print(void *opaque, const mp_progress_event *ev);
 /* Parses a whole decimal number in [min, max]; returns 0 on anything else. */
 int cli_parse_uint(const char *s, uint32_t min, uint32_t max, uint32_t *out);
 
+/* The options analyze, convert and plan share, with one wording of their errors: each parses
+ * arg into *out and returns EXIT_OK, or reports the usage error of command and returns
+ * EXIT_USAGE (leaving *out as it was). */
+int cli_option_threads(const char *command, const char *arg, uint32_t *out);   /* 1..256 */
+int cli_option_phase(const char *command, const char *arg, int *out);          /* 0..3 */
+
+/* The one CLIP operand among operands[0..count) into *clip (EXIT_OK), else the usage error
+ * of command (none or more than one) and EXIT_USAGE. */
+int cli_one_clip(const char *command, char *const *operands, int count, const char **clip);
+
 #endif

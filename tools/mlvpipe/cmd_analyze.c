@@ -11,6 +11,8 @@
 #include "pipeline/prepass.h"
 #include "reader/mlv_reader.h"
 
+static const char command[] = "analyze";
+
 static void usage(FILE *out)
 {
     fprintf(out,
@@ -45,14 +47,6 @@ static const struct option long_options[] = {
     {NULL, 0, NULL, 0},
 };
 
-static int usage_error(const char *fmt, const char *arg)
-{
-    fprintf(stderr, "mlvpipe analyze: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n(see 'mlvpipe analyze --help')\n");
-    return EXIT_USAGE;
-}
-
 static void log_summary(const mp_clip_levels *cl)
 {
     for (uint32_t k = 0; k < cl->segment_count; k++) {
@@ -76,7 +70,7 @@ int cmd_analyze(int argc, char **argv)
     po.log = cli_logger;
     const char *input = NULL, *output = NULL;
     int overwrite = 0;
-    uint32_t value;
+    int rc;
 
     optind = 1;
     opterr = 0;
@@ -86,27 +80,20 @@ int cmd_analyze(int argc, char **argv)
         case 'o': output = optarg; break;
         case OPT_OVERWRITE: overwrite = 1; break;
         case OPT_THREADS:
-            if (!cli_parse_uint(optarg, 1, 256, &value))
-                return usage_error("--threads needs a number from 1 to 256, not '%s'", optarg);
-            po.threads = value;
+            if ((rc = cli_option_threads(command, optarg, &po.threads)))
+                return rc;
             break;
         case OPT_PHASE:
-            if (!cli_parse_uint(optarg, 0, 3, &value))
-                return usage_error("--phase takes 0, 1, 2 or 3, not '%s'", optarg);
-            po.force_phase = (int)value;
+            if ((rc = cli_option_phase(command, optarg, &po.force_phase)))
+                return rc;
             break;
         case 'h': usage(stdout); return EXIT_OK;
         default:
-            return usage_error("unknown or incomplete option '%s'", argv[optind - 1]);
+            return cli_usage_error(command, "unknown or incomplete option '%s'", argv[optind - 1]);
         }
     }
-    for (; optind < argc; optind++) {
-        if (input)
-            return usage_error("one clip at a time ('%s' is extra)", argv[optind]);
-        input = argv[optind];
-    }
-    if (!input)
-        return usage_error("%s", "no clip given");
+    if ((rc = cli_one_clip(command, argv + optind, argc - optind, &input)))
+        return rc;
 
     cli_install_signals();
     po.cancel = &cli_cancel;

@@ -10,6 +10,8 @@
 #include "encode/av/av_sink.h"
 #include "pipeline/convert.h"
 
+static const char command[] = "convert";
+
 static void usage(FILE *out)
 {
     fprintf(out,
@@ -99,14 +101,6 @@ static const char *const curves[] = {"bt709", "linear", "logc3", "slog3"};
 static const develop_curve curve_values[] = {DEVELOP_CURVE_BT709, DEVELOP_CURVE_LINEAR,
                                              DEVELOP_CURVE_LOGC3, DEVELOP_CURVE_SLOG3};
 
-static int usage_error(const char *fmt, const char *arg)
-{
-    fprintf(stderr, "mlvpipe convert: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n(see 'mlvpipe convert --help')\n");
-    return EXIT_USAGE;
-}
-
 int cmd_convert(int argc, char **argv)
 {
     mp_convert_options o;
@@ -114,8 +108,7 @@ int cmd_convert(int argc, char **argv)
     o.tool = "mlvpipe " MLVPIPE_VERSION;
     o.log = cli_logger;
     cli_progress_mode mode = CLI_PROGRESS_AUTO;
-    uint32_t value;
-    int k;
+    int k, rc;
 
     optind = 1;
     opterr = 0;
@@ -126,68 +119,67 @@ int cmd_convert(int argc, char **argv)
         case OPT_TO: o.format = optarg; break;
         case OPT_FRAMES: o.frames = optarg; break;
         case OPT_THREADS:
-            if (!cli_parse_uint(optarg, 1, 256, &value))
-                return usage_error("--threads needs a number from 1 to 256, not '%s'", optarg);
-            o.threads = value;
+            if ((rc = cli_option_threads(command, optarg, &o.threads)))
+                return rc;
             break;
         case OPT_LEVELS: o.levels_path = optarg; break;
         case OPT_SKIP: o.skip_existing = 1; break;
         case OPT_OVERWRITE: o.overwrite = 1; break;
         case OPT_PROGRESS:
             if (!cli_parse_progress(optarg, &mode))
-                return usage_error("--progress takes auto, json or none, not '%s'", optarg);
+                return cli_usage_error(command,
+                                       "--progress takes auto, json or none, not '%s'", optarg);
             break;
         case OPT_AUDIO: o.audio = 1; break;
         case OPT_NO_AUDIO: o.audio = 0; break;
         case OPT_PHASE:
-            if (!cli_parse_uint(optarg, 0, 3, &value))
-                return usage_error("--phase takes 0, 1, 2 or 3, not '%s'", optarg);
-            o.force_phase = (int)value;
+            if ((rc = cli_option_phase(command, optarg, &o.force_phase)))
+                return rc;
             break;
         case OPT_GAMUT:
             if ((k = pick(optarg, gamuts, 3)) < 0)
-                return usage_error("--gamut takes rec709, rec2020 or aces, not '%s'", optarg);
+                return cli_usage_error(command,
+                                       "--gamut takes rec709, rec2020 or aces, not '%s'", optarg);
             o.develop.gamut = gamut_values[k];
             break;
         case OPT_CURVE:
             if ((k = pick(optarg, curves, 4)) < 0)
-                return usage_error("--curve takes bt709, linear, logc3 or slog3, not '%s'",
-                                   optarg);
+                return cli_usage_error(command,
+                                       "--curve takes bt709, linear, logc3 or slog3, not '%s'",
+                                       optarg);
             o.develop.curve = curve_values[k];
             break;
         case OPT_EXPOSURE: {
             char *end;
             double ev = strtod(optarg, &end);
             if (end == optarg || *end || !(ev >= -16 && ev <= 16))
-                return usage_error("--exposure takes a number of EV from -16 to 16, not '%s'",
-                                   optarg);
+                return cli_usage_error(command,
+                                       "--exposure takes a number of EV from -16 to 16, not '%s'",
+                                       optarg);
             o.develop.exposure_ev = (float)ev;
             break;
         }
         case OPT_FAST: o.develop.demosaic = DEVELOP_DEMOSAIC_BILINEAR; break;
         case 'h': usage(stdout); return EXIT_OK;
         default:
-            return usage_error("unknown or incomplete option '%s'", argv[optind - 1]);
+            return cli_usage_error(command, "unknown or incomplete option '%s'", argv[optind - 1]);
         }
     }
     /* getopt_long moved the operands to the end. */
-    for (; optind < argc; optind++) {
-        if (o.input)
-            return usage_error("one clip at a time ('%s' is extra)", argv[optind]);
-        o.input = argv[optind];
-    }
-    if (!o.input)
-        return usage_error("%s", "no clip given");
+    if ((rc = cli_one_clip(command, argv + optind, argc - optind, &o.input)))
+        return rc;
     if (!o.output)
-        return usage_error("%s", "no output given (-o DIR)");
+        return cli_usage_error(command, "no output given (-o DIR)");
     if (pick(o.format, formats, 8) < 0)
-        return usage_error("--to takes dng, prores422hq, prores4444, ffv1, nut, rawvideo, md5 "
-                           "or null, not '%s'", o.format);
+        return cli_usage_error(command,
+                               "--to takes dng, prores422hq, prores4444, ffv1, nut, rawvideo, md5 "
+                               "or null, not '%s'", o.format);
     if (!strcmp(o.output, "-") && pick(o.format, formats, 3) >= 0)
-        return usage_error("-o - (stdout) is for movies (--to nut, rawvideo, ffv1), not %s",
-                           o.format);
+        return cli_usage_error(command,
+                               "-o - (stdout) is for movies (--to nut, rawvideo, ffv1), not %s",
+                               o.format);
     if (o.skip_existing && o.overwrite)
-        return usage_error("%s", "--skip-existing and --overwrite exclude each other");
+        return cli_usage_error(command, "--skip-existing and --overwrite exclude each other");
 
     cli_progress progress;
     cli_progress_init(&progress, mode);

@@ -10,6 +10,8 @@
 #include "encode/av/av_sink.h"
 #include "farm/join.h"
 
+static const char command[] = "join";
+
 static void usage(FILE *out)
 {
     fprintf(out,
@@ -39,14 +41,6 @@ static const struct option long_options[] = {
     {NULL, 0, NULL, 0},
 };
 
-static int usage_error(const char *fmt, const char *arg)
-{
-    fprintf(stderr, "mlvpipe join: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n(see 'mlvpipe join --help')\n");
-    return EXIT_USAGE;
-}
-
 int cmd_join(int argc, char **argv)
 {
     farm_join_options o = {.log = cli_logger};
@@ -57,17 +51,18 @@ int cmd_join(int argc, char **argv)
         switch (c) {
         case OPT_OVERWRITE: o.overwrite = 1; break;
         case 'h': usage(stdout); return EXIT_OK;
-        default: return usage_error("unknown or incomplete option '%s'", argv[optind - 1]);
+        default: return cli_usage_error(command,
+                                        "unknown or incomplete option '%s'", argv[optind - 1]);
         }
     }
     if (argc - optind < 2)
-        return usage_error("%s", "needs OUT and at least one SEGMENT");
+        return cli_usage_error(command, "needs OUT and at least one SEGMENT");
     o.output = argv[optind];
     o.segments = (const char *const *)argv + optind + 1;
     o.segment_count = (uint32_t)(argc - optind - 1);
     for (uint32_t i = 0; i < o.segment_count; i++)
         if (!strcmp(o.segments[i], o.output))
-            return usage_error("the output '%s' is also a segment", o.output);
+            return cli_usage_error(command, "the output '%s' is also a segment", o.output);
 
     av_sink_route_av_log(&cli_logger);
     cli_install_signals();

@@ -13,6 +13,8 @@
 #include "farm/plan.h"
 #include "reader/mlv_reader.h"
 
+static const char command[] = "plan";
+
 static void usage(FILE *out)
 {
     fprintf(out,
@@ -82,14 +84,6 @@ static const struct option long_options[] = {
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
-
-static int usage_error(const char *fmt, const char *arg)
-{
-    fprintf(stderr, "mlvpipe plan: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n(see 'mlvpipe plan --help')\n");
-    return EXIT_USAGE;
-}
 
 /* The movie container of a --to value, NULL for frames; *ok = 0 when farms cannot use it. */
 static const char *movie_extension(const char *format, int *ok)
@@ -176,6 +170,7 @@ int cmd_plan(int argc, char **argv)
     farm_engine engine = FARM_SLURM;
     const char *output = NULL, *levels = NULL, *program = NULL;
     uint32_t value;
+    int rc;
 
     /* Everything after "--" goes to convert untouched; getopt sees only what comes before. */
     int dashes = 1;
@@ -183,7 +178,8 @@ int cmd_plan(int argc, char **argv)
         dashes++;
     for (int i = dashes + 1; i < argc; i++) {
         if (p.extra_count == FARM_MAX_EXTRA)
-            return usage_error("at most 32 convert options after -- ('%s' is extra)", argv[i]);
+            return cli_usage_error(command,
+                                   "at most 32 convert options after -- ('%s' is extra)", argv[i]);
         p.extra[p.extra_count++] = argv[i];
     }
     optind = 1;
@@ -194,61 +190,56 @@ int cmd_plan(int argc, char **argv)
         case 'o': output = optarg; break;
         case OPT_CHUNK:
             if (!cli_parse_uint(optarg, 1, 1000000000, &value))
-                return usage_error("--chunk needs a number of frames >= 1, not '%s'", optarg);
+                return cli_usage_error(command,
+                                       "--chunk needs a number of frames >= 1, not '%s'", optarg);
             p.chunk_size = value;
             break;
         case OPT_ENGINE:
             if (!farm_engine_parse(optarg, &engine))
-                return usage_error("--engine takes slurm, parallel or json, not '%s'", optarg);
+                return cli_usage_error(command,
+                                       "--engine takes slurm, parallel or json, not '%s'", optarg);
             break;
         case OPT_TO: p.format = optarg; break;
         case OPT_THREADS:
-            if (!cli_parse_uint(optarg, 1, 256, &value))
-                return usage_error("--threads needs a number from 1 to 256, not '%s'", optarg);
-            p.threads = value;
+            if ((rc = cli_option_threads(command, optarg, &p.threads)))
+                return rc;
             break;
         case OPT_PHASE:
-            if (!cli_parse_uint(optarg, 0, 3, &value))
-                return usage_error("--phase takes 0, 1, 2 or 3, not '%s'", optarg);
-            p.phase = (int)value;
+            if ((rc = cli_option_phase(command, optarg, &p.phase)))
+                return rc;
             break;
         case OPT_NO_AUDIO: p.no_audio = 1; break;
         case OPT_LEVELS: levels = optarg; break;
         case OPT_MLVPIPE: program = optarg; break;
         case OPT_SBATCH:
             if (p.sbatch_count == FARM_MAX_EXTRA)
-                return usage_error("at most 32 --sbatch options (this one: '%s')", optarg);
+                return cli_usage_error(command,
+                                       "at most 32 --sbatch options (this one: '%s')", optarg);
             p.sbatch[p.sbatch_count++] = optarg;
             break;
         case OPT_SSHLOGIN: p.sshlogin = optarg; break;
         case OPT_JOBS:
             if (!cli_parse_uint(optarg, 1, 100000, &value))
-                return usage_error("--jobs needs a number >= 1, not '%s'", optarg);
+                return cli_usage_error(command, "--jobs needs a number >= 1, not '%s'", optarg);
             p.jobs = value;
             break;
         case 'h': usage(stdout); return EXIT_OK;
         default:
-            return usage_error("unknown or incomplete option '%s'", argv[optind - 1]);
+            return cli_usage_error(command, "unknown or incomplete option '%s'", argv[optind - 1]);
         }
     }
     /* getopt_long moved the operands to the end. */
-    const char *clip = NULL;
-    for (; optind < dashes; optind++) {
-        if (clip) {
-            return usage_error("one clip at a time ('%s' is extra)", argv[optind]);
-        } else {
-            clip = argv[optind];
-        }
-    }
-    if (!clip)
-        return usage_error("%s", "no clip given");
+    const char *clip;
+    if ((rc = cli_one_clip(command, argv + optind, dashes - optind, &clip)))
+        return rc;
     if (!output)
-        return usage_error("%s", "no output folder given (-o DIR)");
+        return cli_usage_error(command, "no output folder given (-o DIR)");
     int format_ok;
     p.movie_ext = movie_extension(p.format, &format_ok);
     if (!format_ok)
-        return usage_error("--to for a farm takes dng, prores422hq, prores4444, ffv1 or nut, "
-                           "not '%s'", p.format);
+        return cli_usage_error(command,
+                               "--to for a farm takes dng, prores422hq, prores4444, ffv1 or nut, "
+                               "not '%s'", p.format);
 
     char clip_abs[PATH_MAX], out_abs[PATH_MAX], levels_abs[PATH_MAX], self[PATH_MAX];
     char name[NAME_MAX + 1];
@@ -257,16 +248,16 @@ int cmd_plan(int argc, char **argv)
         return EXIT_INPUT;
     }
     if (!absolute(output, out_abs, sizeof out_abs))
-        return usage_error("cannot make '%s' an absolute path", output);
+        return cli_usage_error(command, "cannot make '%s' an absolute path", output);
     clip_name(clip_abs, name, sizeof name);
     if (levels ? !absolute(levels, levels_abs, sizeof levels_abs)
                : snprintf(levels_abs, sizeof levels_abs, "%s/%s.levels.json", out_abs, name) >=
                      (int)sizeof levels_abs)
-        return usage_error("%s", "the sidecar path is too long");
+        return cli_usage_error(command, "the sidecar path is too long");
     if (!program) {
         ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
         if (n <= 0)
-            return usage_error("%s", "cannot find this program's path; give --mlvpipe PATH");
+            return cli_usage_error(command, "cannot find this program's path; give --mlvpipe PATH");
         self[n] = '\0';
         program = self;
     }
@@ -277,7 +268,7 @@ int cmd_plan(int argc, char **argv)
     p.levels = levels_abs;
 
     uint32_t *numbers = NULL;
-    int rc = read_clip(&p, &numbers);
+    rc = read_clip(&p, &numbers);
     farm_chunk *chunks = NULL;
     mp_error err = {0};
     mp_text text = {0};

@@ -1,4 +1,5 @@
 /* mlvpipe: Magic Lantern raw video (MLV, RAW, dual ISO) to CinemaDNG and movies. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,6 +17,17 @@ static void cli_log_fn(void *opaque, mp_log_level level, const char *msg)
 }
 
 const mp_logger cli_logger = {cli_log_fn, NULL};
+
+int cli_usage_error(const char *command, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "mlvpipe %s: ", command);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n(see 'mlvpipe %s --help')\n", command);
+    va_end(ap);
+    return EXIT_USAGE;
+}
 
 int cli_exit_for_input(mp_status st)
 {
