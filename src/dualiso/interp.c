@@ -1,7 +1,9 @@
 /* The other field's estimate at every pixel of a row: the mean of the same-colour rows two
- * above and below, and, where the bright field clips and only the dark rows carry data, an
- * edge-directed estimate (direction from a colour-neutral log guide, greens from the
- * adjacent dark row, red and blue through their local ratio to green). */
+ * above and below (in dark rows marked as a step edge, or not, for the blend's edge-side
+ * choice), and, where the bright field clips and only the dark rows carry data, an
+ * edge-directed estimate: the direction from a colour-neutral log guide at quarter-pixel
+ * steps, then every dark sample near the edge line, of any colour through the local colour
+ * ratios, weighted by its distance to the line. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -9,6 +11,8 @@
 
 #define WIN 2                 /* cost window: x-2 .. x+2 */
 #define DIR_PENALTY 0.08      /* cost per px/row away from vertical */
+#define STEP_FLAT 0.15f       /* a step: the outer samples within this share of the step */
+#define STEP_NOISE 2.8f       /* ... plus this many sigmas of their difference's noise */
 #define SPAN_GAP 8            /* columns needing a direction closer than this share a span */
 
 /* q[i] = guide at position i / 4 (quarter pixels), linear between samples and held at
@@ -52,15 +56,6 @@ static inline void sample_at(const float *lin, const uint8_t *cl, uint32_t w, in
         *clipped |= cl[q];
     }
     *v = n == 2 ? 0.5f * s : s;
-}
-
-static inline int32_t clamp_col(int32_t q, uint32_t w)
-{
-    while (q < 0)
-        q += 2;
-    while (q >= (int32_t)w)
-        q -= 2;
-    return q < 0 ? 0 : q;
 }
 
 /* Ratio of every sample of ring row `slot` to the mean of its two row neighbours (the
@@ -285,6 +280,25 @@ void dualiso_interpolate_row(frame_ctx *c, int32_t y)
         ws->mis[x] = (have_a && have_b) ? fabsf(a - b) : 1e6f;
         ws->est_clip[x] = ws->clip[sa][x] | ws->clip[sb][x];
         ws->est_mid[x] = have_a && have_b;
+    }
+    /* In dark rows the estimate comes from the clean bright field; the blend may move it to
+     * one of its two samples when the native value shows which side of an edge the pixel
+     * is on. Only where the bright rows 6 above and below continue the two samples (a step
+     * edge, straight or slanted): in a fine oscillation, which the midpoint follows better
+     * than either sample, they do not. */
+    int32_t ya2 = y - 6 * s, yb2 = y + 6 * s;
+    if (!bright && have_a && have_b && ya2 >= 0 && ya2 < h && yb2 >= 0 && yb2 < h) {
+        const float *la = ws->lin[sa], *lb = ws->lin[sb];
+        const float *la2 = ws->lin[dualiso_load_row(c, ya2)],
+                    *lb2 = ws->lin[dualiso_load_row(c, yb2)];
+        const float rn = (float)(c->lv->noise_bright / c->lv->ratio), var = rn * rn;
+        const float gain = (float)c->lv->gain_dark;
+        for (int32_t x = 0; x < w; x++) {
+            float lev = ws->est[x], m = ws->mis[x];
+            float tol = STEP_FLAT * m + STEP_NOISE * sqrtf(var + gain * (lev > 0 ? lev : 0));
+            if (fabsf(la2[x] - la[x]) > tol || fabsf(lb2[x] - lb[x]) > tol)
+                ws->est_mid[x] = 0;
+        }
     }
     if (!full || !bright)
         return;

@@ -7,7 +7,7 @@
 
 #include "dualiso_priv.h"
 
-#define RING 8                /* rows y-3 .. y+3 converted, power of two */
+#define RING 16               /* rows y-6 .. y+6 converted, power of two */
 #define NSCRATCH 5            /* blend scratch rows */
 #define QPAD 32               /* padding of the quarter-pixel guide rows (>= 3 rows x 2 px) */
 #define NDIR 17               /* edge directions: -2 .. +2 px per row, quarter-pixel steps */

@@ -405,7 +405,9 @@ static void test_reconstruct_edges_and_zone_plate(void **state)
         assert_true(n[k] > 1000);
         rms[k] = sqrt(se[k] / n[k]);
     }
-    if (rms[0] > 0.110 || rms[1] > 0.13 || rms[2] > 0.52)
+    /* measured 0.102 / 0.077 / 0.407 (before the edge-line estimate, the step test of the
+     * edge-side choice and the wider alias window: 0.103 / 0.116 / 0.436) */
+    if (rms[0] > 0.108 || rms[1] > 0.090 || rms[2] > 0.430)
         fail_msg("edge RMS %.3f / %.3f EV, zone plate %.3f EV", rms[0], rms[1], rms[2]);
     dualiso_workspace_free(ws);
     mp_frame_free(&o);

@@ -323,12 +323,19 @@ static int midtone_ok(const qm_report *d)
     return d->max_abs_bias_pct <= 0.1;
 }
 
-static void print_bins(const qm_report *ctl, const qm_report *dual)
+/* Per-bin table of frame 0; with several frames also the dual-ISO bias averaged over all
+ * frames and its standard error: bias is an expectation, so the mean over frames with
+ * independent noise is the figure that can be held to a 0.1 % target. */
+static void print_bins(const qm_report *ctl, const qm_report *dual, const column *dc,
+                       uint32_t frames)
 {
     printf("\nPer 0.5-EV bin (smooth ramp, frame 0): bias %% and its standard error %%, "
-           "noise e-, SNR\n");
-    printf("%8s %9s | %8s %6s %9s %8s | %8s %6s %9s %8s\n", "EV", "mean e-", "ctl bias",
+           "noise e-, SNR%s\n", frames > 1 ? "; mlvpipe bias % averaged over all frames" : "");
+    printf("%8s %9s | %8s %6s %9s %8s | %8s %6s %9s %8s", "EV", "mean e-", "ctl bias",
            "s.e.", "ctl noise", "ctl SNR", "bias", "s.e.", "noise", "SNR");
+    if (frames > 1)
+        printf(" | %8s %6s", "mean", "s.e.");
+    printf("\n");
     for (int i = 0; i < QM_BINS; i++) {
         if (!ctl->bin_valid[i] && !dual->bin_valid[i])
             continue;
@@ -340,10 +347,14 @@ static void print_bins(const qm_report *ctl, const qm_report *dual)
         else
             printf(" %8s %6s %9s %8s |", "-", "-", "-", "-");
         if (dual->bin_valid[i])
-            printf(" %+8.3f %6.3f %9.2f %8.2f\n", d->bias_pct, d->bias_se_pct, d->noise,
+            printf(" %+8.3f %6.3f %9.2f %8.2f", d->bias_pct, d->bias_se_pct, d->noise,
                    d->snr);
         else
-            printf(" %8s %6s %9s %8s\n", "-", "-", "-", "-");
+            printf(" %8s %6s %9s %8s", "-", "-", "-", "-");
+        uint32_t n = dc->bias_frames[i];
+        if (frames > 1 && n)
+            printf(" | %+8.3f %6.3f", dc->bias_sum[i] / n, sqrt(dc->se2_sum[i]) / n);
+        printf("\n");
     }
 }
 
@@ -457,14 +468,25 @@ static void report(const run *r, const column *ctl, const column *dual, const du
            "metrics; cr2hdr 118 MB at HD, ~45 B/px)\n",
            rss, rss * 1048576 / ((double)r->raw.width * r->raw.height));
 
-    print_bins(c, d);
+    print_bins(c, d, dual, o->frames);
     if (o->frames > 1)
         print_flicker(ctl, dual, o->frames);
     int others = (d->dr_ev >= 14.0) + (d->edge_rms[0] <= 0.10) + (d->edge_rms[1] <= 0.10) +
                  (d->zone_rms <= 0.25);
-    printf("\nTargets met (frame 0): %d of 5; %d of 5 counting the bias target as met when "
-           "no bin's bias exceeds 0.1 %% beyond 2 standard errors\n",
-           others + midtone_ok(d), others + (d->max_bias_excess_pct <= 0.1));
+    if (o->frames > 1) {
+        /* bias is an expectation: with several frames of independent noise their mean is
+         * the measurement held to the target (one HD frame's s.e. is ~0.13 % at 5 EV) */
+        double da, de;
+        frame_mean_bias(dual, &da, &de);
+        printf("\nTargets met: %d of 5 (RMS and DR on frame 0; max |bias| 5-14 EV = %.3f %% "
+               "as the mean of %u frames, %.3f %% beyond 2 s.e.)\n", others + (da <= 0.1), da,
+               o->frames, de);
+    } else {
+        printf("\nTargets met (frame 0): %d of 5; %d of 5 counting the bias target as met when "
+               "no bin's bias exceeds 0.1 %% beyond 2 standard errors (use --frames N for the "
+               "bias averaged over frames)\n",
+               others + midtone_ok(d), others + (d->max_bias_excess_pct <= 0.1));
+    }
 }
 
 int main(int argc, char **argv)
