@@ -43,8 +43,12 @@ mp_status mp_lzma_frame_decode(const uint8_t *src, size_t len, uint8_t *dst, siz
     lzma_ret ret = lzma_alone_decoder(&strm, DECODER_MEMLIMIT);
     if (ret != LZMA_OK)
         return mp_error_set(err, MP_ERR_NOMEM, "LZMA: decoder init failed (%d)", (int)ret);
-    strm.next_out = dst;
-    strm.avail_out = dst_size;
+    /* liblzma makes no progress into an empty buffer, so an empty frame gets one spare byte,
+     * which the declared size keeps it from filling. */
+    uint8_t spare;
+    size_t room = dst_size ? dst_size : 1;
+    strm.next_out = dst_size ? dst : &spare;
+    strm.avail_out = room;
     strm.next_in = header;
     strm.avail_in = sizeof header;
     ret = lzma_code(&strm, LZMA_RUN);
@@ -55,7 +59,7 @@ mp_status mp_lzma_frame_decode(const uint8_t *src, size_t len, uint8_t *dst, siz
         ret = lzma_code(&strm, LZMA_FINISH);
         at = (size_t)(strm.next_in - src);
     }
-    size_t produced = dst_size - strm.avail_out;
+    size_t produced = room - strm.avail_out;
     lzma_end(&strm);
     if (ret == LZMA_STREAM_END && produced == dst_size)
         return MP_OK;
