@@ -1,15 +1,7 @@
-# Shared by the farm_*.sh end-to-end tests: scratch folder, failure counting, the 48-frame
-# dual-ISO test clip with audio, single-process reference outputs, and comparisons.
+# Shared by the farm_*.sh end-to-end tests: lib.sh (scratch folder, failure counting), the
+# 48-frame dual-ISO test clip with audio, single-process reference outputs, and comparisons.
 # Expects $mlvpipe and $mlvsynth set by the caller.
-tmp=$(mktemp -d /tmp/mlvpipe-farm.XXXXXX)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails+1)); }
-finish() {
-    [ "$fails" -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
-    echo "all passed"
-    exit 0
-}
+. "$(dirname "$0")/lib.sh"
 
 # The movie kinds the farm tests cover, as FORMAT:EXTENSION.
 movie_kinds="ffv1:mkv prores422hq:mov nut:nut"

@@ -9,10 +9,7 @@ set -u
 mlvsynth=$1
 mlvpipe=$2
 check=$3
-tmp=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails+1)); }
+. "$(dirname "$0")/lib.sh"
 
 # expect NAME EXIT PATTERN DIR: flicker_check on DIR exits EXIT with PATTERN in its output
 expect() {
@@ -93,5 +90,4 @@ rc=$?
 [ "$rc" -eq 2 ] && grep -q "static clip" "$tmp/jitter.txt" ||
     fail "jittered clip: exit $rc: $(cat "$tmp/jitter.txt")"
 
-echo "$fails failures"
-[ "$fails" -eq 0 ]
+finish

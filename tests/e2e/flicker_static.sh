@@ -12,10 +12,7 @@ set -u
 mlvsynth=$1
 mlvpipe=$2
 check=$3
-tmp=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails+1)); }
+. "$(dirname "$0")/lib.sh"
 
 # col FILE BAND N: column N of a band's table row (1 band, 7 std %, 8 predicted %, 9 ratio)
 col() { awk -v band="$2" -v n="$3" '$1 == band { print $n; exit }' "$1"; }
@@ -54,5 +51,4 @@ own=$(col "$tmp/own.txt" "[8,11)" 7)
 awk -v a="${own:-0}" -v b="${pooled:-1}" 'BEGIN { exit !(a > 1.3 * b) }' ||
     fail "8-11 EV: per-frame std ${own:-none} % not above 1.3x pooled ${pooled:-none} %"
 
-echo "$fails failures"
-[ "$fails" -eq 0 ]
+finish

@@ -1,19 +1,6 @@
-# Shared by the pipeline_*.sh end-to-end tests: a scratch folder, failure counting, and a
-# check that two output folders hold the same files with the same bytes.
-tmp=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails+1)); }
-
-# run NAME EXPECTED_EXIT ARGS...: runs mlvpipe; stderr kept in $tmp/NAME.err
-run() {
-    local name=$1 want=$2
-    shift 2
-    "$mlvpipe" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
-    local rc=$?
-    [ "$rc" -eq "$want" ] ||
-        fail "$name: exit $rc, expected $want ($(head -c 400 "$tmp/$name.err"))"
-}
+# Shared by the pipeline_*.sh end-to-end tests: lib.sh (scratch folder, failure counting,
+# run) and a check that two output folders hold the same files with the same bytes.
+. "$(dirname "$0")/lib.sh"
 
 # same_tree WHAT A B: same file names, every file byte-identical (cmp), at least one file
 same_tree() {
@@ -27,13 +14,4 @@ same_tree() {
     for f in $la; do
         cmp -s "$a/$f" "$b/$f" || { fail "$what: $f differs"; return; }
     done
-}
-
-finish() {
-    if [ "$fails" -ne 0 ]; then
-        echo "$fails failure(s)"
-        exit 1
-    fi
-    echo "all passed"
-    exit 0
 }

@@ -61,14 +61,7 @@ run exists 5 convert "$tmp/d.MLV" --to ffv1 -o "$tmp/t1.mkv"
 mkdir "$tmp/kill"
 "$mlvpipe" convert "$tmp/big.MLV" --to ffv1 -o "$tmp/kill/big.mkv" --threads 1 \
     --progress json 2>"$tmp/kill.err" &
-pid=$!
-for _ in $(seq 1 500); do
-    grep -q '"event":"frame"' "$tmp/kill.err" 2>/dev/null && break
-    sleep 0.01
-done
-kill -TERM $pid
-wait $pid
-rc=$?
+stop_when $! grep -qs '"event":"frame"' "$tmp/kill.err"
 [ $rc -eq 6 ] || fail "interrupted movie: exit $rc, expected 6"
 [ -z "$(ls -A "$tmp/kill")" ] || fail "interrupted movie left $(ls -A "$tmp/kill")"
 

@@ -16,14 +16,8 @@ run ref 0 convert "$tmp/clip.MLV" -o "$tmp/ref" --threads 2
 # Interrupt once two frames are out.
 "$mlvpipe" convert "$tmp/clip.MLV" -o "$tmp/out" --threads 1 --progress json \
     2>"$tmp/killed.err" &
-pid=$!
-for _ in $(seq 1 500); do
-    [ "$(find "$tmp/out" -name '*.dng' 2>/dev/null | wc -l)" -ge 2 ] && break
-    sleep 0.01
-done
-kill -TERM $pid
-wait $pid
-rc=$?
+two_dngs_out() { [ "$(find "$tmp/out" -name '*.dng' 2>/dev/null | wc -l)" -ge 2 ]; }
+stop_when $! two_dngs_out
 [ $rc -eq 6 ] || fail "interrupted run: exit $rc, expected 6"
 tail -n 1 "$tmp/killed.err" | grep -q '"event":"error".*"status":"interrupted"' ||
     fail "interrupted run: last JSON event: $(tail -n 1 "$tmp/killed.err")"

@@ -6,19 +6,7 @@ set -u
 mlvpipe=$1
 S=${MLVPIPE_SAMPLES:-}/synthetic
 [ -d "$S" ] || { echo "no samples: skip"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails+1)); }
-
-# run NAME EXPECTED_EXIT ARGS...: output in $tmp/NAME.out, stderr in $tmp/NAME.err
-run() {
-    local name=$1 want=$2
-    shift 2
-    "$mlvpipe" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
-    local rc=$?
-    [ "$rc" -eq "$want" ] || fail "$name: exit $rc, expected $want ($(head -c 300 "$tmp/$name.err"))"
-}
+. "$(dirname "$0")/lib.sh"
 
 # jcheck NAME PYTHON_EXPR...: each expression, evaluated with d = the parsed JSON, must be true
 jcheck() {
@@ -152,5 +140,4 @@ printf 'XXXX' | dd of="$tmp/norawi.MLV" bs=1 seek=52 conv=notrunc status=none
 run norawi 3 info "$tmp/norawi.MLV"
 grep -q "no RAWI block" "$tmp/norawi.err" || fail "norawi: error line '$(cat "$tmp/norawi.err")'"
 
-[ "$fails" -eq 0 ] && echo "reader_info: all checks passed"
-exit $((fails > 0))
+finish
