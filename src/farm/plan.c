@@ -150,9 +150,31 @@ static void words_free(words *w)
     memset(w, 0, sizeof *w);
 }
 
+/* Frees w; MP_OK, or the error for a command that did not fit (too many words, no memory)
+ * when w or the caller's other output (other_failed) failed. */
+static mp_status words_finish(words *w, int other_failed, mp_error *err)
+{
+    int failed = w->failed || other_failed;
+    words_free(w);
+    return failed ? mp_error_set(err, MP_ERR_NOMEM, "plan: command too long") : MP_OK;
+}
+
 static int is_movie(const farm_plan *p)
 {
     return p->movie_ext != NULL;
+}
+
+/* The options analyze and convert take alike. */
+static void shared_words(const farm_plan *p, words *w)
+{
+    if (p->threads) {
+        words_add(w, "--threads");
+        words_addu(w, p->threads);
+    }
+    if (p->phase >= 0) {
+        words_add(w, "--phase");
+        words_addu(w, (uint32_t)p->phase);
+    }
 }
 
 static void analyze_words(const farm_plan *p, words *w)
@@ -164,14 +186,7 @@ static void analyze_words(const farm_plan *p, words *w)
     words_add(w, p->levels);
     /* Re-submitting the plan must not fail on the sidecar of an earlier run (same bytes). */
     words_add(w, "--overwrite");
-    if (p->threads) {
-        words_add(w, "--threads");
-        words_addu(w, p->threads);
-    }
-    if (p->phase >= 0) {
-        words_add(w, "--phase");
-        words_addu(w, (uint32_t)p->phase);
-    }
+    shared_words(p, w);
 }
 
 /* Everything but the chunk's own words (--frames, and -o for a movie segment). */
@@ -190,14 +205,7 @@ static void convert_words(const farm_plan *p, words *w)
         words_add(w, "--to");
         words_add(w, p->format);
     }
-    if (p->threads) {
-        words_add(w, "--threads");
-        words_addu(w, p->threads);
-    }
-    if (p->phase >= 0) {
-        words_add(w, "--phase");
-        words_addu(w, (uint32_t)p->phase);
-    }
+    shared_words(p, w);
     if (p->no_audio)
         words_add(w, "--no-audio");
     words_add(w, "--progress");
@@ -214,7 +222,8 @@ static void chunk_frames(const farm_chunk *c, char *out, size_t size)
 }
 
 /* The step after every chunk: join the segments, or (DNG sequence of a clip with audio) a
- * whole-clip convert that finds every frame done and writes the WAV. Returns 0 if none. */
+ * whole-clip convert that finds every frame done and writes the WAV. Returns 0 if none,
+ * -1 (w freed, err set) when a path does not fit. */
 static int final_words(const farm_plan *p, words *w, mp_error *err)
 {
     if (is_movie(p)) {
@@ -223,11 +232,11 @@ static int final_words(const farm_plan *p, words *w, mp_error *err)
         words_add(w, "join");
         words_add(w, "--overwrite");
         if (farm_movie_path(p, path, sizeof path, err) != MP_OK)
-            return -1;
+            goto fail;
         words_add(w, path);
         for (uint32_t i = 0; i < p->chunk_count; i++) {
             if (farm_segment_path(p, &p->chunks[i], path, sizeof path, err) != MP_OK)
-                return -1;
+                goto fail;
             words_add(w, path);
         }
         return 1;
@@ -237,6 +246,9 @@ static int final_words(const farm_plan *p, words *w, mp_error *err)
         return 1;
     }
     return 0;
+fail:
+    words_free(w);
+    return -1;
 }
 
 static void shell_words(mp_text *t, const words *w)
@@ -362,10 +374,8 @@ static mp_status render_slurm(const farm_plan *p, mp_text *t, mp_error *err)
     words_free(&w);
 
     int final = final_words(p, &w, err);
-    if (final < 0) {
-        words_free(&w);
+    if (final < 0)
         return err->code;
-    }
     if (final) {
         mp_text_printf(&opts, "--dependency=afterok:\"$convert\" --kill-on-invalid-dep=yes ");
         sbatch_opts(p, &opts, is_movie(p) ? "join" : "audio", "final_%j.log");
@@ -379,10 +389,9 @@ static mp_status render_slurm(const farm_plan *p, mp_text *t, mp_error *err)
     } else {
         mp_text_printf(t, "echo \"$analyze $convert\"\n");
     }
-    int failed = w.failed || opts.failed;
-    words_free(&w);
+    mp_status st = words_finish(&w, opts.failed, err);
     mp_text_free(&opts);
-    return failed ? mp_error_set(err, MP_ERR_NOMEM, "plan: command too long") : MP_OK;
+    return st;
 }
 
 static mp_status render_parallel(const farm_plan *p, mp_text *t, mp_error *err)
@@ -425,17 +434,13 @@ static mp_status render_parallel(const farm_plan *p, mp_text *t, mp_error *err)
     mp_text_printf(t, "\n");
 
     int final = final_words(p, &w, err);
-    if (final < 0) {
-        words_free(&w);
+    if (final < 0)
         return err->code;
-    }
     if (final) {
         shell_words(t, &w);
         mp_text_printf(t, "\n");
     }
-    int failed = w.failed;
-    words_free(&w);
-    return failed ? mp_error_set(err, MP_ERR_NOMEM, "plan: command too long") : MP_OK;
+    return words_finish(&w, 0, err);
 }
 
 /* ---- JSON ------------------------------------------------------------------------------- */
@@ -527,10 +532,8 @@ static mp_status render_json(const farm_plan *p, mp_text *t, mp_error *err)
     }
 
     int final = final_words(p, &w, err);
-    if (final < 0) {
-        words_free(&w);
+    if (final < 0)
         return err->code;
-    }
     if (final) {
         mp_text_printf(t, ",\n    {\"id\": \"%s\", \"kind\": \"%s\", \"after\": [",
                        is_movie(p) ? "join" : "audio", is_movie(p) ? "join" : "convert");
@@ -549,9 +552,7 @@ static mp_status render_json(const farm_plan *p, mp_text *t, mp_error *err)
         mp_text_printf(t, "}");
     }
     mp_text_printf(t, "\n  ]\n}\n");
-    int failed = w.failed;
-    words_free(&w);
-    return failed ? mp_error_set(err, MP_ERR_NOMEM, "plan: command too long") : MP_OK;
+    return words_finish(&w, 0, err);
 }
 
 static mp_status check_plan_text(const farm_plan *p, mp_error *err)
