@@ -72,6 +72,13 @@ double synth_scene_illumination(const synth_scene *scene, uint32_t frame);
 mp_status synth_render_truth(const synth_scene *scene, uint32_t width, uint32_t height,
                              uint32_t frame, float *electrons, mp_error *err);
 
+/* The same scene in full RGB: the noise-free electrons every photosite would collect behind a
+ * red, a green and a blue filter (planes r, g, b of width x height; colour gains and the
+ * frame's illumination applied). synth_render_truth is exactly this sampled through the RGGB
+ * CFA, value for value. */
+mp_status synth_render_truth_rgb(const synth_scene *scene, uint32_t width, uint32_t height,
+                                 uint32_t frame, float *r, float *g, float *b, mp_error *err);
+
 /* Exposes a truth image on the sensor: out gets (width + ob_left) x (height + ob_top)
  * samples with the OB borders, noise drawn from seed (and frame), levels set from s.
  * Pass truth = NULL for a dark frame. */

@@ -59,11 +59,9 @@ static double benchmark_ev(double x, double y, double w, double h, double row_ev
     return ev;
 }
 
-mp_status synth_render_truth(const synth_scene *scene, uint32_t width, uint32_t height,
-                             uint32_t frame, float *electrons, mp_error *err)
+static mp_status check_scene(const synth_scene *scene, uint32_t width, uint32_t height,
+                             mp_error *err)
 {
-    if (!scene || !electrons)
-        return mp_error_set(err, MP_ERR_ARG, "synth: no scene or output buffer");
     if (width == 0 || height == 0 || width > MP_FRAME_MAX_DIM || height > MP_FRAME_MAX_DIM)
         return mp_error_set(err, MP_ERR_ARG, "synth: scene size %ux%u out of range", width,
                             height);
@@ -75,30 +73,64 @@ mp_status synth_render_truth(const synth_scene *scene, uint32_t width, uint32_t 
         return mp_error_set(err, MP_ERR_ARG,
                             "synth: scene exposure %g EV, shift %g px or jitter %g EV out of range",
                             scene->exposure_ev, scene->shift_px, scene->illum_sigma_ev);
+    return MP_OK;
+}
 
+/* Renders both kinds of truth from one per-photosite computation, so the CFA truth is by
+ * construction the RGB truth sampled at each photosite's colour: electrons (CFA, RGGB) when
+ * it is not NULL, else the three planes rgb[0..2]. */
+static void render(const synth_scene *scene, uint32_t width, uint32_t height, uint32_t frame,
+                   float *electrons, float *const rgb[3])
+{
     double w = width, h = height;
     double offset = synth_scene_offset(scene, frame);
     double scale = synth_scene_illumination(scene, frame);
     for (uint32_t y = 0; y < height; y++) {
         double v = y / h;
         double row_ev = 1.2 * sin(2 * M_PI * 1.5 * v);
-        float *row = electrons + (size_t)y * width;
+        size_t row = (size_t)y * width;
         for (uint32_t x = 0; x < width; x++) {
             double xs = x + offset;
-            double ev, gain = 1;
+            double ev, gain[3] = {1, 1, 1};
             if (scene->kind == SYNTH_SCENE_FLAT) {
                 ev = 0;
             } else {
                 ev = scene->kind == SYNTH_SCENE_BENCHMARK ? benchmark_ev(xs, y, w, h, row_ev)
                                                           : -1.5 + 18 * xs / w;
-                /* RGGB: red on even rows and columns, blue on odd rows and columns. */
-                if (!(y & 1) && !(x & 1))
-                    gain = 0.45 + 0.25 * v;
-                else if ((y & 1) && (x & 1))
-                    gain = 0.75 - 0.2 * xs / w;
+                gain[0] = 0.45 + 0.25 * v;
+                gain[2] = 0.75 - 0.2 * xs / w;
             }
-            row[x] = (float)(synth_det_exp2(ev + scene->exposure_ev) * gain * scale);
+            double e = synth_det_exp2(ev + scene->exposure_ev);
+            if (electrons) {
+                /* RGGB: red on even rows and columns, blue on odd rows and columns. */
+                int c = (y & 1) + (x & 1);
+                electrons[row + x] = (float)(e * gain[c] * scale);
+            } else {
+                for (int c = 0; c < 3; c++)
+                    rgb[c][row + x] = (float)(e * gain[c] * scale);
+            }
         }
     }
-    return MP_OK;
+}
+
+mp_status synth_render_truth(const synth_scene *scene, uint32_t width, uint32_t height,
+                             uint32_t frame, float *electrons, mp_error *err)
+{
+    if (!scene || !electrons)
+        return mp_error_set(err, MP_ERR_ARG, "synth: no scene or output buffer");
+    mp_status st = check_scene(scene, width, height, err);
+    if (st == MP_OK)
+        render(scene, width, height, frame, electrons, NULL);
+    return st;
+}
+
+mp_status synth_render_truth_rgb(const synth_scene *scene, uint32_t width, uint32_t height,
+                                 uint32_t frame, float *r, float *g, float *b, mp_error *err)
+{
+    if (!scene || !r || !g || !b)
+        return mp_error_set(err, MP_ERR_ARG, "synth: no scene or output planes");
+    mp_status st = check_scene(scene, width, height, err);
+    if (st == MP_OK)
+        render(scene, width, height, frame, NULL, (float *const[3]){r, g, b});
+    return st;
 }

@@ -462,6 +462,59 @@ static void bad_arguments_are_refused(void **state)
     mp_frame_free(&f);
 }
 
+/* The RGB truth sampled through RGGB is the CFA truth bit for bit at all four CFA positions,
+ * and the channels a photosite does not sample carry the scene's colour gains. */
+static void rgb_truth_is_the_unsampled_cfa_truth(void **state)
+{
+    (void)state;
+    const uint32_t w = 97, h = 61; /* odd: the last row and column are partial CFA cells */
+    const synth_scene scenes[] = {
+        {.kind = SYNTH_SCENE_BENCHMARK, .exposure_ev = 3, .shift_px = 1.25,
+         .illum_sigma_ev = 0.3, .seed = 11},
+        {.kind = SYNTH_SCENE_RAMP, .exposure_ev = -2},
+        {.kind = SYNTH_SCENE_FLAT, .exposure_ev = 5},
+    };
+    float *cfa = malloc(sizeof *cfa * w * h), *rgb[3];
+    assert_non_null(cfa);
+    for (int c = 0; c < 3; c++)
+        assert_non_null(rgb[c] = malloc(sizeof *rgb[c] * w * h));
+    for (size_t k = 0; k < sizeof scenes / sizeof scenes[0]; k++) {
+        const uint32_t frame = 3;
+        assert_int_equal(synth_render_truth(&scenes[k], w, h, frame, cfa, NULL), MP_OK);
+        assert_int_equal(synth_render_truth_rgb(&scenes[k], w, h, frame, rgb[0], rgb[1], rgb[2],
+                                                NULL), MP_OK);
+        uint32_t checked[4] = {0};
+        double offset = synth_scene_offset(&scenes[k], frame);
+        for (uint32_t y = 0; y < h; y++)
+            for (uint32_t x = 0; x < w; x++) {
+                size_t i = (size_t)y * w + x;
+                int pos = 2 * (y & 1) + (x & 1); /* 0 R, 1 and 2 G, 3 B */
+                int colour = pos == 0 ? 0 : pos == 3 ? 2 : 1;
+                assert_memory_equal(&cfa[i], &rgb[colour][i], sizeof(float));
+                checked[pos]++;
+                double r_gain = 1, b_gain = 1;
+                if (scenes[k].kind != SYNTH_SCENE_FLAT) {
+                    r_gain = 0.45 + 0.25 * y / h;
+                    b_gain = 0.75 - 0.2 * (x + offset) / w;
+                }
+                assert_true(fabs(rgb[0][i] / rgb[1][i] - r_gain) < 1e-6);
+                assert_true(fabs(rgb[2][i] / rgb[1][i] - b_gain) < 1e-6);
+            }
+        for (int pos = 0; pos < 4; pos++)
+            assert_true(checked[pos] >= (w / 2) * (h / 2));
+    }
+    synth_scene bad = {.kind = 7};
+    assert_int_equal(synth_render_truth_rgb(&bad, w, h, 0, rgb[0], rgb[1], rgb[2], NULL),
+                     MP_ERR_ARG);
+    assert_int_equal(synth_render_truth_rgb(&scenes[0], w, h, 0, rgb[0], NULL, rgb[2], NULL),
+                     MP_ERR_ARG);
+    assert_int_equal(synth_render_truth_rgb(&scenes[0], 0, h, 0, rgb[0], rgb[1], rgb[2], NULL),
+                     MP_ERR_ARG);
+    free(cfa);
+    for (int c = 0; c < 3; c++)
+        free(rgb[c]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -480,6 +533,7 @@ int main(void)
         cmocka_unit_test(frames_shift_and_jitter),
         cmocka_unit_test(flat_and_ramp_scenes),
         cmocka_unit_test(bad_arguments_are_refused),
+        cmocka_unit_test(rgb_truth_is_the_unsampled_cfa_truth),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
