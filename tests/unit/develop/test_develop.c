@@ -97,6 +97,47 @@ static double pixel(const develop_rgb *out, int k, uint32_t x, uint32_t y)
     return out->plane[k][(size_t)y * out->width + x] / 65535.0;
 }
 
+/* Every plane of got holds the bytes of want (same size). */
+static void assert_same_rgb(const develop_rgb *got, const develop_rgb *want)
+{
+    assert_int_equal(got->width, want->width);
+    assert_int_equal(got->height, want->height);
+    for (int k = 0; k < 3; k++)
+        assert_memory_equal(got->plane[k], want->plane[k], (size_t)want->width * want->height * 2);
+}
+
+/* The test scene's truth planes, width x height (scene_render); free with truth_free. */
+static void truth_new(float *truth[3], uint32_t width, uint32_t height)
+{
+    for (int k = 0; k < 3; k++)
+        assert_non_null(truth[k] = malloc((size_t)width * height * sizeof(float)));
+    scene_render(truth, width, height);
+}
+
+static void truth_free(float *truth[3])
+{
+    for (int k = 0; k < 3; k++)
+        free(truth[k]);
+}
+
+/* f: the truth (width x height) mosaiced through cfa. */
+static void mosaic_frame(mp_frame *f, float *const truth[3], uint32_t width, uint32_t height,
+                         uint32_t cfa)
+{
+    assert_int_equal(mp_frame_reserve(f, width, height, NULL), MP_OK);
+    scene_mosaic(truth, cfa, f);
+}
+
+/* The 5D3's raw response to D65 white: its ColorMatrix1 (XYZ -> camera) as cm, applied to the
+ * D65 white point (Y = 1) in n. */
+static void d65_neutral_5d3(double cm[3][3], double n[3])
+{
+    const double d65[3] = {0.3127 / 0.3290, 1.0, (1 - 0.3127 - 0.3290) / 0.3290};
+    for (int k = 0; k < 9; k++)
+        cm[k / 3][k % 3] = cm_5d3[k] / 10000.0;
+    apply3(cm, d65, n);
+}
+
 /* ---- demosaic quality ---- */
 
 typedef struct quality {
@@ -107,8 +148,7 @@ static quality measure(develop_demosaic method, uint32_t cfa, float *truth[3], u
                        uint32_t h)
 {
     mp_frame f = {0};
-    assert_int_equal(mp_frame_reserve(&f, w, h, NULL), MP_OK);
-    scene_mosaic(truth, cfa, &f);
+    mosaic_frame(&f, truth, w, h, cfa);
     develop_params p;
     scene_params(&p, method);
     develop_rgb out = {0};
@@ -124,9 +164,7 @@ static void rcd_beats_bilinear_on_every_cfa_order(void **state)
     (void)state;
     const uint32_t w = 320, h = 240;
     float *truth[3];
-    for (int k = 0; k < 3; k++)
-        assert_non_null(truth[k] = malloc((size_t)w * h * sizeof(float)));
-    scene_render(truth, w, h);
+    truth_new(truth, w, h);
     for (int o = 0; o < 4; o++) {
         quality bil = measure(DEVELOP_DEMOSAIC_BILINEAR, cfa_orders[o], truth, w, h);
         quality rcd = measure(DEVELOP_DEMOSAIC_RCD, cfa_orders[o], truth, w, h);
@@ -140,8 +178,7 @@ static void rcd_beats_bilinear_on_every_cfa_order(void **state)
         assert_true(rcd.psnr - bil.psnr >= PSNR_MARGIN);
         assert_true(rcd.chroma <= CHROMA_RATIO * bil.chroma);
     }
-    for (int k = 0; k < 3; k++)
-        free(truth[k]);
+    truth_free(truth);
 }
 
 /* A flat colour must come back exactly, borders included, whatever the size and phase. */
@@ -215,10 +252,8 @@ static void daylight_white_balance_from_color_matrix(void **state)
     (void)state;
     mp_raw_info raw;
     set_matrix(&raw, cm_5d3, 10000);
-    double cm[3][3], d65[3] = {0.3127 / 0.3290, 1.0, (1 - 0.3127 - 0.3290) / 0.3290}, n[3];
-    for (int k = 0; k < 9; k++)
-        cm[k / 3][k % 3] = cm_5d3[k] / 10000.0;
-    apply3(cm, d65, n);
+    double cm[3][3], n[3];
+    d65_neutral_5d3(cm, n);
     const double rawv[3] = {0.3 * n[0], 0.3 * n[1], 0.3 * n[2]};
     mp_frame f = {0};
     flat_frame(&f, 16, 16, cfa_orders[2], rawv);
@@ -266,10 +301,8 @@ static void color_matrix1_maps_xyz_to_rec709(void **state)
     (void)state;
     mp_raw_info raw;
     set_matrix(&raw, cm_5d3, 10000);
-    double cm[3][3], d65[3] = {0.3127 / 0.3290, 1.0, (1 - 0.3127 - 0.3290) / 0.3290}, n[3];
-    for (int k = 0; k < 9; k++)
-        cm[k / 3][k % 3] = cm_5d3[k] / 10000.0;
-    apply3(cm, d65, n);
+    double cm[3][3], n[3];
+    d65_neutral_5d3(cm, n);
     double nmax = fmax(n[0], fmax(n[1], n[2]));
     static const double targets[3][3] = {{0.30, 0.20, 0.10}, {0.05, 0.25, 0.12},
                                          {0.10, 0.12, 0.30}};
@@ -534,12 +567,9 @@ static void output_is_identical_for_any_strip_size_and_run(void **state)
     (void)state;
     const uint32_t w = 150, h = 101;
     float *truth[3];
-    for (int k = 0; k < 3; k++)
-        assert_non_null(truth[k] = malloc((size_t)w * h * sizeof(float)));
-    scene_render(truth, w, h);
+    truth_new(truth, w, h);
     mp_frame f = {0};
-    assert_int_equal(mp_frame_reserve(&f, w, h, NULL), MP_OK);
-    scene_mosaic(truth, cfa_orders[2], &f);
+    mosaic_frame(&f, truth, w, h, cfa_orders[2]);
     static const uint32_t strips[] = {1, 2, 7, 24, 25, 64, 100, 101, 1000};
     for (int m = 0; m < 2; m++) {
         develop_params p;
@@ -553,23 +583,20 @@ static void output_is_identical_for_any_strip_size_and_run(void **state)
         /* the same workspace and output reused twice */
         for (int run = 0; run < 2; run++) {
             assert_int_equal(develop_frame(ctx, &f, &ws, &out, NULL), MP_OK);
-            for (int k = 0; k < 3; k++)
-                assert_memory_equal(out.plane[k], ref.plane[k], (size_t)w * h * 2);
+            assert_same_rgb(&out, &ref);
         }
         develop_workspace_free(&ws);
         develop_context_free(ctx);
         for (size_t s = 0; s < sizeof strips / sizeof strips[0]; s++) {
             p.strip_rows = strips[s];
             develop_once(&p, NULL, NULL, &f, &out);
-            for (int k = 0; k < 3; k++)
-                assert_memory_equal(out.plane[k], ref.plane[k], (size_t)w * h * 2);
+            assert_same_rgb(&out, &ref);
         }
         develop_rgb_free(&ref);
         develop_rgb_free(&out);
     }
     mp_frame_free(&f);
-    for (int k = 0; k < 3; k++)
-        free(truth[k]);
+    truth_free(truth);
 }
 
 /* One shared context, several threads each with its own workspace and output: every thread
@@ -596,12 +623,9 @@ static void threads_share_a_context(void **state)
     (void)state;
     const uint32_t w = 120, h = 90;
     float *truth[3];
-    for (int k = 0; k < 3; k++)
-        assert_non_null(truth[k] = malloc((size_t)w * h * sizeof(float)));
-    scene_render(truth, w, h);
+    truth_new(truth, w, h);
     mp_frame f = {0};
-    assert_int_equal(mp_frame_reserve(&f, w, h, NULL), MP_OK);
-    scene_mosaic(truth, cfa_orders[3], &f);
+    mosaic_frame(&f, truth, w, h, cfa_orders[3]);
     mp_raw_info raw;
     set_matrix(&raw, cm_5d3, 10000);
     develop_params p;
@@ -621,15 +645,13 @@ static void threads_share_a_context(void **state)
     for (int t = 0; t < 4; t++) {
         assert_int_equal(pthread_join(tid[t], NULL), 0);
         assert_int_equal(jobs[t].status, MP_OK);
-        for (int k = 0; k < 3; k++)
-            assert_memory_equal(jobs[t].out.plane[k], ref.plane[k], (size_t)w * h * 2);
+        assert_same_rgb(&jobs[t].out, &ref);
         develop_rgb_free(&jobs[t].out);
     }
     develop_context_free(ctx);
     develop_rgb_free(&ref);
     mp_frame_free(&f);
-    for (int k = 0; k < 3; k++)
-        free(truth[k]);
+    truth_free(truth);
 }
 
 /* ---- edge cases ---- */
