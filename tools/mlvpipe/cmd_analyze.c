@@ -11,8 +11,6 @@
 #include "pipeline/prepass.h"
 #include "reader/mlv_reader.h"
 
-static const char command[] = "analyze";
-
 static void usage(FILE *out)
 {
     fprintf(out,
@@ -65,6 +63,7 @@ static void log_summary(const mp_clip_levels *cl)
 
 int cmd_analyze(int argc, char **argv)
 {
+    static const char command[] = "analyze";
     mp_prepass_options po;
     mp_prepass_options_default(&po);
     po.log = cli_logger;

@@ -10,8 +10,6 @@
 #include "encode/av/av_sink.h"
 #include "pipeline/convert.h"
 
-static const char command[] = "convert";
-
 static void usage(FILE *out)
 {
     fprintf(out,
@@ -103,6 +101,7 @@ static const develop_curve curve_values[] = {DEVELOP_CURVE_BT709, DEVELOP_CURVE_
 
 int cmd_convert(int argc, char **argv)
 {
+    static const char command[] = "convert";
     mp_convert_options o;
     mp_convert_options_default(&o);
     o.tool = "mlvpipe " MLVPIPE_VERSION;

@@ -10,8 +10,6 @@
 #include "encode/av/av_sink.h"
 #include "farm/join.h"
 
-static const char command[] = "join";
-
 static void usage(FILE *out)
 {
     fprintf(out,
@@ -43,6 +41,7 @@ static const struct option long_options[] = {
 
 int cmd_join(int argc, char **argv)
 {
+    static const char command[] = "join";
     farm_join_options o = {.log = cli_logger};
     optind = 1;
     opterr = 0;

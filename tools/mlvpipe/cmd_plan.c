@@ -13,8 +13,6 @@
 #include "farm/plan.h"
 #include "reader/mlv_reader.h"
 
-static const char command[] = "plan";
-
 static void usage(FILE *out)
 {
     fprintf(out,
@@ -166,6 +164,7 @@ static int read_clip(farm_plan *p, uint32_t **numbers)
 
 int cmd_plan(int argc, char **argv)
 {
+    static const char command[] = "plan";
     farm_plan p = {.tool = "mlvpipe " MLVPIPE_VERSION, .phase = -1, .chunk_size = 1000};
     farm_engine engine = FARM_SLURM;
     const char *output = NULL, *levels = NULL, *program = NULL;
