@@ -6,10 +6,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../cache/frame_cache.h"
 #include "../dualiso/dualiso.h"
 #include "../encode/naming.h"
 #include "../encode/sink.h"
 #include "../reader/mlv_reader.h"
+#include "cache_key.h"
 #include "frame_range.h"
 #include "levels_io.h"
 #include "movie.h"
@@ -37,6 +39,7 @@ typedef struct slot {
     uint32_t number;
     frame_outcome outcome;
     mlv_payload payload;
+    int payload_read;            /* 0: not read, the reader found a cache entry */
     mp_error read_error;         /* code: the read's status (MP_ERR_DAMAGED: why it failed) */
     mp_frame frame;              /* only for sinks that take frames one at a time */
     mp_frame_meta meta;
@@ -52,6 +55,10 @@ typedef struct job {
     mp_segment *segs;            /* the levels' segments, for lookup by index */
     int native;                  /* no dual segment: write the recorded samples */
     dualiso_options dopt;
+    mp_cache *cache;             /* NULL: no cache */
+    mp_cache_clip_id clip_id;
+    uint64_t *seg_hash;          /* cache settings hash of each segment */
+    atomic_int put_failures;
     mp_sink *sink;               /* frame sinks (dng, md5, null) */
     mp_movie *movie;             /* or a movie */
     int ordered;                 /* the output takes one frame at a time, in order */
@@ -67,6 +74,7 @@ typedef struct worker {
     mp_frame raw, out;
     dualiso_workspace *ws;
     develop_workspace dev;
+    mp_cache_scratch cache_scratch;
 } worker;
 
 static mp_status worker_create(void *user, void **ctx, mp_error *err)
@@ -95,6 +103,7 @@ static void worker_destroy(void *user, void *ctx)
     mp_frame_free(&w->out);
     dualiso_workspace_free(w->ws);
     develop_workspace_free(&w->dev);
+    mp_cache_scratch_free(&w->cache_scratch);
     free(w);
 }
 
@@ -108,9 +117,44 @@ static int final_file_exists(const job *j, uint32_t number)
     return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
 }
 
-/* The pool's I/O stage: whether the frame is skipped, else its payload into the slot. A
- * damaged frame is left for its job to report (every intact frame is still written); any
- * other read error is this frame's failure and ends the run. */
+/* The cache key of the frame at clip index `index`, when its frame is cached: only
+ * reconstructed (dual-ISO) frames are. */
+static int cache_key_of(const job *j, uint32_t index, uint32_t number, mp_cache_key *key)
+{
+    if (!j->cache)
+        return 0;
+    uint32_t k = mp_segment_of_index(j->segs, j->levels.segment_count, index);
+    if (!j->levels.segments[k].levels.is_dual)
+        return 0;
+    *key = (mp_cache_key){j->clip_id.guid, number, j->seg_hash[k]};
+    return 1;
+}
+
+static int cache_entry_exists(const job *j, const mp_cache_key *key)
+{
+    char path[PATH_MAX];
+    struct stat sb;
+    mp_error e;
+    return mp_cache_entry_path(j->cache, key, path, sizeof path, &e) == MP_OK &&
+           stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+/* The frame's payload into its slot. A damaged frame is left for its job to report (every
+ * intact frame is still written); any other read error is this frame's failure and ends the
+ * run. */
+static mp_status read_payload(const job *j, uint32_t index, slot *s, mp_error *err)
+{
+    mp_status st = mlv_read_payload(j->clip, index, &s->payload, &s->read_error);
+    s->read_error.code = st;
+    s->payload_read = 1;
+    if (st == MP_OK || st == MP_ERR_DAMAGED)
+        return MP_OK;
+    *err = s->read_error;
+    return st;
+}
+
+/* The pool's I/O stage: whether the frame is skipped or in the cache, else its payload. An
+ * entry found here may still be unusable; the job then reads the payload itself. */
 static mp_status read_one(void *user, uint32_t i, uint32_t slot_index, mp_error *err)
 {
     job *j = user;
@@ -118,16 +162,55 @@ static mp_status read_one(void *user, uint32_t i, uint32_t slot_index, mp_error 
     uint32_t index = j->indices[i];
     s->number = j->numbers[index];
     s->outcome = FRAME_WRITTEN;
+    s->payload_read = 0;
+    s->read_error.code = MP_OK;
     if (j->o->skip_existing && final_file_exists(j, s->number)) {
         s->outcome = FRAME_SKIPPED;
         return MP_OK;
     }
-    mp_status st = mlv_read_payload(j->clip, index, &s->payload, &s->read_error);
-    s->read_error.code = st;
-    if (st == MP_OK || st == MP_ERR_DAMAGED)
+    mp_cache_key key;
+    if (cache_key_of(j, index, s->number, &key) && cache_entry_exists(j, &key))
         return MP_OK;
-    *err = s->read_error;
+    return read_payload(j, index, s, err);
+}
+
+/* Decodes the slot's payload and reconstructs it into out (native clips: raw is the
+ * output). A damaged frame is logged and marked, not an error. */
+static mp_status frame_from_clip(job *j, worker *w, slot *s, uint32_t index, mp_frame *raw,
+                                 mp_frame *out, mp_error *err)
+{
+    mp_error e = s->read_error;
+    mp_status st = e.code;
+    if (st == MP_OK)
+        st = mlv_decode_payload(j->clip, index, &s->payload, raw, &w->scratch, &e);
+    if (st == MP_ERR_DAMAGED) {
+        mp_log(&j->o->log, MP_LOG_WARNING, "frame %u not converted: %s", s->number, e.msg);
+        s->outcome = FRAME_DAMAGED;
+        return MP_OK;
+    }
+    if (st != MP_OK) {
+        *err = e;
+        return st;
+    }
+    if (j->native)
+        return MP_OK;
+    uint32_t k = mp_segment_of_index(j->segs, j->levels.segment_count, index);
+    const dualiso_levels *lv = &j->levels.segments[k].levels;
+    st = lv->is_dual ? dualiso_reconstruct(raw, lv, &j->dopt, w->ws, out, err)
+                     : dualiso_passthrough(raw, lv, out, err);
+    out->number = raw->number;
+    out->timestamp_us = raw->timestamp_us;
     return st;
+}
+
+/* A failed put costs only speed: logged (the first one), counted, and the run goes on. */
+static void cache_put(job *j, worker *w, const mp_cache_key *key, const mp_frame *f)
+{
+    mp_error e = {0};
+    if (mp_cache_put(j->cache, key, f, &w->cache_scratch, &e) != MP_OK &&
+        atomic_fetch_add(&j->put_failures, 1) == 0)
+        mp_log(&j->o->log, MP_LOG_WARNING, "frame %u not cached (and maybe more, see the "
+               "summary): %s", key->frame, e.msg);
 }
 
 static mp_status convert_one(void *user, void *ctx, uint32_t i, uint32_t slot_index,
@@ -143,36 +226,29 @@ static mp_status convert_one(void *user, void *ctx, uint32_t i, uint32_t slot_in
      * from the worker. */
     int frame_in_slot = j->ordered && !j->movie;
     mp_frame *raw = frame_in_slot && j->native ? &s->frame : &w->raw;
-    mp_frame *out = frame_in_slot ? &s->frame : &w->out;
-    mp_error e = s->read_error;
-    mp_status st = e.code;
-    if (st == MP_OK)
-        st = mlv_decode_payload(j->clip, index, &s->payload, raw, &w->scratch, &e);
-    if (st == MP_ERR_DAMAGED) {
-        mp_log(&j->o->log, MP_LOG_WARNING, "frame %u not converted: %s", s->number, e.msg);
-        s->outcome = FRAME_DAMAGED;
-        return MP_OK;
-    }
-    if (st != MP_OK) {
-        *err = e;
-        return st;
-    }
+    mp_frame *out = j->native ? raw : frame_in_slot ? &s->frame : &w->out;
     mlv_frame_info fi;
-    if ((st = mlv_frame_info_get(j->clip, index, &fi)) != MP_OK)
+    mp_status st = mlv_frame_info_get(j->clip, index, &fi);
+    if (st != MP_OK)
         return mp_error_set(err, st, "%s: frame %u: no index entry", j->o->input, s->number);
     s->meta = (mp_frame_meta){fi.exposure, fi.white_balance};
 
-    if (j->native) {
-        out = raw;
-    } else {
-        uint32_t k = mp_segment_of_index(j->segs, j->levels.segment_count, index);
-        const dualiso_levels *lv = &j->levels.segments[k].levels;
-        st = lv->is_dual ? dualiso_reconstruct(raw, lv, &j->dopt, w->ws, out, err)
-                         : dualiso_passthrough(raw, lv, out, err);
+    mp_cache_key key;
+    int cached = cache_key_of(j, index, s->number, &key), hit = 0;
+    if (cached) {
+        st = mp_cache_get(j->cache, &key, out, &hit, &w->cache_scratch, err);
+        /* The entry the reader saw was unusable (logged) or gone: read the frame now. */
+        if (st == MP_OK && !hit && !s->payload_read)
+            st = read_payload(j, index, s, err);
         if (st != MP_OK)
             return st;
-        out->number = raw->number;
-        out->timestamp_us = raw->timestamp_us;
+    }
+    if (!hit) {
+        st = frame_from_clip(j, w, s, index, raw, out, err);
+        if (st != MP_OK || s->outcome == FRAME_DAMAGED)
+            return st;
+        if (cached)
+            cache_put(j, w, &key, out);
     }
     if (j->movie)
         return mp_movie_develop(j->movie, out, &w->dev, &s->rgb, err);
@@ -396,6 +472,42 @@ static mp_status run_frames(job *j, uint32_t selected, mp_convert_result *res, m
     return st;
 }
 
+/* Opens the cache and hashes each segment's settings, when the clip has frames to cache. */
+static mp_status open_cache(job *j, mp_error *err)
+{
+    if (!j->o->cache_dir || j->native)
+        return MP_OK;
+    mp_status st = mp_cache_clip_identify(j->clip, &j->clip_id, err);
+    if (st != MP_OK)
+        return st;
+    j->seg_hash = malloc(j->levels.segment_count * sizeof *j->seg_hash);
+    if (!j->seg_hash)
+        return mp_error_set(err, MP_ERR_NOMEM, "convert: out of memory");
+    for (uint32_t k = 0; k < j->levels.segment_count; k++)
+        j->seg_hash[k] = mp_cache_segment_hash(j->o->tool, &j->clip_id,
+                                               &j->levels.segments[k].levels, &j->dopt);
+    mp_cache_options co;
+    mp_cache_options_default(&co);
+    co.log = j->o->log;
+    return mp_cache_open(&j->cache, j->o->cache_dir, &co, err);
+}
+
+static void cache_summary(job *j, mp_convert_result *res)
+{
+    if (!j->cache)
+        return;
+    mp_cache_stats cs;
+    mp_cache_get_stats(j->cache, &cs);
+    res->cache_hits = cs.hits;
+    res->cache_misses = cs.misses;
+    res->cache_rejected = cs.rejected;
+    res->cache_puts = cs.puts;
+    mp_log(&j->o->log, MP_LOG_INFO, "cache %s: %llu hits, %llu misses (%llu rejected), %llu "
+           "written, %d failed writes", j->o->cache_dir, (unsigned long long)cs.hits,
+           (unsigned long long)cs.misses, (unsigned long long)cs.rejected,
+           (unsigned long long)cs.puts, atomic_load(&j->put_failures));
+}
+
 static mp_status convert_clip(job *j, mp_convert_result *res, mp_error *err)
 {
     const mp_convert_options *o = j->o;
@@ -435,16 +547,17 @@ static mp_status convert_clip(job *j, mp_convert_result *res, mp_error *err)
     po.cancel = o->cancel;
     po.log = o->log;
     po.force_phase = o->force_phase;
-    if ((st = load_levels(j, &po, err)) != MP_OK)
+    dualiso_options_default(&j->dopt);
+    if ((st = load_levels(j, &po, err)) != MP_OK || (st = open_cache(j, err)) != MP_OK)
         return st;
 
     fill_params(j, info, selected);
     if ((st = open_output(j, info, selected, err)) != MP_OK)
         return st;
-    dualiso_options_default(&j->dopt);
 
     mp_progress_begin(&j->progress, selected, mp_progress_now());
     st = run_frames(j, selected, res, err);
+    cache_summary(j, res);
     if (st == MP_OK) {
         st = j->movie ? mp_movie_finish(j->movie, err) : mp_sink_finish(j->sink, err);
         if (st != MP_OK)
@@ -498,6 +611,8 @@ mp_status mp_convert(const mp_convert_options *o, mp_convert_result *res, mp_err
     mp_movie_abort(j.movie);
     mp_sink_abort(j.sink);
     mp_clip_levels_free(&j.levels);
+    mp_cache_close(j.cache);
+    free(j.seg_hash);
     free(j.segs);
     free(j.indices);
     free(j.numbers);

@@ -9,6 +9,12 @@
  * the whole clip is converted (or always with audio = 1).
  * Movies (movie.h): the workers also develop each frame to RGB; one contiguous --frames range
  * per file; audio is muxed unless audio = 0; output is a file or "-" (stdout).
+ * Frame cache (cache_dir, cache/frame_cache.h): frames of dual-ISO segments are stored after
+ * reconstruction, keyed by clip (cache_key.h), frame number and a hash of the program, the
+ * segment's levels and the reconstruction options; a frame with an entry is neither read
+ * nor reconstructed. Output bytes are the same with or without the cache. Frames that are
+ * not reconstructed (single-ISO segments, native clips) are not cached: reading and
+ * unpacking them costs about what decoding an entry does.
  *
  * Outcome: MP_OK when every selected frame was written or skipped; MP_ERR_DAMAGED when the
  * input is damaged (every intact frame is still written and each damage logged);
@@ -37,11 +43,13 @@ typedef struct mp_convert_options {
     int audio;                   /* -1: only for a whole-clip run, 0: never, 1: always */
     int force_phase;             /* -1: detect */
     develop_params develop;      /* movies: raw -> RGB */
-    const char *tool;            /* "mlvpipe 0.1.0": sidecar and log text */
+    const char *tool;            /* "mlvpipe 0.1.0": sidecar and log text; part of the
+                                  * cache's settings hash (new program, new entries) */
     const atomic_int *cancel;
     mp_logger log;
     mp_progress_fn progress;     /* optional; called from one thread at a time */
     void *progress_opaque;
+    const char *cache_dir;       /* frame cache folder (created if missing); NULL: none */
 } mp_convert_options;
 
 void mp_convert_options_default(mp_convert_options *o);
@@ -50,6 +58,9 @@ typedef struct mp_convert_result {
     uint32_t selected, written, skipped, damaged;
     uint32_t threads;
     int output_failed;           /* the error came from writing, not from the input */
+    /* With a cache: lookups that hit / missed (rejected: a corrupt or stale entry, also a
+     * miss), entries written. */
+    uint64_t cache_hits, cache_misses, cache_rejected, cache_puts;
 } mp_convert_result;
 
 mp_status mp_convert(const mp_convert_options *o, mp_convert_result *res, mp_error *err);

@@ -43,10 +43,17 @@ mp_status mp_clip_segments(const mlv_clip *clip, mp_segment **segs, uint32_t *co
     return st;
 }
 
+/* A sample's payload, read by the pool's I/O thread (the pool's slots are the ring). */
+typedef struct sample_slot {
+    mlv_payload payload;
+    mp_error read_error;          /* code: the read's status */
+} sample_slot;
+
 /* One segment's samples, shared by the pool's workers; each job fills its own entries. */
 typedef struct sample_set {
     const mlv_clip *clip;
     const mp_prepass_options *opt;
+    sample_slot *slots;
     uint32_t index[MP_SAMPLES_PER_SEGMENT];   /* clip indices */
     int usable[MP_SAMPLES_PER_SEGMENT];       /* read without damage */
     int dual[MP_SAMPLES_PER_SEGMENT];
@@ -78,13 +85,28 @@ static void sample_ctx_destroy(void *user, void *ctx)
     free(c);
 }
 
+/* The I/O stage. A damaged frame is left for its job to skip; other read errors end the run. */
+static mp_status sample_read(void *user, uint32_t i, uint32_t slot, mp_error *err)
+{
+    sample_set *s = user;
+    sample_slot *sl = &s->slots[slot];
+    mp_status st = mlv_read_payload(s->clip, s->index[i], &sl->payload, &sl->read_error);
+    sl->read_error.code = st;
+    if (st == MP_OK || st == MP_ERR_DAMAGED)
+        return MP_OK;
+    *err = sl->read_error;
+    return st;
+}
+
 static mp_status sample_run(void *user, void *ctx, uint32_t i, uint32_t slot, mp_error *err)
 {
-    (void)slot;
     sample_set *s = user;
     sample_ctx *c = ctx;
-    mp_error e = {0};
-    mp_status st = mlv_read_frame(s->clip, s->index[i], &c->frame, &c->scratch, &e);
+    mp_error e = s->slots[slot].read_error;
+    mp_status st = e.code;
+    if (st == MP_OK)
+        st = mlv_decode_payload(s->clip, s->index[i], &s->slots[slot].payload, &c->frame,
+                                &c->scratch, &e);
     if (st == MP_ERR_DAMAGED) {
         mp_log(&s->opt->log, MP_LOG_WARNING, "pre-pass skips a damaged frame: %s", e.msg);
         return MP_OK;
@@ -123,8 +145,16 @@ static mp_status segment_levels(sample_set *s, const mp_segment *seg, dualiso_le
         s->usable[i] = s->dual[i] = 0;
     }
     mp_pool_options po = {s->opt->threads, 0, s->opt->cancel};
+    uint32_t threads, window;
+    mp_pool_resolve(&po, n, &threads, &window);
+    if (!(s->slots = calloc(window, sizeof *s->slots)))
+        return mp_error_set(err, MP_ERR_NOMEM, "pre-pass: out of memory");
     mp_pool_callbacks cb = {s, sample_ctx_create, sample_ctx_destroy, sample_run, NULL};
-    mp_status st = mp_pool_run(n, &po, &cb, NULL, err);
+    mp_status st = mp_pool_run_with_reader(n, &po, &cb, sample_read, NULL, err);
+    for (uint32_t k = 0; k < window; k++)
+        mlv_payload_free(&s->slots[k].payload);
+    free(s->slots);
+    s->slots = NULL;
     if (st == MP_ERR_INTERRUPTED)
         return mp_error_set(err, st, "interrupted during the levels pre-pass");
     if (st != MP_OK)

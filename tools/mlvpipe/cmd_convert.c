@@ -41,6 +41,11 @@ static void usage(FILE *out)
         "      --audio           write the WAV even for a --frames part of the clip\n"
         "      --no-audio        no WAV, no audio track in a movie\n"
         "      --phase N         force dual ISO with row phase 0..3 (default: detect)\n"
+        "      --cache DIR       keep reconstructed dual-ISO frames in DIR (LZ4, about 2.3:1)\n"
+        "                        and reuse them: a re-render with other --to, --curve,\n"
+        "                        --gamut, --exposure or --fast skips reading and dual ISO.\n"
+        "                        Entries are keyed by clip, frame, levels and program\n"
+        "                        version; damaged or stale ones are recomputed (-v: summary)\n"
         "movies (develop raw to RGB):\n"
         "      --gamut G         rec709 (default), rec2020, aces (AP0)\n"
         "      --curve C         bt709 (default), linear, logc3, slog3\n"
@@ -59,7 +64,7 @@ static void usage(FILE *out)
 
 enum { OPT_TO = 256, OPT_FRAMES, OPT_THREADS, OPT_LEVELS, OPT_SKIP, OPT_OVERWRITE,
        OPT_PROGRESS, OPT_AUDIO, OPT_NO_AUDIO, OPT_PHASE, OPT_GAMUT, OPT_CURVE, OPT_EXPOSURE,
-       OPT_FAST };
+       OPT_FAST, OPT_CACHE };
 
 static const struct option long_options[] = {
     {"output", required_argument, NULL, 'o'},
@@ -77,6 +82,7 @@ static const struct option long_options[] = {
     {"curve", required_argument, NULL, OPT_CURVE},
     {"exposure", required_argument, NULL, OPT_EXPOSURE},
     {"fast", no_argument, NULL, OPT_FAST},
+    {"cache", required_argument, NULL, OPT_CACHE},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -159,6 +165,7 @@ int cmd_convert(int argc, char **argv)
             break;
         }
         case OPT_FAST: o.develop.demosaic = DEVELOP_DEMOSAIC_BILINEAR; break;
+        case OPT_CACHE: o.cache_dir = optarg; break;
         case 'h': usage(stdout); return EXIT_OK;
         default:
             return cli_usage_error(command, "unknown or incomplete option '%s'", argv[optind - 1]);
