@@ -294,9 +294,10 @@ void dualiso_interpolate_row(frame_ctx *c, int32_t y)
         const float rn = (float)(c->lv->noise_bright / c->lv->ratio), var = rn * rn;
         const float gain = (float)c->lv->gain_dark;
         for (int32_t x = 0; x < w; x++) {
-            float lev = ws->est[x], m = ws->mis[x];
-            float tol = STEP_FLAT * m + STEP_NOISE * sqrtf(var + gain * (lev > 0 ? lev : 0));
-            if (fabsf(la2[x] - la[x]) > tol || fabsf(lb2[x] - lb[x]) > tol)
+            float lev = ws->est[x];
+            float off = fmaxf(fabsf(la2[x] - la[x]), fabsf(lb2[x] - lb[x])) -
+                        STEP_FLAT * ws->mis[x];
+            if (off > 0 && off * off > STEP_NOISE * STEP_NOISE * (var + gain * fmaxf(lev, 0)))
                 ws->est_mid[x] = 0;
         }
     }
