@@ -1,6 +1,9 @@
 /* bench_develop: milliseconds per frame of src/develop, single-threaded (thread CPU time, best
  * of RUNS), bilinear vs RCD, with the quality of each on the develop test scene: PSNR against
- * the truth and the mean false colour at edges (tests/unit/develop/develop_scene.h).
+ * the truth and the mean false colour at edges (tests/unit/develop/develop_scene.h); then both
+ * side by side on the mlvsynth benchmark scene with its exact RGB truth, on the diagonal stripes
+ * and the zone plate, from an ideal sensor (pure demosaic error) and from the normal noisy one
+ * (tests/unit/develop/synth_case.h documents exposure, regions, white balance and measures).
  * Usage: bench_develop [WIDTH HEIGHT [RUNS]], default 1920 1080 5.
  *
  * For scale: the same 1920x1080 RGGB scene written as a DNG (identity matrix, unity WB) and
@@ -13,6 +16,7 @@
 #include <time.h>
 
 #include "develop_scene.h"
+#include "synth_case.h"
 
 /* Thread CPU time: on a shared machine wall time mostly measures the neighbours. */
 static double now_ms(void)
@@ -45,6 +49,36 @@ static double time_develop(const develop_params *p, const mp_frame *f, int runs,
     develop_workspace_free(&ws);
     develop_context_free(ctx);
     return best;
+}
+
+/* Bilinear and RCD on the mlvsynth benchmark scene: PSNR, false colour and zipper per region. */
+static void synth_scene_side_by_side(uint32_t width, uint32_t height, int noise, develop_rgb *out)
+{
+    synth_case c;
+    mp_error err = {0};
+    if (synth_case_init(&c, width, height, noise, &err)) {
+        fprintf(stderr, "bench_develop: %s\n", err.msg);
+        exit(1);
+    }
+    static const develop_demosaic methods[2] = {DEVELOP_DEMOSAIC_BILINEAR, DEVELOP_DEMOSAIC_RCD};
+    synth_case_quality q[2][2]; /* [method][region] */
+    for (int m = 0; m < 2; m++) {
+        develop_params p;
+        synth_case_params(&c, &p, methods[m]);
+        time_develop(&p, &c.frame, 1, out);
+        for (int r = 0; r < 2; r++)
+            synth_case_measure(&c, out, (synth_case_region)r, &q[m][r]);
+    }
+    printf("\nmlvsynth benchmark scene +%.1f EV, %s sensor: bilinear | rcd\n",
+           SYNTH_CASE_EXPOSURE_EV, noise ? "normal noisy" : "ideal (noise-free)");
+    printf("%-8s %8s %17s %21s %17s\n", "region", "pixels", "PSNR dB", "false colour",
+           "zipper");
+    static const char *names[2] = {"stripes", "zone"};
+    for (int r = 0; r < 2; r++)
+        printf("%-8s %8llu %8.2f | %6.2f %10.4f | %8.4f %8.4f | %6.4f\n", names[r],
+               (unsigned long long)q[0][r].pixels, q[0][r].psnr_db, q[1][r].psnr_db,
+               q[0][r].false_colour, q[1][r].false_colour, q[0][r].zipper, q[1][r].zipper);
+    synth_case_free(&c);
 }
 
 int main(int argc, char **argv)
@@ -89,6 +123,9 @@ int main(int argc, char **argv)
     p.curve = DEVELOP_CURVE_LOGC3;
     p.highlight = DEVELOP_HIGHLIGHT_BLEND;
     printf("%-10s %10.1f\n", "rcd+logc3", time_develop(&p, &f, runs, &out));
+
+    for (int noise = 0; noise <= 1; noise++)
+        synth_scene_side_by_side(width, height, noise, &out);
 
     develop_rgb_free(&out);
     mp_frame_free(&f);
