@@ -221,6 +221,29 @@ static void chunk_frames(const farm_chunk *c, char *out, size_t size)
     snprintf(out, size, "%" PRIu32 "-%" PRIu32, c->first, c->last);
 }
 
+/* The chunks' frame ranges "A-B A-B ...", for a shell array or a parallel input source. */
+static void shell_ranges(mp_text *t, const farm_plan *p)
+{
+    char frames[32];
+    for (uint32_t i = 0; i < p->chunk_count; i++) {
+        chunk_frames(&p->chunks[i], frames, sizeof frames);
+        mp_text_printf(t, "%s%s", i ? " " : "", frames);
+    }
+}
+
+/* The chunks' movie segment paths, shell-quoted and separated by spaces. */
+static mp_status shell_segments(mp_text *t, const farm_plan *p, mp_error *err)
+{
+    char path[4096];
+    for (uint32_t i = 0; i < p->chunk_count; i++) {
+        if (farm_segment_path(p, &p->chunks[i], path, sizeof path, err) != MP_OK)
+            return err->code;
+        mp_text_printf(t, "%s", i ? " " : "");
+        farm_shell_quote(t, path);
+    }
+    return MP_OK;
+}
+
 /* The step after every chunk: join the segments, or (DNG sequence of a clip with audio) a
  * whole-clip convert that finds every frame done and writes the WAV. Returns 0 if none,
  * -1 (w freed, err set) when a path does not fit. */
@@ -350,19 +373,12 @@ static mp_status render_slurm(const farm_plan *p, mp_text *t, mp_error *err)
     sbatch_script(p, t, "convert", opts.data ? opts.data : "");
     mp_text_free(&opts);
     mp_text_printf(t, "frames=(");
-    for (uint32_t i = 0; i < p->chunk_count; i++)
-        mp_text_printf(t, "%s%" PRIu32 "-%" PRIu32, i ? " " : "", p->chunks[i].first,
-                       p->chunks[i].last);
+    shell_ranges(t, p);
     mp_text_printf(t, ")\n");
     if (is_movie(p)) {
-        char path[4096];
         mp_text_printf(t, "segments=(");
-        for (uint32_t i = 0; i < p->chunk_count; i++) {
-            if (farm_segment_path(p, &p->chunks[i], path, sizeof path, err) != MP_OK)
-                return err->code;
-            mp_text_printf(t, "%s", i ? " " : "");
-            farm_shell_quote(t, path);
-        }
+        if (shell_segments(t, p, err) != MP_OK)
+            return err->code;
         mp_text_printf(t, ")\n");
     }
     convert_words(p, &w);
@@ -418,18 +434,12 @@ static mp_status render_parallel(const farm_plan *p, mp_text *t, mp_error *err)
     convert_words(p, &w);
     shell_words(t, &w);
     words_free(&w);
-    mp_text_printf(t, " --frames {1}%s \\\n  :::", is_movie(p) ? " -o {2}" : "");
-    for (uint32_t i = 0; i < p->chunk_count; i++)
-        mp_text_printf(t, " %" PRIu32 "-%" PRIu32, p->chunks[i].first, p->chunks[i].last);
+    mp_text_printf(t, " --frames {1}%s \\\n  ::: ", is_movie(p) ? " -o {2}" : "");
+    shell_ranges(t, p);
     if (is_movie(p)) {
-        char path[4096];
-        mp_text_printf(t, " \\\n  :::+");
-        for (uint32_t i = 0; i < p->chunk_count; i++) {
-            if (farm_segment_path(p, &p->chunks[i], path, sizeof path, err) != MP_OK)
-                return err->code;
-            mp_text_printf(t, " ");
-            farm_shell_quote(t, path);
-        }
+        mp_text_printf(t, " \\\n  :::+ ");
+        if (shell_segments(t, p, err) != MP_OK)
+            return err->code;
     }
     mp_text_printf(t, "\n");
 
