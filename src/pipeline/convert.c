@@ -489,7 +489,9 @@ static mp_status open_cache(job *j, mp_error *err)
     mp_cache_options co;
     mp_cache_options_default(&co);
     co.log = j->o->log;
-    return mp_cache_open(&j->cache, j->o->cache_dir, &co, err);
+    if ((st = mp_cache_open(&j->cache, j->o->cache_dir, &co, err)) != MP_OK)
+        atomic_store(&j->output_failed, 1);   /* a folder we cannot write, like -o's */
+    return st;
 }
 
 static void cache_summary(job *j, mp_convert_result *res)
