@@ -376,14 +376,7 @@ mp_status mp_dng_write_file(const char *path, const mp_frame *f, const mp_frame_
     mp_status st = mp_dng_encode(f, m, p, &buf, &len, err);
     if (st != MP_OK)
         return st;
-    mp_out_file out;
-    st = mp_out_open(&out, path, p->overwrite, err);
-    if (st == MP_OK)
-        st = mp_out_write(&out, buf, len, err);
-    if (st == MP_OK)
-        st = mp_out_commit(&out, p->fsync, err);
-    else
-        mp_out_abort(&out);
+    st = mp_out_write_file(path, buf, len, p->overwrite, p->fsync, err);
     free(buf);
     return st;
 }

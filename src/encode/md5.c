@@ -124,16 +124,9 @@ static mp_status md5_finish(void *priv, mp_error *err)
         snprintf(line, sizeof line, "audio %s\n", hex);
         st = append(s, line, err);
     }
-    if (st == MP_OK && s->has_path) {
-        mp_out_file out;
-        st = mp_out_open(&out, s->path, s->overwrite, err);
-        if (st == MP_OK)
-            st = mp_out_write(&out, s->text ? s->text : "", s->len, err);
-        if (st == MP_OK)
-            st = mp_out_commit(&out, s->fsync, err);
-        else
-            mp_out_abort(&out);
-    }
+    if (st == MP_OK && s->has_path)
+        st = mp_out_write_file(s->path, s->text ? s->text : "", s->len, s->overwrite, s->fsync,
+                               err);
     md5_free(s);
     return st;
 }

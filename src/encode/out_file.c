@@ -150,6 +150,20 @@ void mp_out_abort(mp_out_file *f)
     f->temp_path[0] = 0;
 }
 
+mp_status mp_out_write_file(const char *final_path, const void *buf, size_t len, int overwrite,
+                            int do_fsync, mp_error *err)
+{
+    mp_out_file f;
+    mp_status st = mp_out_open(&f, final_path, overwrite, err);
+    if (st == MP_OK)
+        st = mp_out_write(&f, buf, len, err);
+    if (st == MP_OK)
+        st = mp_out_commit(&f, do_fsync, err);
+    else
+        mp_out_abort(&f);
+    return st;
+}
+
 mp_status mp_make_dir(const char *path, mp_error *err)
 {
     if (mkdir(path, 0777) == 0)

@@ -32,6 +32,10 @@ mp_status mp_out_commit(mp_out_file *f, int do_fsync, mp_error *err);
 /* Closes and removes the temporary file. Safe to call twice. */
 void mp_out_abort(mp_out_file *f);
 
+/* A whole file from one buffer: open, write and commit as above, nothing left on failure. */
+mp_status mp_out_write_file(const char *final_path, const void *buf, size_t len, int overwrite,
+                            int do_fsync, mp_error *err);
+
 /* Creates a folder (one level) unless it exists as a folder. */
 mp_status mp_make_dir(const char *path, mp_error *err);
 

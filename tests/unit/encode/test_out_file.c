@@ -1,6 +1,6 @@
 /* Temporary file + rename: complete files only under the final name; a killed writer leaves
  * no final name; existing files are kept unless overwriting; write errors (EACCES, ENOSPC,
- * EFBIG) come back as one line naming the path. */
+ * EFBIG) come back as one line naming the path; whole-buffer files in one call. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -198,15 +198,8 @@ static void test_write_failure_cleans_up(void **state)
         struct rlimit lim = {4096, 4096};
         setrlimit(RLIMIT_FSIZE, &lim);
         static char block[10000];
-        mp_out_file f;
         mp_error err = {0};
-        mp_status st = mp_out_open(&f, path, 0, &err);
-        if (st == MP_OK)
-            st = mp_out_write(&f, block, sizeof block, &err);
-        if (st == MP_OK)
-            st = mp_out_commit(&f, 0, &err);
-        else
-            mp_out_abort(&f);
+        mp_status st = mp_out_write_file(path, block, sizeof block, 0, 0, &err);
         dprintf(fds[1], "%d %s", st, err.msg);
         _exit(0);
     }
@@ -221,6 +214,30 @@ static void test_write_failure_cleans_up(void **state)
     assert_string_equal(msg, want);
     assert_false(exists(path));
     assert_int_equal(entries(dir), 0);
+}
+
+/* mp_out_write_file: the whole buffer under the final name; an existing file is kept unless
+ * overwriting (write failures: test_write_failure_cleans_up). */
+static void test_write_file(void **state)
+{
+    (void)state;
+    char path[128], got[8] = {0};
+    snprintf(path, sizeof path, "%s/whole.md5", dir);
+    mp_error err = {0};
+    assert_int_equal(mp_out_write_file(path, "first", 5, 0, 1, &err), MP_OK);
+    assert_int_equal(mp_out_write_file(path, "second", 6, 0, 0, &err), MP_ERR_IO);
+    assert_non_null(strstr(err.msg, "exists"));
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    assert_int_equal(fread(got, 1, sizeof got, f), 5);
+    fclose(f);
+    assert_string_equal(got, "first");
+    assert_int_equal(mp_out_write_file(path, "second", 6, 1, 0, &err), MP_OK);
+    assert_non_null(f = fopen(path, "rb"));
+    assert_int_equal(fread(got, 1, sizeof got, f), 6);
+    fclose(f);
+    assert_memory_equal(got, "second", 6);
+    assert_int_equal(entries(dir), 1);
 }
 
 static void test_make_dir(void **state)
@@ -248,6 +265,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_read_only_folder, setup, teardown),
         cmocka_unit_test_setup_teardown(test_full_device, setup, teardown),
         cmocka_unit_test_setup_teardown(test_write_failure_cleans_up, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_write_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_make_dir, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
