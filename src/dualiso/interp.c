@@ -13,6 +13,8 @@
 #define DIR_PENALTY 0.08      /* cost per px/row away from vertical */
 #define STEP_FLAT 0.15f       /* a step: the outer samples within this share of the step */
 #define STEP_NOISE 2.8f       /* ... plus this many sigmas of their difference's noise */
+#define SMOOTH_COST (2 * (2 * WIN + 1) * 0.055f * 0.055f) /* vertical cost of rows that
+                                 differ by 0.055 EV rms: smooth enough for the midpoint */
 #define SPAN_GAP 8            /* columns needing a direction closer than this share a span */
 
 /* q[i] = guide at position i / 4 (quarter pixels), linear between samples and held at
@@ -211,6 +213,8 @@ static void directed_span(const line_ctx *l, int32_t x0, int32_t x1)
             continue;
         int best = NDIR / 2;
         float bc = ws->cost[best][x];
+        if (bc < SMOOTH_COST)
+            continue; /* smooth along the vertical: the midpoint is as good, and cheaper */
         for (int d = 0; d < NDIR; d++)
             if (ws->cost[d][x] < bc) {
                 bc = ws->cost[d][x];
