@@ -28,18 +28,9 @@ typedef struct joiner {
 static mp_status av_error(joiner *j, int averr, int on_output, const char *name, const char *what,
                           mp_error *err)
 {
-    if (on_output) {
+    if (on_output)
         j->output_failed = 1;
-        if (j->out.failed) {
-            if (err)
-                *err = j->out.error;
-            return j->out.error.code;
-        }
-    }
-    char reason[AV_ERROR_MAX_STRING_SIZE];
-    av_strerror(averr, reason, sizeof reason);
-    return mp_error_set(err, averr == AVERROR(ENOMEM) ? MP_ERR_NOMEM : MP_ERR_IO, "%s: %s: %s",
-                        name, what, reason);
+    return av_output_fail(on_output ? &j->out : NULL, averr, name, what, err);
 }
 
 static int kept(const AVStream *st)

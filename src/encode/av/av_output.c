@@ -18,6 +18,20 @@ const char *av_output_name(const av_output *o)
     return o->is_stdout ? "stdout" : o->file.final_path;
 }
 
+mp_status av_output_fail(const av_output *o, int averr, const char *name, const char *what,
+                         mp_error *err)
+{
+    if (o && o->failed) {
+        if (err)
+            *err = o->error;
+        return o->error.code;
+    }
+    char reason[AV_ERROR_MAX_STRING_SIZE];
+    av_strerror(averr, reason, sizeof reason);
+    return mp_error_set(err, averr == AVERROR(ENOMEM) ? MP_ERR_NOMEM : MP_ERR_IO, "%s: %s: %s",
+                        name, what, reason);
+}
+
 static void fail(av_output *o, int e)
 {
     if (o->failed)

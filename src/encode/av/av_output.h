@@ -35,4 +35,10 @@ void av_output_abort(av_output *o);
 /* The name to use in messages: the final path or "stdout". */
 const char *av_output_name(const av_output *o);
 
+/* A libav failure as one line "NAME: WHAT: libav's reason" (MP_ERR_NOMEM for ENOMEM, else
+ * MP_ERR_IO). When o (may be NULL) recorded a write failure, that error is returned instead:
+ * it says more than libav's EIO. */
+mp_status av_output_fail(const av_output *o, int averr, const char *name, const char *what,
+                         mp_error *err);
+
 #endif

@@ -89,19 +89,10 @@ uint64_t av_sink_frames_written(const av_sink *s)
     return s->frames;
 }
 
-/* A libav failure as one line: the output, what was being done, libav's reason; a write
- * failure recorded by av_output says more than libav's EIO, so it wins. */
+/* A libav failure as one line naming the output and what was being done. */
 static mp_status av_fail(av_sink *s, int averr, const char *what, mp_error *err)
 {
-    if (s->out.failed) {
-        if (err)
-            *err = s->out.error;
-        return s->out.error.code;
-    }
-    char reason[AV_ERROR_MAX_STRING_SIZE];
-    av_strerror(averr, reason, sizeof reason);
-    return mp_error_set(err, averr == AVERROR(ENOMEM) ? MP_ERR_NOMEM : MP_ERR_IO, "%s: %s: %s",
-                        av_output_name(&s->out), what, reason);
+    return av_output_fail(&s->out, averr, av_output_name(&s->out), what, err);
 }
 
 /* Puts "PATH: " before a message from a helper that does not know the output's name. */
