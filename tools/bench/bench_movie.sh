@@ -1,0 +1,98 @@
+#!/bin/bash
+# bench_movie: movie output speed on 1920x1080 14-bit clips made by mlvsynth, in one run on
+# the same clips (default threads everywhere):
+#  (a) non-dual (gradient content) -> ProRes 422 HQ: mlvpipe convert (RCD, and --fast) vs
+#      ffmpeg's own MLV demuxer + prores_ks -profile:v 3 (swscale's simple Bayer handling);
+#  (b) dual ISO (benchmark scene) -> ProRes 422 HQ;
+#  (c) frame cache: a cold --cache run, then a re-render with another --curve from the warm
+#      cache (with the levels pre-pass, and with a --levels sidecar), and the cache's size
+#      against 2 bytes per pixel.
+# Wall time, CPU time (user + sys, all threads) and fps = frames / wall. Scratch in /dev/shm
+# when there is one, so the disk does not count. mlvpipe runs include its levels pre-pass.
+# usage: bench_movie.sh MLVPIPE MLVSYNTH [FRAMES (48)]
+set -u
+mlvpipe=$1
+mlvsynth=$2
+frames=${3:-48}
+W=1920 H=1080
+command -v ffmpeg >/dev/null || { echo "no ffmpeg: skip"; exit 77; }
+base=/tmp
+[ -d /dev/shm ] && [ -w /dev/shm ] && base=/dev/shm
+tmp=$(mktemp -d "$base/bench_movie.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+die() { echo "bench_movie: $*" >&2; exit 1; }
+# measure LABEL CMD...: runs CMD (output discarded, stderr kept in $tmp/last.err) and prints
+# one row; $wall is left for the caller
+measure() {
+    local label=$1
+    shift
+    local t0 t1 cpu
+    t0=$(date +%s.%N)
+    /usr/bin/time -f '%U %S' -o "$tmp/cpu" "$@" >/dev/null 2>"$tmp/last.err" ||
+        die "$label failed: $(tail -n 3 "$tmp/last.err")"
+    t1=$(date +%s.%N)
+    wall=$(echo "$t1 - $t0" | bc -l)
+    cpu=$(awk '{ print $1 + $2 }' "$tmp/cpu")
+    printf '%-46s %7.2f s wall %7.2f s CPU %7.1f fps\n' "$label" "$wall" "$cpu" \
+        "$(echo "$frames / $wall" | bc -l)"
+}
+
+echo "bench_movie: $frames frames ${W}x${H} 14-bit, $(nproc) CPUs, scratch in $base"
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+"$mlvsynth" -o "$tmp/n.MLV" --content gradient --size ${W}x${H} --frames "$frames" >/dev/null ||
+    die "mlvsynth (non-dual)"
+"$mlvsynth" -o "$tmp/d.MLV" --dual-iso --size ${W}x${H} --frames "$frames" >/dev/null ||
+    die "mlvsynth (dual ISO)"
+
+echo "(a) non-dual -> ProRes 422 HQ"
+measure "mlvpipe convert --to prores422hq" \
+    "$mlvpipe" convert "$tmp/n.MLV" --to prores422hq -o "$tmp/a1.mov"
+measure "mlvpipe convert --to prores422hq --fast" \
+    "$mlvpipe" convert "$tmp/n.MLV" --to prores422hq --fast -o "$tmp/a2.mov"
+measure "ffmpeg -c:v prores_ks -profile:v 3" \
+    ffmpeg -nostdin -v error -i "$tmp/n.MLV" -c:v prores_ks -profile:v 3 "$tmp/a3.mov"
+
+echo "(b) dual ISO -> ProRes 422 HQ"
+measure "mlvpipe convert --to prores422hq" \
+    "$mlvpipe" convert "$tmp/d.MLV" --to prores422hq -o "$tmp/b1.mov"
+measure "mlvpipe convert --to prores422hq --fast" \
+    "$mlvpipe" convert "$tmp/d.MLV" --to prores422hq --fast -o "$tmp/b2.mov"
+
+echo "(c) frame cache, dual ISO -> ProRes 422 HQ"
+measure "no cache, --curve logc3" \
+    "$mlvpipe" convert "$tmp/d.MLV" --to prores422hq --curve logc3 -o "$tmp/c0.mov"
+nocache=$wall
+measure "cold cache (reconstruct + store)" \
+    "$mlvpipe" -v convert "$tmp/d.MLV" --to prores422hq -o "$tmp/c1.mov" --cache "$tmp/C"
+cold=$wall
+measure "warm cache, --curve logc3" \
+    "$mlvpipe" -v convert "$tmp/d.MLV" --to prores422hq --curve logc3 -o "$tmp/c2.mov" \
+    --cache "$tmp/C"
+warm=$wall
+grep -q "$frames hits, 0 misses" "$tmp/last.err" || die "warm run missed: $(cat "$tmp/last.err")"
+cmp -s "$tmp/c0.mov" "$tmp/c2.mov" || die "warm cache output differs from no cache"
+"$mlvpipe" analyze "$tmp/d.MLV" -o "$tmp/d.levels.json" 2>/dev/null || die "analyze"
+measure "warm cache, --curve slog3, --levels sidecar" \
+    "$mlvpipe" -v convert "$tmp/d.MLV" --to prores422hq --curve slog3 -o "$tmp/c3.mov" \
+    --cache "$tmp/C" --levels "$tmp/d.levels.json"
+warm_sidecar=$wall
+measure "warm cache, --curve slog3 --fast, sidecar" \
+    "$mlvpipe" -v convert "$tmp/d.MLV" --to prores422hq --curve slog3 --fast \
+    -o "$tmp/c4.mov" --cache "$tmp/C" --levels "$tmp/d.levels.json"
+measure "warm cache -> md5 (no development), sidecar" \
+    "$mlvpipe" -v convert "$tmp/d.MLV" --to md5 -o "$tmp/c5.md5" --cache "$tmp/C" \
+    --levels "$tmp/d.levels.json"
+measure "no cache -> md5 (no development), sidecar" \
+    "$mlvpipe" convert "$tmp/d.MLV" --to md5 -o "$tmp/c6.md5" --levels "$tmp/d.levels.json"
+cmp -s "$tmp/c5.md5" "$tmp/c6.md5" || die "md5 lists differ with and without the cache"
+
+bytes=$(find "$tmp/C" -name '*.mpc' -printf '%s\n' | awk '{ s += $1 } END { print s }')
+raw=$((2 * W * H * frames))
+printf 'cache: %d entries, %.1f MB on disk vs %.1f MB at 2 bytes/pixel: %.2f:1\n' \
+    "$(find "$tmp/C" -name '*.mpc' | wc -l)" "$(echo "$bytes / 1000000" | bc -l)" \
+    "$(echo "$raw / 1000000" | bc -l)" "$(echo "$raw / $bytes" | bc -l)"
+printf 'warm/cold: %.2fx faster than the cold run, %.2fx faster than no cache (%.2fx with a sidecar)\n' \
+    "$(echo "$cold / $warm" | bc -l)" "$(echo "$nocache / $warm" | bc -l)" \
+    "$(echo "$nocache / $warm_sidecar" | bc -l)"
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
