@@ -10,7 +10,28 @@
  * developed by LibRaw 0.20.2 (dcraw_emu -4 -o 0 -r 1 1 1 1 -q N) scores, PSNR dB / edge
  * chroma: bilinear 27.37 / 0.0930 (the same as ours), VNG 30.89 / 0.0572, PPG 35.11 / 0.0269,
  * AHD 36.23 / 0.0229, DCB 32.45 / 0.0348, DHT 37.57 / 0.0323, AAHD 36.98 / 0.0226; our RCD
- * 37.44 / 0.0219. */
+ * 37.44 / 0.0219.
+ *
+ * The mlvsynth case from the ideal sensor, written by mp_dng_write_file and developed the same
+ * way with the case's white balance (-r 1.739130 1 1.538462 1), PSNR dB / false colour /
+ * zipper, stripes then zone plate:
+ *   1920x1080  bilinear 38.75/0.427/0.172  42.25/0.062/0.077 (the same as ours)
+ *              VNG      48.45/0.125/0.051  47.52/0.033/0.015
+ *              PPG      46.40/0.158/0.083  55.58/0.020/0.000
+ *              AHD      46.59/0.141/0.088  55.02/0.020/0.001
+ *              DCB      40.73/0.278/0.130  54.33/0.017/0.001
+ *              DHT      56.54/0.033/0.000  54.90/0.019/0.001
+ *              AAHD     44.52/0.188/0.116  54.03/0.024/0.004
+ *              our RCD  45.26/0.140/0.075  57.52/0.017/0.000
+ *   480x270    bilinear 38.67/0.427/0.176  27.59/0.404/0.577 (the same as ours)
+ *              VNG      48.25/0.128/0.054  30.17/0.299/0.483
+ *              AHD      46.35/0.144/0.087  33.08/0.136/0.183
+ *              DHT      56.09/0.035/0.000  29.61/0.272/0.265
+ *              AAHD     44.26/0.190/0.122  34.26/0.116/0.127
+ *              our RCD  44.72/0.145/0.078  31.45/0.197/0.235
+ * RCD's stripe error is mostly green at red/blue sites next to the steps: the stripes lean
+ * 31 degrees off vertical, so both of its axes (it only weighs vertical against horizontal)
+ * cross the step; DHT's hue-transition directions follow them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>

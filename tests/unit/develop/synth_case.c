@@ -81,18 +81,29 @@ typedef struct region_shape {
     double cx, cy, radius; /* radius 0: the whole box */
 } region_shape;
 
+/* v rounded down into [1, size - 1]: the measures read the 8 neighbours of every pixel, and
+ * on tiny or odd-shaped frames a region may come out empty, never outside the frame. */
+static uint32_t clamp_bound(double v, uint32_t size)
+{
+    double hi = size > 1 ? size - 1 : 1;
+    return (uint32_t)(v < 1 ? 1 : v > hi ? hi : floor(v));
+}
+
 static region_shape region_of(uint32_t width, uint32_t height, synth_case_region region)
 {
     double w = width, h = height;
     if (region == SYNTH_CASE_STRIPES)
-        return (region_shape){.x0 = (uint32_t)(0.17 * w), .x1 = (uint32_t)(0.42 * w),
-                              .y0 = (uint32_t)ceil(0.35 * h) + 2,
-                              .y1 = (uint32_t)floor(0.5 * h) - 2};
+        return (region_shape){.x0 = clamp_bound(0.17 * w, width),
+                              .x1 = clamp_bound(0.42 * w, width),
+                              .y0 = clamp_bound(ceil(0.35 * h) + 2, height),
+                              .y1 = clamp_bound(floor(0.5 * h) - 2, height)};
     double r0 = 0.2 * h; /* the plate's own radius: local frequency 40 r / r0^2 */
     double radius = fmin(0.16 * h, 0.5 * r0 * r0 / 40);
     double cx = 0.225 * w, cy = 0.785 * h;
-    return (region_shape){.x0 = (uint32_t)ceil(cx - radius), .x1 = (uint32_t)(cx + radius) + 1,
-                          .y0 = (uint32_t)ceil(cy - radius), .y1 = (uint32_t)(cy + radius) + 1,
+    return (region_shape){.x0 = clamp_bound(ceil(cx - radius), width),
+                          .x1 = clamp_bound(cx + radius + 1, width),
+                          .y0 = clamp_bound(ceil(cy - radius), height),
+                          .y1 = clamp_bound(cy + radius + 1, height),
                           .cx = cx, .cy = cy, .radius = radius};
 }
 

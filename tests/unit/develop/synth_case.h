@@ -21,7 +21,7 @@
  * space: truth_c = electrons_c * wb_c / full_well, which is exactly develop's linear output
  * scale ((raw - black) * wb / (white - black)).
  *
- * Regions (both well inside the frame, so no border handling enters):
+ * Regions (for 16:9 frames both lie well inside the frame, so no border handling enters):
  * - STRIPES: the diagonal square-wave stripes (+-0.8 EV, period 37 px along x + 0.6 y), columns
  *   0.17..0.42 of the width, rows 2 px inside the band 0.35..0.5 of the height;
  * - ZONE: the disc of the zone plate, centre (0.225 w, 0.785 h), radius 0.16 h (inside the
