@@ -1,8 +1,9 @@
 #!/bin/bash
 # mlvpipe convert --cache: a re-render with other development settings reads every frame
 # from the cache, and every output (FFV1 pictures and bytes, DNG files) equals a run without
-# the cache. Entries never cross clips or levels: another clip with the same GUID, another
-# an edited levels sidecar, legacy .RAW clips (no GUID) all miss.
+# the cache. Entries never cross clips or levels: another clip with the same GUID, an
+# edited levels sidecar, legacy .RAW clips (no GUID) all miss. A partly cached DELTA clip
+# decodes the frames after a cached run from a rebuilt reference.
 # usage: cache_reuse.sh MLVPIPE MLVSYNTH
 set -u
 mlvpipe=$1
@@ -95,6 +96,17 @@ run r1-analyze 0 analyze "$tmp/r1.RAW" -o "$tmp/r1.levels.json"
 run raw2 0 -v convert "$tmp/r2.RAW" --to md5 -o "$tmp/raw2.md5" --cache "$tmp/R" \
     --levels "$tmp/r1.levels.json"
 expect raw2 "0 6 0 6"
+
+# DELTA clips store a frame against the one before: with frames 3-5 cached, frame 6 is
+# decoded from a reference the worker must rebuild (frames skipped by the cache).
+"$mlvsynth" -o "$tmp/dl.MLV" --dual-iso --compress lzma-delta --size 320x160 --frames 12 \
+    >/dev/null || fail "mlvsynth dl"
+run delta-part 0 -v convert "$tmp/dl.MLV" --to md5 -o "$tmp/dl-part.md5" --frames 3-5 \
+    --cache "$tmp/DL"
+run delta 0 -v convert "$tmp/dl.MLV" --to md5 -o "$tmp/dl.md5" --cache "$tmp/DL" --threads 2
+expect delta "3 9 0 9"
+run delta-ref 0 convert "$tmp/dl.MLV" --to md5 -o "$tmp/dl-ref.md5"
+cmp -s "$tmp/dl.md5" "$tmp/dl-ref.md5" || fail "DELTA clip, partly cached: output differs"
 
 # Single-ISO clips are not cached (nothing is reconstructed).
 "$mlvsynth" -o "$tmp/n.MLV" --size 96x64 --frames 4 >/dev/null || fail "mlvsynth n"
