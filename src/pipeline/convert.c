@@ -209,8 +209,8 @@ static void cache_put(job *j, worker *w, const mp_cache_key *key, const mp_frame
     mp_error e = {0};
     if (mp_cache_put(j->cache, key, f, &w->cache_scratch, &e) != MP_OK &&
         atomic_fetch_add(&j->put_failures, 1) == 0)
-        mp_log(&j->o->log, MP_LOG_WARNING, "frame %u not cached (and maybe more, see the "
-               "summary): %s", key->frame, e.msg);
+        mp_log(&j->o->log, MP_LOG_WARNING, "frame %u not cached (later failures are only "
+               "counted): %s", key->frame, e.msg);
 }
 
 static mp_status convert_one(void *user, void *ctx, uint32_t i, uint32_t slot_index,
