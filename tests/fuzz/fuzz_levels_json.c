@@ -1,7 +1,8 @@
 /* libFuzzer target: the bounded JSON parser and the levels sidecar reader on arbitrary bytes.
- * Checks that every parsed document's links stay inside it, that reading the bytes from a file
- * agrees with reading them from memory, and that a sidecar which parses comes back bit for bit
- * after writing it out and reading it again. */
+ * Checks that every parsed document's links stay inside it, that its strings survive the JSON
+ * writer and parser, that reading the bytes from a file agrees with reading them from memory,
+ * and that a sidecar which parses comes back bit for bit after writing it out and reading it
+ * again. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,20 @@ static void check_doc(const mp_json_doc *d, size_t text_len)
     }
 }
 
+/* Every decoded string, written as a JSON literal and parsed again, comes back unchanged. */
+static void check_string_round_trip(const char *str)
+{
+    mp_text t = {0};
+    mp_json_doc doc;
+    mp_error err;
+    mp_text_json_string(&t, str);
+    if (t.failed || mp_json_parse(t.data, t.len, "fuzz-string", &doc, &err) != MP_OK ||
+        doc.nodes[0].type != MP_JSON_STRING || strcmp(mp_json_string(&doc, 0), str))
+        __builtin_trap();
+    mp_json_free(&doc);
+    mp_text_free(&t);
+}
+
 static int same_levels(const mp_clip_levels *a, const mp_clip_levels *b)
 {
     return !memcmp(a->tool, b->tool, sizeof a->tool) && a->options_hash == b->options_hash &&
@@ -64,6 +79,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mp_json_doc doc;
     if (mp_json_parse(text, size, "fuzz", &doc, &err) == MP_OK) {
         check_doc(&doc, size);
+        for (uint32_t i = 0; i < doc.count; i++)
+            if (doc.nodes[i].type == MP_JSON_STRING)
+                check_string_round_trip(mp_json_string(&doc, i));
         mp_json_free(&doc);
     }
 
