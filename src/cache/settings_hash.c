@@ -1,5 +1,5 @@
 /* The reconstruction settings as hash input, field by field: hashing the structs' bytes
- * would take in padding (dualiso_levels has some after `bits`), whose contents vary. */
+ * would take in padding, whose contents vary. */
 #include "frame_cache.h"
 
 #include "../dualiso/dualiso.h"
@@ -10,6 +10,7 @@ void mp_cache_hash_reconstruction(mp_cache_hash *h, const dualiso_levels *lv,
     mp_cache_hash_u32(h, (uint32_t)lv->is_dual);
     mp_cache_hash_u32(h, lv->phase);
     mp_cache_hash_u32(h, lv->bits);
+    mp_cache_hash_u32(h, lv->ratio_source);
     const double values[] = {lv->in_black,   lv->in_white,     lv->ratio,      lv->ratio_ev,
                              lv->black_dark, lv->black_bright, lv->white_dark, lv->white_bright,
                              lv->noise_dark, lv->noise_bright, lv->gain_dark,  lv->out_scale};

@@ -49,6 +49,11 @@ typedef struct dualiso_pair_cell {
     double sum_dark;    /* sum of dark-field values - black */
     double sum_bright;  /* sum of bright-field values - black */
     uint16_t max_dark, max_bright; /* largest raw sample that went into the sums */
+    /* Sum over the dark samples' pairs of (bright sample above - bright sample below): near 0
+     * in a flat cell, large where a horizontal edge (e.g. the top optical-black border) makes
+     * the interpolated partners wrong. The telescoping sum is the bright field's step from
+     * the cell's top rows to its bottom rows. */
+    double sum_step;
 } dualiso_pair_cell;
 
 /* Horizontal same-colour second differences of one field in one cell (photon transfer
@@ -82,10 +87,26 @@ mp_status dualiso_stats_merge(dualiso_stats *acc, const dualiso_stats *add, mp_e
 
 /* ---- clip levels ---- */
 
+/* Where the ratio and the bright-field black came from, in the order dualiso_levels_pool
+ * tries them. A flat field (grey wall, sky) puts every cell at one level, where slope and
+ * intercept cannot be told apart: the offset is then taken as 0 (the metadata black) and
+ * the ratio is the ratio of the fields' means. A clip with nothing above noise (lens cap)
+ * falls back to the nominal ratio of the pool options. */
+typedef enum dualiso_ratio_source {
+    DUALISO_RATIO_NONE = 0,            /* not dual ISO (passthrough levels) */
+    DUALISO_RATIO_FITTED = 1,          /* line fit: ratio and offset (0 when within noise) */
+    DUALISO_RATIO_THROUGH_ORIGIN = 2,  /* cells at too few levels: offset 0, fitted ratio */
+    DUALISO_RATIO_NOMINAL = 3          /* no usable cells: pool option nominal_ev, offset 0 */
+} dualiso_ratio_source;
+
+/* Short name of a dualiso_ratio_source ("fitted" ...), "unknown" for other values. */
+const char *dualiso_ratio_source_name(uint32_t source);
+
 typedef struct dualiso_levels {
     int is_dual;                 /* 0: frames pass through with the same output mapping */
     uint32_t phase;
     uint32_t bits;
+    uint32_t ratio_source;       /* dualiso_ratio_source */
     double in_black, in_white;   /* metadata levels of the input, input DN */
     double ratio;                /* bright gain / dark gain (linear) */
     double ratio_ev;             /* log2(ratio) */
@@ -110,7 +131,9 @@ void dualiso_pool_options_default(dualiso_pool_options *o);
 /* Pools the statistics of n frames (each entry may itself be merged) into one set of
  * levels: per-field whites from clipping pile-ups, read noise and gain from a photon
  * transfer fit, ratio and bright-field black offset from a robust weighted line fit of the
- * matched cell means in linear space (every cell of every entry is one point). */
+ * matched cell means in linear space (every cell of every entry is one point), with the
+ * fallbacks of dualiso_ratio_source when the cells do not span enough levels. Fails
+ * (MP_ERR_FORMAT) when nothing is usable and opt->nominal_ev is 0. */
 mp_status dualiso_levels_pool(const dualiso_stats *many, uint32_t n,
                               const dualiso_pool_options *opt, dualiso_levels *lv,
                               mp_error *err);

@@ -17,20 +17,33 @@ static inline int dualiso_cfa_color(uint32_t cfa, uint32_t x, uint32_t y)
 /* Checks the fields every function relies on; fills err naming the problem. */
 mp_status dualiso_check_frame(const mp_frame *f, mp_error *err);
 
+/* Median of v[0..n) (the upper one for even n), n >= 1; sorts v. */
+double dualiso_median(double *v, uint32_t n);
+
 /* Robust weighted straight-line fit y = a * x + b over n points. Weights w_i are inverse
  * variances up to a common factor; points whose residual exceeds `reject` standard
  * deviations (scale re-estimated robustly each round) are dropped. With fix_intercept the
- * line goes through (0, intercept). se_b (may be NULL) gets the standard error of b.
- * Returns 0 when fewer than 3 points survive or x has no spread. */
+ * line goes through (0, intercept), its slope by least squares, or with ratio_of_means by
+ * sum(w (y - intercept)) / sum(w x): least squares through a fixed point is biased low by
+ * noise in x when the points sit at one level (regression dilution), a ratio of means is
+ * not. Standard errors come from the residuals. keep_out (may be NULL) gets 1 for every
+ * point the fit kept. Returns 0 when fewer than 3 points survive or x has no spread (no
+ * positive weighted mean with ratio_of_means). */
 typedef struct dualiso_fit_options {
     double reject;
     int fix_intercept;
     double intercept;
+    int ratio_of_means;
 } dualiso_fit_options;
 
+typedef struct dualiso_fit_result {
+    double a, b;
+    double se_a, se_b;   /* se_b is 0 with fix_intercept */
+    uint32_t kept;
+} dualiso_fit_result;
+
 int dualiso_fit_line(const double *x, const double *y, const double *w, uint32_t n,
-                     const dualiso_fit_options *opt, double *a, double *b, double *se_b,
-                     uint32_t *kept);
+                     const dualiso_fit_options *opt, dualiso_fit_result *fr, uint8_t *keep_out);
 
 /* Per-row offsets of the dark rows against their bright neighbours (dark-field DN above
  * black, 0 where a row lacks data or its offset is within noise); bright rows get 0.

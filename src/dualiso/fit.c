@@ -4,6 +4,7 @@
  * iterative rejection with a MAD scale keeps cells hit by edges or hot pixels out. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "dualiso_priv.h"
 
@@ -13,10 +14,18 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Weighted least squares over the kept points; with fix_b the intercept stays *b. */
-static int weighted_ls(const double *x, const double *y, const double *w, const uint8_t *keep,
-                       uint32_t n, int fix_b, double *a, double *b, double *se_b)
+double dualiso_median(double *v, uint32_t n)
 {
+    qsort(v, n, sizeof *v, cmp_double);
+    return v[n / 2];
+}
+
+/* Weighted fit over the kept points: least squares, or with fix_b and ratio_of_means the
+ * slope sum(w (y - b)) / sum(w x), which noise in x does not bias (dualiso_priv.h). */
+static int weighted_ls(const double *x, const double *y, const double *w, const uint8_t *keep,
+                       uint32_t n, const dualiso_fit_options *opt, dualiso_fit_result *res)
+{
+    const int fix_b = opt->fix_intercept;
     double sw = 0, sx = 0, sy = 0;
     for (uint32_t i = 0; i < n; i++)
         if (keep[i]) {
@@ -26,43 +35,46 @@ static int weighted_ls(const double *x, const double *y, const double *w, const 
         }
     if (sw <= 0)
         return 0;
-    double mx = fix_b ? 0 : sx / sw, my = fix_b ? *b : sy / sw, sxx = 0, sxy = 0;
-    for (uint32_t i = 0; i < n; i++)
-        if (keep[i]) {
-            double dx = x[i] - mx;
-            sxx += w[i] * dx * dx;
-            sxy += w[i] * dx * (y[i] - my);
-        }
-    if (!(sxx > 0))
-        return 0;
-    *a = sxy / sxx;
-    if (!fix_b)
-        *b = my - *a * mx;
-    /* standard error of the intercept, noise scale taken from the residuals */
+    double mx = fix_b ? 0 : sx / sw, my = fix_b ? res->b : sy / sw, sxx = 0, sxy = 0;
+    if (fix_b && opt->ratio_of_means) {
+        if (!(sx > 0))
+            return 0;
+        res->a = (sy - sw * res->b) / sx;
+    } else {
+        for (uint32_t i = 0; i < n; i++)
+            if (keep[i]) {
+                double dx = x[i] - mx;
+                sxx += w[i] * dx * dx;
+                sxy += w[i] * dx * (y[i] - my);
+            }
+        if (!(sxx > 0))
+            return 0;
+        res->a = sxy / sxx;
+        if (!fix_b)
+            res->b = my - res->a * mx;
+    }
+    /* standard errors, noise scale taken from the residuals */
     double r2 = 0;
     uint32_t m = 0;
     for (uint32_t i = 0; i < n; i++)
         if (keep[i]) {
-            double r = y[i] - (*a * x[i] + *b);
+            double r = y[i] - (res->a * x[i] + res->b);
             r2 += w[i] * r * r;
             m++;
         }
-    *se_b = fix_b || m < 3 ? 0 : sqrt(r2 / (m - 2) * (1 / sw + mx * mx / sxx));
+    uint32_t dof = fix_b ? 1 : 2;
+    double s2 = m > dof ? r2 / (m - dof) : 0;
+    res->se_b = fix_b ? 0 : sqrt(s2 * (1 / sw + mx * mx / sxx));
+    res->se_a = fix_b && opt->ratio_of_means ? sqrt(s2 * sw) / sx : sqrt(s2 / sxx);
     return 1;
 }
 
 int dualiso_fit_line(const double *x, const double *y, const double *w, uint32_t n,
-                     const dualiso_fit_options *opt, double *a, double *b, double *se_b,
-                     uint32_t *kept)
+                     const dualiso_fit_options *opt, dualiso_fit_result *fr, uint8_t *keep_out)
 {
     const double reject = opt->reject;
-    const int fix_b = opt->fix_intercept;
-    double se_dummy;
-    if (!se_b)
-        se_b = &se_dummy;
-    if (fix_b)
-        *b = opt->intercept;
-    *kept = 0;
+    memset(fr, 0, sizeof *fr);
+    fr->b = opt->fix_intercept ? opt->intercept : 0;
     if (n < 3)
         return 0;
     uint8_t *keep = malloc(n);
@@ -73,7 +85,7 @@ int dualiso_fit_line(const double *x, const double *y, const double *w, uint32_t
         goto done;
     for (uint32_t i = 0; i < n; i++)
         keep[i] = w[i] > 0 && isfinite(x[i]) && isfinite(y[i]);
-    if (!weighted_ls(x, y, w, keep, n, fix_b, a, b, se_b))
+    if (!weighted_ls(x, y, w, keep, n, opt, fr))
         goto done;
 
     /* Start wide and narrow down, so a start pulled by outliers cannot throw away the
@@ -82,14 +94,13 @@ int dualiso_fit_line(const double *x, const double *y, const double *w, uint32_t
     for (int round = 0; round < 12; round++) {
         uint32_t m = 0;
         for (uint32_t i = 0; i < n; i++) {
-            res[i] = (y[i] - (*a * x[i] + *b)) * sqrt(w[i] > 0 ? w[i] : 0);
+            res[i] = (y[i] - (fr->a * x[i] + fr->b)) * sqrt(w[i] > 0 ? w[i] : 0);
             if (keep[i])
                 tmp[m++] = fabs(res[i]);
         }
         if (m < 3)
             goto done;
-        qsort(tmp, m, sizeof *tmp, cmp_double);
-        double scale = 1.4826 * tmp[m / 2];
+        double scale = 1.4826 * dualiso_median(tmp, m);
         if (!(scale > 0))
             break; /* exact fit */
         int changed = 0;
@@ -100,7 +111,7 @@ int dualiso_fit_line(const double *x, const double *y, const double *w, uint32_t
             changed |= k != keep[i];
             keep[i] = k;
         }
-        if (!weighted_ls(x, y, w, keep, n, fix_b, a, b, se_b))
+        if (!weighted_ls(x, y, w, keep, n, opt, fr))
             goto done;
         if (!changed && limit <= reject)
             break;
@@ -109,8 +120,10 @@ int dualiso_fit_line(const double *x, const double *y, const double *w, uint32_t
     uint32_t m = 0;
     for (uint32_t i = 0; i < n; i++)
         m += keep[i];
-    *kept = m;
+    fr->kept = m;
     ok = m >= 3;
+    if (ok && keep_out)
+        memcpy(keep_out, keep, n);
 done:
     free(keep);
     free(res);

@@ -13,6 +13,18 @@
 #define OFFSET_SIGNIFICANCE 3.0 /* standard errors a field offset must stand out by */
 #define QUANT_NOISE 0.2887     /* 1 / sqrt(12) DN */
 #define RATIO_MIN 1.2        /* below this the fields are not told apart reliably */
+/* A full line fit is trusted when noise in the cells' dark means takes less than this share
+ * of its slope (-0.003 EV) and its offset is known to this many dark-field DN14 (1 sigma);
+ * a flat field fails both (dualiso_ratio_source). */
+#define DILUTION_MAX 2e-3
+#define OFFSET_SE_MAX14 0.1
+#define RATIO_SE_EV_MAX 0.03 /* a through-origin ratio known worse than this is not used */
+
+const char *dualiso_ratio_source_name(uint32_t source)
+{
+    static const char *const names[] = {"none", "fitted", "fitted_through_origin", "nominal"};
+    return source < sizeof names / sizeof names[0] ? names[source] : "unknown";
+}
 
 void dualiso_pool_options_default(dualiso_pool_options *o)
 {
@@ -109,12 +121,11 @@ static int fit_noise(const dualiso_stats *many, uint32_t n, uint32_t phase, int 
             m++;
         }
     }
-    double a, b;
-    uint32_t kept;
-    const dualiso_fit_options fit = {REJECT_SIGMA, 0, 0};
-    if (dualiso_fit_line(x, y, w, m, &fit, &a, &b, NULL, &kept) && b > 0) {
-        *read_var = b;
-        *gain = a > 0 ? a : 0;
+    dualiso_fit_result fr;
+    const dualiso_fit_options fit = {REJECT_SIGMA, 0, 0, 0};
+    if (dualiso_fit_line(x, y, w, m, &fit, &fr, NULL) && fr.b > 0) {
+        *read_var = fr.b;
+        *gain = fr.a > 0 ? fr.a : 0;
         ok = 1;
     } else if (m > 0) {
         double lo = y[0]; /* no spread: the quietest cell bounds the read noise */
@@ -131,19 +142,37 @@ done:
     return ok;
 }
 
-/* Ratio and bright-field offset: every unclipped cell of every frame gives one point
- * (mean dark, mean bright) on the line bright = ratio * dark + offset. Means are unbiased
- * for a linear relation (a median of noisy shadows is not, dualiso.md 6.1), so the offset
- * comes out without the spurious "black delta". */
-static int fit_ratio(const dualiso_stats *many, uint32_t n, const dualiso_levels *lv,
-                     double *ratio, double *offset, uint32_t *kept)
+/* Matched cell means of the pool, one point (mean dark, mean bright) per unclipped cell. */
+typedef struct ratio_points {
+    uint32_t m;
+    double *x, *y, *w, *cnt;
+    double *step;  /* mean bright-field step across the cell's dark rows (dualiso_pair_cell) */
+    uint8_t *keep;
+} ratio_points;
+
+static void ratio_points_free(ratio_points *p)
 {
-    uint32_t cap = n * DUALISO_CELLS * 3, m = 0;
-    double *x = calloc(cap, sizeof *x), *y = calloc(cap, sizeof *y),
-           *w = calloc(cap, sizeof *w), *cnt = calloc(cap, sizeof *cnt);
-    int ok = 0;
-    if (!x || !y || !w || !cnt)
-        goto done;
+    free(p->x);
+    free(p->y);
+    free(p->w);
+    free(p->cnt);
+    free(p->step);
+    free(p->keep);
+}
+
+static int ratio_points_gather(const dualiso_stats *many, uint32_t n, const dualiso_levels *lv,
+                               ratio_points *p)
+{
+    uint32_t cap = n * DUALISO_CELLS * 3;
+    memset(p, 0, sizeof *p);
+    p->x = calloc(cap, sizeof *p->x);
+    p->y = calloc(cap, sizeof *p->y);
+    p->w = calloc(cap, sizeof *p->w);
+    p->cnt = calloc(cap, sizeof *p->cnt);
+    p->step = calloc(cap, sizeof *p->step);
+    p->keep = calloc(cap, 1);
+    if (!p->x || !p->y || !p->w || !p->cnt || !p->step || !p->keep)
+        return 0;
     const double black = lv->in_black;
     const double max_b = black + 0.8 * (lv->white_bright - black);
     const double max_d = black + 0.95 * (lv->white_dark - black);
@@ -152,46 +181,154 @@ static int fit_ratio(const dualiso_stats *many, uint32_t n, const dualiso_levels
             continue;
         for (int c = 0; c < DUALISO_CELLS; c++)
             for (int ch = 0; ch < 3; ch++) {
-                const dualiso_pair_cell *p = &many[i].pairs[c][ch];
-                if (p->n < MIN_CELL_PAIRS || p->max_bright >= max_b || p->max_dark >= max_d)
+                const dualiso_pair_cell *pc = &many[i].pairs[c][ch];
+                if (pc->n < MIN_CELL_PAIRS || pc->max_bright >= max_b ||
+                    pc->max_dark >= max_d)
                     continue;
-                x[m] = p->sum_dark / p->n;
-                y[m] = p->sum_bright / p->n;
-                cnt[m] = p->n;
-                m++;
+                p->x[p->m] = pc->sum_dark / pc->n;
+                p->y[p->m] = pc->sum_bright / pc->n;
+                p->cnt[p->m] = pc->n;
+                p->step[p->m] = pc->sum_step / pc->n;
+                p->m++;
             }
     }
-    /* Two passes: the weights (inverse variance of a cell mean, read + photon noise of
-     * both fields) need the ratio, which the first pass gives. */
-    double r = 1, off = 0, se = 0;
-    dualiso_fit_options fit = {REJECT_SIGMA, 0, 0};
-    for (int pass = 0; pass < 3; pass++) {
-        double sd2 = lv->noise_dark * lv->noise_dark, sb2 = lv->noise_bright * lv->noise_bright;
-        double kd = lv->gain_dark > 0 ? lv->gain_dark : 0;
-        for (uint32_t i = 0; i < m; i++) {
-            double s = x[i] > 0 ? x[i] : 0;
-            double var = pass == 0 ? 1 + s : r * r * (sd2 + kd * s) + sb2 + r * r * kd * s;
-            w[i] = cnt[i] / var;
-        }
-        if (pass == 2) {
-            /* The metadata black holds for both fields unless the data says otherwise: an
-             * offset within its noise is noise, and would bias the deep shadows. */
-            if (fabs(off) >= OFFSET_SIGNIFICANCE * se)
-                break;
-            fit.fix_intercept = 1;
-        }
-        if (!dualiso_fit_line(x, y, w, m, &fit, &r, &off, &se, kept))
-            goto done;
+    return 1;
+}
+
+/* Per-pair variance of the dark field at dark level s: read + photon noise. */
+static double dark_var(const dualiso_levels *lv, double s)
+{
+    double kd = lv->gain_dark > 0 ? lv->gain_dark : 0;
+    return lv->noise_dark * lv->noise_dark + kd * (s > 0 ? s : 0);
+}
+
+/* Inverse variance of each cell mean of (bright - r * dark), read and photon noise of both
+ * fields; without a ratio yet (r = 0) a rough 1 + level. */
+static void ratio_weights(ratio_points *p, const dualiso_levels *lv, double r)
+{
+    double sb2 = lv->noise_bright * lv->noise_bright;
+    double kd = lv->gain_dark > 0 ? lv->gain_dark : 0;
+    for (uint32_t i = 0; i < p->m; i++) {
+        double s = p->x[i] > 0 ? p->x[i] : 0;
+        double var = r > 0 ? r * r * dark_var(lv, s) + sb2 + r * r * kd * s : 1 + s;
+        p->w[i] = p->cnt[i] / var;
     }
-    *ratio = r;
-    *offset = off;
-    ok = 1;
-done:
-    free(x);
-    free(y);
-    free(w);
-    free(cnt);
-    return ok;
+}
+
+/* Share of the fitted slope that noise in the cells' dark means takes away (regression
+ * dilution): sum w var(x) / sum w (x - mean x)^2 over the kept cells. A cell mean of n pairs
+ * averages about n/2 distinct dark samples (each sample also enters two interpolations). */
+static double slope_dilution(const ratio_points *p, const dualiso_levels *lv)
+{
+    double sw = 0, sx = 0;
+    for (uint32_t i = 0; i < p->m; i++)
+        if (p->keep[i]) {
+            sw += p->w[i];
+            sx += p->w[i] * p->x[i];
+        }
+    if (!(sw > 0))
+        return INFINITY;
+    double mx = sx / sw, spread = 0, noise = 0;
+    for (uint32_t i = 0; i < p->m; i++)
+        if (p->keep[i]) {
+            spread += p->w[i] * (p->x[i] - mx) * (p->x[i] - mx);
+            noise += p->w[i] * 2 * dark_var(lv, p->x[i]) / p->cnt[i];
+        }
+    return spread > 0 ? noise / spread : INFINITY;
+}
+
+/* Full line fit bright = ratio * dark + offset. Means are unbiased for a linear relation (a
+ * median of noisy shadows is not, dualiso.md 6.1), so the offset comes out without the
+ * spurious "black delta". Two passes: the weights need the ratio, which the first gives.
+ * Refused (0) when the cells do not span enough levels to tell slope from intercept. */
+static int fit_line_full(ratio_points *p, const dualiso_levels *lv, double *ratio,
+                         double *offset, uint32_t *kept)
+{
+    dualiso_fit_options fit = {REJECT_SIGMA, 0, 0, 0};
+    dualiso_fit_result fr = {0};
+    for (int pass = 0; pass < 2; pass++) {
+        ratio_weights(p, lv, pass == 0 ? 0 : fr.a);
+        if (!dualiso_fit_line(p->x, p->y, p->w, p->m, &fit, &fr, p->keep))
+            return 0;
+    }
+    double se_offset14 = fr.se_b / fr.a * ldexp(1, 14 - (int)lv->bits);
+    if (!(fr.a > 0) || !(slope_dilution(p, lv) <= DILUTION_MAX) ||
+        !(se_offset14 <= OFFSET_SE_MAX14))
+        return 0;
+    /* The metadata black holds for both fields unless the data says otherwise: an offset
+     * within its noise is noise, and would bias the deep shadows. */
+    if (fabs(fr.b) < OFFSET_SIGNIFICANCE * fr.se_b) {
+        ratio_weights(p, lv, fr.a);
+        fit.fix_intercept = 1;
+        if (!dualiso_fit_line(p->x, p->y, p->w, p->m, &fit, &fr, NULL))
+            return 0;
+    }
+    *ratio = fr.a;
+    *offset = fr.b;
+    *kept = fr.kept;
+    return 1;
+}
+
+/* Marks (keep = 0) the cells a horizontal edge crosses: their interpolated partners mix
+ * two levels. At one level, as in a flat field, the line fit's residuals cannot show them
+ * (the top optical-black border alone biases the ratio by -0.007 EV at 2^6 e-), their
+ * bright-field step stands out far more. Returns 0 when out of memory. */
+static int mark_flat_cells(ratio_points *p)
+{
+    double *tmp = malloc((p->m ? p->m : 1) * sizeof *tmp);
+    if (!tmp)
+        return 0;
+    for (uint32_t i = 0; i < p->m; i++)
+        tmp[i] = p->step[i];
+    double centre = p->m ? dualiso_median(tmp, p->m) : 0;
+    for (uint32_t i = 0; i < p->m; i++)
+        tmp[i] = fabs(p->step[i] - centre);
+    double limit = p->m ? REJECT_SIGMA * 1.4826 * dualiso_median(tmp, p->m) : 0;
+    for (uint32_t i = 0; i < p->m; i++)
+        p->keep[i] = fabs(p->step[i] - centre) <= limit;
+    free(tmp);
+    return 1;
+}
+
+/* Offset 0 and the ratio of the fields' means over the cells no edge crosses: what a flat
+ * field still tells. Cells weigh by their pair counts, as the cells sit at about one level
+ * (weights from each cell's own noisy level would bias the ratio). Refused (0) when the
+ * ratio is no better known than RATIO_SE_EV_MAX (nothing above noise). */
+static int fit_through_origin(ratio_points *p, double *ratio, uint32_t *kept)
+{
+    const dualiso_fit_options fit = {REJECT_SIGMA, 1, 0, 1};
+    dualiso_fit_result fr = {0};
+    for (uint32_t i = 0; i < p->m; i++)
+        p->w[i] = p->keep[i] ? p->cnt[i] : 0;
+    if (!dualiso_fit_line(p->x, p->y, p->w, p->m, &fit, &fr, NULL) || !(fr.a > 0))
+        return 0;
+    if (!(fr.se_a / fr.a <= RATIO_SE_EV_MAX * log(2.0)))
+        return 0;
+    *ratio = fr.a;
+    *kept = fr.kept;
+    return 1;
+}
+
+/* Ratio and bright-field offset in the order of dualiso_ratio_source; NONE when neither fit
+ * holds (the caller then takes the nominal ratio), -1 when out of memory. */
+static int fit_ratio(const dualiso_stats *many, uint32_t n, const dualiso_levels *lv,
+                     double *ratio, double *offset, uint32_t *kept)
+{
+    ratio_points p;
+    int source = -1;
+    *offset = 0;
+    if (ratio_points_gather(many, n, lv, &p)) {
+        if (fit_line_full(&p, lv, ratio, offset, kept))
+            source = DUALISO_RATIO_FITTED;
+        else if (!mark_flat_cells(&p))
+            source = -1;
+        else if (fit_through_origin(&p, ratio, kept))
+            source = DUALISO_RATIO_THROUGH_ORIGIN;
+        else
+            source = DUALISO_RATIO_NONE;
+    }
+    ratio_points_free(&p);
+    return source;
 }
 
 mp_status dualiso_levels_pool(const dualiso_stats *many, uint32_t n,
@@ -251,21 +388,27 @@ mp_status dualiso_levels_pool(const dualiso_stats *many, uint32_t n,
     if (have_b)
         lv->noise_bright = sqrt(var_b);
 
-    double ratio, offset;
+    double ratio = 1, offset = 0;
     uint32_t kept = 0;
-    if (fit_ratio(many, n, lv, &ratio, &offset, &kept)) {
+    int source = fit_ratio(many, n, lv, &ratio, &offset, &kept);
+    if (source < 0)
+        return mp_error_set(err, MP_ERR_NOMEM, "dualiso: out of memory pooling %u frames",
+                            frames);
+    if (source != DUALISO_RATIO_NONE) {
         lv->ratio = ratio;
         lv->black_bright = lv->in_black + offset;
         lv->cells_used = kept;
         if (have_b && gain_b > 0) /* the bright fit's intercept included -gain * offset */
             lv->noise_bright = sqrt(fmax(var_b + gain_b * offset, 0.25 * var_b));
     } else if (opt->nominal_ev > 0) {
+        source = DUALISO_RATIO_NOMINAL;
         lv->ratio = exp2(opt->nominal_ev);
     } else {
         return mp_error_set(err, MP_ERR_FORMAT,
-                            "dualiso: no unclipped matched pixel pairs in %u frames to fit "
-                            "the ISO ratio", frames);
+                            "dualiso: no unclipped matched pixel pairs above noise in %u "
+                            "frames to fit the ISO ratio", frames);
     }
+    lv->ratio_source = (uint32_t)source;
     if (!(lv->ratio >= RATIO_MIN) || !isfinite(lv->ratio))
         return mp_error_set(err, MP_ERR_FORMAT,
                             "dualiso: fields differ by %.3f EV, not a dual-ISO clip",

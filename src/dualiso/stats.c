@@ -8,6 +8,7 @@
 
 typedef struct pair_acc {
     int64_t n, sum_dark2, sum_bright2; /* sums of 2x the values, so the mean of two is exact */
+    int64_t sum_step;
     uint16_t max_dark, max_bright;
 } pair_acc;
 
@@ -21,10 +22,11 @@ typedef struct stats_acc {
     noise_acc noise[2][DUALISO_CELLS];
 } stats_acc;
 
-static void add_pair(pair_acc *p, int64_t dark2, int64_t bright2, uint16_t raw_dark,
-                     uint16_t raw_bright)
+static void add_pair(pair_acc *p, int64_t dark2, int64_t bright2, int64_t step,
+                     uint16_t raw_dark, uint16_t raw_bright)
 {
     p->n++;
+    p->sum_step += step;
     p->sum_dark2 += dark2;
     p->sum_bright2 += bright2;
     if (raw_dark > p->max_dark)
@@ -90,9 +92,9 @@ mp_status dualiso_stats_collect(const mp_frame *f, uint32_t phase, dualiso_stats
                 uint16_t other_max = up[x] > dn[x] ? up[x] : dn[x];
                 pair_acc *pa = &acc->pairs[cell][color[x & 1]];
                 if (bright)
-                    add_pair(pa, other2, own2, other_max, v);
+                    add_pair(pa, other2, own2, 0, other_max, v);
                 else
-                    add_pair(pa, own2, other2, v, other_max);
+                    add_pair(pa, own2, other2, (int64_t)up[x] - dn[x], v, other_max);
             }
         }
     }
@@ -111,6 +113,7 @@ mp_status dualiso_stats_collect(const mp_frame *f, uint32_t phase, dualiso_stats
             o->n = (double)p->n;
             o->sum_dark = p->sum_dark2 / 2.0;
             o->sum_bright = p->sum_bright2 / 2.0;
+            o->sum_step = (double)p->sum_step;
             o->max_dark = p->max_dark;
             o->max_bright = p->max_bright;
         }
@@ -157,6 +160,7 @@ mp_status dualiso_stats_merge(dualiso_stats *acc, const dualiso_stats *add, mp_e
             a->n += b->n;
             a->sum_dark += b->sum_dark;
             a->sum_bright += b->sum_bright;
+            a->sum_step += b->sum_step;
             if (b->max_dark > a->max_dark)
                 a->max_dark = b->max_dark;
             if (b->max_bright > a->max_bright)

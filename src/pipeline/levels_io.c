@@ -26,11 +26,14 @@ typedef struct field {
 
 #define FIELD(s, m, t) {#m, offsetof(s, m), t}
 #define COUNT(a) (sizeof a / sizeof a[0])
+#define STRINGIFY_(x) #x
+#define STRINGIFY(x) STRINGIFY_(x)
 
 static const field level_fields[] = {
     FIELD(dualiso_levels, is_dual, F_BOOL),
     FIELD(dualiso_levels, phase, F_U32),
     FIELD(dualiso_levels, bits, F_U32),
+    FIELD(dualiso_levels, ratio_source, F_U32),
     FIELD(dualiso_levels, in_black, F_F64),
     FIELD(dualiso_levels, in_white, F_F64),
     FIELD(dualiso_levels, ratio, F_F64),
@@ -241,7 +244,8 @@ static mp_status read_value(reader *r, uint32_t node, void *base, const field *f
             return bad_key(r, path, "expected an integer from 0 to 4294967295");
         if (f->type == F_VERSION) {
             if (nd->number != MP_LEVELS_FORMAT_VERSION)
-                return bad_key(r, path, "unsupported format version (this mlvpipe reads 1)");
+                return bad_key(r, path, "unsupported format version (this mlvpipe reads "
+                                        STRINGIFY(MP_LEVELS_FORMAT_VERSION) ")");
             return MP_OK;
         }
         *(uint32_t *)p = (uint32_t)nd->number;

@@ -5,7 +5,7 @@
  * README.md, "mlvpipe convert / analyze"):
  *
  *   {
- *     "format": "mlvpipe-levels", "format_version": 1,
+ *     "format": "mlvpipe-levels", "format_version": 2,
  *     "tool": "mlvpipe 0.1.0",
  *     "options_hash": "0123456789abcdef",         64-bit FNV-1a of the analysis options
  *     "clip": {"guid": "0123456789abcdef", "frame_count": 100,
@@ -28,7 +28,7 @@
 #include "../dualiso/dualiso.h"
 
 #define MP_LEVELS_FORMAT "mlvpipe-levels"
-#define MP_LEVELS_FORMAT_VERSION 1
+#define MP_LEVELS_FORMAT_VERSION 2
 #define MP_LEVELS_MAX_SEGMENTS 4096u
 
 typedef struct mp_levels_segment {

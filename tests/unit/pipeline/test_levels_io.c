@@ -165,8 +165,8 @@ static void rejects_bad_sidecars_naming_the_key(void **state)
     struct { const char *from, *to, *msg; } cases[] = {
         {"\"format\": \"mlvpipe-levels\"", "\"format\": \"other\"",
          "levels.json: key 'format': expected \"mlvpipe-levels\""},
-        {"\"format_version\": 1", "\"format_version\": 2",
-         "levels.json: key 'format_version': unsupported format version (this mlvpipe reads 1)"},
+        {"\"format_version\": 2", "\"format_version\": 1",
+         "levels.json: key 'format_version': unsupported format version (this mlvpipe reads 2)"},
         {"\"tool\"", "\"toolz\"", "levels.json: key 'toolz': unknown key"},
         {"\"ratio\": ", "\"ratio\": \"x\", \"zz\": ",
          "levels.json: key 'segments[0].levels.ratio': expected a finite number"},
@@ -320,7 +320,7 @@ static void files_are_written_atomically(void **state)
     assert_int_equal(system(cmd), 0);
 
     FILE *f = fopen(path, "w");
-    fputs("{\"format\": \"mlvpipe-levels\", \"format_version\": 1}", f);
+    fputs("{\"format\": \"mlvpipe-levels\", \"format_version\": 2}", f);
     fclose(f);
     assert_int_equal(mp_clip_levels_read(path, &b, &err), MP_ERR_FORMAT);
     char want[400];
