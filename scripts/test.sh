@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the tests need, builds mlvpipe twice (release, and AddressSanitizer +
 # UndefinedBehaviorSanitizer) and runs every test in both, then runs the fuzz targets briefly.
-# FUZZ_SECONDS (default 60) is the time per fuzz target; 0 skips fuzzing.
+# FUZZ_SECONDS (default 30) is the time per fuzz target; 0 skips fuzzing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh test
@@ -17,7 +17,7 @@ meson setup build-san --reconfigure -Dbuildtype=debugoptimized -Db_sanitize=addr
 meson compile -C build-san
 MLVPIPE_SANITIZED=1 meson test -C build-san --print-errorlogs --num-processes "$jobs" \
   --no-suite slow || true
-fuzz_seconds=${FUZZ_SECONDS:-60}
+fuzz_seconds=${FUZZ_SECONDS:-30}
 if [ "$fuzz_seconds" != 0 ]; then
   CC=clang meson setup build-fuzz --reconfigure -Dbuildtype=debugoptimized -Dfuzz=true -Dtests=false \
     >/dev/null 2>&1 || CC=clang meson setup build-fuzz -Dbuildtype=debugoptimized -Dfuzz=true -Dtests=false
