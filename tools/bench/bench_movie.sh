@@ -23,11 +23,11 @@ trap 'rm -rf "$tmp"' EXIT
 
 die() { echo "bench_movie: $*" >&2; exit 1; }
 # measure LABEL CMD...: runs CMD (output discarded, stderr kept in $tmp/last.err) and prints
-# one row; $wall is left for the caller
+# one row; $wall and $cpu are left for the caller
 measure() {
     local label=$1
     shift
-    local t0 t1 cpu
+    local t0 t1
     t0=$(date +%s.%N)
     /usr/bin/time -f '%U %S' -o "$tmp/cpu" "$@" >/dev/null 2>"$tmp/last.err" ||
         die "$label failed: $(tail -n 3 "$tmp/last.err")"
@@ -62,21 +62,21 @@ measure "mlvpipe convert --to prores422hq --fast" \
 echo "(c) frame cache, dual ISO -> ProRes 422 HQ"
 measure "no cache, --curve logc3" \
     "$mlvpipe" convert "$tmp/d.MLV" --to prores422hq --curve logc3 -o "$tmp/c0.mov"
-nocache=$wall
+nocache=$wall nocache_cpu=$cpu
 measure "cold cache (reconstruct + store)" \
     "$mlvpipe" -v convert "$tmp/d.MLV" --to prores422hq -o "$tmp/c1.mov" --cache "$tmp/C"
-cold=$wall
+cold=$wall cold_cpu=$cpu
 measure "warm cache, --curve logc3" \
     "$mlvpipe" -v convert "$tmp/d.MLV" --to prores422hq --curve logc3 -o "$tmp/c2.mov" \
     --cache "$tmp/C"
-warm=$wall
+warm=$wall warm_cpu=$cpu
 grep -q "$frames hits, 0 misses" "$tmp/last.err" || die "warm run missed: $(cat "$tmp/last.err")"
 cmp -s "$tmp/c0.mov" "$tmp/c2.mov" || die "warm cache output differs from no cache"
 "$mlvpipe" analyze "$tmp/d.MLV" -o "$tmp/d.levels.json" 2>/dev/null || die "analyze"
 measure "warm cache, --curve slog3, --levels sidecar" \
     "$mlvpipe" -v convert "$tmp/d.MLV" --to prores422hq --curve slog3 -o "$tmp/c3.mov" \
     --cache "$tmp/C" --levels "$tmp/d.levels.json"
-warm_sidecar=$wall
+warm_sidecar=$wall warm_sidecar_cpu=$cpu
 measure "warm cache, --curve slog3 --fast, sidecar" \
     "$mlvpipe" -v convert "$tmp/d.MLV" --to prores422hq --curve slog3 --fast \
     -o "$tmp/c4.mov" --cache "$tmp/C" --levels "$tmp/d.levels.json"
@@ -92,7 +92,10 @@ raw=$((2 * W * H * frames))
 printf 'cache: %d entries, %.1f MB on disk vs %.1f MB at 2 bytes/pixel: %.2f:1\n' \
     "$(find "$tmp/C" -name '*.mpc' | wc -l)" "$(echo "$bytes / 1000000" | bc -l)" \
     "$(echo "$raw / 1000000" | bc -l)" "$(echo "$raw / $bytes" | bc -l)"
-printf 'warm/cold: %.2fx faster than the cold run, %.2fx faster than no cache (%.2fx with a sidecar)\n' \
-    "$(echo "$cold / $warm" | bc -l)" "$(echo "$nocache / $warm" | bc -l)" \
-    "$(echo "$nocache / $warm_sidecar" | bc -l)"
+# ratio A B: A / B with two decimals
+ratio() { printf '%.2f' "$(echo "$1 / $2" | bc -l)"; }
+echo "warm cache re-render speed-up, wall (CPU): against the cold run" \
+    "$(ratio "$cold" "$warm")x ($(ratio "$cold_cpu" "$warm_cpu")x), against no cache" \
+    "$(ratio "$nocache" "$warm")x ($(ratio "$nocache_cpu" "$warm_cpu")x), with a sidecar" \
+    "$(ratio "$nocache" "$warm_sidecar")x ($(ratio "$nocache_cpu" "$warm_sidecar_cpu")x)"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
