@@ -41,7 +41,7 @@ static void usage(FILE *out)
         "      --audio           write the WAV even for a --frames part of the clip\n"
         "      --no-audio        no WAV, no audio track in a movie\n"
         "      --phase N         force dual ISO with row phase 0..3 (default: detect)\n"
-        "      --cache DIR       keep reconstructed dual-ISO frames in DIR (LZ4, about 2.3:1)\n"
+        "      --cache DIR       keep reconstructed dual-ISO frames in DIR (LZ4, about 2.4:1)\n"
         "                        and reuse them: a re-render with other --to, --curve,\n"
         "                        --gamut, --exposure or --fast skips reading and dual ISO.\n"
         "                        Entries are keyed by clip, frame, levels and program\n"
