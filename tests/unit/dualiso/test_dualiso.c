@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "dualiso/dualiso.h"
+#include "encode/md5.h"
 #include "synth/synth.h"
 
 #define W 640
@@ -618,6 +619,36 @@ static void test_bad_pixel_repair(void **state)
     fixture_free(&c);
 }
 
+/* The reconstruction's bytes on the benchmark scene, pinned: options that are off must not
+ * change a single sample (digests taken before chroma smoothing existed). */
+static void test_reconstruct_reference_bytes(void **state)
+{
+    (void)state;
+    clip_fixture c;
+    fixture_init(&c, 14, 4, 0, SYNTH_SCENE_BENCHMARK, 0);
+    dualiso_levels lv;
+    mp_error err = {0};
+    assert_int_equal(fixture_levels(&c, 2, &lv, &err), MP_OK);
+    fixture_frame(&c, 0);
+    dualiso_workspace *ws = dualiso_workspace_new();
+    mp_frame o = {0};
+    dualiso_options opt;
+    dualiso_options_default(&opt);
+    char hex[33];
+    assert_int_equal(dualiso_reconstruct(&c.frame, &lv, &opt, ws, &o, &err), MP_OK);
+    assert_int_equal(mp_frame_md5(&o, hex, &err), MP_OK);
+    assert_string_equal(hex, "91e0dba46ad3541dbe15b96facc65612");
+    opt.row_align = 0;
+    opt.bad_pixels = 1;
+    opt.shadow_smooth = 0;
+    assert_int_equal(dualiso_reconstruct(&c.frame, &lv, &opt, ws, &o, &err), MP_OK);
+    assert_int_equal(mp_frame_md5(&o, hex, &err), MP_OK);
+    assert_string_equal(hex, "3d2136eff481a32dd1b5164dba899493");
+    dualiso_workspace_free(ws);
+    mp_frame_free(&o);
+    fixture_free(&c);
+}
+
 static void test_passthrough(void **state)
 {
     (void)state;
@@ -667,6 +698,7 @@ int main(void)
         cmocka_unit_test(test_reconstruct_edge_cases),
         cmocka_unit_test(test_row_alignment),
         cmocka_unit_test(test_bad_pixel_repair),
+        cmocka_unit_test(test_reconstruct_reference_bytes),
         cmocka_unit_test(test_passthrough),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
