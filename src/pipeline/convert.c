@@ -10,6 +10,7 @@
 #include "../dualiso/dualiso.h"
 #include "../encode/naming.h"
 #include "../encode/sink.h"
+#include "../encode/timecode.h"
 #include "../reader/mlv_reader.h"
 #include "cache_key.h"
 #include "frame_range.h"
@@ -20,6 +21,9 @@
 #include "workpool.h"
 
 #define AUDIO_CHUNK (1u << 20)
+/* Frames the grey-world white balance pools (spread over the whole clip): enough to average
+ * out a scene's changes, few enough to cost about a second of an HD clip. */
+#define WB_SAMPLES 16u
 
 void mp_convert_options_default(mp_convert_options *o)
 {
@@ -64,6 +68,7 @@ typedef struct job {
     int ordered;                 /* the output takes one frame at a time, in order */
     char folder[PATH_MAX];       /* where final frame files land (skip-existing) */
     mp_sink_params params;
+    develop_params develop;      /* the options' develop params, with grey-world gains */
     slot *slots;
     mp_progress progress;
     atomic_int output_failed;    /* a sink call failed (not the input) */
@@ -308,8 +313,15 @@ static void fill_params(job *j, const mlv_clip_info *info, uint32_t selected)
     p->meta.wall_clock = info->wall_clock;
     p->fps_num = info->fps_num;
     p->fps_den = info->fps_den;
-    p->storage = j->native ? MP_DNG_NATIVE : MP_DNG_16BIT;
-    p->naming = MP_NAMING_PLAIN;
+    p->fps_override_num = j->o->fps_override_num;
+    p->fps_override_den = j->o->fps_override_den;
+    p->timecode_time_of_day = j->o->timecode_time_of_day;
+    p->timecode_drop_frame = j->o->timecode_drop_frame;
+    p->storage = j->o->dng_storage == MP_DNG_NATIVE && !j->native ? MP_DNG_16BIT
+                                                                  : j->o->dng_storage;
+    p->naming = j->o->naming;
+    p->resolve_clip_index = j->o->resolve_clip_index;
+    p->one_based = j->o->one_based;
     p->audio = info->audio;
     p->audio_start_us = info->audio_start_us;
     p->video_start_us = info->video_start_us;
@@ -398,6 +410,57 @@ static mp_status maybe_audio(job *j, const mlv_clip_info *info, uint32_t selecte
     return write_audio(j, info, path, err);
 }
 
+/* Drop-frame codes exist only at 29.97 and 59.94: refused before any file is written rather
+ * than on every frame. */
+static mp_status check_drop_frame(const job *j, mp_error *err)
+{
+    mp_rational fps;
+    if (!j->params.timecode_drop_frame)
+        return MP_OK;
+    mp_status st = mp_sink_fps(&j->params, &fps, err);
+    if (st != MP_OK)
+        return st;
+    if (fps.den != 1001 || (fps.num != 30000 && fps.num != 60000))
+        return mp_error_set(err, MP_ERR_ARG, "%s: drop-frame time code needs 30000/1001 or "
+                            "60000/1001 fps, not %d/%d", j->o->input, (int)fps.num,
+                            (int)fps.den);
+    return MP_OK;
+}
+
+/* Grey-world gains from WB_SAMPLES frames spread over the whole clip, decoded and
+ * reconstructed as the run does, pooled in clip order on one thread: the same gains for any
+ * --frames and --threads. Damaged sample frames are left out. */
+static mp_status grey_world_gains(job *j, const mlv_clip_info *info, float gains[3],
+                                  mp_error *err)
+{
+    uint32_t offsets[WB_SAMPLES];
+    uint32_t n = mp_sample_offsets(info->frame_count, WB_SAMPLES, offsets);
+    develop_grey_world acc = {{0, 0, 0}, 0};
+    void *ctx = NULL;
+    mp_status st = worker_create(j, &ctx, err);
+    if (st != MP_OK)
+        return st;
+    worker *w = ctx;
+    slot s;
+    memset(&s, 0, sizeof s);
+    for (uint32_t i = 0; i < n && st == MP_OK; i++) {
+        s.number = j->numbers[offsets[i]];
+        s.outcome = FRAME_WRITTEN;
+        st = read_payload(j, offsets[i], &s, err);
+        if (st == MP_OK)
+            st = frame_from_clip(j, w, &s, offsets[i], &w->raw, j->native ? &w->raw : &w->out,
+                                 err);
+        if (st == MP_OK && s.outcome == FRAME_WRITTEN)
+            st = develop_grey_world_add(&acc, j->native ? &w->raw : &w->out, err);
+    }
+    mlv_payload_free(&s.payload);
+    worker_destroy(j, w);
+    if (st == MP_OK && (st = develop_grey_world_gains(&acc, gains, err)) != MP_OK)
+        mp_error_set(err, st, "%s: --wb auto: no unclipped light in %u sampled frames",
+                     j->o->input, n);
+    return st;
+}
+
 static int is_movie(const char *format, av_sink_kind *kind)
 {
     av_sink_kind k;
@@ -415,7 +478,7 @@ static mp_status open_output(job *j, const mlv_clip_info *info, uint32_t selecte
         if (!selected)
             return mp_error_set(err, MP_ERR_RANGE, "%s: no frame to put in a movie", o->input);
         j->ordered = 1;
-        st = mp_movie_open(&j->movie, o->output, kind, &o->develop, &j->params, j->clip,
+        st = mp_movie_open(&j->movie, o->output, kind, &j->develop, &j->params, j->clip,
                            o->audio != 0, o->threads ? o->threads : mp_pool_cpu_count(), err);
     } else {
         const mp_sink_ops *ops = mp_sink_find(o->format);
@@ -554,6 +617,17 @@ static mp_status convert_clip(job *j, mp_convert_result *res, mp_error *err)
         return st;
 
     fill_params(j, info, selected);
+    if ((st = check_drop_frame(j, err)) != MP_OK)
+        return st;
+    j->develop = o->develop;
+    if (o->wb_grey_world && is_movie(o->format, NULL) && selected) {
+        if ((st = grey_world_gains(j, info, j->develop.wb_gains, err)) != MP_OK)
+            return st;
+        j->develop.wb = DEVELOP_WB_CUSTOM;
+        mp_log(&o->log, MP_LOG_INFO, "%s: grey-world white balance R %.4f G %.4f B %.4f",
+               o->input, j->develop.wb_gains[0], j->develop.wb_gains[1],
+               j->develop.wb_gains[2]);
+    }
     if ((st = open_output(j, info, selected, err)) != MP_OK)
         return st;
 

@@ -28,6 +28,7 @@
 
 #include "../common/mp_status.h"
 #include "../develop/develop.h"
+#include "../encode/sink.h"
 #include "progress.h"
 
 typedef struct mp_convert_options {
@@ -43,6 +44,21 @@ typedef struct mp_convert_options {
     int audio;                   /* -1: only for a whole-clip run, 0: never, 1: always */
     int force_phase;             /* -1: detect */
     develop_params develop;      /* movies: raw -> RGB */
+    int wb_grey_world;           /* movies: develop.wb becomes DEVELOP_WB_CUSTOM with grey-world
+                                  * gains pooled over frames sampled across the whole clip
+                                  * (never only the --frames part: farm chunks agree) */
+    /* DNG: MP_DNG_NATIVE (default) keeps the recorded depth; dual-ISO output is 16-bit
+     * whenever it is uncompressed, and LJ92 keeps each frame's own depth (16 for dual ISO). */
+    mp_dng_storage dng_storage;
+    mp_naming naming;            /* sequence folder and file names (encode/naming.h) */
+    uint32_t resolve_clip_index; /* the C0000 part of Resolve names, 0..9999 */
+    int one_based;               /* DNG file numbers = frame number + 1 */
+    /* Timing of every output (encode/timecode.h): 0/0 keeps the recorded rate (normalised);
+     * an override retimes DNG FrameRate/TimeCodes, the WAV and a movie's time base, while the
+     * audio keeps its sample rate (cut or padded to end with the last frame). */
+    uint32_t fps_override_num, fps_override_den;
+    int timecode_time_of_day;    /* time codes from the RTCI wall clock, else 00:00:00:00 */
+    int timecode_drop_frame;     /* drop-frame codes; the rate must be 29.97 or 59.94 */
     const char *tool;            /* "mlvpipe 0.1.0": sidecar and log text; part of the
                                   * cache's settings hash (new program, new entries) */
     const atomic_int *cancel;

@@ -41,12 +41,45 @@ static void usage(FILE *out)
         "      --audio           write the WAV even for a --frames part of the clip\n"
         "      --no-audio        no WAV, no audio track in a movie\n"
         "      --phase N         force dual ISO with row phase 0..3 (default: detect)\n"
+        "      --fps NUM[/DEN]   frame rate of every output instead of the recorded one\n"
+        "                        (normalised: 23976/1000 means 24000/1001): DNG FrameRate\n"
+        "                        and TimeCodes, the WAV's timing, a movie's time base. Audio\n"
+        "                        keeps its sample rate: a movie's track is cut or padded\n"
+        "                        with silence to end with the last frame\n"
+        "      --timecode TC     zero (default: frame 0 is 00:00:00:00) or time-of-day\n"
+        "                        (the recording's start time from the clip's RTCI block)\n"
+        "      --drop-frame      drop-frame time codes (only at 30000/1001 or 60000/1001)\n"
         "      --cache DIR       keep reconstructed dual-ISO frames in DIR (LZ4, about 2.4:1)\n"
         "                        and reuse them: a re-render with other --to, --curve,\n"
         "                        --gamut, --exposure or --fast skips reading and dual ISO.\n"
         "                        Entries are keyed by clip, frame, levels and program\n"
         "                        version; damaged or stale ones are recomputed (-v: summary)\n"
+        "DNG sequences:\n"
+        "      --dng-bits B      native (default: samples packed at the recorded 10/12/14\n"
+        "                        bits, like mlv_dump) or 16 (16-bit samples, same values;\n"
+        "                        for tools that take no packed DNG). Dual-ISO output is\n"
+        "                        always 16-bit. For uncompressed DNGs only\n"
+        "      --dng-compression C\n"
+        "                        none (default); lj92: lossless JPEG with MLV-App's layout\n"
+        "                        (predictor 6), which Resolve loads but darktable 4.2 does\n"
+        "                        not; lj92-2c: lossless JPEG with two components\n"
+        "                        (predictor 1), read by darktable too, not verified in\n"
+        "                        Resolve. Both keep each sample's depth (16 for dual ISO);\n"
+        "                        a 1920x1080 dual-ISO frame takes 41 %% (lj92) and 44 %%\n"
+        "                        (lj92-2c) of its uncompressed size\n"
+        "      --naming N        plain (default): NAME/NAME_000000.dng, numbered by absolute\n"
+        "                        frame; resolve: NAME_1_YYYY-MM-DD_HHMM_C0000/ with files\n"
+        "                        NAME_1_YYYY-MM-DD_HHMM_C0000_000000.dng (recording start\n"
+        "                        from RTCI, 1970-01-01_0000 without it)\n"
+        "      --clip-index N    the C0000 part of resolve names, 0..9999 (default 0)\n"
+        "      --one-based       file numbers start at 1 (frame 0 -> _000001); TimeCodes\n"
+        "                        are unchanged\n"
         "movies (develop raw to RGB):\n"
+        "      --wb WB           white balance: asshot (default: the clip's WBAL, daylight\n"
+        "                        without it), daylight (ColorMatrix1's illuminant), auto\n"
+        "                        (grey world over 16 frames spread across the whole clip,\n"
+        "                        whatever --frames says, so farm chunks match), or R,G,B\n"
+        "                        multipliers on the raw channels (e.g. 2,1,1.5; 0.01..100)\n"
         "      --gamut G         rec709 (default), rec2020, aces (AP0)\n"
         "      --curve C         bt709 (default), linear, logc3, slog3\n"
         "      --exposure EV     exposure offset, -16..16 (default 0)\n"
@@ -64,7 +97,8 @@ static void usage(FILE *out)
 
 enum { OPT_TO = 256, OPT_FRAMES, OPT_THREADS, OPT_LEVELS, OPT_SKIP, OPT_OVERWRITE,
        OPT_PROGRESS, OPT_AUDIO, OPT_NO_AUDIO, OPT_PHASE, OPT_GAMUT, OPT_CURVE, OPT_EXPOSURE,
-       OPT_FAST, OPT_CACHE };
+       OPT_FAST, OPT_CACHE, OPT_DNG_BITS, OPT_DNG_COMPRESSION, OPT_NAMING, OPT_CLIP_INDEX,
+       OPT_ONE_BASED, OPT_FPS, OPT_TIMECODE, OPT_DROP_FRAME, OPT_WB };
 
 static const struct option long_options[] = {
     {"output", required_argument, NULL, 'o'},
@@ -83,6 +117,15 @@ static const struct option long_options[] = {
     {"exposure", required_argument, NULL, OPT_EXPOSURE},
     {"fast", no_argument, NULL, OPT_FAST},
     {"cache", required_argument, NULL, OPT_CACHE},
+    {"dng-bits", required_argument, NULL, OPT_DNG_BITS},
+    {"dng-compression", required_argument, NULL, OPT_DNG_COMPRESSION},
+    {"naming", required_argument, NULL, OPT_NAMING},
+    {"clip-index", required_argument, NULL, OPT_CLIP_INDEX},
+    {"one-based", no_argument, NULL, OPT_ONE_BASED},
+    {"fps", required_argument, NULL, OPT_FPS},
+    {"timecode", required_argument, NULL, OPT_TIMECODE},
+    {"drop-frame", no_argument, NULL, OPT_DROP_FRAME},
+    {"wb", required_argument, NULL, OPT_WB},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -101,9 +144,60 @@ static const char *const formats[] = {"dng", "md5", "null", "prores422hq", "pror
 static const char *const gamuts[] = {"rec709", "rec2020", "aces"};
 static const develop_gamut gamut_values[] = {DEVELOP_GAMUT_REC709, DEVELOP_GAMUT_REC2020,
                                              DEVELOP_GAMUT_ACES_AP0};
+static const char *const compressions[] = {"none", "lj92", "lj92-2c"};
+static const mp_dng_storage compression_values[] = {MP_DNG_NATIVE, MP_DNG_LJ92, MP_DNG_LJ92_2C};
+static const char *const namings[] = {"plain", "resolve"};
+static const mp_naming naming_values[] = {MP_NAMING_PLAIN, MP_NAMING_RESOLVE};
+static const char *const wbs[] = {"asshot", "daylight"};
+static const develop_wb wb_values[] = {DEVELOP_WB_AS_SHOT, DEVELOP_WB_DAYLIGHT};
 static const char *const curves[] = {"bt709", "linear", "logc3", "slog3"};
 static const develop_curve curve_values[] = {DEVELOP_CURVE_BT709, DEVELOP_CURVE_LINEAR,
                                              DEVELOP_CURVE_LOGC3, DEVELOP_CURVE_SLOG3};
+
+/* Whole decimal number in [lo, hi], nothing else around it. */
+static int parse_uint(const char *s, unsigned long lo, unsigned long hi, uint32_t *out)
+{
+    char *end;
+    if (*s < '0' || *s > '9')
+        return 0;
+    unsigned long v = strtoul(s, &end, 10);
+    if (*end || v < lo || v > hi)
+        return 0;
+    *out = (uint32_t)v;
+    return 1;
+}
+
+/* "NUM" or "NUM/DEN", a rate between 1/1000 and 1000 fps. */
+static int parse_fps(const char *s, uint32_t *num, uint32_t *den)
+{
+    char text[32];
+    if (strlen(s) >= sizeof text)
+        return 0;
+    strcpy(text, s);
+    char *slash = strchr(text, '/');
+    *den = 1;
+    if (slash) {
+        *slash = 0;
+        if (!parse_uint(slash + 1, 1, 1000000, den))
+            return 0;
+    }
+    return parse_uint(text, 1, 1000000, num) && (uint64_t)*num <= 1000ull * *den &&
+           1000ull * *num >= *den;
+}
+
+/* "R,G,B": three multipliers in [0.01, 100]. */
+static int parse_gains(const char *s, float gains[3])
+{
+    for (int c = 0; c < 3; c++) {
+        char *end;
+        double v = strtod(s, &end);
+        if (end == s || !(v >= 0.01 && v <= 100) || *end != (c < 2 ? ',' : 0))
+            return 0;
+        gains[c] = (float)v;
+        s = end + 1;
+    }
+    return 1;
+}
 
 int cmd_convert(int argc, char **argv)
 {
@@ -113,7 +207,7 @@ int cmd_convert(int argc, char **argv)
     o.tool = "mlvpipe " MLVPIPE_VERSION;
     o.log = cli_logger;
     cli_progress_mode mode = CLI_PROGRESS_AUTO;
-    int k, rc;
+    int k, rc, dng_16bit = 0;
 
     optind = 1;
     opterr = 0;
@@ -166,6 +260,56 @@ int cmd_convert(int argc, char **argv)
         }
         case OPT_FAST: o.develop.demosaic = DEVELOP_DEMOSAIC_BILINEAR; break;
         case OPT_CACHE: o.cache_dir = optarg; break;
+        case OPT_DNG_BITS:
+            if (strcmp(optarg, "native") && strcmp(optarg, "16"))
+                return cli_usage_error(command, "--dng-bits takes native or 16, not '%s'",
+                                       optarg);
+            dng_16bit = !strcmp(optarg, "16");
+            break;
+        case OPT_DNG_COMPRESSION:
+            if ((k = pick(optarg, compressions, 3)) < 0)
+                return cli_usage_error(command,
+                                       "--dng-compression takes none, lj92 or lj92-2c, not '%s'",
+                                       optarg);
+            o.dng_storage = compression_values[k];
+            break;
+        case OPT_NAMING:
+            if ((k = pick(optarg, namings, 2)) < 0)
+                return cli_usage_error(command, "--naming takes plain or resolve, not '%s'",
+                                       optarg);
+            o.naming = naming_values[k];
+            break;
+        case OPT_CLIP_INDEX:
+            if (!parse_uint(optarg, 0, 9999, &o.resolve_clip_index))
+                return cli_usage_error(command, "--clip-index takes 0 to 9999, not '%s'",
+                                       optarg);
+            break;
+        case OPT_ONE_BASED: o.one_based = 1; break;
+        case OPT_FPS:
+            if (!parse_fps(optarg, &o.fps_override_num, &o.fps_override_den))
+                return cli_usage_error(command, "--fps takes NUM or NUM/DEN (e.g. 25, "
+                                       "24000/1001), 1/1000 to 1000 fps, not '%s'", optarg);
+            break;
+        case OPT_TIMECODE:
+            if (strcmp(optarg, "zero") && strcmp(optarg, "time-of-day"))
+                return cli_usage_error(command, "--timecode takes zero or time-of-day, not '%s'",
+                                       optarg);
+            o.timecode_time_of_day = !strcmp(optarg, "time-of-day");
+            break;
+        case OPT_DROP_FRAME: o.timecode_drop_frame = 1; break;
+        case OPT_WB:
+            o.wb_grey_world = !strcmp(optarg, "auto");
+            if (o.wb_grey_world)
+                break;
+            if ((k = pick(optarg, wbs, 2)) >= 0) {
+                o.develop.wb = wb_values[k];
+                break;
+            }
+            if (!parse_gains(optarg, o.develop.wb_gains))
+                return cli_usage_error(command, "--wb takes asshot, daylight, auto or R,G,B "
+                                       "(each 0.01 to 100), not '%s'", optarg);
+            o.develop.wb = DEVELOP_WB_CUSTOM;
+            break;
         case 'h': usage(stdout); return EXIT_OK;
         default:
             return cli_usage_error(command, "unknown or incomplete option '%s'", argv[optind - 1]);
@@ -186,6 +330,11 @@ int cmd_convert(int argc, char **argv)
                                o.format);
     if (o.skip_existing && o.overwrite)
         return cli_usage_error(command, "--skip-existing and --overwrite exclude each other");
+    if (dng_16bit && o.dng_storage != MP_DNG_NATIVE)
+        return cli_usage_error(command, "--dng-bits 16 is for uncompressed DNGs (lj92 keeps "
+                               "the samples' own depth)");
+    if (dng_16bit)
+        o.dng_storage = MP_DNG_16BIT;
 
     cli_progress progress;
     cli_progress_init(&progress, mode);
