@@ -29,4 +29,7 @@ void mp_cache_hash_reconstruction(mp_cache_hash *h, const dualiso_levels *lv,
     mp_cache_hash_u32(h, (uint32_t)opt->row_align);
     mp_cache_hash_u32(h, (uint32_t)opt->bad_pixels);
     mp_cache_hash_u32(h, (uint32_t)opt->shadow_smooth);
+    /* off gives the bytes of before the option existed, so it keeps their keys */
+    if (opt->chroma_smooth)
+        mp_cache_hash_u32(h, (uint32_t)opt->chroma_smooth);
 }

@@ -150,6 +150,11 @@ typedef struct dualiso_options {
     int shadow_smooth;     /* smooth the bright field within a few read-noise sigmas of black
                               ([1 2 1] along the row): less deep-shadow noise, softer detail
                               that the noise hides anyway */
+    int chroma_smooth;     /* 0 (default): off; 2, 3, 5: cr2hdr's --cs2x2 / --cs3x3 / --cs5x5
+                              median chroma of each 2x2 cell and its neighbours (5-point,
+                              3x3, 5x5 cells), applied only where noise swamps chroma (deep
+                              shadows; fades out by a green SNR of 12). Less shadow colour
+                              noise, softer colour edges there (chroma.c) */
 } dualiso_options;
 
 void dualiso_options_default(dualiso_options *o);

@@ -17,7 +17,7 @@ static inline int dualiso_cfa_color(uint32_t cfa, uint32_t x, uint32_t y)
 /* Checks the fields every function relies on; fills err naming the problem. */
 mp_status dualiso_check_frame(const mp_frame *f, mp_error *err);
 
-/* Median of v[0..n) (the upper one for even n), n >= 1; sorts v. */
+/* Median of v[0..n) (the upper one for even n), n >= 1, no NaN; reorders v. */
 double dualiso_median(double *v, uint32_t n);
 
 /* Robust weighted straight-line fit y = a * x + b over n points. Weights w_i are inverse

@@ -16,8 +16,34 @@ static int cmp_double(const void *a, const void *b)
 
 double dualiso_median(double *v, uint32_t n)
 {
-    qsort(v, n, sizeof *v, cmp_double);
-    return v[n / 2];
+    const int32_t k = (int32_t)(n / 2);
+    if (n > 32) {
+        qsort(v, n, sizeof *v, cmp_double);
+        return v[k];
+    }
+    /* Small sets (chroma smoothing takes two per cell): Wirth's selection, linear on
+     * average; its quadratic worst case is why large sets are sorted instead. */
+    int32_t lo = 0, hi = (int32_t)n - 1;
+    while (lo < hi) {
+        const double x = v[k];
+        int32_t i = lo, j = hi;
+        do {
+            while (v[i] < x)
+                i++;
+            while (x < v[j])
+                j--;
+            if (i <= j) {
+                double t = v[i];
+                v[i++] = v[j];
+                v[j--] = t;
+            }
+        } while (i <= j);
+        if (j < k)
+            lo = i;
+        if (k < i)
+            hi = j;
+    }
+    return v[k];
 }
 
 /* Weighted fit over the kept points: least squares, or with fix_b and ratio_of_means the

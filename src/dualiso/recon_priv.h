@@ -3,6 +3,7 @@
 #ifndef MP_DUALISO_RECON_PRIV_H
 #define MP_DUALISO_RECON_PRIV_H
 
+#include <math.h>
 #include <stdint.h>
 
 #include "dualiso_priv.h"
@@ -10,6 +11,7 @@
 #define RING 16               /* rows y-6 .. y+6 converted, power of two */
 #define NSCRATCH 5            /* blend scratch rows */
 #define QPAD 32               /* padding of the quarter-pixel guide rows (>= 3 rows x 2 px) */
+#define CS_RING 8             /* chroma smoothing: cell rows kept (>= 5 for 5x5), power of 2 */
 #define NDIR 17               /* edge directions: -2 .. +2 px per row, quarter-pixel steps */
 
 struct dualiso_workspace {
@@ -27,6 +29,8 @@ struct dualiso_workspace {
     float *est, *mis;             /* other-field estimate and its disagreement */
     uint8_t *est_clip, *est_mid;  /* estimate clipped / is the midpoint of a pair */
     float *scratch[NSCRATCH];     /* blend rows: levels, variances, disagreement */
+    float *cs_cells[CS_RING];     /* chroma cells: green mean, R/G, B/G per 2x2 cell */
+    uint8_t *cs_ok[CS_RING];      /* cell usable for chroma smoothing */
     float *row_off;               /* per-row dark-field offsets of the frame */
     uint32_t row_off_size;
 };
@@ -40,6 +44,16 @@ typedef struct frame_ctx {
     float search_level;       /* native bright level from which edges are searched */
 } frame_ctx;
 
+/* 1 at t <= 0, 0 at t >= 1, raised cosine between. */
+static inline float dualiso_smooth_fade(float t)
+{
+    if (t <= 0)
+        return 1;
+    if (t >= 1)
+        return 0;
+    return 0.5f * (1 + cosf((float)M_PI * t));
+}
+
 /* Makes the tables (for lv) and the row buffers (for width, height) ready; resets the ring. */
 mp_status dualiso_ws_prepare(dualiso_workspace *ws, const dualiso_levels *lv, uint32_t width,
                              uint32_t height, mp_error *err);
@@ -49,5 +63,9 @@ int dualiso_load_row(frame_ctx *c, int32_t y);
 
 /* Fills ws->est / mis / est_clip / est_mid with the other field's estimate for row y. */
 void dualiso_interpolate_row(frame_ctx *c, int32_t y);
+
+/* Chroma smoothing (chroma.c), called after output row y is written, rows in order:
+ * smooths the cell rows whose neighbourhood is complete (all the rest at the last row). */
+void dualiso_chroma_row(const frame_ctx *c, mp_frame *out, uint32_t y);
 
 #endif

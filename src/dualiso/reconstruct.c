@@ -37,16 +37,7 @@ void dualiso_options_default(dualiso_options *o)
     o->row_align = 1;
     o->bad_pixels = 0;
     o->shadow_smooth = 1;
-}
-
-static inline float smooth_fade(float t)
-{
-    /* 1 at t <= 0, 0 at t >= 1, raised cosine between */
-    if (t <= 0)
-        return 1;
-    if (t >= 1)
-        return 0;
-    return 0.5f * (1 + cosf((float)M_PI * t));
+    o->chroma_smooth = 0;
 }
 
 /* out[x] = mean of the same-colour samples in[x - 2r], in[x - 2r + 2] .. in[x + 2r] (clipped
@@ -157,12 +148,12 @@ static void blend_row(frame_ctx *c, int32_t y, uint16_t *dst)
          * ([1 2 1] / 4 cuts the noise variance to 3/8). */
         if (shadow && b_ok && x >= 2 && x + 2 < w && !bclip[x - 2] && !bclip[x + 2]) {
             float smooth = 0.5f * B + 0.25f * (bval[x - 2] + bval[x + 2]);
-            float k = smooth_fade((lev_mean[x] - shadow_lo) / shadow_span);
+            float k = dualiso_smooth_fade((lev_mean[x] - shadow_lo) / shadow_span);
             B += k * (smooth - B);
             vb *= 1 - 0.625f * k;
         }
         float out = owhite; /* both fields clipped */
-        float fade = b_ok ? smooth_fade((lev_mean[x] - fade_lo) / fade_span) : 0;
+        float fade = b_ok ? dualiso_smooth_fade((lev_mean[x] - fade_lo) / fade_span) : 0;
         float wd = d_ok ? 1 / vd : 0, wb = fade / vb;
         if (wd + wb > 0)
             out = ob + oscale * (wd * D + wb * B) / (wd + wb);
@@ -248,6 +239,10 @@ mp_status dualiso_reconstruct(const mp_frame *in, const dualiso_levels *lv,
         dualiso_options_default(&defaults);
         opt = &defaults;
     }
+    if (opt->chroma_smooth != 0 && opt->chroma_smooth != 2 && opt->chroma_smooth != 3 &&
+        opt->chroma_smooth != 5)
+        return mp_error_set(err, MP_ERR_ARG, "dualiso: chroma_smooth is %d, not 0, 2, 3 or 5",
+                            opt->chroma_smooth);
     st = dualiso_ws_prepare(ws, lv, in->width, in->height, err);
     if (st == MP_OK)
         st = begin_output(in, lv, out, err);
@@ -266,6 +261,7 @@ mp_status dualiso_reconstruct(const mp_frame *in, const dualiso_levels *lv,
     for (int32_t y = 0; y < (int32_t)in->height; y++) {
         dualiso_interpolate_row(&c, y);
         blend_row(&c, y, out->data + (size_t)y * in->width);
+        dualiso_chroma_row(&c, out, (uint32_t)y);
     }
     return MP_OK;
 }

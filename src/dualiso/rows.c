@@ -30,6 +30,12 @@ static void free_rows(dualiso_workspace *ws)
         free(ws->quarter[i]);
         ws->quarter[i] = NULL;
     }
+    for (int i = 0; i < CS_RING; i++) {
+        free(ws->cs_cells[i]);
+        free(ws->cs_ok[i]);
+        ws->cs_cells[i] = NULL;
+        ws->cs_ok[i] = NULL;
+    }
     free(ws->est);
     free(ws->mis);
     free(ws->est_clip);
@@ -110,6 +116,11 @@ mp_status dualiso_ws_prepare(dualiso_workspace *ws, const dualiso_levels *lv, ui
         for (int i = 0; i < 4; i++) {
             ws->quarter[i] = malloc((4 * (size_t)width + 2 * QPAD) * sizeof(float));
             ok &= ws->quarter[i] != NULL;
+        }
+        for (int i = 0; i < CS_RING; i++) {
+            ws->cs_cells[i] = malloc((width / 2 + 1) * 3 * sizeof(float));
+            ws->cs_ok[i] = malloc(width / 2 + 1);
+            ok &= ws->cs_cells[i] && ws->cs_ok[i];
         }
         ws->est = malloc(width * sizeof(float));
         ws->mis = malloc(width * sizeof(float));

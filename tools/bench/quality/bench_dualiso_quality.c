@@ -19,7 +19,7 @@
 #include "synth/synth.h"
 
 typedef struct options {
-    uint32_t width, height, frames, bits, phase;
+    uint32_t width, height, frames, bits, phase, chroma_smooth;
     double ev_gap, shift_px, jitter_ev;
     uint64_t seed;
 } options;
@@ -29,8 +29,10 @@ static void usage(FILE *to)
     fprintf(to,
             "usage: bench_dualiso_quality [--size WxH] [--frames N] [--ev-gap EV] [--phase P]\n"
             "                             [--bits B] [--seed S] [--shift PX] [--jitter EV]\n"
+            "                             [--chroma-smooth 0|2|3|5]\n"
             "defaults: 1920x1080, 1 frame, 4 EV (ISO 100/1600), phase 0 (ddBB), 14 bits,\n"
-            "seed 7, no drift, no illumination jitter (8.6 uses --frames 8 --jitter 0.5 --seed 11)\n");
+            "seed 7, no drift, no illumination jitter (8.6 uses --frames 8 --jitter 0.5 --seed 11),\n"
+            "no chroma smoothing (dualiso_options.chroma_smooth)\n");
 }
 
 static int parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
@@ -67,7 +69,8 @@ static int parse_args(int argc, char **argv, options *o)
             exit(0);
         }
         static const char *const known[] = {"--size",  "--frames", "--ev-gap", "--phase",
-                                            "--bits",  "--seed",   "--shift",  "--jitter"};
+                                            "--bits",  "--seed",   "--shift",  "--jitter",
+                                            "--chroma-smooth"};
         int is_known = 0;
         for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
             is_known |= !strcmp(a, known[k]);
@@ -101,6 +104,9 @@ static int parse_args(int argc, char **argv, options *o)
             o->seed = s;
         } else if (!strcmp(a, "--shift")) {
             bad = parse_double(v, -100, 100, &o->shift_px);
+        } else if (!strcmp(a, "--chroma-smooth")) {
+            bad = parse_u32(v, 0, 5, &o->chroma_smooth) || o->chroma_smooth == 1 ||
+                  o->chroma_smooth == 4;
         } else {
             bad = parse_double(v, 0, 4, &o->jitter_ev);  /* --jitter */
         }
@@ -146,11 +152,13 @@ static mp_status make_frame(run *r, const synth_sensor *s, uint32_t f, mp_error 
 }
 
 /* The reconstruction under test: one call, so any engine can be put here. */
-static mp_status reconstruct_dual(const mp_frame *raw, const dualiso_levels *lv,
-                                  dualiso_workspace *ws, mp_frame *out, mp_error *err)
+static mp_status reconstruct_dual(const options *opt, const mp_frame *raw,
+                                  const dualiso_levels *lv, dualiso_workspace *ws, mp_frame *out,
+                                  mp_error *err)
 {
     dualiso_options o;
     dualiso_options_default(&o);
+    o.chroma_smooth = (int)opt->chroma_smooth;
     return dualiso_reconstruct(raw, lv, &o, ws, out, err);
 }
 
@@ -171,8 +179,11 @@ static mp_status active_offset(const run *r, const mp_frame *out, uint32_t *x, u
     return MP_OK;
 }
 
+#define CHROMA_PATCHES 2          /* the flat patches at 2^5 and 2^8 e- */
+
 typedef struct column {
     qm_report first;           /* frame 0 */
+    double chroma[CHROMA_PATCHES][2];  /* frame 0: std of the log2 R/G, B/G error, EV */
     qm_band_sums *bands;       /* per frame */
     double r_ref;              /* frame 0's W - B: the flicker reference range */
     double s_ref;              /* frame 0's S_out */
@@ -181,6 +192,45 @@ typedef struct column {
     double se2_sum[QM_BINS];
     uint32_t bias_frames[QM_BINS];
 } column;
+
+/* Chroma noise on flat patch 1 + i (2^5, 2^8 e-), inset 6 px like the 8.7 patch metrics:
+ * per RGGB cell of the active area, log2(R / G) of the output minus that of the truth (G the
+ * mean of the cell's greens), and its standard deviation over the cells; same for B / G.
+ * The truth takes out the patches' slight colour gradient. Cells with a sample at or below
+ * black are left out (NAN when none is left). */
+static void patch_chroma(const qm_input *in, int i, double out[2])
+{
+    double x0, x1, y0, y1, ev, sum[2] = {0, 0}, sum2[2] = {0, 0};
+    uint64_t n = 0;
+    synth_benchmark_patch(in->width, in->height, 1 + i, &x0, &x1, &y0, &y1, &ev);
+    for (uint32_t y = 0; y + 1 < in->height; y += 2)
+        for (uint32_t x = 0; x + 1 < in->width; x += 2) {
+            double xs = x + in->scene_offset;
+            if (xs < x0 + 6 || xs + 1 >= x1 - 6 || y < y0 + 6 || y + 1 >= y1 - 6)
+                continue;
+            double e[4], t[4];
+            int pos = 1;
+            for (int k = 0; k < 4; k++) {
+                uint32_t px = x + (k & 1), py = y + (k >> 1);
+                const mp_frame *o = in->out;
+                uint16_t dn = o->data[(size_t)(py + in->roi_y) * o->width + px + in->roi_x];
+                e[k] = (dn - in->black) / in->s_out;
+                t[k] = in->truth[(size_t)py * in->width + px];
+                pos &= e[k] > 0 && t[k] > 0;
+            }
+            if (!pos)
+                continue;
+            double ge = 0.5 * (e[1] + e[2]), gt = 0.5 * (t[1] + t[2]);
+            double d[2] = {log2(e[0] / ge) - log2(t[0] / gt), log2(e[3] / ge) - log2(t[3] / gt)};
+            for (int c = 0; c < 2; c++) {
+                sum[c] += d[c];
+                sum2[c] += d[c] * d[c];
+            }
+            n++;
+        }
+    for (int c = 0; c < 2; c++)
+        out[c] = n > 1 ? sqrt(fmax(sum2[c] / n - (sum[c] / n) * (sum[c] / n), 0)) : NAN;
+}
 
 static mp_status measure(const run *r, const mp_frame *out, uint32_t rx, uint32_t ry,
                          double s_out, const synth_sensor *s, uint32_t f, column *c,
@@ -202,6 +252,8 @@ static mp_status measure(const run *r, const mp_frame *out, uint32_t rx, uint32_
         }
     if (f == 0) {
         c->first = rep;
+        for (int i = 0; i < CHROMA_PATCHES; i++)
+            patch_chroma(&in, i, c->chroma[i]);
         c->r_ref = in.white - in.black;
         c->s_ref = s_out;
     }
@@ -267,7 +319,7 @@ static mp_status run_dual(run *r, column *c, dual_info *info, mp_error *err)
         if (st != MP_OK)
             break;
         t0 = now_s();
-        st = reconstruct_dual(&r->raw, &info->lv, ws, &r->out, err);
+        st = reconstruct_dual(o, &r->raw, &info->lv, ws, &r->out, err);
         c->seconds += now_s() - t0;
         uint32_t rx = 0, ry = 0;
         if (st == MP_OK)
@@ -390,9 +442,10 @@ static void report(const run *r, const column *ctl, const column *dual, const du
     const qm_report *c = &ctl->first, *d = &dual->first;
     double true_g = synth_sensor_gain(&r->dual);
     printf("dual-ISO quality benchmark (dualiso.md 8): %ux%u active, %u frame(s), %u-bit, "
-           "gap %.2f EV, phase %u, seed %llu, drift %.2f px, jitter %.2f EV\n\n",
+           "gap %.2f EV, phase %u, seed %llu, drift %.2f px, jitter %.2f EV, chroma smoothing "
+           "%u\n\n",
            o->width, o->height, o->frames, o->bits, o->ev_gap, o->phase,
-           (unsigned long long)o->seed, o->shift_px, o->jitter_ev);
+           (unsigned long long)o->seed, o->shift_px, o->jitter_ev, o->chroma_smooth);
     printf("%-30s %9s %9s %9s %9s  %-14s %s\n", "metric (frame 0)", "control", "cr2hdr-c",
            "mlvpipe", "cr2hdr", "target", "");
     row("clip (e-)", c->clip_e, 66000, d->clip_e, 65511, "", -1);
@@ -432,6 +485,13 @@ static void report(const run *r, const column *ctl, const column *dual, const du
                c->patches[p].error_pct[2], d->patches[p].error_pct[0],
                d->patches[p].error_pct[1], d->patches[p].error_pct[2]);
     }
+    for (int i = 0; i < CHROMA_PATCHES; i++)
+        for (int k = 0; k < 2; k++) {
+            char name[64];
+            snprintf(name, sizeof name, "chroma noise 2^%d e- %s (EV)", 5 + 3 * i,
+                     k ? "B/G" : "R/G");
+            row(name, ctl->chroma[i][k], NAN, dual->chroma[i][k], NAN, "", -1);
+        }
     row("gain error vs truth (%)", c->gain_error_pct, NAN, d->gain_error_pct, NAN, "", -1);
     row("offset vs truth (e-)", c->offset_e, NAN, d->offset_e, NAN, "", -1);
 
