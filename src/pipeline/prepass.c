@@ -17,8 +17,10 @@ void mp_prepass_options_default(mp_prepass_options *o)
 uint64_t mp_prepass_options_hash(const mp_prepass_options *o)
 {
     char canon[128];
-    int n = snprintf(canon, sizeof canon, "levels v%d samples=%u force_phase=%d",
-                     MP_LEVELS_FORMAT_VERSION, MP_SAMPLES_PER_SEGMENT, o->force_phase);
+    /* dark_segments=clip: undetected segments of a dual-ISO clip follow the clip */
+    int n = snprintf(canon, sizeof canon, "levels v%d samples=%u force_phase=%d "
+                     "dark_segments=clip", MP_LEVELS_FORMAT_VERSION, MP_SAMPLES_PER_SEGMENT,
+                     o->force_phase);
     return mp_fnv1a64(canon, (size_t)n, MP_FNV1A64_SEED);
 }
 
@@ -53,10 +55,15 @@ typedef struct sample_slot {
 typedef struct sample_set {
     const mlv_clip *clip;
     const mp_prepass_options *opt;
+    /* -1: statistics of the frames detected as dual, each with its own phase. Else the
+     * statistics of every readable frame with this phase (a segment of a dual-ISO clip
+     * too dark or flat for detection). */
+    int clip_phase;
     sample_slot *slots;
     uint32_t index[MP_SAMPLES_PER_SEGMENT];   /* clip indices */
     int usable[MP_SAMPLES_PER_SEGMENT];       /* read without damage */
     int dual[MP_SAMPLES_PER_SEGMENT];
+    uint32_t phase[MP_SAMPLES_PER_SEGMENT];   /* detected (or forced); valid when dual */
     dualiso_stats *stats;                     /* MP_SAMPLES_PER_SEGMENT entries */
 } sample_set;
 
@@ -120,23 +127,27 @@ static mp_status sample_run(void *user, void *ctx, uint32_t i, uint32_t slot, mp
         return st;
     s->usable[i] = 1;
     s->dual[i] = det.is_dual || s->opt->force_phase >= 0;
+    s->phase[i] = s->opt->force_phase >= 0 ? (uint32_t)s->opt->force_phase : det.phase;
+    if (s->clip_phase >= 0)
+        return dualiso_stats_collect(&c->frame, (uint32_t)s->clip_phase, &s->stats[i], err);
     if (!s->dual[i])
         return MP_OK;
-    uint32_t phase = s->opt->force_phase >= 0 ? (uint32_t)s->opt->force_phase : det.phase;
-    return dualiso_stats_collect(&c->frame, phase, &s->stats[i], err);
+    return dualiso_stats_collect(&c->frame, s->phase[i], &s->stats[i], err);
 }
 
-/* The ISO gap recorded by the camera (DISO recovery ISO against EXPO ISO), or 0. */
-static double nominal_ev(const mlv_frame_info *fi)
-{
-    if (!fi->dual_iso || !fi->dual_iso->present || !fi->dual_iso->recovery_iso ||
-        !fi->exposure || !fi->exposure->present || !fi->exposure->iso)
-        return 0;
-    return fabs(log2((double)fi->dual_iso->recovery_iso / fi->exposure->iso));
-}
+/* What the sampled frames of one segment showed. */
+typedef struct segment_scan {
+    uint32_t sampled, usable, dual;
+    uint32_t first_usable;       /* clip index of the first readable sample */
+    uint32_t phase_votes[4];     /* detected phases of the dual samples */
+    int pooled;                  /* its levels come from its own dual samples */
+} segment_scan;
 
-static mp_status segment_levels(sample_set *s, const mp_segment *seg, dualiso_levels *lv,
-                                mp_error *err)
+/* Reads, detects and collects the samples of one segment (s->clip_phase as set) and moves
+ * the collected statistics to the front of s->stats in sample order, so pooling does not
+ * depend on which thread produced what. Returns how many there are in *collected. */
+static mp_status sample_segment(sample_set *s, const mp_segment *seg, segment_scan *scan,
+                                uint32_t *collected, mp_error *err)
 {
     uint32_t offsets[MP_SAMPLES_PER_SEGMENT];
     uint32_t n = mp_sample_offsets(seg->count, MP_SAMPLES_PER_SEGMENT, offsets);
@@ -160,56 +171,230 @@ static mp_status segment_levels(sample_set *s, const mp_segment *seg, dualiso_le
     if (st != MP_OK)
         return st;
 
-    /* Gather the usable dual samples at the front, in sample order (pooling is then
-     * independent of which thread produced what). */
-    uint32_t usable = 0, dual = 0, first_usable = n;
+    *scan = (segment_scan){.sampled = n};
+    *collected = 0;
     for (uint32_t i = 0; i < n; i++) {
         if (!s->usable[i])
             continue;
-        usable++;
-        if (first_usable == n)
-            first_usable = i;
+        if (scan->usable++ == 0)
+            scan->first_usable = s->index[i];
         if (s->dual[i]) {
-            if (dual != i)
-                s->stats[dual] = s->stats[i];
-            dual++;
+            scan->dual++;
+            scan->phase_votes[s->phase[i]]++;
+        }
+        if (s->dual[i] || s->clip_phase >= 0) {
+            if (*collected != i)
+                s->stats[*collected] = s->stats[i];
+            (*collected)++;
         }
     }
-    const char *path = mlv_clip_path(s->clip, 0);
-    if (!usable)
+    if (!scan->usable)
         return mp_error_set(err, MP_ERR_DAMAGED, "%s: no readable frame among the %u sampled "
-                            "in frames %u-%u (indices)", path, n, seg->first,
-                            seg->first + seg->count - 1);
-    mlv_frame_info fi;
-    if (mlv_frame_info_get(s->clip, seg->first, &fi) != MP_OK)
-        return mp_error_set(err, MP_ERR_DAMAGED, "%s: frame index unreadable", path);
+                            "in frames %u-%u (indices)", mlv_clip_path(s->clip, 0), n,
+                            seg->first, seg->first + seg->count - 1);
+    return MP_OK;
+}
 
-    if (2 * dual > usable) {
-        dualiso_pool_options popt;
-        dualiso_pool_options_default(&popt);
-        popt.nominal_ev = nominal_ev(&fi);
-        popt.force_phase = s->opt->force_phase;
-        st = dualiso_levels_pool(s->stats, dual, &popt, lv, err);
-        if (st == MP_OK)
-            mp_log(&s->opt->log, MP_LOG_INFO, "frames %u-%u: dual ISO, %.2f EV, from %u of %u "
-                   "sampled frames", fi.number, fi.number + seg->count - 1, lv->ratio_ev, dual,
-                   n);
-        return st;
-    }
-    /* Not dual: the output mapping still comes from the segment's own levels. */
+/* The ISO gap recorded by the camera (DISO recovery ISO against EXPO ISO), or 0. */
+static double nominal_ev(const mlv_frame_info *fi)
+{
+    if (!fi->dual_iso || !fi->dual_iso->present || !fi->dual_iso->recovery_iso ||
+        !fi->exposure || !fi->exposure->present || !fi->exposure->iso)
+        return 0;
+    return fabs(log2((double)fi->dual_iso->recovery_iso / fi->exposure->iso));
+}
+
+static mp_status pool_levels(const sample_set *s, uint32_t collected, const mlv_frame_info *fi,
+                             int phase, dualiso_levels *lv, mp_error *err)
+{
+    dualiso_pool_options popt;
+    dualiso_pool_options_default(&popt);
+    popt.nominal_ev = nominal_ev(fi);
+    popt.force_phase = phase;
+    return dualiso_levels_pool(s->stats, collected, &popt, lv, err);
+}
+
+/* Single-ISO levels: the output mapping from the segment's own metadata levels. */
+static mp_status passthrough_levels(const mlv_clip *clip, uint32_t index, dualiso_levels *lv,
+                                    mp_error *err)
+{
     sample_ctx c = {.scratch = {.ref_index = -1}};
-    st = mlv_read_frame(s->clip, s->index[first_usable], &c.frame, &c.scratch, err);
+    mp_status st = mlv_read_frame(clip, index, &c.frame, &c.scratch, err);
     if (st == MP_OK)
         st = dualiso_levels_passthrough(&c.frame, lv, err);
     mlv_scratch_free(&c.scratch);
     mp_frame_free(&c.frame);
-    if (st == MP_OK && dual)
-        mp_log(&s->opt->log, MP_LOG_WARNING, "frames %u-%u: only %u of %u sampled frames look "
-               "dual ISO; treating them as single ISO", fi.number, fi.number + seg->count - 1,
-               dual, usable);
     return st;
 }
 
+/* Whether levels made for other frames fit the recorded levels of fi's segment. */
+static int levels_fit(const dualiso_levels *lv, const mlv_frame_info *fi)
+{
+    return fi->raw && lv->bits == fi->raw->bits && lv->in_black == fi->raw->black &&
+           lv->in_white == fi->raw->white;
+}
+
+/* The segment whose own samples were dual that lies nearest to segment k (the earlier one
+ * of two at the same distance), or NULL when there is none. */
+static const mp_levels_segment *nearest_dual(const mp_clip_levels *out,
+                                             const segment_scan *scans, uint32_t k)
+{
+    for (uint32_t d = 1; d < out->segment_count; d++) {
+        if (d <= k && scans[k - d].pooled)
+            return &out->segments[k - d];
+        if (k + d < out->segment_count && scans[k + d].pooled)
+            return &out->segments[k + d];
+    }
+    return NULL;
+}
+
+/* A segment of a dual-ISO clip whose samples were too dark or flat to show the row pattern
+ * (lens cap, black fade, night shot): pooled with the clip's row phase and the nominal
+ * ratio as fallback. If pooling fails, it takes the levels of the nearest dual segment
+ * (donor) whole; if those do not fit its recorded levels either, it passes through (a
+ * warning). */
+static mp_status rescue_levels(sample_set *s, const mp_segment *seg, const mlv_frame_info *fi,
+                               uint32_t clip_phase, const mp_levels_segment *donor,
+                               dualiso_levels *lv, mp_error *err)
+{
+    segment_scan scan;
+    uint32_t collected;
+    s->clip_phase = (int)clip_phase;
+    mp_status st = sample_segment(s, seg, &scan, &collected, err);
+    s->clip_phase = -1;
+    if (st != MP_OK)
+        return st;
+    const dualiso_levels *dl = &donor->levels;
+    const uint32_t last = fi->number + seg->count - 1;
+    mp_error pool_err = {0};
+    if (pool_levels(s, collected, fi, (int)clip_phase, lv, &pool_err) == MP_OK) {
+        mp_log(&s->opt->log, MP_LOG_INFO, "frames %u-%u: %u of %u sampled frames show the "
+               "dual-ISO pattern (too dark or flat); dual ISO like the rest of the clip, "
+               "phase %u, %.2f EV, ratio %s", fi->number, last, scan.dual, scan.usable,
+               clip_phase, lv->ratio_ev, dualiso_ratio_source_name(lv->ratio_source));
+        return MP_OK;
+    }
+    if (levels_fit(dl, fi)) {
+        *lv = *dl;
+        mp_log(&s->opt->log, MP_LOG_INFO, "frames %u-%u: no dual-ISO levels of their own (%s); "
+               "using those of frames %u-%u, %.2f EV, ratio %s", fi->number, last,
+               pool_err.msg, donor->first_frame, donor->last_frame, lv->ratio_ev,
+               dualiso_ratio_source_name(lv->ratio_source));
+        return MP_OK;
+    }
+    st = passthrough_levels(s->clip, scan.first_usable, lv, err);
+    if (st == MP_OK)
+        mp_log(&s->opt->log, MP_LOG_WARNING, "frames %u-%u: dual ISO like the rest of the clip "
+               "but no levels fit them (%s) and their recorded levels differ from frames "
+               "%u-%u; passed through as single ISO, rows stay striped", fi->number, last,
+               pool_err.msg, donor->first_frame, donor->last_frame);
+    return st;
+}
+
+/* Whether a field of the segment clipped in its samples (else its whites are the metadata
+ * white: the scene never reached the clip, which says nothing about where it is). */
+static int whites_measured(const dualiso_levels *lv)
+{
+    return lv->white_dark < lv->in_white || lv->white_bright < lv->in_white;
+}
+
+/* A dual segment that saw no clipping (dark, or a nominal ratio) takes the whites, and with
+ * them the output mapping, of the nearest dual segment (the earlier one of two at the same
+ * distance) that measured them with the same recorded levels, so that the DNG levels do not
+ * change mid-clip. Only measured whites are lent, so the result does not depend on the
+ * order the segments are visited in. */
+static void share_whites(mp_clip_levels *out, const mp_prepass_options *o)
+{
+    const uint32_t n = out->segment_count;
+    int *measured = calloc(n ? n : 1, sizeof *measured);
+    if (!measured) /* only the mapping's consistency is lost; the levels stay valid */
+        return;
+    for (uint32_t k = 0; k < n; k++)
+        measured[k] = out->segments[k].levels.is_dual && whites_measured(&out->segments[k].levels);
+    for (uint32_t k = 0; k < n; k++) {
+        dualiso_levels *lv = &out->segments[k].levels;
+        const mp_levels_segment *from = NULL;
+        for (uint32_t d = 1; lv->is_dual && !measured[k] && !from && d < n; d++) {
+            for (int side = 0; side < 2 && !from; side++) {
+                uint32_t j = side ? k + d : k - d;   /* k - d wraps past n when d > k */
+                const dualiso_levels *fl = j < n ? &out->segments[j].levels : NULL;
+                if (fl && measured[j] && fl->bits == lv->bits && fl->in_black == lv->in_black &&
+                    fl->in_white == lv->in_white)
+                    from = &out->segments[j];
+            }
+        }
+        if (!from)
+            continue;
+        const dualiso_levels *fl = &from->levels;
+        lv->white_dark = fl->white_dark;
+        lv->white_bright = fl->white_bright;
+        lv->out_black = fl->out_black;
+        lv->out_white = fl->out_white;
+        lv->out_scale = fl->out_scale;
+        mp_log(&o->log, MP_LOG_INFO, "frames %u-%u: nothing clipped in the samples; whites "
+               "%.0f/%.0f as measured in frames %u-%u", out->segments[k].first_frame,
+               out->segments[k].last_frame, lv->white_dark, lv->white_bright,
+               from->first_frame, from->last_frame);
+    }
+    free(measured);
+}
+
+/* Phase majority over the dual samples of the segments pooled as dual (ties: lower phase);
+ * -1 when no sample of the clip was detected as dual. */
+static int clip_majority_phase(const segment_scan *scans, uint32_t nseg)
+{
+    uint32_t votes[4] = {0, 0, 0, 0};
+    for (uint32_t k = 0; k < nseg; k++)
+        for (int p = 0; scans[k].pooled && p < 4; p++)
+            votes[p] += scans[k].phase_votes[p];
+    int best = -1;
+    for (int p = 0; p < 4; p++)
+        if (votes[p] && (best < 0 || votes[p] > votes[best]))
+            best = p;
+    return best;
+}
+
+/* The levels of a segment whose samples were mostly not dual (see mp_prepass_run). */
+static mp_status undetected_levels(sample_set *s, const mp_clip_levels *out,
+                                   const segment_scan *scans, const mp_segment *segs,
+                                   uint32_t k, int clip_phase, dualiso_levels *lv,
+                                   mp_error *err)
+{
+    mlv_frame_info fi;
+    if (mlv_frame_info_get(s->clip, segs[k].first, &fi) != MP_OK)
+        return mp_error_set(err, MP_ERR_DAMAGED, "%s: frame index unreadable",
+                            mlv_clip_path(s->clip, 0));
+    const uint32_t last = fi.number + segs[k].count - 1;
+    const segment_scan *sc = &scans[k];
+    const mp_dual_iso_tag *diso = fi.dual_iso;
+    int diso_dual = diso && diso->present && diso->mode != 0;
+    int diso_single = diso && diso->present && diso->mode == 0;
+    const mp_levels_segment *donor = nearest_dual(out, scans, k);
+    if (donor && clip_phase >= 0 && !diso_single)
+        return rescue_levels(s, &segs[k], &fi, (uint32_t)clip_phase, donor, lv, err);
+
+    mp_status st = passthrough_levels(s->clip, sc->first_usable, lv, err);
+    if (st != MP_OK)
+        return st;
+    if (diso_dual)
+        mp_log(&s->opt->log, MP_LOG_WARNING, "frames %u-%u: the DISO block says dual ISO but "
+               "no sampled frame of the clip shows the row pattern (too dark or flat?), so "
+               "the row phase is unknown: passed through as single ISO (try --phase)",
+               fi.number, last);
+    else if (sc->dual)
+        mp_log(&s->opt->log, MP_LOG_WARNING, "frames %u-%u: only %u of %u sampled frames look "
+               "dual ISO; treating them as single ISO", fi.number, last, sc->dual, sc->usable);
+    else
+        mp_log(&s->opt->log, MP_LOG_INFO, "frames %u-%u: single ISO, ratio %s%s", fi.number,
+               last, dualiso_ratio_source_name(lv->ratio_source),
+               diso_single && donor ? " (the DISO block says dual ISO is off)" : "");
+    return MP_OK;
+}
+
+/* Two passes, so that a segment's levels depend on the whole clip and nothing else: first
+ * every segment's samples are detected and the segments that are mostly dual are pooled;
+ * then the others are either single ISO (no dual segment, no DISO saying dual; or a DISO
+ * block saying dual ISO is off) or dark segments of a dual-ISO clip (rescue_levels). */
 mp_status mp_prepass_run(const mlv_clip *clip, const mp_prepass_options *o, const char *tool,
                          mp_clip_levels *out, mp_error *err)
 {
@@ -234,10 +419,13 @@ mp_status mp_prepass_run(const mlv_clip *clip, const mp_prepass_options *o, cons
     out->last_frame = info->last_number;
     out->segment_count = nseg;
     out->segments = calloc(nseg, sizeof *out->segments);
+    segment_scan *scans = calloc(nseg, sizeof *scans);
     sample_set *s = calloc(1, sizeof *s);
     dualiso_stats *stats = calloc(MP_SAMPLES_PER_SEGMENT, sizeof *stats);
-    if (!out->segments || !s || !stats)
+    if (!out->segments || !scans || !s || !stats)
         st = mp_error_set(err, MP_ERR_NOMEM, "pre-pass: out of memory");
+    else
+        *s = (sample_set){.clip = clip, .opt = o, .clip_phase = -1, .stats = stats};
     for (uint32_t k = 0; k < nseg && st == MP_OK; k++) {
         mp_levels_segment *ls = &out->segments[k];
         mlv_frame_info first, last;
@@ -251,11 +439,28 @@ mp_status mp_prepass_run(const mlv_clip *clip, const mp_prepass_options *o, cons
         }
         ls->first_frame = first.number;
         ls->last_frame = last.number;
-        *s = (sample_set){.clip = clip, .opt = o, .stats = stats};
-        st = segment_levels(s, &segs[k], &ls->levels, err);
+        uint32_t collected;
+        st = sample_segment(s, &segs[k], &scans[k], &collected, err);
+        if (st != MP_OK || 2 * scans[k].dual <= scans[k].usable)
+            continue;
+        st = pool_levels(s, collected, &first, o->force_phase, &ls->levels, err);
+        scans[k].pooled = st == MP_OK;
+        if (st == MP_OK)
+            mp_log(&o->log, MP_LOG_INFO, "frames %u-%u: dual ISO, %.2f EV, ratio %s, from %u "
+                   "of %u sampled frames", ls->first_frame, ls->last_frame,
+                   ls->levels.ratio_ev, dualiso_ratio_source_name(ls->levels.ratio_source),
+                   scans[k].dual, scans[k].sampled);
     }
+    int clip_phase = clip_majority_phase(scans, nseg);
+    for (uint32_t k = 0; k < nseg && st == MP_OK; k++)
+        if (!scans[k].pooled)
+            st = undetected_levels(s, out, scans, segs, k, clip_phase, &out->segments[k].levels,
+                                   err);
+    if (st == MP_OK)
+        share_whites(out, o);
     free(stats);
     free(s);
+    free(scans);
     free(segs);
     if (st != MP_OK)
         mp_clip_levels_free(out);

@@ -2,7 +2,19 @@
  * up to MP_SAMPLES_PER_SEGMENT frames spread over the whole segment, detects the dual-ISO
  * pattern, collects per-frame statistics on the worker pool and pools them into one set of
  * levels. The result depends only on the clip and the options: not on --frames, the thread
- * count or run order, so chunks converted separately match a single run byte for byte. */
+ * count or run order, so chunks converted separately match a single run byte for byte.
+ *
+ * Segments where at most half the readable samples look dual are single ISO (pass-through)
+ * unless the clip is dual ISO: another segment was pooled as dual and the segment's own DISO
+ * block does not say dual ISO is off. Such a segment (lens cap, black fade, night shot) is
+ * pooled from all its samples with the clip's row phase (the majority of the dual samples of
+ * the dual segments) and the nominal ratio of its DISO/EXPO blocks as the last fallback;
+ * failing that it takes the levels of the nearest dual segment (earlier one on a tie) when
+ * they fit its recorded bits/black/white, else it passes through with a warning. A clip whose
+ * DISO block says dual but where no sample shows the pattern passes through with a warning
+ * (the row phase is unknown; --phase forces it). Finally a dual segment whose samples never
+ * clipped takes the whites, hence the output mapping, of the nearest dual segment that
+ * measured them with the same recorded levels, so the DNG levels stay the same mid-clip. */
 #ifndef MP_PREPASS_H
 #define MP_PREPASS_H
 
