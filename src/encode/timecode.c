@@ -102,6 +102,10 @@ uint64_t mp_timecode_base(const mp_sink_params *p, mp_rational fps)
         return 0;
     uint64_t seconds = (uint64_t)start.hour * 3600 + (uint64_t)start.minute * 60 +
                        (uint64_t)start.second;
+    /* Drop-frame labels follow real time, so the count must too (30000/1001 frames a second,
+     * not 30); non-drop codes count nominal frames per labelled second. */
+    if (p->timecode_drop_frame)
+        return (seconds * (uint64_t)fps.num + (uint64_t)fps.den / 2) / (uint64_t)fps.den;
     return seconds * mp_fps_nominal(fps);
 }
 

@@ -131,6 +131,23 @@ static void test_time_of_day_base(void **state)
     assert_int_equal(tc.minutes, 20);
     assert_int_equal(tc.seconds, 28);
     assert_int_equal(tc.frames, 5);
+    /* Drop-frame at 29.97: a recording that starts at 12:34:55 gets that label at frame 0
+     * (counting 30 frames a second instead would label it about 45 s late). */
+    p.fps_num = 30000;
+    p.fps_den = 1001;
+    p.timecode_drop_frame = 1;
+    p.meta.wall_clock.hour = 12;
+    p.meta.wall_clock.minute = 34;
+    p.meta.wall_clock.second = 58;   /* at 2.5 s: started 12:34:55.5 */
+    assert_int_equal(mp_sink_timecode(&p, 0, &tc, &err), MP_OK);
+    assert_int_equal(tc.drop_frame, 1);
+    assert_int_equal(tc.hours, 12);
+    assert_int_equal(tc.minutes, 34);
+    assert_int_equal(tc.seconds, 55);
+    assert_true(tc.frames < 30);
+    p.timecode_drop_frame = 0;
+    p.fps_num = 25;
+    p.fps_den = 1;
     p.timecode_time_of_day = 0;
     assert_int_equal(mp_timecode_base(&p, fps), 0);
     p.timecode_time_of_day = 1;
