@@ -101,4 +101,10 @@ typedef struct mp_audio_format {     /* WAVI */
     uint16_t bits_per_sample;
 } mp_audio_format;
 
+/* The image area of a width x height frame: RAWI's active area (top, left, bottom, right)
+ * when it lies inside the frame, else the whole frame. Real clips often give the active area
+ * of the full LiveView buffer, which does not fit the recorded frame. */
+void mp_raw_active_area(const mp_raw_info *raw, uint32_t width, uint32_t height,
+                        uint32_t area[4]);
+
 #endif

@@ -104,21 +104,6 @@ static void add_rational(tiff_ifd *ifd, uint16_t tag, uint64_t num, uint64_t den
     }
 }
 
-/* ActiveArea: the clip's when it lies inside the frame, else the whole frame. */
-static void active_area(const mp_raw_info *raw, const mp_frame *f, uint32_t area[4])
-{
-    const int32_t *a = raw->active_area;
-    if (a[0] >= 0 && a[1] >= 0 && a[0] < a[2] && a[1] < a[3] && (uint32_t)a[2] <= f->height &&
-        (uint32_t)a[3] <= f->width) {
-        for (int i = 0; i < 4; i++)
-            area[i] = (uint32_t)a[i];
-    } else {
-        area[0] = area[1] = 0;
-        area[2] = f->height;
-        area[3] = f->width;
-    }
-}
-
 static void add_cfa(tiff_ifd *ifd, uint32_t cfa, const uint32_t area[4])
 {
     /* DNG anchors the pattern at the ActiveArea's top-left corner, mp_frame at (0, 0). */
@@ -243,7 +228,7 @@ static mp_status build_ifds(const mp_frame *f, const mp_frame_meta *m, const mp_
     add_date_time(ifd0, &meta->wall_clock, f->timestamp_us);
 
     uint32_t area[4];
-    active_area(&meta->raw, f, area);
+    mp_raw_active_area(&meta->raw, f->width, f->height, area);
     add_cfa(ifd0, f->cfa, area);
     static const uint8_t version[4] = {1, 4, 0, 0}, backward[4] = {1, 1, 0, 0};
     tiff_add_bytes(ifd0, TAG_DNG_VERSION, TIFF_BYTE, version, 4);

@@ -13,6 +13,7 @@ struct mp_movie {
     develop_context *dev;
     const mlv_clip *clip;
     uint32_t first, end;         /* absolute frame numbers [first, end) */
+    uint32_t crop_top, crop_left; /* the picture is the active area (mp_raw_active_area) */
     uint32_t next;               /* next number expected */
     uint64_t written;            /* pictures given to the sink */
     uint32_t pending;            /* lost frames before the first picture */
@@ -53,7 +54,9 @@ static mp_status push_audio(mp_movie *m, mp_error *err)
 
 static mp_status emit(mp_movie *m, const develop_rgb *rgb, uint32_t times, mp_error *err)
 {
-    const uint16_t *const planes[3] = {rgb->plane[0], rgb->plane[1], rgb->plane[2]};
+    size_t corner = (size_t)m->crop_top * rgb->width + m->crop_left;
+    const uint16_t *const planes[3] = {rgb->plane[0] + corner, rgb->plane[1] + corner,
+                                       rgb->plane[2] + corner};
     for (uint32_t i = 0; i < times; i++) {
         mp_status st = av_sink_write_rgb(m->sink, planes, rgb->width, m->first + m->written,
                                          err);
@@ -111,8 +114,13 @@ mp_status mp_movie_open(mp_movie **out, const char *path, av_sink_kind kind,
     av_sink_params ap;
     av_sink_params_default(&ap);
     ap.kind = kind;
-    ap.width = info->raw.width;
-    ap.height = info->raw.height;
+    uint32_t area[4];
+    mp_raw_active_area(&info->raw, info->raw.width, info->raw.height, area);
+    m->crop_top = area[0];
+    m->crop_left = area[1];
+    /* Even sizes: ProRes 4:2:2 needs them, and so do most 4:2:0 readers downstream. */
+    ap.width = (area[3] - area[1]) & ~1u;
+    ap.height = (area[2] - area[0]) & ~1u;
     ap.fps_num = m->fps.num;
     ap.fps_den = m->fps.den;
     ap.first_frame = p->first_frame;

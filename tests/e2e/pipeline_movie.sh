@@ -22,6 +22,9 @@ pictures() { ffmpeg -v error "$@" -map 0:v -f framemd5 - | grep -v '^#' | cut -d
 run t1 0 convert "$tmp/d.MLV" --to ffv1 -o "$tmp/t1.mkv" --threads 1
 run t3 0 convert "$tmp/d.MLV" --to ffv1 -o "$tmp/t3.mkv" --threads 3
 cmp -s "$tmp/t1.mkv" "$tmp/t3.mkv" || fail "FFV1 bytes differ between --threads 1 and 3"
+# The picture is the active area: 320x160 less mlvsynth's 72x28 optical-black borders.
+size=$(ffprobe -v error -select_streams v -show_entries stream=width,height -of csv=p=0 "$tmp/t1.mkv")
+[ "$size" = "248,132" ] || fail "movie size $size, expected the 248x132 active area"
 
 for kind in ffv1:mkv prores422hq:mov; do
     k=${kind%%:*} ext=${kind##*:}
