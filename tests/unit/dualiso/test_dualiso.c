@@ -51,34 +51,78 @@ static void fixture_free(clip_fixture *c)
     mp_frame_free(&c->frame);
 }
 
-/* Detects, collects and pools n frames. */
-static mp_status fixture_levels(clip_fixture *c, uint32_t n, dualiso_levels *lv, mp_error *err)
+/* A fixture with frame 0 already exposed. */
+static void fixture_open(clip_fixture *c, uint32_t bits, double ev_gap, uint32_t phase,
+                         synth_scene_kind kind, double exposure_ev)
 {
+    fixture_init(c, bits, ev_gap, phase, kind, exposure_ev);
+    fixture_frame(c, 0);
+}
+
+/* A detection that must succeed. */
+static dualiso_detection detect_ok(const mp_frame *f)
+{
+    dualiso_detection d;
+    mp_error err = {0};
+    assert_int_equal(dualiso_detect(f, &d, &err), MP_OK);
+    return d;
+}
+
+/* Detects, collects and pools n frames (which must succeed). */
+static void fixture_levels(clip_fixture *c, uint32_t n, dualiso_levels *lv)
+{
+    mp_error err = {0};
     dualiso_stats *st = calloc(n, sizeof *st);
     assert_non_null(st);
     for (uint32_t i = 0; i < n; i++) {
         fixture_frame(c, i);
-        dualiso_detection d;
-        assert_int_equal(dualiso_detect(&c->frame, &d, err), MP_OK);
-        assert_int_equal(dualiso_stats_collect(&c->frame, d.phase, &st[i], err), MP_OK);
+        dualiso_detection d = detect_ok(&c->frame);
+        assert_int_equal(dualiso_stats_collect(&c->frame, d.phase, &st[i], &err), MP_OK);
     }
-    mp_status s = dualiso_levels_pool(st, n, NULL, lv, err);
+    assert_int_equal(dualiso_levels_pool(st, n, NULL, lv, &err), MP_OK);
     free(st);
-    return s;
 }
+
+/* Levels pooled over the first n frames, then frame 0 exposed again for reconstruction. */
+static void fixture_levels_then_frame0(clip_fixture *c, uint32_t n, dualiso_levels *lv)
+{
+    fixture_levels(c, n, lv);
+    fixture_frame(c, 0);
+}
+
+/* The levels of n frames of the 14-bit 100/1600 benchmark clip at the given phase. */
+static void benchmark_levels(uint32_t phase, uint32_t n, dualiso_levels *lv)
+{
+    clip_fixture c;
+    fixture_init(&c, 14, 4, phase, SYNTH_SCENE_BENCHMARK, 0);
+    fixture_levels(&c, n, lv);
+    fixture_free(&c);
+}
+
+/* A reconstruction that must succeed. */
+static void reconstruct_ok(const mp_frame *in, const dualiso_levels *lv,
+                           const dualiso_options *opt, dualiso_workspace *ws, mp_frame *out)
+{
+    mp_error err = {0};
+    assert_int_equal(dualiso_reconstruct(in, lv, opt, ws, out, &err), MP_OK);
+}
+
+/* Output sample at active-area position (x, y) of a frame exposed on sensor s. */
+static uint16_t active_sample(const mp_frame *o, const synth_sensor *s, uint32_t x, uint32_t y)
+{
+    return o->data[(size_t)(y + s->ob_top) * o->width + x + s->ob_left];
+}
+
+static const uint32_t all_depths[] = {10, 12, 14, 16};
 
 static void test_detect_depths_and_phases(void **state)
 {
     (void)state;
-    const uint32_t depths[] = {10, 12, 14, 16};
     for (int b = 0; b < 4; b++)
         for (uint32_t phase = 0; phase < 4; phase++) {
             clip_fixture c;
-            fixture_init(&c, depths[b], 3.0, phase, SYNTH_SCENE_BENCHMARK, 0);
-            fixture_frame(&c, 0);
-            dualiso_detection d;
-            mp_error err = {0};
-            assert_int_equal(dualiso_detect(&c.frame, &d, &err), MP_OK);
+            fixture_open(&c, all_depths[b], 3.0, phase, SYNTH_SCENE_BENCHMARK, 0);
+            dualiso_detection d = detect_ok(&c.frame);
             assert_true(d.is_dual);
             assert_int_equal(d.phase, phase);
             assert_true(fabs(d.ev_estimate - 3.0) < 0.2);
@@ -90,14 +134,10 @@ static void test_detect_depths_and_phases(void **state)
 static void test_detect_single_iso(void **state)
 {
     (void)state;
-    const uint32_t depths[] = {10, 12, 14, 16};
     for (int b = 0; b < 4; b++) {
         clip_fixture c;
-        fixture_init(&c, depths[b], 0.0, 0, SYNTH_SCENE_BENCHMARK, 0);
-        fixture_frame(&c, 0);
-        dualiso_detection d;
-        mp_error err = {0};
-        assert_int_equal(dualiso_detect(&c.frame, &d, &err), MP_OK);
+        fixture_open(&c, all_depths[b], 0.0, 0, SYNTH_SCENE_BENCHMARK, 0);
+        dualiso_detection d = detect_ok(&c.frame);
         assert_false(d.is_dual);
         assert_true(d.confidence < 0.5);
         fixture_free(&c);
@@ -125,15 +165,12 @@ static void test_detect_bad_input(void **state)
     const uint16_t levels[] = {2048, 15283, 0};
     for (int i = 0; i < 3; i++) {
         fill(&f, 64, 32, levels[i]);
-        assert_int_equal(dualiso_detect(&f, &d, &err), MP_OK);
-        assert_false(d.is_dual);
+        assert_false(detect_ok(&f).is_dual);
     }
     fill(&f, 16, 8, 3000);
-    assert_int_equal(dualiso_detect(&f, &d, &err), MP_OK);
-    assert_false(d.is_dual);
+    assert_false(detect_ok(&f).is_dual);
     fill(&f, 1, 1, 3000);
-    assert_int_equal(dualiso_detect(&f, &d, &err), MP_OK);
-    assert_false(d.is_dual);
+    assert_false(detect_ok(&f).is_dual);
     f.white = f.black;
     assert_int_equal(dualiso_detect(&f, &d, &err), MP_ERR_ARG);
     assert_non_null(strstr(err.msg, "levels"));
@@ -152,8 +189,7 @@ static void check_levels(uint32_t bits, double ev, uint32_t phase, double delta1
     double to14 = ldexp(1, 14 - (int)bits);
     c.sensor.bright_black_offset = delta14 / to14;
     dualiso_levels lv;
-    mp_error err = {0};
-    assert_int_equal(fixture_levels(&c, 3, &lv, &err), MP_OK);
+    fixture_levels(&c, 3, &lv);
     double off14 = (lv.black_bright - c.sensor.black) * to14;
     double err_ev = lv.ratio_ev - ev, err_off = (off14 - delta14) / lv.ratio;
     if (fabs(err_ev) > 0.005 || fabs(err_off) > 0.3 || fabs(off14 - delta14) > 1.0)
@@ -209,8 +245,7 @@ static void test_levels_bad_input(void **state)
 
     /* a single-ISO clip pooled as if dual: the fields match, which is refused */
     clip_fixture c;
-    fixture_init(&c, 14, 0.0, 0, SYNTH_SCENE_BENCHMARK, 0);
-    fixture_frame(&c, 0);
+    fixture_open(&c, 14, 0.0, 0, SYNTH_SCENE_BENCHMARK, 0);
     assert_int_equal(dualiso_stats_collect(&c.frame, 0, &st, &err), MP_OK);
     assert_int_equal(dualiso_levels_pool(&st, 1, NULL, &lv, &err), MP_ERR_FORMAT);
     assert_non_null(strstr(err.msg, "not a dual-ISO"));
@@ -252,20 +287,18 @@ static void test_reconstruct_levels_and_determinism(void **state)
     clip_fixture c;
     fixture_init(&c, 14, 4, 0, SYNTH_SCENE_BENCHMARK, 0);
     dualiso_levels lv;
-    mp_error err = {0};
-    assert_int_equal(fixture_levels(&c, 2, &lv, &err), MP_OK);
+    fixture_levels_then_frame0(&c, 2, &lv);
     assert_int_equal(lv.out_black, 8192);
     assert_true(lv.out_scale == 4.0);
     dualiso_options opt;
     dualiso_options_default(&opt);
     dualiso_workspace *ws = dualiso_workspace_new(), *ws2 = dualiso_workspace_new();
     mp_frame o1 = {0}, o2 = {0}, o3 = {0};
-    fixture_frame(&c, 0);
-    assert_int_equal(dualiso_reconstruct(&c.frame, &lv, &opt, ws, &o1, &err), MP_OK);
+    reconstruct_ok(&c.frame, &lv, &opt, ws, &o1);
     fixture_frame(&c, 1);
-    assert_int_equal(dualiso_reconstruct(&c.frame, &lv, &opt, ws, &o3, &err), MP_OK);
+    reconstruct_ok(&c.frame, &lv, &opt, ws, &o3);
     fixture_frame(&c, 0);
-    assert_int_equal(dualiso_reconstruct(&c.frame, &lv, &opt, ws2, &o2, &err), MP_OK);
+    reconstruct_ok(&c.frame, &lv, &opt, ws2, &o2);
     assert_int_equal(o1.bits, 16);
     assert_int_equal(o1.black, lv.out_black);
     assert_int_equal(o1.white, lv.out_white);
@@ -284,6 +317,7 @@ static void test_reconstruct_levels_and_determinism(void **state)
     assert_true(fabs(sum / n - lv.out_black) < 0.5);
     /* mismatching levels are refused */
     c.frame.bits = 12;
+    mp_error err = {0};
     assert_int_equal(dualiso_reconstruct(&c.frame, &lv, &opt, ws, &o1, &err), MP_ERR_ARG);
     dualiso_workspace_free(ws);
     dualiso_workspace_free(ws2);
@@ -308,8 +342,7 @@ static flat_result flat_measure(const dualiso_levels *lv, double ev_gap, double 
     fixture_frame(&c, 0);
     dualiso_workspace *ws = dualiso_workspace_new();
     mp_frame o = {0};
-    mp_error err = {0};
-    assert_int_equal(dualiso_reconstruct(&c.frame, lv, NULL, ws, &o, &err), MP_OK);
+    reconstruct_ok(&c.frame, lv, NULL, ws, &o);
     double s_out = synth_sensor_gain(&c.sensor) * lv->out_scale;
     double se = 0, se2 = 0, st = 0;
     uint32_t n = 0;
@@ -318,7 +351,7 @@ static flat_result flat_measure(const dualiso_levels *lv, double ev_gap, double 
         for (uint32_t x = 8; x < W - 8; x++) {
             if (((x + y) & 1) == 0)
                 continue; /* greens of RGGB */
-            uint16_t v = o.data[(y + c.sensor.ob_top) * o.width + x + c.sensor.ob_left];
+            uint16_t v = active_sample(&o, &c.sensor, x, y);
             r.clipped += v >= o.white;
             double e = (v - (double)o.black) / s_out - c.truth[y * W + x];
             se += e;
@@ -337,12 +370,8 @@ static flat_result flat_measure(const dualiso_levels *lv, double ev_gap, double 
 static void test_reconstruct_flat_bias_and_blend(void **state)
 {
     (void)state;
-    clip_fixture c;
-    fixture_init(&c, 14, 4, 2, SYNTH_SCENE_BENCHMARK, 0);
     dualiso_levels lv;
-    mp_error err = {0};
-    assert_int_equal(fixture_levels(&c, 3, &lv, &err), MP_OK);
-    fixture_free(&c);
+    benchmark_levels(2, 3, &lv);
     /* 2^5 e-: the bright field must carry it (dark field alone: 33 e- of read noise) */
     flat_result r = flat_measure(&lv, 4, 5);
     assert_true(fabs(r.bias_pct) < 0.5);
@@ -376,8 +405,7 @@ static void check_flat(double gap, double ev_e, int with_ob)
     if (!with_ob)
         c.sensor.ob_left = c.sensor.ob_top = 0;
     dualiso_levels lv;
-    mp_error err = {0};
-    assert_int_equal(fixture_levels(&c, 8, &lv, &err), MP_OK);
+    fixture_levels(&c, 8, &lv);
     double off_dark14 = (lv.black_bright - c.sensor.black) / lv.ratio;
     if (fabs(lv.ratio_ev - gap) > 0.005 || fabs(off_dark14) > 0.3)
         fail_msg("flat 2^%.0f e-, %.0f EV, OB %d: ratio %.5f EV, offset %.3f DN14 (%s)", ev_e,
@@ -456,12 +484,10 @@ static void test_reconstruct_edges_and_zone_plate(void **state)
     fixture_init(&c, 14, 4, 0, SYNTH_SCENE_BENCHMARK, 0);
     c.scene.shift_px = 0;
     dualiso_levels lv;
-    mp_error err = {0};
-    assert_int_equal(fixture_levels(&c, 2, &lv, &err), MP_OK);
-    fixture_frame(&c, 0);
+    fixture_levels_then_frame0(&c, 2, &lv);
     dualiso_workspace *ws = dualiso_workspace_new();
     mp_frame o = {0};
-    assert_int_equal(dualiso_reconstruct(&c.frame, &lv, NULL, ws, &o, &err), MP_OK);
+    reconstruct_ok(&c.frame, &lv, NULL, ws, &o);
     double s_out = synth_sensor_gain(&c.sensor) * lv.out_scale;
     double clip_e = (o.white - (double)o.black) / s_out;
     double se[3] = {0, 0, 0}, n[3] = {0, 0, 0}; /* edges 6-11, edges 11-15, zone 6-11 */
@@ -470,7 +496,7 @@ static void test_reconstruct_edges_and_zone_plate(void **state)
             double u = (double)x / W, v = (double)y / H, et = c.truth[y * W + x];
             if (!(et < 0.9 * clip_e))
                 continue;
-            uint16_t dn = o.data[(y + c.sensor.ob_top) * o.width + x + c.sensor.ob_left];
+            uint16_t dn = active_sample(&o, &c.sensor, x, y);
             double eo = (dn - (double)o.black) / s_out;
             double le = log2(eo > 0.5 ? eo : 0.5) - log2(et), ev = log2(et);
             int k = -1;
@@ -500,12 +526,9 @@ static void test_reconstruct_edges_and_zone_plate(void **state)
 static void test_reconstruct_edge_cases(void **state)
 {
     (void)state;
-    clip_fixture c;
-    fixture_init(&c, 14, 4, 0, SYNTH_SCENE_BENCHMARK, 0);
     dualiso_levels lv;
+    benchmark_levels(0, 1, &lv);
     mp_error err = {0};
-    assert_int_equal(fixture_levels(&c, 1, &lv, &err), MP_OK);
-    fixture_free(&c);
     dualiso_workspace *ws = dualiso_workspace_new();
     mp_frame f = {0}, o = {0};
     const uint32_t sizes[][2] = {{16, 8}, {4, 4}, {17, 9}, {641, 361}, {5, 7}};
@@ -520,7 +543,7 @@ static void test_reconstruct_edge_cases(void **state)
             for (size_t k = 0; k < (size_t)f.width * f.height; k++)
                 f.data[k] = (uint16_t)(2048 + (k * 7919) % (m < 4 ? 13000 : 40));
             opt.chroma_smooth = modes[m % 4];
-            assert_int_equal(dualiso_reconstruct(&f, &lv, &opt, ws, &o, &err), MP_OK);
+            reconstruct_ok(&f, &lv, &opt, ws, &o);
             assert_int_equal(o.width, f.width);
             assert_int_equal(o.height, f.height);
             for (size_t k = 0; k < (size_t)o.width * o.height; k++)
@@ -531,15 +554,15 @@ static void test_reconstruct_edge_cases(void **state)
     assert_non_null(strstr(err.msg, "too small"));
     /* all black, all clipped */
     fill(&f, 64, 32, 2048);
-    assert_int_equal(dualiso_reconstruct(&f, &lv, NULL, ws, &o, &err), MP_OK);
+    reconstruct_ok(&f, &lv, NULL, ws, &o);
     for (size_t k = 0; k < 64 * 32; k++)
         assert_true(abs((int)o.data[k] - (int)lv.out_black) <= 1);
     fill(&f, 64, 32, 15283);
-    assert_int_equal(dualiso_reconstruct(&f, &lv, NULL, ws, &o, &err), MP_OK);
+    reconstruct_ok(&f, &lv, NULL, ws, &o);
     for (size_t k = 0; k < 64 * 32; k++)
         assert_int_equal(o.data[k], lv.out_white);
     fill(&f, 64, 32, 0); /* below black */
-    assert_int_equal(dualiso_reconstruct(&f, &lv, NULL, ws, &o, &err), MP_OK);
+    reconstruct_ok(&f, &lv, NULL, ws, &o);
     /* broken levels */
     dualiso_levels bad = lv;
     bad.ratio = NAN;
@@ -573,9 +596,7 @@ static void test_row_alignment(void **state)
     clip_fixture c;
     fixture_init(&c, 14, 4, 0, SYNTH_SCENE_FLAT, 9);
     dualiso_levels lv;
-    mp_error err = {0};
-    assert_int_equal(fixture_levels(&c, 1, &lv, &err), MP_OK);
-    fixture_frame(&c, 0);
+    fixture_levels_then_frame0(&c, 1, &lv);
     uint32_t y = 129; /* a dark row of phase 0 */
     assert_false(dualiso_row_is_bright(y, 0));
     for (uint32_t x = 0; x < c.frame.width; x++)
@@ -587,7 +608,7 @@ static void test_row_alignment(void **state)
     mp_frame o = {0};
     for (int align = 1; align >= 0; align--) {
         opt.row_align = align;
-        assert_int_equal(dualiso_reconstruct(&c.frame, &lv, &opt, ws, &o, &err), MP_OK);
+        reconstruct_ok(&c.frame, &lv, &opt, ws, &o);
         double ref = 0.5 * (row_mean(&o, y - 4, c.sensor.ob_left) +
                             row_mean(&o, y + 4, c.sensor.ob_left));
         double dev = row_mean(&o, y, c.sensor.ob_left) / ref - 1;
@@ -607,9 +628,7 @@ static void test_bad_pixel_repair(void **state)
     clip_fixture c;
     fixture_init(&c, 14, 4, 0, SYNTH_SCENE_FLAT, 8);
     dualiso_levels lv;
-    mp_error err = {0};
-    assert_int_equal(fixture_levels(&c, 1, &lv, &err), MP_OK);
-    fixture_frame(&c, 0);
+    fixture_levels_then_frame0(&c, 1, &lv);
     uint32_t x = 300, y = 200; /* a dark-field row of phase 0 */
     assert_false(dualiso_row_is_bright(y, 0));
     c.frame.data[y * c.frame.width + x] = 15000;
@@ -617,15 +636,27 @@ static void test_bad_pixel_repair(void **state)
     dualiso_options_default(&opt);
     dualiso_workspace *ws = dualiso_workspace_new();
     mp_frame o = {0};
-    assert_int_equal(dualiso_reconstruct(&c.frame, &lv, &opt, ws, &o, &err), MP_OK);
+    reconstruct_ok(&c.frame, &lv, &opt, ws, &o);
     double ref = o.data[y * o.width + x - 2];
     assert_true(o.data[y * o.width + x] > ref * 1.5);
     opt.bad_pixels = 1;
-    assert_int_equal(dualiso_reconstruct(&c.frame, &lv, &opt, ws, &o, &err), MP_OK);
+    reconstruct_ok(&c.frame, &lv, &opt, ws, &o);
     assert_true(fabs(o.data[y * o.width + x] - ref) < 0.2 * (ref - lv.out_black));
     dualiso_workspace_free(ws);
     mp_frame_free(&o);
     fixture_free(&c);
+}
+
+/* Reconstructs in with opt and checks the output's MD5. */
+static void check_reconstruct_md5(const mp_frame *in, const dualiso_levels *lv,
+                                  const dualiso_options *opt, dualiso_workspace *ws,
+                                  mp_frame *out, const char *md5)
+{
+    char hex[33];
+    mp_error err = {0};
+    reconstruct_ok(in, lv, opt, ws, out);
+    assert_int_equal(mp_frame_md5(out, hex, &err), MP_OK);
+    assert_string_equal(hex, md5);
 }
 
 /* The reconstruction's bytes on the benchmark scene, pinned: options that are off must not
@@ -636,23 +667,16 @@ static void test_reconstruct_reference_bytes(void **state)
     clip_fixture c;
     fixture_init(&c, 14, 4, 0, SYNTH_SCENE_BENCHMARK, 0);
     dualiso_levels lv;
-    mp_error err = {0};
-    assert_int_equal(fixture_levels(&c, 2, &lv, &err), MP_OK);
-    fixture_frame(&c, 0);
+    fixture_levels_then_frame0(&c, 2, &lv);
     dualiso_workspace *ws = dualiso_workspace_new();
     mp_frame o = {0};
     dualiso_options opt;
     dualiso_options_default(&opt);
-    char hex[33];
-    assert_int_equal(dualiso_reconstruct(&c.frame, &lv, &opt, ws, &o, &err), MP_OK);
-    assert_int_equal(mp_frame_md5(&o, hex, &err), MP_OK);
-    assert_string_equal(hex, "91e0dba46ad3541dbe15b96facc65612");
+    check_reconstruct_md5(&c.frame, &lv, &opt, ws, &o, "91e0dba46ad3541dbe15b96facc65612");
     opt.row_align = 0;
     opt.bad_pixels = 1;
     opt.shadow_smooth = 0;
-    assert_int_equal(dualiso_reconstruct(&c.frame, &lv, &opt, ws, &o, &err), MP_OK);
-    assert_int_equal(mp_frame_md5(&o, hex, &err), MP_OK);
-    assert_string_equal(hex, "3d2136eff481a32dd1b5164dba899493");
+    check_reconstruct_md5(&c.frame, &lv, &opt, ws, &o, "3d2136eff481a32dd1b5164dba899493");
     dualiso_workspace_free(ws);
     mp_frame_free(&o);
     fixture_free(&c);
@@ -709,21 +733,17 @@ static chroma_result chroma_measure(const mp_frame *o, uint32_t x0, uint32_t x1,
 static void test_chroma_smoothing(void **state)
 {
     (void)state;
-    clip_fixture c;
-    fixture_init(&c, 14, 4, 0, SYNTH_SCENE_BENCHMARK, 0);
     dualiso_levels lv;
-    mp_error err = {0};
-    assert_int_equal(fixture_levels(&c, 2, &lv, &err), MP_OK);
-    fixture_free(&c);
-    fixture_init(&c, 14, 4, 0, SYNTH_SCENE_FLAT, 5.5);
-    fixture_frame(&c, 0);
+    benchmark_levels(0, 2, &lv);
+    clip_fixture c;
+    fixture_open(&c, 14, 4, 0, SYNTH_SCENE_FLAT, 5.5);
     const uint32_t x0 = c.sensor.ob_left + 8, y0 = c.sensor.ob_top + 8;
     dualiso_workspace *ws = dualiso_workspace_new(), *ws2 = dualiso_workspace_new();
     mp_frame off = {0}, on = {0}, again = {0};
     dualiso_options opt;
     dualiso_options_default(&opt);
     assert_int_equal(opt.chroma_smooth, 0);
-    assert_int_equal(dualiso_reconstruct(&c.frame, &lv, &opt, ws, &off, &err), MP_OK);
+    reconstruct_ok(&c.frame, &lv, &opt, ws, &off);
     const uint32_t w = off.width, h = off.height;
     chroma_result r0 = chroma_measure(&off, x0, w - 8, y0, h - 8);
     chroma_result b0 = chroma_measure(&off, x0, w, h - 4, h); /* last two cell rows */
@@ -732,8 +752,8 @@ static void test_chroma_smoothing(void **state)
     const double min_factor[] = {1.35, 1.6, 2.6};
     for (int m = 0; m < 3; m++) {
         opt.chroma_smooth = modes[m];
-        assert_int_equal(dualiso_reconstruct(&c.frame, &lv, &opt, ws, &on, &err), MP_OK);
-        assert_int_equal(dualiso_reconstruct(&c.frame, &lv, &opt, ws2, &again, &err), MP_OK);
+        reconstruct_ok(&c.frame, &lv, &opt, ws, &on);
+        reconstruct_ok(&c.frame, &lv, &opt, ws2, &again);
         assert_memory_equal(on.data, again.data, (size_t)w * h * 2);
         chroma_result r = chroma_measure(&on, x0, w - 8, y0, h - 8);
         chroma_result b = chroma_measure(&on, x0, w, h - 4, h);
@@ -756,23 +776,23 @@ static void test_chroma_smoothing(void **state)
     /* BGGR: the cells' red and blue swap places, the smoothing follows */
     c.frame.cfa = MP_CFA_BGGR;
     opt.chroma_smooth = 2;
-    assert_int_equal(dualiso_reconstruct(&c.frame, &lv, &opt, ws, &on, &err), MP_OK);
+    reconstruct_ok(&c.frame, &lv, &opt, ws, &on);
     chroma_result r = chroma_measure(&on, x0, w - 8, y0, h - 8);
     assert_true(r0.std[0] / r.std[0] > min_factor[0] && r0.std[1] / r.std[1] > min_factor[0]);
     /* bright: nothing to gain, bytes kept */
     fixture_free(&c);
-    fixture_init(&c, 14, 4, 0, SYNTH_SCENE_FLAT, 11);
-    fixture_frame(&c, 0);
+    fixture_open(&c, 14, 4, 0, SYNTH_SCENE_FLAT, 11);
     opt.chroma_smooth = 0;
-    assert_int_equal(dualiso_reconstruct(&c.frame, &lv, &opt, ws, &off, &err), MP_OK);
+    reconstruct_ok(&c.frame, &lv, &opt, ws, &off);
     opt.chroma_smooth = 5;
-    assert_int_equal(dualiso_reconstruct(&c.frame, &lv, &opt, ws, &on, &err), MP_OK);
+    reconstruct_ok(&c.frame, &lv, &opt, ws, &on);
     for (uint32_t y = c.sensor.ob_top; y < h; y++) /* (the black borders are shadows) */
         assert_memory_equal(on.data + (size_t)y * w + c.sensor.ob_left,
                             off.data + (size_t)y * w + c.sensor.ob_left,
                             (w - c.sensor.ob_left) * 2);
     /* modes other than 0, 2, 3, 5 are refused */
     opt.chroma_smooth = 4;
+    mp_error err = {0};
     assert_int_equal(dualiso_reconstruct(&c.frame, &lv, &opt, ws, &on, &err), MP_ERR_ARG);
     assert_non_null(strstr(err.msg, "chroma_smooth"));
     dualiso_workspace_free(ws);
@@ -786,11 +806,9 @@ static void test_chroma_smoothing(void **state)
 static void test_passthrough(void **state)
 {
     (void)state;
-    const uint32_t depths[] = {10, 12, 14, 16};
     for (int b = 0; b < 4; b++) {
         clip_fixture c;
-        fixture_init(&c, depths[b], 0, 0, SYNTH_SCENE_BENCHMARK, 0);
-        fixture_frame(&c, 0);
+        fixture_open(&c, all_depths[b], 0, 0, SYNTH_SCENE_BENCHMARK, 0);
         dualiso_levels lv;
         mp_error err = {0};
         assert_int_equal(dualiso_levels_passthrough(&c.frame, &lv, &err), MP_OK);
@@ -799,8 +817,8 @@ static void test_passthrough(void **state)
         mp_frame o = {0};
         assert_int_equal(dualiso_reconstruct(&c.frame, &lv, NULL, NULL, &o, &err), MP_ERR_ARG);
         dualiso_workspace *ws = dualiso_workspace_new();
-        assert_int_equal(dualiso_reconstruct(&c.frame, &lv, NULL, ws, &o, &err), MP_OK);
-        double scale = ldexp(1, 16 - (int)depths[b]);
+        reconstruct_ok(&c.frame, &lv, NULL, ws, &o);
+        double scale = ldexp(1, 16 - (int)all_depths[b]);
         assert_true(lv.out_scale == scale);
         for (size_t i = 0; i < (size_t)o.width * o.height; i += 97) {
             double want = lv.out_black + scale * (c.frame.data[i] - (double)c.frame.black);
