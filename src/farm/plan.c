@@ -312,10 +312,6 @@ static void shell_header(const farm_plan *p, const char *engine, mp_text *t)
                       "script %s\n",
                    is_movie(p) ? "redoes the segments\n# (each written whole, --overwrite)."
                                : "resumes:\n# finished frames are kept (--skip-existing).");
-    if (is_movie(p))
-        mp_text_printf(t, "# Without mlvpipe, the segments join with ffmpeg's concat demuxer:\n"
-                          "#   printf \"file '%%s'\\n\" SEGMENTS > list.txt; "
-                          "ffmpeg -f concat -safe 0 -i list.txt -map 0 -c copy OUT\n");
     mp_text_printf(t, "set -euo pipefail\nmkdir -p ");
     farm_shell_quote(t, p->output);
     mp_text_printf(t, " ");

@@ -144,6 +144,11 @@ mp_status mp_movie_open(mp_movie **out, const char *path, av_sink_kind kind,
             return mp_error_set(err, MP_ERR_NOMEM, "movie: out of memory");
         }
     }
+    char reader[320];
+    if (av_sink_reader_options(&ap, reader, sizeof reader) > 0)
+        mp_log(&p->log, MP_LOG_INFO, "%s: %s carries no colour tags%s; read it with: ffmpeg %s",
+               path, av_sink_kind_name(kind), kind == AV_SINK_RAWVIDEO ? ", size or rate" : "",
+               reader);
     if ((st = av_sink_open(&m->sink, path, &ap, err)) == MP_OK)
         st = push_audio(m, err);
     if (st != MP_OK) {

@@ -3,7 +3,7 @@
  * with the clip's audio read and pushed as the video advances (memory stays bounded for any
  * clip length) and lost frames (dropped by the camera or unreadable) filled with the
  * previous picture so the stream keeps its frame rate. The first frame written has PTS =
- * its absolute frame number, so chunks of a clip join with ffmpeg's concat demuxer. */
+ * its absolute frame number, so chunks of a clip join with farm/join.h (mlvpipe join). */
 #ifndef MP_MOVIE_H
 #define MP_MOVIE_H
 

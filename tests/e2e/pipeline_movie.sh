@@ -1,6 +1,6 @@
 #!/bin/bash
 # mlvpipe convert to movies: the same bytes for any --threads; chunks (--frames) joined with
-# ffmpeg's concat demuxer give the packets of a whole run; NUT on stdout decodes to the same
+# mlvpipe join give the packets and duration of a whole run; NUT on stdout decodes to the same
 # pictures as FFV1 in a file; dropped frames are filled and audio spans the video exactly;
 # SIGTERM leaves no file; step ranges and --skip-existing are refused for movies.
 # usage: pipeline_movie.sh MLVPIPE MLVSYNTH
@@ -31,10 +31,12 @@ for kind in ffv1:mkv prores422hq:mov; do
     run "$k-whole" 0 convert "$tmp/d.MLV" --to "$k" -o "$tmp/whole.$ext"
     run "$k-c0" 0 convert "$tmp/d.MLV" --to "$k" -o "$tmp/c0.$ext" --frames 0-4
     run "$k-c1" 0 convert "$tmp/d.MLV" --to "$k" -o "$tmp/c1.$ext" --frames 5-
-    printf "file '%s'\n" "$tmp/c0.$ext" "$tmp/c1.$ext" >"$tmp/list.txt"
+    run "$k-join" 0 join "$tmp/joined.$ext" "$tmp/c0.$ext" "$tmp/c1.$ext"
     packets "$tmp/whole.$ext" >"$tmp/whole.md5"
-    ffmpeg -v error -f concat -safe 0 -i "$tmp/list.txt" -c copy -f framemd5 - |
-        grep -v '^#' | cut -d, -f6 >"$tmp/joined.md5"
+    packets "$tmp/joined.$ext" >"$tmp/joined.md5"
+    d() { ffprobe -v error -show_entries format=duration -of csv=p=0 "$1"; }
+    [ "$(d "$tmp/whole.$ext")" = "$(d "$tmp/joined.$ext")" ] ||
+        fail "$k: joined chunks last $(d "$tmp/joined.$ext") s, the whole run $(d "$tmp/whole.$ext") s"
     [ "$(wc -l <"$tmp/whole.md5")" -eq 12 ] || fail "$k: $(wc -l <"$tmp/whole.md5") packets"
     cmp -s "$tmp/whole.md5" "$tmp/joined.md5" || fail "$k: joined chunks differ from a whole run"
 done

@@ -20,7 +20,7 @@ static void usage(FILE *out)
         "movie file (--to). Dual-ISO clips are reconstructed with clip-level levels (16-bit\n"
         "DNG); other clips keep their recorded samples. Files appear under their final name\n"
         "only when complete. A movie of a --frames range starts at that frame's time stamp,\n"
-        "so chunks join with ffmpeg's concat demuxer; lost frames repeat the previous one.\n"
+        "so chunks join with 'mlvpipe join'; lost frames repeat the previous one.\n"
         "\n"
         "options:\n"
         "  -o, --output OUT      output directory (DNG), file or - (movies) (required)\n"

@@ -10,6 +10,7 @@
 #include <libavutil/imgutils.h>
 #include <libavutil/log.h>
 #include <libavutil/opt.h>
+#include <libavutil/pixdesc.h>
 
 #include "../wav.h"
 #include "av_audio.h"
@@ -77,6 +78,34 @@ mp_status av_sink_kind_from_name(const char *name, av_sink_kind *kind, mp_error 
         }
     return mp_error_set(err, MP_ERR_ARG, "unknown movie kind \"%s\" (prores422hq, prores4444, "
                         "ffv1, nut, rawvideo)", name);
+}
+
+int av_sink_reader_options(const av_sink_params *p, char *buf, size_t size)
+{
+    if (p->kind != AV_SINK_NUT && p->kind != AV_SINK_RAWVIDEO) {
+        if (size)
+            buf[0] = 0;
+        return 0;
+    }
+    const kind_info *k = &kinds[p->kind];
+    AVRational fps;
+    av_reduce(&fps.num, &fps.den, p->fps_num, p->fps_den, INT32_MAX);
+    char shape[96], tags[128];
+    if (p->kind == AV_SINK_RAWVIDEO)
+        snprintf(shape, sizeof shape, "-f rawvideo -pix_fmt %s -s %ux%u -r %d/%d",
+                 av_get_pix_fmt_name(k->pix_fmt), p->width, p->height, fps.num, fps.den);
+    else
+        snprintf(shape, sizeof shape, "-f nut");
+    /* Unspecified tags (e.g. the LogC or S-Log3 curves, which libav has no name for) are
+     * left out rather than guessed. */
+    size_t n = 0;
+    tags[0] = 0;
+    if (p->primaries != AVCOL_PRI_UNSPECIFIED && n < sizeof tags)
+        n += (size_t)snprintf(tags + n, sizeof tags - n, "-color_primaries %s ",
+                              av_color_primaries_name(p->primaries));
+    if (p->transfer != AVCOL_TRC_UNSPECIFIED && n < sizeof tags)
+        snprintf(tags + n, sizeof tags - n, "-color_trc %s ", av_color_transfer_name(p->transfer));
+    return snprintf(buf, size, "%s-colorspace rgb -color_range pc %s -i -", tags, shape);
 }
 
 const char *av_sink_kind_name(av_sink_kind kind)

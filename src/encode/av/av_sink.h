@@ -24,14 +24,10 @@
  *
  * Timing: the stream's time base is 1/fps with fps normalised (23976/1000 -> 24000/1001, time
  * base 1001/24000; Matroska stores 1 ms ticks and still reports the rate). Frame k written has
- * PTS first_frame + k, so segments rendered separately (frames 0-9, 10-19, ...) join with the
- * concat demuxer into the packets of a whole run:
- *
- *     printf "file '%s'\n" seg_000000-000009.mov seg_000010-000019.mov > list.txt
- *     ffmpeg -f concat -safe 0 -i list.txt -c copy whole.mov
- *     # MOV: exact CFR timestamps across the joins (outputs-and-farm.md 6):
- *     ffmpeg -f concat -safe 0 -i list.txt -c copy \
- *            -bsf:v "setts=ts=N*DEN:time_base=1/NUM" -video_track_timescale NUM whole.mov
+ * PTS first_frame + k, so segments rendered separately (frames 0-9, 10-19, ...) join
+ * (farm/join.h, `mlvpipe join`) into the packets of a whole run. ffmpeg's concat demuxer
+ * copies the same packets but, for MOV, adds each segment's absolute start to the duration
+ * before it (the joined file reads longer than the frames) and drops the time code track.
  *
  * ProRes is intra-only and FFV1 is written with a key frame every frame, so every packet is
  * the same bytes whichever segment it was rendered in. Output bytes depend only on the params
@@ -110,6 +106,13 @@ void av_sink_params_default(av_sink_params *p);
 /* "prores422hq", "prores4444", "ffv1", "nut", "rawvideo" -> kind; MP_ERR_ARG otherwise. */
 mp_status av_sink_kind_from_name(const char *name, av_sink_kind *kind, mp_error *err);
 const char *av_sink_kind_name(av_sink_kind kind);
+
+/* For NUT and rawvideo, which cannot carry them: the ffmpeg input options that read the
+ * stream as written, e.g. "-color_primaries bt709 -color_trc bt709 -colorspace rgb
+ * -color_range pc -f rawvideo -pix_fmt rgb48le -s 1920x1080 -r 24000/1001 -i -" (colour
+ * options before -i: ffmpeg 5.1 ignores them after it for these inputs). Empty for other
+ * kinds. Returns the length (snprintf rules). */
+int av_sink_reader_options(const av_sink_params *p, char *buf, size_t size);
 
 typedef struct av_sink av_sink;
 
