@@ -612,6 +612,8 @@ static mp_status convert_clip(job *j, mp_convert_result *res, mp_error *err)
     po.cancel = o->cancel;
     po.log = o->log;
     po.force_phase = o->force_phase;
+    po.progress = o->progress;
+    po.progress_opaque = o->progress_opaque;
     dualiso_options_default(&j->dopt);
     j->dopt.chroma_smooth = o->chroma_smooth;
     if ((st = load_levels(j, &po, err)) != MP_OK || (st = open_cache(j, err)) != MP_OK)

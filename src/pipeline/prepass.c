@@ -65,6 +65,8 @@ typedef struct sample_set {
     int dual[MP_SAMPLES_PER_SEGMENT];
     uint32_t phase[MP_SAMPLES_PER_SEGMENT];   /* detected (or forced); valid when dual */
     dualiso_stats *stats;                     /* MP_SAMPLES_PER_SEGMENT entries */
+    mp_progress_event progress;               /* LEVELS: samples read so far, of total */
+    double start_s;
 } sample_set;
 
 typedef struct sample_ctx {
@@ -135,6 +137,20 @@ static mp_status sample_run(void *user, void *ctx, uint32_t i, uint32_t slot, mp
     return dualiso_stats_collect(&c->frame, s->phase[i], &s->stats[i], err);
 }
 
+/* One sample done (in order, one call at a time): a LEVELS event for the terminal. */
+static mp_status sample_deliver(void *user, uint32_t i, uint32_t slot, mp_error *err)
+{
+    (void)i;
+    (void)slot;
+    (void)err;
+    sample_set *s = user;
+    mp_progress_event *ev = &s->progress;
+    ev->done++;
+    ev->elapsed_s = mp_progress_now() - s->start_s;
+    s->opt->progress(s->opt->progress_opaque, ev);
+    return MP_OK;
+}
+
 /* What the sampled frames of one segment showed. */
 typedef struct segment_scan {
     uint32_t sampled, usable, dual;
@@ -160,7 +176,11 @@ static mp_status sample_segment(sample_set *s, const mp_segment *seg, segment_sc
     mp_pool_resolve(&po, n, &threads, &window);
     if (!(s->slots = calloc(window, sizeof *s->slots)))
         return mp_error_set(err, MP_ERR_NOMEM, "pre-pass: out of memory");
-    mp_pool_callbacks cb = {s, sample_ctx_create, sample_ctx_destroy, sample_run, NULL};
+    mp_pool_callbacks cb = {s, sample_ctx_create, sample_ctx_destroy, sample_run,
+                            s->opt->progress ? sample_deliver : NULL};
+    /* A second look at a segment (with the clip's phase) makes more work than announced. */
+    if (s->progress.done + n > s->progress.total)
+        s->progress.total = s->progress.done + n;
     mp_status st = mp_pool_run_with_reader(n, &po, &cb, sample_read, NULL, err);
     for (uint32_t k = 0; k < window; k++)
         mlv_payload_free(&s->slots[k].payload);
@@ -425,7 +445,12 @@ mp_status mp_prepass_run(const mlv_clip *clip, const mp_prepass_options *o, cons
     if (!out->segments || !scans || !s || !stats)
         st = mp_error_set(err, MP_ERR_NOMEM, "pre-pass: out of memory");
     else
-        *s = (sample_set){.clip = clip, .opt = o, .clip_phase = -1, .stats = stats};
+        *s = (sample_set){.clip = clip, .opt = o, .clip_phase = -1, .stats = stats,
+                          .progress = {.kind = MP_PROGRESS_LEVELS},
+                          .start_s = mp_progress_now()};
+    uint32_t offsets[MP_SAMPLES_PER_SEGMENT];
+    for (uint32_t k = 0; k < nseg && st == MP_OK; k++)
+        s->progress.total += mp_sample_offsets(segs[k].count, MP_SAMPLES_PER_SEGMENT, offsets);
     for (uint32_t k = 0; k < nseg && st == MP_OK; k++) {
         mp_levels_segment *ls = &out->segments[k];
         mlv_frame_info first, last;

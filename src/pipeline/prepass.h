@@ -24,6 +24,7 @@
 #include "../common/mp_status.h"
 #include "../reader/mlv_reader.h"
 #include "levels_io.h"
+#include "progress.h"
 #include "sampling.h"
 
 typedef struct mp_prepass_options {
@@ -31,6 +32,8 @@ typedef struct mp_prepass_options {
     const atomic_int *cancel;
     mp_logger log;
     int force_phase;             /* -1: detect, else 0..3 */
+    mp_progress_fn progress;     /* optional: MP_PROGRESS_LEVELS events, one thread at a time */
+    void *progress_opaque;
 } mp_prepass_options;
 
 void mp_prepass_options_default(mp_prepass_options *o);

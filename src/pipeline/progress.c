@@ -76,18 +76,41 @@ static const char *status_key(mp_status st)
     return "internal";
 }
 
+/* M:SS, or H:MM:SS from an hour; "--:--" for a negative (unknown) time. */
+static void format_time(double seconds, char out[32])
+{
+    if (seconds < 0) {
+        snprintf(out, 32, "--:--");
+        return;
+    }
+    unsigned long s = (unsigned long)(seconds + 0.5);
+    if (s >= 3600)
+        snprintf(out, 32, "%lu:%02lu:%02lu", s / 3600, s / 60 % 60, s % 60);
+    else
+        snprintf(out, 32, "%lu:%02lu", s / 60, s % 60);
+}
+
+#define BAR_WIDTH 24
+
 int mp_progress_format_line(const mp_progress_event *ev, char *buf, size_t size)
 {
-    char eta[32] = "--:--";
-    if (ev->eta_s >= 0) {
-        unsigned long s = (unsigned long)(ev->eta_s + 0.5);
-        if (s >= 3600)
-            snprintf(eta, sizeof eta, "%lu:%02lu:%02lu", s / 3600, s / 60 % 60, s % 60);
-        else
-            snprintf(eta, sizeof eta, "%lu:%02lu", s / 60, s % 60);
-    }
-    return snprintf(buf, size, "frame %u/%u  %.1f fps  ETA %s", ev->done, ev->total, ev->fps,
-                    eta);
+    if (ev->kind != MP_PROGRESS_FRAME && ev->kind != MP_PROGRESS_LEVELS)
+        return snprintf(buf, size, "%s", "");
+    /* Whole percent and bar cells, rounded down: 100 % only when everything is done. */
+    uint64_t done = ev->done < ev->total ? ev->done : ev->total;
+    unsigned percent = ev->total ? (unsigned)(done * 100 / ev->total) : 100;
+    unsigned cells = ev->total ? (unsigned)(done * BAR_WIDTH / ev->total) : BAR_WIDTH;
+    char bar[BAR_WIDTH + 1], elapsed[32], eta[32];
+    for (unsigned i = 0; i < BAR_WIDTH; i++)
+        bar[i] = i < cells ? '#' : '.';
+    bar[BAR_WIDTH] = 0;
+    format_time(ev->elapsed_s, elapsed);
+    if (ev->kind == MP_PROGRESS_LEVELS)
+        return snprintf(buf, size, "levels [%s] %3u%%  %u/%u sampled frames  %s elapsed", bar,
+                        percent, ev->done, ev->total, elapsed);
+    format_time(ev->eta_s, eta);
+    return snprintf(buf, size, "frames [%s] %3u%%  %u/%u  %.1f fps  %s elapsed  ETA %s", bar,
+                    percent, ev->done, ev->total, ev->fps, elapsed, eta);
 }
 
 /* Writes s as a JSON string body (no quotes) into out, truncating cleanly. */
@@ -125,6 +148,8 @@ int mp_progress_format_json(const mp_progress_event *ev, char *buf, size_t size)
                         "\"skipped\":%u,\"damaged\":%u,\"elapsed_s\":%.2f,\"fps\":%.2f,"
                         "\"status\":\"%s\"}", ev->done, ev->total, ev->written, ev->skipped,
                         ev->damaged, ev->elapsed_s, ev->fps, status_key(ev->status));
+    case MP_PROGRESS_LEVELS:
+        break;
     case MP_PROGRESS_ERROR: {
         char msg[2 * MP_ERROR_MAX];
         json_escape(ev->message, msg, sizeof msg);

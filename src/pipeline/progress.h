@@ -22,7 +22,10 @@
 #include "../common/mp_status.h"
 
 typedef enum mp_progress_kind {
-    MP_PROGRESS_START, MP_PROGRESS_FRAME, MP_PROGRESS_DONE, MP_PROGRESS_ERROR
+    MP_PROGRESS_START, MP_PROGRESS_FRAME, MP_PROGRESS_DONE, MP_PROGRESS_ERROR,
+    MP_PROGRESS_LEVELS          /* the levels pre-pass: done of total sampled frames read;
+                                 * terminal only (no JSON line: the stream's first line stays
+                                 * "start") */
 } mp_progress_kind;
 
 typedef struct mp_progress_event {
@@ -65,7 +68,11 @@ void mp_progress_end(const mp_progress *p, mp_status status, const char *message
 int mp_progress_line_due(mp_progress *p, const mp_progress_event *ev, double now_s,
                          double interval_s);
 
-/* "frame 38/120  24.1 fps  ETA 0:03" (no newline). Returns the length (snprintf rules). */
+/* A terminal line, no newline; returns the length (snprintf rules). FRAME:
+ *   "frames [#########...............]  38%  38/100  24.1 fps  0:02 elapsed  ETA 0:03"
+ * LEVELS:
+ *   "levels [#########...............]  38%  6/16 sampled frames  0:02 elapsed"
+ * other kinds give "". ETA is "--:--" until known; times are M:SS, H:MM:SS from an hour. */
 int mp_progress_format_line(const mp_progress_event *ev, char *buf, size_t size);
 /* One JSON object as documented above, no newline. */
 int mp_progress_format_json(const mp_progress_event *ev, char *buf, size_t size);

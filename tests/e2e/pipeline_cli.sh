@@ -75,7 +75,7 @@ PY
 # On a terminal (script(1) provides one): a status line, then a summary; -q silences both.
 if command -v script >/dev/null; then
     script -qec "'$mlvpipe' convert '$in' -o '$tmp/tty'" /dev/null >"$tmp/tty.txt" 2>&1
-    grep -q "frame 12/12 .* fps  ETA 0:00" "$tmp/tty.txt" || fail "no terminal status line"
+    grep -q "frames \[#*\] 100%  12/12 .* fps  .* elapsed  ETA 0:00" "$tmp/tty.txt" || fail "no terminal status line"
     grep -q "12 frames (12 written, 0 skipped)" "$tmp/tty.txt" || fail "no terminal summary"
     script -qec "'$mlvpipe' -q convert '$in' -o '$tmp/tty-q'" /dev/null >"$tmp/tty-q.txt" 2>&1
     [ ! -s "$tmp/tty-q.txt" ] || fail "-q still printed: $(head -c 200 "$tmp/tty-q.txt")"

@@ -41,13 +41,59 @@ int cli_parse_progress(const char *s, cli_progress_mode *out)
     return 0;
 }
 
-void cli_progress_init(cli_progress *p, cli_progress_mode mode)
+atomic_int cli_progress_line_open;
+
+void cli_progress_init(cli_progress *p, cli_progress_mode mode, int to_stdout, double every_s)
 {
     memset(p, 0, sizeof *p);
     if (mode == CLI_PROGRESS_AUTO && (!isatty(STDERR_FILENO) || cli_verbosity == 0))
         mode = CLI_PROGRESS_NONE;
     p->mode = mode;
+    p->whole_lines = to_stdout;
+    p->every_s = every_s;
+    p->line_kind = MP_PROGRESS_START;   /* none open */
     mp_progress_begin(&p->limiter, 0, 0);
+}
+
+static void close_line(cli_progress *p)
+{
+    if (p->line_kind != MP_PROGRESS_START)
+        fputc('\n', stderr);
+    p->line_kind = MP_PROGRESS_START;
+    atomic_store(&cli_progress_line_open, 0);
+}
+
+void cli_progress_close(cli_progress *p)
+{
+    close_line(p);
+    fflush(stderr);
+}
+
+static void print_terminal(cli_progress *p, const mp_progress_event *ev)
+{
+    char line[256];
+    if (ev->kind == MP_PROGRESS_FRAME || ev->kind == MP_PROGRESS_LEVELS) {
+        /* The pre-pass line stays on screen above the frames' one. */
+        if (p->line_kind != ev->kind)
+            close_line(p);
+        if (!mp_progress_line_due(&p->limiter, ev, mp_progress_now(),
+                                  p->whole_lines ? 5.0 : 0.25))
+            return;
+        mp_progress_format_line(ev, line, sizeof line);
+        if (p->whole_lines) {
+            fprintf(stderr, "\r%s\033[K\n", line);
+        } else {
+            fprintf(stderr, "\r%s\033[K", line);
+            p->line_kind = ev->kind;
+            atomic_store(&cli_progress_line_open, 1);
+        }
+    } else if (ev->kind == MP_PROGRESS_DONE || ev->kind == MP_PROGRESS_ERROR) {
+        close_line(p);
+        if (ev->kind == MP_PROGRESS_DONE)
+            fprintf(stderr, "%s%u frames (%u written, %u skipped) in %.1f s, %.1f fps\n",
+                    p->whole_lines ? "\r\033[K" : "", ev->done, ev->written, ev->skipped,
+                    ev->elapsed_s, ev->fps);
+    }
 }
 
 void cli_progress_print(void *opaque, const mp_progress_event *ev)
@@ -55,28 +101,29 @@ void cli_progress_print(void *opaque, const mp_progress_event *ev)
     cli_progress *p = opaque;
     char line[2 * MP_ERROR_MAX + 256];
     if (p->mode == CLI_PROGRESS_JSON) {
+        if (ev->kind == MP_PROGRESS_LEVELS)
+            return;
+        if (ev->kind == MP_PROGRESS_FRAME && p->every_s > 0 &&
+            !mp_progress_line_due(&p->limiter, ev, mp_progress_now(), p->every_s))
+            return;
         mp_progress_format_json(ev, line, sizeof line);
         fprintf(stderr, "%s\n", line);
-        fflush(stderr);
-        return;
-    }
-    if (p->mode != CLI_PROGRESS_AUTO)
-        return;
-    if (ev->kind == MP_PROGRESS_FRAME) {
-        if (!mp_progress_line_due(&p->limiter, ev, mp_progress_now(), 0.25))
-            return;
-        mp_progress_format_line(ev, line, sizeof line);
-        fprintf(stderr, "\r%s\033[K", line);
-        p->line_shown = 1;
-    } else if (ev->kind == MP_PROGRESS_DONE || ev->kind == MP_PROGRESS_ERROR) {
-        if (p->line_shown)
-            fputc('\n', stderr);
-        p->line_shown = 0;
-        if (ev->kind == MP_PROGRESS_DONE)
-            fprintf(stderr, "%u frames (%u written, %u skipped) in %.1f s, %.1f fps\n",
-                    ev->done, ev->written, ev->skipped, ev->elapsed_s, ev->fps);
+    } else if (p->mode == CLI_PROGRESS_AUTO) {
+        print_terminal(p, ev);
     }
     fflush(stderr);
+}
+
+int cli_parse_seconds(const char *s, double *out)
+{
+    char *end;
+    if (!s || !*s)
+        return 0;
+    double v = strtod(s, &end);
+    if (*end || !(v >= 0 && v <= 86400))
+        return 0;
+    *out = v;
+    return 1;
 }
 
 int cli_parse_uint(const char *s, uint32_t min, uint32_t max, uint32_t *out)

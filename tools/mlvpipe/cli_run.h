@@ -8,6 +8,10 @@
 
 #include "pipeline/progress.h"
 
+/* Non-zero while a progress line is open on the terminal (no newline yet): the logger ends
+ * it before printing a message. */
+extern atomic_int cli_progress_line_open;
+
 /* Set by SIGINT/SIGTERM once cli_install_signals() ran; a second signal kills outright. */
 extern atomic_int cli_cancel;
 void cli_install_signals(void);
@@ -20,14 +24,25 @@ int cli_parse_progress(const char *s, cli_progress_mode *out);
 
 typedef struct cli_progress {
     int mode;                   /* resolved: CLI_PROGRESS_JSON, _AUTO (terminal) or _NONE */
+    int whole_lines;            /* terminal shared with a downstream program (-o -) */
+    double every_s;             /* JSON: a frame event at most this often; 0: every frame */
     mp_progress limiter;        /* only its rate-limit clock is used */
-    int line_shown;
+    mp_progress_kind line_kind; /* of the line left open on the terminal */
 } cli_progress;
 
-/* Resolves auto to a terminal line when stderr is a terminal (and not -q), else none. */
-void cli_progress_init(cli_progress *p, cli_progress_mode mode);
+/* Resolves auto to a terminal display when stderr is a terminal (and not -q), else none.
+ * The display redraws one line ("\r") four times a second; with to_stdout (the output goes
+ * to a pipe, whose reader, e.g. ffmpeg, draws its own status line on the same terminal) it
+ * prints whole lines every 5 s instead, each clearing the line it starts on, so the other
+ * program's line is never written over mid-line. every_s rate-limits JSON frame events (the
+ * last frame always has one). */
+void cli_progress_init(cli_progress *p, cli_progress_mode mode, int to_stdout, double every_s);
 /* An mp_progress_fn: prints ev on stderr as the mode says. opaque is the cli_progress. */
 void cli_progress_print(void *opaque, const mp_progress_event *ev);
+/* Ends the open terminal line, if any, so that what follows starts on a line of its own. */
+void cli_progress_close(cli_progress *p);
+/* Parses --progress-every: seconds, 0 to 86400; returns 0 on anything else. */
+int cli_parse_seconds(const char *s, double *out);
 
 /* Parses a whole decimal number in [min, max]; returns 0 on anything else. */
 int cli_parse_uint(const char *s, uint32_t min, uint32_t max, uint32_t *out);

@@ -31,6 +31,8 @@ static void usage(FILE *out)
         "      --phase N       force dual ISO with row phase 0..3 (default: detect)\n"
         "  -h, --help          show this help\n"
         "\n"
+        "When stderr is a terminal (and without -q), a bar shows the sampled frames read.\n"
+        "\n"
         "exit status: 0 ok, 2 usage, 3 input unreadable or unsupported, 4 input damaged,\n"
         "5 output failed, 6 interrupted, 1 internal error.\n");
 }
@@ -108,7 +110,12 @@ int cmd_analyze(int argc, char **argv)
     int damaged = mlv_clip_get_info(clip)->damage_count > 0; /* logged while opening */
 
     mp_clip_levels cl;
+    cli_progress progress;
+    cli_progress_init(&progress, CLI_PROGRESS_AUTO, 0, 0);
+    po.progress = cli_progress_print;
+    po.progress_opaque = &progress;
     st = mp_prepass_run(clip, &po, "mlvpipe " MLVPIPE_VERSION, &cl, &err);
+    cli_progress_close(&progress);
     mlv_clip_close(clip);
     if (st != MP_OK) {
         mp_log(&cli_logger, MP_LOG_ERROR, "%s", err.msg);

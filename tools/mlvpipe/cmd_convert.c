@@ -37,8 +37,14 @@ static void usage(FILE *out)
         "                        from frames sampled over the whole clip; same result)\n"
         "      --skip-existing   keep frames whose final file exists (resume a run)\n"
         "      --overwrite       replace existing files (default: existing files are errors)\n"
-        "      --progress MODE   auto (a status line when stderr is a terminal), json (one\n"
-        "                        JSON event per line on stderr, for farms), none\n"
+        "      --progress MODE   auto (default: when stderr is a terminal, a bar with the\n"
+        "                        percentage, elapsed time and ETA of the levels pre-pass\n"
+        "                        and of the frames; with -o - whole lines every 5 s, off\n"
+        "                        the status line of the program reading the pipe), json\n"
+        "                        (one JSON event per line on stderr, for farms), none\n"
+        "      --progress-every S\n"
+        "                        json: a frame event at most every S seconds (and the\n"
+        "                        last frame's); default 0, every frame\n"
         "      --audio           write the WAV even for a --frames part of the clip\n"
         "      --no-audio        no WAV, no audio track in a movie\n"
         "      --phase N         force dual ISO with row phase 0..3 (default: detect)\n"
@@ -104,7 +110,7 @@ static void usage(FILE *out)
 enum { OPT_TO = 256, OPT_FRAMES, OPT_THREADS, OPT_LEVELS, OPT_SKIP, OPT_OVERWRITE,
        OPT_PROGRESS, OPT_AUDIO, OPT_NO_AUDIO, OPT_PHASE, OPT_CHROMA, OPT_GAMUT, OPT_CURVE, OPT_EXPOSURE,
        OPT_FAST, OPT_CACHE, OPT_DNG_BITS, OPT_DNG_COMPRESSION, OPT_NAMING, OPT_CLIP_INDEX,
-       OPT_ONE_BASED, OPT_FPS, OPT_TIMECODE, OPT_DROP_FRAME, OPT_WB };
+       OPT_ONE_BASED, OPT_FPS, OPT_TIMECODE, OPT_DROP_FRAME, OPT_WB, OPT_PROGRESS_EVERY };
 
 static const struct option long_options[] = {
     {"output", required_argument, NULL, 'o'},
@@ -115,6 +121,7 @@ static const struct option long_options[] = {
     {"skip-existing", no_argument, NULL, OPT_SKIP},
     {"overwrite", no_argument, NULL, OPT_OVERWRITE},
     {"progress", required_argument, NULL, OPT_PROGRESS},
+    {"progress-every", required_argument, NULL, OPT_PROGRESS_EVERY},
     {"audio", no_argument, NULL, OPT_AUDIO},
     {"no-audio", no_argument, NULL, OPT_NO_AUDIO},
     {"phase", required_argument, NULL, OPT_PHASE},
@@ -214,6 +221,7 @@ int cmd_convert(int argc, char **argv)
     o.tool = "mlvpipe " MLVPIPE_VERSION;
     o.log = cli_logger;
     cli_progress_mode mode = CLI_PROGRESS_AUTO;
+    double progress_every = 0;
     int k, rc, dng_16bit = 0;
 
     optind = 1;
@@ -235,6 +243,11 @@ int cmd_convert(int argc, char **argv)
             if (!cli_parse_progress(optarg, &mode))
                 return cli_usage_error(command,
                                        "--progress takes auto, json or none, not '%s'", optarg);
+            break;
+        case OPT_PROGRESS_EVERY:
+            if (!cli_parse_seconds(optarg, &progress_every))
+                return cli_usage_error(command, "--progress-every takes seconds from 0 to "
+                                       "86400, not '%s'", optarg);
             break;
         case OPT_AUDIO: o.audio = 1; break;
         case OPT_NO_AUDIO: o.audio = 0; break;
@@ -351,7 +364,7 @@ int cmd_convert(int argc, char **argv)
         o.dng_storage = MP_DNG_16BIT;
 
     cli_progress progress;
-    cli_progress_init(&progress, mode);
+    cli_progress_init(&progress, mode, !strcmp(o.output, "-"), progress_every);
     o.progress = cli_progress_print;
     o.progress_opaque = &progress;
     cli_install_signals();

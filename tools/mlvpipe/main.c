@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_run.h"
 #include "common/mp_cpu.h"
 
 int cli_verbosity = 1;
@@ -14,7 +15,9 @@ static void cli_log_fn(void *opaque, mp_log_level level, const char *msg)
     static const char *const names[] = {"error", "warning", "info", "debug"};
     if ((int)level > cli_verbosity && level != MP_LOG_ERROR)
         return;
-    fprintf(stderr, "mlvpipe: %s: %s\n", names[level], msg);
+    /* Over an open progress line, which the next update redraws below the message. */
+    fprintf(stderr, "%smlvpipe: %s: %s\n",
+            atomic_load(&cli_progress_line_open) ? "\r\033[K" : "", names[level], msg);
 }
 
 const mp_logger cli_logger = {cli_log_fn, NULL};

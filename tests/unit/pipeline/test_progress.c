@@ -58,15 +58,28 @@ static void formats_line_and_json(void **state)
     (void)state;
     char buf[1024];
     mp_progress_event ev = {.kind = MP_PROGRESS_FRAME, .frame = 37, .done = 38, .total = 120,
-                            .fps = 24.1234, .eta_s = 3725.4};
+                            .fps = 24.1234, .eta_s = 3725.4, .elapsed_s = 1.6};
     mp_progress_format_line(&ev, buf, sizeof buf);
-    assert_string_equal(buf, "frame 38/120  24.1 fps  ETA 1:02:05");
+    assert_string_equal(buf, "frames [#######.................]  31%  38/120  24.1 fps  0:02 "
+                             "elapsed  ETA 1:02:05");
     ev.eta_s = 65;
     mp_progress_format_line(&ev, buf, sizeof buf);
-    assert_string_equal(buf, "frame 38/120  24.1 fps  ETA 1:05");
+    assert_string_equal(buf, "frames [#######.................]  31%  38/120  24.1 fps  0:02 "
+                             "elapsed  ETA 1:05");
     ev.eta_s = -1;
     mp_progress_format_line(&ev, buf, sizeof buf);
-    assert_string_equal(buf, "frame 38/120  24.1 fps  ETA --:--");
+    assert_string_equal(buf, "frames [#######.................]  31%  38/120  24.1 fps  0:02 "
+                             "elapsed  ETA --:--");
+    mp_progress_event lv = {.kind = MP_PROGRESS_LEVELS, .done = 16, .total = 16,
+                            .elapsed_s = 3725};
+    mp_progress_format_line(&lv, buf, sizeof buf);
+    assert_string_equal(buf, "levels [########################] 100%  16/16 sampled frames  "
+                             "1:02:05 elapsed");
+    lv.done = 15;     /* 93.75 %: never shown as 100 before the end */
+    mp_progress_format_line(&lv, buf, sizeof buf);
+    assert_string_equal(buf, "levels [######################..]  93%  15/16 sampled frames  "
+                             "1:02:05 elapsed");
+    assert_int_equal(mp_progress_format_json(&lv, buf, sizeof buf), 2);   /* "{}" */
     mp_progress_format_json(&ev, buf, sizeof buf);
     assert_string_equal(buf, "{\"event\":\"frame\",\"frame\":37,\"done\":38,\"total\":120,"
                              "\"skipped\":false,\"damaged\":false,\"fps\":24.12,\"eta_s\":-1.0}");
