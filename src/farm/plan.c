@@ -210,6 +210,9 @@ static void convert_words(const farm_plan *p, words *w)
         words_add(w, "--no-audio");
     words_add(w, "--progress");
     words_add(w, "json");
+    /* A line per frame floods the logs of long chunks. */
+    words_add(w, "--progress-every");
+    words_add(w, "10");
     /* A killed or requeued frame task resumes; a movie segment is one file, redone whole. */
     words_add(w, is_movie(p) ? "--overwrite" : "--skip-existing");
     for (uint32_t i = 0; i < p->extra_count; i++)
@@ -323,13 +326,51 @@ static void shell_header(const farm_plan *p, const char *engine, mp_text *t)
     mp_text_printf(t, "\n");
 }
 
-static void sbatch_script(const farm_plan *p, mp_text *t, const char *var, const char *opts)
+/* The job script's start; work: analyze or convert (threads, memory, requeue), else the
+ * single-threaded final step. */
+static void sbatch_script(const farm_plan *p, mp_text *t, const char *var, const char *opts,
+                          int work)
 {
     mp_text_printf(t, "%s=$(sbatch --parsable %s <<'MLVPIPE_JOB'\n#!/bin/bash\n", var, opts);
-    if (p->threads)
-        mp_text_printf(t, "#SBATCH --cpus-per-task=%" PRIu32 "\n", p->threads);
     for (uint32_t i = 0; i < p->sbatch_count; i++)
         mp_text_printf(t, "#SBATCH %s\n", p->sbatch[i]);
+    if (!work)
+        return;
+    if (p->threads)
+        mp_text_printf(t, "#SBATCH --cpus-per-task=%" PRIu32 "\n", p->threads);
+    if (p->mem)
+        mp_text_printf(t, "#SBATCH --mem=%s\n", p->mem);
+    /* Append: a requeued task's log keeps the run that was interrupted. */
+    if (p->requeues)
+        mp_text_printf(t, "#SBATCH --requeue\n#SBATCH --open-mode=append\n");
+    for (uint32_t i = 0; i < p->sbatch_work_count; i++)
+        mp_text_printf(t, "#SBATCH %s\n", p->sbatch_work[i]);
+}
+
+/* Ends the command started on the line before (its words, no newline yet), then requeues
+ * the job when it was interrupted (exit 6) while the job itself goes on running: a signal
+ * sent to it (sbatch --signal=TERM@SECONDS before the time limit, scancel --signal=TERM), so
+ * the rest of the work is done later. Not when Slurm is ending the job (JobState COMPLETING:
+ * scancel, the time limit itself, a preemption that cancels), which also starts with SIGTERM:
+ * a cancelled job must stay cancelled. */
+static void requeue_tail(const farm_plan *p, mp_text *t)
+{
+    if (!p->requeues) {
+        mp_text_printf(t, "\n");
+        return;
+    }
+    mp_text_printf(t, "\nrc=$?\nif [ \"$rc\" -eq 6 ] && [ \"${SLURM_RESTART_COUNT:-0}\" -lt %" PRIu32
+                      " ] &&\n   scontrol -o show job \"$SLURM_JOB_ID\" | grep -q "
+                      "JobState=RUNNING; then\n    scontrol requeue \"$SLURM_JOB_ID\"\n"
+                      "fi\nexit \"$rc\"\n", p->requeues);
+}
+
+/* Before the command: "exec " when nothing follows it in the job script; else the shell
+ * ignores SIGTERM, so that it outlives mlvpipe's clean stop to requeue (mlvpipe installs
+ * its own handler, an ignored signal does not stay ignored for it). */
+static const char *run_prefix(const farm_plan *p)
+{
+    return p->requeues ? "trap '' TERM\n" : "exec ";
 }
 
 static void sbatch_end(mp_text *t, const char *var)
@@ -354,19 +395,21 @@ static mp_status render_slurm(const farm_plan *p, mp_text *t, mp_error *err)
                       "and prints the job ids.\n");
 
     sbatch_opts(p, &opts, "analyze", "analyze_%j.log");
-    sbatch_script(p, t, "analyze", opts.data ? opts.data : "");
+    sbatch_script(p, t, "analyze", opts.data ? opts.data : "", 1);
     analyze_words(p, &w);
-    mp_text_printf(t, "exec ");
+    mp_text_printf(t, "%s", run_prefix(p));
     shell_words(t, &w);
-    mp_text_printf(t, "\n");
+    requeue_tail(p, t);
     sbatch_end(t, "analyze");
     words_free(&w);
     mp_text_free(&opts);
 
-    mp_text_printf(&opts, "--array=0-%" PRIu32 " --dependency=afterok:\"$analyze\" "
-                          "--kill-on-invalid-dep=yes ", p->chunk_count - 1);
+    mp_text_printf(&opts, "--array=0-%" PRIu32, p->chunk_count - 1);
+    if (p->throttle)
+        mp_text_printf(&opts, "%%%" PRIu32, p->throttle);
+    mp_text_printf(&opts, " --dependency=afterok:\"$analyze\" --kill-on-invalid-dep=yes ");
     sbatch_opts(p, &opts, "convert", "convert_%A_%a.log");
-    sbatch_script(p, t, "convert", opts.data ? opts.data : "");
+    sbatch_script(p, t, "convert", opts.data ? opts.data : "", 1);
     mp_text_free(&opts);
     mp_text_printf(t, "frames=(");
     shell_ranges(t, p);
@@ -378,10 +421,11 @@ static mp_status render_slurm(const farm_plan *p, mp_text *t, mp_error *err)
         mp_text_printf(t, ")\n");
     }
     convert_words(p, &w);
-    mp_text_printf(t, "exec ");
+    mp_text_printf(t, "%s", run_prefix(p));
     shell_words(t, &w);
-    mp_text_printf(t, " --frames \"${frames[$SLURM_ARRAY_TASK_ID]}\"%s\n",
+    mp_text_printf(t, " --frames \"${frames[$SLURM_ARRAY_TASK_ID]}\"%s",
                    is_movie(p) ? " -o \"${segments[$SLURM_ARRAY_TASK_ID]}\"" : "");
+    requeue_tail(p, t);
     sbatch_end(t, "convert");
     words_free(&w);
 
@@ -391,7 +435,7 @@ static mp_status render_slurm(const farm_plan *p, mp_text *t, mp_error *err)
     if (final) {
         mp_text_printf(&opts, "--dependency=afterok:\"$convert\" --kill-on-invalid-dep=yes ");
         sbatch_opts(p, &opts, is_movie(p) ? "join" : "audio", "final_%j.log");
-        sbatch_script(p, t, "final", opts.data ? opts.data : "");
+        sbatch_script(p, t, "final", opts.data ? opts.data : "", 0);
         mp_text_free(&opts);
         mp_text_printf(t, "exec ");
         shell_words(t, &w);
@@ -564,9 +608,10 @@ static mp_status render_json(const farm_plan *p, mp_text *t, mp_error *err)
 static mp_status check_plan_text(const farm_plan *p, mp_error *err)
 {
     const char *fields[] = {p->tool, p->program, p->clip, p->output, p->name, p->levels,
-                            p->format ? p->format : "", p->sshlogin ? p->sshlogin : ""};
+                            p->format ? p->format : "", p->sshlogin ? p->sshlogin : "",
+                            p->mem ? p->mem : ""};
     const char *names[] = {"tool", "program path", "clip path", "output path", "clip name",
-                           "sidecar path", "--to", "--sshlogin"};
+                           "sidecar path", "--to", "--sshlogin", "--mem"};
     mp_status st = MP_OK;
     for (size_t i = 0; st == MP_OK && i < sizeof fields / sizeof fields[0]; i++)
         st = farm_check_text(names[i], fields[i], err);
@@ -574,6 +619,8 @@ static mp_status check_plan_text(const farm_plan *p, mp_error *err)
         st = farm_check_text("a convert option", p->extra[i], err);
     for (uint32_t i = 0; st == MP_OK && i < p->sbatch_count; i++)
         st = farm_check_text("an --sbatch option", p->sbatch[i], err);
+    for (uint32_t i = 0; st == MP_OK && i < p->sbatch_work_count; i++)
+        st = farm_check_text("an --sbatch-work option", p->sbatch_work[i], err);
     if (st == MP_OK && p->chunk_count == 0)
         st = mp_error_set(err, MP_ERR_ARG, "plan has no chunks");
     return st;

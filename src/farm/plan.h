@@ -10,8 +10,12 @@
  *
  * Engines:
  *   slurm     a bash script to run where sbatch works: it submits the analyze job, a job array
- *             (--array=0-(K-1), --dependency=afterok:ANALYZE) whose task i converts chunk i,
- *             and the final job (afterok on the whole array); job scripts carry #SBATCH lines.
+ *             (--array=0-(K-1)[%N], --dependency=afterok:ANALYZE) whose task i converts chunk
+ *             i, and the final job (afterok on the whole array); job scripts carry #SBATCH
+ *             lines. analyze and convert are --requeue and requeue themselves on exit 6
+ *             (interrupted: preempted, scancel --signal=TERM) while SLURM_RESTART_COUNT is
+ *             below `requeues`; they resume (DNG --skip-existing) or redo their one file.
+ * Convert tasks log a JSON progress line per 10 s (--progress-every 10), not per frame.
  *   parallel  a bash script: analyze, then `parallel --halt now,fail=1 -q ... ::: RANGES`
  *             (with --sshlogin when given), then the final step.
  *   json      {"format":"mlvpipe-plan","format_version":1, ... "tasks":[...]} with every task's
@@ -72,9 +76,17 @@ typedef struct farm_plan {
     uint32_t chunk_size;
     const farm_chunk *chunks;
     uint32_t chunk_count;
-    /* Slurm: extra "#SBATCH ..." lines (e.g. "--partition=render"). */
+    /* Slurm: extra "#SBATCH ..." lines for every job (e.g. "--partition=render"), and for the
+     * jobs that do the work only, analyze and convert (e.g. "--time=2:00:00"): the final
+     * join is single-threaded and short. threads and mem also go to those two only. */
     const char *sbatch[FARM_MAX_EXTRA];
     uint32_t sbatch_count;
+    const char *sbatch_work[FARM_MAX_EXTRA];
+    uint32_t sbatch_work_count;
+    const char *mem;            /* Slurm --mem of analyze and convert (e.g. "4G"); NULL: none */
+    uint32_t throttle;          /* Slurm: at most this many array tasks at once (%N); 0: any */
+    uint32_t requeues;          /* Slurm: an interrupted task (exit 6) is requeued up to this
+                                 * many times (scontrol requeue; jobs are --requeue) */
     /* GNU parallel: --sshlogin list (NULL: this machine) and --jobs (0: parallel's default). */
     const char *sshlogin;
     uint32_t jobs;

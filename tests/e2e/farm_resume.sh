@@ -28,11 +28,12 @@ run_task() {
     mapfile -d '' argv < <(task_argv "$1" "$2")
     "${argv[@]}" >/dev/null 2>"$tmp/task.err"
 }
-# kill_task PLAN ID N: starts the task and SIGKILLs it once N frames are reported done;
-# returns the task's exit status (137 when the kill landed).
+# kill_task PLAN ID N: starts the task and SIGKILLs it once N frames are reported done
+# (without the plan's --progress-every 10, so that every frame is reported); returns the
+# task's exit status (137 when the kill landed).
 kill_task() {
     local -a argv
-    mapfile -d '' argv < <(task_argv "$1" "$2")
+    mapfile -d '' argv < <(task_argv "$1" "$2" | sed -z '/^--progress-every$/,+1d')
     rm -f "$tmp/events"; mkfifo "$tmp/events"
     "${argv[@]}" >/dev/null 2>"$tmp/events" &
     local pid=$! n=0 line

@@ -6,7 +6,9 @@
 # every job must complete, the DNGs and WAV must be byte-identical to one process, and the
 # joined movies must have its video packets and audio. Skips (77) with the reason when Slurm
 # cannot run here (not root, packages missing, daemons refused). A task killed mid-chunk and
-# the plan submitted again gives the same bytes.
+# the plan submitted again gives the same bytes. A task stopped by SIGTERM requeues itself and
+# the plan completes; the array throttle holds; the README's hand-written array job runs
+# without --cpus-per-task.
 # usage: farm_slurm.sh MLVPIPE MLVSYNTH SRCDIR
 set -u
 mlvpipe=$(realpath "$1")
@@ -98,13 +100,53 @@ scontrol -o show job "$join_id" | grep -q -e 'JobState=CANCELLED' -e 'Dependency
     fail "join job after a failed chunk: $(scontrol -o show job "$join_id" | grep -o 'JobState=[A-Z_]*')"
 [ ! -e "$tmp/slurm_fail/A001.mkv" ] || fail "a movie was joined although a chunk failed"
 
-# A task SIGKILLed mid-chunk by Slurm (scancel --full --signal=KILL), then the same plan
-# submitted again: the frames finished before the kill are kept (not rewritten) and the
-# result is byte-identical to one process. 720p frames so that a chunk runs for a second or two.
+# Requeue: task 0 of a plan stopped by SIGTERM mid-chunk (scancel --full --signal=TERM, as a
+# preemption or time limit sends it) exits 6 and requeues itself; it runs again, keeps the
+# frames it had, and the plan completes with the bytes of one process. The array is
+# throttled to one task at a time (%1).
 mkdir -p "$tmp/k"
 "$mlvsynth" -o "$tmp/k/A001.MLV" --dual-iso --frames 48 --size 1280x720 --shift 2 >/dev/null ||
     fail "mlvsynth 720p"
 "$mlvpipe" convert "$tmp/k/A001.MLV" -o "$tmp/kref" --threads 2 2>/dev/null || fail "720p reference"
+"$mlvpipe" plan "$tmp/k/A001.MLV" -o "$tmp/term" --chunk 24 --threads 1 --throttle 1 \
+    --mem 500M > "$tmp/term.sh" || fail "plan (TERM case)"
+ids=$(bash "$tmp/term.sh" 2>"$tmp/sub.err") || fail "sbatch (TERM case): $(cat "$tmp/sub.err")"
+array=$(awk '{print $2}' <<<"$ids")
+scontrol -o show job "$array" | grep -q "ArrayTaskThrottle=1" ||
+    fail "array not throttled: $(scontrol -o show job "$array" | grep -o 'ArrayTaskThrottle=[0-9]*' | head -1)"
+for _ in $(seq 1 1200); do     # until task 0 (frames 0-23) has finished 2 frames
+    [ "$(ls "$tmp/term/A001" 2>/dev/null | grep -c '^A001_0000[01][0-9]\.dng$')" -ge 2 ] && break
+    sleep 0.05
+done
+scancel --full --signal=TERM "${array}_0"
+wait_jobs 300
+all_completed $ids
+restarts=$(scontrol -o show job "${array}_0" | grep -o 'Restarts=[0-9]*')
+[ "$restarts" = Restarts=1 ] || fail "task 0 after SIGTERM: $restarts, expected Restarts=1 (requeued once)"
+grep -q '"status":"interrupted"' "$tmp/term/A001_logs/"*convert*_0.log ||
+    fail "task 0's log has no interrupted run"
+same_frames "Slurm SIGTERM + requeue" "$tmp/kref" "$tmp/term"
+echo "task 0 stopped by SIGTERM, requeued ($restarts), plan completed"
+
+# The README's hand-written array job, SLURM_CPUS_PER_TASK unset (no --cpus-per-task), with
+# 24-frame chunks for this 48-frame clip.
+"$mlvpipe" analyze "$tmp/A001.MLV" -o "$tmp/hand.levels.json" 2>/dev/null || fail "hand analyze"
+(cd "$tmp" && PATH="$(dirname "$mlvpipe"):$PATH" sbatch --array=0-1 --output="$tmp/hand_%a.log" \
+    --wrap 'f=$((SLURM_ARRAY_TASK_ID*24)); mlvpipe convert A001.MLV -o hand \
+    --frames $f-$((f+23)) --levels hand.levels.json ${SLURM_CPUS_PER_TASK:+--threads $SLURM_CPUS_PER_TASK} \
+    --skip-existing --progress json --progress-every 10') >/dev/null || fail "sbatch (README example)"
+wait_jobs 300
+ls "$tmp/hand/A001/"*.dng 2>/dev/null | wc -l | grep -qx 48 ||
+    fail "README example: $(ls "$tmp/hand/A001/" 2>/dev/null | grep -c dng) DNGs ($(cat "$tmp"/hand_*.log | head -c 300))"
+for f in "$tmp"/ref/A001/*.dng; do
+    cmp -s "$f" "$tmp/hand/A001/${f##*/}" || { fail "README example: ${f##*/} differs"; break; }
+done
+[ "$(grep -c '"event":"frame"' "$tmp/hand_0.log")" -le 3 ] ||
+    fail "README example: $(grep -c '"event":"frame"' "$tmp/hand_0.log") frame lines in a 24-frame log"
+
+# A task SIGKILLed mid-chunk by Slurm (scancel --full --signal=KILL), then the same plan
+# submitted again: the frames finished before the kill are kept (not rewritten) and the
+# result is byte-identical to one process. 720p frames so that a chunk runs for a second or two.
 "$mlvpipe" plan "$tmp/k/A001.MLV" -o "$tmp/kill" --chunk 24 --threads 1 > "$tmp/kill.sh" ||
     fail "plan (kill case)"
 ids=$(bash "$tmp/kill.sh" 2>/dev/null) || fail "sbatch (kill case)"

@@ -44,13 +44,26 @@ static void usage(FILE *out)
         "      --to FORMAT       dng (default); prores422hq, prores4444 (MOV segments),\n"
         "                        ffv1 (MKV) or nut: per-chunk segments in DIR/NAME_segments/\n"
         "                        NAME_AAAAAA-BBBBBB.EXT joined into DIR/NAME.EXT\n"
-        "      --threads N       threads per task (Slurm: --cpus-per-task=N)\n"
+        "      --threads N       threads per task (Slurm: --cpus-per-task=N on analyze and\n"
+        "                        convert; default: what the task's CPUs allow)\n"
         "      --phase N         dual-ISO row phase 0..3 for analyze and convert\n"
         "      --no-audio        no WAV / audio track\n"
         "      --levels FILE     sidecar path (default DIR/NAME.levels.json)\n"
         "      --mlvpipe PATH    mlvpipe as the hosts run it (default: this program)\n"
-        "      --sbatch OPT      add '#SBATCH OPT' to every Slurm job (repeatable), e.g.\n"
-        "                        --sbatch=--partition=render --sbatch=--time=1:00:00\n"
+        "Slurm:\n"
+        "      --sbatch OPT      add '#SBATCH OPT' to every job (repeatable), e.g.\n"
+        "                        --sbatch=--partition=render --sbatch=--account=vfx\n"
+        "      --sbatch-work OPT add '#SBATCH OPT' to the analyze and convert jobs only, not\n"
+        "                        to the short single-threaded join (repeatable), e.g.\n"
+        "                        --sbatch-work=--time=1:00:00\n"
+        "      --mem SIZE        #SBATCH --mem=SIZE for analyze and convert (e.g. 4G)\n"
+        "      --throttle N      at most N convert tasks at once (--array=0-K%%N)\n"
+        "      --requeue N       a task stopped by SIGTERM while its job runs on (exit 6:\n"
+        "                        --sbatch-work=--signal=TERM@120, scancel --signal=TERM)\n"
+        "                        requeues itself, up to N times (default 3; 0: never);\n"
+        "                        analyze and convert jobs are --requeue (node failure,\n"
+        "                        preemption); a cancelled job stays cancelled\n"
+        "GNU parallel:\n"
         "      --sshlogin LIST   GNU parallel --sshlogin (e.g. 2/node1,2/node2)\n"
         "      --jobs N          GNU parallel --jobs (tasks at once per host)\n"
         "  -- ARGS               passed to every convert task as they are\n"
@@ -64,7 +77,8 @@ static void usage(FILE *out)
 }
 
 enum { OPT_CHUNK = 256, OPT_ENGINE, OPT_TO, OPT_THREADS, OPT_PHASE, OPT_NO_AUDIO, OPT_LEVELS,
-       OPT_MLVPIPE, OPT_SBATCH, OPT_SSHLOGIN, OPT_JOBS };
+       OPT_MLVPIPE, OPT_SBATCH, OPT_SSHLOGIN, OPT_JOBS, OPT_SBATCH_WORK, OPT_MEM, OPT_THROTTLE,
+       OPT_REQUEUE };
 
 static const struct option long_options[] = {
     {"output", required_argument, NULL, 'o'},
@@ -77,6 +91,10 @@ static const struct option long_options[] = {
     {"levels", required_argument, NULL, OPT_LEVELS},
     {"mlvpipe", required_argument, NULL, OPT_MLVPIPE},
     {"sbatch", required_argument, NULL, OPT_SBATCH},
+    {"sbatch-work", required_argument, NULL, OPT_SBATCH_WORK},
+    {"mem", required_argument, NULL, OPT_MEM},
+    {"throttle", required_argument, NULL, OPT_THROTTLE},
+    {"requeue", required_argument, NULL, OPT_REQUEUE},
     {"sshlogin", required_argument, NULL, OPT_SSHLOGIN},
     {"jobs", required_argument, NULL, OPT_JOBS},
     {"help", no_argument, NULL, 'h'},
@@ -96,6 +114,13 @@ static const char *movie_extension(const char *format, int *ok)
             return movies[i].ext;
     *ok = 0;
     return NULL;
+}
+
+/* A Slurm memory size: digits, then at most one of K, M, G, T (sbatch --mem). */
+static int valid_mem(const char *s)
+{
+    size_t n = strspn(s, "0123456789");
+    return n > 0 && n < 12 && (!s[n] || (strchr("KMGTkmgt", s[n]) && !s[n + 1]));
 }
 
 /* path made absolute against the working folder (it need not exist yet). */
@@ -165,7 +190,8 @@ static int read_clip(farm_plan *p, uint32_t **numbers)
 int cmd_plan(int argc, char **argv)
 {
     static const char command[] = "plan";
-    farm_plan p = {.tool = "mlvpipe " MLVPIPE_VERSION, .phase = -1, .chunk_size = 1000};
+    farm_plan p = {.tool = "mlvpipe " MLVPIPE_VERSION, .phase = -1, .chunk_size = 1000,
+                   .requeues = 3};
     farm_engine engine = FARM_SLURM;
     const char *output = NULL, *levels = NULL, *program = NULL;
     uint32_t value;
@@ -215,6 +241,29 @@ int cmd_plan(int argc, char **argv)
                 return cli_usage_error(command,
                                        "at most 32 --sbatch options (this one: '%s')", optarg);
             p.sbatch[p.sbatch_count++] = optarg;
+            break;
+        case OPT_SBATCH_WORK:
+            if (p.sbatch_work_count == FARM_MAX_EXTRA)
+                return cli_usage_error(command,
+                                       "at most 32 --sbatch-work options (this one: '%s')", optarg);
+            p.sbatch_work[p.sbatch_work_count++] = optarg;
+            break;
+        case OPT_MEM:
+            if (!valid_mem(optarg))
+                return cli_usage_error(command, "--mem takes a size in Slurm's form: a number "
+                                       "with an optional K, M, G or T (e.g. 4G), not '%s'", optarg);
+            p.mem = optarg;
+            break;
+        case OPT_THROTTLE:
+            if (!cli_parse_uint(optarg, 1, 1000000, &value))
+                return cli_usage_error(command, "--throttle needs a number >= 1, not '%s'",
+                                       optarg);
+            p.throttle = value;
+            break;
+        case OPT_REQUEUE:
+            if (!cli_parse_uint(optarg, 0, 1000, &value))
+                return cli_usage_error(command, "--requeue takes 0 to 1000, not '%s'", optarg);
+            p.requeues = value;
             break;
         case OPT_SSHLOGIN: p.sshlogin = optarg; break;
         case OPT_JOBS:
