@@ -1,4 +1,4 @@
-#include "workpool.h"
+#include "pipeline/workpool.h"
 
 #include <pthread.h>
 #include <stdlib.h>

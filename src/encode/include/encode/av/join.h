@@ -1,0 +1,47 @@
+/* join: movie segments (one per farm chunk) into one file without re-encoding
+ * (outputs-and-farm.md 6): every video and audio packet is copied as it is.
+ *
+ * Segments must have the same streams with the same parameters (codec, size, pixel format,
+ * sample rate, channels, codec private data); the first difference is an error naming the
+ * segment and the stream. Timestamps: a segment that starts where the previous one ended, or
+ * later (mlvpipe's segments carry absolute frame times), keeps its timestamps, so the result
+ * has the packets of a whole-clip run; a segment that starts earlier (e.g. at 0, as ffmpeg
+ * writes them, or overlapping by less than a frame) is shifted to follow on at the next
+ * frame's exact time; one starting a frame or more inside the previous ones is refused (out of
+ * order). The shift is measured on the video stream and applied to every stream, so audio
+ * stays in sync with it. The container comes from the output's extension (.mov, .mkv, .nut);
+ * the time code (MOV tmcd track, Matroska/NUT tag) is the first segment's, other metadata is
+ * not copied.
+ *
+ * The output is written under a temporary name and renamed when complete (common/out_file.h);
+ * an existing output is an error unless overwrite. */
+#ifndef MP_FARM_JOIN_H
+#define MP_FARM_JOIN_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "common/mp_status.h"
+
+typedef struct farm_join_options {
+    const char *output;
+    const char *const *segments;   /* in playing order */
+    uint32_t segment_count;        /* >= 1 */
+    int overwrite;
+    const atomic_int *cancel;      /* optional: stop (MP_ERR_INTERRUPTED) when non-zero */
+    mp_logger log;                 /* one info line per segment */
+} farm_join_options;
+
+typedef struct farm_join_result {
+    uint64_t packets;              /* copied, all streams */
+    uint64_t video_packets;
+    uint32_t shifted_segments;     /* segments whose timestamps were moved */
+} farm_join_result;
+
+/* Errors: MP_ERR_ARG (no segments, unknown container), MP_ERR_FORMAT (a segment is not a
+ * movie or its streams differ), MP_ERR_IO (reading or writing), MP_ERR_INTERRUPTED.
+ * output_failed in *failed_on_output tells a write failure from an input one. */
+mp_status farm_join(const farm_join_options *o, farm_join_result *res, int *failed_on_output,
+                    mp_error *err);
+
+#endif

@@ -1,0 +1,14 @@
+/* encode/md5: frame digests, the form shared/samples/synthetic/expected_md5.json uses: MD5 of
+ * the samples as little-endian uint16, row-major, width * height values.
+ * The "md5" sink writes one line "NUMBER HEX" per frame (in arrival order) to its path and
+ * "audio HEX" for the PCM stream, if any, when finished. */
+#ifndef MP_MD5_H
+#define MP_MD5_H
+
+#include "common/mp_frame.h"
+#include "common/mp_status.h"
+
+/* hex gets 32 lowercase digits and a NUL. */
+mp_status mp_frame_md5(const mp_frame *f, char hex[33], mp_error *err);
+
+#endif
