@@ -15,7 +15,7 @@
  *   parallel  a bash script: analyze, then `parallel --halt now,fail=1 -q ... ::: RANGES`
  *             (with --sshlogin when given), then the final step.
  *   json      {"format":"mlvpipe-plan","format_version":1, ... "tasks":[...]} with every task's
- *             command as an argv array and its dependencies by id (README.md, "On a farm").
+ *             command as an argv array and its dependencies by id (doc/json.md, section 3).
  * Every path is quoted for the shell; text with control characters is refused (it could end a
  * here-document or a line early). */
 #ifndef MP_FARM_PLAN_H
