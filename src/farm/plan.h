@@ -1,5 +1,5 @@
 /* farm/plan: a clip cut into chunks of frames and the job description that converts them on a
- * render farm (outputs-and-farm.md 7-8): one `analyze` task writing the levels sidecar, one
+ * render farm (doc/farm.md 5): one `analyze` task writing the levels sidecar, one
  * `convert --frames A-B --levels SIDECAR` task per chunk after it, and a final task after all
  * chunks: `join` for movie segments, or, for a DNG sequence of a clip with audio, a whole-clip
  * `convert --skip-existing` that finds every frame done and writes the WAV.
