@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Test of the generated manual page: groff renders it without a single warning, and every
-command of `mlvpipe --help` and every option that `mlvpipe COMMAND --help` lists appears in
-the rendered text (so the README's reference, which the page is made from, cannot fall behind
-the program). Exits 77 (skipped) when groff is not installed.
+command and option of `mlvpipe --help` and every option `mlvpipe COMMAND --help` lists appears
+in the rendered text (so the README's reference, which the page is made from, cannot fall
+behind the program). Exits 77 (skipped) when groff is not installed.
 
 Usage: check_man.py MLVPIPE mlvpipe.1
 """
@@ -11,6 +11,9 @@ import re
 import shutil
 import subprocess
 import sys
+
+
+OPTION = r'(?<![\w-])-{1,2}[A-Za-z][\w-]*'   # -v, --cpu-flags, not a-b or MLVPIPE_X
 
 
 def run(args, **kw):
@@ -40,14 +43,14 @@ def main():
         sys.exit('groff failed on %s:\n%s' % (page, rendered.stderr))
     # minus and hyphen glyphs back to ASCII; lines joined so a wrapped option still matches
     text = rendered.stdout.replace('\u2212', '-').replace('\u2010', '-')
-    words = set(re.findall(r'(?<![\w-])-{1,2}[A-Za-z][\w-]*', text))
+    words = set(re.findall(OPTION, text))
 
     top = help_text(mlvpipe)
     commands = re.findall(r'^  ([a-z]+)  ', top.split('commands:', 1)[1], re.M)
     if not commands:
         sys.exit('no commands found in mlvpipe --help')
     missing = []
-    for opt in ('-v', '-q', '--help', '--version'):
+    for opt in sorted(set(re.findall(OPTION, top)) | {'--help', '--version'}):
         if opt not in words:
             missing.append('global option %s' % opt)
     for cmd in commands:
