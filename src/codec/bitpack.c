@@ -1,4 +1,4 @@
-/* codec/bitpack: MSB-first bitstreams of 1..16-bit samples (mlv-format.md 7).
+/* codec/bitpack: MSB-first bitstreams of 1..16-bit samples (doc/mlv-format.md 7).
  *
  * One generic bit-accumulator path handles every depth and every tail; whole groups of
  * 10, 12 and 14-bit samples (a group ends on a 16-bit word boundary) take the unrolled

@@ -1,4 +1,4 @@
-/* codec/delta: DELTA frames (mlv-format.md 10.1). Both directions add a constant modulo
+/* codec/delta: DELTA frames (doc/mlv-format.md 10.1). Both directions add a constant modulo
  * 2^bits, so one loop serves them. */
 #include "codec/delta.h"
 

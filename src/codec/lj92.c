@@ -1,4 +1,4 @@
-/* codec/lj92: lossless JPEG decoder (ITU-T T.81 process 14, mlv-format.md 9).
+/* codec/lj92: lossless JPEG decoder (ITU-T T.81 process 14, doc/mlv-format.md 9).
  *
  * Speed comes from three things: a 64-bit MSB-aligned bit buffer refilled eight bytes at a
  * time when they hold no 0xFF (stuffing is handled byte by byte otherwise); a 12-bit lookup

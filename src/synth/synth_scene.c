@@ -1,4 +1,4 @@
-/* Noise-free test scenes (dualiso.md 8.2) in electrons per photosite. */
+/* Noise-free test scenes (doc/dualiso.md 8.2) in electrons per photosite. */
 #include "synth/synth.h"
 
 #include <math.h>

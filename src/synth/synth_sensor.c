@@ -1,4 +1,4 @@
-/* The simulated 5D Mark III-like sensor (dualiso.md 8.2): Poisson photons, two analog gains
+/* The simulated 5D Mark III-like sensor (doc/dualiso.md 8.2): Poisson photons, two analog gains
  * on alternating row pairs, Gaussian read noise, rounding and clipping. */
 #include "synth/synth.h"
 

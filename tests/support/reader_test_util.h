@@ -39,7 +39,7 @@ void truncate_to(const char *path, uint64_t size);
 uint16_t pattern_value(uint32_t x, uint32_t y, uint32_t f, uint32_t bits);
 void pattern_frame(uint16_t *dst, uint32_t w, uint32_t h, uint32_t f, uint32_t bits);
 
-/* ---- minimal MLV writer (blocks laid out per mlv-format.md, little-endian) ---- */
+/* ---- minimal MLV writer (blocks laid out per doc/mlv-format.md, little-endian) ---- */
 typedef struct tbuf {
     uint8_t *p;
     size_t n, cap;

@@ -1,4 +1,4 @@
-/* Demosaic quality on the mlvsynth benchmark scene (dualiso.md 8.2, src/synth) with its exact
+/* Demosaic quality on the mlvsynth benchmark scene (doc/dualiso.md 8.2, src/synth) with its exact
  * RGB truth, shared by the develop unit tests and tools/bench/bench_develop.c.
  *
  * The scene is rendered SYNTH_CASE_EXPOSURE_EV brighter than the mlvsynth default so that the

@@ -1,4 +1,4 @@
-/* codec/delta: the DELTA frame format of `mlv_dump -e` (mlv-format.md 10.1), applied to
+/* codec/delta: the DELTA frame format of `mlv_dump -e` (doc/mlv-format.md 10.1), applied to
  * unpacked samples of depth b: stored = (cur - ref + 2^(b-1)) mod 2^b, where ref is the
  * same sample of the previous frame in processing order (zeros before the first). */
 #ifndef MP_DELTA_H

@@ -1,7 +1,7 @@
 /* codec/lj92: lossless JPEG (ITU-T T.81 process 14, "LJ92") as found in MLV and DNG.
  * Any component count 1..4, predictors 1..7, precision 2..16, several Huffman tables,
  * restart intervals. Samples are read and written in stream order (components interleaved,
- * line after line): X * Nf * Y samples. See mlv-format.md section 9. */
+ * line after line): X * Nf * Y samples. See doc/mlv-format.md section 9. */
 #ifndef MP_LJ92_H
 #define MP_LJ92_H
 

@@ -1,4 +1,4 @@
-/* codec/lzma_frame: the LZMA payload of old `mlv_dump -c` frames (mlv-format.md 10.2):
+/* codec/lzma_frame: the LZMA payload of old `mlv_dump -c` frames (doc/mlv-format.md 10.2):
  * u32 LE uncompressed size, 5 bytes of LZMA properties, raw LZMA1 stream (the 7-zip SDK
  * LzmaCompress layout). Used for video (flag 0x80) and audio payloads alike. */
 #ifndef MP_LZMA_FRAME_H

@@ -1,6 +1,6 @@
 /* mp_meta: camera and recording metadata in plain structs, decoded from MLV blocks (or the
  * legacy RAW footer) by the reader and consumed by the sinks (DNG tags, WAV, movie metadata).
- * Field meanings follow shared/docs/mlv-format.md section 4; strings are always NUL-terminated. */
+ * Field meanings follow doc/mlv-format.md section 4; strings are always NUL-terminated. */
 #ifndef MP_META_H
 #define MP_META_H
 
@@ -75,7 +75,7 @@ typedef struct mp_wall_clock {       /* RTCI */
 typedef struct mp_dual_iso_tag {     /* DISO */
     int present;
     uint32_t mode;                   /* 1 when dual ISO was active in movie mode */
-    int32_t iso_value;               /* raw menu index, see mlv-format.md 15.2 */
+    int32_t iso_value;               /* raw menu index, see doc/mlv-format.md 15.2 */
     uint32_t recovery_iso;           /* decoded recovery ISO, 0 if unknown */
 } mp_dual_iso_tag;
 

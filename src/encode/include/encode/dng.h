@@ -1,4 +1,4 @@
-/* encode/dng: one CinemaDNG file per frame (shared/docs/cinemadng.md): the raw CFA image in
+/* encode/dng: one CinemaDNG file per frame (doc/cinemadng.md): the raw CFA image in
  * IFD0 as a single strip (16-bit, packed big-endian 10/12/14-bit, or LJ92), tags sorted, an
  * Exif IFD for exposure and lens, TimeCodes/FrameRate/ReelName for sequence readers.
  * Bytes depend only on the frame, its metadata and the params (no clock, no thread count).

@@ -1,5 +1,6 @@
-/* encode/md5: frame digests, the form shared/samples/synthetic/expected_md5.json uses: MD5 of
- * the samples as little-endian uint16, row-major, width * height values.
+/* encode/md5: frame digests, the form of the shared samples' expected_md5.json
+ * (doc/mlv-format.md 19): MD5 of the samples as little-endian uint16, row-major,
+ * width * height values.
  * The "md5" sink writes one line "NUMBER HEX" per frame (in arrival order) to its path and
  * "audio HEX" for the PCM stream, if any, when finished. */
 #ifndef MP_MD5_H

@@ -1,4 +1,4 @@
-/* encode/naming: folder and file names of a CinemaDNG sequence and its WAV (cinemadng.md 3).
+/* encode/naming: folder and file names of a CinemaDNG sequence and its WAV (doc/cinemadng.md 3).
  * Plain:   CLIP/CLIP_000000.dng, CLIP/CLIP.wav (6+ digits, absolute 0-based frame number)
  * Resolve: CLIP_1_YYYY-MM-DD_HHMM_C0000/CLIP_1_YYYY-MM-DD_HHMM_C0000_000000.dng (+ .wav),
  *          date and time of the recording start from RTCI (1970-01-01_0000 without RTCI). */

@@ -8,7 +8,7 @@
  *
  * Every file is written under a temporary name in its final folder and renamed when complete;
  * an existing final file is an error unless params.overwrite is set. abort() removes the
- * temporary files. Layout and tag choices follow shared/docs/cinemadng.md. */
+ * temporary files. Layout and tag choices follow doc/cinemadng.md. */
 #ifndef MP_SINK_H
 #define MP_SINK_H
 

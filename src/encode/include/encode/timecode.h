@@ -1,4 +1,4 @@
-/* encode/timecode: frame rates and SMPTE time codes for CinemaDNG and WAV (cinemadng.md 4).
+/* encode/timecode: frame rates and SMPTE time codes for CinemaDNG and WAV (doc/cinemadng.md 4).
  * Time codes count frames from a base (00:00:00:00 at frame 0, or the recording's time of
  * day) at the nominal integer rate R = round(fps); non-drop-frame unless asked. */
 #ifndef MP_TIMECODE_H

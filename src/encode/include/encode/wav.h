@@ -1,5 +1,5 @@
 /* encode/wav: the clip's audio as a Broadcast WAVE file with bext and iXML chunks, aligned to
- * the first exported video frame (cinemadng.md 5). The "wav" sink takes PCM in stream order
+ * the first exported video frame (doc/cinemadng.md 5). The "wav" sink takes PCM in stream order
  * (as mlv_read_audio returns it), drops or pads whole sample frames at the start, cuts or pads
  * the end to the exported frames' duration, and writes PATH/<folder>/<name>.wav. */
 #ifndef MP_WAV_H

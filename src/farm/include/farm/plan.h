@@ -1,5 +1,5 @@
 /* farm/plan: a clip cut into chunks of frames and the job description that converts them on a
- * render farm (outputs-and-farm.md 7-8): one `analyze` task writing the levels sidecar, one
+ * render farm (doc/farm.md 5): one `analyze` task writing the levels sidecar, one
  * `convert --frames A-B --levels SIDECAR` task per chunk after it, and a final task after all
  * chunks: `join` for movie segments, or, for a DNG sequence of a clip with audio, a whole-clip
  * `convert --skip-existing` that finds every frame done and writes the WAV.
@@ -15,7 +15,7 @@
  *   parallel  a bash script: analyze, then `parallel --halt now,fail=1 -q ... ::: RANGES`
  *             (with --sshlogin when given), then the final step.
  *   json      {"format":"mlvpipe-plan","format_version":1, ... "tasks":[...]} with every task's
- *             command as an argv array and its dependencies by id (README.md, "On a farm").
+ *             command as an argv array and its dependencies by id (doc/json.md, section 3).
  * Every path is quoted for the shell; text with control characters is refused (it could end a
  * here-document or a line early). */
 #ifndef MP_FARM_PLAN_H

@@ -2,7 +2,7 @@
  *
  * `mlvpipe analyze CLIP -o levels.json` writes them, `mlvpipe convert --levels levels.json`
  * reads them back, so every farm chunk of a clip uses the same levels. The format (also in
- * README.md, "mlvpipe convert / analyze"):
+ * doc/json.md, section 2):
  *
  *   {
  *     "format": "mlvpipe-levels", "format_version": 2,

@@ -1,5 +1,5 @@
 /* reader/mlv_blocks: decodes one MLV block (header + fixed fields) into typed metadata.
- * Pure byte parsing: no files, no allocation. Layouts: mlv-format.md sections 2 and 4. */
+ * Pure byte parsing: no files, no allocation. Layouts: doc/mlv-format.md sections 2 and 4. */
 #ifndef MLV_BLOCKS_H
 #define MLV_BLOCKS_H
 

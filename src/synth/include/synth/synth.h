@@ -1,7 +1,7 @@
 /* synth: a physically simulated raw sensor and test scenes, for generating clips with known
  * ground truth (tools/mlvsynth) and for measuring reconstruction quality (benchmarks, tests).
  * Pure functions, deterministic for a given seed on every platform (own RNG, no libm
- * randomness). Sensor and scene default to shared/docs/dualiso.md section 8.2. */
+ * randomness). Sensor and scene default to doc/dualiso.md section 8.2. */
 #ifndef MP_SYNTH_H
 #define MP_SYNTH_H
 
@@ -36,14 +36,14 @@ double synth_sensor_gain(const synth_sensor *s);
 int synth_row_is_bright(const synth_sensor *s, uint32_t y);
 
 typedef enum synth_scene_kind {
-    SYNTH_SCENE_BENCHMARK,      /* dualiso.md 8.2: log ramp, stripes, zone plate, patches */
+    SYNTH_SCENE_BENCHMARK,      /* doc/dualiso.md 8.2: log ramp, stripes, zone plate, patches */
     SYNTH_SCENE_FLAT,           /* uniform, level = exposure_ev */
     SYNTH_SCENE_RAMP            /* horizontal log ramp only */
 } synth_scene_kind;
 
 /* Scene layouts (electrons before colour gains, u = x / width, v = y / height over the
  * active area, x = photosite column + frame * shift_px, y = photosite row):
- * - BENCHMARK: dualiso.md 8.2 exactly; colour gains R x (0.45 + 0.25 v), B x (0.75 - 0.2 u).
+ * - BENCHMARK: doc/dualiso.md 8.2 exactly; colour gains R x (0.45 + 0.25 v), B x (0.75 - 0.2 u).
  * - FLAT: 2^exposure_ev on every photosite, no colour gains (a truly flat field).
  * - RAMP: the benchmark's base ramp 2^(-1.5 + 18 u) without modulation, with colour gains.
  * The illumination factor multiplies all three. The noise-free scene uses libm sin/cos

@@ -14,7 +14,7 @@
  * AVCOL_SPC_RGB, full range), so decoding them is bit-exact. Colour primaries, transfer and
  * matrix go on the encoder, every frame and the stream (MOV colr atom and ProRes frame header,
  * Matroska Colour element); NUT and rawvideo cannot carry them, so the reading side must be
- * told (outputs-and-farm.md 4): for NUT pass -color_primaries/-color_trc/-colorspace before
+ * told (doc/outputs.md 4): for NUT pass -color_primaries/-color_trc/-colorspace before
  * -i; for rawvideo `ffmpeg -f rawvideo -pix_fmt rgb48le -s WxH -r NUM/DEN ... -i -`.
  *
  * Output: a path is written as ".<name>.<pid>-<n>.part" beside it and renamed by
@@ -29,7 +29,7 @@
  *
  *     printf "file '%s'\n" seg_000000-000009.mov seg_000010-000019.mov > list.txt
  *     ffmpeg -f concat -safe 0 -i list.txt -c copy whole.mov
- *     # MOV: exact CFR timestamps across the joins (outputs-and-farm.md 6):
+ *     # MOV: exact CFR timestamps across the joins (doc/outputs.md 5):
  *     ffmpeg -f concat -safe 0 -i list.txt -c copy \
  *            -bsf:v "setts=ts=N*DEN:time_base=1/NUM" -video_track_timescale NUM whole.mov
  *

@@ -1,5 +1,5 @@
 /* join: movie segments (one per farm chunk) into one file without re-encoding
- * (outputs-and-farm.md 6): every video and audio packet is copied as it is.
+ * (doc/outputs.md 5): every video and audio packet is copied as it is.
  *
  * Segments must have the same streams with the same parameters (codec, size, pixel format,
  * sample rate, channels, codec private data); the first difference is an error naming the
