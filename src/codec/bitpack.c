@@ -7,7 +7,7 @@
  * MLV stores it little-endian, DNG big-endian (an ordinary MSB-first byte stream). For DNG,
  * 16-bit samples written by mp_pack_dng are therefore big-endian; a little-endian ("II")
  * TIFF stores 16-bit samples as plain uint16 in its own byte order and must not use it. */
-#include "bitpack.h"
+#include "codec/bitpack.h"
 
 #include <string.h>
 

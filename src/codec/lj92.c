@@ -10,7 +10,7 @@
  * input the bit buffer is fed zero bits that are counted as padding; consuming padding means
  * the data ran short, which is reported at the end of the line as damage. Samples are only
  * written inside dst, whose size must equal X*Nf*Y. */
-#include "lj92.h"
+#include "codec/lj92.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

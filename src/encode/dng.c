@@ -1,15 +1,15 @@
-#include "dng.h"
+#include "encode/dng.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../codec/bitpack.h"
-#include "../codec/lj92.h"
-#include "out_file.h"
+#include "codec/bitpack.h"
+#include "codec/lj92.h"
+#include "common/out_file.h"
 #include "tiff_writer.h"
-#include "timecode.h"
-#include "wallclock.h"
+#include "encode/timecode.h"
+#include "encode/wallclock.h"
 
 enum {
     TAG_NEW_SUBFILE_TYPE = 254, TAG_IMAGE_WIDTH = 256, TAG_IMAGE_LENGTH = 257,

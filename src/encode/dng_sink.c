@@ -3,10 +3,10 @@
 #include <limits.h>
 #include <stdatomic.h>
 
-#include "dng.h"
-#include "naming.h"
-#include "out_file.h"
-#include "timecode.h"
+#include "encode/dng.h"
+#include "encode/naming.h"
+#include "common/out_file.h"
+#include "encode/timecode.h"
 
 typedef struct dng_sink {
     mp_sink_params p;

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../codec/bitpack.h"
-#include "../codec/delta.h"
-#include "../codec/lj92.h"
-#include "../codec/lzma_frame.h"
+#include "codec/bitpack.h"
+#include "codec/delta.h"
+#include "codec/lj92.h"
+#include "codec/lzma_frame.h"
 #include "mlv_internal.h"
 
 static const char *frame_file(const mlv_clip *c, const mlv_entry *e)
