@@ -75,14 +75,17 @@ static inline void sample_at(const float *lin, const uint8_t *cl, uint32_t w, in
  * greens, at a non-green column), 0 where it is not positive; made once per loaded row. */
 static const float *pair_ratios(dualiso_workspace *ws, int slot, uint32_t w)
 {
-    float *pr = ws->pratio[slot];
+    float *restrict pr = ws->pratio[slot];
     if (ws->pratio_row[slot] == ws->ring_row[slot])
         return pr;
-    const float *v = ws->lin[slot];
+    const float *restrict v = ws->lin[slot];
     pr[0] = pr[w - 1] = 0;
     for (uint32_t q = 1; q + 1 < w; q++) {
+        /* branch-free, so it vectorises: the quotient of the other columns is dropped */
         float g = v[q - 1] + v[q + 1];
-        pr[q] = g > 0 && v[q] > 0 ? 2 * v[q] / g : 0;
+        int ok = (g > 0) & (v[q] > 0);
+        float r = 2 * v[q] / (ok ? g : 1);
+        pr[q] = ok ? r : 0;
     }
     ws->pratio_row[slot] = ws->ring_row[slot];
     return pr;
@@ -319,10 +322,13 @@ void dualiso_interpolate_row(frame_ctx *c, int32_t y)
     float *restrict est = ws->est, *restrict mis = ws->mis;
     uint8_t *restrict est_clip = ws->est_clip, *restrict est_mid = ws->est_mid;
     const int both = have_a && have_b;
+    /* floats and flags in separate loops: GCC 12 vectorises neither when they are mixed */
     for (int32_t x = 0; x < w; x++) {
         float a = la[x], b = lb[x];
         est[x] = 0.5f * (a + b);
         mis[x] = both ? fabsf(a - b) : 1e6f;
+    }
+    for (int32_t x = 0; x < w; x++) {
         est_clip[x] = ca[x] | cb[x];
         est_mid[x] = (uint8_t)both;
     }
@@ -341,8 +347,8 @@ void dualiso_interpolate_row(frame_ctx *c, int32_t y)
             float lev = est[x];
             float off = max_f(fabsf(la2[x] - la[x]), fabsf(lb2[x] - lb[x])) -
                         STEP_FLAT * mis[x];
-            int step = off > 0 &&
-                       off * off > STEP_NOISE * STEP_NOISE * (var + gain * max_f(lev, 0));
+            int step = (off > 0) &
+                       (off * off > STEP_NOISE * STEP_NOISE * (var + gain * max_f(lev, 0)));
             est_mid[x] = step ? 0 : est_mid[x];
         }
     }

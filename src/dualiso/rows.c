@@ -195,8 +195,8 @@ int dualiso_load_row(frame_ctx *c, int32_t y)
     int bright = dualiso_row_is_bright((uint32_t)y, c->lv->phase);
     const float *lut = ws->lut[bright], *glut = ws->glut[bright];
     const uint16_t clip = c->clip_raw[bright], top = (uint16_t)(ws->lut_size - 1);
-    float *lin = ws->lin[slot], *g = ws->guide[slot];
-    uint8_t *cl = ws->clip[slot];
+    float *restrict lin = ws->lin[slot], *restrict g = ws->guide[slot];
+    uint8_t *restrict cl = ws->clip[slot];
     const float shift = c->opt->row_align ? ws->row_off[y] : 0;
     for (uint32_t x = 0; x < w; x++) {
         uint16_t v = src[x] > top ? top : src[x];
