@@ -32,6 +32,7 @@ struct dualiso_workspace {
     float *scratch[NSCRATCH];     /* blend rows: levels, variances, disagreement */
     float *cs_cells[CS_RING];     /* chroma cells: green mean, R/G, B/G per 2x2 cell */
     uint8_t *cs_ok[CS_RING];      /* cell usable for chroma smoothing */
+    uint32_t *keys;               /* row alignment: sort keys of one row */
     float *row_off;               /* per-row dark-field offsets of the frame */
     uint32_t row_off_size;
 };

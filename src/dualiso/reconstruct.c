@@ -206,7 +206,7 @@ mp_status dualiso_reconstruct(const mp_frame *in, const dualiso_levels *lv,
     if (opt->row_align)
         dualiso_row_offsets(in, lv, ws->lut[0], ws->lut[1], c.clip_raw[0], c.clip_raw[1],
                             (float)(FADE_LO * (lv->white_bright - lv->black_bright) / lv->ratio),
-                            ws->scratch[0], ws->row_off);
+                            ws->scratch[0], ws->keys, ws->row_off);
     for (int32_t y = 0; y < (int32_t)in->height; y++) {
         dualiso_interpolate_row(&c, y);
         blend_row(&c, y, out->data + (size_t)y * in->width);

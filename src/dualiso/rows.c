@@ -36,6 +36,8 @@ static void free_rows(dualiso_workspace *ws)
         ws->cs_cells[i] = NULL;
         ws->cs_ok[i] = NULL;
     }
+    free(ws->keys);
+    ws->keys = NULL;
     free(ws->est);
     free(ws->mis);
     free(ws->est_clip);
@@ -122,6 +124,8 @@ mp_status dualiso_ws_prepare(dualiso_workspace *ws, const dualiso_levels *lv, ui
             ws->cs_ok[i] = malloc(width / 2 + 1);
             ok &= ws->cs_cells[i] && ws->cs_ok[i];
         }
+        ws->keys = malloc(width * sizeof *ws->keys);
+        ok &= ws->keys != NULL;
         ws->est = malloc(width * sizeof(float));
         ws->mis = malloc(width * sizeof(float));
         ws->est_clip = malloc(width);
