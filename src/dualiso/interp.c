@@ -80,13 +80,14 @@ static const float *pair_ratios(dualiso_workspace *ws, int slot, uint32_t w)
         return pr;
     const float *restrict v = ws->lin[slot];
     pr[0] = pr[w - 1] = 0;
-    for (uint32_t q = 1; q + 1 < w; q++) {
-        /* branch-free, so it vectorises: the quotient of the other columns is dropped */
-        float g = v[q - 1] + v[q + 1];
-        int ok = (g > 0) & (v[q] > 0);
-        float r = 2 * v[q] / (ok ? g : 1);
-        pr[q] = ok ? r : 0;
-    }
+    /* Two branch-free loops, so both vectorise (in one, GCC moves the division under the
+     * condition, where it may not run it speculatively): every quotient, then the ones
+     * without a positive sample and sum dropped (a quotient of a zero is harmless, FP traps
+     * being off). */
+    for (uint32_t q = 1; q + 1 < w; q++)
+        pr[q] = 2 * v[q] / (v[q - 1] + v[q + 1]);
+    for (uint32_t q = 1; q + 1 < w; q++)
+        pr[q] = (v[q - 1] + v[q + 1] > 0) & (v[q] > 0) ? pr[q] : 0;
     ws->pratio_row[slot] = ws->ring_row[slot];
     return pr;
 }
