@@ -16,6 +16,8 @@ test_pkgs="ffmpeg dcraw libraw-bin libimage-exiftool-perl python3 llvm libclang-
 test_pkgs="$test_pkgs parallel slurm-wlm munge openssh-server"
 # tmux: a pseudo-terminal whose screen tests/e2e/cli_progress.sh reads (the progress display).
 test_pkgs="$test_pkgs tmux"
+# groff-base: renders the manual page in the man-page test (doc/check_man.py).
+test_pkgs="$test_pkgs groff-base"
 pkgs=$build_pkgs
 [ "$want" = test ] && pkgs="$pkgs $test_pkgs"
 missing=""

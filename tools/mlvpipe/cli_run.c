@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -51,15 +52,31 @@ void cli_progress_init(cli_progress *p, cli_progress_mode mode, int to_stdout, d
     p->mode = mode;
     p->whole_lines = to_stdout;
     p->every_s = every_s;
-    p->line_kind = MP_PROGRESS_START;   /* none open */
-    mp_progress_begin(&p->limiter, 0, 0);
+    p->last_line_s = -1e300;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* At most one line per interval_s, and always the one that completes the count. */
+static int line_due(cli_progress *p, const mlvpipe_progress *ev, double interval_s)
+{
+    double now = now_s();
+    if (ev->done != ev->total && now - p->last_line_s < interval_s)
+        return 0;
+    p->last_line_s = now;
+    return 1;
 }
 
 static void close_line(cli_progress *p)
 {
-    if (p->line_kind != MP_PROGRESS_START)
+    if (p->line_open)
         fputc('\n', stderr);
-    p->line_kind = MP_PROGRESS_START;
+    p->line_open = 0;
     atomic_store(&cli_progress_line_open, 0);
 }
 
@@ -69,44 +86,43 @@ void cli_progress_close(cli_progress *p)
     fflush(stderr);
 }
 
-static void print_terminal(cli_progress *p, const mp_progress_event *ev)
+static void print_terminal(cli_progress *p, const mlvpipe_progress *ev)
 {
     char line[256];
-    if (ev->kind == MP_PROGRESS_FRAME || ev->kind == MP_PROGRESS_LEVELS) {
+    if (ev->kind == MLVPIPE_PROGRESS_FRAME || ev->kind == MLVPIPE_PROGRESS_LEVELS) {
         /* The pre-pass line stays on screen above the frames' one. */
-        if (p->line_kind != ev->kind)
+        if (p->line_open && p->line_kind != ev->kind)
             close_line(p);
-        if (!mp_progress_line_due(&p->limiter, ev, mp_progress_now(),
-                                  p->whole_lines ? 5.0 : 0.25))
+        if (!line_due(p, ev, p->whole_lines ? 5.0 : 0.25))
             return;
-        mp_progress_format_line(ev, line, sizeof line);
+        mlvpipe_progress_line(ev, line, sizeof line);
         if (p->whole_lines) {
             fprintf(stderr, "\r%s\033[K\n", line);
-        } else {
-            fprintf(stderr, "\r%s\033[K", line);
-            p->line_kind = ev->kind;
-            atomic_store(&cli_progress_line_open, 1);
+            return;
         }
-    } else if (ev->kind == MP_PROGRESS_DONE || ev->kind == MP_PROGRESS_ERROR) {
+        fprintf(stderr, "\r%s\033[K", line);
+        p->line_open = 1;
+        p->line_kind = ev->kind;
+        atomic_store(&cli_progress_line_open, 1);
+    } else if (ev->kind == MLVPIPE_PROGRESS_DONE || ev->kind == MLVPIPE_PROGRESS_ERROR) {
         close_line(p);
-        if (ev->kind == MP_PROGRESS_DONE)
+        if (ev->kind == MLVPIPE_PROGRESS_DONE)
             fprintf(stderr, "%s%u frames (%u written, %u skipped) in %.1f s, %.1f fps\n",
                     p->whole_lines ? "\r\033[K" : "", ev->done, ev->written, ev->skipped,
                     ev->elapsed_s, ev->fps);
     }
 }
 
-void cli_progress_print(void *opaque, const mp_progress_event *ev)
+void cli_progress_print(void *opaque, const mlvpipe_progress *ev)
 {
     cli_progress *p = opaque;
-    char line[2 * MP_ERROR_MAX + 256];
+    char line[2 * sizeof ((mlvpipe_error *)0)->message + 256];
     if (p->mode == CLI_PROGRESS_JSON) {
-        if (ev->kind == MP_PROGRESS_LEVELS)
+        if (ev->kind == MLVPIPE_PROGRESS_LEVELS)
             return;
-        if (ev->kind == MP_PROGRESS_FRAME && p->every_s > 0 &&
-            !mp_progress_line_due(&p->limiter, ev, mp_progress_now(), p->every_s))
+        if (ev->kind == MLVPIPE_PROGRESS_FRAME && p->every_s > 0 && !line_due(p, ev, p->every_s))
             return;
-        mp_progress_format_json(ev, line, sizeof line);
+        mlvpipe_progress_json(ev, line, sizeof line);
         fprintf(stderr, "%s\n", line);
     } else if (p->mode == CLI_PROGRESS_AUTO) {
         print_terminal(p, ev);

@@ -6,11 +6,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "pipeline/progress.h"
-
-/* Non-zero while a progress line is open on the terminal (no newline yet): the logger ends
- * it before printing a message. */
-extern atomic_int cli_progress_line_open;
+#include <mlvpipe/mlvpipe.h>
 
 /* Set by SIGINT/SIGTERM once cli_install_signals() ran; a second signal kills outright. */
 extern atomic_int cli_cancel;
@@ -26,9 +22,14 @@ typedef struct cli_progress {
     int mode;                   /* resolved: CLI_PROGRESS_JSON, _AUTO (terminal) or _NONE */
     int whole_lines;            /* terminal shared with a downstream program (-o -) */
     double every_s;             /* JSON: a frame event at most this often; 0: every frame */
-    mp_progress limiter;        /* only its rate-limit clock is used */
-    mp_progress_kind line_kind; /* of the line left open on the terminal */
+    double last_line_s;         /* when a line was last printed */
+    int line_open;              /* a terminal line without its newline yet ... */
+    mlvpipe_progress_kind line_kind;   /* ... of this kind */
 } cli_progress;
+
+/* Non-zero while a progress line is open on the terminal (no newline yet): the logger ends
+ * it before printing a message. */
+extern atomic_int cli_progress_line_open;
 
 /* Resolves auto to a terminal display when stderr is a terminal (and not -q), else none.
  * The display redraws one line ("\r") four times a second; with to_stdout (the output goes
@@ -37,8 +38,8 @@ typedef struct cli_progress {
  * program's line is never written over mid-line. every_s rate-limits JSON frame events (the
  * last frame always has one). */
 void cli_progress_init(cli_progress *p, cli_progress_mode mode, int to_stdout, double every_s);
-/* An mp_progress_fn: prints ev on stderr as the mode says. opaque is the cli_progress. */
-void cli_progress_print(void *opaque, const mp_progress_event *ev);
+/* An mlvpipe_progress_fn: prints ev on stderr as the mode says. opaque is the cli_progress. */
+void cli_progress_print(void *opaque, const mlvpipe_progress *ev);
 /* Ends the open terminal line, if any, so that what follows starts on a line of its own. */
 void cli_progress_close(cli_progress *p);
 /* Parses --progress-every: seconds, 0 to 86400; returns 0 on anything else. */

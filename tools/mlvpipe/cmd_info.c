@@ -1,6 +1,6 @@
 /* mlvpipe info CLIP [--json]: what is in a clip, including every damage entry.
  * The facts are gathered once (info_report) and printed as text or as JSON; the JSON keys
- * are a stable interface documented in README.md ("mlvpipe info"). */
+ * are a stable interface documented in doc/json.md (section 1). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +46,7 @@ static void usage(FILE *out)
             "line per damage found (\"FILE: offset N: cause\").\n"
             "\n"
             "options:\n"
-            "  --json      print one JSON object instead of text (keys: README.md, 'mlvpipe info')\n"
+            "  --json      print one JSON object instead of text (keys: doc/json.md)\n"
             "  -h, --help  show this help\n"
             "\n"
             "exit status: 0 clip intact, 3 clip missing, unreadable or its video unsupported,\n"
@@ -470,7 +470,7 @@ int cmd_info(int argc, char **argv)
     mp_status st = mlv_clip_open(&clip, path, &opt, &err);
     if (st != MP_OK) {
         fprintf(stderr, "mlvpipe: error: %s\n", err.msg);
-        return cli_exit_for_input(st);
+        return cli_exit_for_input((mlvpipe_status)st);
     }
     info_report r = {0};
     r.clip = clip;

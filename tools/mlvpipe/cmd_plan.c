@@ -34,12 +34,12 @@ static void usage(FILE *out)
         "            the array) with sbatch, then prints the job ids\n"
         "  parallel  a bash script: analyze; parallel --halt now,fail=1 ... ::: RANGES; final\n"
         "  json      the tasks as argv arrays with their dependencies, for other engines\n"
-        "            (Deadline, OpenCue, Tractor); schema in README.md, 'On a farm'\n"
+        "            (Deadline, OpenCue, Tractor); schema in doc/json.md\n"
         "\n"
         "options:\n"
         "  -o, --output DIR      output folder (convert's -o); made absolute\n"
         "      --chunk N         frame numbers per chunk (default 1000: tasks of minutes;\n"
-        "                        see README.md, 'On a farm', for sizing)\n"
+        "                        see doc/farm.md for sizing)\n"
         "      --engine E        slurm, parallel or json (default slurm)\n"
         "      --to FORMAT       dng (default); prores422hq, prores4444 (MOV segments),\n"
         "                        ffv1 (MKV) or nut: per-chunk segments in DIR/NAME_segments/\n"
@@ -160,7 +160,7 @@ static int read_clip(farm_plan *p, uint32_t **numbers)
     mp_status st = mlv_clip_open(&clip, p->clip, &oo, &err);
     if (st != MP_OK) {
         mp_log(&cli_logger, MP_LOG_ERROR, "%s", err.msg);
-        return cli_exit_for_input(st);
+        return cli_exit_for_input((mlvpipe_status)st);
     }
     const mlv_clip_info *info = mlv_clip_get_info(clip);
     p->guid = info->guid;
@@ -175,7 +175,7 @@ static int read_clip(farm_plan *p, uint32_t **numbers)
         if ((st = mlv_frame_info_get(clip, i, &fi)) != MP_OK) {
             mp_log(&cli_logger, MP_LOG_ERROR, "%s: frame index %" PRIu32 ": %s", p->clip, i,
                    mp_status_name(st));
-            rc = cli_exit_for_input(st);
+            rc = cli_exit_for_input((mlvpipe_status)st);
         }
         (*numbers)[i] = fi.number;
     }
