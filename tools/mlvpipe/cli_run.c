@@ -1,6 +1,7 @@
 #include "cli_run.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,6 +141,22 @@ int cli_parse_seconds(const char *s, double *out)
         return 0;
     *out = v;
     return 1;
+}
+
+void cli_verbosity_option(int c)
+{
+    if (c == 'v')
+        cli_verbosity++;
+    else
+        cli_verbosity = 0;
+}
+
+int cli_option_error(const char *command, int c, char **argv)
+{
+    const char *opt = argv[optind - 1];
+    if (c == ':')
+        return cli_usage_error(command, "option '%s' needs a value", opt);
+    return cli_usage_error(command, "unknown option '%s'", opt);
 }
 
 int cli_parse_uint(const char *s, uint32_t min, uint32_t max, uint32_t *out)

@@ -45,6 +45,15 @@ void cli_progress_close(cli_progress *p);
 /* Parses --progress-every: seconds, 0 to 86400; returns 0 on anything else. */
 int cli_parse_seconds(const char *s, double *out);
 
+/* The short options every subcommand takes, for getopt_long: ':' first, so that a missing
+ * value is told from an unknown option; -v and -q as before the command. */
+#define CLI_COMMON_SHORT ":hvq"
+/* -v or -q given after the command: the verbosity, as main() does before it. */
+void cli_verbosity_option(int c);
+/* The usage error for what getopt_long did not take (c = ':' a missing value, else an
+ * unknown option); returns EXIT_USAGE. */
+int cli_option_error(const char *command, int c, char **argv);
+
 /* Parses a whole decimal number in [min, max]; returns 0 on anything else. */
 int cli_parse_uint(const char *s, uint32_t min, uint32_t max, uint32_t *out);
 

@@ -59,7 +59,7 @@ int cmd_analyze(int argc, char **argv)
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "o:h", long_options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, CLI_COMMON_SHORT "o:", long_options, NULL)) != -1) {
         switch (c) {
         case 'o': output = optarg; break;
         case OPT_OVERWRITE: s.overwrite = 1; break;
@@ -72,8 +72,9 @@ int cmd_analyze(int argc, char **argv)
                 return rc;
             break;
         case 'h': usage(stdout); return EXIT_OK;
-        default:
-            return cli_usage_error(command, "unknown or incomplete option '%s'", argv[optind - 1]);
+        case 'v':
+        case 'q': cli_verbosity_option(c); break;
+        default: return cli_option_error(command, c, argv);
         }
     }
     if ((rc = cli_one_clip(command, argv + optind, argc - optind, &s.input)))

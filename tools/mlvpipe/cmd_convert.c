@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "cli_run.h"
@@ -22,10 +24,12 @@ static void usage(FILE *out)
         "\n"
         "options:\n"
         "  -o, --output OUT      output directory (DNG), file or - (movies) (required)\n"
-        "      --to FORMAT       dng (default); a movie: prores422hq, prores4444 (MOV),\n"
-        "                        ffv1 (MKV), nut or rawvideo (for pipes: -o - is stdout);\n"
-        "                        md5 (-o is a text file of per-frame MD5s) or null\n"
-        "                        (discard), for tests and timing\n"
+        "      --to FORMAT       dng; a movie: prores422hq, prores4444 (MOV), ffv1 (MKV),\n"
+        "                        nut or rawvideo (for pipes: -o - is stdout; MOV needs a\n"
+        "                        file); md5 (-o is a text file of per-frame MD5s) or null\n"
+        "                        (discard), for tests and timing. Default: from -o's\n"
+        "                        extension (.mov prores422hq, .mkv ffv1, .nut nut), else\n"
+        "                        dng; an extension that contradicts --to is a usage error\n"
         "      --frames SPEC     absolute frame numbers, inclusive: N, A-B, A-, -B, A-B:STEP,\n"
         "                        or a comma list (1-3,5,7-20:2). An end past the clip is\n"
         "                        clamped with a warning; a start past it is an error.\n"
@@ -167,6 +171,60 @@ static const char *const curves[] = {"bt709", "linear", "logc3", "slog3"};
 static const mlvpipe_curve curve_values[] = {MLVPIPE_CURVE_BT709, MLVPIPE_CURVE_LINEAR,
                                              MLVPIPE_CURVE_LOGC3, MLVPIPE_CURVE_SLOG3};
 
+/* The file name extension each movie format writes (the container), "" for the others. */
+static const char *extension_of(const char *format)
+{
+    if (!strncmp(format, "prores", 6))
+        return "mov";
+    if (!strcmp(format, "ffv1"))
+        return "mkv";
+    if (!strcmp(format, "nut"))
+        return "nut";
+    return "";
+}
+
+/* The output format: --to (to) when given, else inferred from the extension of -o as ffmpeg
+ * and join do (.mov ProRes 422 HQ, .mkv FFV1, .nut NUT; anything else a DNG folder). A
+ * container that contradicts --to, or one mlvpipe does not write, is a usage error naming
+ * both. *format is left alone when nothing is to be inferred. */
+static int format_from_output(const char *command, const char *to, const char *output,
+                              const char **format)
+{
+    static const struct { const char *ext, *format, *container; } known[] = {
+        {"mov", "prores422hq", "QuickTime"}, {"mkv", "ffv1", "Matroska"},
+        {"nut", "nut", "NUT"}, {"mp4", NULL, "MP4"}, {"m4v", NULL, "MP4"},
+        {"mxf", NULL, "MXF"}, {"avi", NULL, "AVI"}, {"webm", NULL, "WebM"},
+        {"y4m", NULL, "YUV4MPEG"}};
+    const char *slash = strrchr(output, '/');
+    const char *dot = strrchr(slash ? slash + 1 : output, '.');
+    const char *ext = dot && dot[1] ? dot + 1 : "";
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+        if (strcasecmp(ext, known[i].ext))
+            continue;
+        if (!known[i].format)
+            return cli_usage_error(command, "-o %s: mlvpipe does not write %s (.%s) files; "
+                                   "movies are .mov (--to prores422hq, prores4444), .mkv "
+                                   "(ffv1) or .nut (nut); for other containers pipe into "
+                                   "ffmpeg (--to nut -o -)", output, known[i].container, ext);
+        if (!to) {
+            *format = known[i].format;
+            return EXIT_OK;
+        }
+        if (strcmp(extension_of(to), known[i].ext) && strcmp(to, "md5") && strcmp(to, "null") &&
+            strcmp(to, "rawvideo"))
+            return cli_usage_error(command, "-o %s names a %s file (.%s), but --to %s writes %s",
+                                   output, known[i].container, ext, to,
+                                   !strcmp(to, "dng") ? "a folder of DNG files"
+                                   : !strcmp(extension_of(to), "mov") ? "QuickTime (.mov)"
+                                   : !strcmp(extension_of(to), "mkv") ? "Matroska (.mkv)"
+                                                                      : "NUT (.nut)");
+        break;
+    }
+    if (to)
+        *format = to;
+    return EXIT_OK;
+}
+
 /* Whole decimal number in [lo, hi], nothing else around it. */
 static int parse_uint(const char *s, unsigned long lo, unsigned long hi, uint32_t *out)
 {
@@ -221,15 +279,16 @@ int cmd_convert(int argc, char **argv)
     o.log = cli_api_logger;
     cli_progress_mode mode = CLI_PROGRESS_AUTO;
     double progress_every = 0;
+    const char *to = NULL;
     int k, rc, dng_16bit = 0;
 
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "o:h", long_options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, CLI_COMMON_SHORT "o:", long_options, NULL)) != -1) {
         switch (c) {
         case 'o': o.output = optarg; break;
-        case OPT_TO: o.format = optarg; break;
+        case OPT_TO: to = optarg; break;
         case OPT_FRAMES: o.frames = optarg; break;
         case OPT_THREADS:
             if ((rc = cli_option_threads(command, optarg, &o.threads)))
@@ -338,8 +397,9 @@ int cmd_convert(int argc, char **argv)
             o.wb = MLVPIPE_WB_CUSTOM;
             break;
         case 'h': usage(stdout); return EXIT_OK;
-        default:
-            return cli_usage_error(command, "unknown or incomplete option '%s'", argv[optind - 1]);
+        case 'v':
+        case 'q': cli_verbosity_option(c); break;
+        default: return cli_option_error(command, c, argv);
         }
     }
     /* getopt_long moved the operands to the end. */
@@ -347,14 +407,25 @@ int cmd_convert(int argc, char **argv)
         return rc;
     if (!o.output)
         return cli_usage_error(command, "no output given (-o DIR)");
-    if (pick(o.format, formats, 8) < 0)
+    if (to && pick(to, formats, 8) < 0)
         return cli_usage_error(command,
                                "--to takes dng, prores422hq, prores4444, ffv1, nut, rawvideo, md5 "
-                               "or null, not '%s'", o.format);
-    if (!strcmp(o.output, "-") && pick(o.format, formats, 3) >= 0)
+                               "or null, not '%s'", to);
+    if ((rc = format_from_output(command, to, o.output, &o.format)))
+        return rc;
+    if (!strcmp(o.output, "-") && (pick(o.format, formats, 3) >= 0 ||
+                                   !strncmp(o.format, "prores", 6)))
         return cli_usage_error(command,
-                               "-o - (stdout) is for movies (--to nut, rawvideo, ffv1), not %s",
-                               o.format);
+                               "-o - (stdout) is for movies that stream (--to nut, rawvideo, "
+                               "ffv1), not %s%s", o.format,
+                               strncmp(o.format, "prores", 6) ? ""
+                               : ": MOV writes its index after the frames, so it needs a file");
+    struct stat sb;
+    if (strcmp(o.format, "dng") && strcmp(o.output, "-") && !stat(o.output, &sb) &&
+        S_ISDIR(sb.st_mode))
+        return cli_usage_error(command, "-o %s is a folder; --to %s writes one file (e.g. "
+                               "-o %s/NAME.%s)", o.output, o.format, o.output,
+                               extension_of(o.format));
     if (o.skip_existing && o.overwrite)
         return cli_usage_error(command, "--skip-existing and --overwrite exclude each other");
     if (dng_16bit && o.dng_storage != MLVPIPE_DNG_NATIVE)
@@ -382,5 +453,9 @@ int cmd_convert(int argc, char **argv)
                 err.message);
     if (st == MLVPIPE_ERR_INTERRUPTED)
         return EXIT_INTERRUPTED;
+    if (res.output_failed && strstr(err.message, "exists (not overwriting)"))
+        cli_log(MLVPIPE_LOG_ERROR, "--overwrite replaces existing files%s",
+                strcmp(o.format, "dng") ? ""
+                : "; --skip-existing keeps them and writes the missing frames (resume)");
     return res.output_failed ? EXIT_OUTPUT : cli_exit_for_input(st);
 }

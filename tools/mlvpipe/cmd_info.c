@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_run.h"
 #include "dualiso/dualiso.h"
 #include "reader/mlv_reader.h"
 
@@ -445,21 +446,18 @@ int cmd_info(int argc, char **argv)
         } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             usage(stdout);
             return EXIT_OK;
+        } else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "-q")) {
+            cli_verbosity_option(argv[i][1]);
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "mlvpipe: info: unknown option '%s'\n", argv[i]);
-            usage(stderr);
-            return EXIT_USAGE;
+            return cli_usage_error("info", "unknown option '%s'", argv[i]);
         } else if (path) {
-            fprintf(stderr, "mlvpipe: info: one clip at a time ('%s' and '%s')\n", path, argv[i]);
-            return EXIT_USAGE;
+            return cli_usage_error("info", "one clip at a time ('%s' and '%s')", path, argv[i]);
         } else {
             path = argv[i];
         }
     }
-    if (!path) {
-        usage(stderr);
-        return EXIT_USAGE;
-    }
+    if (!path)
+        return cli_usage_error("info", "no clip given");
 
     mlv_clip *clip;
     mp_error err = {0};
@@ -469,7 +467,7 @@ int cmd_info(int argc, char **argv)
         opt.log = cli_logger;
     mp_status st = mlv_clip_open(&clip, path, &opt, &err);
     if (st != MP_OK) {
-        fprintf(stderr, "mlvpipe: error: %s\n", err.msg);
+        cli_log(MLVPIPE_LOG_ERROR, "%s", err.msg);
         return cli_exit_for_input((mlvpipe_status)st);
     }
     info_report r = {0};
@@ -480,7 +478,7 @@ int cmd_info(int argc, char **argv)
         check_dual_iso_pixels(&r);
     if (collect_segments(&r) != 0) {
         mlv_clip_close(clip);
-        fprintf(stderr, "mlvpipe: error: out of memory\n");
+        cli_log(MLVPIPE_LOG_ERROR, "out of memory");
         return EXIT_INTERNAL;
     }
     if (json)

@@ -51,13 +51,14 @@ int cmd_join(int argc, char **argv)
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, CLI_COMMON_SHORT, long_options, NULL)) != -1) {
         switch (c) {
         case OPT_OVERWRITE: o.overwrite = 1; break;
         case OPT_ALLOW_GAPS: o.allow_gaps = 1; break;
         case 'h': usage(stdout); return EXIT_OK;
-        default: return cli_usage_error(command,
-                                        "unknown or incomplete option '%s'", argv[optind - 1]);
+        case 'v':
+        case 'q': cli_verbosity_option(c); break;
+        default: return cli_option_error(command, c, argv);
         }
     }
     if (argc - optind < 2)

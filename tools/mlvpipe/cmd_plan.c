@@ -210,7 +210,7 @@ int cmd_plan(int argc, char **argv)
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(dashes, argv, "o:h", long_options, NULL)) != -1) {
+    while ((c = getopt_long(dashes, argv, CLI_COMMON_SHORT "o:", long_options, NULL)) != -1) {
         switch (c) {
         case 'o': output = optarg; break;
         case OPT_CHUNK:
@@ -272,8 +272,9 @@ int cmd_plan(int argc, char **argv)
             p.jobs = value;
             break;
         case 'h': usage(stdout); return EXIT_OK;
-        default:
-            return cli_usage_error(command, "unknown or incomplete option '%s'", argv[optind - 1]);
+        case 'v':
+        case 'q': cli_verbosity_option(c); break;
+        default: return cli_option_error(command, c, argv);
         }
     }
     /* getopt_long moved the operands to the end. */

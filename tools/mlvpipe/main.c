@@ -1,4 +1,5 @@
 /* mlvpipe: Magic Lantern raw video (MLV, RAW, dual ISO) to CinemaDNG and movies. */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,9 +10,29 @@
 
 int cli_verbosity = 1;
 
+/* -q holds back the last warnings instead of dropping them: an error that follows often
+ * points at them ("see warnings"), so they are printed just before it. */
+#define HELD_WARNINGS 16
+static pthread_mutex_t held_lock = PTHREAD_MUTEX_INITIALIZER;
+static char held[HELD_WARNINGS][512];
+static unsigned held_count;      /* warnings held so far; the ring keeps the last 16 */
+
 static void cli_print(mlvpipe_log_level level, const char *msg)
 {
     static const char *const names[] = {"error", "warning", "info", "debug"};
+    pthread_mutex_lock(&held_lock);
+    if (level == MLVPIPE_LOG_WARNING && cli_verbosity == 0) {
+        snprintf(held[held_count++ % HELD_WARNINGS], sizeof held[0], "%s", msg);
+    } else if (level == MLVPIPE_LOG_ERROR && held_count) {
+        if (held_count > HELD_WARNINGS)
+            fprintf(stderr, "mlvpipe: (%u earlier warnings not shown)\n",
+                    held_count - HELD_WARNINGS);
+        for (unsigned i = held_count > HELD_WARNINGS ? held_count - HELD_WARNINGS : 0;
+             i < held_count; i++)
+            fprintf(stderr, "mlvpipe: warning: %s\n", held[i % HELD_WARNINGS]);
+        held_count = 0;
+    }
+    pthread_mutex_unlock(&held_lock);
     if ((int)level > cli_verbosity && level != MLVPIPE_LOG_ERROR)
         return;
     /* Over an open progress line, which the next update redraws below the message. */

@@ -1,0 +1,92 @@
+#!/bin/bash
+# Command-line messages and outputs named by their extension (issue #12 items 1 and 6):
+# without --to the container follows -o's extension (.mov ProRes 422 HQ, .mkv FFV1, .nut NUT,
+# checked by ffprobe; others stay DNG folders); an extension that contradicts --to, or one
+# mlvpipe does not write (.mp4), is a usage error naming both; -o - with MOV and -o FOLDER for
+# a movie are usage errors before any encoding; a missing option value is not an "unknown
+# option"; -v/-q work after the command; an existing output names --overwrite and
+# --skip-existing; -q still shows the warnings an error points to; info's errors look like
+# the other commands'.
+# usage: cli_messages.sh MLVPIPE MLVSYNTH
+set -u
+mlvpipe=$1
+mlvsynth=$2
+. "$(dirname "$0")/lib.sh"
+command -v ffprobe >/dev/null || { echo "SKIP: ffprobe not installed"; exit 77; }
+
+"$mlvsynth" -o "$tmp/c.MLV" --size 96x64 --frames 4 >/dev/null || { fail "mlvsynth"; finish; }
+"$mlvsynth" -o "$tmp/cut.MLV" --size 96x64 --frames 6 --truncate 3000 >/dev/null || fail "mlvsynth cut"
+in=$tmp/c.MLV
+codec() { ffprobe -v error -select_streams v -show_entries stream=codec_name,codec_tag_string -of csv=p=0 "$1"; }
+container() { ffprobe -v error -show_entries format=format_name -of csv=p=0 "$1"; }
+
+# 1. The container from the extension.
+run ext-mov 0 convert "$in" -o "$tmp/a.mov"
+[ "$(codec "$tmp/a.mov")" = "prores,apch" ] || fail ".mov without --to: $(codec "$tmp/a.mov")"
+run ext-mkv 0 convert "$in" -o "$tmp/a.mkv"
+[ "$(codec "$tmp/a.mkv")" = "ffv1,FFV1" ] && [ "$(container "$tmp/a.mkv")" = "\"matroska,webm\"" ] ||
+    fail ".mkv without --to: $(codec "$tmp/a.mkv") in $(container "$tmp/a.mkv")"
+run ext-nut 0 convert "$in" -o "$tmp/a.NUT"
+[ "$(container "$tmp/a.NUT")" = nut ] || fail ".NUT without --to: $(container "$tmp/a.NUT")"
+run ext-4444 0 convert "$in" -o "$tmp/b.mov" --to prores4444
+[ "$(codec "$tmp/b.mov")" = "prores,ap4h" ] || fail "--to prores4444 .mov"
+run ext-dir 0 convert "$in" -o "$tmp/seq"
+[ -f "$tmp/seq/c/c_000000.dng" ] || fail "no extension: not a DNG folder"
+run ext-md5 0 convert "$in" -o "$tmp/list.mov" --to md5
+[ "$(wc -l <"$tmp/list.mov")" = 4 ] || fail "--to md5 with any name"
+# Contradictions and containers we do not write: exit 2, nothing written, both named.
+run bad-mkv 2 convert "$in" -o "$tmp/x.mkv" --to prores422hq
+grep -q "x.mkv names a Matroska file (.mkv), but --to prores422hq writes QuickTime (.mov)" "$tmp/bad-mkv.err" ||
+    fail "contradiction message: $(head -1 "$tmp/bad-mkv.err")"
+run bad-mov 2 convert "$in" -o "$tmp/x.mov" --to ffv1
+grep -q "names a QuickTime file (.mov), but --to ffv1 writes Matroska" "$tmp/bad-mov.err" || fail "ffv1 .mov message"
+run bad-dng 2 convert "$in" -o "$tmp/x.mov" --to dng
+grep -q "but --to dng writes a folder of DNG files" "$tmp/bad-dng.err" || fail "dng .mov message"
+run bad-mp4 2 convert "$in" -o "$tmp/x.mp4"
+run bad-mp4b 2 convert "$in" -o "$tmp/x.mp4" --to prores422hq
+grep -q "does not write MP4 (.mp4)" "$tmp/bad-mp4b.err" || fail "mp4 message: $(head -1 "$tmp/bad-mp4b.err")"
+[ -z "$(ls "$tmp" | grep '^x\.')" ] || fail "a refused command wrote $(ls "$tmp" | grep '^x\.')"
+
+# 6. Messages.
+run mov-stdout 2 convert "$in" -o - --to prores422hq
+grep -q "MOV writes its index after the frames" "$tmp/mov-stdout.err" || fail "-o - MOV message"
+[ ! -s "$tmp/mov-stdout.out" ] || fail "-o - MOV wrote to stdout"
+mkdir -p "$tmp/folder"
+run movie-dir 2 convert "$in" -o "$tmp/folder" --to prores422hq
+grep -q "is a folder; --to prores422hq writes one file (e.g. -o $tmp/folder/NAME.mov)" "$tmp/movie-dir.err" ||
+    fail "folder message: $(head -1 "$tmp/movie-dir.err")"
+for cmd in "convert $in -o $tmp/u --to" "analyze $in --threads" "plan $in -o $tmp/p --chunk" "join --bogus"; do
+    # shellcheck disable=SC2086
+    "$mlvpipe" $cmd >/dev/null 2>"$tmp/opt.err"; rc=$?
+    [ "$rc" = 2 ] || fail "'$cmd': exit $rc"
+    case $cmd in
+    *bogus) grep -q "unknown option '--bogus'" "$tmp/opt.err" || fail "'$cmd': $(head -1 "$tmp/opt.err")" ;;
+    *) grep -q "needs a value" "$tmp/opt.err" && ! grep -q unknown "$tmp/opt.err" ||
+        fail "'$cmd': $(head -1 "$tmp/opt.err")" ;;
+    esac
+done
+# -v and -q after the command.
+run v-after 0 convert "$in" -o "$tmp/v" --to null -v
+grep -q "mlvpipe: info:" "$tmp/v-after.err" || fail "-v after the command: no info lines"
+run q-after 4 convert "$tmp/cut.MLV" -o "$tmp/q" -q
+run q-before 4 -q convert "$tmp/cut.MLV" -o "$tmp/q2"
+for n in q-after q-before; do
+    # the error points at the warnings: they are shown with it, once
+    grep -q "see warnings" "$tmp/$n.err" && [ "$(grep -c "warning: .*runs past the end of the file" "$tmp/$n.err")" = 1 ] ||
+        fail "$n: warnings hidden from the error that points to them: $(cat "$tmp/$n.err")"
+done
+run info-q 0 info "$in" -q
+run plan-v 0 plan "$in" -o "$tmp/p" -v
+# An existing output names both ways out.
+run exists 5 convert "$in" -o "$tmp/seq"
+grep -q -- "--overwrite replaces existing files; --skip-existing keeps them" "$tmp/exists.err" ||
+    fail "exists message: $(cat "$tmp/exists.err")"
+run exists-mov 5 convert "$in" -o "$tmp/a.mov"
+grep -q -- "--overwrite replaces" "$tmp/exists-mov.err" || fail "exists (movie) message"
+# info's errors in the common style.
+run info-none 3 info "$tmp/none.MLV"
+grep -q "^mlvpipe: error: .*none.MLV" "$tmp/info-none.err" || fail "info error style: $(cat "$tmp/info-none.err")"
+run info-opt 2 info --bogus
+grep -q "^mlvpipe info: unknown option '--bogus'" "$tmp/info-opt.err" && grep -q "see 'mlvpipe info --help'" "$tmp/info-opt.err" ||
+    fail "info usage style: $(cat "$tmp/info-opt.err")"
+finish
