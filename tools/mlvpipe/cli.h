@@ -22,6 +22,9 @@ enum {
 int cli_usage_error(const char *command, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* "ok", "exit 4 (input damaged)" ...: an exit status for reports. */
+const char *cli_exit_name(int code);
+
 /* Maps a library status to the exit code above, for errors about the input. */
 int cli_exit_for_input(mlvpipe_status st);
 

@@ -8,12 +8,14 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "cli_batch.h"
 #include "cli_run.h"
 
 static void usage(FILE *out)
 {
     fprintf(out,
         "usage: mlvpipe convert CLIP -o DIR|FILE|- [options]\n"
+        "       mlvpipe convert CLIP|FOLDER... -o DIR [options]       (a batch)\n"
         "\n"
         "Converts a Magic Lantern clip (.MLV with its chunks, or .RAW) to a CinemaDNG\n"
         "sequence DIR/NAME/NAME_000000.dng (+ NAME.wav when the clip has audio), or to a\n"
@@ -99,6 +101,12 @@ static void usage(FILE *out)
         "      --exposure EV     exposure offset, -16..16 (default 0)\n"
         "      --fast            bilinear demosaic instead of RCD\n"
         "  -h, --help            show this help\n"
+        "\n"
+        "Batches: several clips, or folders (their .MLV and .RAW clips, by name), each go to\n"
+        "their own output in DIR: DIR/NAME/ for DNG, DIR/NAME.EXT for --to a movie or md5\n"
+        "(give --to: the format is not taken from a folder's name). A clip that fails does\n"
+        "not stop the others; the end lists every clip's outcome, and the exit status is the\n"
+        "worst of them (least to most severe: 0, 4, 3, 2, 5, 1; 6 stops the batch).\n"
         "\n"
         "Signals: SIGINT/SIGTERM stop after the frames in progress (exit 6); re-run with\n"
         "--skip-existing to finish. Chunks converted separately (--frames) give the same bytes\n"
@@ -270,6 +278,146 @@ static int parse_gains(const char *s, float gains[3])
     return 1;
 }
 
+/* Outputs refused before any work: MOV or frames on stdout, a movie into a folder. */
+static int check_output(const char *command, const mlvpipe_convert_settings *o)
+{
+    if (!strcmp(o->output, "-") && (pick(o->format, formats, 3) >= 0 ||
+                                    !strncmp(o->format, "prores", 6)))
+        return cli_usage_error(command,
+                               "-o - (stdout) is for movies that stream (--to nut, rawvideo, "
+                               "ffv1), not %s%s", o->format,
+                               strncmp(o->format, "prores", 6) ? ""
+                               : ": MOV writes its index after the frames, so it needs a file");
+    struct stat sb;
+    if (strcmp(o->format, "dng") && strcmp(o->output, "-") && !stat(o->output, &sb) &&
+        S_ISDIR(sb.st_mode))
+        return cli_usage_error(command, "-o %s is a folder; --to %s writes one file (e.g. "
+                               "-o %s/NAME.%s)", o->output, o->format, o->output,
+                               extension_of(o->format));
+    return EXIT_OK;
+}
+
+/* The checks that need every option: formats, outputs, exclusive options. */
+static int check_options(const char *command, mlvpipe_convert_settings *o, const char *to,
+                         int dng_16bit, const cli_clips *clips)
+{
+    int rc;
+    if (!o->output)
+        return cli_usage_error(command, "no output given (-o DIR)");
+    if (to && pick(to, formats, 8) < 0)
+        return cli_usage_error(command,
+                               "--to takes dng, prores422hq, prores4444, ffv1, nut, rawvideo, md5 "
+                               "or null, not '%s'", to);
+    if (clips->batch) {
+        /* Each clip gets its own output inside the folder -o names. */
+        o->format = to ? to : "dng";
+        const char *dot = strrchr(o->output, '.');
+        if (!strcmp(o->output, "-") ||
+            (dot && (!strcasecmp(dot, ".mov") || !strcasecmp(dot, ".mkv") ||
+                     !strcasecmp(dot, ".nut"))))
+            return cli_usage_error(command, "several clips need -o FOLDER (each clip's output "
+                                   "goes in it), not -o %s", o->output);
+        if (o->levels_path)
+            return cli_usage_error(command, "--levels belongs to one clip; several clips each "
+                                   "get their own levels");
+    } else {
+        o->input = clips->path[0];
+        if ((rc = format_from_output(command, to, o->output, &o->format)))
+            return rc;
+        if ((rc = check_output(command, o)))
+            return rc;
+    }
+    if (o->skip_existing && o->overwrite)
+        return cli_usage_error(command, "--skip-existing and --overwrite exclude each other");
+    if (dng_16bit && o->dng_storage != MLVPIPE_DNG_NATIVE)
+        return cli_usage_error(command, "--dng-bits 16 is for uncompressed DNGs (lj92 keeps "
+                               "the samples' own depth)");
+    if (dng_16bit)
+        o->dng_storage = MLVPIPE_DNG_16BIT;
+    return EXIT_OK;
+}
+
+/* Converts o->input to o->output; the exit status, its error logged. */
+static int convert_one(mlvpipe_convert_settings *o, cli_progress_mode mode, double every_s)
+{
+    cli_progress progress;
+    cli_progress_init(&progress, mode, !strcmp(o->output, "-"), every_s);
+    o->progress = cli_progress_print;
+    o->progress_opaque = &progress;
+    mlvpipe_convert_result res;
+    mlvpipe_error err = {0};
+    mlvpipe_status st = mlvpipe_convert(o, &res, &err);
+    if (st == MLVPIPE_OK)
+        return EXIT_OK;
+    /* In JSON mode the closing "error" event already carries the message. */
+    if (mode != CLI_PROGRESS_JSON)
+        cli_log(st == MLVPIPE_ERR_INTERRUPTED ? MLVPIPE_LOG_WARNING : MLVPIPE_LOG_ERROR, "%s",
+                err.message);
+    if (st == MLVPIPE_ERR_INTERRUPTED)
+        return EXIT_INTERRUPTED;
+    if (res.output_failed && strstr(err.message, "exists (not overwriting)"))
+        cli_log(MLVPIPE_LOG_ERROR, "--overwrite replaces existing files%s",
+                strcmp(o->format, "dng") ? ""
+                : "; --skip-existing keeps them and writes the missing frames (resume)");
+    return res.output_failed ? EXIT_OUTPUT : cli_exit_for_input(st);
+}
+
+/* A batch clip's output: the folder for DNG and null, else FOLDER/NAME.EXT. */
+static int batch_output(const mlvpipe_convert_settings *o, const char *folder, const char *clip,
+                        char *out, size_t size)
+{
+    const char *ext = !strcmp(o->format, "md5") ? "md5"
+                      : !strcmp(o->format, "rawvideo") ? "rgb48" : extension_of(o->format);
+    if (!*ext)
+        return snprintf(out, size, "%s", folder) < (int)size;
+    const char *base = strrchr(clip, '/');
+    base = base ? base + 1 : clip;
+    const char *dot = strrchr(base, '.');
+    int len = dot ? (int)(dot - base) : (int)strlen(base);
+    return snprintf(out, size, "%s/%.*s.%s", folder, len, base, ext) < (int)size;
+}
+
+/* Every clip in turn, past failures; a report of each at the end; the worst exit status. */
+static int convert_batch(mlvpipe_convert_settings *o, const cli_clips *clips,
+                         cli_progress_mode mode, double every_s)
+{
+    const char *folder = o->output;
+    int *codes = calloc((size_t)clips->count, sizeof *codes);
+    if (!codes) {
+        cli_log(MLVPIPE_LOG_ERROR, "out of memory");
+        return EXIT_INTERNAL;
+    }
+    if (strcmp(o->format, "dng") && strcmp(o->format, "null"))
+        mkdir(folder, 0777);        /* DNG makes its own; a failure shows on the first clip */
+    int worst = EXIT_OK, done = 0;
+    char path[4096];
+    for (; done < clips->count && worst != EXIT_INTERRUPTED; done++) {
+        o->input = clips->path[done];
+        if (!batch_output(o, folder, o->input, path, sizeof path)) {
+            cli_log(MLVPIPE_LOG_ERROR, "%s: output path too long", o->input);
+            codes[done] = EXIT_USAGE;
+        } else {
+            o->output = path;
+            if (cli_verbosity > 0)
+                fprintf(stderr, "mlvpipe: clip %d of %d: %s -> %s\n", done + 1,
+                        clips->count, o->input, o->output);
+            codes[done] = convert_one(o, mode, every_s);
+        }
+        worst = cli_exit_worse(worst, codes[done]);
+    }
+    int ok = 0;
+    for (int i = 0; i < clips->count; i++)
+        ok += i < done && codes[i] == EXIT_OK;
+    if (worst != EXIT_OK || cli_verbosity > 0) {
+        fprintf(stderr, "mlvpipe: batch: %d of %d clips converted\n", ok, clips->count);
+        for (int i = 0; i < clips->count; i++)
+            fprintf(stderr, "mlvpipe: batch: %s: %s\n", clips->path[i],
+                    i >= done ? "not started (interrupted)" : cli_exit_name(codes[i]));
+    }
+    free(codes);
+    return worst;
+}
+
 int cmd_convert(int argc, char **argv)
 {
     static const char command[] = "convert";
@@ -403,59 +551,17 @@ int cmd_convert(int argc, char **argv)
         }
     }
     /* getopt_long moved the operands to the end. */
-    if ((rc = cli_one_clip(command, argv + optind, argc - optind, &o.input)))
+    cli_clips clips;
+    if ((rc = cli_clips_collect(command, argv + optind, argc - optind, &clips)))
         return rc;
-    if (!o.output)
-        return cli_usage_error(command, "no output given (-o DIR)");
-    if (to && pick(to, formats, 8) < 0)
-        return cli_usage_error(command,
-                               "--to takes dng, prores422hq, prores4444, ffv1, nut, rawvideo, md5 "
-                               "or null, not '%s'", to);
-    if ((rc = format_from_output(command, to, o.output, &o.format)))
-        return rc;
-    if (!strcmp(o.output, "-") && (pick(o.format, formats, 3) >= 0 ||
-                                   !strncmp(o.format, "prores", 6)))
-        return cli_usage_error(command,
-                               "-o - (stdout) is for movies that stream (--to nut, rawvideo, "
-                               "ffv1), not %s%s", o.format,
-                               strncmp(o.format, "prores", 6) ? ""
-                               : ": MOV writes its index after the frames, so it needs a file");
-    struct stat sb;
-    if (strcmp(o.format, "dng") && strcmp(o.output, "-") && !stat(o.output, &sb) &&
-        S_ISDIR(sb.st_mode))
-        return cli_usage_error(command, "-o %s is a folder; --to %s writes one file (e.g. "
-                               "-o %s/NAME.%s)", o.output, o.format, o.output,
-                               extension_of(o.format));
-    if (o.skip_existing && o.overwrite)
-        return cli_usage_error(command, "--skip-existing and --overwrite exclude each other");
-    if (dng_16bit && o.dng_storage != MLVPIPE_DNG_NATIVE)
-        return cli_usage_error(command, "--dng-bits 16 is for uncompressed DNGs (lj92 keeps "
-                               "the samples' own depth)");
-    if (dng_16bit)
-        o.dng_storage = MLVPIPE_DNG_16BIT;
-
-    cli_progress progress;
-    cli_progress_init(&progress, mode, !strcmp(o.output, "-"), progress_every);
-    o.progress = cli_progress_print;
-    o.progress_opaque = &progress;
-    cli_install_signals();
-    o.cancel = &cli_cancel;
-    mlvpipe_route_libav_log(&cli_api_logger);
-
-    mlvpipe_convert_result res;
-    mlvpipe_error err = {0};
-    mlvpipe_status st = mlvpipe_convert(&o, &res, &err);
-    if (st == MLVPIPE_OK)
-        return EXIT_OK;
-    /* In JSON mode the closing "error" event already carries the message. */
-    if (mode != CLI_PROGRESS_JSON)
-        cli_log(st == MLVPIPE_ERR_INTERRUPTED ? MLVPIPE_LOG_WARNING : MLVPIPE_LOG_ERROR, "%s",
-                err.message);
-    if (st == MLVPIPE_ERR_INTERRUPTED)
-        return EXIT_INTERRUPTED;
-    if (res.output_failed && strstr(err.message, "exists (not overwriting)"))
-        cli_log(MLVPIPE_LOG_ERROR, "--overwrite replaces existing files%s",
-                strcmp(o.format, "dng") ? ""
-                : "; --skip-existing keeps them and writes the missing frames (resume)");
-    return res.output_failed ? EXIT_OUTPUT : cli_exit_for_input(st);
+    rc = check_options(command, &o, to, dng_16bit, &clips);
+    if (rc == EXIT_OK) {
+        cli_install_signals();
+        o.cancel = &cli_cancel;
+        mlvpipe_route_libav_log(&cli_api_logger);
+        rc = clips.batch ? convert_batch(&o, &clips, mode, progress_every)
+                         : convert_one(&o, mode, progress_every);
+    }
+    cli_clips_free(&clips);
+    return rc;
 }

@@ -185,7 +185,8 @@ static void test_slurm_script(void **state)
     assert_bash_parses(s);
     assert_non_null(strstr(s, "--array=0-2 --dependency=afterok:\"$analyze\""));
     assert_non_null(strstr(s, "frames=(0-9 10-19 20-24)\n"));
-    assert_non_null(strstr(s, "#SBATCH --cpus-per-task=2\n#SBATCH --partition=render\n"));
+    /* Every job's --sbatch lines, then the work's resources (not on the final job). */
+    assert_non_null(strstr(s, "#SBATCH --partition=render\n#SBATCH --cpus-per-task=2\n"));
     assert_non_null(strstr(s, "--frames \"${frames[$SLURM_ARRAY_TASK_ID]}\""));
     assert_non_null(strstr(s, "'/opt/ml pipe/mlvpipe' convert '/shared/it'\\''s A001.MLV' -o "
                               "'/shared/out $x' --levels"));
@@ -200,6 +201,10 @@ static void test_slurm_script(void **state)
     assert_bash_parses(s);
     assert_non_null(strstr(s, "--dependency=afterok:\"$convert\""));
     assert_non_null(strstr(s, "echo \"$analyze $convert $final\""));
+    const char *final_job = strstr(s, "final=$(sbatch");
+    assert_non_null(final_job);
+    assert_null(strstr(final_job, "--cpus-per-task"));
+    assert_non_null(strstr(final_job, "#SBATCH --partition=render\n"));
     free(s);
 
     /* Movies: a segments array for -o and a join job. */
@@ -273,6 +278,7 @@ static void test_json(void **state)
         "analyze<;convert_000000-000009<analyze ;convert_000010-000019<analyze ;"
         "convert_000020-000024<analyze [/opt/ml pipe/mlvpipe|convert|/shared/it's A001.MLV|"
         "--levels|/shared/out $x/A001.levels.json|--to|prores422hq|--phase|1|--progress|json|"
+        "--progress-every|10|"
         "--overwrite|--frames|20-24|-o|/shared/out $x/it's A001_segments/it's "
         "A001_000020-000024.mov|];"
         "join<convert_000000-000009 convert_000010-000019 convert_000020-000024 ;");
