@@ -46,7 +46,7 @@ static float select_kth(float *v, uint32_t n, uint32_t k)
     return v[k];
 }
 
-void dualiso_row_offsets(const mp_frame *in, const dualiso_levels *lv, const float *lut_dark,
+void mp_dualiso_row_offsets(const mp_frame *in, const dualiso_levels *lv, const float *lut_dark,
                          const float *lut_bright, uint16_t clip_dark, uint16_t clip_bright,
                          float level_max, float *scratch, float *offsets)
 {

@@ -46,14 +46,14 @@ static uint8_t *add_entry(tiff_ifd *ifd, uint16_t tag, uint16_t type, uint32_t c
     return ifd->pool + start;
 }
 
-void tiff_ifd_init(tiff_ifd *ifd)
+void mp_tiff_ifd_init(tiff_ifd *ifd)
 {
     ifd->count = 0;
     ifd->pool_used = 0;
     ifd->bad = 0;
 }
 
-void tiff_add_bytes(tiff_ifd *ifd, uint16_t tag, uint16_t type, const uint8_t *v,
+void mp_tiff_add_bytes(tiff_ifd *ifd, uint16_t tag, uint16_t type, const uint8_t *v,
                     uint32_t count)
 {
     uint8_t *p = add_entry(ifd, tag, type, count);
@@ -61,50 +61,50 @@ void tiff_add_bytes(tiff_ifd *ifd, uint16_t tag, uint16_t type, const uint8_t *v
         memcpy(p, v, count);
 }
 
-void tiff_add_ascii(tiff_ifd *ifd, uint16_t tag, const char *s)
+void mp_tiff_add_ascii(tiff_ifd *ifd, uint16_t tag, const char *s)
 {
-    tiff_add_bytes(ifd, tag, TIFF_ASCII, (const uint8_t *)s, (uint32_t)strlen(s) + 1);
+    mp_tiff_add_bytes(ifd, tag, TIFF_ASCII, (const uint8_t *)s, (uint32_t)strlen(s) + 1);
 }
 
-void tiff_add_shorts(tiff_ifd *ifd, uint16_t tag, const uint16_t *v, uint32_t count)
+void mp_tiff_add_shorts(tiff_ifd *ifd, uint16_t tag, const uint16_t *v, uint32_t count)
 {
     uint8_t *p = add_entry(ifd, tag, TIFF_SHORT, count);
     for (uint32_t i = 0; p && i < count; i++)
         put16(p + 2 * i, v[i]);
 }
 
-void tiff_add_longs(tiff_ifd *ifd, uint16_t tag, const uint32_t *v, uint32_t count)
+void mp_tiff_add_longs(tiff_ifd *ifd, uint16_t tag, const uint32_t *v, uint32_t count)
 {
     uint8_t *p = add_entry(ifd, tag, TIFF_LONG, count);
     for (uint32_t i = 0; p && i < count; i++)
         put32(p + 4 * i, v[i]);
 }
 
-void tiff_add_long(tiff_ifd *ifd, uint16_t tag, uint32_t v)
+void mp_tiff_add_long(tiff_ifd *ifd, uint16_t tag, uint32_t v)
 {
-    tiff_add_longs(ifd, tag, &v, 1);
+    mp_tiff_add_longs(ifd, tag, &v, 1);
 }
 
-void tiff_add_short(tiff_ifd *ifd, uint16_t tag, uint16_t v)
+void mp_tiff_add_short(tiff_ifd *ifd, uint16_t tag, uint16_t v)
 {
-    tiff_add_shorts(ifd, tag, &v, 1);
+    mp_tiff_add_shorts(ifd, tag, &v, 1);
 }
 
-void tiff_add_rationals(tiff_ifd *ifd, uint16_t tag, const uint32_t *v, uint32_t count)
+void mp_tiff_add_rationals(tiff_ifd *ifd, uint16_t tag, const uint32_t *v, uint32_t count)
 {
     uint8_t *p = add_entry(ifd, tag, TIFF_RATIONAL, count);
     for (uint32_t i = 0; p && i < 2 * count; i++)
         put32(p + 4 * i, v[i]);
 }
 
-void tiff_add_srationals(tiff_ifd *ifd, uint16_t tag, const int32_t *v, uint32_t count)
+void mp_tiff_add_srationals(tiff_ifd *ifd, uint16_t tag, const int32_t *v, uint32_t count)
 {
     uint8_t *p = add_entry(ifd, tag, TIFF_SRATIONAL, count);
     for (uint32_t i = 0; p && i < 2 * count; i++)
         put32(p + 4 * i, (uint32_t)v[i]);
 }
 
-int tiff_set_long(tiff_ifd *ifd, uint16_t tag, uint32_t v)
+int mp_tiff_set_long(tiff_ifd *ifd, uint16_t tag, uint32_t v)
 {
     for (unsigned i = 0; i < ifd->count; i++) {
         tiff_entry *e = &ifd->entries[i];
@@ -121,7 +121,7 @@ static uint32_t value_bytes(const tiff_entry *e)
     return type_size(e->type) * e->count;
 }
 
-size_t tiff_ifd_size(const tiff_ifd *ifd)
+size_t mp_tiff_ifd_size(const tiff_ifd *ifd)
 {
     if (ifd->bad)
         return 0;
@@ -140,9 +140,9 @@ static int by_tag(const void *a, const void *b)
     return (x->tag > y->tag) - (x->tag < y->tag);
 }
 
-size_t tiff_ifd_write(tiff_ifd *ifd, uint8_t *out, uint32_t offset, uint32_t next_ifd)
+size_t mp_tiff_ifd_write(tiff_ifd *ifd, uint8_t *out, uint32_t offset, uint32_t next_ifd)
 {
-    size_t size = tiff_ifd_size(ifd);
+    size_t size = mp_tiff_ifd_size(ifd);
     if (!size)
         return 0;
     qsort(ifd->entries, ifd->count, sizeof ifd->entries[0], by_tag);
@@ -171,7 +171,7 @@ size_t tiff_ifd_write(tiff_ifd *ifd, uint8_t *out, uint32_t offset, uint32_t nex
     return size;
 }
 
-void tiff_write_header(uint8_t out[8], uint32_t first_ifd)
+void mp_tiff_write_header(uint8_t out[8], uint32_t first_ifd)
 {
     out[0] = out[1] = 'I';
     put16(out + 2, 42);

@@ -32,7 +32,7 @@ void mp_convert_options_default(mp_convert_options *o)
     o->audio = -1;
     o->force_phase = -1;
     o->tool = "mlvpipe";
-    develop_params_default(&o->develop);
+    mp_develop_params_default(&o->develop);
 }
 
 typedef enum frame_outcome { FRAME_WRITTEN, FRAME_SKIPPED, FRAME_DAMAGED } frame_outcome;
@@ -88,7 +88,7 @@ static mp_status worker_create(void *user, void **ctx, mp_error *err)
     worker *w = calloc(1, sizeof *w);
     if (w) {
         w->scratch.ref_index = -1;
-        if (!j->native && !(w->ws = dualiso_workspace_new())) {
+        if (!j->native && !(w->ws = mp_dualiso_workspace_new())) {
             free(w);
             w = NULL;
         }
@@ -103,11 +103,11 @@ static void worker_destroy(void *user, void *ctx)
 {
     (void)user;
     worker *w = ctx;
-    mlv_scratch_free(&w->scratch);
+    mp_mlv_scratch_free(&w->scratch);
     mp_frame_free(&w->raw);
     mp_frame_free(&w->out);
-    dualiso_workspace_free(w->ws);
-    develop_workspace_free(&w->dev);
+    mp_dualiso_workspace_free(w->ws);
+    mp_develop_workspace_free(&w->dev);
     mp_cache_scratch_free(&w->cache_scratch);
     free(w);
 }
@@ -149,7 +149,7 @@ static int cache_entry_exists(const job *j, const mp_cache_key *key)
  * run. */
 static mp_status read_payload(const job *j, uint32_t index, slot *s, mp_error *err)
 {
-    mp_status st = mlv_read_payload(j->clip, index, &s->payload, &s->read_error);
+    mp_status st = mp_mlv_read_payload(j->clip, index, &s->payload, &s->read_error);
     s->read_error.code = st;
     s->payload_read = 1;
     if (st == MP_OK || st == MP_ERR_DAMAGED)
@@ -187,7 +187,7 @@ static mp_status frame_from_clip(job *j, worker *w, slot *s, uint32_t index, mp_
     mp_error e = s->read_error;
     mp_status st = e.code;
     if (st == MP_OK)
-        st = mlv_decode_payload(j->clip, index, &s->payload, raw, &w->scratch, &e);
+        st = mp_mlv_decode_payload(j->clip, index, &s->payload, raw, &w->scratch, &e);
     if (st == MP_ERR_DAMAGED) {
         mp_log(&j->o->log, MP_LOG_WARNING, "frame %u not converted: %s", s->number, e.msg);
         s->outcome = FRAME_DAMAGED;
@@ -201,8 +201,8 @@ static mp_status frame_from_clip(job *j, worker *w, slot *s, uint32_t index, mp_
         return MP_OK;
     uint32_t k = mp_segment_of_index(j->segs, j->levels.segment_count, index);
     const dualiso_levels *lv = &j->levels.segments[k].levels;
-    st = lv->is_dual ? dualiso_reconstruct(raw, lv, &j->dopt, w->ws, out, err)
-                     : dualiso_passthrough(raw, lv, out, err);
+    st = lv->is_dual ? mp_dualiso_reconstruct(raw, lv, &j->dopt, w->ws, out, err)
+                     : mp_dualiso_passthrough(raw, lv, out, err);
     out->number = raw->number;
     out->timestamp_us = raw->timestamp_us;
     return st;
@@ -233,7 +233,7 @@ static mp_status convert_one(void *user, void *ctx, uint32_t i, uint32_t slot_in
     mp_frame *raw = frame_in_slot && j->native ? &s->frame : &w->raw;
     mp_frame *out = j->native ? raw : frame_in_slot ? &s->frame : &w->out;
     mlv_frame_info fi;
-    mp_status st = mlv_frame_info_get(j->clip, index, &fi);
+    mp_status st = mp_mlv_frame_info_get(j->clip, index, &fi);
     if (st != MP_OK)
         return mp_error_set(err, st, "%s: frame %u: no index entry", j->o->input, s->number);
     s->meta = (mp_frame_meta){fi.exposure, fi.white_balance};
@@ -379,7 +379,7 @@ static mp_status write_audio(job *j, const mlv_clip_info *info, const char *wav_
         }
         size_t n = info->audio_bytes - off < AUDIO_CHUNK ? (size_t)(info->audio_bytes - off)
                                                          : AUDIO_CHUNK;
-        st = mlv_read_audio(j->clip, off, buf, n, err);
+        st = mp_mlv_read_audio(j->clip, off, buf, n, err);
         if (st == MP_OK && (st = mp_sink_write_audio(wav, buf, n, err)) != MP_OK)
             atomic_store(&j->output_failed, 1);
     }
@@ -451,20 +451,20 @@ static mp_status grey_world_gains(job *j, const mlv_clip_info *info, float gains
             st = frame_from_clip(j, w, &s, offsets[i], &w->raw, j->native ? &w->raw : &w->out,
                                  err);
         if (st == MP_OK && s.outcome == FRAME_WRITTEN)
-            st = develop_grey_world_add(&acc, j->native ? &w->raw : &w->out, err);
+            st = mp_develop_grey_world_add(&acc, j->native ? &w->raw : &w->out, err);
     }
-    mlv_payload_free(&s.payload);
+    mp_mlv_payload_free(&s.payload);
     worker_destroy(j, w);
-    if (st == MP_OK && (st = develop_grey_world_gains(&acc, gains, err)) != MP_OK)
+    if (st == MP_OK && (st = mp_develop_grey_world_gains(&acc, gains, err)) != MP_OK)
         mp_error_set(err, st, "%s: --wb auto: no unclipped light in %u sampled frames",
                      j->o->input, n);
     return st;
 }
 
-static int is_movie(const char *format, av_sink_kind *kind)
+static int is_movie(const char *format, mp_av_sink_kind *kind)
 {
-    av_sink_kind k;
-    return av_sink_kind_from_name(format, kind ? kind : &k, NULL) == MP_OK;
+    mp_av_sink_kind k;
+    return mp_av_sink_kind_from_name(format, kind ? kind : &k, NULL) == MP_OK;
 }
 
 /* Opens the movie, or the frame sink (and the WAV beside a DNG sequence) the format names. */
@@ -473,7 +473,7 @@ static mp_status open_output(job *j, const mlv_clip_info *info, uint32_t selecte
 {
     const mp_convert_options *o = j->o;
     mp_status st;
-    av_sink_kind kind;
+    mp_av_sink_kind kind;
     if (is_movie(o->format, &kind)) {
         if (!selected)
             return mp_error_set(err, MP_ERR_RANGE, "%s: no frame to put in a movie", o->input);
@@ -523,9 +523,9 @@ static mp_status run_frames(job *j, uint32_t selected, mp_convert_result *res, m
         mp_error_set(err, st, "interrupted: %u of %u frames finished; run again with "
                      "--skip-existing to complete", finished, selected);
     for (uint32_t k = 0; k < window; k++) {
-        mlv_payload_free(&j->slots[k].payload);
+        mp_mlv_payload_free(&j->slots[k].payload);
         mp_frame_free(&j->slots[k].frame);
-        develop_rgb_free(&j->slots[k].rgb);
+        mp_develop_rgb_free(&j->slots[k].rgb);
     }
     free(j->slots);
     j->slots = NULL;
@@ -576,7 +576,7 @@ static void cache_summary(job *j, mp_convert_result *res)
 static mp_status convert_clip(job *j, mp_convert_result *res, mp_error *err)
 {
     const mp_convert_options *o = j->o;
-    const mlv_clip_info *info = mlv_clip_get_info(j->clip);
+    const mlv_clip_info *info = mp_mlv_clip_get_info(j->clip);
     /* The reader has logged each damage entry while indexing. */
     uint32_t *numbers = malloc((info->frame_count ? info->frame_count : 1) * sizeof *numbers);
     if (!numbers)
@@ -585,7 +585,7 @@ static mp_status convert_clip(job *j, mp_convert_result *res, mp_error *err)
     mp_status st = MP_OK;
     for (uint32_t i = 0; i < info->frame_count && st == MP_OK; i++) {
         mlv_frame_info fi;
-        st = mlv_frame_info_get(j->clip, i, &fi);
+        st = mp_mlv_frame_info_get(j->clip, i, &fi);
         numbers[i] = fi.number;
     }
     if (st != MP_OK)
@@ -612,7 +612,7 @@ static mp_status convert_clip(job *j, mp_convert_result *res, mp_error *err)
     po.cancel = o->cancel;
     po.log = o->log;
     po.force_phase = o->force_phase;
-    dualiso_options_default(&j->dopt);
+    mp_dualiso_options_default(&j->dopt);
     j->dopt.chroma_smooth = o->chroma_smooth;
     if ((st = load_levels(j, &po, err)) != MP_OK || (st = open_cache(j, err)) != MP_OK)
         return st;
@@ -671,7 +671,7 @@ mp_status mp_convert(const mp_convert_options *o, mp_convert_result *res, mp_err
     j.o = o;
     mlv_clip *clip = NULL;
     mlv_open_options oo = {o->log, 0};
-    mp_status st = mlv_clip_open(&clip, o->input, &oo, err);
+    mp_status st = mp_mlv_clip_open(&clip, o->input, &oo, err);
     if (st != MP_OK)
         return st;
     j.clip = clip;
@@ -693,6 +693,6 @@ mp_status mp_convert(const mp_convert_options *o, mp_convert_result *res, mp_err
     free(j.segs);
     free(j.indices);
     free(j.numbers);
-    mlv_clip_close(clip);
+    mp_mlv_clip_close(clip);
     return st;
 }

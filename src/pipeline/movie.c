@@ -9,7 +9,7 @@
 #define AUDIO_READ_MAX (1u << 20)
 
 struct mp_movie {
-    av_sink *sink;
+    mp_av_sink *sink;
     develop_context *dev;
     const mlv_clip *clip;
     uint32_t first, end;         /* absolute frame numbers [first, end) */
@@ -42,9 +42,9 @@ static mp_status push_audio(mp_movie *m, mp_error *err)
     while (m->audio_pushed < target) {
         size_t n = target - m->audio_pushed < AUDIO_READ_MAX ? target - m->audio_pushed
                                                              : AUDIO_READ_MAX;
-        mp_status st = mlv_read_audio(m->clip, m->audio_pushed, m->audio_buf, n, err);
+        mp_status st = mp_mlv_read_audio(m->clip, m->audio_pushed, m->audio_buf, n, err);
         if (st == MP_OK)
-            st = av_sink_write_audio(m->sink, m->audio_buf, n, err);
+            st = mp_av_sink_write_audio(m->sink, m->audio_buf, n, err);
         if (st != MP_OK)
             return st;
         m->audio_pushed += n;
@@ -58,7 +58,7 @@ static mp_status emit(mp_movie *m, const develop_rgb *rgb, uint32_t times, mp_er
     const uint16_t *const planes[3] = {rgb->plane[0] + corner, rgb->plane[1] + corner,
                                        rgb->plane[2] + corner};
     for (uint32_t i = 0; i < times; i++) {
-        mp_status st = av_sink_write_rgb(m->sink, planes, rgb->width, m->first + m->written,
+        mp_status st = mp_av_sink_write_rgb(m->sink, planes, rgb->width, m->first + m->written,
                                          err);
         if (st != MP_OK)
             return st;
@@ -89,13 +89,13 @@ static mp_status keep_last(mp_movie *m, const develop_rgb *rgb, mp_error *err)
     return MP_OK;
 }
 
-mp_status mp_movie_open(mp_movie **out, const char *path, av_sink_kind kind,
+mp_status mp_movie_open(mp_movie **out, const char *path, mp_av_sink_kind kind,
                         const develop_params *dp, const mp_sink_params *p,
                         const mlv_clip *clip, int with_audio, uint32_t encoder_threads,
                         mp_error *err)
 {
     *out = NULL;
-    const mlv_clip_info *info = mlv_clip_get_info(clip);
+    const mlv_clip_info *info = mp_mlv_clip_get_info(clip);
     mp_movie *m = calloc(1, sizeof *m);
     if (!m)
         return mp_error_set(err, MP_ERR_NOMEM, "movie: out of memory");
@@ -105,14 +105,14 @@ mp_status mp_movie_open(mp_movie **out, const char *path, av_sink_kind kind,
 
     mp_status st = mp_sink_fps(p, &m->fps, err);
     if (st == MP_OK)
-        st = develop_context_create(dp, &info->raw, &info->white_balance, &m->dev, err);
+        st = mp_develop_context_create(dp, &info->raw, &info->white_balance, &m->dev, err);
     if (st != MP_OK) {
         mp_movie_abort(m);
         return st;
     }
-    const develop_color *color = develop_context_color(m->dev);
-    av_sink_params ap;
-    av_sink_params_default(&ap);
+    const develop_color *color = mp_develop_context_color(m->dev);
+    mp_av_sink_params ap;
+    mp_av_sink_params_default(&ap);
     ap.kind = kind;
     uint32_t area[4];
     mp_raw_active_area(&info->raw, info->raw.width, info->raw.height, area);
@@ -144,7 +144,7 @@ mp_status mp_movie_open(mp_movie **out, const char *path, av_sink_kind kind,
             return mp_error_set(err, MP_ERR_NOMEM, "movie: out of memory");
         }
     }
-    if ((st = av_sink_open(&m->sink, path, &ap, err)) == MP_OK)
+    if ((st = mp_av_sink_open(&m->sink, path, &ap, err)) == MP_OK)
         st = push_audio(m, err);
     if (st != MP_OK) {
         mp_movie_abort(m);
@@ -157,7 +157,7 @@ mp_status mp_movie_open(mp_movie **out, const char *path, av_sink_kind kind,
 mp_status mp_movie_develop(const mp_movie *m, const mp_frame *f, develop_workspace *ws,
                            develop_rgb *out, mp_error *err)
 {
-    return develop_frame(m->dev, f, ws, out, err);
+    return mp_develop_frame(m->dev, f, ws, out, err);
 }
 
 mp_status mp_movie_write(mp_movie *m, uint32_t number, const develop_rgb *rgb, mp_error *err)
@@ -199,7 +199,7 @@ mp_status mp_movie_finish(mp_movie *m, mp_error *err)
         mp_movie_abort(m);
         return st;
     }
-    st = av_sink_finish(m->sink, err);
+    st = mp_av_sink_finish(m->sink, err);
     m->sink = NULL;
     mp_movie_abort(m);
     return st;
@@ -209,8 +209,8 @@ void mp_movie_abort(mp_movie *m)
 {
     if (!m)
         return;
-    av_sink_abort(m->sink);
-    develop_context_free(m->dev);
+    mp_av_sink_abort(m->sink);
+    mp_develop_context_free(m->dev);
     free(m->last.plane[0]);
     free(m->audio_buf);
     free(m);

@@ -20,7 +20,7 @@ typedef struct mp_movie mp_movie;
 /* Opens path ("-": stdout) for frames p->first_frame .. p->first_frame + p->frame_count - 1
  * of clip, developed with dp. p supplies the clip name, fps, time code and audio alignment
  * (as for the WAV sink); with_audio muxes the clip's audio if it has any. */
-mp_status mp_movie_open(mp_movie **out, const char *path, av_sink_kind kind,
+mp_status mp_movie_open(mp_movie **out, const char *path, mp_av_sink_kind kind,
                         const develop_params *dp, const mp_sink_params *p,
                         const mlv_clip *clip, int with_audio, uint32_t encoder_threads,
                         mp_error *err);

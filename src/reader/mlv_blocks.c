@@ -30,7 +30,7 @@ static const struct {
     {"BKUP", MLV_BLOCK_BKUP, MLV_HEADER_SIZE},
 };
 
-mlv_block_type mlv_block_type_of(const uint8_t tag[4])
+mlv_block_type mp_mlv_block_type_of(const uint8_t tag[4])
 {
     for (size_t i = 0; i < sizeof block_table / sizeof block_table[0]; i++)
         if (!memcmp(tag, block_table[i].tag, 4))
@@ -38,7 +38,7 @@ mlv_block_type mlv_block_type_of(const uint8_t tag[4])
     return MLV_BLOCK_UNKNOWN;
 }
 
-uint32_t mlv_block_wanted(mlv_block_type type)
+uint32_t mp_mlv_block_wanted(mlv_block_type type)
 {
     for (size_t i = 0; i < sizeof block_table / sizeof block_table[0]; i++)
         if (block_table[i].type == type)
@@ -46,7 +46,7 @@ uint32_t mlv_block_wanted(mlv_block_type type)
     return MLV_HEADER_SIZE;
 }
 
-int mlv_tag_plausible(const uint8_t tag[4])
+int mp_mlv_tag_plausible(const uint8_t tag[4])
 {
     for (int i = 0; i < 4; i++) {
         uint8_t c = tag[i];
@@ -66,7 +66,7 @@ static void copy_field(char *dst, size_t dst_size, const uint8_t *src, size_t fi
     dst[n] = 0;
 }
 
-void mlv_parse_raw_info(const uint8_t *ri, mp_raw_info *o)
+void mp_mlv_parse_raw_info(const uint8_t *ri, mp_raw_info *o)
 {
     o->api_version = mlv_rd32(ri + 0);
     o->buffer_height = (int32_t)mlv_rd32(ri + 8);
@@ -93,7 +93,7 @@ void mlv_parse_raw_info(const uint8_t *ri, mp_raw_info *o)
     o->dynamic_range_x100 = (int32_t)mlv_rd32(ri + 156);
 }
 
-uint32_t mlv_diso_recovery_iso(int32_t v, uint32_t primary)
+uint32_t mp_mlv_diso_recovery_iso(int32_t v, uint32_t primary)
 {
     if (v >= 0 && v <= 6)
         return 100u << v;
@@ -116,14 +116,14 @@ static void parse_text(const uint8_t *p, size_t avail, size_t start, mlv_text *t
     copy_field(t->text, sizeof t->text, p + start, n);
 }
 
-void mlv_block_parse(const uint8_t *src, size_t len, mlv_block *out)
+void mp_mlv_block_parse(const uint8_t *src, size_t len, mlv_block *out)
 {
     uint8_t p[MLV_BLOCK_READ_MAX];
     memset(p, 0, sizeof p);
     memcpy(p, src, len < sizeof p ? len : sizeof p);
     memset(out, 0, sizeof *out);
     memcpy(out->tag, p, 4);
-    out->type = mlv_block_type_of(p);
+    out->type = mp_mlv_block_type_of(p);
     out->size = mlv_rd32(p + 4);
     out->timestamp = mlv_rd64(p + 8);
     /* bytes of this block actually present: the text blocks need it */
@@ -151,7 +151,7 @@ void mlv_block_parse(const uint8_t *src, size_t len, mlv_block *out)
     case MLV_BLOCK_RAWI:
         out->u.rawi.width = mlv_rd16(p + 16);
         out->u.rawi.height = mlv_rd16(p + 18);
-        mlv_parse_raw_info(p + 20, &out->u.rawi);
+        mp_mlv_parse_raw_info(p + 20, &out->u.rawi);
         break;
     case MLV_BLOCK_RAWC: {
         mp_raw_capture *c = &out->u.rawc;
@@ -289,7 +289,7 @@ void mlv_block_parse(const uint8_t *src, size_t len, mlv_block *out)
         out->u.diso.present = 1;
         out->u.diso.mode = mlv_rd32(p + 16);
         out->u.diso.iso_value = (int32_t)mlv_rd32(p + 20);
-        out->u.diso.recovery_iso = mlv_diso_recovery_iso(out->u.diso.iso_value, 0);
+        out->u.diso.recovery_iso = mp_mlv_diso_recovery_iso(out->u.diso.iso_value, 0);
         break;
     case MLV_BLOCK_XREF:
         out->u.xref.frame_type = mlv_rd32(p + 16);

@@ -99,16 +99,16 @@ int cmd_analyze(int argc, char **argv)
     mlv_clip *clip = NULL;
     mlv_open_options oo = {cli_logger, 0};
     mp_error err = {0};
-    mp_status st = mlv_clip_open(&clip, input, &oo, &err);
+    mp_status st = mp_mlv_clip_open(&clip, input, &oo, &err);
     if (st != MP_OK) {
         mp_log(&cli_logger, MP_LOG_ERROR, "%s", err.msg);
         return cli_exit_for_input(st);
     }
-    int damaged = mlv_clip_get_info(clip)->damage_count > 0; /* logged while opening */
+    int damaged = mp_mlv_clip_get_info(clip)->damage_count > 0; /* logged while opening */
 
     mp_clip_levels cl;
     st = mp_prepass_run(clip, &po, "mlvpipe " MLVPIPE_VERSION, &cl, &err);
-    mlv_clip_close(clip);
+    mp_mlv_clip_close(clip);
     if (st != MP_OK) {
         mp_log(&cli_logger, MP_LOG_ERROR, "%s", err.msg);
         return st == MP_ERR_INTERRUPTED ? EXIT_INTERRUPTED : cli_exit_for_input(st);

@@ -355,7 +355,7 @@ int cmd_convert(int argc, char **argv)
     o.progress_opaque = &progress;
     cli_install_signals();
     o.cancel = &cli_cancel;
-    av_sink_route_av_log(&cli_logger);
+    mp_av_sink_route_av_log(&cli_logger);
 
     mp_convert_result res;
     mp_error err = {0};

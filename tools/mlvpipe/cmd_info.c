@@ -123,9 +123,9 @@ static void check_dual_iso_pixels(info_report *r)
         uint32_t index = want > 1 ? (uint32_t)((uint64_t)k * (n - 1) / (want - 1)) : 0;
         mp_error err = {0};
         dualiso_detection d;
-        mp_status st = mlv_read_frame(r->clip, index, &frame, &scratch, &err);
+        mp_status st = mp_mlv_read_frame(r->clip, index, &frame, &scratch, &err);
         if (st == MP_OK)
-            st = dualiso_detect(&frame, &d, &err);
+            st = mp_dualiso_detect(&frame, &d, &err);
         if (st != MP_OK) {
             if (r->dual_err.code == MP_OK)
                 r->dual_err = err;
@@ -139,7 +139,7 @@ static void check_dual_iso_pixels(info_report *r)
         }
     }
     mp_frame_free(&frame);
-    mlv_scratch_free(&scratch);
+    mp_mlv_scratch_free(&scratch);
 }
 
 static int collect_segments(info_report *r)
@@ -152,7 +152,7 @@ static int collect_segments(info_report *r)
         return -1;
     for (uint32_t i = 0; i < r->in->frame_count; i++) {
         mlv_frame_info fi;
-        if (mlv_frame_info_get(r->clip, i, &fi) != MP_OK || fi.segment >= n)
+        if (mp_mlv_frame_info_get(r->clip, i, &fi) != MP_OK || fi.segment >= n)
             continue;
         segment_summary *s = &r->segments[fi.segment];
         if (!s->frames++) {
@@ -173,9 +173,9 @@ static void print_text(const info_report *r)
 {
     const mlv_clip_info *in = r->in;
     const mlv_clip *c = r->clip;
-    printf("file:          %s\n", mlv_clip_path(c, 0));
+    printf("file:          %s\n", mp_mlv_clip_path(c, 0));
     for (uint32_t i = 1; i < in->chunk_count; i++)
-        printf("chunk %-7u  %s\n", i, mlv_clip_path(c, i));
+        printf("chunk %-7u  %s\n", i, mp_mlv_clip_path(c, i));
     if (in->container == MLV_CONTAINER_MLV)
         printf("container:     MLV, %u chunk file%s, GUID %016" PRIx64 ", videoClass 0x%x, "
                "audioClass 0x%x\n", in->chunk_count, in->chunk_count == 1 ? "" : "s", in->guid,
@@ -203,7 +203,7 @@ static void print_text(const info_report *r)
     printf("gaps:          %u (%u missing frame%s)\n", in->gap_count, in->missing_frames,
            in->missing_frames == 1 ? "" : "s");
     printf("duration:      %.3f s\n", duration_s(in));
-    printf("compression:   %s%s\n", mlv_compression_name(in->compression),
+    printf("compression:   %s%s\n", mp_mlv_compression_name(in->compression),
            in->lj92_tagged_raw ? " (LJ92 payloads in a videoClass 0x01 clip)" : "");
     if (r->video_err.code != MP_OK)
         printf("video:         UNSUPPORTED: %s\n", r->video_err.msg);
@@ -255,7 +255,7 @@ static void print_text(const info_report *r)
         printf("damage:        %u entr%s\n", in->damage_count + in->damage_omitted,
                in->damage_count + in->damage_omitted == 1 ? "y" : "ies");
     for (uint32_t i = 0; i < in->damage_count; i++)
-        printf("  %s\n", mlv_clip_damage(c, i)->message);
+        printf("  %s\n", mp_mlv_clip_damage(c, i)->message);
     if (in->damage_omitted)
         printf("  ... %u more not listed\n", in->damage_omitted);
 }
@@ -317,17 +317,17 @@ static void print_json(const info_report *r)
     const mlv_clip_info *in = r->in;
     const mlv_clip *c = r->clip;
     printf("{\n  ");
-    json_key_str("file", mlv_clip_path(c, 0), ",\n  ");
+    json_key_str("file", mp_mlv_clip_path(c, 0), ",\n  ");
     printf("\"chunks\": [");
     for (uint32_t i = 0; i < in->chunk_count; i++) {
-        json_str(mlv_clip_path(c, i));
+        json_str(mp_mlv_clip_path(c, i));
         printf(i + 1 < in->chunk_count ? ", " : "");
     }
     printf("],\n  \"container\": \"%s\",\n", in->container == MLV_CONTAINER_MLV ? "mlv" : "raw");
     printf("  \"guid\": \"%016" PRIx64 "\",\n  \"video_class\": %u,\n  \"audio_class\": %u,\n",
            in->guid, in->video_class, in->audio_class);
     printf("  \"compression\": \"%s\",\n  \"lj92_tagged_raw\": %s,\n",
-           mlv_compression_name(in->compression), in->lj92_tagged_raw ? "true" : "false");
+           mp_mlv_compression_name(in->compression), in->lj92_tagged_raw ? "true" : "false");
     printf("  \"video_supported\": %s,\n  \"video_error\": ",
            r->video_err.code == MP_OK ? "true" : "false");
     if (r->video_err.code == MP_OK)
@@ -423,7 +423,7 @@ static void print_json(const info_report *r)
     }
     printf("%s],\n  \"damage\": [", r->segment_count ? "\n  " : "");
     for (uint32_t i = 0; i < in->damage_count; i++) {
-        const mlv_damage *d = mlv_clip_damage(c, i);
+        const mlv_damage *d = mp_mlv_clip_damage(c, i);
         printf("%s\n    {\"kind\": \"%s\", \"chunk\": %u, \"offset\": %" PRIu64 ", ",
                i ? "," : "", damage_kind_name(d->kind), d->chunk, d->offset);
         json_key_str("message", d->message, "}");
@@ -464,19 +464,19 @@ int cmd_info(int argc, char **argv)
     mlv_open_options opt = {0};
     if (cli_verbosity >= 2)
         opt.log = cli_logger;
-    mp_status st = mlv_clip_open(&clip, path, &opt, &err);
+    mp_status st = mp_mlv_clip_open(&clip, path, &opt, &err);
     if (st != MP_OK) {
         fprintf(stderr, "mlvpipe: error: %s\n", err.msg);
         return cli_exit_for_input(st);
     }
     info_report r = {0};
     r.clip = clip;
-    r.in = mlv_clip_get_info(clip);
-    mlv_clip_check_video(clip, &r.video_err);
+    r.in = mp_mlv_clip_get_info(clip);
+    mp_mlv_clip_check_video(clip, &r.video_err);
     if (r.video_err.code == MP_OK)
         check_dual_iso_pixels(&r);
     if (collect_segments(&r) != 0) {
-        mlv_clip_close(clip);
+        mp_mlv_clip_close(clip);
         fprintf(stderr, "mlvpipe: error: out of memory\n");
         return EXIT_INTERNAL;
     }
@@ -491,6 +491,6 @@ int cmd_info(int argc, char **argv)
     else if (r.in->damage_count || r.dual_err.code == MP_ERR_DAMAGED)
         rc = EXIT_DAMAGED;
     free(r.segments);
-    mlv_clip_close(clip);
+    mp_mlv_clip_close(clip);
     return rc;
 }

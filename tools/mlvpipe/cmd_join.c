@@ -63,14 +63,14 @@ int cmd_join(int argc, char **argv)
         if (!strcmp(o.segments[i], o.output))
             return cli_usage_error(command, "the output '%s' is also a segment", o.output);
 
-    av_sink_route_av_log(&cli_logger);
+    mp_av_sink_route_av_log(&cli_logger);
     cli_install_signals();
     o.cancel = &cli_cancel;
     farm_join_result res;
     int on_output;
     mp_error err = {0};
-    mp_status st = farm_join(&o, &res, &on_output, &err);
-    av_sink_route_av_log(NULL);
+    mp_status st = mp_farm_join(&o, &res, &on_output, &err);
+    mp_av_sink_route_av_log(NULL);
     if (st == MP_OK) {
         mp_log(&cli_logger, MP_LOG_INFO, "%s: %" PRIu32 " segments, %" PRIu64 " packets (%"
                PRIu64 " video), %" PRIu32 " shifted", o.output, o.segment_count, res.packets,

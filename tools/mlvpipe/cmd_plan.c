@@ -132,12 +132,12 @@ static int read_clip(farm_plan *p, uint32_t **numbers)
     mlv_clip *clip;
     mp_error err = {0};
     mlv_open_options oo = {.log = cli_logger};
-    mp_status st = mlv_clip_open(&clip, p->clip, &oo, &err);
+    mp_status st = mp_mlv_clip_open(&clip, p->clip, &oo, &err);
     if (st != MP_OK) {
         mp_log(&cli_logger, MP_LOG_ERROR, "%s", err.msg);
         return cli_exit_for_input(st);
     }
-    const mlv_clip_info *info = mlv_clip_get_info(clip);
+    const mlv_clip_info *info = mp_mlv_clip_get_info(clip);
     p->guid = info->guid;
     p->frame_count = info->frame_count;
     p->first_frame = info->first_number;
@@ -147,7 +147,7 @@ static int read_clip(farm_plan *p, uint32_t **numbers)
     int rc = *numbers ? EXIT_OK : EXIT_INTERNAL;
     for (uint32_t i = 0; rc == EXIT_OK && i < info->frame_count; i++) {
         mlv_frame_info fi;
-        if ((st = mlv_frame_info_get(clip, i, &fi)) != MP_OK) {
+        if ((st = mp_mlv_frame_info_get(clip, i, &fi)) != MP_OK) {
             mp_log(&cli_logger, MP_LOG_ERROR, "%s: frame index %" PRIu32 ": %s", p->clip, i,
                    mp_status_name(st));
             rc = cli_exit_for_input(st);
@@ -158,7 +158,7 @@ static int read_clip(farm_plan *p, uint32_t **numbers)
         mp_log(&cli_logger, MP_LOG_ERROR, "%s: the clip has no frames", p->clip);
         rc = EXIT_INPUT;
     }
-    mlv_clip_close(clip);
+    mp_mlv_clip_close(clip);
     return rc;
 }
 
@@ -194,7 +194,7 @@ int cmd_plan(int argc, char **argv)
             p.chunk_size = value;
             break;
         case OPT_ENGINE:
-            if (!farm_engine_parse(optarg, &engine))
+            if (!mp_farm_engine_parse(optarg, &engine))
                 return cli_usage_error(command,
                                        "--engine takes slurm, parallel or json, not '%s'", optarg);
             break;
@@ -273,10 +273,10 @@ int cmd_plan(int argc, char **argv)
     mp_text text = {0};
     mp_status st = MP_OK;
     if (rc == EXIT_OK)
-        st = farm_chunks(numbers, p.frame_count, p.chunk_size, &chunks, &p.chunk_count, &err);
+        st = mp_farm_chunks(numbers, p.frame_count, p.chunk_size, &chunks, &p.chunk_count, &err);
     p.chunks = chunks;
     if (rc == EXIT_OK && st == MP_OK)
-        st = farm_plan_render(&p, engine, &text, &err);
+        st = mp_farm_plan_render(&p, engine, &text, &err);
     if (rc == EXIT_OK && st != MP_OK) {
         mp_log(&cli_logger, MP_LOG_ERROR, "%s", err.msg);
         rc = st == MP_ERR_ARG ? EXIT_USAGE : EXIT_INTERNAL;

@@ -118,8 +118,8 @@ static void dualiso_json(FILE *j, const synth_options *o, const clip_meta *m,
     fprintf(j, "    \"active_width\": %u, \"active_height\": %u, \"ob_left\": %u, "
             "\"ob_top\": %u,\n", c->active_w, c->active_h, c->ob_left, c->ob_top);
     fprintf(j, "    \"noise_seed\": %llu,\n", (unsigned long long)o->seed);
-    fprintf(j, "    \"render\": \"truth(frame f) = synth_render_truth(scene, active_width, "
-            "active_height, f); raw = synth_expose(sensor, truth, active_width, active_height, "
+    fprintf(j, "    \"render\": \"truth(frame f) = mp_synth_render_truth(scene, active_width, "
+            "active_height, f); raw = mp_synth_expose(sensor, truth, active_width, active_height, "
             "noise_seed, f)\",\n");
     fprintf(j, "    \"segments\": [\n");
     uint32_t firsts[2] = {0, 0};
@@ -248,7 +248,7 @@ static mp_status write_truth_raw(const synth_options *o, content_ctx *c, const c
         synth_sensor s;
         synth_scene sc;
         content_dualiso_model(o, frame, &s, &sc);
-        st = synth_render_truth(&sc, c->active_w, c->active_h, frame, c->truth, err);
+        st = mp_synth_render_truth(&sc, c->active_w, c->active_h, frame, c->truth, err);
         for (size_t i = 0; !st && i < n; i++) {
             uint32_t v;
             memcpy(&v, &c->truth[i], 4);

@@ -85,7 +85,7 @@ static void check_clip(const char *name, unsigned want_nf, unsigned want_pred)
             uint16_t *raster = malloc(n * sizeof *raster);
             lj92_header h;
             mp_error err = {0};
-            mp_status st = lj92_decode(payload, size - 32 - space, raster, n, &h, &err);
+            mp_status st = mp_lj92_decode(payload, size - 32 - space, raster, n, &h, &err);
             if (st != MP_OK)
                 fail_msg("%s frame %u: %s", name, number, err.msg);
             assert_int_equal(h.components, want_nf);
