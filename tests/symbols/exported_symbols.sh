@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fails when a library exports a defined global symbol outside the project's namespace.
 # Every exported name must start with mlvpipe_ or mp_: a user links libmlvpipe next to libav*,
-# lz4 and their own code, and a bare name (curve_eval) or another project's prefix (av_) can
+# lz4 and their own code, and a bare name (mp_curve_eval) or another project's prefix (av_) can
 # collide with theirs. Names starting with "__" or "." are the toolchain's (sanitizer and
 # profiling runtimes), not ours.
 # usage: exported_symbols.sh NM LIBRARY...
