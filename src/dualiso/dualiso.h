@@ -87,6 +87,11 @@ mp_status mp_dualiso_stats_merge(dualiso_stats *acc, const dualiso_stats *add, m
 
 /* ---- clip levels ---- */
 
+/* The row phase most frames voted for (votes[p] frames detected phase p), the lower phase on
+ * a tie; -1 when there is no vote at all. The one vote used by pooling, the pre-pass and
+ * `info`, so they can never disagree on a clip's phase. */
+int mp_dualiso_phase_majority(const uint32_t votes[4]);
+
 /* Where the ratio and the bright-field black came from, in the order mp_dualiso_levels_pool
  * tries them. A flat field (grey wall, sky) puts every cell at one level, where slope and
  * intercept cannot be told apart: the offset is then taken as 0 (the metadata black) and

@@ -331,6 +331,15 @@ static int fit_ratio(const dualiso_stats *many, uint32_t n, const dualiso_levels
     return source;
 }
 
+int mp_dualiso_phase_majority(const uint32_t votes[4])
+{
+    int best = -1;
+    for (int p = 0; p < 4; p++)
+        if (votes[p] && (best < 0 || votes[p] > votes[best]))
+            best = p;
+    return best;
+}
+
 mp_status mp_dualiso_levels_pool(const dualiso_stats *many, uint32_t n,
                               const dualiso_pool_options *opt, dualiso_levels *lv,
                               mp_error *err)
@@ -366,9 +375,8 @@ mp_status mp_dualiso_levels_pool(const dualiso_stats *many, uint32_t n,
     if (opt->force_phase >= 0 && opt->force_phase <= 3) {
         lv->phase = (uint32_t)opt->force_phase;
     } else {
-        for (uint32_t p = 1; p < 4; p++)
-            if (votes[p] > votes[lv->phase])
-                lv->phase = p;
+        int p = mp_dualiso_phase_majority(votes);
+        lv->phase = p < 0 ? 0 : (uint32_t)p;
     }
     for (uint32_t i = 0; i < n; i++)
         if (many[i].frames && many[i].phase == lv->phase)

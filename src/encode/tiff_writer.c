@@ -3,17 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void put16(uint8_t *p, uint16_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-    put16(p, (uint16_t)v);
-    put16(p + 2, (uint16_t)(v >> 16));
-}
+#include "../common/mp_bytes.h"
 
 static uint32_t type_size(uint16_t type)
 {
@@ -70,14 +60,14 @@ void mp_tiff_add_shorts(tiff_ifd *ifd, uint16_t tag, const uint16_t *v, uint32_t
 {
     uint8_t *p = add_entry(ifd, tag, TIFF_SHORT, count);
     for (uint32_t i = 0; p && i < count; i++)
-        put16(p + 2 * i, v[i]);
+        mp_put_le16(p + 2 * i, v[i]);
 }
 
 void mp_tiff_add_longs(tiff_ifd *ifd, uint16_t tag, const uint32_t *v, uint32_t count)
 {
     uint8_t *p = add_entry(ifd, tag, TIFF_LONG, count);
     for (uint32_t i = 0; p && i < count; i++)
-        put32(p + 4 * i, v[i]);
+        mp_put_le32(p + 4 * i, v[i]);
 }
 
 void mp_tiff_add_long(tiff_ifd *ifd, uint16_t tag, uint32_t v)
@@ -94,14 +84,14 @@ void mp_tiff_add_rationals(tiff_ifd *ifd, uint16_t tag, const uint32_t *v, uint3
 {
     uint8_t *p = add_entry(ifd, tag, TIFF_RATIONAL, count);
     for (uint32_t i = 0; p && i < 2 * count; i++)
-        put32(p + 4 * i, v[i]);
+        mp_put_le32(p + 4 * i, v[i]);
 }
 
 void mp_tiff_add_srationals(tiff_ifd *ifd, uint16_t tag, const int32_t *v, uint32_t count)
 {
     uint8_t *p = add_entry(ifd, tag, TIFF_SRATIONAL, count);
     for (uint32_t i = 0; p && i < 2 * count; i++)
-        put32(p + 4 * i, (uint32_t)v[i]);
+        mp_put_le32(p + 4 * i, (uint32_t)v[i]);
 }
 
 int mp_tiff_set_long(tiff_ifd *ifd, uint16_t tag, uint32_t v)
@@ -109,7 +99,7 @@ int mp_tiff_set_long(tiff_ifd *ifd, uint16_t tag, uint32_t v)
     for (unsigned i = 0; i < ifd->count; i++) {
         tiff_entry *e = &ifd->entries[i];
         if (e->tag == tag && e->type == TIFF_LONG && e->count == 1) {
-            put32(ifd->pool + e->pool_offset, v);
+            mp_put_le32(ifd->pool + e->pool_offset, v);
             return 0;
         }
     }
@@ -146,15 +136,15 @@ size_t mp_tiff_ifd_write(tiff_ifd *ifd, uint8_t *out, uint32_t offset, uint32_t 
     if (!size)
         return 0;
     qsort(ifd->entries, ifd->count, sizeof ifd->entries[0], by_tag);
-    put16(out, (uint16_t)ifd->count);
+    mp_put_le16(out, (uint16_t)ifd->count);
     uint8_t *entry = out + 2;
     uint32_t value_at = offset + 2 + 12 * ifd->count + 4;
     for (unsigned i = 0; i < ifd->count; i++, entry += 12) {
         const tiff_entry *e = &ifd->entries[i];
         uint32_t b = value_bytes(e);
-        put16(entry, e->tag);
-        put16(entry + 2, e->type);
-        put32(entry + 4, e->count);
+        mp_put_le16(entry, e->tag);
+        mp_put_le16(entry + 2, e->type);
+        mp_put_le32(entry + 4, e->count);
         if (b <= 4) {
             memset(entry + 8, 0, 4);
             memcpy(entry + 8, ifd->pool + e->pool_offset, b);
@@ -163,17 +153,17 @@ size_t mp_tiff_ifd_write(tiff_ifd *ifd, uint8_t *out, uint32_t offset, uint32_t 
             memcpy(dst, ifd->pool + e->pool_offset, b);
             if (b & 1)
                 dst[b] = 0;
-            put32(entry + 8, value_at);
+            mp_put_le32(entry + 8, value_at);
             value_at += (b + 1) & ~1u;
         }
     }
-    put32(entry, next_ifd);
+    mp_put_le32(entry, next_ifd);
     return size;
 }
 
 void mp_tiff_write_header(uint8_t out[8], uint32_t first_ifd)
 {
     out[0] = out[1] = 'I';
-    put16(out + 2, 42);
-    put32(out + 4, first_ifd);
+    mp_put_le16(out + 2, 42);
+    mp_put_le32(out + 4, first_ifd);
 }

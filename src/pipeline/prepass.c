@@ -347,11 +347,7 @@ static int clip_majority_phase(const segment_scan *scans, uint32_t nseg)
     for (uint32_t k = 0; k < nseg; k++)
         for (int p = 0; scans[k].pooled && p < 4; p++)
             votes[p] += scans[k].phase_votes[p];
-    int best = -1;
-    for (int p = 0; p < 4; p++)
-        if (votes[p] && (best < 0 || votes[p] > votes[best]))
-            best = p;
-    return best;
+    return mp_dualiso_phase_majority(votes);
 }
 
 /* The levels of a segment whose samples were mostly not dual (see mp_prepass_run). */

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../common/mp_bytes.h"
 #include "../common/mp_meta.h"
 
 #define MLV_HEADER_SIZE 16u      /* type, blockSize, timestamp */
@@ -101,15 +102,5 @@ void mp_mlv_parse_raw_info(const uint8_t *ri, mp_raw_info *out);
 
 /* DISO isoValue (menu index) to a recovery ISO, given the primary (EXPO) ISO; 0 unknown. */
 uint32_t mp_mlv_diso_recovery_iso(int32_t iso_value, uint32_t primary_iso);
-
-static inline uint16_t mlv_rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
-static inline uint32_t mlv_rd32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-static inline uint64_t mlv_rd64(const uint8_t *p)
-{
-    return (uint64_t)mlv_rd32(p) | (uint64_t)mlv_rd32(p + 4) << 32;
-}
 
 #endif

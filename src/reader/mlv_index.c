@@ -42,7 +42,7 @@ mp_status mp_mlv_read_mlvi(const mlv_chunk *ch, mlv_file_header *h, mp_error *er
     if (got < (ssize_t)sizeof buf || memcmp(buf, "MLVI", 4))
         return mp_error_set(err, MP_ERR_FORMAT, "%s: offset 0: no MLVI header (not an MLV file)",
                             name);
-    uint32_t size = mlv_rd32(buf + 4);
+    uint32_t size = mp_le32(buf + 4);
     if (size < MLV_MLVI_SIZE || size > ch->size)
         return mp_error_set(err, MP_ERR_FORMAT, "%s: offset 0: MLVI blockSize %u impossible",
                             name, size);
@@ -61,13 +61,13 @@ static int resync_candidate(const uint8_t *p, size_t avail, uint64_t remain)
     mlv_block_type t = mp_mlv_block_type_of(p);
     if (t != MLV_BLOCK_VIDF && t != MLV_BLOCK_AUDF && t != MLV_BLOCK_NULL && t != MLV_BLOCK_RTCI)
         return 0;
-    uint32_t size = mlv_rd32(p + 4);
+    uint32_t size = mp_le32(p + 4);
     if (size < MLV_HEADER_SIZE || size > remain)
         return 0;
     if (t == MLV_BLOCK_VIDF)
-        return avail >= MLV_VIDF_HEADER && size >= MLV_VIDF_HEADER && mlv_rd32(p + 28) <= size - MLV_VIDF_HEADER;
+        return avail >= MLV_VIDF_HEADER && size >= MLV_VIDF_HEADER && mp_le32(p + 28) <= size - MLV_VIDF_HEADER;
     if (t == MLV_BLOCK_AUDF)
-        return avail >= MLV_AUDF_HEADER && size >= MLV_AUDF_HEADER && mlv_rd32(p + 20) <= size - MLV_AUDF_HEADER;
+        return avail >= MLV_AUDF_HEADER && size >= MLV_AUDF_HEADER && mp_le32(p + 20) <= size - MLV_AUDF_HEADER;
     return 1;
 }
 
@@ -208,7 +208,7 @@ mp_status mp_mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err)
             break;
         }
         have = (size_t)got;
-        uint32_t size = mlv_rd32(hdr + 4);
+        uint32_t size = mp_le32(hdr + 4);
         int plausible = mp_mlv_tag_plausible(hdr) && size >= MLV_HEADER_SIZE;
         if (plausible && size <= remain) {
             st = index_block(c, chunk, off, hdr, have, err);

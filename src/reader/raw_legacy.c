@@ -38,13 +38,13 @@ mp_status mp_mlv_index_legacy_raw(mlv_clip *c, mp_error *err)
     mlv_block b;
     memset(&b, 0, sizeof b);
     b.type = MLV_BLOCK_RAWI;
-    b.u.rawi.width = mlv_rd16(f + 4);
-    b.u.rawi.height = mlv_rd16(f + 6);
+    b.u.rawi.width = mp_le16(f + 4);
+    b.u.rawi.height = mp_le16(f + 6);
     mp_mlv_parse_raw_info(f + 32, &b.u.rawi);
     b.u.rawi.bits = RAW_BITS;   /* .RAW is always 14-bit whatever raw_info says */
-    uint32_t frame_size = mlv_rd32(f + 8);
-    uint32_t frame_count = mlv_rd32(f + 12);
-    uint32_t fps1000 = mlv_rd32(f + 20);
+    uint32_t frame_size = mp_le32(f + 8);
+    uint32_t frame_count = mp_le32(f + 12);
+    uint32_t fps1000 = mp_le32(f + 20);
     uint64_t payload = ((uint64_t)b.u.rawi.width * b.u.rawi.height * RAW_BITS + 7) / 8;
     if (payload == 0 || frame_size < payload)
         return mp_error_set(err, MP_ERR_FORMAT, "%s: offset %llu: frameSize %u cannot hold a "

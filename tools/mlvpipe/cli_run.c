@@ -53,7 +53,7 @@ void cli_progress_init(cli_progress *p, cli_progress_mode mode)
 void cli_progress_print(void *opaque, const mp_progress_event *ev)
 {
     cli_progress *p = opaque;
-    char line[2 * MP_ERROR_MAX + 256];
+    char line[MP_PROGRESS_JSON_MAX];
     if (p->mode == CLI_PROGRESS_JSON) {
         mp_progress_format_json(ev, line, sizeof line);
         fprintf(stderr, "%s\n", line);

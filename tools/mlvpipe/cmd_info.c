@@ -8,6 +8,8 @@
 
 #include "cli.h"
 #include "dualiso/dualiso.h"
+#include "pipeline/json.h"
+#include "pipeline/sampling.h"
 #include "reader/mlv_reader.h"
 
 #define DUAL_CHECK_FRAMES 5
@@ -104,23 +106,14 @@ static double audio_offset_ms(const mlv_clip_info *in)
     return ((double)in->audio_start_us - (double)in->video_start_us) / 1000.0;
 }
 
-static int dual_phase(const info_report *r)
-{
-    int best = 0;
-    for (int p = 1; p < 4; p++)
-        if (r->phase_votes[p] > r->phase_votes[best])
-            best = p;
-    return best;
-}
-
 static void check_dual_iso_pixels(info_report *r)
 {
-    uint32_t n = r->in->frame_count;
-    uint32_t want = n < DUAL_CHECK_FRAMES ? n : DUAL_CHECK_FRAMES;
+    uint32_t offsets[DUAL_CHECK_FRAMES];
+    uint32_t want = mp_sample_offsets(r->in->frame_count, DUAL_CHECK_FRAMES, offsets);
     mlv_scratch scratch = {0};
     mp_frame frame = {0};
     for (uint32_t k = 0; k < want; k++) {
-        uint32_t index = want > 1 ? (uint32_t)((uint64_t)k * (n - 1) / (want - 1)) : 0;
+        uint32_t index = offsets[k];
         mp_error err = {0};
         dualiso_detection d;
         mp_status st = mp_mlv_read_frame(r->clip, index, &frame, &scratch, &err);
@@ -235,7 +228,7 @@ static void print_text(const info_report *r)
         printf("dual ISO tag:  none (no DISO block)\n");
     if (r->dual_found)
         printf("dual ISO pixels: yes in %u of %u frames checked, row phase %d, ~%.1f EV\n",
-               r->dual_found, r->dual_checked, dual_phase(r), r->ev_sum / r->dual_found);
+               r->dual_found, r->dual_checked, mp_dualiso_phase_majority(r->phase_votes), r->ev_sum / r->dual_found);
     else
         printf("dual ISO pixels: no (%u frame%s checked)\n", r->dual_checked,
                r->dual_checked == 1 ? "" : "s");
@@ -264,53 +257,10 @@ static void print_text(const info_report *r)
 
 /* ---- JSON ---- */
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 when the bytes are not UTF-8. */
-static int utf8_length(const unsigned char *s)
-{
-    int n = s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 ? 2 : 0;
-    if (s[0] >= 0xF5)
-        return 0;
-    for (int i = 1; i < n; i++)
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-    /* no overlong forms, UTF-16 surrogates or code points past U+10FFFF */
-    if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0) ||
-        (s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] >= 0x90))
-        return 0;
-    return n;
-}
-
-/* JSON string: paths may be UTF-8 and pass through; bytes that are not UTF-8 (damaged
- * metadata strings) become U+FFFD so the output always parses. */
-static void json_str(const char *str)
-{
-    const unsigned char *s = (const unsigned char *)str;
-    putchar('"');
-    while (*s) {
-        if (*s == '"' || *s == '\\') {
-            printf("\\%c", *s++);
-        } else if (*s < 0x20 || *s == 0x7f) {
-            printf("\\u%04x", *s++);
-        } else if (*s < 0x80) {
-            putchar(*s++);
-        } else {
-            int n = utf8_length(s);
-            if (n) {
-                fwrite(s, 1, (size_t)n, stdout);
-                s += n;
-            } else {
-                fputs("\\ufffd", stdout);
-                s++;
-            }
-        }
-    }
-    putchar('"');
-}
-
 static void json_key_str(const char *key, const char *value, const char *after)
 {
     printf("\"%s\": ", key);
-    json_str(value);
+    mp_json_write_string(stdout, value);
     fputs(after, stdout);
 }
 
@@ -322,7 +272,7 @@ static void print_json(const info_report *r)
     json_key_str("file", mp_mlv_clip_path(c, 0), ",\n  ");
     printf("\"chunks\": [");
     for (uint32_t i = 0; i < in->chunk_count; i++) {
-        json_str(mp_mlv_clip_path(c, i));
+        mp_json_write_string(stdout, mp_mlv_clip_path(c, i));
         printf(i + 1 < in->chunk_count ? ", " : "");
     }
     printf("],\n  \"container\": \"%s\",\n", in->container == MLV_CONTAINER_MLV ? "mlv" : "raw");
@@ -336,7 +286,7 @@ static void print_json(const info_report *r)
     if (r->video_err.code == MP_OK)
         printf("null,\n");
     else
-        json_str(r->video_err.msg), printf(",\n");
+        mp_json_write_string(stdout, r->video_err.msg), printf(",\n");
     printf("  \"camera\": ");
     if (in->camera.present) {
         printf("{");
@@ -404,14 +354,14 @@ static void print_json(const info_report *r)
     printf("    \"pixels\": {\"frames_checked\": %u, \"dual_frames\": %u, \"phase\": ",
            r->dual_checked, r->dual_found);
     if (r->dual_found)
-        printf("%d, \"ev\": %.3f, ", dual_phase(r), r->ev_sum / r->dual_found);
+        printf("%d, \"ev\": %.3f, ", mp_dualiso_phase_majority(r->phase_votes), r->ev_sum / r->dual_found);
     else
         printf("null, \"ev\": null, ");
     printf("\"error\": ");
     if (r->dual_err.code == MP_OK)
         printf("null}\n  },\n");
     else
-        json_str(r->dual_err.msg), printf("}\n  },\n");
+        mp_json_write_string(stdout, r->dual_err.msg), printf("}\n  },\n");
     printf("  ");
     json_key_str("info_text", in->info_text, ",\n  ");
     json_key_str("versions", in->versions, ",\n");

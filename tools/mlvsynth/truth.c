@@ -6,6 +6,7 @@
 
 #include "frame_coder.h"
 #include "out_file.h"
+#include "pipeline/json.h"
 
 char *truth_path(const char *clip, const char *suffix)
 {
@@ -18,22 +19,6 @@ char *truth_path(const char *clip, const char *suffix)
         strcpy(p + stem, suffix);
     }
     return p;
-}
-
-/* A JSON string literal (file names may hold quotes or backslashes). */
-static void json_string(FILE *j, const char *s)
-{
-    fputc('"', j);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(j, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(j, "\\u%04x", ch);
-        else
-            fputc(ch, j);
-    }
-    fputc('"', j);
 }
 
 static const char *const content_names[] = {"pattern", "gradient", "dualiso"};
@@ -139,7 +124,7 @@ static void dualiso_json(FILE *j, const synth_options *o, const clip_meta *m,
         char *f32 = truth_path(o->output, ".truth.f32");
         const char *base = f32 ? strrchr(f32, '/') : NULL;
         fprintf(j, ",\n    \"truth_raw\": {\"file\": ");
-        json_string(j, base ? base + 1 : f32 ? f32 : "");
+        mp_json_write_string(j, base ? base + 1 : f32 ? f32 : "");
         fprintf(j, ", \"type\": \"float32le\", \"unit\": \"electrons\", \"layout\": "
                 "\"frame-major (frame numbers 0..%u), row-major active_width x "
                 "active_height\"}", o->frames - 1);
@@ -161,7 +146,7 @@ static mp_status write_json(const synth_options *o, const clip_plan *plan, const
     const char *base = strrchr(o->output, '/');
     fprintf(j, "{\n  \"generator\": \"mlvsynth\",\n  \"truth_version\": 1,\n");
     fprintf(j, "  \"clip\": ");
-    json_string(j, base ? base + 1 : o->output);
+    mp_json_write_string(j, base ? base + 1 : o->output);
     fprintf(j, ",\n");
     fprintf(j, "  \"container\": \"%s\",\n", o->legacy_raw ? "raw" : "mlv");
     fprintf(j, "  \"files\": %u,\n", files);

@@ -832,10 +832,22 @@ static void test_passthrough(void **state)
     }
 }
 
+/* One vote for the row phase: most votes win, the lower phase on a tie, -1 without votes. */
+static void test_phase_majority(void **state)
+{
+    (void)state;
+    assert_int_equal(mp_dualiso_phase_majority((uint32_t[4]){0, 0, 0, 0}), -1);
+    assert_int_equal(mp_dualiso_phase_majority((uint32_t[4]){0, 0, 0, 1}), 3);
+    assert_int_equal(mp_dualiso_phase_majority((uint32_t[4]){2, 5, 1, 5}), 1);
+    assert_int_equal(mp_dualiso_phase_majority((uint32_t[4]){7, 0, 7, 0}), 0);
+    assert_int_equal(mp_dualiso_phase_majority((uint32_t[4]){0, 3, 4, 0}), 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_detect_depths_and_phases),
+        cmocka_unit_test(test_phase_majority),
         cmocka_unit_test(test_detect_single_iso),
         cmocka_unit_test(test_detect_bad_input),
         cmocka_unit_test(test_levels_ratio_and_offset),
