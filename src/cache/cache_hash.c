@@ -1,11 +1,11 @@
 /* XXH64 written from the public xxHash specification (doc/xxhash_spec.md of the xxHash
  * project): four 64-bit lanes over 32-byte stripes, then the tail in 8/4/1-byte steps and
  * the final avalanche. Inputs are read as little-endian words on every host. */
-#include "frame_cache.h"
+#include "cache/frame_cache.h"
 
 #include <string.h>
 
-#include "../common/mp_bytes.h"
+#include "common/mp_bytes.h"
 
 #define P1 0x9E3779B185EBCA87ull
 #define P2 0xC2B2AE3D27D4EB4Full

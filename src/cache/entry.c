@@ -1,12 +1,12 @@
-#include "entry.h"
+#include "cache/entry.h"
 
 #include <lz4.h>
 #include <lz4hc.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/mp_bytes.h"
-#include "shuffle.h"
+#include "cache/shuffle.h"
+#include "common/mp_bytes.h"
 
 static const uint8_t magic[4] = {'M', 'P', 'F', 'C'};
 

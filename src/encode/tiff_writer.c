@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/mp_bytes.h"
+#include "common/mp_bytes.h"
 
 static uint32_t type_size(uint16_t type)
 {

@@ -1,11 +1,11 @@
-#include "wav.h"
+#include "encode/wav.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "../common/mp_bytes.h"
-#include "timecode.h"
-#include "wallclock.h"
+#include "common/mp_bytes.h"
+#include "encode/timecode.h"
+#include "encode/wallclock.h"
 
 enum { BEXT_FIXED = 602 };
 

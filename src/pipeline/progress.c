@@ -1,9 +1,9 @@
-#include "progress.h"
-
-#include "json.h"
+#include "pipeline/progress.h"
 
 #include <stdio.h>
 #include <time.h>
+
+#include "common/json.h"
 
 double mp_progress_now(void)
 {

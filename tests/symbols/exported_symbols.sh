@@ -10,8 +10,12 @@ nm_tool=$1; shift
 status=0
 for lib in "$@"; do
     # -g: globals only; --defined-only: what the library provides, not what it uses;
-    # weak (W/V) and common (C) definitions are exports too.
-    syms=$("$nm_tool" -g --defined-only "$lib" 2>/dev/null | awk 'NF == 3 { print $3 }' | sort -u)
+    # weak (W/V) and common (C) definitions are exports too. A shared library exports its
+    # dynamic symbol table (-D); a static one every global of its objects, hidden or not,
+    # since a program linking it statically sees them all.
+    dynamic=; case $lib in *.so | *.so.*) dynamic=-D ;; esac
+    syms=$("$nm_tool" -g $dynamic --defined-only "$lib" 2>/dev/null | awk 'NF == 3 { print $3 }' |
+           sort -u)
     if [ -z "$syms" ]; then
         echo "$lib: no exported symbols found (not a library, or nm failed)" >&2
         status=1

@@ -6,7 +6,7 @@
 
 #include "frame_coder.h"
 #include "out_file.h"
-#include "pipeline/json.h"
+#include "common/json.h"
 
 char *truth_path(const char *clip, const char *suffix)
 {

@@ -12,7 +12,7 @@
 #include <cmocka.h>
 #include <iconv.h>
 
-#include "pipeline/json.h"
+#include "common/json.h"
 #include "pipeline/progress.h"
 
 #define FFFD "\xEF\xBF\xBD"   /* U+FFFD as UTF-8, what the reader decodes "\ufffd" to */
