@@ -349,8 +349,12 @@ static int write_movie(const options *o, uint16_t *planes[3])
     mp_av_sink_params p;
     mp_av_sink_params_default(&p);
     mp_error err = {0};
-    if (mp_av_sink_kind_from_name(o->kind, &p.kind, &err) != MP_OK)
-        return usage(err.msg);
+    p.kind = AV_SINK_RAWVIDEO + 1;
+    for (int k = 0; k <= AV_SINK_RAWVIDEO; k++)
+        if (!strcmp(o->kind, mp_av_sink_kind_name((mp_av_sink_kind)k)))
+            p.kind = (mp_av_sink_kind)k;
+    if (p.kind > AV_SINK_RAWVIDEO)
+        return usage("--kind: prores422hq, prores4444, ffv1, nut or rawvideo");
     p.width = o->width;
     p.height = o->height;
     p.fps_num = o->fps_num;

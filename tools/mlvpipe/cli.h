@@ -2,6 +2,9 @@
 #ifndef MLVPIPE_CLI_H
 #define MLVPIPE_CLI_H
 
+#include <stddef.h>
+#include <stdio.h>
+
 #include "common/mp_status.h"
 
 /* Exit codes, documented in README.md ("EXIT STATUS"); farms key retries on them. */
@@ -26,6 +29,12 @@ int cli_exit_for_input(mp_status st);
 /* The CLI's logger prints "mlvpipe: level: msg" on stderr; verbosity set by -v/-q. */
 extern int cli_verbosity;   /* 0 quiet (errors only), 1 default (warnings), 2 info, 3 debug */
 extern const mp_logger cli_logger;
+
+/* The --to formats, one per line with their summary, for --help (farm_only: those plan can
+ * render in chunks and join). */
+void cli_print_formats(FILE *out, int farm_only);
+/* "dng, prores422hq, ..." into buf, for error messages; stdout_only: those -o - takes. */
+const char *cli_format_names(char *buf, size_t size, int stdout_only, int farm_only);
 
 /* Each subcommand: argv[0] is the subcommand name. */
 int cmd_info(int argc, char **argv);

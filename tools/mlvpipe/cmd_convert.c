@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "cli_run.h"
 #include "encode/av/av_sink.h"
+#include "encode/formats.h"
 #include "pipeline/convert.h"
 
 static void usage(FILE *out)
@@ -24,10 +25,9 @@ static void usage(FILE *out)
         "\n"
         "options:\n"
         "  -o, --output OUT      output directory (DNG), file or - (movies) (required)\n"
-        "      --to FORMAT       dng (default); a movie: prores422hq, prores4444 (MOV),\n"
-        "                        ffv1 (MKV), nut or rawvideo (for pipes: -o - is stdout);\n"
-        "                        md5 (-o is a text file of per-frame MD5s) or null\n"
-        "                        (discard), for tests and timing\n"
+        "      --to FORMAT       one of (default dng):\n");
+    cli_print_formats(out, 0);
+    fprintf(out,
         "      --frames SPEC     absolute frame numbers, inclusive: N, A-B, A-, -B, A-B:STEP,\n"
         "                        or a comma list (1-3,5,7-20:2). An end past the clip is\n"
         "                        clamped with a warning; a start past it is an error.\n"
@@ -146,8 +146,6 @@ static int pick(const char *s, const char *const *names, int count)
     return -1;
 }
 
-static const char *const formats[] = {"dng", "md5", "null", "prores422hq", "prores4444",
-                                      "ffv1", "nut", "rawvideo"};
 static const char *const gamuts[] = {"rec709", "rec2020", "aces"};
 static const mp_gamut gamut_values[] = {MP_GAMUT_REC709, MP_GAMUT_REC2020,
                                              MP_GAMUT_ACES_AP0};
@@ -334,14 +332,14 @@ int cmd_convert(int argc, char **argv)
         return rc;
     if (!o.output)
         return cli_usage_error(command, "no output given (-o DIR)");
-    if (pick(o.format, formats, 8) < 0)
-        return cli_usage_error(command,
-                               "--to takes dng, prores422hq, prores4444, ffv1, nut, rawvideo, md5 "
-                               "or null, not '%s'", o.format);
-    if (!strcmp(o.output, "-") && pick(o.format, formats, 3) >= 0)
-        return cli_usage_error(command,
-                               "-o - (stdout) is for movies (--to nut, rawvideo, ffv1), not %s",
-                               o.format);
+    const mp_format *format = mp_format_find(o.format);
+    char names[256];
+    if (!format)
+        return cli_usage_error(command, "--to takes %s, not '%s'",
+                               cli_format_names(names, sizeof names, 0, 0), o.format);
+    if (!strcmp(o.output, "-") && !format->to_stdout)
+        return cli_usage_error(command, "-o - (stdout) is for %s, not %s",
+                               cli_format_names(names, sizeof names, 1, 0), o.format);
     if (o.skip_existing && o.overwrite)
         return cli_usage_error(command, "--skip-existing and --overwrite exclude each other");
     if (dng_16bit && o.dng_storage != MP_DNG_NATIVE)

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "cli_run.h"
+#include "encode/formats.h"
 #include "farm/plan.h"
 #include "reader/mlv_reader.h"
 
@@ -41,9 +42,11 @@ static void usage(FILE *out)
         "      --chunk N         frame numbers per chunk (default 1000: tasks of minutes;\n"
         "                        see doc/farm.md for sizing)\n"
         "      --engine E        slurm, parallel or json (default slurm)\n"
-        "      --to FORMAT       dng (default); prores422hq, prores4444 (MOV segments),\n"
-        "                        ffv1 (MKV) or nut: per-chunk segments in DIR/NAME_segments/\n"
-        "                        NAME_AAAAAA-BBBBBB.EXT joined into DIR/NAME.EXT\n"
+        "      --to FORMAT       one of (default dng; movies: per-chunk segments in\n"
+        "                        DIR/NAME_segments/NAME_AAAAAA-BBBBBB.EXT joined into\n"
+        "                        DIR/NAME.EXT):\n");
+    cli_print_formats(out, 1);
+    fprintf(out,
         "      --threads N       threads per task (Slurm: --cpus-per-task=N)\n"
         "      --phase N         dual-ISO row phase 0..3 for analyze and convert\n"
         "      --no-audio        no WAV / audio track\n"
@@ -82,21 +85,6 @@ static const struct option long_options[] = {
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
-
-/* The movie container of a --to value, NULL for frames; *ok = 0 when farms cannot use it. */
-static const char *movie_extension(const char *format, int *ok)
-{
-    static const struct { const char *prefix, *ext; } movies[] = {
-        {"prores", "mov"}, {"ffv1", "mkv"}, {"nut", "nut"}};
-    *ok = 1;
-    if (!format || !strcmp(format, "dng"))
-        return NULL;
-    for (size_t i = 0; i < sizeof movies / sizeof movies[0]; i++)
-        if (!strncmp(format, movies[i].prefix, strlen(movies[i].prefix)))
-            return movies[i].ext;
-    *ok = 0;
-    return NULL;
-}
 
 /* path made absolute against the working folder (it need not exist yet). */
 static int absolute(const char *path, char *out, size_t size)
@@ -233,12 +221,12 @@ int cmd_plan(int argc, char **argv)
         return rc;
     if (!output)
         return cli_usage_error(command, "no output folder given (-o DIR)");
-    int format_ok;
-    p.movie_ext = movie_extension(p.format, &format_ok);
-    if (!format_ok)
-        return cli_usage_error(command,
-                               "--to for a farm takes dng, prores422hq, prores4444, ffv1 or nut, "
-                               "not '%s'", p.format);
+    const mp_format *format = mp_format_find(p.format ? p.format : "dng");
+    char names[256];
+    if (!format || !format->joinable)
+        return cli_usage_error(command, "--to for a farm takes %s, not '%s'",
+                               cli_format_names(names, sizeof names, 0, 1), p.format);
+    p.movie_ext = format->sequence ? NULL : format->extension;
 
     char clip_abs[PATH_MAX], out_abs[PATH_MAX], levels_abs[PATH_MAX], self[PATH_MAX];
     char name[NAME_MAX + 1];

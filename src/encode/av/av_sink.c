@@ -68,17 +68,6 @@ void mp_av_sink_params_default(mp_av_sink_params *p)
     p->yuv_range = AVCOL_RANGE_UNSPECIFIED;
 }
 
-mp_status mp_av_sink_kind_from_name(const char *name, mp_av_sink_kind *kind, mp_error *err)
-{
-    for (size_t i = 0; i < KIND_COUNT; i++)
-        if (strcmp(name, kinds[i].name) == 0) {
-            *kind = (mp_av_sink_kind)i;
-            return MP_OK;
-        }
-    return mp_error_set(err, MP_ERR_ARG, "unknown movie kind \"%s\" (prores422hq, prores4444, "
-                        "ffv1, nut, rawvideo)", name);
-}
-
 const char *mp_av_sink_kind_name(mp_av_sink_kind kind)
 {
     return (unsigned)kind < KIND_COUNT ? kinds[kind].name : "?";

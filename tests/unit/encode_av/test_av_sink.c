@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "encode/av/av_sink.h"
+#include "encode/formats.h"
 
 static char dir[64];
 
@@ -80,20 +81,33 @@ static mp_status open_status(const mp_av_sink_params *p, const char *path, mp_er
     return st;
 }
 
+/* The format table: every movie (RGB input) is the sink of its own name, and the av sink kind
+ * names match the --to names; raw formats have write_frame sinks. */
 static void test_kind_names(void **state)
 {
     (void)state;
     const char *names[] = {"prores422hq", "prores4444", "ffv1", "nut", "rawvideo"};
-    for (int i = 0; i < 5; i++) {
-        mp_av_sink_kind k;
-        assert_int_equal(mp_av_sink_kind_from_name(names[i], &k, NULL), MP_OK);
-        assert_int_equal(k, i);
-        assert_string_equal(mp_av_sink_kind_name(k), names[i]);
+    for (int k = 0; k < 5; k++) {
+        const mp_format *f = mp_format_find(names[k]);
+        assert_non_null(f);
+        assert_int_equal(f->input, MP_INPUT_RGB);
+        assert_string_equal(mp_av_sink_kind_name((mp_av_sink_kind)k), names[k]);
     }
-    mp_error err;
-    mp_av_sink_kind k;
-    assert_int_equal(mp_av_sink_kind_from_name("prores", &k, &err), MP_ERR_ARG);
-    assert_non_null(strstr(err.msg, "prores422hq"));
+    const mp_format *f;
+    size_t count = 0;
+    for (size_t i = 0; (f = mp_format_at(i)); i++, count++) {
+        assert_string_equal(f->ops->name, f->name);
+        assert_ptr_equal(mp_format_find(f->name), f);
+        assert_ptr_equal(mp_sink_find(f->name), f->ops);
+        if (f->input == MP_INPUT_RGB)
+            assert_true(f->ops->write_rgb && !f->ops->write_frame && !f->ops->concurrent_frames);
+        else
+            assert_true(f->ops->write_frame && !f->ops->write_rgb);
+    }
+    assert_int_equal(count, 8);
+    assert_null(mp_format_find("prores"));
+    assert_null(mp_format_find("wav"));   /* a sink, but only beside a DNG sequence */
+    assert_non_null(mp_sink_find("wav"));
 }
 
 static void test_bad_params(void **state)

@@ -107,8 +107,8 @@ typedef struct mp_av_sink_params {
 /* Zeroes p and sets: no time code (timecode_frames = -1), unspecified colour tags. */
 void mp_av_sink_params_default(mp_av_sink_params *p);
 
-/* "prores422hq", "prores4444", "ffv1", "nut", "rawvideo" -> kind; MP_ERR_ARG otherwise. */
-mp_status mp_av_sink_kind_from_name(const char *name, mp_av_sink_kind *kind, mp_error *err);
+/* The kind's name in messages ("prores422hq", ...), the same as its --to name in the one
+ * format table (encode/formats.h), which maps names to kinds. */
 const char *mp_av_sink_kind_name(mp_av_sink_kind kind);
 
 typedef struct mp_av_sink mp_av_sink;
