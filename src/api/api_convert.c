@@ -147,8 +147,8 @@ static void log_levels(const mp_logger *log, const mp_clip_levels *cl)
     }
 }
 
-mlvpipe_status mlvpipe_analyze(const mlvpipe_analyze_settings *s, char **json,
-                               mlvpipe_error *err)
+mlvpipe_status mlvpipe_analyze(const mlvpipe_analyze_settings *s,
+                               mlvpipe_analyze_result *result, mlvpipe_error *err)
 {
     mp_prepass_options po;
     mp_prepass_options_default(&po);
@@ -156,8 +156,10 @@ mlvpipe_status mlvpipe_analyze(const mlvpipe_analyze_settings *s, char **json,
     po.force_phase = s->force_phase;
     po.cancel = s->cancel;
     po.log = mp_api_logger(&s->log);
-    if (json)
-        *json = NULL;
+    mlvpipe_analyze_result unused;
+    if (!result)
+        result = &unused;
+    *result = (mlvpipe_analyze_result){0};
 
     mlv_clip *clip = NULL;
     mlv_open_options oo = {po.log, 0};
@@ -172,11 +174,12 @@ mlvpipe_status mlvpipe_analyze(const mlvpipe_analyze_settings *s, char **json,
     if (st != MP_OK)
         return mp_api_status(st, &e, err);
     log_levels(&po.log, &cl);
-    if (s->output)
+    if (s->output) {
         st = mp_clip_levels_write(s->output, &cl, s->overwrite, &e);
-    if (st == MP_OK && json) {
+        result->output_failed = st != MP_OK;
+    } else if (result != &unused) {
         size_t len;
-        st = mp_clip_levels_to_json(&cl, json, &len, &e);
+        st = mp_clip_levels_to_json(&cl, &result->json, &len, &e);
     }
     mp_clip_levels_free(&cl);
     if (st == MP_OK && damaged)
@@ -192,6 +195,7 @@ mlvpipe_status mlvpipe_join(const mlvpipe_join_settings *s, mlvpipe_join_result 
         .segments = s->segments,
         .segment_count = s->segment_count,
         .overwrite = s->overwrite,
+        .allow_gaps = s->allow_gaps,
         .cancel = s->cancel,
         .log = mp_api_logger(&s->log),
     };

@@ -10,7 +10,6 @@
 
 #include "cli.h"
 #include "cli_run.h"
-#include "encode/formats.h"
 #include "farm/plan.h"
 #include "reader/mlv_reader.h"
 
@@ -123,7 +122,7 @@ static int read_clip(farm_plan *p, uint32_t **numbers)
     mp_status st = mp_mlv_clip_open(&clip, p->clip, &oo, &err);
     if (st != MP_OK) {
         mp_log(&cli_logger, MP_LOG_ERROR, "%s", err.msg);
-        return cli_exit_for_input(st);
+        return cli_exit_for_input((mlvpipe_status)st);
     }
     const mlv_clip_info *info = mp_mlv_clip_get_info(clip);
     p->guid = info->guid;
@@ -138,7 +137,7 @@ static int read_clip(farm_plan *p, uint32_t **numbers)
         if ((st = mp_mlv_frame_info_get(clip, i, &fi)) != MP_OK) {
             mp_log(&cli_logger, MP_LOG_ERROR, "%s: frame index %" PRIu32 ": %s", p->clip, i,
                    mp_status_name(st));
-            rc = cli_exit_for_input(st);
+            rc = cli_exit_for_input((mlvpipe_status)st);
         }
         (*numbers)[i] = fi.number;
     }
@@ -221,12 +220,8 @@ int cmd_plan(int argc, char **argv)
         return rc;
     if (!output)
         return cli_usage_error(command, "no output folder given (-o DIR)");
-    const mp_format *format = mp_format_find(p.format ? p.format : "dng");
-    char names[256];
-    if (!format || !format->joinable)
-        return cli_usage_error(command, "--to for a farm takes %s, not '%s'",
-                               cli_format_names(names, sizeof names, 0, 1), p.format);
-    p.movie_ext = format->sequence ? NULL : format->extension;
+    if ((rc = cli_check_format(command, p.format ? p.format : "dng", NULL, 1, &p.movie_ext)))
+        return rc;
 
     char clip_abs[PATH_MAX], out_abs[PATH_MAX], levels_abs[PATH_MAX], self[PATH_MAX];
     char name[NAME_MAX + 1];
