@@ -1,4 +1,4 @@
-/* codec/lj92: lossless JPEG decoder (ITU-T T.81 process 14, mlv-format.md 9).
+/* codec/lj92: lossless JPEG decoder (ITU-T T.81 process 14, doc/mlv-format.md 9).
  *
  * Speed comes from three things: a 64-bit MSB-aligned bit buffer refilled eight bytes at a
  * time when they hold no 0xFF (stuffing is handled byte by byte otherwise); a 12-bit lookup
@@ -10,7 +10,7 @@
  * input the bit buffer is fed zero bits that are counted as padding; consuming padding means
  * the data ran short, which is reported at the end of the line as damage. Samples are only
  * written inside dst, whose size must equal X*Nf*Y. */
-#include "lj92.h"
+#include "codec/lj92.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -254,12 +254,12 @@ static mp_status parse_headers(const uint8_t *src, size_t len, scan_info *si, mp
     }
 }
 
-mp_status lj92_read_header(const uint8_t *src, size_t len, lj92_header *hdr, mp_error *err)
+mp_status mp_lj92_read_header(const uint8_t *src, size_t len, lj92_header *hdr, mp_error *err)
 {
-    return lj92_read_header_opts(src, len, hdr, NULL, err);
+    return mp_lj92_read_header_opts(src, len, hdr, NULL, err);
 }
 
-mp_status lj92_read_header_opts(const uint8_t *src, size_t len, lj92_header *hdr,
+mp_status mp_lj92_read_header_opts(const uint8_t *src, size_t len, lj92_header *hdr,
                                 lj92_options *opt, mp_error *err)
 {
     scan_info *si = malloc(sizeof *si);
@@ -492,7 +492,7 @@ static mp_status decode_scan(const uint8_t *src, size_t len, const scan_info *si
     return MP_OK;
 }
 
-mp_status lj92_decode(const uint8_t *src, size_t len, uint16_t *dst, size_t dst_count,
+mp_status mp_lj92_decode(const uint8_t *src, size_t len, uint16_t *dst, size_t dst_count,
                       lj92_header *hdr, mp_error *err)
 {
     scan_info *si = malloc(sizeof *si);

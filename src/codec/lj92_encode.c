@@ -3,7 +3,7 @@
  * Two passes: the first computes every prediction difference and the category histogram of
  * each table, the second writes codes. Code lengths follow T.81 Annex K.2: Huffman's merge
  * with one reserved symbol (so no code is all ones), lengths then limited to 16 bits. */
-#include "lj92.h"
+#include "codec/lj92.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -196,13 +196,13 @@ static unsigned compute_diffs(const uint16_t *src, const lj92_header *h, const l
     return seen;
 }
 
-mp_status lj92_encode(const uint16_t *src, const lj92_header *hdr, uint8_t **out,
+mp_status mp_lj92_encode(const uint16_t *src, const lj92_header *hdr, uint8_t **out,
                       size_t *out_len, mp_error *err)
 {
-    return lj92_encode_opts(src, hdr, NULL, out, out_len, err);
+    return mp_lj92_encode_opts(src, hdr, NULL, out, out_len, err);
 }
 
-mp_status lj92_encode_opts(const uint16_t *src, const lj92_header *hdr, const lj92_options *opt,
+mp_status mp_lj92_encode_opts(const uint16_t *src, const lj92_header *hdr, const lj92_options *opt,
                            uint8_t **out, size_t *out_len, mp_error *err)
 {
     static const lj92_options none;

@@ -1,11 +1,11 @@
 /* develop: context set-up (white balance, matrix, curve) and the per-frame strip loop. */
-#include "develop.h"
+#include "develop/develop.h"
 
 #include <math.h>
 #include <stdlib.h>
 
 #include "color_math.h"
-#include "curve.h"
+#include "develop/curve.h"
 #include "demosaic.h"
 
 /* Rows per strip: the working set of a 6K-wide RCD strip stays near 60 MB, and the context
@@ -24,59 +24,22 @@ struct develop_context {
     develop_params params;
     float wb[3];            /* raw multipliers, smallest 1.0 */
     float matrix[3][3];     /* white-balanced camera -> output, exposure included */
-    develop_color color;
     curve_lut lut;
 };
 
-void develop_params_default(develop_params *p)
+void mp_develop_params_default(develop_params *p)
 {
     *p = (develop_params){
         .demosaic = DEVELOP_DEMOSAIC_RCD,
         .wb = DEVELOP_WB_AS_SHOT,
         .wb_gains = {1, 1, 1},
         .matrix = DEVELOP_MATRIX_COLOR_MATRIX1,
-        .gamut = DEVELOP_GAMUT_REC709,
-        .curve = DEVELOP_CURVE_BT709,
+        .gamut = MP_GAMUT_REC709,
+        .curve = MP_CURVE_BT709,
         .exposure_ev = 0,
         .highlight = DEVELOP_HIGHLIGHT_BLEND,
         .strip_rows = 0,
     };
-}
-
-static develop_color color_tags(develop_gamut g, develop_curve c)
-{
-    static const char *const primaries_names[] = {"ITU-R BT.709", "ITU-R BT.2020", "ACES AP0"};
-    static const char *const transfer_names[] = {"linear", "ITU-R BT.709",
-                                                 "ARRI LogC3 (EI 800)", "Sony S-Log3"};
-    develop_color t = {
-        .matrix = AVCOL_SPC_RGB,
-        .range = AVCOL_RANGE_JPEG,
-        .primaries_name = primaries_names[g],
-        .transfer_name = transfer_names[c],
-    };
-    switch (g) {
-    case DEVELOP_GAMUT_REC709:
-        t.primaries = AVCOL_PRI_BT709;
-        t.yuv_matrix = AVCOL_SPC_BT709;
-        break;
-    case DEVELOP_GAMUT_REC2020:
-        t.primaries = AVCOL_PRI_BT2020;
-        t.yuv_matrix = AVCOL_SPC_BT2020_NCL;
-        break;
-    case DEVELOP_GAMUT_ACES_AP0:
-        t.primaries = AVCOL_PRI_UNSPECIFIED; /* libavutil 57 has no ACES primaries */
-        t.yuv_matrix = AVCOL_SPC_BT709;      /* coefficients a Y'CbCr sink can state */
-        break;
-    }
-    switch (c) {
-    case DEVELOP_CURVE_LINEAR: t.transfer = AVCOL_TRC_LINEAR; break;
-    case DEVELOP_CURVE_BT709:
-        t.transfer = g == DEVELOP_GAMUT_REC2020 ? AVCOL_TRC_BT2020_10 : AVCOL_TRC_BT709;
-        break;
-    case DEVELOP_CURVE_LOGC3:
-    case DEVELOP_CURVE_SLOG3: t.transfer = AVCOL_TRC_UNSPECIFIED; break;
-    }
-    return t;
 }
 
 /* ColorMatrix1 as a matrix; 0 when absent (all zero) or malformed (zero denominator). */
@@ -118,8 +81,8 @@ static mp_status white_balance(const develop_params *p, const mp_raw_info *raw,
             return mp_error_set(err, MP_ERR_ARG,
                                 "develop: daylight white balance needs the clip's ColorMatrix1");
         double white[3], neutral[3];
-        illuminant_xyz(raw->calibration_illuminant, white);
-        mat3_apply(&cm, white, neutral);
+        mp_illuminant_xyz(raw->calibration_illuminant, white);
+        mp_mat3_apply(&cm, white, neutral);
         for (int c = 0; c < 3; c++)
             g[c] = neutral[c] > 0 ? 1.0 / neutral[c] : 0;
     }
@@ -142,7 +105,7 @@ static mp_status check_params(const develop_params *p, mp_error *err)
 {
     if ((unsigned)p->demosaic > DEVELOP_DEMOSAIC_BILINEAR || (unsigned)p->wb > DEVELOP_WB_CUSTOM ||
         (unsigned)p->matrix > DEVELOP_MATRIX_IDENTITY ||
-        (unsigned)p->gamut > DEVELOP_GAMUT_ACES_AP0 || (unsigned)p->curve > DEVELOP_CURVE_SLOG3 ||
+        (unsigned)p->gamut > MP_GAMUT_ACES_AP0 || (unsigned)p->curve > MP_CURVE_SLOG3 ||
         (unsigned)p->highlight > DEVELOP_HIGHLIGHT_CLIP)
         return mp_error_set(err, MP_ERR_ARG, "develop: unknown method in the parameters");
     if (!(p->exposure_ev >= -16 && p->exposure_ev <= 16))
@@ -151,7 +114,7 @@ static mp_status check_params(const develop_params *p, mp_error *err)
     return MP_OK;
 }
 
-mp_status develop_context_create(const develop_params *params, const mp_raw_info *raw,
+mp_status mp_develop_context_create(const develop_params *params, const mp_raw_info *raw,
                                  const mp_white_balance *wbal, develop_context **out,
                                  mp_error *err)
 {
@@ -172,7 +135,7 @@ mp_status develop_context_create(const develop_params *params, const mp_raw_info
     if (params->matrix == DEVELOP_MATRIX_COLOR_MATRIX1) {
         mat3 cm;
         double neutral[3] = {1.0 / ctx->wb[0], 1.0 / ctx->wb[1], 1.0 / ctx->wb[2]};
-        if (!color_matrix1(raw, &cm) || !camera_to_output(cm, neutral, params->gamut, &m)) {
+        if (!color_matrix1(raw, &cm) || !mp_camera_to_output(cm, neutral, params->gamut, &m)) {
             free(ctx);
             return mp_error_set(err, MP_ERR_ARG, "develop: ColorMatrix1 is missing, singular "
                                                  "or puts the white balance outside XYZ");
@@ -182,35 +145,29 @@ mp_status develop_context_create(const develop_params *params, const mp_raw_info
     for (int r = 0; r < 3; r++)
         for (int c = 0; c < 3; c++)
             ctx->matrix[r][c] = (float)(m.m[r][c] * gain);
-    ctx->color = color_tags(params->gamut, params->curve);
-    curve_lut_init(&ctx->lut, params->curve);
+    mp_curve_lut_init(&ctx->lut, params->curve);
     *out = ctx;
     return MP_OK;
 }
 
-void develop_context_free(develop_context *ctx)
+void mp_develop_context_free(develop_context *ctx)
 {
     free(ctx);
 }
 
-const develop_color *develop_context_color(const develop_context *ctx)
-{
-    return &ctx->color;
-}
-
-void develop_context_wb_gains(const develop_context *ctx, float gains[3])
+void mp_develop_context_wb_gains(const develop_context *ctx, float gains[3])
 {
     for (int c = 0; c < 3; c++)
         gains[c] = ctx->wb[c];
 }
 
-void develop_rgb_free(develop_rgb *rgb)
+void mp_develop_rgb_free(develop_rgb *rgb)
 {
     free(rgb->plane[0]);
     *rgb = (develop_rgb){0};
 }
 
-void develop_workspace_free(develop_workspace *ws)
+void mp_develop_workspace_free(develop_workspace *ws)
 {
     free(ws->buf);
     *ws = (develop_workspace){0};
@@ -340,7 +297,7 @@ static void encode_row(const curve_lut *lut, const float *in, uint32_t width, ui
         out[x] = curve_lut_apply(lut, in[x]);
 }
 
-mp_status develop_frame(const develop_context *ctx, const mp_frame *frame, develop_workspace *ws,
+mp_status mp_develop_frame(const develop_context *ctx, const mp_frame *frame, develop_workspace *ws,
                         develop_rgb *out, mp_error *err)
 {
     mp_status st = check_frame(frame, err);
@@ -366,7 +323,6 @@ mp_status develop_frame(const develop_context *ctx, const mp_frame *frame, devel
     out->width = width;
     out->height = height;
     out->number = frame->number;
-    out->color = ctx->color;
 
     float *cfa = ws->buf, *near = ws->buf + planes * plane;
     demosaic_window w = {
@@ -388,9 +344,9 @@ mp_status develop_frame(const develop_context *ctx, const mp_frame *frame, devel
                 w.colour[y][x] = (uint8_t)cfa_colour(frame->cfa, x, wy0 + y);
         load_cfa(ctx, frame, wy0, w.rows, cfa);
         if (rcd)
-            demosaic_rcd(&w);
+            mp_demosaic_rcd(&w);
         else
-            demosaic_bilinear(&w, 0, width, 0, w.rows);
+            mp_demosaic_bilinear(&w, 0, width, 0, w.rows);
         for (uint32_t y = y0; y < y1; y++) {
             size_t in = (size_t)(y - wy0) * width, o = (size_t)y * width;
             clip_proximity_row(y > 0 ? cfa + in - width : NULL, cfa + in,
@@ -403,7 +359,7 @@ mp_status develop_frame(const develop_context *ctx, const mp_frame *frame, devel
     return MP_OK;
 }
 
-mp_status develop_grey_world_add(develop_grey_world *acc, const mp_frame *frame, mp_error *err)
+mp_status mp_develop_grey_world_add(develop_grey_world *acc, const mp_frame *frame, mp_error *err)
 {
     mp_status st = check_frame(frame, err);
     if (st)
@@ -430,7 +386,7 @@ mp_status develop_grey_world_add(develop_grey_world *acc, const mp_frame *frame,
     return MP_OK;
 }
 
-mp_status develop_grey_world_gains(const develop_grey_world *acc, float gains[3], mp_error *err)
+mp_status mp_develop_grey_world_gains(const develop_grey_world *acc, float gains[3], mp_error *err)
 {
     /* every 2x2 cell holds one red, two greens and one blue */
     double mean[3] = {acc->sum[0], acc->sum[1] / 2, acc->sum[2]};

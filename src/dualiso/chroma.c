@@ -1,5 +1,5 @@
 /* Optional chroma smoothing of the reconstructed mosaic (dualiso_options.chroma_smooth),
- * cr2hdr's --cs2x2 / --cs3x3 / --cs5x5 (dualiso.md 3.10): in every 2x2 CFA cell the greens
+ * cr2hdr's --cs2x2 / --cs3x3 / --cs5x5 (doc/dualiso.md 3.10): in every 2x2 CFA cell the greens
  * stay and R, B become G * median(R / G), G * median(B / G) over the cell and its
  * neighbours (5-point cross, 3x3 or 5x5 cells), G being the mean of the cell's greens.
  * A median of ratios is the exponential of the median of log differences, cr2hdr's
@@ -124,8 +124,8 @@ static void smooth_cells(const frame_ctx *c, mp_frame *out, const int pos[4], ui
         if (k <= 0)
             continue;
         const float g = cells[3 * cx];
-        const float want[2] = {g * (float)dualiso_median(rg, n),
-                               g * (float)dualiso_median(bg, n)};
+        const float want[2] = {g * (float)mp_dualiso_median(rg, n),
+                               g * (float)mp_dualiso_median(bg, n)};
         for (int i = 0; i < 2; i++) {
             int p = pos[i ? 3 : 0];
             uint16_t *s = rows + 2 * cx + (p & 1) + (size_t)(p >> 1) * w;
@@ -135,7 +135,7 @@ static void smooth_cells(const frame_ctx *c, mp_frame *out, const int pos[4], ui
     }
 }
 
-void dualiso_chroma_row(const frame_ctx *c, mp_frame *out, uint32_t y)
+void mp_dualiso_chroma_row(const frame_ctx *c, mp_frame *out, uint32_t y)
 {
     int pos[4];
     if (!c->opt->chroma_smooth || !cell_layout(out->cfa, pos))

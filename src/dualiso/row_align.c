@@ -3,7 +3,7 @@
  * over pixels where both fields are well exposed and no edge runs between the bright pair.
  * A row keeps the clip-level alignment (offset 0, the pooled levels already matched the
  * fields) unless it has enough pairs and its median stands out of its own noise, so
- * sensor noise alone never turns into row noise (dualiso.md 6.2). */
+ * sensor noise alone never turns into row noise (doc/dualiso.md 6.2). */
 #include <math.h>
 #include <string.h>
 
@@ -61,7 +61,7 @@ static float select_kth(const float *v, uint32_t n, uint32_t k, uint32_t *key)
     return key_float(key[0]);
 }
 
-void dualiso_row_offsets(const mp_frame *in, const dualiso_levels *lv, const float *lut_dark,
+void mp_dualiso_row_offsets(const mp_frame *in, const dualiso_levels *lv, const float *lut_dark,
                          const float *lut_bright, uint16_t clip_dark, uint16_t clip_bright,
                          float level_max, float *scratch, uint32_t *keys, float *offsets)
 {

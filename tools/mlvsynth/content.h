@@ -19,7 +19,7 @@ typedef struct content_ctx {
     uint32_t ob_left, ob_top;          /* dual ISO: borders inside the recorded frame */
     uint32_t active_w, active_h;
     float *truth;                      /* dual ISO: electrons of the last rendered frame */
-    mp_frame exposed;                  /* dual ISO: synth_expose output */
+    mp_frame exposed;                  /* dual ISO: mp_synth_expose output */
 } content_ctx;
 
 /* Dual ISO: the optical-black borders inside the recorded frame (0 otherwise); fails when
@@ -39,7 +39,7 @@ void content_levels(const synth_options *opt, uint32_t *black, uint32_t *white);
 mp_status content_frame(content_ctx *c, uint32_t number, uint32_t source, uint16_t *dst,
                         mp_error *err);
 
-/* The test pattern of shared/samples/README.md. */
+/* The test pattern of the shared samples (doc/mlv-format.md 19). */
 uint16_t content_pattern(uint32_t x, uint32_t y, uint32_t frame, uint32_t bits);
 
 /* Dual ISO: sensor and scene in force at frame `number` (after --change-at they follow the

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "pipeline/json.h"
+#include "common/json.h"
 #include "pipeline/levels_io.h"
 
 static void sample_levels(mp_clip_levels *cl)
@@ -234,6 +234,10 @@ static void json_syntax_errors_name_the_offset(void **state)
         {"\"\\x\"", "t.json: offset 2: bad escape in string"},
         {"\"\\u12\"", "t.json: offset 5: bad \\u escape"},
         {"\"\\u0000\"", "t.json: offset 7: unsupported \\u escape"},
+        {"\"\\ud83d\\ude00\"", "t.json: offset 7: unsupported \\u escape"},
+        {"\"ab\xE9\"", "t.json: offset 3: string is not UTF-8"},
+        {"\"\xED\xA0\x80\"", "t.json: offset 1: string is not UTF-8"},
+        {"\"\xE2\x82", "t.json: offset 1: string is not UTF-8"},
         {"{} {}", "t.json: offset 3: text after the end of the value"},
         {"tru", "t.json: offset 0: unexpected character"},
         {"[nul]", "t.json: offset 1: unexpected character"},
