@@ -89,6 +89,7 @@ mp_status mp_dualiso_detect(const mp_frame *f, dualiso_detection *out, mp_error 
 
     int bright_class[2];
     double confidence = 1.0;
+    uint64_t pairs = UINT64_MAX;
     for (int k = 0; k < 2; k++) {
         const class_votes *cv = &votes[k];
         uint64_t total = cv->upper_brighter + cv->lower_brighter + cv->neutral;
@@ -100,6 +101,8 @@ mp_status mp_dualiso_detect(const mp_frame *f, dualiso_detection *out, mp_error 
         double c = ((double)major - (double)minor - (double)cv->neutral) / (double)total;
         if (c < confidence)
             confidence = c;
+        if (total < pairs)
+            pairs = total;
         bright_class[k] = cv->upper_brighter >= cv->lower_brighter ? k : k + 2;
     }
     if (confidence < 0)
@@ -118,6 +121,7 @@ mp_status mp_dualiso_detect(const mp_frame *f, dualiso_detection *out, mp_error 
     }
     out->ev_estimate = ev;
     out->confidence = confidence;
+    out->pairs = pairs;
     out->is_dual = confidence >= 0.5 && ev > MIN_EV;
     for (uint32_t p = 0; p < 4; p++)
         if (dualiso_row_is_bright((uint32_t)bright_class[0], p) &&

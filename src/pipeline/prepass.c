@@ -45,6 +45,12 @@ mp_status mp_clip_segments(const mlv_clip *clip, mp_segment **segs, uint32_t *co
     return st;
 }
 
+/* The probe of a segment with no sign of dual ISO: a sample is clearly single ISO when
+ * detection had many pixel pairs (not a dark or tiny frame) and no row class told apart. */
+#define PROBE 4u
+#define ABSENT_PAIRS 10000
+#define ABSENT_CONFIDENCE 0.25
+
 /* A sample's payload, read by the pool's I/O thread (the pool's slots are the ring). */
 typedef struct sample_slot {
     mlv_payload payload;
@@ -60,10 +66,12 @@ typedef struct sample_set {
      * too dark or flat for detection). */
     int clip_phase;
     sample_slot *slots;
+    uint32_t jobs[MP_SAMPLES_PER_SEGMENT];    /* the sample each pool job handles */
     uint32_t index[MP_SAMPLES_PER_SEGMENT];   /* clip indices */
     int usable[MP_SAMPLES_PER_SEGMENT];       /* read without damage */
     int dual[MP_SAMPLES_PER_SEGMENT];
     uint32_t phase[MP_SAMPLES_PER_SEGMENT];   /* detected (or forced); valid when dual */
+    int absent[MP_SAMPLES_PER_SEGMENT];       /* plenty of evidence and no trace of the pattern */
     dualiso_stats *stats;                     /* MP_SAMPLES_PER_SEGMENT entries */
 } sample_set;
 
@@ -97,7 +105,8 @@ static mp_status sample_read(void *user, uint32_t i, uint32_t slot, mp_error *er
 {
     sample_set *s = user;
     sample_slot *sl = &s->slots[slot];
-    mp_status st = mp_mlv_read_payload(s->clip, s->index[i], &sl->payload, &sl->read_error);
+    mp_status st = mp_mlv_read_payload(s->clip, s->index[s->jobs[i]], &sl->payload,
+                                       &sl->read_error);
     sl->read_error.code = st;
     if (st == MP_OK || st == MP_ERR_DAMAGED)
         return MP_OK;
@@ -105,10 +114,11 @@ static mp_status sample_read(void *user, uint32_t i, uint32_t slot, mp_error *er
     return st;
 }
 
-static mp_status sample_run(void *user, void *ctx, uint32_t i, uint32_t slot, mp_error *err)
+static mp_status sample_run(void *user, void *ctx, uint32_t job, uint32_t slot, mp_error *err)
 {
     sample_set *s = user;
     sample_ctx *c = ctx;
+    const uint32_t i = s->jobs[job];
     mp_error e = s->slots[slot].read_error;
     mp_status st = e.code;
     if (st == MP_OK)
@@ -127,6 +137,7 @@ static mp_status sample_run(void *user, void *ctx, uint32_t i, uint32_t slot, mp
         return st;
     s->usable[i] = 1;
     s->dual[i] = det.is_dual || s->opt->force_phase >= 0;
+    s->absent[i] = !s->dual[i] && det.pairs >= ABSENT_PAIRS && det.confidence < ABSENT_CONFIDENCE;
     s->phase[i] = s->opt->force_phase >= 0 ? (uint32_t)s->opt->force_phase : det.phase;
     if (s->clip_phase >= 0)
         return mp_dualiso_stats_collect(&c->frame, (uint32_t)s->clip_phase, &s->stats[i], err);
@@ -141,7 +152,38 @@ typedef struct segment_scan {
     uint32_t first_usable;       /* clip index of the first readable sample */
     uint32_t phase_votes[4];     /* detected phases of the dual samples */
     int pooled;                  /* its levels come from its own dual samples */
+    int probe_decided;           /* single ISO from the probe's samples alone */
 } segment_scan;
+
+/* Runs the samples s->jobs[0..njobs) through the pool (reader thread + workers). */
+static mp_status run_samples(sample_set *s, uint32_t njobs, mp_error *err)
+{
+    mp_pool_options po = {s->opt->threads, 0, s->opt->cancel};
+    uint32_t threads, window;
+    mp_pool_resolve(&po, njobs, &threads, &window);
+    if (!(s->slots = calloc(window, sizeof *s->slots)))
+        return mp_error_set(err, MP_ERR_NOMEM, "pre-pass: out of memory");
+    mp_pool_callbacks cb = {s, sample_ctx_create, sample_ctx_destroy, sample_run, NULL};
+    mp_status st = mp_pool_run_with_reader(njobs, &po, &cb, sample_read, NULL, err);
+    for (uint32_t k = 0; k < window; k++)
+        mp_mlv_payload_free(&s->slots[k].payload);
+    free(s->slots);
+    s->slots = NULL;
+    if (st == MP_ERR_INTERRUPTED)
+        return mp_error_set(err, st, "interrupted during the levels pre-pass");
+    return st;
+}
+
+/* A probe may decide a segment alone when nothing says dual ISO: no forced phase, no clip
+ * phase to rescue it with, no DISO block saying dual, and enough samples to spare. */
+static int may_probe(const sample_set *s, const mp_segment *seg, uint32_t n)
+{
+    mlv_frame_info fi;
+    if (s->clip_phase >= 0 || s->opt->force_phase >= 0 || n < 2 * PROBE ||
+        mp_mlv_frame_info_get(s->clip, seg->first, &fi) != MP_OK)
+        return 0;
+    return !(fi.dual_iso && fi.dual_iso->present && fi.dual_iso->mode != 0);
+}
 
 /* Reads, detects and collects the samples of one segment (s->clip_phase as set) and moves
  * the collected statistics to the front of s->stats in sample order, so pooling does not
@@ -153,25 +195,41 @@ static mp_status sample_segment(sample_set *s, const mp_segment *seg, segment_sc
     uint32_t n = mp_sample_offsets(seg->count, MP_SAMPLES_PER_SEGMENT, offsets);
     for (uint32_t i = 0; i < n; i++) {
         s->index[i] = seg->first + offsets[i];
-        s->usable[i] = s->dual[i] = 0;
+        s->usable[i] = s->dual[i] = s->absent[i] = 0;
     }
-    mp_pool_options po = {s->opt->threads, 0, s->opt->cancel};
-    uint32_t threads, window;
-    mp_pool_resolve(&po, n, &threads, &window);
-    if (!(s->slots = calloc(window, sizeof *s->slots)))
-        return mp_error_set(err, MP_ERR_NOMEM, "pre-pass: out of memory");
-    mp_pool_callbacks cb = {s, sample_ctx_create, sample_ctx_destroy, sample_run, NULL};
-    mp_status st = mp_pool_run_with_reader(n, &po, &cb, sample_read, NULL, err);
-    for (uint32_t k = 0; k < window; k++)
-        mp_mlv_payload_free(&s->slots[k].payload);
-    free(s->slots);
-    s->slots = NULL;
-    if (st == MP_ERR_INTERRUPTED)
-        return mp_error_set(err, st, "interrupted during the levels pre-pass");
+    uint32_t sampled = n;
+    mp_status st;
+    if (may_probe(s, seg, n)) {
+        /* PROBE samples spread over the segment first; when every one of them shows plenty
+         * of evidence and no trace of the pattern, the rest cannot make it dual ISO in
+         * practice, and the segment's single-ISO levels come from its first sample anyway */
+        for (uint32_t p = 0; p < PROBE; p++)
+            s->jobs[p] = p * n / PROBE;
+        st = run_samples(s, PROBE, err);
+        int absent = st == MP_OK;
+        for (uint32_t p = 0; p < PROBE && absent; p++)
+            absent = s->absent[s->jobs[p]];
+        if (absent) {
+            sampled = PROBE;
+        } else if (st == MP_OK) {
+            uint8_t probed[MP_SAMPLES_PER_SEGMENT] = {0};
+            for (uint32_t p = 0; p < PROBE; p++)
+                probed[s->jobs[p]] = 1;
+            uint32_t j = 0;
+            for (uint32_t i = 0; i < n; i++)
+                if (!probed[i])
+                    s->jobs[j++] = i;
+            st = run_samples(s, j, err);
+        }
+    } else {
+        for (uint32_t i = 0; i < n; i++)
+            s->jobs[i] = i;
+        st = run_samples(s, n, err);
+    }
     if (st != MP_OK)
         return st;
 
-    *scan = (segment_scan){.sampled = n};
+    *scan = (segment_scan){.sampled = sampled, .probe_decided = sampled < n};
     *collected = 0;
     for (uint32_t i = 0; i < n; i++) {
         if (!s->usable[i])
@@ -381,9 +439,10 @@ static mp_status undetected_levels(sample_set *s, const mp_clip_levels *out,
         mp_log(&s->opt->log, MP_LOG_WARNING, "frames %u-%u: only %u of %u sampled frames look "
                "dual ISO; treating them as single ISO", fi.number, last, sc->dual, sc->usable);
     else
-        mp_log(&s->opt->log, MP_LOG_INFO, "frames %u-%u: single ISO, ratio %s%s", fi.number,
+        mp_log(&s->opt->log, MP_LOG_INFO, "frames %u-%u: single ISO, ratio %s%s%s", fi.number,
                last, mp_dualiso_ratio_source_name(lv->ratio_source),
-               diso_single && donor ? " (the DISO block says dual ISO is off)" : "");
+               diso_single && donor ? " (the DISO block says dual ISO is off)" : "",
+               sc->probe_decided ? " (no trace of the row pattern in the probe's frames)" : "");
     return MP_OK;
 }
 

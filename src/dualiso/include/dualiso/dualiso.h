@@ -28,6 +28,8 @@ typedef struct dualiso_detection {
     uint32_t phase;       /* 0..3, see above; valid when is_dual */
     double ev_estimate;   /* rough brightness ratio of the fields, EV */
     double confidence;    /* 0..1, how clearly the pattern stands out */
+    uint64_t pairs;       /* evidence: usable pixel pairs of the scarcer row class (0 when
+                             too few to say anything, e.g. a lens-cap frame) */
 } dualiso_detection;
 
 /* Looks for the dual-ISO row pattern in one raw frame, at any bit depth (levels from f).

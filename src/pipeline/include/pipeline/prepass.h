@@ -4,6 +4,10 @@
  * levels. The result depends only on the clip and the options: not on --frames, the thread
  * count or run order, so chunks converted separately match a single run byte for byte.
  *
+ * A segment that nothing marks as dual (no DISO block saying so, no forced phase) is first
+ * probed with a few spread samples; when every one shows many pixel pairs and no trace of
+ * the row pattern, it is single ISO and the other samples are not read.
+ *
  * Segments where at most half the readable samples look dual are single ISO (pass-through)
  * unless the clip is dual ISO: another segment was pooled as dual and the segment's own DISO
  * block does not say dual ISO is off. Such a segment (lens cap, black fade, night shot) is
