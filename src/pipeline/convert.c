@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "../cache/frame_cache.h"
+#include "../common/mp_white.h"
 #include "../dualiso/dualiso.h"
 #include "../encode/naming.h"
 #include "../encode/sink.h"
@@ -430,6 +431,25 @@ static mp_status check_drop_frame(const job *j, mp_error *err)
 /* Grey-world gains from WB_SAMPLES frames spread over the whole clip, decoded and
  * reconstructed as the run does, pooled in clip order on one thread: the same gains for any
  * --frames and --threads. Damaged sample frames are left out. */
+/* --wb K: multipliers = 1 / the camera neutral of a K kelvin daylight white (mp_white.h). */
+static mp_status kelvin_gains(const mp_convert_options *o, const mlv_clip_info *info,
+                              float gains[3], mp_error *err)
+{
+    mp_color_calib cal;
+    double n[3];
+    if (!mp_color_calib_resolve(&info->camera, &info->raw, &cal) ||
+        !mp_wb_kelvin_neutral(&cal, o->wb_kelvin, 0, 0, n))
+        return mp_error_set(err, MP_ERR_ARG, "%s: --wb %u needs a colour matrix: the camera "
+                            "is not in the table and RAWI has none usable", o->input,
+                            o->wb_kelvin);
+    for (int c = 0; c < 3; c++)
+        gains[c] = (float)(1.0 / n[c]);
+    mp_log(&o->log, MP_LOG_INFO, "%s: %u K white balance R %.4f G %.4f B %.4f (%s)", o->input,
+           o->wb_kelvin, gains[0], gains[1], gains[2],
+           cal.table_name ? cal.table_name : "RAWI matrix");
+    return MP_OK;
+}
+
 static mp_status grey_world_gains(job *j, const mlv_clip_info *info, float gains[3],
                                   mp_error *err)
 {
@@ -629,6 +649,11 @@ static mp_status convert_clip(job *j, mp_convert_result *res, mp_error *err)
                o->input, j->develop.wb_gains[0], j->develop.wb_gains[1],
                j->develop.wb_gains[2]);
     }
+    if (o->wb_kelvin && is_movie(o->format, NULL) &&
+        (st = kelvin_gains(o, info, j->develop.wb_gains, err)) != MP_OK)
+        return st;
+    if (o->wb_kelvin && is_movie(o->format, NULL))
+        j->develop.wb = DEVELOP_WB_CUSTOM;
     if ((st = open_output(j, info, selected, err)) != MP_OK)
         return st;
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/mp_white.h"
 #include "../encode/timecode.h"
 #include "../encode/wav.h"
 
@@ -104,8 +105,12 @@ mp_status mp_movie_open(mp_movie **out, const char *path, av_sink_kind kind,
     m->end = p->first_frame + p->frame_count;
 
     mp_status st = mp_sink_fps(p, &m->fps, err);
+    mp_color_calib cal;
+    double neutral[3];
+    mp_color_calib_resolve(&info->camera, &info->raw, &cal);
+    int as_shot = mp_wb_as_shot_neutral(&info->white_balance, &cal, neutral);
     if (st == MP_OK)
-        st = develop_context_create(dp, &info->raw, &info->white_balance, &m->dev, err);
+        st = develop_context_create(dp, &info->raw, as_shot ? neutral : NULL, &m->dev, err);
     if (st != MP_OK) {
         mp_movie_abort(m);
         return st;

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "cli_run.h"
+#include "common/mp_white.h"
 #include "encode/av/av_sink.h"
 #include "pipeline/convert.h"
 
@@ -80,10 +81,13 @@ static void usage(FILE *out)
         "      --one-based       file numbers start at 1 (frame 0 -> _000001); TimeCodes\n"
         "                        are unchanged\n"
         "movies (develop raw to RGB):\n"
-        "      --wb WB           white balance: asshot (default: the clip's WBAL, daylight\n"
-        "                        without it), daylight (ColorMatrix1's illuminant), auto\n"
-        "                        (grey world over 16 frames spread across the whole clip,\n"
-        "                        whatever --frames says, so farm chunks match), or R,G,B\n"
+        "      --wb WB           white balance: asshot (default: the clip's WBAL as Magic\n"
+        "                        Lantern means it: custom gains, else the Kelvin of its\n"
+        "                        mode; daylight without WBAL), daylight (ColorMatrix1's\n"
+        "                        illuminant), K (a colour temperature, 2000..25000, e.g.\n"
+        "                        5600, through the camera's D65 matrix), auto (grey world\n"
+        "                        over 16 frames spread across the whole clip, whatever\n"
+        "                        --frames says, so farm chunks match), or R,G,B\n"
         "                        multipliers on the raw channels (e.g. 2,1,1.5; 0.01..100)\n"
         "      --gamut G         rec709 (default), rec2020, aces (AP0)\n"
         "      --curve C         bt709 (default), linear, logc3, slog3\n"
@@ -312,15 +316,25 @@ int cmd_convert(int argc, char **argv)
         case OPT_DROP_FRAME: o.timecode_drop_frame = 1; break;
         case OPT_WB:
             o.wb_grey_world = !strcmp(optarg, "auto");
+            o.wb_kelvin = 0;
             if (o.wb_grey_world)
                 break;
             if ((k = pick(optarg, wbs, 2)) >= 0) {
                 o.develop.wb = wb_values[k];
                 break;
             }
+            if (optarg[0] && optarg[strspn(optarg, "0123456789")] == 0) {
+                long kelvin = strtol(optarg, NULL, 10);
+                if (kelvin < MP_WB_KELVIN_MIN || kelvin > MP_WB_KELVIN_MAX)
+                    return cli_usage_error(command, "--wb K takes %d to %d kelvin, not '%s'",
+                                           MP_WB_KELVIN_MIN, MP_WB_KELVIN_MAX, optarg);
+                o.wb_kelvin = (uint32_t)kelvin;
+                break;
+            }
             if (!parse_gains(optarg, o.develop.wb_gains))
-                return cli_usage_error(command, "--wb takes asshot, daylight, auto or R,G,B "
-                                       "(each 0.01 to 100), not '%s'", optarg);
+                return cli_usage_error(command, "--wb takes asshot, daylight, auto, a colour "
+                                       "temperature K or R,G,B (each 0.01 to 100), not '%s'",
+                                       optarg);
             o.develop.wb = DEVELOP_WB_CUSTOM;
             break;
         case 'h': usage(stdout); return EXIT_OK;
