@@ -7,7 +7,7 @@
  * src/mlv/camid/camera_id.c; identical for every body both list). The D65 matrices are the
  * ones dcraw and LibRaw carry in their adobe_coeff tables. Each row says which table it was
  * read from. Both tools give the 70D the 6D's matrices; kept as published. */
-#include "mp_camera_color.h"
+#include "common/mp_camera_color.h"
 
 #include <string.h>
 

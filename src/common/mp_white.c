@@ -20,7 +20,7 @@
  * white the same CIE 1960 uv distance across the locus, green meaning a greener picture,
  * i.e. a more magenta white. Clips with no shift (the usual case, and the peer references)
  * are unaffected. */
-#include "mp_white.h"
+#include "common/mp_white.h"
 
 #include <math.h>
 
