@@ -86,6 +86,7 @@ mlvpipe_status mlvpipe_convert(const mlvpipe_convert_settings *s, mlvpipe_conver
         for (int c = 0; c < 3; c++)
             o.develop.wb_gains[c] = s->wb_gains[c];
         break;
+    case MLVPIPE_WB_KELVIN: o.wb_kelvin = s->wb_kelvin; break;
     }
     o.dng_storage = (mp_dng_storage)s->dng_storage;
     o.naming = (mp_naming)s->naming;
@@ -147,8 +148,8 @@ static void log_levels(const mp_logger *log, const mp_clip_levels *cl)
     }
 }
 
-mlvpipe_status mlvpipe_analyze(const mlvpipe_analyze_settings *s, char **json,
-                               mlvpipe_error *err)
+mlvpipe_status mlvpipe_analyze(const mlvpipe_analyze_settings *s,
+                               mlvpipe_analyze_result *result, mlvpipe_error *err)
 {
     mp_prepass_options po;
     mp_prepass_options_default(&po);
@@ -156,8 +157,10 @@ mlvpipe_status mlvpipe_analyze(const mlvpipe_analyze_settings *s, char **json,
     po.force_phase = s->force_phase;
     po.cancel = s->cancel;
     po.log = api_logger(&s->log);
-    if (json)
-        *json = NULL;
+    mlvpipe_analyze_result unused;
+    if (!result)
+        result = &unused;
+    *result = (mlvpipe_analyze_result){0};
 
     mlv_clip *clip = NULL;
     mlv_open_options oo = {po.log, 0};
@@ -172,11 +175,12 @@ mlvpipe_status mlvpipe_analyze(const mlvpipe_analyze_settings *s, char **json,
     if (st != MP_OK)
         return api_status(st, &e, err);
     log_levels(&po.log, &cl);
-    if (s->output)
+    if (s->output) {
         st = mp_clip_levels_write(s->output, &cl, s->overwrite, &e);
-    if (st == MP_OK && json) {
+        result->output_failed = st != MP_OK;
+    } else if (result != &unused) {
         size_t len;
-        st = mp_clip_levels_to_json(&cl, json, &len, &e);
+        st = mp_clip_levels_to_json(&cl, &result->json, &len, &e);
     }
     mp_clip_levels_free(&cl);
     if (st == MP_OK && damaged)
@@ -192,6 +196,7 @@ mlvpipe_status mlvpipe_join(const mlvpipe_join_settings *s, mlvpipe_join_result 
         .segments = s->segments,
         .segment_count = s->segment_count,
         .overwrite = s->overwrite,
+        .allow_gaps = s->allow_gaps,
         .cancel = s->cancel,
         .log = api_logger(&s->log),
     };

@@ -437,6 +437,9 @@ static mp_status kelvin_gains(const mp_convert_options *o, const mlv_clip_info *
 {
     mp_color_calib cal;
     double n[3];
+    if (o->wb_kelvin < MP_WB_KELVIN_MIN || o->wb_kelvin > MP_WB_KELVIN_MAX)
+        return mp_error_set(err, MP_ERR_ARG, "white balance %u K outside %d..%d K", o->wb_kelvin,
+                            MP_WB_KELVIN_MIN, MP_WB_KELVIN_MAX);
     if (!mp_color_calib_resolve(&info->camera, &info->raw, &cal) ||
         !mp_wb_kelvin_neutral(&cal, o->wb_kelvin, 0, 0, n))
         return mp_error_set(err, MP_ERR_ARG, "%s: --wb %u needs a colour matrix: the camera "
