@@ -86,6 +86,7 @@ mlvpipe_status mlvpipe_convert(const mlvpipe_convert_settings *s, mlvpipe_conver
         for (int c = 0; c < 3; c++)
             o.develop.wb_gains[c] = s->wb_gains[c];
         break;
+    case MLVPIPE_WB_KELVIN: o.wb_kelvin = s->wb_kelvin; break;
     }
     o.dng_storage = (mp_dng_storage)s->dng_storage;
     o.naming = (mp_naming)s->naming;

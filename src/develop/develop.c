@@ -59,15 +59,14 @@ static int color_matrix1(const mp_raw_info *raw, mat3 *cm)
 }
 
 static mp_status white_balance(const develop_params *p, const mp_raw_info *raw,
-                               const mp_white_balance *wbal, float gains[3], mp_error *err)
+                               const double *as_shot_neutral, float gains[3], mp_error *err)
 {
     double g[3] = {0, 0, 0};
     develop_wb mode = p->wb;
     if (mode == DEVELOP_WB_AS_SHOT) {
-        if (wbal && wbal->present && wbal->gain_r && wbal->gain_g && wbal->gain_b) {
-            g[0] = wbal->gain_r / 1024.0;
-            g[1] = wbal->gain_g / 1024.0;
-            g[2] = wbal->gain_b / 1024.0;
+        if (as_shot_neutral) {
+            for (int c = 0; c < 3; c++)
+                g[c] = as_shot_neutral[c] > 0 ? 1.0 / as_shot_neutral[c] : 0;
         } else {
             mode = DEVELOP_WB_DAYLIGHT;
         }
@@ -115,7 +114,7 @@ static mp_status check_params(const develop_params *p, mp_error *err)
 }
 
 mp_status mp_develop_context_create(const develop_params *params, const mp_raw_info *raw,
-                                 const mp_white_balance *wbal, develop_context **out,
+                                 const double *as_shot_neutral, develop_context **out,
                                  mp_error *err)
 {
     *out = NULL;
@@ -126,7 +125,7 @@ mp_status mp_develop_context_create(const develop_params *params, const mp_raw_i
     if (!ctx)
         return mp_error_set(err, MP_ERR_NOMEM, "develop: cannot allocate the context");
     ctx->params = *params;
-    st = white_balance(params, raw, wbal, ctx->wb, err);
+    st = white_balance(params, raw, as_shot_neutral, ctx->wb, err);
     if (st) {
         free(ctx);
         return st;

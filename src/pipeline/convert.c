@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "cache/frame_cache.h"
+#include "common/mp_white.h"
 #include "dualiso/dualiso.h"
 #include "encode/formats.h"
 #include "encode/naming.h"
@@ -440,6 +441,28 @@ static mp_status check_drop_frame(const job *j, mp_error *err)
 /* Grey-world gains from WB_SAMPLES frames spread over the whole clip, decoded and
  * reconstructed as the run does, pooled in clip order on one thread: the same gains for any
  * --frames and --threads. Damaged sample frames are left out. */
+/* --wb K: multipliers = 1 / the camera neutral of a K kelvin daylight white (mp_white.h). */
+static mp_status kelvin_gains(const mp_convert_options *o, const mlv_clip_info *info,
+                              float gains[3], mp_error *err)
+{
+    mp_color_calib cal;
+    double n[3];
+    if (o->wb_kelvin < MP_WB_KELVIN_MIN || o->wb_kelvin > MP_WB_KELVIN_MAX)
+        return mp_error_set(err, MP_ERR_ARG, "white balance %u K outside %d..%d K", o->wb_kelvin,
+                            MP_WB_KELVIN_MIN, MP_WB_KELVIN_MAX);
+    if (!mp_color_calib_resolve(&info->camera, &info->raw, &cal) ||
+        !mp_wb_kelvin_neutral(&cal, o->wb_kelvin, 0, 0, n))
+        return mp_error_set(err, MP_ERR_ARG, "%s: --wb %u needs a colour matrix: the camera "
+                            "is not in the table and RAWI has none usable", o->input,
+                            o->wb_kelvin);
+    for (int c = 0; c < 3; c++)
+        gains[c] = (float)(1.0 / n[c]);
+    mp_log(&o->log, MP_LOG_INFO, "%s: %u K white balance R %.4f G %.4f B %.4f (%s)", o->input,
+           o->wb_kelvin, gains[0], gains[1], gains[2],
+           cal.table_name ? cal.table_name : "RAWI matrix");
+    return MP_OK;
+}
+
 static mp_status grey_world_gains(job *j, const mlv_clip_info *info, float gains[3],
                                   mp_error *err)
 {
@@ -496,8 +519,13 @@ static mp_status open_output(job *j, const mlv_clip_info *info, uint32_t selecte
         p->audio_bytes = o->audio != 0 ? info->audio_bytes : 0;
         p->read_audio = read_clip_audio;
         p->audio_opaque = (void *)j->clip;
-        st = mp_develop_context_create(&j->develop, &info->raw, &info->white_balance, &j->dev,
-                                       err);
+        /* as-shot = the neutral the DNGs carry (Magic Lantern's WBAL convention) */
+        mp_color_calib cal;
+        double neutral[3];
+        mp_color_calib_resolve(&info->camera, &info->raw, &cal);
+        int as_shot = mp_wb_as_shot_neutral(&info->white_balance, &cal, neutral);
+        st = mp_develop_context_create(&j->develop, &info->raw, as_shot ? neutral : NULL,
+                                       &j->dev, err);
         if (st != MP_OK)
             return st;
     } else {
@@ -645,6 +673,11 @@ static mp_status convert_clip(job *j, mp_convert_result *res, mp_error *err)
         mp_log(&o->log, MP_LOG_INFO, "%s: grey-world white balance R %.4f G %.4f B %.4f",
                o->input, j->develop.wb_gains[0], j->develop.wb_gains[1],
                j->develop.wb_gains[2]);
+    }
+    if (o->wb_kelvin && j->format->input == MP_INPUT_RGB) {
+        if ((st = kelvin_gains(o, info, j->develop.wb_gains, err)) != MP_OK)
+            return st;
+        j->develop.wb = DEVELOP_WB_CUSTOM;
     }
     if ((st = open_output(j, info, selected, err)) != MP_OK)
         return st;

@@ -128,6 +128,25 @@ run utf8.json 0 info --json "$tmp/clïp.MLV"
 jcheck utf8.json 'd["file"].endswith("/clïp.MLV")' \
     'd["info_text"] == "\ufffd\ufffdok\x01\"\\"'
 
+# a frame that is damaged only inside its payload (the index is intact): the dual-ISO check
+# decodes it, and the damage list says so; exit 4 exactly when that list is not empty
+P=${MLVPIPE_SAMPLES:-}/peer
+if [ -f "$P/lzma_2014.MLV" ]; then
+    cp "$P/lzma_2014.MLV" "$tmp/lzshort.MLV"; chmod u+w "$tmp/lzshort.MLV"
+    printf '\xfe\x37' | dd of="$tmp/lzshort.MLV" bs=1 seek=304 conv=notrunc status=none
+    run lzshort 4 info "$tmp/lzshort.MLV"
+    contains lzshort "damage:        1 entry"
+    contains lzshort "lzshort.MLV: offset 304: frame 0: LZMA: offset 0: declared size 14334"
+    grep -q "LZMA: LZMA" "$tmp/lzshort.out" && fail "lzshort: repeated prefix"
+    run lzshort.json 4 info --json "$tmp/lzshort.MLV"
+    jcheck lzshort.json 'len(d["damage"]) == 1' 'd["damage"][0]["kind"] == "frame"' \
+        'd["damage"][0]["frame"] == 0' '"declared size" in d["damage"][0]["message"]'
+    for f in "$P"/*.MLV "$P"/*.RAW; do
+        run peer 0 info --json "$f"
+        jcheck peer 'd["damage"] == []' 'd["video_supported"]'
+    done
+fi
+
 # not a clip / missing: exit 3 with one error line naming the file
 printf 'hello world, not a clip at all, no header here................' >"$tmp/junk.MLV"
 run junk 3 info "$tmp/junk.MLV"

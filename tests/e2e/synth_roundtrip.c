@@ -178,6 +178,15 @@ static int check_frames(const synth_options *o, const mlv_clip *clip,
         if (!bad && (got.black != (uint32_t)meta->raw.black ||
                      got.white != (uint32_t)meta->raw.white))
             bad = fail("frame %u: levels %u/%u differ", num, got.black, got.white);
+        /* where the frame lies in the LiveView buffer (--camera-geometry; else all 0) */
+        const clip_window *win = w != o->width || h != o->height ? &meta->window_changed
+                                                                 : &meta->window;
+        if (!bad && !o->legacy_raw &&
+            (fi.crop_x != win->crop_x || fi.crop_y != win->crop_y || fi.pan_x != win->pan_x ||
+             fi.pan_y != win->pan_y))
+            bad = fail("frame %u: VIDF crop %u,%u pan %u,%u, expected %u,%u %u,%u", num,
+                       fi.crop_x, fi.crop_y, fi.pan_x, fi.pan_y, win->crop_x, win->crop_y,
+                       win->pan_x, win->pan_y);
         uint64_t ts = source == num ? options_frame_time_us(o, num)
                                     : plan_duplicate_time_us(o, num);
         if (!bad && !o->legacy_raw && fi.timestamp_us != ts)
@@ -273,6 +282,10 @@ static int check_metadata(const synth_options *o, const truth_lists *t, const ml
     if (r->width != want->width || r->height != want->height || r->bits != want->bits ||
         r->black != want->black || r->white != want->white || r->cfa != want->cfa ||
         memcmp(r->active_area, want->active_area, sizeof r->active_area) ||
+        r->buffer_width != want->buffer_width || r->buffer_height != want->buffer_height ||
+        r->pitch != want->pitch || r->frame_size != want->frame_size ||
+        memcmp(r->crop_origin, want->crop_origin, sizeof r->crop_origin) ||
+        memcmp(r->crop_size, want->crop_size, sizeof r->crop_size) ||
         memcmp(r->color_matrix1, want->color_matrix1, sizeof r->color_matrix1))
         return fail("raw_info differs (%ux%u, %u bits, levels %d/%d)", r->width, r->height,
                     r->bits, r->black, r->white);
@@ -304,7 +317,12 @@ static int check_metadata(const synth_options *o, const truth_lists *t, const ml
             in->wall_clock.month != m->wall_clock.month ||
             in->wall_clock.day != m->wall_clock.day ||
             in->wall_clock.second != m->wall_clock.second ||
-            !in->capture.present || in->capture.binning_y != m->capture.binning_y)
+            !in->capture.present || in->capture.binning_y != m->capture.binning_y ||
+            in->capture.offset_x != m->capture.offset_x ||
+            in->capture.offset_y != m->capture.offset_y ||
+            in->white_balance.mode != m->white_balance.mode ||
+            in->white_balance.gain_r != m->white_balance.gain_r ||
+            in->white_balance.gain_b != m->white_balance.gain_b)
             return fail("IDNT/LENS/WBAL/RTCI/RAWC differ (camera '%s')", in->camera.name);
     }
     if (o->header == HEADER_ALL &&

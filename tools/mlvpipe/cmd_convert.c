@@ -78,10 +78,13 @@ static void usage(FILE *out)
         "      --one-based       file numbers start at 1 (frame 0 -> _000001); TimeCodes\n"
         "                        are unchanged\n"
         "movies (develop raw to RGB):\n"
-        "      --wb WB           white balance: asshot (default: the clip's WBAL, daylight\n"
-        "                        without it), daylight (ColorMatrix1's illuminant), auto\n"
-        "                        (grey world over 16 frames spread across the whole clip,\n"
-        "                        whatever --frames says, so farm chunks match), or R,G,B\n"
+        "      --wb WB           white balance: asshot (default: the clip's WBAL as Magic\n"
+        "                        Lantern means it: custom gains, else the Kelvin of its\n"
+        "                        mode; daylight without WBAL), daylight (ColorMatrix1's\n"
+        "                        illuminant), K (a colour temperature, 2000..25000, e.g.\n"
+        "                        5600, through the camera's D65 matrix), auto (grey world\n"
+        "                        over 16 frames spread across the whole clip, whatever\n"
+        "                        --frames says, so farm chunks match), or R,G,B\n"
         "                        multipliers on the raw channels (e.g. 2,1,1.5; 0.01..100)\n"
         "      --gamut G         rec709 (default), rec2020, aces (AP0)\n"
         "      --curve C         bt709 (default), linear, logc3, slog3\n"
@@ -316,9 +319,19 @@ int cmd_convert(int argc, char **argv)
                 o.wb = wb_values[k];
                 break;
             }
+            if (optarg[0] && optarg[strspn(optarg, "0123456789")] == 0) {
+                long kelvin = strtol(optarg, NULL, 10);
+                if (kelvin < MLVPIPE_WB_KELVIN_MIN || kelvin > MLVPIPE_WB_KELVIN_MAX)
+                    return cli_usage_error(command, "--wb K takes %d to %d kelvin, not '%s'",
+                                           MLVPIPE_WB_KELVIN_MIN, MLVPIPE_WB_KELVIN_MAX, optarg);
+                o.wb = MLVPIPE_WB_KELVIN;
+                o.wb_kelvin = (uint32_t)kelvin;
+                break;
+            }
             if (!parse_gains(optarg, o.wb_gains))
-                return cli_usage_error(command, "--wb takes asshot, daylight, auto or R,G,B "
-                                       "(each 0.01 to 100), not '%s'", optarg);
+                return cli_usage_error(command, "--wb takes asshot, daylight, auto, a colour "
+                                       "temperature K or R,G,B (each 0.01 to 100), not '%s'",
+                                       optarg);
             o.wb = MLVPIPE_WB_CUSTOM;
             break;
         case 'h': usage(stdout); return EXIT_OK;

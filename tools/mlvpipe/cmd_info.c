@@ -31,6 +31,10 @@ typedef struct info_report {
     uint32_t phase_votes[4];
     double ev_sum;
     mp_error dual_err;              /* first failure, code MP_OK if none */
+    /* frames of that check that did not decode because they are damaged: damage entries */
+    uint32_t bad_frames;
+    uint32_t bad_number[DUAL_CHECK_FRAMES];
+    mp_error bad_err[DUAL_CHECK_FRAMES];
     segment_summary *segments;
     uint32_t segment_count;
 } info_report;
@@ -45,14 +49,16 @@ static void usage(FILE *out)
             "frame count and numbers, dropped frames (gaps), duration, compression, audio\n"
             "(format, duration, offset to the video), dual ISO (the DISO block and a check of\n"
             "the pixels of up to %d frames spread over the clip), metadata segments, and one\n"
-            "line per damage found (\"FILE: offset N: cause\").\n"
+            "line per damage found (\"FILE: offset N: cause\"; frames of the dual-ISO check\n"
+            "that are damaged count too).\n"
             "\n"
             "options:\n"
             "  --json      print one JSON object instead of text (keys: doc/json.md)\n"
             "  -h, --help  show this help\n"
             "\n"
             "exit status: 0 clip intact, 3 clip missing, unreadable or its video unsupported,\n"
-            "4 clip damaged (everything readable is still described).\n",
+            "4 clip damaged: exactly when the damage list has entries (everything readable is\n"
+            "still described).\n",
             DUAL_CHECK_FRAMES);
 }
 
@@ -122,6 +128,11 @@ static void check_dual_iso_pixels(info_report *r)
         if (st != MP_OK) {
             if (r->dual_err.code == MP_OK)
                 r->dual_err = err;
+            mlv_frame_info fi;
+            if (err.code == MP_ERR_DAMAGED && mp_mlv_frame_info_get(r->clip, index, &fi) == MP_OK) {
+                r->bad_number[r->bad_frames] = fi.number;
+                r->bad_err[r->bad_frames++] = err;
+            }
             continue;
         }
         r->dual_checked++;
@@ -244,13 +255,15 @@ static void print_text(const info_report *r)
                s->raw->white, s->exposure->iso, s->dual_iso->present && s->dual_iso->mode ? "on"
                                                                                        : "off");
     }
-    if (!in->damage_count)
+    uint32_t entries = in->damage_count + in->damage_omitted + r->bad_frames;
+    if (!entries)
         printf("damage:        none\n");
     else
-        printf("damage:        %u entr%s\n", in->damage_count + in->damage_omitted,
-               in->damage_count + in->damage_omitted == 1 ? "y" : "ies");
+        printf("damage:        %u entr%s\n", entries, entries == 1 ? "y" : "ies");
     for (uint32_t i = 0; i < in->damage_count; i++)
         printf("  %s\n", mp_mlv_clip_damage(c, i)->message);
+    for (uint32_t i = 0; i < r->bad_frames; i++)
+        printf("  %s\n", r->bad_err[i].msg);
     if (in->damage_omitted)
         printf("  ... %u more not listed\n", in->damage_omitted);
 }
@@ -381,8 +394,13 @@ static void print_json(const info_report *r)
                i ? "," : "", damage_kind_name(d->kind), d->chunk, d->offset);
         json_key_str("message", d->message, "}");
     }
-    printf("%s],\n  \"damage_omitted\": %u\n}\n", in->damage_count ? "\n  " : "",
-           in->damage_omitted);
+    for (uint32_t i = 0; i < r->bad_frames; i++) {
+        printf("%s\n    {\"kind\": \"frame\", \"chunk\": null, \"offset\": null, "
+               "\"frame\": %u, ", i || in->damage_count ? "," : "", r->bad_number[i]);
+        json_key_str("message", r->bad_err[i].msg, "}");
+    }
+    printf("%s],\n  \"damage_omitted\": %u\n}\n",
+           in->damage_count || r->bad_frames ? "\n  " : "", in->damage_omitted);
 }
 
 int cmd_info(int argc, char **argv)
@@ -441,7 +459,7 @@ int cmd_info(int argc, char **argv)
     int rc = EXIT_OK;
     if (r.video_err.code != MP_OK)
         rc = EXIT_INPUT;
-    else if (r.in->damage_count || r.dual_err.code == MP_ERR_DAMAGED)
+    else if (r.in->damage_count || r.bad_frames)   /* exactly when the damage list has entries */
         rc = EXIT_DAMAGED;
     free(r.segments);
     mp_mlv_clip_close(clip);

@@ -172,7 +172,7 @@ enum {
     O_ISO, O_SHUTTER, O_CHANGE_AT, O_CHANGE_ISO, O_CHANGE_SHUTTER, O_CHANGE_DISO,
     O_CHANGE_EV_GAP, O_CHANGE_IN_FILLER, O_CHANGE_SIZE,
     O_DUAL_ISO, O_ISO_HIGH, O_EV_GAP, O_PHASE, O_SEED, O_SCENE, O_SHIFT, O_ILLUM, O_BLACK_OFF,
-    O_EXPOSURE, O_OB, O_NO_DISO, O_TRUTH_RAW
+    O_EXPOSURE, O_OB, O_NO_DISO, O_TRUTH_RAW, O_CAMERA_GEOMETRY
 };
 
 static const struct option long_opts[] = {
@@ -232,6 +232,7 @@ static const struct option long_opts[] = {
     {"ob", required_argument, 0, O_OB},
     {"no-diso", no_argument, 0, O_NO_DISO},
     {"truth-raw", no_argument, 0, O_TRUTH_RAW},
+    {"camera-geometry", no_argument, 0, O_CAMERA_GEOMETRY},
     {0, 0, 0, 0}
 };
 
@@ -498,6 +499,7 @@ mp_status options_parse(synth_options *o, int argc, char **argv, int first, int 
         }
         case O_NO_DISO: o->no_diso = 1; break;
         case O_TRUTH_RAW: o->truth_raw = 1; break;
+        case O_CAMERA_GEOMETRY: o->camera_geometry = 1; break;
         case ':':
             st = mp_error_set(err, MP_ERR_ARG, "%s needs a value", argv[optind - 1]);
             break;

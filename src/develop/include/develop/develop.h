@@ -59,7 +59,7 @@ typedef enum develop_demosaic {
 } develop_demosaic;
 
 typedef enum develop_wb {
-    DEVELOP_WB_AS_SHOT,   /* the clip's WBAL gains; without WBAL, DAYLIGHT */
+    DEVELOP_WB_AS_SHOT,   /* the clip's as-shot neutral (from WBAL); without one, DAYLIGHT */
     DEVELOP_WB_DAYLIGHT,  /* neutral of ColorMatrix1's calibration illuminant (D65 for ML) */
     DEVELOP_WB_CUSTOM     /* wb_gains (e.g. 1/AsShotNeutral, or mp_develop_grey_world_gains) */
 } develop_wb;
@@ -111,10 +111,13 @@ void mp_develop_workspace_free(develop_workspace *ws);
 typedef struct develop_context develop_context;
 
 /* raw supplies color_matrix1 and calibration_illuminant (may be NULL with
- * DEVELOP_MATRIX_IDENTITY and a white balance other than DAYLIGHT); wbal may be NULL or not
- * present. Fails with MP_ERR_ARG on impossible params or a missing/singular ColorMatrix1. */
+ * DEVELOP_MATRIX_IDENTITY and a white balance other than DAYLIGHT). as_shot_neutral is the
+ * clip's camera neutral R, G, B (common/mp_white.h mp_wb_as_shot_neutral), used by
+ * DEVELOP_WB_AS_SHOT as multipliers 1 / neutral; NULL when the clip has none (as-shot then
+ * means DAYLIGHT). Fails with MP_ERR_ARG on impossible params or a missing/singular
+ * ColorMatrix1. */
 mp_status mp_develop_context_create(const develop_params *params, const mp_raw_info *raw,
-                                 const mp_white_balance *wbal, develop_context **out,
+                                 const double *as_shot_neutral, develop_context **out,
                                  mp_error *err);
 void mp_develop_context_free(develop_context *ctx);
 
