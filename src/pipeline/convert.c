@@ -9,11 +9,13 @@
 #include "../cache/frame_cache.h"
 #include "../dualiso/dualiso.h"
 #include "../encode/naming.h"
+#include "../encode/out_file.h"
 #include "../encode/sink.h"
 #include "../encode/timecode.h"
 #include "../reader/mlv_reader.h"
 #include "cache_key.h"
 #include "frame_range.h"
+#include "inputs.h"
 #include "levels_io.h"
 #include "movie.h"
 #include "prepass.h"
@@ -652,6 +654,37 @@ static mp_status convert_clip(job *j, mp_convert_result *res, mp_error *err)
     return st;
 }
 
+/* 1 when path (or, for a file that does not exist yet, its folder) lies inside folder. */
+static int inside_folder(const char *path, const char *folder)
+{
+    char real_folder[PATH_MAX], real[PATH_MAX], parent[PATH_MAX];
+    if (!realpath(folder, real_folder))
+        return 0;
+    if (!realpath(path, real)) {
+        snprintf(parent, sizeof parent, "%s", path);
+        char *slash = strrchr(parent, '/');
+        if (slash)
+            *slash = 0;
+        if (!realpath(slash ? (parent[0] ? parent : "/") : ".", real))
+            return 0;
+    }
+    size_t n = strlen(real_folder);
+    return !strncmp(real, real_folder, n) && (real[n] == '/' || real[n] == 0 || n == 1);
+}
+
+/* Outputs that would replace an input (the clip, a chunk, the sidecar), a device or FIFO, or
+ * land among the cache's entries are refused before any work (per file again when written). */
+static mp_status check_output(const mp_convert_options *o, const mlv_clip *clip, mp_error *err)
+{
+    mp_status st = mp_protect_inputs(clip, o->levels_path, err);
+    if (st != MP_OK || !strcmp(o->output, "-") || !strcmp(o->format, "null"))
+        return st;
+    if (o->cache_dir && inside_folder(o->output, o->cache_dir))
+        return mp_error_set(err, MP_ERR_ARG, "%s: inside the cache folder %s; not writing "
+                            "there", o->output, o->cache_dir);
+    return strcmp(o->format, "dng") ? mp_out_check_target(o->output, err) : MP_OK;
+}
+
 mp_status mp_convert(const mp_convert_options *o, mp_convert_result *res, mp_error *err)
 {
     mp_convert_result local;
@@ -675,6 +708,10 @@ mp_status mp_convert(const mp_convert_options *o, mp_convert_result *res, mp_err
     if (st != MP_OK)
         return st;
     j.clip = clip;
+    if ((st = check_output(o, clip, err)) != MP_OK) {
+        mlv_clip_close(clip);
+        return st;
+    }
     double start = mp_progress_now();
     mp_progress_begin(&j.progress, 0, start);
     st = convert_clip(&j, res, err);

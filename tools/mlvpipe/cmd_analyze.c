@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "cli_run.h"
+#include "pipeline/inputs.h"
 #include "pipeline/levels_io.h"
 #include "pipeline/prepass.h"
 #include "reader/mlv_reader.h"
@@ -105,6 +106,11 @@ int cmd_analyze(int argc, char **argv)
         return cli_exit_for_input(st);
     }
     int damaged = mlv_clip_get_info(clip)->damage_count > 0; /* logged while opening */
+    if ((st = mp_protect_inputs(clip, NULL, &err)) != MP_OK) {
+        mlv_clip_close(clip);
+        mp_log(&cli_logger, MP_LOG_ERROR, "%s", err.msg);
+        return EXIT_INTERNAL;
+    }
 
     mp_clip_levels cl;
     st = mp_prepass_run(clip, &po, "mlvpipe " MLVPIPE_VERSION, &cl, &err);
@@ -130,7 +136,7 @@ int cmd_analyze(int argc, char **argv)
     mp_clip_levels_free(&cl);
     if (st != MP_OK) {
         mp_log(&cli_logger, MP_LOG_ERROR, "%s", err.msg);
-        code = st == MP_ERR_IO ? EXIT_OUTPUT : EXIT_INTERNAL;
+        code = st == MP_ERR_IO ? EXIT_OUTPUT : st == MP_ERR_ARG ? EXIT_USAGE : EXIT_INTERNAL;
     }
     return code;
 }

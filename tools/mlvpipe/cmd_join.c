@@ -80,7 +80,7 @@ int cmd_join(int argc, char **argv)
     mp_log(&cli_logger, st == MP_ERR_INTERRUPTED ? MP_LOG_WARNING : MP_LOG_ERROR, "%s", err.msg);
     if (st == MP_ERR_INTERRUPTED)
         return EXIT_INTERRUPTED;
-    if (on_output)
-        return EXIT_OUTPUT;
-    return st == MP_ERR_ARG ? EXIT_USAGE : cli_exit_for_input(st);
+    if (st == MP_ERR_ARG)   /* e.g. an output that is one of the segments */
+        return EXIT_USAGE;
+    return on_output ? EXIT_OUTPUT : cli_exit_for_input(st);
 }
