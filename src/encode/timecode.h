@@ -34,8 +34,9 @@ mp_status mp_timecode_from_frames(uint64_t count, mp_rational fps, int drop_fram
 void mp_timecode_pack(const mp_timecode *tc, uint8_t out[8]);
 
 /* Frame count at which absolute frame 0 sits: 0, or with timecode_time_of_day the seconds
- * since midnight of the recording start (RTCI minus its timestamp) times the nominal rate
- * (times the real rate, rounded, for drop-frame codes, whose labels follow real time). */
+ * since midnight at the clip's first frame (RTCI shifted to video_start_us, floored to the
+ * second) times the nominal rate (times the real rate, rounded, for drop-frame codes, whose
+ * labels follow real time), less clip_first_frame. */
 uint64_t mp_timecode_base(const mp_sink_params *p, mp_rational fps);
 
 /* The code of absolute frame `number` under the params (base, drop-frame). */

@@ -1,7 +1,10 @@
 #include "join.h"
 
+#include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <libavformat/avformat.h>
 #include <libavutil/avstring.h>
@@ -23,6 +26,9 @@ typedef struct joiner {
     int64_t first_start;            /* start of the first segment, in ref_tb */
     AVRational frame_rate;          /* of the reference stream; 0/1 if unknown */
     int output_failed;
+    int restarts;                   /* every segment starts at the same time (e.g. at 0) */
+    uint32_t *order;                /* segment indices in playing order */
+    const char *prev_path;          /* the segment joined last */
     farm_join_result *res;
 } joiner;
 
@@ -237,57 +243,164 @@ static mp_status copy_packets(joiner *j, const char *path, AVFormatContext *ic, 
     return st;
 }
 
-static mp_status join_segment(joiner *j, uint32_t index, mp_error *err)
+/* The absolute frame number at time t (ref_tb) for a known frame duration (ref_tb). */
+static int64_t frame_at(int64_t t, int64_t frame)
 {
-    const char *path = j->o->segments[index];
+    return (t + frame / 2) / frame;
+}
+
+/* Where a segment starting at start (ref_tb) meets the ones before it: a gap of half a frame
+ * or more is an error naming the missing frames (a warning with allow_gaps; the timestamps
+ * stay and players hold the last picture), an overlap of a frame or more is an error naming
+ * the repeated ones. Sets *follow when the segment must be shifted to follow on: segments
+ * that all restart at the same time, or a rounding overlap of less than a frame. */
+static mp_status check_meeting(joiner *j, const char *path, int64_t start, int64_t frame,
+                               int *follow, mp_error *err)
+{
+    int64_t end = j->prev_end;
+    *follow = 0;
+    if (end == AV_NOPTS_VALUE)
+        return MP_OK;
+    if (j->restarts || frame <= 0) {
+        *follow = start < end;
+        return MP_OK;
+    }
+    double tb = av_q2d(j->ref_tb);
+    if (start - end >= (frame + 1) / 2) {
+        int64_t a = frame_at(end, frame), b = frame_at(start, frame) - 1;
+        if (!j->o->allow_gaps)
+            return mp_error_set(err, MP_ERR_FORMAT, "%s: starts at %.3f s, but %s ends at "
+                                "%.3f s: frames %" PRId64 "-%" PRId64 " are missing (a chunk "
+                                "not rendered or not given?); --allow-gaps joins anyway",
+                                path, start * tb, j->prev_path, end * tb, a, b);
+        mp_log(&j->o->log, MP_LOG_WARNING, "%s: frames %" PRId64 "-%" PRId64 " missing before "
+               "it (--allow-gaps): the movie holds the last picture of %s", path, a, b,
+               j->prev_path);
+        return MP_OK;
+    }
+    if (end - start >= frame)
+        return mp_error_set(err, MP_ERR_FORMAT, "%s: starts at %.3f s, before %s ends at "
+                            "%.3f s: frames %" PRId64 "-%" PRId64 " are in both; segments "
+                            "overlapping", path, start * tb, j->prev_path, end * tb,
+                            frame_at(start, frame), frame_at(end, frame) - 1);
+    *follow = start < end;
+    return MP_OK;
+}
+
+/* Start time of a segment's video (of its first stream without video), in µs. */
+static mp_status segment_start(const char *path, int64_t *start_us, mp_error *err)
+{
     AVFormatContext *ic;
     int map[4096];
     uint32_t n;
     mp_status st = open_segment(path, &ic, map, &n, err);
     if (st != MP_OK)
         return st;
-    if (index == 0) {
+    const AVStream *ref = NULL;
+    for (unsigned i = 0; i < ic->nb_streams; i++) {
+        const AVStream *s = ic->streams[i];
+        if (map[i] >= 0 && (!ref || (ref->codecpar->codec_type != AVMEDIA_TYPE_VIDEO &&
+                                     s->codecpar->codec_type == AVMEDIA_TYPE_VIDEO)))
+            ref = s;
+    }
+    *start_us = ref->start_time == AV_NOPTS_VALUE ? 0
+                : av_rescale_q(ref->start_time, ref->time_base, AV_TIME_BASE_Q);
+    avformat_close_input(&ic);
+    return MP_OK;
+}
+
+/* Playing order: by start time, so segments given in any order (a shell glob sorts
+ * CLIP_10 before CLIP_2) play right. Segments that all start at the same time (cut by a
+ * tool that restarts at 0) keep the order given. The same file twice is a usage error. */
+static mp_status order_segments(joiner *j, mp_error *err)
+{
+    uint32_t n = j->o->segment_count;
+    int64_t *start = malloc(n * sizeof *start);
+    struct stat *id = malloc(n * sizeof *id);
+    j->order = malloc(n * sizeof *j->order);
+    mp_status st = start && id && j->order ? MP_OK
+                   : mp_error_set(err, MP_ERR_NOMEM, "join: out of memory");
+    for (uint32_t i = 0; st == MP_OK && i < n; i++) {
+        const char *path = j->o->segments[i];
+        j->order[i] = i;
+        if (stat(path, &id[i]))
+            st = mp_error_set(err, MP_ERR_IO, "%s: %s", path, strerror(errno));
+        for (uint32_t k = 0; st == MP_OK && k < i; k++)
+            if (id[k].st_dev == id[i].st_dev && id[k].st_ino == id[i].st_ino)
+                st = mp_error_set(err, MP_ERR_ARG, "%s: given twice (also as %s)", path,
+                                  j->o->segments[k]);
+        if (st == MP_OK)
+            st = segment_start(path, &start[i], err);
+    }
+    j->restarts = 1;
+    for (uint32_t i = 1; st == MP_OK && i < n; i++)
+        j->restarts &= start[i] == start[0];
+    /* Insertion sort, stable: segment counts are small. */
+    for (uint32_t i = 1; st == MP_OK && !j->restarts && i < n; i++) {
+        uint32_t v = j->order[i], k = i;
+        for (; k > 0 && start[j->order[k - 1]] > start[v]; k--)
+            j->order[k] = j->order[k - 1];
+        j->order[k] = v;
+    }
+    for (uint32_t i = 1; st == MP_OK && !j->restarts && i < n; i++)
+        if (j->order[i] != i) {
+            mp_log(&j->o->log, MP_LOG_INFO, "join: segments taken in the order of their "
+                   "timestamps, not as given");
+            break;
+        }
+    free(start);
+    free(id);
+    return st;
+}
+
+static mp_status join_segment(joiner *j, uint32_t position, mp_error *err)
+{
+    const char *path = j->o->segments[j->order[position]];
+    AVFormatContext *ic;
+    int map[4096];
+    uint32_t n;
+    mp_status st = open_segment(path, &ic, map, &n, err);
+    if (st != MP_OK)
+        return st;
+    if (position == 0) {
         j->streams = n;
         st = start_output(j, ic, map, err);
     } else if (n != j->streams) {
         st = mp_error_set(err, MP_ERR_FORMAT, "%s: %" PRIu32 " video/audio streams, the first "
-                          "segment (%s) has %" PRIu32, path, n, j->o->segments[0], j->streams);
+                          "segment (%s) has %" PRIu32, path, n, j->o->segments[j->order[0]],
+                          j->streams);
     }
-    for (unsigned i = 0; st == MP_OK && index > 0 && i < ic->nb_streams; i++) {
+    for (unsigned i = 0; st == MP_OK && position > 0 && i < ic->nb_streams; i++) {
         const char *diff;
         if (map[i] >= 0 && (diff = param_difference(ic->streams[i]->codecpar,
                                                     j->first[map[i]])) != NULL)
             st = mp_error_set(err, MP_ERR_FORMAT, "%s: stream %u: %s differs from the first "
-                              "segment (%s)", path, i, diff, j->o->segments[0]);
+                              "segment (%s)", path, i, diff, j->o->segments[j->order[0]]);
     }
     int64_t offset = 0;
-    if (st == MP_OK && index > 0) {
+    if (st == MP_OK && position > 0) {
         const AVStream *rs = NULL;
         for (unsigned i = 0; i < ic->nb_streams && !rs; i++)
             if (map[i] == (int)j->ref)
                 rs = ic->streams[i];
         int64_t start = rs->start_time == AV_NOPTS_VALUE ? 0
                         : av_rescale_q(rs->start_time, rs->time_base, j->ref_tb);
-        if (j->prev_end != AV_NOPTS_VALUE && start < j->prev_end) {
+        int64_t frame = 0;
+        if (j->frame_rate.num > 0 && j->frame_rate.den > 0)
+            frame = av_rescale_q(1, av_inv_q(j->frame_rate), j->ref_tb);
+        int follow;
+        st = check_meeting(j, path, start, frame, &follow, err);
+        if (st == MP_OK && follow) {
             /* Follow on at the exact time of the next frame when the rate is known: packet
              * durations are rounded to the time base (1 ms in Matroska) and would drift. */
-            int64_t target = j->prev_end, frame = 0;
-            if (j->frame_rate.num > 0 && j->frame_rate.den > 0) {
-                frame = av_rescale_q(1, av_inv_q(j->frame_rate), j->ref_tb);
+            int64_t target = j->prev_end;
+            if (frame > 0) {
                 int64_t exact = j->first_start + av_rescale_q((int64_t)j->res->video_packets,
                                                               av_inv_q(j->frame_rate),
                                                               j->ref_tb);
                 if (exact > target)
                     target = exact;
             }
-            /* A segment restarting at the beginning, or overlapping by less than a frame
-             * (rounding in the tool that cut it), follows on; one starting frames inside the
-             * previous ones is in the wrong place and would scramble the picture order. */
-            if (frame > 0 && start > j->first_start && j->prev_end - start >= frame)
-                st = mp_error_set(err, MP_ERR_FORMAT, "%s: starts at %.3f s, %.3f s before the "
-                                  "previous segments end: segments out of order or "
-                                  "overlapping", path, start * av_q2d(j->ref_tb),
-                                  (j->prev_end - start) * av_q2d(j->ref_tb));
             offset = target - start;
             j->res->shifted_segments++;
         }
@@ -297,6 +410,7 @@ static mp_status join_segment(joiner *j, uint32_t index, mp_error *err)
     if (st == MP_OK)
         mp_log(&j->o->log, MP_LOG_INFO, "%s: joined (timestamps %s)", path,
                offset ? "shifted to follow the previous segment" : "kept");
+    j->prev_path = path;
     avformat_close_input(&ic);
     return st;
 }
@@ -316,6 +430,8 @@ mp_status farm_join(const farm_join_options *o, farm_join_result *res, int *fail
     for (uint32_t i = 0; st == MP_OK && i < o->segment_count; i++)
         if (mp_out_protect(o->segments[i], &ignored) == MP_ERR_NOMEM)
             st = mp_error_set(err, MP_ERR_NOMEM, "join: out of memory");
+    if (st == MP_OK)
+        st = order_segments(&j, err);
     for (uint32_t i = 0; st == MP_OK && i < o->segment_count; i++)
         st = join_segment(&j, i, err);
     int r;
@@ -332,6 +448,7 @@ mp_status farm_join(const farm_join_options *o, farm_join_result *res, int *fail
     av_output_abort(&j.out);
     for (uint32_t i = 0; i < JOIN_MAX_STREAMS; i++)
         avcodec_parameters_free(&j.first[i]);
+    free(j.order);
     *failed_on_output = j.output_failed;
     return st;
 }

@@ -3,13 +3,16 @@
  *
  * Segments must have the same streams with the same parameters (codec, size, pixel format,
  * sample rate, channels, codec private data); the first difference is an error naming the
- * segment and the stream. Timestamps: a segment that starts where the previous one ended, or
- * later (mlvpipe's segments carry absolute frame times), keeps its timestamps, so the result
- * has the packets of a whole-clip run; a segment that starts earlier (e.g. at 0, as ffmpeg
- * writes them, or overlapping by less than a frame) is shifted to follow on at the next
- * frame's exact time; one starting a frame or more inside the previous ones is refused (out of
- * order). The shift is measured on the video stream and applied to every stream, so audio
- * stays in sync with it. The container comes from the output's extension (.mov, .mkv, .nut);
+ * segment and the stream. Order and timestamps: segments play in the order of their start
+ * times (mlvpipe's segments carry absolute frame times, so a shell glob's order does not
+ * matter) and keep their timestamps, so the result has the packets of a whole-clip run. A
+ * gap of half a frame or more between two segments is refused naming the missing frames
+ * (allow_gaps: a warning, timestamps kept); an overlap of a frame or more is refused naming
+ * the frames in both; the same file given twice is refused (MP_ERR_ARG). An overlap of less
+ * than a frame (rounding in the tool that cut it) is shifted to follow on at the next frame's
+ * exact time, and so are segments that all start at the same time (e.g. at 0, as ffmpeg cuts
+ * them with -reset_timestamps), which keep the order given. The shift is measured on the
+ * video stream and applied to every stream, so audio stays in sync with it. The container comes from the output's extension (.mov, .mkv, .nut);
  * the time code (MOV tmcd track, Matroska/NUT tag) is the first segment's, other metadata is
  * not copied.
  *
@@ -25,9 +28,10 @@
 
 typedef struct farm_join_options {
     const char *output;
-    const char *const *segments;   /* in playing order */
+    const char *const *segments;   /* any order (see above) */
     uint32_t segment_count;        /* >= 1 */
     int overwrite;
+    int allow_gaps;                /* missing frames between segments: warn, not refuse */
     const atomic_int *cancel;      /* optional: stop (MP_ERR_INTERRUPTED) when non-zero */
     mp_logger log;                 /* one info line per segment */
 } farm_join_options;

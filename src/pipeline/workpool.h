@@ -41,7 +41,7 @@ typedef struct mp_pool_callbacks {
 typedef mp_status (*mp_pool_read_fn)(void *user, uint32_t index, uint32_t slot, mp_error *err);
 
 typedef struct mp_pool_options {
-    uint32_t threads;                      /* 0: one per online CPU */
+    uint32_t threads;                      /* 0: mp_pool_cpu_count() */
     uint32_t window;                       /* 0: 2 * threads; raised to at least threads */
     const atomic_int *cancel;              /* NULL: not cancellable; lock-free, so a signal
                                             * handler may set it */
@@ -65,6 +65,7 @@ mp_status mp_pool_run_with_reader(uint32_t job_count, const mp_pool_options *opt
                                   const mp_pool_callbacks *cb, mp_pool_read_fn read,
                                   uint32_t *finished, mp_error *err);
 
+/* The CPUs this process may use (cpus.h: affinity mask and cgroup quota), at most 256. */
 uint32_t mp_pool_cpu_count(void);
 
 #endif

@@ -27,7 +27,8 @@ typedef enum mlv_compression {
     MLV_COMPRESSION_LJ92,
     MLV_COMPRESSION_LZMA,
     MLV_COMPRESSION_DELTA,
-    MLV_COMPRESSION_LZMA_DELTA
+    MLV_COMPRESSION_LZMA_DELTA,
+    MLV_COMPRESSION_LJ92_DELTA          /* mlv_dump -c -e: LJ92 images of the DELTA samples */
 } mlv_compression;
 
 typedef enum mlv_damage_kind {
@@ -84,6 +85,8 @@ typedef struct mlv_clip_info {
     uint32_t mark_count;                /* MARK blocks */
     int lj92_tagged_raw;                /* videoClass 0x01 but LJ92 payloads (2017 builds) */
     char versions[256];                 /* VERS strings, joined with "; " */
+    int lzma_tagged_raw;                /* videoClass 0x01 but LZMA payloads (mlv_dump 2015-17);
+                                         * compression then says LZMA */
 } mlv_clip_info;
 
 typedef struct mlv_frame_info {

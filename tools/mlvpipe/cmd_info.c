@@ -203,8 +203,10 @@ static void print_text(const info_report *r)
     printf("gaps:          %u (%u missing frame%s)\n", in->gap_count, in->missing_frames,
            in->missing_frames == 1 ? "" : "s");
     printf("duration:      %.3f s\n", duration_s(in));
-    printf("compression:   %s%s\n", mlv_compression_name(in->compression),
-           in->lj92_tagged_raw ? " (LJ92 payloads in a videoClass 0x01 clip)" : "");
+    printf("compression:   %s%s%s\n", mlv_compression_name(in->compression),
+           in->lj92_tagged_raw ? " (LJ92 payloads in a videoClass 0x01 clip)" : "",
+           in->lzma_tagged_raw ? " (LZMA payloads in a videoClass 0x01 clip: mislabelled by "
+                                 "mlv_dump builds of 2015-2017)" : "");
     if (r->video_err.code != MP_OK)
         printf("video:         UNSUPPORTED: %s\n", r->video_err.msg);
     if (in->exposure.present)
@@ -326,8 +328,9 @@ static void print_json(const info_report *r)
     printf("],\n  \"container\": \"%s\",\n", in->container == MLV_CONTAINER_MLV ? "mlv" : "raw");
     printf("  \"guid\": \"%016" PRIx64 "\",\n  \"video_class\": %u,\n  \"audio_class\": %u,\n",
            in->guid, in->video_class, in->audio_class);
-    printf("  \"compression\": \"%s\",\n  \"lj92_tagged_raw\": %s,\n",
-           mlv_compression_name(in->compression), in->lj92_tagged_raw ? "true" : "false");
+    printf("  \"compression\": \"%s\",\n  \"lj92_tagged_raw\": %s,\n  \"lzma_tagged_raw\": %s,\n",
+           mlv_compression_name(in->compression), in->lj92_tagged_raw ? "true" : "false",
+           in->lzma_tagged_raw ? "true" : "false");
     printf("  \"video_supported\": %s,\n  \"video_error\": ",
            r->video_err.code == MP_OK ? "true" : "false");
     if (r->video_err.code == MP_OK)

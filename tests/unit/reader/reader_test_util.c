@@ -17,20 +17,30 @@ static void die(const char *what, const char *path)
     abort();
 }
 
-const char *sample_path(const char *name)
+const char *sample_path_in(const char *set, const char *name)
 {
     static char buf[4096];
     const char *root = getenv("MLVPIPE_SAMPLES");
     if (!root)
         return NULL;
-    snprintf(buf, sizeof buf, "%s/synthetic/%s", root, name);
+    snprintf(buf, sizeof buf, "%s/%s/%s", root, set, name);
     return buf;
+}
+
+const char *sample_path(const char *name)
+{
+    return sample_path_in("synthetic", name);
+}
+
+int samples_available_in(const char *set)
+{
+    const char *p = sample_path_in(set, "expected_md5.json");
+    return p && access(p, R_OK) == 0;
 }
 
 int samples_available(void)
 {
-    const char *p = sample_path("expected_md5.json");
-    return p && access(p, R_OK) == 0;
+    return samples_available_in("synthetic");
 }
 
 static char *slurp(const char *path, size_t *len)
@@ -61,7 +71,12 @@ static int is_hex32(const char *s)
 
 int expected_md5s(const char *key, char out[][33], int max)
 {
-    char *json = slurp(sample_path("expected_md5.json"), NULL);
+    return expected_md5s_in("synthetic", key, out, max);
+}
+
+int expected_md5s_in(const char *set, const char *key, char out[][33], int max)
+{
+    char *json = slurp(sample_path_in(set, "expected_md5.json"), NULL);
     char quoted[256];
     snprintf(quoted, sizeof quoted, "\"%s\"", key);
     char *p = strstr(json, quoted);

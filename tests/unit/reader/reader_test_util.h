@@ -14,9 +14,13 @@
  * samples are absent. */
 const char *sample_path(const char *name);
 int samples_available(void);
+/* The same for another sample set: $MLVPIPE_SAMPLES/set/name ("synthetic", "peer"). */
+const char *sample_path_in(const char *set, const char *name);
+int samples_available_in(const char *set);
 
 /* MD5s (hex) listed under `key` in expected_md5.json, in frame order. Returns the count. */
 int expected_md5s(const char *key, char out[][33], int max);
+int expected_md5s_in(const char *set, const char *key, char out[][33], int max);
 /* MD5 of a frame as little-endian uint16 samples, row-major (the samples' convention). */
 void frame_md5(const mp_frame *f, char out[33]);
 
