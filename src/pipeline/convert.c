@@ -580,6 +580,8 @@ static mp_status convert_clip(job *j, mp_convert_result *res, mp_error *err)
     const mp_convert_options *o = j->o;
     const mlv_clip_info *info = mlv_clip_get_info(j->clip);
     /* The reader has logged each damage entry while indexing. */
+    if (!info->frame_count)
+        return mp_error_set(err, MP_ERR_FORMAT, "%s: no frame in the clip", o->input);
     uint32_t *numbers = malloc((info->frame_count ? info->frame_count : 1) * sizeof *numbers);
     if (!numbers)
         return mp_error_set(err, MP_ERR_NOMEM, "convert: out of memory");
