@@ -1,7 +1,7 @@
 /* codec/lzma_frame: MLV LZMA payloads through liblzma.
  * Decoding rebuilds the 13-byte .lzma ("LZMA_alone") header from the payload's 5 property
  * bytes and its size field, so liblzma checks the size and bounds the dictionary memory. */
-#include "lzma_frame.h"
+#include "codec/lzma_frame.h"
 
 #include <lzma.h>
 #include <stdlib.h>

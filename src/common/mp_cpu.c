@@ -1,5 +1,5 @@
 /* CPU feature detection and the user's level limit. */
-#include "mp_cpu.h"
+#include "common/mp_cpu.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

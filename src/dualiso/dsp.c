@@ -1,5 +1,5 @@
 /* The blend kernels in C and the table of versions per instruction-set level. */
-#include "dsp.h"
+#include "dualiso/dsp.h"
 
 void dualiso_blend_noise_c(const dualiso_blend_row *r, uint32_t x0, uint32_t x1)
 {

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "dsp.h"
+#include "dualiso/dsp.h"
 #include "dualiso_priv.h"
 
 #define RING 16               /* rows y-6 .. y+6 converted, power of two */

@@ -1,6 +1,6 @@
-#include "timecode.h"
+#include "encode/timecode.h"
 
-#include "wallclock.h"
+#include "encode/wallclock.h"
 
 static uint64_t gcd_u64(uint64_t a, uint64_t b)
 {

@@ -1,6 +1,6 @@
-#include "inputs.h"
+#include "pipeline/inputs.h"
 
-#include "../encode/out_file.h"
+#include "common/out_file.h"
 
 /* A path that cannot be marked (missing chunk, absent sidecar) is reported by whoever reads
  * it; only running out of memory stops the run here. */

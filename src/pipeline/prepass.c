@@ -1,12 +1,12 @@
-#include "prepass.h"
+#include "pipeline/prepass.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../dualiso/dualiso.h"
-#include "workpool.h"
+#include "dualiso/dualiso.h"
+#include "pipeline/workpool.h"
 
 void mp_prepass_options_default(mp_prepass_options *o)
 {

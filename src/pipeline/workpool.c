@@ -1,6 +1,6 @@
-#include "workpool.h"
+#include "pipeline/workpool.h"
 
-#include "cpus.h"
+#include "pipeline/cpus.h"
 
 #include <pthread.h>
 #include <stdlib.h>

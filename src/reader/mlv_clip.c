@@ -3,8 +3,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../codec/bitpack.h"
-#include "../codec/lzma_frame.h"
+#include "codec/bitpack.h"
+#include "codec/lzma_frame.h"
 #include "mlv_internal.h"
 
 /* LJ92 combined with LZMA is refused by mlv_clip_check_video (no tool writes it). */

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../codec/bitpack.h"
-#include "../codec/delta.h"
-#include "../codec/lj92.h"
-#include "../codec/lzma_frame.h"
+#include "codec/bitpack.h"
+#include "codec/delta.h"
+#include "codec/lj92.h"
+#include "codec/lzma_frame.h"
 #include "mlv_internal.h"
 
 static const char *frame_file(const mlv_clip *c, const mlv_entry *e)
@@ -178,7 +178,7 @@ static mp_status decode_packed(const mlv_clip *c, const mlv_entry *e, const uint
                         out->height, out->bits, need);
 }
 
-/* LZMA (mlv-format.md 10.2): the payload inflates to a bit-packed frame, in the scratch;
+/* LZMA (doc/mlv-format.md 10.2): the payload inflates to a bit-packed frame, in the scratch;
  * what 2014 mlv_dump builds compressed after the frame (VIDF padding) is not inflated. */
 static mp_status decode_lzma(const mlv_clip *c, const mlv_entry *e, const uint8_t *bytes,
                              size_t len, mp_frame *out, mlv_scratch *s, mp_error *err)
@@ -224,7 +224,7 @@ static int no_reset_between(const mlv_clip *c, uint32_t a, uint32_t b)
     return 1;
 }
 
-/* DELTA (mlv-format.md 10.1): each frame is stored relative to the previous one, and the
+/* DELTA (doc/mlv-format.md 10.1): each frame is stored relative to the previous one, and the
  * reference resets to zeros at a new RAWI. When the scratch holds frame index-1 (sequential
  * decoding) this costs one frame; otherwise the frames between the scratch's reference (or
  * the last reset) and `index` are read again into scratch->chain and decoded first. The

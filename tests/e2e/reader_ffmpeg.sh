@@ -1,5 +1,5 @@
 #!/bin/bash
-# Cross-checks our decoder against ffmpeg's mlv demuxer (mlv-format.md 18): for every
+# Cross-checks our decoder against ffmpeg's mlv demuxer (doc/mlv-format.md 18): for every
 # uncompressed MLV clip, ffmpeg's bayer_rggb16le output shifted right by (16 - bits) must equal
 # our decoded frames bit for bit, frame for frame in frame-number order.
 # usage: reader_ffmpeg.sh MLVPIPE READER_DUMP [CLIP...]

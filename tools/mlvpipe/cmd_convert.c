@@ -149,8 +149,8 @@ static int pick(const char *s, const char *const *names, int count)
 static const char *const formats[] = {"dng", "md5", "null", "prores422hq", "prores4444",
                                       "ffv1", "nut", "rawvideo"};
 static const char *const gamuts[] = {"rec709", "rec2020", "aces"};
-static const develop_gamut gamut_values[] = {DEVELOP_GAMUT_REC709, DEVELOP_GAMUT_REC2020,
-                                             DEVELOP_GAMUT_ACES_AP0};
+static const mp_gamut gamut_values[] = {MP_GAMUT_REC709, MP_GAMUT_REC2020,
+                                             MP_GAMUT_ACES_AP0};
 static const char *const compressions[] = {"none", "lj92", "lj92-2c"};
 static const mp_dng_storage compression_values[] = {MP_DNG_NATIVE, MP_DNG_LJ92, MP_DNG_LJ92_2C};
 static const char *const namings[] = {"plain", "resolve"};
@@ -158,8 +158,8 @@ static const mp_naming naming_values[] = {MP_NAMING_PLAIN, MP_NAMING_RESOLVE};
 static const char *const wbs[] = {"asshot", "daylight"};
 static const develop_wb wb_values[] = {DEVELOP_WB_AS_SHOT, DEVELOP_WB_DAYLIGHT};
 static const char *const curves[] = {"bt709", "linear", "logc3", "slog3"};
-static const develop_curve curve_values[] = {DEVELOP_CURVE_BT709, DEVELOP_CURVE_LINEAR,
-                                             DEVELOP_CURVE_LOGC3, DEVELOP_CURVE_SLOG3};
+static const mp_curve curve_values[] = {MP_CURVE_BT709, MP_CURVE_LINEAR,
+                                             MP_CURVE_LOGC3, MP_CURVE_SLOG3};
 
 /* Whole decimal number in [lo, hi], nothing else around it. */
 static int parse_uint(const char *s, unsigned long lo, unsigned long hi, uint32_t *out)

@@ -1,6 +1,6 @@
 /* mlvpipe info CLIP [--json]: what is in a clip, including every damage entry.
  * The facts are gathered once (info_report) and printed as text or as JSON; the JSON keys
- * are a stable interface documented in README.md ("mlvpipe info"). */
+ * are a stable interface documented in doc/json.md (section 1). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +46,7 @@ static void usage(FILE *out)
             "line per damage found (\"FILE: offset N: cause\").\n"
             "\n"
             "options:\n"
-            "  --json      print one JSON object instead of text (keys: README.md, 'mlvpipe info')\n"
+            "  --json      print one JSON object instead of text (keys: doc/json.md)\n"
             "  -h, --help  show this help\n"
             "\n"
             "exit status: 0 clip intact, 3 clip missing, unreadable or its video unsupported,\n"

@@ -1,5 +1,5 @@
 /* mlvpipe join OUT SEGMENT...: movie segments of farm chunks into one file, packets copied
- * (src/farm/join.h). */
+ * (src/encode/include/encode/av/join.h). */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -8,7 +8,7 @@
 #include "cli.h"
 #include "cli_run.h"
 #include "encode/av/av_sink.h"
-#include "farm/join.h"
+#include "encode/av/join.h"
 
 static void usage(FILE *out)
 {

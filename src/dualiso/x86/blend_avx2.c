@@ -2,7 +2,7 @@
  * every product is rounded before its sum, as in the C reference. */
 #include <immintrin.h>
 
-#include "../dsp.h"
+#include "dualiso/dsp.h"
 
 typedef __m256 vf;
 #define VW 8

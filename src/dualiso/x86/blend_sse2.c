@@ -2,7 +2,7 @@
 #include <emmintrin.h>
 #include <string.h>
 
-#include "../dsp.h"
+#include "dualiso/dsp.h"
 
 typedef __m128 vf;
 #define VW 4

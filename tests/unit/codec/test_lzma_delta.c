@@ -1,4 +1,4 @@
-/* Unit tests for codec/lzma_frame (mlv-format.md 10.2) and codec/delta (10.1). */
+/* Unit tests for codec/lzma_frame (doc/mlv-format.md 10.2) and codec/delta (10.1). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
