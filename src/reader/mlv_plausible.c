@@ -1,9 +1,10 @@
 /* Frame numbers, timestamps and the frame rate checked against each other before the index
  * is sorted, so that one flipped bit cannot make a clip billions of frames long (and its
- * outputs fill a disk with repeated frames or silence). A frame number is plausible when it
- * agrees with the numbers of the frames around it in file order (their median offset from
- * the file position), or when its timestamp says the frames in between were really dropped;
- * others are damage and the frame is left out. A timestamp far from what its number and the
+ * outputs fill a disk with repeated frames or silence), nor put a frame under another's
+ * number. A frame number is plausible when it agrees with the numbers of the frames around
+ * it in file order (their median offset from the file position), or when the timestamps say
+ * the frames in between were really dropped or written out of order; others are damage and
+ * the frame is left out. A timestamp far from what its number and the
  * neighbours' timestamps say is damage and replaced by that estimate. */
 #include <math.h>
 #include <stdlib.h>
@@ -63,16 +64,20 @@ static double period_from_timestamps(const mlv_clip *c)
     return period;
 }
 
-/* A frame rate that is no rate is damage: taken from the timestamps, else assumed. */
-static double check_rate(mlv_clip *c)
+/* A frame rate that is no rate is damage: taken from the timestamps, else assumed (then
+ * *timed is 0: the timestamps cannot judge frame numbers). */
+static double check_rate(mlv_clip *c, int *timed)
 {
     mlv_clip_info *in = &c->info;
+    *timed = 1;
     if (rate_valid(in->fps_num, in->fps_den))
         return 1e6 * in->fps_den / in->fps_num;
     double period = period_from_timestamps(c);
     uint32_t num = FALLBACK_FPS * 1000, den = 1000;
     if (period >= 1000.0 && period <= 1e9)
         num = (uint32_t)lround(1e9 / period);
+    else
+        *timed = 0;
     mlv_add_damage(c, MLV_DAMAGE_BAD_NUMBER, 0, 44, "%s: offset 44: MLVI frame rate %u/%u is not "
                    "a rate; using %u/%u%s", mlv_base_name(c->chunks[0].path), in->fps_num,
                    in->fps_den, num, den,
@@ -87,12 +92,23 @@ static int time_supports(const mlv_entry *a, const mlv_entry *b, double period)
 {
     double dn = (double)a->number - (double)b->number;
     double dt = (double)a->timestamp - (double)b->timestamp;
-    return fabs(dt - dn * period) <= period * (1.0 + fabs(dn) / 8.0);
+    return fabs(dt - dn * period) <= period * (0.5 + fabs(dn) / 16.0);
 }
 
-static mp_status drop_bad_numbers(mlv_clip *c, double period, int64_t *values, mp_error *err)
+/* 1 when frame i's number agrees with the timestamps of most other frames of lo..hi. */
+static int time_agrees(const mlv_clip *c, uint32_t i, uint32_t lo, uint32_t hi, double period)
 {
-    (void)err;
+    uint32_t agree = 0;
+    for (uint32_t j = lo; j <= hi; j++)
+        agree += j != i && time_supports(&c->frames[i], &c->frames[j], period);
+    return 2 * agree >= hi - lo;
+}
+
+/* A frame whose offset (number minus file position) differs from its neighbours' median is
+ * kept when the timestamps agree with its number (dropped or out-of-order frames), or, with
+ * no timestamps to ask (assumed rate), when it differs by at most NUMBER_SLACK. */
+static void drop_bad_numbers(mlv_clip *c, double period, int timed, int64_t *values)
+{
     uint32_t n = c->info.frame_count, kept = 0, dropped = 0;
     int64_t scratch[2 * NEIGHBOURS + 1];
     for (uint32_t i = 0; i < n; i++)
@@ -103,13 +119,8 @@ static mp_status drop_bad_numbers(mlv_clip *c, double period, int64_t *values, m
         uint32_t hi = i + NEIGHBOURS < n ? i + NEIGHBOURS : n - 1;
         int64_t med = window_median(values, lo, hi, scratch);
         int64_t off = values[i] - med;
-        int bad = off > NUMBER_SLACK || off < -NUMBER_SLACK;
-        if (bad) {   /* the frame giving the median: does the time gap explain the jump? */
-            uint32_t m = lo;
-            while (m < hi && values[m] != med)
-                m++;
-            bad = !time_supports(&e, &c->frames[m], period);
-        }
+        int bad = timed ? off && !time_agrees(c, i, lo, hi, period)
+                        : off > NUMBER_SLACK || off < -NUMBER_SLACK;
         if (bad) {
             mlv_add_damage(c, MLV_DAMAGE_BAD_NUMBER, e.chunk, e.offset, "%s: offset %llu: frame "
                            "number %u implausible (its neighbours are near %lld); frame left "
@@ -122,7 +133,6 @@ static mp_status drop_bad_numbers(mlv_clip *c, double period, int64_t *values, m
         c->frames[kept++] = e;
     }
     c->info.frame_count = kept;
-    return MP_OK;
 }
 
 static void fix_bad_timestamps(mlv_clip *c, double period, int64_t *values)
@@ -153,7 +163,8 @@ mp_status mlv_check_plausible(mlv_clip *c, mp_error *err)
 {
     if (c->info.container != MLV_CONTAINER_MLV)
         return MP_OK;   /* legacy RAW frames are numbered by position */
-    double period = check_rate(c);
+    int timed;
+    double period = check_rate(c, &timed);
     uint32_t n = c->info.frame_count;
     if (n < 2)
         return MP_OK;
@@ -161,9 +172,9 @@ mp_status mlv_check_plausible(mlv_clip *c, mp_error *err)
     if (!values)
         return mp_error_set(err, MP_ERR_NOMEM, "%s: out of memory",
                             mlv_base_name(c->chunks[0].path));
-    mp_status st = drop_bad_numbers(c, period, values, err);
-    if (st == MP_OK)
+    drop_bad_numbers(c, period, timed, values);
+    if (timed)
         fix_bad_timestamps(c, period, values);
     free(values);
-    return st;
+    return MP_OK;
 }
