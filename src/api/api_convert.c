@@ -8,6 +8,7 @@
 #include "encode/av/av_sink.h"
 #include "encode/av/join.h"
 #include "pipeline/convert.h"
+#include "pipeline/inputs.h"
 #include "pipeline/levels_io.h"
 #include "pipeline/prepass.h"
 #include "reader/mlv_reader.h"
@@ -147,8 +148,8 @@ static void log_levels(const mp_logger *log, const mp_clip_levels *cl)
     }
 }
 
-mlvpipe_status mlvpipe_analyze(const mlvpipe_analyze_settings *s, char **json,
-                               mlvpipe_error *err)
+mlvpipe_status mlvpipe_analyze(const mlvpipe_analyze_settings *s,
+                               mlvpipe_analyze_result *result, mlvpipe_error *err)
 {
     mp_prepass_options po;
     mp_prepass_options_default(&po);
@@ -156,8 +157,10 @@ mlvpipe_status mlvpipe_analyze(const mlvpipe_analyze_settings *s, char **json,
     po.force_phase = s->force_phase;
     po.cancel = s->cancel;
     po.log = api_logger(&s->log);
-    if (json)
-        *json = NULL;
+    mlvpipe_analyze_result unused;
+    if (!result)
+        result = &unused;
+    *result = (mlvpipe_analyze_result){0};
 
     mlv_clip *clip = NULL;
     mlv_open_options oo = {po.log, 0};
@@ -166,17 +169,22 @@ mlvpipe_status mlvpipe_analyze(const mlvpipe_analyze_settings *s, char **json,
     if (st != MP_OK)
         return api_status(st, &e, err);
     int damaged = mlv_clip_get_info(clip)->damage_count > 0; /* logged while opening */
+    if ((st = mp_protect_inputs(clip, NULL, &e)) != MP_OK) {   /* -o must not replace it */
+        mlv_clip_close(clip);
+        return api_status(st, &e, err);
+    }
     mp_clip_levels cl;
     st = mp_prepass_run(clip, &po, s->tool ? s->tool : DEFAULT_TOOL, &cl, &e);
     mlv_clip_close(clip);
     if (st != MP_OK)
         return api_status(st, &e, err);
     log_levels(&po.log, &cl);
-    if (s->output)
+    if (s->output) {
         st = mp_clip_levels_write(s->output, &cl, s->overwrite, &e);
-    if (st == MP_OK && json) {
+        result->output_failed = st != MP_OK;
+    } else if (result != &unused) {
         size_t len;
-        st = mp_clip_levels_to_json(&cl, json, &len, &e);
+        st = mp_clip_levels_to_json(&cl, &result->json, &len, &e);
     }
     mp_clip_levels_free(&cl);
     if (st == MP_OK && damaged)
@@ -192,6 +200,7 @@ mlvpipe_status mlvpipe_join(const mlvpipe_join_settings *s, mlvpipe_join_result 
         .segments = s->segments,
         .segment_count = s->segment_count,
         .overwrite = s->overwrite,
+        .allow_gaps = s->allow_gaps,
         .cancel = s->cancel,
         .log = api_logger(&s->log),
     };
