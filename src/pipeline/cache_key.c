@@ -55,12 +55,12 @@ static mp_status hash_chunk(mp_cache_hash *h, const char *path, mp_error *err)
 
 mp_status mp_cache_clip_identify(const mlv_clip *clip, mp_cache_clip_id *out, mp_error *err)
 {
-    const mlv_clip_info *info = mlv_clip_get_info(clip);
+    const mlv_clip_info *info = mp_mlv_clip_get_info(clip);
     mp_cache_hash h;
     mp_cache_hash_init(&h, 0);
     mp_cache_hash_u32(&h, info->chunk_count);
     for (uint32_t k = 0; k < info->chunk_count; k++) {
-        mp_status st = hash_chunk(&h, mlv_clip_path(clip, k), err);
+        mp_status st = hash_chunk(&h, mp_mlv_clip_path(clip, k), err);
         if (st != MP_OK)
             return st;
     }

@@ -8,7 +8,7 @@ mp_status mp_protect_inputs(const mlv_clip *clip, const char *levels_path, mp_er
 {
     const char *path;
     mp_error e;
-    for (uint32_t i = 0; (path = mlv_clip_path(clip, i)); i++)
+    for (uint32_t i = 0; (path = mp_mlv_clip_path(clip, i)); i++)
         if (mp_out_protect(path, &e) == MP_ERR_NOMEM)
             return mp_error_set(err, MP_ERR_NOMEM, "%s", e.msg);
     if (levels_path && mp_out_protect(levels_path, &e) == MP_ERR_NOMEM)

@@ -40,7 +40,7 @@ static int64_t window_median(const int64_t *values, uint32_t lo, uint32_t hi, in
 
 static const char *entry_file(const mlv_clip *c, const mlv_entry *e)
 {
-    return mlv_base_name(c->chunks[e->chunk].path);
+    return mp_mlv_base_name(c->chunks[e->chunk].path);
 }
 
 /* Microseconds per frame from the median timestamp step between frames one number apart in
@@ -78,8 +78,8 @@ static double check_rate(mlv_clip *c, int *timed)
         num = (uint32_t)lround(1e9 / period);
     else
         *timed = 0;
-    mlv_add_damage(c, MLV_DAMAGE_BAD_NUMBER, 0, 44, "%s: offset 44: MLVI frame rate %u/%u is not "
-                   "a rate; using %u/%u%s", mlv_base_name(c->chunks[0].path), in->fps_num,
+    mp_mlv_add_damage(c, MLV_DAMAGE_BAD_NUMBER, 0, 44, "%s: offset 44: MLVI frame rate %u/%u is not "
+                   "a rate; using %u/%u%s", mp_mlv_base_name(c->chunks[0].path), in->fps_num,
                    in->fps_den, num, den,
                    num == FALLBACK_FPS * 1000 ? " (assumed)" : " from the frame timestamps");
     in->fps_num = num;
@@ -122,7 +122,7 @@ static void drop_bad_numbers(mlv_clip *c, double period, int timed, int64_t *val
         int bad = timed ? off && !time_agrees(c, i, lo, hi, period)
                         : off > NUMBER_SLACK || off < -NUMBER_SLACK;
         if (bad) {
-            mlv_add_damage(c, MLV_DAMAGE_BAD_NUMBER, e.chunk, e.offset, "%s: offset %llu: frame "
+            mp_mlv_add_damage(c, MLV_DAMAGE_BAD_NUMBER, e.chunk, e.offset, "%s: offset %llu: frame "
                            "number %u implausible (its neighbours are near %lld); frame left "
                            "out", entry_file(c, &e), (unsigned long long)e.offset, e.number,
                            (long long)(med + i));
@@ -151,7 +151,7 @@ static void fix_bad_timestamps(mlv_clip *c, double period, int64_t *values)
             continue;
         int64_t estimate = med + (int64_t)llround(e->number * period);
         uint64_t fixed = estimate > 0 ? (uint64_t)estimate : 0;
-        mlv_add_damage(c, MLV_DAMAGE_BAD_NUMBER, e->chunk, e->offset, "%s: offset %llu: frame %u: "
+        mp_mlv_add_damage(c, MLV_DAMAGE_BAD_NUMBER, e->chunk, e->offset, "%s: offset %llu: frame %u: "
                        "timestamp %llu us implausible; taken as %llu us", entry_file(c, e),
                        (unsigned long long)e->offset, e->number,
                        (unsigned long long)e->timestamp, (unsigned long long)fixed);
@@ -159,7 +159,7 @@ static void fix_bad_timestamps(mlv_clip *c, double period, int64_t *values)
     }
 }
 
-mp_status mlv_check_plausible(mlv_clip *c, mp_error *err)
+mp_status mp_mlv_check_plausible(mlv_clip *c, mp_error *err)
 {
     if (c->info.container != MLV_CONTAINER_MLV)
         return MP_OK;   /* legacy RAW frames are numbered by position */
@@ -171,7 +171,7 @@ mp_status mlv_check_plausible(mlv_clip *c, mp_error *err)
     int64_t *values = malloc(n * sizeof *values);
     if (!values)
         return mp_error_set(err, MP_ERR_NOMEM, "%s: out of memory",
-                            mlv_base_name(c->chunks[0].path));
+                            mp_mlv_base_name(c->chunks[0].path));
     drop_bad_numbers(c, period, timed, values);
     if (timed)
         fix_bad_timestamps(c, period, values);

@@ -100,26 +100,26 @@ static void read_clip(const char *path, result *r)
     mlv_clip *clip = NULL;
     mp_error err = {0};
     mlv_open_options opt = {{NULL, NULL}, 1};
-    r->open = mlv_clip_open(&clip, path, &opt, &err);
+    r->open = mp_mlv_clip_open(&clip, path, &opt, &err);
     if (r->open != MP_OK)
         return;
-    const mlv_clip_info *in = mlv_clip_get_info(clip);
+    const mlv_clip_info *in = mp_mlv_clip_get_info(clip);
     r->damage = in->damage_count + in->damage_omitted;
     r->frames = in->frame_count < MAX_FRAMES ? in->frame_count : MAX_FRAMES;
     mlv_scratch s = {0};
     mp_frame f = {0};
     for (uint32_t i = 0; i < r->frames; i++) {
         mlv_frame_info fi;
-        mlv_frame_info_get(clip, i, &fi);
+        mp_mlv_frame_info_get(clip, i, &fi);
         r->number[i] = fi.number;
-        if (mlv_read_frame(clip, i, &f, &s, &err) == MP_OK)
+        if (mp_mlv_read_frame(clip, i, &f, &s, &err) == MP_OK)
             r->hash[i] = frame_hash(&f);
         else
             r->unreadable++;
     }
     mp_frame_free(&f);
-    mlv_scratch_free(&s);
-    mlv_clip_close(clip);
+    mp_mlv_scratch_free(&s);
+    mp_mlv_clip_close(clip);
 }
 
 static int write_file(const char *path, const uint8_t *p, size_t n)
