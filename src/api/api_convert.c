@@ -8,6 +8,7 @@
 #include "encode/av/av_sink.h"
 #include "encode/av/join.h"
 #include "pipeline/convert.h"
+#include "pipeline/inputs.h"
 #include "pipeline/levels_io.h"
 #include "pipeline/prepass.h"
 #include "reader/mlv_reader.h"
@@ -169,6 +170,10 @@ mlvpipe_status mlvpipe_analyze(const mlvpipe_analyze_settings *s,
     if (st != MP_OK)
         return mp_api_status(st, &e, err);
     int damaged = mp_mlv_clip_get_info(clip)->damage_count > 0; /* logged while opening */
+    if ((st = mp_protect_inputs(clip, NULL, &e)) != MP_OK) {   /* -o must not replace it */
+        mp_mlv_clip_close(clip);
+        return mp_api_status(st, &e, err);
+    }
     mp_clip_levels cl;
     st = mp_prepass_run(clip, &po, s->tool ? s->tool : DEFAULT_TOOL, &cl, &e);
     mp_mlv_clip_close(clip);

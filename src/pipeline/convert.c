@@ -8,6 +8,7 @@
 
 #include "cache/frame_cache.h"
 #include "common/mp_white.h"
+#include "common/out_file.h"
 #include "dualiso/dualiso.h"
 #include "encode/formats.h"
 #include "encode/naming.h"
@@ -16,6 +17,7 @@
 #include "reader/mlv_reader.h"
 #include "pipeline/cache_key.h"
 #include "pipeline/frame_range.h"
+#include "pipeline/inputs.h"
 #include "pipeline/levels_io.h"
 #include "pipeline/prepass.h"
 #include "pipeline/sampling.h"
@@ -622,6 +624,8 @@ static mp_status convert_clip(job *j, mp_convert_result *res, mp_error *err)
     const mp_convert_options *o = j->o;
     const mlv_clip_info *info = mp_mlv_clip_get_info(j->clip);
     /* The reader has logged each damage entry while indexing. */
+    if (!info->frame_count)
+        return mp_error_set(err, MP_ERR_FORMAT, "%s: no frame in the clip", o->input);
     uint32_t *numbers = malloc((info->frame_count ? info->frame_count : 1) * sizeof *numbers);
     if (!numbers)
         return mp_error_set(err, MP_ERR_NOMEM, "convert: out of memory");
@@ -699,6 +703,37 @@ static mp_status convert_clip(job *j, mp_convert_result *res, mp_error *err)
     return st;
 }
 
+/* 1 when path (or, for a file that does not exist yet, its folder) lies inside folder. */
+static int inside_folder(const char *path, const char *folder)
+{
+    char real_folder[PATH_MAX], real[PATH_MAX], parent[PATH_MAX];
+    if (!realpath(folder, real_folder))
+        return 0;
+    if (!realpath(path, real)) {
+        snprintf(parent, sizeof parent, "%s", path);
+        char *slash = strrchr(parent, '/');
+        if (slash)
+            *slash = 0;
+        if (!realpath(slash ? (parent[0] ? parent : "/") : ".", real))
+            return 0;
+    }
+    size_t n = strlen(real_folder);
+    return !strncmp(real, real_folder, n) && (real[n] == '/' || real[n] == 0 || n == 1);
+}
+
+/* Outputs that would replace an input (the clip, a chunk, the sidecar), a device or FIFO, or
+ * land among the cache's entries are refused before any work (per file again when written). */
+static mp_status check_output(const mp_convert_options *o, const mlv_clip *clip, mp_error *err)
+{
+    mp_status st = mp_protect_inputs(clip, o->levels_path, err);
+    if (st != MP_OK || !strcmp(o->output, "-") || !strcmp(o->format, "null"))
+        return st;
+    if (o->cache_dir && inside_folder(o->output, o->cache_dir))
+        return mp_error_set(err, MP_ERR_ARG, "%s: inside the cache folder %s; not writing "
+                            "there", o->output, o->cache_dir);
+    return strcmp(o->format, "dng") ? mp_out_check_target(o->output, err) : MP_OK;
+}
+
 mp_status mp_convert(const mp_convert_options *o, mp_convert_result *res, mp_error *err)
 {
     mp_convert_result local;
@@ -726,6 +761,10 @@ mp_status mp_convert(const mp_convert_options *o, mp_convert_result *res, mp_err
     if (st != MP_OK)
         return st;
     j.clip = clip;
+    if ((st = check_output(o, clip, err)) != MP_OK) {
+        mp_mlv_clip_close(clip);
+        return st;
+    }
     double start = mp_progress_now();
     mp_progress_begin(&j.progress, 0, start);
     st = convert_clip(&j, res, err);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/json.h"
@@ -370,7 +371,9 @@ mp_status mp_clip_levels_write(const char *path, const mp_clip_levels *cl, int o
 {
     char *text;
     size_t len;
-    mp_status st = mp_clip_levels_to_json(cl, &text, &len, err);
+    mp_status st = mp_out_check_target(path, err);
+    if (st == MP_OK)
+        st = mp_clip_levels_to_json(cl, &text, &len, err);
     if (st != MP_OK)
         return st;
     st = mp_out_write_file(path, text, len, overwrite, 0, err);
@@ -381,9 +384,15 @@ mp_status mp_clip_levels_write(const char *path, const mp_clip_levels *cl, int o
 mp_status mp_clip_levels_read(const char *path, mp_clip_levels *cl, mp_error *err)
 {
     memset(cl, 0, sizeof *cl);
-    int fd = open(path, O_RDONLY);
+    /* Non-blocking, so that a FIFO given as the sidecar is refused instead of waited on. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return mp_error_set(err, MP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    struct stat sb;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        close(fd);
+        return mp_error_set(err, MP_ERR_IO, "%s: not a regular file", path);
+    }
     char *buf = malloc(MP_JSON_MAX_BYTES + 1);
     if (!buf) {
         close(fd);

@@ -455,6 +455,9 @@ mp_status mp_prepass_run(const mlv_clip *clip, const mp_prepass_options *o, cons
 {
     memset(out, 0, sizeof *out);
     const mlv_clip_info *info = mp_mlv_clip_get_info(clip);
+    if (!info->frame_count)
+        return mp_error_set(err, MP_ERR_FORMAT, "%s: no frame in the clip",
+                            mp_mlv_clip_path(clip, 0));
     mp_segment *segs = NULL;
     uint32_t nseg = 0;
     mp_status st = mp_clip_segments(clip, &segs, &nseg, err);

@@ -17,6 +17,7 @@ void mp_mlv_add_damage(mlv_clip *c, mlv_damage_kind kind, uint32_t chunk, uint64
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
     mp_log(&c->log, MP_LOG_WARNING, "%s", line);
+    c->damage_seen++;
 
     if (c->info.damage_count >= MLV_DAMAGE_MAX) {
         c->info.damage_omitted++;
@@ -60,7 +61,8 @@ mp_status mp_mlv_add_frame(mlv_clip *c, const mlv_entry *e, mp_error *err)
     if (!grow((void **)&c->frames, &c->frames_cap, c->info.frame_count, sizeof *e))
         return mp_error_set(err, MP_ERR_NOMEM, "%s: too many frames to index",
                             mp_mlv_base_name(c->chunks[0].path));
-    c->frames[c->info.frame_count++] = *e;
+    c->frames[c->info.frame_count] = *e;
+    c->frames[c->info.frame_count++].damage_seen = c->damage_seen;
     return MP_OK;
 }
 
@@ -280,6 +282,19 @@ static mp_status assign_states(mlv_clip *c, mp_error *err)
     return st;
 }
 
+int mp_mlv_same_raw(const mlv_clip *c, uint32_t a, uint32_t b)
+{
+    return !memcmp(&c->states[c->frames[a].state].raw, &c->states[c->frames[b].state].raw,
+                   sizeof(mp_raw_info));
+}
+
+/* Frames missing between two consecutive ones, with damage met between them in the walk:
+ * lost to the damage, rather than never recorded (a dropped frame leaves no damage). */
+static int reference_gap(const mlv_entry *prev, const mlv_entry *e)
+{
+    return e->number != prev->number + 1 && e->damage_seen != prev->damage_seen;
+}
+
 mp_status mp_mlv_finish_index(mlv_clip *c, mp_error *err)
 {
     mlv_clip_info *in = &c->info;
@@ -287,7 +302,9 @@ mp_status mp_mlv_finish_index(mlv_clip *c, mp_error *err)
     if (!c->have_rawi)
         return mp_error_set(err, MP_ERR_FORMAT, "%s: no RAWI block (frame geometry unknown)",
                             name);
-    mp_status st = assign_states(c, err);
+    mp_status st = mp_mlv_check_plausible(c, err);
+    if (st == MP_OK)
+        st = assign_states(c, err);
     if (st != MP_OK)
         return st;
 
@@ -319,6 +336,8 @@ mp_status mp_mlv_finish_index(mlv_clip *c, mp_error *err)
                 segment++;
         }
         c->frames[i].segment = segment;
+        c->frames[i].reference_lost = i > 0 && mp_mlv_same_raw(c, i - 1, i) &&
+            (c->frames[i - 1].reference_lost || reference_gap(&c->frames[i - 1], &c->frames[i]));
     }
     in->segment_count = kept ? segment + 1 : 0;
 

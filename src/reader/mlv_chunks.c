@@ -73,7 +73,8 @@ static mp_status add_chunk(mlv_clip *c, char *path, mp_error *err)
 {
     mlv_chunk *ch = &c->chunks[c->info.chunk_count];
     ch->path = path;
-    ch->fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* Non-blocking: a FIFO must be refused below, not waited on (regular files ignore it). */
+    ch->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (ch->fd < 0) {
         int e = errno;
         if (c->info.chunk_count == 0) {

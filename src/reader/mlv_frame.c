@@ -216,16 +216,10 @@ static mp_status decode_stored(const mlv_clip *c, const mlv_payload *p, mp_frame
     return decode_packed(c, e, p->data, p->size, out, err);
 }
 
-static int same_raw(const mlv_clip *c, uint32_t a, uint32_t b)
-{
-    return !memcmp(&c->states[c->frames[a].state].raw, &c->states[c->frames[b].state].raw,
-                   sizeof(mp_raw_info));
-}
-
 static int no_reset_between(const mlv_clip *c, uint32_t a, uint32_t b)
 {
     for (uint32_t j = a + 1; j <= b; j++)
-        if (!same_raw(c, j - 1, j))
+        if (!mp_mlv_same_raw(c, j - 1, j))
             return 0;
     return 1;
 }
@@ -243,13 +237,18 @@ static mp_status decode_delta(const mlv_clip *c, const mlv_payload *target, mp_f
                               mlv_scratch *s, mp_error *err)
 {
     uint32_t index = target->index;
+    const mlv_entry *e = &c->frames[index];
+    if (e->reference_lost)
+        return mp_error_set(err, MP_ERR_DAMAGED, "%s: offset %llu: frame %u: DELTA reference "
+                            "lost (a frame before it was lost to damage); not decoded",
+                            frame_file(c, e), (unsigned long long)e->offset, e->number);
     size_t count = (size_t)out->width * out->height;
     int64_t r = s->ref && s->ref_size == count && s->ref_clip == c ? s->ref_index : -1;
     uint32_t from = index;
     if (r >= 0 && r < (int64_t)index && no_reset_between(c, (uint32_t)r, index)) {
         from = (uint32_t)r + 1;
     } else {
-        while (from > 0 && same_raw(c, from - 1, from))
+        while (from > 0 && mp_mlv_same_raw(c, from - 1, from))
             from--;
         if (s->ref_size != count) {
             uint16_t *p = realloc(s->ref, count * sizeof *p);

@@ -97,6 +97,19 @@ static uint64_t resync(const mlv_chunk *ch, uint64_t from, uint8_t *window)
     return ch->size;
 }
 
+/* The block at prev reached past next, a block found inside it: it is cut at next (its frame
+ * or audio entry `last` too, so that no bytes of the next block count as its payload). */
+static void resync_inside(mlv_clip *c, uint32_t chunk, uint64_t prev, uint64_t next,
+                              uint64_t bad, mlv_entry *last)
+{
+    mp_mlv_add_damage(c, MLV_DAMAGE_OVERSTATED, chunk, prev,
+                   "%s: offset %llu: blockSize reaches %llu but a block starts at %llu; block "
+                   "cut there", chunk_name(c, chunk), (unsigned long long)prev,
+                   (unsigned long long)bad, (unsigned long long)next);
+    if (last)
+        last->length = next > last->offset ? (uint32_t)(next - last->offset) : 0;
+}
+
 static mp_status index_block(mlv_clip *c, uint32_t chunk, uint64_t off, const uint8_t *hdr,
                              size_t have, mp_error *err)
 {
@@ -191,6 +204,15 @@ mp_status mp_mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err)
     uint8_t *window = NULL;
     uint8_t hdr[MLV_VIDF_HEADER];
     uint64_t off = h.block_size;
+    uint64_t prev = 0;          /* start of the block before off (0: the MLVI) */
+    uint64_t rescan_from = 16;  /* where a rescan of the previous block may start */
+    uint64_t min_rescan = 0;    /* rescans never go back before a block they found */
+    int64_t last_frame = -1, last_audio = -1;   /* entry the previous block added, if any */
+    uint32_t vidf_seen = 0;
+    int recorder_layout = 0;    /* a NULL pad before the first VIDF, as the camera writes */
+    if (ch->after_gap)
+        c->damage_seen++;       /* frames of a missing chunk were lost before this one */
+    uint32_t damage_before = c->damage_seen;
 
     while (off < ch->size && st == MP_OK) {
         uint64_t remain = ch->size - off;
@@ -210,27 +232,47 @@ mp_status mp_mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err)
         have = (size_t)got;
         uint32_t size = mp_le32(hdr + 4);
         int plausible = mp_mlv_tag_plausible(hdr) && size >= MLV_HEADER_SIZE;
+        vidf_seen += plausible && mp_mlv_block_type_of(hdr) == MLV_BLOCK_VIDF;
+        recorder_layout |= plausible && !vidf_seen && mp_mlv_block_type_of(hdr) == MLV_BLOCK_NULL;
         if (plausible && size <= remain) {
+            uint32_t frames = c->info.frame_count, audio = c->audio_count;
             st = index_block(c, chunk, off, hdr, have, err);
+            last_frame = c->info.frame_count > frames ? (int64_t)frames : -1;
+            last_audio = c->audio_count > audio ? (int64_t)audio : -1;
+            prev = off;
+            rescan_from = last_frame >= 0 ? c->frames[last_frame].offset
+                        : last_audio >= 0 ? c->audio[last_audio].offset : off + MLV_HEADER_SIZE;
             off += size;
             continue;
         }
-        /* A bad header: the file was cut inside this block, or its bytes are garbage or zeroed
-         * (card damage). Look for a following block, so that intact frames after a damaged
-         * region stay readable; without one, this is where the data ends. */
+        /* A bad header: the previous block's size was overstated, the file was cut inside
+         * this block, or its bytes are garbage or zeroed (card damage). Look for the next
+         * block from inside the previous one (after its frame header), so that a size that
+         * grew past an intact frame does not lose it; without one, this is where the data
+         * ends. */
         if (!window && !(window = malloc(RESYNC_WINDOW))) {
             st = mp_error_set(err, MP_ERR_NOMEM, "%s: out of memory", name);
             break;
         }
-        uint64_t next = resync(ch, off + 1, window);
+        uint64_t from = rescan_from > min_rescan ? rescan_from : min_rescan;
+        uint64_t next = resync(ch, from < off ? from : off + 1, window);
+        if (next < off)
+            resync_inside(c, chunk, prev, next, off,
+                          last_frame >= 0 ? &c->frames[last_frame]
+                          : last_audio >= 0 ? &c->audio[last_audio] : NULL);
         char tag[5] = {0};
         for (int i = 0; i < 4; i++)
             tag[i] = (hdr[i] >= 0x20 && hdr[i] < 0x7f) ? (char)hdr[i] : '?';
-        if (next < ch->size) {
+        last_frame = last_audio = -1;
+        if (next < off) {
+            min_rescan = next + 1;
+            off = next;
+        } else if (next < ch->size) {
             mp_mlv_add_damage(c, MLV_DAMAGE_RESYNC, chunk, off,
                            "%s: offset %llu: bad block header '%s' blockSize %u; skipped %llu "
                            "bytes to the next block", name, (unsigned long long)off, tag, size,
                            (unsigned long long)(next - off));
+            min_rescan = next + 1;
             off = next;
         } else if (size == 0) {
             mp_mlv_add_damage(c, MLV_DAMAGE_ZERO_TAIL, chunk, off,
@@ -253,5 +295,16 @@ mp_status mp_mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err)
         }
     }
     free(window);
+    /* Frames lost without a trace (a cut at a block boundary, a chunk cut back to its
+     * header); a loss other damage of this chunk explains was reported with it. Only the
+     * camera's count is trusted: mlv_dump -f keeps the source's count in the clips it cuts
+     * (and writes no NULL pad after the headers, which the recorders always do). */
+    if (st == MP_OK && recorder_layout && h.video_frames > vidf_seen &&
+        c->damage_seen == damage_before)
+        mp_mlv_add_damage(c, MLV_DAMAGE_LOST_FRAMES, chunk, off < ch->size ? off : ch->size,
+                       "%s: offset %llu: MLVI videoFrameCount is %u but %u VIDF blocks were "
+                       "found; %u frames lost", name,
+                       (unsigned long long)(off < ch->size ? off : ch->size), h.video_frames,
+                       vidf_seen, h.video_frames - vidf_seen);
     return st;
 }

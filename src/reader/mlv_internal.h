@@ -30,8 +30,10 @@ typedef struct mlv_entry {
     uint32_t number;
     uint32_t state;         /* VIDF: index into mlv_clip.states */
     uint32_t segment;
+    uint32_t damage_seen;   /* damage met while walking, up to this block (see below) */
     uint16_t chunk;
     uint16_t crop_x, crop_y, pan_x, pan_y;
+    uint8_t reference_lost; /* DELTA: a frame this one depends on was lost to damage */
 } mlv_entry;
 
 /* The per-frame metadata in force for a run of frames. */
@@ -67,6 +69,9 @@ struct mlv_clip {
     uint32_t event_count, event_cap;
     uint64_t seq;
     mp_logger log;
+    /* Damage met so far in file order (and bumped for frames dropped after the walk): two
+     * frames with different counts may have lost a frame between them. */
+    uint32_t damage_seen;
     int have_rawi;
     int events_full;
     int32_t last_event[MLV_BLOCK_BKUP + 1];     /* per kind: latest event, -1 none */
@@ -82,9 +87,14 @@ mp_status mp_mlv_add_audio(mlv_clip *c, const mlv_entry *e, mp_error *err);
 /* Any non-VIDF/AUDF block: per-frame kinds become events, the rest clip-level info. */
 mp_status mp_mlv_add_metadata(mlv_clip *c, const mlv_block *b, mp_error *err);
 mp_status mp_mlv_finish_index(mlv_clip *c, mp_error *err);
+/* 1 when frames a and b (indices) have the same RAWI in force. */
+int mp_mlv_same_raw(const mlv_clip *c, uint32_t a, uint32_t b);
 /* qsort order of frames and audio blocks: number, then timestamp, then file position. */
 int mp_mlv_cmp_by_number(const void *a, const void *b);
 void mp_mlv_sort(void *base, uint32_t count, size_t size, int (*cmp)(const void *, const void *));
+
+/* mlv_plausible.c: frame rate, numbers and timestamps against each other (file order). */
+mp_status mp_mlv_check_plausible(mlv_clip *c, mp_error *err);
 
 /* mlv_chunks.c */
 mp_status mp_mlv_find_chunks(mlv_clip *c, const char *path, int no_spanning, mp_error *err);

@@ -92,9 +92,11 @@ jcheck cut.json 'd["frame_count"] == 2' 'len(d["damage"]) == 1' \
     'd["damage"][0]["kind"] == "truncated"' 'd["damage"][0]["offset"] == 30208' \
     'd["damage"][0]["message"].startswith("cut.MLV: offset 30208: ")'
 
-# dropped frames: frame 2 renumbered 5 leaves a gap of 3 (not damage: exit 0)
+# dropped frames: frame 2 renumbered 5, at frame 5's time (201000 us at 25 fps), leaves a
+# gap of 3 (not damage: exit 0; a number its timestamp contradicts would be damage)
 cp "$S/synth_14bit_128x64_3f.MLV" "$tmp/gap.MLV"; chmod u+w "$tmp/gap.MLV"
 printf '\x05' | dd of="$tmp/gap.MLV" bs=1 seek=$((30208 + 16)) conv=notrunc status=none
+printf '\x28\x11\x03' | dd of="$tmp/gap.MLV" bs=1 seek=$((30208 + 8)) conv=notrunc status=none
 run gap 0 info "$tmp/gap.MLV"
 contains gap "frames:        3 (numbers 0..5)"
 contains gap "gaps:          1 (3 missing frames)"

@@ -373,5 +373,7 @@ int cmd_convert(int argc, char **argv)
                 err.message);
     if (st == MLVPIPE_ERR_INTERRUPTED)
         return EXIT_INTERRUPTED;
+    if (st == MLVPIPE_ERR_ARG)   /* e.g. an output that is one of the inputs */
+        return EXIT_USAGE;
     return res.output_failed ? EXIT_OUTPUT : cli_exit_for_input(st);
 }

@@ -83,6 +83,9 @@ static const char *damage_kind_name(mlv_damage_kind k)
     case MLV_DAMAGE_MISSING_CHUNK: return "missing_chunk";
     case MLV_DAMAGE_DUPLICATE_FRAME: return "duplicate_frame";
     case MLV_DAMAGE_RESYNC: return "resync";
+    case MLV_DAMAGE_LOST_FRAMES: return "lost_frames";
+    case MLV_DAMAGE_BAD_NUMBER: return "bad_number";
+    case MLV_DAMAGE_OVERSTATED: return "overstated_size";
     }
     return "unknown";
 }
@@ -457,10 +460,14 @@ int cmd_info(int argc, char **argv)
         print_text(&r);
 
     int rc = EXIT_OK;
-    if (r.video_err.code != MP_OK)
+    if (r.video_err.code != MP_OK) {
         rc = EXIT_INPUT;
-    else if (r.in->damage_count || r.bad_frames)   /* exactly when the damage list has entries */
+    } else if (!r.in->frame_count) {
+        fprintf(stderr, "mlvpipe: error: %s: no frame in the clip\n", path);
+        rc = EXIT_INPUT;
+    } else if (r.in->damage_count || r.bad_frames) {   /* exactly when the damage list has entries */
         rc = EXIT_DAMAGED;
+    }
     free(r.segments);
     mp_mlv_clip_close(clip);
     return rc;

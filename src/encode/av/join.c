@@ -9,6 +9,7 @@
 #include <libavformat/avformat.h>
 #include <libavutil/avstring.h>
 
+#include "common/out_file.h"
 #include "encode/av/av_output.h"
 
 #define JOIN_MAX_STREAMS 16
@@ -422,7 +423,15 @@ mp_status mp_farm_join(const farm_join_options *o, farm_join_result *res, int *f
     if (!o->segment_count)
         return mp_error_set(err, MP_ERR_ARG, "join: no segments given");
     joiner j = {.o = o, .prev_end = AV_NOPTS_VALUE, .res = res};
-    mp_status st = order_segments(&j, err);
+    mp_status st = MP_OK;
+    /* The output must not replace a segment, whatever its name (a missing one is reported
+     * when it is opened). */
+    mp_error ignored;
+    for (uint32_t i = 0; st == MP_OK && i < o->segment_count; i++)
+        if (mp_out_protect(o->segments[i], &ignored) == MP_ERR_NOMEM)
+            st = mp_error_set(err, MP_ERR_NOMEM, "join: out of memory");
+    if (st == MP_OK)
+        st = order_segments(&j, err);
     for (uint32_t i = 0; st == MP_OK && i < o->segment_count; i++)
         st = join_segment(&j, i, err);
     int r;

@@ -38,7 +38,12 @@ typedef enum mlv_damage_kind {
     MLV_DAMAGE_GUID_MISMATCH,   /* a chunk from another recording, ignored */
     MLV_DAMAGE_MISSING_CHUNK,   /* a gap in the chunk sequence */
     MLV_DAMAGE_DUPLICATE_FRAME, /* a frame number seen twice; the later one dropped */
-    MLV_DAMAGE_RESYNC           /* garbage skipped by scanning for the next known block */
+    MLV_DAMAGE_RESYNC,          /* garbage skipped by scanning for the next known block */
+    /* Added with issue 14 (values only appended). */
+    MLV_DAMAGE_LOST_FRAMES,     /* fewer VIDF blocks than the chunk's MLVI videoFrameCount */
+    MLV_DAMAGE_BAD_NUMBER,      /* a frame number or timestamp implausible against its
+                                 * neighbours, or a frame rate that is no rate */
+    MLV_DAMAGE_OVERSTATED       /* a blockSize reaching past the next block's start */
 } mlv_damage_kind;
 
 typedef struct mlv_damage {
