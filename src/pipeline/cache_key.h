@@ -12,6 +12,7 @@
 
 #include "../common/mp_status.h"
 #include "../dualiso/dualiso.h"
+#include "../rawfix/rawfix.h"
 #include "../reader/mlv_reader.h"
 
 typedef struct mp_cache_clip_id {
@@ -21,8 +22,10 @@ typedef struct mp_cache_clip_id {
 
 mp_status mp_cache_clip_identify(const mlv_clip *clip, mp_cache_clip_id *out, mp_error *err);
 
-/* The settings hash of frames reconstructed with lv and opt by the program `tool`. */
+/* The settings hash of frames repaired by fix and reconstructed with lv and opt by the
+ * program `tool`. A plan that changes nothing leaves the hash as it was without rawfix. */
 uint64_t mp_cache_segment_hash(const char *tool, const mp_cache_clip_id *id,
-                               const dualiso_levels *lv, const dualiso_options *opt);
+                               const dualiso_levels *lv, const dualiso_options *opt,
+                               const rawfix_plan *fix);
 
 #endif

@@ -95,6 +95,7 @@ typedef struct synth_options {
     uint32_t rtci_every;         /* an RTCI block before every Nth frame slot (mlv_rec), 0 none */
     int no_diso;
     int truth_raw;
+    synth_defects defects;       /* sensor defects (dual ISO content); all zero: none */
 } synth_options;
 
 /* Parses argv[first..argc). On a usage error returns MP_ERR_ARG with the reason in err.
