@@ -14,6 +14,8 @@ test_pkgs="ffmpeg dcraw libraw-bin libimage-exiftool-perl python3 llvm libclang-
 # included) on the development machine; openssh-server for parallel --sshlogin through a
 # private sshd (tests/farm/sshd_up.sh): 5.6 s more.
 test_pkgs="$test_pkgs parallel slurm-wlm munge openssh-server"
+# groff-base: renders the manual page in the man-page test (doc/check_man.py).
+test_pkgs="$test_pkgs groff-base"
 pkgs=$build_pkgs
 [ "$want" = test ] && pkgs="$pkgs $test_pkgs"
 missing=""

@@ -1,7 +1,7 @@
 /* XXH64 written from the public xxHash specification (doc/xxhash_spec.md of the xxHash
  * project): four 64-bit lanes over 32-byte stripes, then the tail in 8/4/1-byte steps and
  * the final avalanche. Inputs are read as little-endian words on every host. */
-#include "frame_cache.h"
+#include "cache/frame_cache.h"
 
 #include <string.h>
 

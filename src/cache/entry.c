@@ -1,11 +1,11 @@
-#include "entry.h"
+#include "cache/entry.h"
 
 #include <lz4.h>
 #include <lz4hc.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "shuffle.h"
+#include "cache/shuffle.h"
 
 static const uint8_t magic[4] = {'M', 'P', 'F', 'C'};
 

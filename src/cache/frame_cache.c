@@ -1,4 +1,4 @@
-#include "frame_cache.h"
+#include "cache/frame_cache.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../encode/out_file.h"
-#include "entry.h"
+#include "common/out_file.h"
+#include "cache/entry.h"
 
 struct mp_cache {
     char *dir;

@@ -1,4 +1,4 @@
-#include "shuffle.h"
+#include "cache/shuffle.h"
 
 #include <stddef.h>
 

@@ -1,4 +1,4 @@
-/* codec/bitpack: MSB-first bitstreams of 1..16-bit samples (mlv-format.md 7).
+/* codec/bitpack: MSB-first bitstreams of 1..16-bit samples (doc/mlv-format.md 7).
  *
  * One generic bit-accumulator path handles every depth and every tail; whole groups of
  * 10, 12 and 14-bit samples (a group ends on a 16-bit word boundary) take the unrolled
@@ -7,7 +7,7 @@
  * MLV stores it little-endian, DNG big-endian (an ordinary MSB-first byte stream). For DNG,
  * 16-bit samples written by mp_pack_dng are therefore big-endian; a little-endian ("II")
  * TIFF stores 16-bit samples as plain uint16 in its own byte order and must not use it. */
-#include "bitpack.h"
+#include "codec/bitpack.h"
 
 #include <string.h>
 

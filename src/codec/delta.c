@@ -1,6 +1,6 @@
-/* codec/delta: DELTA frames (mlv-format.md 10.1). Both directions add a constant modulo
+/* codec/delta: DELTA frames (doc/mlv-format.md 10.1). Both directions add a constant modulo
  * 2^bits, so one loop serves them. */
-#include "delta.h"
+#include "codec/delta.h"
 
 /* samples[i] = (samples[i] + sign * ref[i] + offset) mod 2^bits */
 static void add_ref(uint16_t *samples, const uint16_t *ref, size_t count, unsigned bits,

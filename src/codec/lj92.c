@@ -1,4 +1,4 @@
-/* codec/lj92: lossless JPEG decoder (ITU-T T.81 process 14, mlv-format.md 9).
+/* codec/lj92: lossless JPEG decoder (ITU-T T.81 process 14, doc/mlv-format.md 9).
  *
  * Speed comes from three things: a 64-bit MSB-aligned bit buffer refilled eight bytes at a
  * time when they hold no 0xFF (stuffing is handled byte by byte otherwise); a 12-bit lookup
@@ -10,7 +10,7 @@
  * input the bit buffer is fed zero bits that are counted as padding; consuming padding means
  * the data ran short, which is reported at the end of the line as damage. Samples are only
  * written inside dst, whose size must equal X*Nf*Y. */
-#include "lj92.h"
+#include "codec/lj92.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * Two passes: the first computes every prediction difference and the category histogram of
  * each table, the second writes codes. Code lengths follow T.81 Annex K.2: Huffman's merge
  * with one reserved symbol (so no code is all ones), lengths then limited to 16 bits. */
-#include "lj92.h"
+#include "codec/lj92.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

@@ -1,14 +1,14 @@
 /* codec/lzma_frame: MLV LZMA payloads through liblzma.
  * Decoding rebuilds the 13-byte .lzma ("LZMA_alone") header from the payload's 5 property
  * bytes and its size field, so liblzma checks the size and bounds the dictionary memory. */
-#include "lzma_frame.h"
+#include "codec/lzma_frame.h"
 
 #include <lzma.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The dictionary a frame needs is at most the frame itself (<= 128 MiB for the largest
- * frame mlvpipe accepts); a header asking for more is refused by liblzma. */
+/* The dictionary is cut to the declared size (at most the largest frame mlvpipe accepts
+ * plus padding), so this limit is only a backstop. */
 #define DECODER_MEMLIMIT (192u << 20)
 #define ENCODER_DICT (8u << 20)
 
@@ -23,6 +23,20 @@ static void put_le32(uint8_t *p, uint32_t v)
         p[i] = (uint8_t)(v >> (8 * i));
 }
 
+/* LZMA1 properties byte: (pb * 5 + lp) * 9 + lc with lc <= 8, lp <= 4, pb <= 4. */
+#define LZMA_PROPS_MAX (9 * 5 * 5)
+
+static int declared_fits(uint32_t declared, size_t frame_size)
+{
+    return declared >= frame_size && declared - frame_size <= MP_LZMA_FRAME_PADDING_MAX;
+}
+
+int mp_lzma_frame_header_fits(const uint8_t *src, size_t len, size_t frame_size)
+{
+    return len > MP_LZMA_FRAME_HEADER && declared_fits(le32(src), frame_size) &&
+           src[4] < LZMA_PROPS_MAX;
+}
+
 mp_status mp_lzma_frame_decode(const uint8_t *src, size_t len, uint8_t *dst, size_t dst_size,
                                mp_error *err)
 {
@@ -30,12 +44,17 @@ mp_status mp_lzma_frame_decode(const uint8_t *src, size_t len, uint8_t *dst, siz
         return mp_error_set(err, MP_ERR_DAMAGED, "LZMA: offset 0: payload of %zu bytes is too short",
                             len);
     uint32_t declared = le32(src);
-    if (declared != dst_size)
+    if (!declared_fits(declared, dst_size))
         return mp_error_set(err, MP_ERR_DAMAGED,
-                            "LZMA: offset 0: declared size %u, expected frame size %zu", declared,
-                            dst_size);
+                            "LZMA: offset 0: declared size %u, %s frame size %zu", declared,
+                            declared < dst_size ? "short of the" : "far beyond the", dst_size);
+    /* A match never reaches further back than the output so far, so a dictionary of the
+     * declared size decodes the stream exactly; mlv_dump's 128 MiB dictionaries would
+     * otherwise be allocated (and, with MALLOC_PERTURB_, filled) for every frame. */
+    uint32_t dict = le32(src + 5), enough = declared > 4096 ? declared : 4096;
     uint8_t header[13];
-    memcpy(header, src + 4, 5);
+    header[0] = src[4];
+    put_le32(header + 1, dict < enough ? dict : enough);
     put_le32(header + 5, declared);
     put_le32(header + 9, 0);
 
@@ -61,7 +80,9 @@ mp_status mp_lzma_frame_decode(const uint8_t *src, size_t len, uint8_t *dst, siz
     }
     size_t produced = room - strm.avail_out;
     lzma_end(&strm);
-    if (ret == LZMA_STREAM_END && produced == dst_size)
+    /* with padding declared, the stream goes on past the frame: stopping there is success */
+    int padded_stop = ret == LZMA_OK && declared > dst_size;
+    if ((ret == LZMA_STREAM_END || padded_stop) && produced == dst_size)
         return MP_OK;
     if (ret == LZMA_MEMLIMIT_ERROR || ret == LZMA_MEM_ERROR)
         return mp_error_set(err, MP_ERR_NOMEM, "LZMA: offset 4: dictionary exceeds the memory limit");

@@ -1,4 +1,4 @@
-#include "mp_frame.h"
+#include "common/mp_frame.h"
 
 #include <stdlib.h>
 

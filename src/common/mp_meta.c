@@ -1,4 +1,4 @@
-#include "mp_meta.h"
+#include "common/mp_meta.h"
 
 void mp_raw_active_area(const mp_raw_info *raw, uint32_t width, uint32_t height,
                         uint32_t area[4])

@@ -1,4 +1,4 @@
-#include "mp_status.h"
+#include "common/mp_status.h"
 
 #include <stdio.h>
 

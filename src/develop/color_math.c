@@ -53,13 +53,13 @@ void xy_to_xyz(double x, double y, double xyz[3])
 
 /* Chromaticities: ITU-R BT.709, ITU-R BT.2020, SMPTE ST 2065-1 (ACES AP0). */
 static const double gamut_xy[3][4][2] = {
-    [DEVELOP_GAMUT_REC709] = {{0.640, 0.330}, {0.300, 0.600}, {0.150, 0.060}, {0.3127, 0.3290}},
-    [DEVELOP_GAMUT_REC2020] = {{0.708, 0.292}, {0.170, 0.797}, {0.131, 0.046}, {0.3127, 0.3290}},
-    [DEVELOP_GAMUT_ACES_AP0] = {{0.7347, 0.2653}, {0.0, 1.0}, {0.0001, -0.0770},
+    [MP_GAMUT_REC709] = {{0.640, 0.330}, {0.300, 0.600}, {0.150, 0.060}, {0.3127, 0.3290}},
+    [MP_GAMUT_REC2020] = {{0.708, 0.292}, {0.170, 0.797}, {0.131, 0.046}, {0.3127, 0.3290}},
+    [MP_GAMUT_ACES_AP0] = {{0.7347, 0.2653}, {0.0, 1.0}, {0.0001, -0.0770},
                                 {0.32168, 0.33767}},
 };
 
-mat3 gamut_rgb_to_xyz(develop_gamut g, double white_xyz[3])
+mat3 gamut_rgb_to_xyz(mp_gamut g, double white_xyz[3])
 {
     const double (*xy)[2] = gamut_xy[g];
     mat3 prim;
@@ -106,7 +106,7 @@ mat3 bradford(const double from[3], const double to[3])
     return mat3_mul(binv, mat3_mul(d, b));
 }
 
-int camera_to_output(mat3 cm, const double neutral[3], develop_gamut g, mat3 *out)
+int camera_to_output(mat3 cm, const double neutral[3], mp_gamut g, mat3 *out)
 {
     mat3 cam_to_xyz;
     if (!mat3_invert(cm, &cam_to_xyz))

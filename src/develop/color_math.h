@@ -3,7 +3,7 @@
 #ifndef MP_DEVELOP_COLOR_MATH_H
 #define MP_DEVELOP_COLOR_MATH_H
 
-#include "develop.h"
+#include "develop/develop.h"
 
 typedef struct mat3 {
     double m[3][3];
@@ -18,7 +18,7 @@ int mat3_invert(mat3 a, mat3 *inv);
 void xy_to_xyz(double x, double y, double xyz[3]);
 
 /* RGB -> XYZ of an output gamut (white maps to the gamut's white with Y = 1), its white. */
-mat3 gamut_rgb_to_xyz(develop_gamut g, double white_xyz[3]);
+mat3 gamut_rgb_to_xyz(mp_gamut g, double white_xyz[3]);
 
 /* XYZ of the DNG CalibrationIlluminant (EXIF LightSource code); unknown codes give D65. */
 void illuminant_xyz(int32_t code, double xyz[3]);
@@ -29,6 +29,6 @@ mat3 bradford(const double from[3], const double to[3]);
 /* White-balanced camera RGB -> output RGB. cm = XYZ -> camera (ColorMatrix1), neutral = the
  * camera response to the scene white (1 / the white balance gains). The result maps (1,1,1)
  * to (1,1,1). Returns 0 when cm is singular or the neutral is not a plausible white. */
-int camera_to_output(mat3 cm, const double neutral[3], develop_gamut g, mat3 *out);
+int camera_to_output(mat3 cm, const double neutral[3], mp_gamut g, mat3 *out);
 
 #endif

@@ -1,11 +1,11 @@
 /* develop: context set-up (white balance, matrix, curve) and the per-frame strip loop. */
-#include "develop.h"
+#include "develop/develop.h"
 
 #include <math.h>
 #include <stdlib.h>
 
 #include "color_math.h"
-#include "curve.h"
+#include "develop/curve.h"
 #include "demosaic.h"
 
 /* Rows per strip: the working set of a 6K-wide RCD strip stays near 60 MB, and the context
@@ -24,7 +24,6 @@ struct develop_context {
     develop_params params;
     float wb[3];            /* raw multipliers, smallest 1.0 */
     float matrix[3][3];     /* white-balanced camera -> output, exposure included */
-    develop_color color;
     curve_lut lut;
 };
 
@@ -35,48 +34,12 @@ void develop_params_default(develop_params *p)
         .wb = DEVELOP_WB_AS_SHOT,
         .wb_gains = {1, 1, 1},
         .matrix = DEVELOP_MATRIX_COLOR_MATRIX1,
-        .gamut = DEVELOP_GAMUT_REC709,
-        .curve = DEVELOP_CURVE_BT709,
+        .gamut = MP_GAMUT_REC709,
+        .curve = MP_CURVE_BT709,
         .exposure_ev = 0,
         .highlight = DEVELOP_HIGHLIGHT_BLEND,
         .strip_rows = 0,
     };
-}
-
-static develop_color color_tags(develop_gamut g, develop_curve c)
-{
-    static const char *const primaries_names[] = {"ITU-R BT.709", "ITU-R BT.2020", "ACES AP0"};
-    static const char *const transfer_names[] = {"linear", "ITU-R BT.709",
-                                                 "ARRI LogC3 (EI 800)", "Sony S-Log3"};
-    develop_color t = {
-        .matrix = AVCOL_SPC_RGB,
-        .range = AVCOL_RANGE_JPEG,
-        .primaries_name = primaries_names[g],
-        .transfer_name = transfer_names[c],
-    };
-    switch (g) {
-    case DEVELOP_GAMUT_REC709:
-        t.primaries = AVCOL_PRI_BT709;
-        t.yuv_matrix = AVCOL_SPC_BT709;
-        break;
-    case DEVELOP_GAMUT_REC2020:
-        t.primaries = AVCOL_PRI_BT2020;
-        t.yuv_matrix = AVCOL_SPC_BT2020_NCL;
-        break;
-    case DEVELOP_GAMUT_ACES_AP0:
-        t.primaries = AVCOL_PRI_UNSPECIFIED; /* libavutil 57 has no ACES primaries */
-        t.yuv_matrix = AVCOL_SPC_BT709;      /* coefficients a Y'CbCr sink can state */
-        break;
-    }
-    switch (c) {
-    case DEVELOP_CURVE_LINEAR: t.transfer = AVCOL_TRC_LINEAR; break;
-    case DEVELOP_CURVE_BT709:
-        t.transfer = g == DEVELOP_GAMUT_REC2020 ? AVCOL_TRC_BT2020_10 : AVCOL_TRC_BT709;
-        break;
-    case DEVELOP_CURVE_LOGC3:
-    case DEVELOP_CURVE_SLOG3: t.transfer = AVCOL_TRC_UNSPECIFIED; break;
-    }
-    return t;
 }
 
 /* ColorMatrix1 as a matrix; 0 when absent (all zero) or malformed (zero denominator). */
@@ -142,7 +105,7 @@ static mp_status check_params(const develop_params *p, mp_error *err)
 {
     if ((unsigned)p->demosaic > DEVELOP_DEMOSAIC_BILINEAR || (unsigned)p->wb > DEVELOP_WB_CUSTOM ||
         (unsigned)p->matrix > DEVELOP_MATRIX_IDENTITY ||
-        (unsigned)p->gamut > DEVELOP_GAMUT_ACES_AP0 || (unsigned)p->curve > DEVELOP_CURVE_SLOG3 ||
+        (unsigned)p->gamut > MP_GAMUT_ACES_AP0 || (unsigned)p->curve > MP_CURVE_SLOG3 ||
         (unsigned)p->highlight > DEVELOP_HIGHLIGHT_CLIP)
         return mp_error_set(err, MP_ERR_ARG, "develop: unknown method in the parameters");
     if (!(p->exposure_ev >= -16 && p->exposure_ev <= 16))
@@ -182,7 +145,6 @@ mp_status develop_context_create(const develop_params *params, const mp_raw_info
     for (int r = 0; r < 3; r++)
         for (int c = 0; c < 3; c++)
             ctx->matrix[r][c] = (float)(m.m[r][c] * gain);
-    ctx->color = color_tags(params->gamut, params->curve);
     curve_lut_init(&ctx->lut, params->curve);
     *out = ctx;
     return MP_OK;
@@ -191,11 +153,6 @@ mp_status develop_context_create(const develop_params *params, const mp_raw_info
 void develop_context_free(develop_context *ctx)
 {
     free(ctx);
-}
-
-const develop_color *develop_context_color(const develop_context *ctx)
-{
-    return &ctx->color;
 }
 
 void develop_context_wb_gains(const develop_context *ctx, float gains[3])
@@ -366,7 +323,6 @@ mp_status develop_frame(const develop_context *ctx, const mp_frame *frame, devel
     out->width = width;
     out->height = height;
     out->number = frame->number;
-    out->color = ctx->color;
 
     float *cfa = ws->buf, *near = ws->buf + planes * plane;
     demosaic_window w = {

@@ -1,5 +1,5 @@
 /* Optional chroma smoothing of the reconstructed mosaic (dualiso_options.chroma_smooth),
- * cr2hdr's --cs2x2 / --cs3x3 / --cs5x5 (dualiso.md 3.10): in every 2x2 CFA cell the greens
+ * cr2hdr's --cs2x2 / --cs3x3 / --cs5x5 (doc/dualiso.md 3.10): in every 2x2 CFA cell the greens
  * stay and R, B become G * median(R / G), G * median(B / G) over the cell and its
  * neighbours (5-point cross, 3x3 or 5x5 cells), G being the mean of the cell's greens.
  * A median of ratios is the exponential of the median of log differences, cr2hdr's

@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "dualiso.h"
+#include "dualiso/dualiso.h"
 
 /* CFA colour (0 = R, 1 = G, 2 = B) of pixel (x, y) for a DNG CFAPattern code. */
 static inline int dualiso_cfa_color(uint32_t cfa, uint32_t x, uint32_t y)

@@ -17,6 +17,17 @@
                                  differ by 0.055 EV rms: smooth enough for the midpoint */
 #define SPAN_GAP 8            /* columns needing a direction closer than this share a span */
 
+/* Larger / smaller of two numbers that are never NaN here (fmaxf is a libm call). */
+static inline float max_f(float a, float b)
+{
+    return a > b ? a : b;
+}
+
+static inline float min_f(float a, float b)
+{
+    return a < b ? a : b;
+}
+
 /* q[i] = guide at position i / 4 (quarter pixels), linear between samples and held at
  * the row ends, for i in [lo, hi] and the QPAD entries before 0 and after 4 (w - 1). */
 static void guide_quarter(const float *g, uint32_t w, int32_t lo, int32_t hi, float *q)
@@ -89,14 +100,14 @@ static float ratio_to_green(const float *pr, uint32_t w, int32_t q)
             r[n++] = pr[k];
     if (n < 3)
         return n == 0 ? 0 : n == 1 ? r[0] : 0.5f * (r[0] + r[1]);
-    float lo = fminf(r[0], fminf(r[1], r[2])), hi = fmaxf(r[0], fmaxf(r[1], r[2]));
+    float lo = min_f(r[0], min_f(r[1], r[2])), hi = max_f(r[0], max_f(r[1], r[2]));
     return r[0] + r[1] + r[2] - lo - hi;
 }
 
 /* Mean of two ratios, or the one that is known (0 = unknown). */
 static inline float mean_ratio(float a, float b)
 {
-    return a > 0 && b > 0 ? 0.5f * (a + b) : fmaxf(a, b);
+    return a > 0 && b > 0 ? 0.5f * (a + b) : max_f(a, b);
 }
 
 /* One row of the other field near the target row, for the edge-directed estimate. */
@@ -163,44 +174,68 @@ static inline int needs_direction(const line_ctx *l, int32_t x)
     return ws->clip[slot][x] || ws->lin[slot][x] >= l->c->search_level;
 }
 
+/* Windowed cost of direction t4 (quarter px per row) at the columns x0..x_end of the span
+ * that starts at x0 (cost[x] for x in [x0, x_end]): a running sum from the span's start, so
+ * a cost depends only on the span's start and the column, never on where the loop stops. */
+static void direction_cost(const line_ctx *l, const float *const q[4], int32_t t4, int32_t x0,
+                           int32_t x_end, float *cost)
+{
+    const int32_t w = (int32_t)l->c->in->width, s = l->s;
+    const float *qa = q[0], *qb = q[1], *qn = q[2], *qf = q[3];
+    /* the vertical reads whole pixels: the guide rows themselves, no quarter steps */
+    const int32_t scale = t4 == 0 ? 1 : 4;
+    float pen = DIR_PENALTY * fabsf((float)t4) * 0.25f;
+    const int32_t oa = -2 * s * t4, ob = 2 * s * t4, on = s * t4, of = -3 * s * t4;
+    float raw_prev[2 * WIN + 1];
+    float acc = 0;
+    int k = 0;
+    for (int32_t x = x0 - 2 * WIN; x <= x_end + WIN; x++) {
+        int32_t xx = scale * (x < 0 ? 0 : (x >= w ? w - 1 : x));
+        float r1 = qa[xx + oa] - qb[xx + ob], r2 = qn[xx + on] - qf[xx + of];
+        float r = r1 * r1 + r2 * r2;
+        if (x > x0) /* slot k holds the sample leaving the window */
+            acc -= raw_prev[k];
+        raw_prev[k] = r;
+        acc += r;
+        k = k == 2 * WIN ? 0 : k + 1;
+        if (x - WIN >= x0)
+            cost[x - WIN] = acc + pen;
+    }
+}
+
 /* Direction search and edge-directed estimate for the columns x0..x1 of the target row. */
 static void directed_span(const line_ctx *l, int32_t x0, int32_t x1)
 {
     dualiso_workspace *ws = l->c->ws;
     const int32_t w = (int32_t)l->c->in->width, s = l->s;
+    /* direction d: t = (d - NDIR / 2) / 4 px per row; cost = sum over a window of the
+     * squared log differences between the field's rows on either side along t. The
+     * vertical first: where it is smooth enough for the midpoint at every column that
+     * needs a direction, the other directions are never looked at, and they are costed
+     * only up to the last column that looks at them (the same sums, so the same bytes). */
+    const float *g[4];
+    for (int i = 0; i < 4; i++)
+        g[i] = ws->guide[l->slots[i]];
+    direction_cost(l, g, 0, x0, x1, ws->cost[NDIR / 2]);
+    int32_t last = -1;
+    for (int32_t x = x0; x <= x1; x++)
+        if (needs_direction(l, x) && ws->cost[NDIR / 2][x] >= SMOOTH_COST)
+            last = x;
+    if (last < 0)
+        return;
     /* the guide rows at quarter-pixel steps over the columns the search reads */
     const int32_t reach = 3 * (NDIR / 2); /* farthest offset: 3 rows at 2 px, in quarters */
     const int32_t x_lo = x0 - 2 * WIN < 0 ? 0 : x0 - 2 * WIN;
-    const int32_t x_hi = x1 + WIN >= w ? w - 1 : x1 + WIN;
-    for (int i = 0; i < 4; i++)
-        guide_quarter(ws->guide[l->slots[i]], (uint32_t)w, 4 * x_lo - reach,
-                      4 * x_hi + reach, ws->quarter[i] + QPAD);
-    const float *qa = ws->quarter[0] + QPAD, *qb = ws->quarter[1] + QPAD,
-                *qn = ws->quarter[2] + QPAD, *qf = ws->quarter[3] + QPAD;
-    /* direction d: t = (d - NDIR / 2) / 4 px per row; cost = sum over a window of the
-     * squared log differences between the field's rows on either side along t */
-    for (int d = 0; d < NDIR; d++) {
-        int32_t t4 = d - NDIR / 2; /* 4t */
-        float *cost = ws->cost[d];
-        float pen = DIR_PENALTY * fabsf((float)t4) * 0.25f;
-        const int32_t oa = -2 * s * t4, ob = 2 * s * t4, on = s * t4, of = -3 * s * t4;
-        float raw_prev[2 * WIN + 1];
-        float acc = 0;
-        int k = 0;
-        /* running window over the span, plus its reach */
-        for (int32_t x = x0 - 2 * WIN; x <= x1 + WIN; x++) {
-            int32_t xx4 = 4 * (x < 0 ? 0 : (x >= w ? w - 1 : x));
-            float r1 = qa[xx4 + oa] - qb[xx4 + ob], r2 = qn[xx4 + on] - qf[xx4 + of];
-            float r = r1 * r1 + r2 * r2;
-            if (x > x0) /* slot k holds the sample leaving the window */
-                acc -= raw_prev[k];
-            raw_prev[k] = r;
-            acc += r;
-            k = k == 2 * WIN ? 0 : k + 1;
-            if (x - WIN >= x0)
-                cost[x - WIN] = acc + pen;
-        }
+    const int32_t x_hi = last + WIN >= w ? w - 1 : last + WIN;
+    const float *q[4];
+    for (int i = 0; i < 4; i++) {
+        guide_quarter(g[i], (uint32_t)w, 4 * x_lo - reach, 4 * x_hi + reach,
+                      ws->quarter[i] + QPAD);
+        q[i] = ws->quarter[i] + QPAD;
     }
+    for (int d = 0; d < NDIR; d++)
+        if (d != NDIR / 2)
+            direction_cost(l, q, d - NDIR / 2, x0, last, ws->cost[d]);
     const int sa = l->slots[0], sb = l->slots[1];
     const float *la = ws->lin[sa], *lb = ws->lin[sb];
     const uint8_t *ca = ws->clip[sa], *cb = ws->clip[sb];
@@ -208,7 +243,7 @@ static void directed_span(const line_ctx *l, int32_t x0, int32_t x1)
                 *pn = pair_ratios(ws, l->slots[2], (uint32_t)w),
                 *pf = pair_ratios(ws, l->slots[3], (uint32_t)w);
     const int gpar = l->gpar;
-    for (int32_t x = x0; x <= x1; x++) {
+    for (int32_t x = x0; x <= last; x++) {
         if (!needs_direction(l, x))
             continue;
         int best = NDIR / 2;
@@ -299,9 +334,9 @@ void dualiso_interpolate_row(frame_ctx *c, int32_t y)
         const float gain = (float)c->lv->gain_dark;
         for (int32_t x = 0; x < w; x++) {
             float lev = ws->est[x];
-            float off = fmaxf(fabsf(la2[x] - la[x]), fabsf(lb2[x] - lb[x])) -
+            float off = max_f(fabsf(la2[x] - la[x]), fabsf(lb2[x] - lb[x])) -
                         STEP_FLAT * ws->mis[x];
-            if (off > 0 && off * off > STEP_NOISE * STEP_NOISE * (var + gain * fmaxf(lev, 0)))
+            if (off > 0 && off * off > STEP_NOISE * STEP_NOISE * (var + gain * max_f(lev, 0)))
                 ws->est_mid[x] = 0;
         }
     }

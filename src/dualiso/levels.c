@@ -238,7 +238,7 @@ static double slope_dilution(const ratio_points *p, const dualiso_levels *lv)
 }
 
 /* Full line fit bright = ratio * dark + offset. Means are unbiased for a linear relation (a
- * median of noisy shadows is not, dualiso.md 6.1), so the offset comes out without the
+ * median of noisy shadows is not, doc/dualiso.md 6.1), so the offset comes out without the
  * spurious "black delta". Two passes: the weights need the ratio, which the first gives.
  * Refused (0) when the cells do not span enough levels to tell slope from intercept. */
 static int fit_line_full(ratio_points *p, const dualiso_levels *lv, double *ratio,

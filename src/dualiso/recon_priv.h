@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "dualiso/dsp.h"
 #include "dualiso_priv.h"
 
 #define RING 16               /* rows y-6 .. y+6 converted, power of two */
@@ -40,19 +41,10 @@ typedef struct frame_ctx {
     const dualiso_levels *lv;
     const dualiso_options *opt;
     dualiso_workspace *ws;
+    const dualiso_dsp *dsp;   /* kernels of the instruction-set level in use */
     uint16_t clip_raw[2];
     float search_level;       /* native bright level from which edges are searched */
 } frame_ctx;
-
-/* 1 at t <= 0, 0 at t >= 1, raised cosine between. */
-static inline float dualiso_smooth_fade(float t)
-{
-    if (t <= 0)
-        return 1;
-    if (t >= 1)
-        return 0;
-    return 0.5f * (1 + cosf((float)M_PI * t));
-}
 
 /* Makes the tables (for lv) and the row buffers (for width, height) ready; resets the ring. */
 mp_status dualiso_ws_prepare(dualiso_workspace *ws, const dualiso_levels *lv, uint32_t width,

@@ -18,7 +18,6 @@
 
 #include "recon_priv.h"
 
-#define INTERP_ERR 0.10       /* error variance of a midpoint per squared disagreement */
 #define ALIAS_WIN 8           /* disagreement window: 17 same-colour samples (fewer noise
                                  false alarms; measured better on edges and zone plate) */
 #define ALIAS_SIGMAS 3.0f     /* disagreement counts beyond this many of its own sigmas */
@@ -26,8 +25,6 @@
 #define SHADOW_LO 2.0f        /* shadow smoothing fades out between these multiples of */
 #define SHADOW_HI 6.0f        /* the bright field's read noise (dark-field units) */
 #define LEVEL_WIN 3           /* level averaging window: 7 same-colour samples */
-#define SIDE_SIGMAS 3.0f      /* pair disagreement (sigmas) that marks an edge between them */
-#define SIDE_RESOLVE 16.0f    /* ... and that the native value resolves (step^2 / its var) */
 #define CLIP_FLOOR 0.98f      /* a clipped bright sample bounds the estimate from below */
 #define FADE_LO 0.70          /* bright field fades out between these fractions of */
 #define FADE_HI 0.92          /* its clip (in dark-field units) */
@@ -91,8 +88,17 @@ static void blend_row(frame_ctx *c, int32_t y, uint16_t *dst)
     const float ob = (float)lv->out_black, oscale = (float)lv->out_scale;
     const float owhite = (float)lv->out_white;
 
-    float *lev = ws->scratch[0], *lev_mean = ws->scratch[1], *vn = ws->scratch[2],
-          *vo = ws->scratch[3], *ex = ws->scratch[4];
+    float *lev = ws->scratch[0];
+    dualiso_blend_row r = {
+        .w = w, .bright = bright, .shadow = c->opt->shadow_smooth,
+        .nat = nat, .mis = ws->mis, .lev_mean = ws->scratch[1],
+        .est = ws->est, .vn = ws->scratch[2], .vo = ws->scratch[3], .ex = ws->scratch[4],
+        .nclip = nclip, .est_clip = ws->est_clip, .est_mid = ws->est_mid, .dst = dst,
+        .var_d = var_d, .var_b = var_b, .gain = gain, .clip_floor = CLIP_FLOOR * clip_b,
+        .fade_lo = fade_lo, .fade_span = fade_span,
+        .shadow_lo = SHADOW_LO * nb, .shadow_span = (SHADOW_HI - SHADOW_LO) * nb,
+        .alias_k = ALIAS_SIGMAS * sqrtf(2.0f / (2 * ALIAS_WIN + 1)),
+        .ob = ob, .oscale = oscale, .owhite = owhite};
     /* The level that sets photon noise and the fade: the cleanest value at hand, averaged
      * along the row so the weights hardly depend on the noise of the values they mix
      * (a weight that follows a value's own noise biases the mix). */
@@ -100,69 +106,13 @@ static void blend_row(frame_ctx *c, int32_t y, uint16_t *dst)
         int b_ok = bright ? !nclip[x] : !ws->est_clip[x];
         lev[x] = b_ok ? (bright ? nat[x] : ws->est[x]) : (bright ? ws->est[x] : nat[x]);
     }
-    box_mean(lev, lev_mean, w, LEVEL_WIN);
+    box_mean(lev, ws->scratch[1], w, LEVEL_WIN);
     /* noise of both values, and how much native and estimate disagree beyond it */
-    for (uint32_t x = 0; x < w; x++) {
-        float n = nat[x], o = ws->est[x], m = ws->mis[x];
-        int n_ok = !nclip[x], o_ok = !ws->est_clip[x];
-        float photon = gain * (lev_mean[x] > 0 ? lev_mean[x] : 0);
-        float vd = var_d + photon, vb = var_b + photon;
-        vn[x] = bright ? vb : vd;
-        /* the estimate: mean of two samples, plus their disagreement beyond noise */
-        float vi = bright ? vd : vb;
-        float pair = m * m - 2 * vi;
-        vo[x] = 0.5f * vi + INTERP_ERR * (pair > 0 ? pair : 0);
-        if (ws->est_mid[x] && n_ok && pair > SIDE_SIGMAS * SIDE_SIGMAS * 2 * vi &&
-            m * m > SIDE_RESOLVE * vn[x]) {
-            /* An edge runs between the two samples: the native value, noisy but in the
-             * right place, tells which side this pixel is on. */
-            float lo = o - 0.5f * m, hi = o + 0.5f * m;
-            o = fabsf(n - lo) < fabsf(n - hi) ? lo : hi;
-            ws->est[x] = o;
-            vo[x] = vi;
-        }
-        float dn = n - o;
-        ex[x] = (n_ok && o_ok) ? dn * dn - vn[x] - vo[x] : 0;
-    }
+    c->dsp->blend_noise(&r, 0, w);
     /* a local mean of that disagreement is the estimate's error variance (an even function
      * of the native noise, so the mix stays unbiased where the estimate is right) */
-    box_mean(ex, ex, w, ALIAS_WIN);
-    const float *bval = bright ? nat : ws->est;
-    const uint8_t *bclip = bright ? nclip : ws->est_clip;
-    const float shadow_lo = SHADOW_LO * nb, shadow_span = (SHADOW_HI - SHADOW_LO) * nb;
-    const int shadow = c->opt->shadow_smooth;
-    const float alias_k = ALIAS_SIGMAS * sqrtf(2.0f / (2 * ALIAS_WIN + 1));
-    for (uint32_t x = 0; x < w; x++) {
-        /* only disagreement that stands out of its own noise counts */
-        float alias = ex[x] - alias_k * (vn[x] + vo[x]);
-        float n = nat[x], o = ws->est[x];
-        int n_ok = !nclip[x], o_ok = !ws->est_clip[x];
-        float D = bright ? o : n, B = bright ? n : o;
-        int d_ok = bright ? o_ok : n_ok, b_ok = bright ? n_ok : o_ok;
-        if (bright && !n_ok && D < CLIP_FLOOR * clip_b)
-            D = CLIP_FLOOR * clip_b; /* a clipped bright sample says: at least its clip */
-        float v_o = vo[x] + (alias > 0 ? alias : 0);
-        float vd = bright ? v_o : vn[x], vb = bright ? vn[x] : v_o;
-        /* Deep shadows, a few bright-field read-noise sigmas and below: detail is lost in
-         * noise, so the bright value is smoothed with its same-colour row neighbours
-         * ([1 2 1] / 4 cuts the noise variance to 3/8). */
-        if (shadow && b_ok && x >= 2 && x + 2 < w && !bclip[x - 2] && !bclip[x + 2]) {
-            float smooth = 0.5f * B + 0.25f * (bval[x - 2] + bval[x + 2]);
-            float k = dualiso_smooth_fade((lev_mean[x] - shadow_lo) / shadow_span);
-            B += k * (smooth - B);
-            vb *= 1 - 0.625f * k;
-        }
-        float out = owhite; /* both fields clipped */
-        float fade = b_ok ? dualiso_smooth_fade((lev_mean[x] - fade_lo) / fade_span) : 0;
-        float wd = d_ok ? 1 / vd : 0, wb = fade / vb;
-        if (wd + wb > 0)
-            out = ob + oscale * (wd * D + wb * B) / (wd + wb);
-        if (out > owhite)
-            out = owhite;
-        if (out < 0)
-            out = 0;
-        dst[x] = (uint16_t)(out + 0.5f); /* out is within [0, white] */
-    }
+    box_mean(r.ex, r.ex, w, ALIAS_WIN);
+    c->dsp->blend_mix(&r, 0, w);
 }
 
 static mp_status check_match(const mp_frame *in, const dualiso_levels *lv, mp_error *err)
@@ -249,7 +199,7 @@ mp_status dualiso_reconstruct(const mp_frame *in, const dualiso_levels *lv,
     if (st != MP_OK)
         return st;
 
-    frame_ctx c = {in, lv, opt, ws, {0, 0}, 0};
+    frame_ctx c = {in, lv, opt, ws, dualiso_dsp_for(mp_cpu_level_get()), {0, 0}, 0};
     c.search_level = (float)(SEARCH_LO * (lv->white_bright - lv->black_bright) / lv->ratio);
     double top = (1u << lv->bits) - 1;
     c.clip_raw[0] = (uint16_t)fmin(ceil(lv->white_dark), top);

@@ -3,7 +3,7 @@
  * over pixels where both fields are well exposed and no edge runs between the bright pair.
  * A row keeps the clip-level alignment (offset 0, the pooled levels already matched the
  * fields) unless it has enough pairs and its median stands out of its own noise, so
- * sensor noise alone never turns into row noise (dualiso.md 6.2). */
+ * sensor noise alone never turns into row noise (doc/dualiso.md 6.2). */
 #include <math.h>
 
 #include "dualiso_priv.h"

@@ -1,15 +1,15 @@
-#include "dng.h"
+#include "encode/dng.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../codec/bitpack.h"
-#include "../codec/lj92.h"
-#include "out_file.h"
+#include "codec/bitpack.h"
+#include "codec/lj92.h"
+#include "common/out_file.h"
 #include "tiff_writer.h"
-#include "timecode.h"
-#include "wallclock.h"
+#include "encode/timecode.h"
+#include "encode/wallclock.h"
 
 enum {
     TAG_NEW_SUBFILE_TYPE = 254, TAG_IMAGE_WIDTH = 256, TAG_IMAGE_LENGTH = 257,
@@ -129,7 +129,7 @@ static void add_date_time(tiff_ifd *ifd, const mp_wall_clock *wc, uint64_t times
     tiff_add_ascii(ifd, TAG_DATE_TIME, s);
 }
 
-/* Anamorphic / line-skipping modes: stretch the short axis back (mlv-format.md 4.2). */
+/* Anamorphic / line-skipping modes: stretch the short axis back (doc/mlv-format.md 4.2). */
 static void add_default_scale(tiff_ifd *ifd, const mp_raw_capture *c)
 {
     uint64_t h = 1, v = 1;
@@ -309,7 +309,7 @@ mp_status mp_dng_encode(const mp_frame *f, const mp_frame_meta *m, const mp_sink
     st = build_ifds(f, m, p, &lay, ifd0, exif, err);
     if (st == MP_OK && lay.compression == COMPRESSION_LJ92) {
         /* Both layouts read the samples in raster order. One component: two Bayer rows
-         * per JPEG line, predictor 6 reaches the same colour two rows up (cinemadng.md 1.3).
+         * per JPEG line, predictor 6 reaches the same colour two rows up (doc/cinemadng.md 1.3).
          * Two components: a JPEG pixel is a pair of neighbours, so predictor 1 (left)
          * reaches the same colour two columns left. */
         lj92_header h = {.width = 2 * f->width, .height = f->height / 2, .components = 1,

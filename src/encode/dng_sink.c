@@ -3,10 +3,10 @@
 #include <limits.h>
 #include <stdatomic.h>
 
-#include "dng.h"
-#include "naming.h"
-#include "out_file.h"
-#include "timecode.h"
+#include "encode/dng.h"
+#include "encode/naming.h"
+#include "common/out_file.h"
+#include "encode/timecode.h"
 
 typedef struct dng_sink {
     mp_sink_params p;
@@ -15,7 +15,7 @@ typedef struct dng_sink {
     atomic_flag warned;
 } dng_sink;
 
-/* Levels that change within a clip make it flicker and break Resolve (cinemadng.md 1.5);
+/* Levels that change within a clip make it flicker and break Resolve (doc/cinemadng.md 1.5);
  * producing constant levels is the caller's job, so this only warns, once. */
 static void check_levels(dng_sink *s, const mp_frame *f)
 {

@@ -1,4 +1,4 @@
-#include "md5.h"
+#include "encode/md5.h"
 
 #include <libavutil/md5.h>
 #include <libavutil/mem.h>
@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out_file.h"
-#include "sink.h"
+#include "common/out_file.h"
+#include "encode/sink.h"
 
 static void to_hex(const uint8_t d[16], char hex[33])
 {

@@ -1,9 +1,9 @@
-#include "naming.h"
+#include "encode/naming.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "wallclock.h"
+#include "encode/wallclock.h"
 
 mp_status mp_naming_check(const mp_sink_params *p, mp_error *err)
 {

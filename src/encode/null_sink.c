@@ -1,6 +1,6 @@
 /* The "null" sink: accepts and discards everything (benchmarks, dry runs); the generic layer
  * still counts frames and audio bytes. */
-#include "sink.h"
+#include "encode/sink.h"
 
 static mp_status null_open(void *priv, const char *path, const mp_sink_params *p, mp_error *err)
 {

@@ -1,4 +1,4 @@
-#include "sink.h"
+#include "encode/sink.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
-#include "timecode.h"
+#include "encode/timecode.h"
 
-#include "wallclock.h"
+#include "encode/wallclock.h"
 
 static uint64_t gcd_u64(uint64_t a, uint64_t b)
 {
@@ -98,15 +98,23 @@ void mp_timecode_pack(const mp_timecode *tc, uint8_t out[8])
 uint64_t mp_timecode_base(const mp_sink_params *p, mp_rational fps)
 {
     mp_civil_time start;
-    if (!p->timecode_time_of_day || !mp_wall_clock_at(&p->meta.wall_clock, 0, &start))
+    /* The clip's first frame gets the second it was recorded in. Timestamp 0 (the clip's
+     * header) lies before the RTCI block and the first frame, so flooring it labelled the
+     * first frame a second early whenever the frame came less than a second after it. */
+    if (!p->timecode_time_of_day ||
+        !mp_wall_clock_at(&p->meta.wall_clock, p->video_start_us, &start))
         return 0;
     uint64_t seconds = (uint64_t)start.hour * 3600 + (uint64_t)start.minute * 60 +
                        (uint64_t)start.second;
+    uint64_t count;
     /* Drop-frame labels follow real time, so the count must too (30000/1001 frames a second,
      * not 30); non-drop codes count nominal frames per labelled second. */
     if (p->timecode_drop_frame)
-        return (seconds * (uint64_t)fps.num + (uint64_t)fps.den / 2) / (uint64_t)fps.den;
-    return seconds * mp_fps_nominal(fps);
+        count = (seconds * (uint64_t)fps.num + (uint64_t)fps.den / 2) / (uint64_t)fps.den;
+    else
+        count = seconds * mp_fps_nominal(fps);
+    /* Codes are base + absolute frame number: the clip's first frame may not be number 0. */
+    return count > p->clip_first_frame ? count - p->clip_first_frame : 0;
 }
 
 mp_status mp_sink_timecode(const mp_sink_params *p, uint32_t number, mp_timecode *out,

@@ -1,4 +1,4 @@
-#include "wallclock.h"
+#include "encode/wallclock.h"
 
 /* Howard Hinnant's era-based algorithm: exact for every proleptic Gregorian date. */
 int64_t mp_days_from_civil(int32_t year, int32_t month, int32_t day)

@@ -1,10 +1,10 @@
-#include "wav.h"
+#include "encode/wav.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "timecode.h"
-#include "wallclock.h"
+#include "encode/timecode.h"
+#include "encode/wallclock.h"
 
 enum { BEXT_FIXED = 602 };
 

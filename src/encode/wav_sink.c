@@ -6,10 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "naming.h"
-#include "out_file.h"
-#include "timecode.h"
-#include "wav.h"
+#include "encode/naming.h"
+#include "common/out_file.h"
+#include "encode/timecode.h"
+#include "encode/wav.h"
 
 /* Silence never prepended beyond this: a start offset of a day means broken timestamps. */
 #define MAX_PAD_SECONDS 86400

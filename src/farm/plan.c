@@ -1,4 +1,4 @@
-#include "plan.h"
+#include "farm/plan.h"
 
 #include <inttypes.h>
 #include <stdarg.h>

@@ -1,4 +1,4 @@
-#include "cache_key.h"
+#include "pipeline/cache_key.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../cache/frame_cache.h"
+#include "cache/frame_cache.h"
 
 #define EDGE_BYTES (64u << 10)
 

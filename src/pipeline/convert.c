@@ -1,4 +1,4 @@
-#include "convert.h"
+#include "pipeline/convert.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -6,19 +6,19 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../cache/frame_cache.h"
-#include "../dualiso/dualiso.h"
-#include "../encode/naming.h"
-#include "../encode/sink.h"
-#include "../encode/timecode.h"
-#include "../reader/mlv_reader.h"
-#include "cache_key.h"
-#include "frame_range.h"
-#include "levels_io.h"
+#include "cache/frame_cache.h"
+#include "dualiso/dualiso.h"
+#include "encode/naming.h"
+#include "encode/sink.h"
+#include "encode/timecode.h"
+#include "reader/mlv_reader.h"
+#include "pipeline/cache_key.h"
+#include "pipeline/frame_range.h"
+#include "pipeline/levels_io.h"
 #include "movie.h"
-#include "prepass.h"
-#include "sampling.h"
-#include "workpool.h"
+#include "pipeline/prepass.h"
+#include "pipeline/sampling.h"
+#include "pipeline/workpool.h"
 
 #define AUDIO_CHUNK (1u << 20)
 /* Frames the grey-world white balance pools (spread over the whole clip): enough to average

@@ -1,4 +1,4 @@
-#include "frame_range.h"
+#include "pipeline/frame_range.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-#include "levels_io.h"
+#include "pipeline/levels_io.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "json.h"
+#include "common/json.h"
 
 /* One table per JSON object, used by both the writer and the strict reader, so the two
  * cannot drift apart. Nested objects and the segment array are field types of their own. */

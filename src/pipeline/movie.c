@@ -3,8 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../encode/timecode.h"
-#include "../encode/wav.h"
+#include "encode/av/color_tags.h"
+#include "encode/timecode.h"
+#include "encode/wav.h"
 
 #define AUDIO_READ_MAX (1u << 20)
 
@@ -110,7 +111,7 @@ mp_status mp_movie_open(mp_movie **out, const char *path, av_sink_kind kind,
         mp_movie_abort(m);
         return st;
     }
-    const develop_color *color = develop_context_color(m->dev);
+    const mp_color_tags color = mp_color_tags_for(dp->gamut, dp->curve);
     av_sink_params ap;
     av_sink_params_default(&ap);
     ap.kind = kind;
@@ -126,9 +127,9 @@ mp_status mp_movie_open(mp_movie **out, const char *path, av_sink_kind kind,
     ap.first_frame = p->first_frame;
     ap.timecode_frames = (int64_t)(mp_timecode_base(p, m->fps) + p->first_frame);
     ap.timecode_drop_frame = p->timecode_drop_frame;
-    ap.primaries = color->primaries;
-    ap.transfer = color->transfer;
-    ap.yuv_matrix = color->yuv_matrix;
+    ap.primaries = color.primaries;
+    ap.transfer = color.transfer;
+    ap.yuv_matrix = color.yuv_matrix;
     ap.threads = (int)encoder_threads;
     ap.overwrite = p->overwrite;
     ap.log = p->log;

@@ -9,11 +9,11 @@
 
 #include <stdint.h>
 
-#include "../common/mp_status.h"
-#include "../develop/develop.h"
-#include "../encode/av/av_sink.h"
-#include "../encode/sink.h"
-#include "../reader/mlv_reader.h"
+#include "common/mp_status.h"
+#include "develop/develop.h"
+#include "encode/av/av_sink.h"
+#include "encode/sink.h"
+#include "reader/mlv_reader.h"
 
 typedef struct mp_movie mp_movie;
 

@@ -1,4 +1,4 @@
-#include "prepass.h"
+#include "pipeline/prepass.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../dualiso/dualiso.h"
-#include "workpool.h"
+#include "dualiso/dualiso.h"
+#include "pipeline/workpool.h"
 
 void mp_prepass_options_default(mp_prepass_options *o)
 {

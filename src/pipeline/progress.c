@@ -1,4 +1,4 @@
-#include "progress.h"
+#include "pipeline/progress.h"
 
 #include <stdio.h>
 #include <time.h>

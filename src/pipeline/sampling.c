@@ -1,4 +1,4 @@
-#include "sampling.h"
+#include "pipeline/sampling.h"
 
 #include <stdlib.h>
 

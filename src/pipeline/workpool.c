@@ -1,9 +1,10 @@
-#include "workpool.h"
+#include "pipeline/workpool.h"
+
+#include "pipeline/cpus.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* Hard bounds so a silly --threads cannot exhaust the process. */
 #define POOL_MAX_THREADS 256u
@@ -35,10 +36,8 @@ typedef struct pool {
 
 uint32_t mp_pool_cpu_count(void)
 {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    if (n < 1)
-        return 1;
-    return n > (long)POOL_MAX_THREADS ? POOL_MAX_THREADS : (uint32_t)n;
+    uint32_t n = mp_cpu_count();
+    return n > POOL_MAX_THREADS ? POOL_MAX_THREADS : n;
 }
 
 void mp_pool_resolve(const mp_pool_options *opt, uint32_t job_count, uint32_t *threads,

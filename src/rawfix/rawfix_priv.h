@@ -2,7 +2,7 @@
 #ifndef MP_RAWFIX_PRIV_H
 #define MP_RAWFIX_PRIV_H
 
-#include "rawfix.h"
+#include "rawfix/rawfix.h"
 
 #define Z_SCALE 16              /* rawfix_measurement.z = deviation / noise x Z_SCALE */
 #define Z_CLAMP 2000            /* |z| stored at most (125 noise sigmas) */

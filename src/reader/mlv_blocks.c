@@ -1,4 +1,4 @@
-#include "mlv_blocks.h"
+#include "reader/mlv_blocks.h"
 
 #include <string.h>
 

@@ -3,20 +3,20 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "codec/bitpack.h"
+#include "codec/lzma_frame.h"
 #include "mlv_internal.h"
 
+/* LJ92 combined with LZMA is refused by mlv_clip_check_video (no tool writes it). */
 static mlv_compression compression_of(uint32_t video_class)
 {
     int lzma = (video_class & 0x80) != 0, delta = (video_class & 0x40) != 0;
-    if (lzma && delta)
-        return MLV_COMPRESSION_LZMA_DELTA;
+    int lj92 = (video_class & 0x20) != 0;
+    if (lj92)
+        return delta ? MLV_COMPRESSION_LJ92_DELTA : MLV_COMPRESSION_LJ92;
     if (lzma)
-        return MLV_COMPRESSION_LZMA;
-    if (delta)
-        return MLV_COMPRESSION_DELTA;
-    if (video_class & 0x20)
-        return MLV_COMPRESSION_LJ92;
-    return MLV_COMPRESSION_NONE;
+        return delta ? MLV_COMPRESSION_LZMA_DELTA : MLV_COMPRESSION_LZMA;
+    return delta ? MLV_COMPRESSION_DELTA : MLV_COMPRESSION_NONE;
 }
 
 const char *mlv_compression_name(mlv_compression c)
@@ -27,24 +27,39 @@ const char *mlv_compression_name(mlv_compression c)
     case MLV_COMPRESSION_LZMA: return "lzma";
     case MLV_COMPRESSION_DELTA: return "delta";
     case MLV_COMPRESSION_LZMA_DELTA: return "lzma+delta";
+    case MLV_COMPRESSION_LJ92_DELTA: return "lj92+delta";
     }
     return "unknown";
 }
 
-/* Class 0x01 files from the 2017-03-30 builds hold LJ92: look at the first frame's first
- * two bytes when it is smaller than an uncompressed frame. */
-static void detect_tagged_lj92(mlv_clip *c)
+/* Class 0x01 files whose first frame is smaller than an uncompressed frame were written by
+ * a tool that mislabelled its compression: the 2017-03-30 mlv_lite builds (LJ92, starts with
+ * the SOI marker FF D8) and mlv_dump builds of 2015-01 to 2017-04 (LZMA, a frame header that
+ * fits the frame). LZMA is then decoded as such, with one warning; a DELTA payload
+ * mislabelled the same way has no signature and is not guessed (it stays damage). */
+static void detect_mislabelled(mlv_clip *c)
 {
     mlv_clip_info *in = &c->info;
-    if (in->container != MLV_CONTAINER_MLV || in->video_class != 1 || !in->frame_count)
+    if (in->container != MLV_CONTAINER_MLV || in->video_class != 1 || !in->frame_count ||
+        in->raw.bits < 1 || in->raw.bits > 16)
         return;
     const mlv_entry *e = &c->frames[0];
-    uint64_t full = ((uint64_t)in->raw.width * in->raw.height * in->raw.bits + 7) / 8;
-    uint8_t soi[2];
-    if (e->length >= 2 && e->length < full &&
-        mlv_read_span(c, e->chunk, e->offset, soi, 2, NULL) == MP_OK &&
-        soi[0] == 0xFF && soi[1] == 0xD8)
+    size_t full = mp_packed_size_mlv((size_t)in->raw.width * in->raw.height, in->raw.bits);
+    uint8_t head[MP_LZMA_FRAME_HEADER];
+    if (e->length < 2 || e->length >= full)
+        return;
+    size_t n = e->length < sizeof head ? e->length : sizeof head;
+    if (mlv_read_span(c, e->chunk, e->offset, head, n, NULL) != MP_OK)
+        return;
+    if (head[0] == 0xFF && head[1] == 0xD8) {
         in->lj92_tagged_raw = 1;
+    } else if (mp_lzma_frame_header_fits(head, e->length, full)) {
+        in->lzma_tagged_raw = 1;
+        in->compression = MLV_COMPRESSION_LZMA;
+        mp_log(&c->log, MP_LOG_WARNING, "%s: videoClass 0x01 says uncompressed, but the frames "
+               "are LZMA (mislabelled by mlv_dump builds of 2015-2017): decoding them as LZMA",
+               mlv_base_name(c->chunks[0].path));
+    }
 }
 
 static void free_build_state(mlv_clip *c)
@@ -92,7 +107,7 @@ mp_status mlv_clip_open(mlv_clip **out, const char *path, const mlv_open_options
         return st;
     }
     c->info.compression = compression_of(c->info.video_class);
-    detect_tagged_lj92(c);
+    detect_mislabelled(c);
     *out = c;
     return MP_OK;
 }

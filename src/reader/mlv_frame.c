@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../codec/bitpack.h"
-#include "../codec/delta.h"
-#include "../codec/lj92.h"
-#include "../codec/lzma_frame.h"
+#include "codec/bitpack.h"
+#include "codec/delta.h"
+#include "codec/lj92.h"
+#include "codec/lzma_frame.h"
 #include "mlv_internal.h"
 
 static const char *frame_file(const mlv_clip *c, const mlv_entry *e)
@@ -22,9 +22,9 @@ mp_status mlv_clip_check_video(const mlv_clip *c, mp_error *err)
     if ((vc & ~0xE0u) != 1)
         return mp_error_set(err, MP_ERR_UNSUPPORTED, "%s: videoClass 0x%x is not raw Bayer video "
                             "(not supported)", name, vc);
-    if ((vc & 0x20) && (vc & 0xC0))
+    if ((vc & 0x20) && (vc & 0x80))
         return mp_error_set(err, MP_ERR_UNSUPPORTED, "%s: videoClass 0x%x combines LJ92 with "
-                            "LZMA/DELTA (not supported)", name, vc);
+                            "LZMA (no tool writes that; not supported)", name, vc);
     return MP_OK;
 }
 
@@ -53,7 +53,8 @@ static mp_status check_payload_size(const mlv_clip *c, const mlv_entry *e, const
     int holds_lj92 = (uint64_t)e->length * 8 >= count;
     int ok = 0;
     switch (c->info.compression) {
-    case MLV_COMPRESSION_LJ92: ok = holds_lj92; break;
+    case MLV_COMPRESSION_LJ92:
+    case MLV_COMPRESSION_LJ92_DELTA: ok = holds_lj92; break;
     case MLV_COMPRESSION_NONE: ok = holds_packed || holds_lj92; break; /* LJ92 tagged as raw */
     case MLV_COMPRESSION_DELTA: ok = holds_packed; break;
     case MLV_COMPRESSION_LZMA:
@@ -102,6 +103,7 @@ static size_t payload_bytes(const mlv_clip *c, const mlv_entry *e, const mp_raw_
     size_t lj92_bound = 4 * count + 65536;
     switch (c->info.compression) {
     case MLV_COMPRESSION_LJ92:
+    case MLV_COMPRESSION_LJ92_DELTA:
         return min_size(e->length, lj92_bound);
     case MLV_COMPRESSION_LZMA:
     case MLV_COMPRESSION_LZMA_DELTA:
@@ -153,7 +155,7 @@ static mp_status decode_lj92(const mlv_clip *c, const mlv_entry *e, const uint8_
     mp_status st = lj92_decode(bytes, len, out->data, (size_t)out->width * out->height, &hdr,
                                &sub);
     if (st != MP_OK)
-        return mp_error_set(err, st, "%s: offset %llu: frame %u: LJ92: %s", frame_file(c, e),
+        return mp_error_set(err, st, "%s: offset %llu: frame %u: %s", frame_file(c, e),
                             (unsigned long long)e->offset, e->number, sub.msg);
     return MP_OK;
 }
@@ -176,7 +178,8 @@ static mp_status decode_packed(const mlv_clip *c, const mlv_entry *e, const uint
                         out->height, out->bits, need);
 }
 
-/* LZMA (mlv-format.md 10.2): the payload inflates to a bit-packed frame, in the scratch. */
+/* LZMA (doc/mlv-format.md 10.2): the payload inflates to a bit-packed frame, in the scratch;
+ * what 2014 mlv_dump builds compressed after the frame (VIDF padding) is not inflated. */
 static mp_status decode_lzma(const mlv_clip *c, const mlv_entry *e, const uint8_t *bytes,
                              size_t len, mp_frame *out, mlv_scratch *s, mp_error *err)
 {
@@ -188,7 +191,7 @@ static mp_status decode_lzma(const mlv_clip *c, const mlv_entry *e, const uint8_
     mp_error sub = {0};
     st = mp_lzma_frame_decode(bytes, len, s->buf, need, &sub);
     if (st != MP_OK)
-        return mp_error_set(err, st, "%s: offset %llu: frame %u: LZMA: %s", frame_file(c, e),
+        return mp_error_set(err, st, "%s: offset %llu: frame %u: %s", frame_file(c, e),
                             (unsigned long long)e->offset, e->number, sub.msg);
     mp_unpack_mlv(s->buf, out->data, count, out->bits);
     return MP_OK;
@@ -201,6 +204,7 @@ static mp_status decode_stored(const mlv_clip *c, const mlv_payload *p, mp_frame
     const mlv_entry *e = &c->frames[p->index];
     switch (c->info.compression) {
     case MLV_COMPRESSION_LJ92:
+    case MLV_COMPRESSION_LJ92_DELTA:
         return decode_lj92(c, e, p->data, p->size, out, err);
     case MLV_COMPRESSION_LZMA:
     case MLV_COMPRESSION_LZMA_DELTA:
@@ -226,12 +230,15 @@ static int no_reset_between(const mlv_clip *c, uint32_t a, uint32_t b)
     return 1;
 }
 
-/* DELTA (mlv-format.md 10.1): each frame is stored relative to the previous one, and the
+/* DELTA (doc/mlv-format.md 10.1): each frame is stored relative to the previous one, and the
  * reference resets to zeros at a new RAWI. When the scratch holds frame index-1 (sequential
  * decoding) this costs one frame; otherwise the frames between the scratch's reference (or
  * the last reset) and `index` are read again into scratch->chain and decoded first. The
  * chain follows index (frame-number) order; mlv_dump used timestamp order, which is the same
- * unless the clip was out of order before mlv_dump rewrote it (and it writes frames sorted). */
+ * unless the clip was out of order before mlv_dump rewrote it (and it writes frames sorted).
+ * With LZMA or LJ92 (mlv_dump -c -e) the compression wraps the DELTA samples: mlv_dump
+ * delta-codes the bit-packed frame at the stored depth, then compresses it, so decoding
+ * undoes the compression first and adds the reference after, exactly as for plain DELTA. */
 static mp_status decode_delta(const mlv_clip *c, const mlv_payload *target, mp_frame *out,
                               mlv_scratch *s, mp_error *err)
 {
@@ -294,7 +301,8 @@ mp_status mlv_decode_payload(const mlv_clip *c, uint32_t index, const mlv_payloa
     out->timestamp_us = e->timestamp;
 
     if (c->info.compression == MLV_COMPRESSION_DELTA ||
-        c->info.compression == MLV_COMPRESSION_LZMA_DELTA)
+        c->info.compression == MLV_COMPRESSION_LZMA_DELTA ||
+        c->info.compression == MLV_COMPRESSION_LJ92_DELTA)
         return decode_delta(c, buf, out, s, err);
     return decode_stored(c, buf, out, s, err);
 }

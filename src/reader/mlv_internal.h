@@ -5,8 +5,8 @@
 
 #include <stdint.h>
 
-#include "mlv_blocks.h"
-#include "mlv_reader.h"
+#include "reader/mlv_blocks.h"
+#include "reader/mlv_reader.h"
 
 /* Bounds that keep hostile files from making us allocate without limit. */
 #define MLV_DAMAGE_MAX 1000u        /* stored entries; further ones are only counted */

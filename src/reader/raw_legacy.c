@@ -1,6 +1,6 @@
 /* Legacy .RAW (lv_rec / raw_rec): 14-bit frames back to back in NAME.RAW, NAME.R00, ...
  * read as one byte stream (frames straddle chunk files), a 192-byte RAWM footer at the end
- * of the last chunk (mlv-format.md section 16). */
+ * of the last chunk (doc/mlv-format.md section 16). */
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>

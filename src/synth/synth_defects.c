@@ -1,12 +1,12 @@
 /* Simulated sensor defects at known positions (synth.h): focus-pixel lattice, hot and cold
  * pixels, 8-column stripe gains, a fixed dark pattern. */
-#include "synth.h"
+#include "synth/synth.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "synth_rng.h"
+#include "synth/synth_rng.h"
 
 /* Streams of synth_rng apart from synth_expose's (frame << 32 | row). */
 #define STREAM_SITES (1ull << 62)

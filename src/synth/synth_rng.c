@@ -1,4 +1,4 @@
-#include "synth_rng.h"
+#include "synth/synth_rng.h"
 
 #include <math.h>
 

@@ -1,9 +1,9 @@
-/* Noise-free test scenes (dualiso.md 8.2) in electrons per photosite. */
-#include "synth.h"
+/* Noise-free test scenes (doc/dualiso.md 8.2) in electrons per photosite. */
+#include "synth/synth.h"
 
 #include <math.h>
 
-#include "synth_rng.h"
+#include "synth/synth_rng.h"
 
 /* Stream numbers of the scene's own draws, apart from synth_expose's per-row streams. */
 #define STREAM_ILLUMINATION (1ull << 63)

@@ -1,10 +1,10 @@
-/* The simulated 5D Mark III-like sensor (dualiso.md 8.2): Poisson photons, two analog gains
+/* The simulated 5D Mark III-like sensor (doc/dualiso.md 8.2): Poisson photons, two analog gains
  * on alternating row pairs, Gaussian read noise, rounding and clipping. */
-#include "synth.h"
+#include "synth/synth.h"
 
 #include <math.h>
 
-#include "synth_rng.h"
+#include "synth/synth_rng.h"
 
 /* 14-bit reference levels; other depths scale them by 2^(bits - 14). */
 #define BLACK_14 2048.0

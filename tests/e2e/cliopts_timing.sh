@@ -24,7 +24,7 @@ frames_of() {
 # pcm_bytes FILE: decoded audio bytes as 16-bit stereo
 pcm_bytes() { ffmpeg -nostdin -v error -i "$1" -map 0:a -f s16le - | wc -c; }
 
-# 30 frames at 25 fps with 48 kHz audio (1.2 s), RTCI at 2024-03-23 12:34:55.
+# 30 frames at 25 fps with 48 kHz audio (1.2 s), recorded at 2024-03-23 12:34:56 (RTCI).
 "$mlvsynth" -o "$tmp/au.MLV" --audio --size 64x32 --frames 30 --content gradient >/dev/null ||
     fail "mlvsynth au"
 
@@ -45,7 +45,7 @@ run dng25 0 convert "$tmp/au.MLV" -o "$tmp/dng25"
 # Time of day: frame 0 at the recording start, the sequence still 24 codes a second.
 run tod 0 convert "$tmp/au.MLV" -o "$tmp/tod" --fps 24000/1001 --timecode time-of-day
 first=$(tc "$tmp/tod/au/au_000000.dng")
-[ "$first" = "12:34:55.00" ] || fail "time-of-day starts at $first, expected 12:34:55.00"
+[ "$first" = "12:34:56.00" ] || fail "time-of-day starts at $first, expected 12:34:56.00"
 [ $(( $(frames_of "$(tc "$tmp/tod/au/au_000029.dng")" 24) - $(frames_of "$first" 24) )) = 29 ] ||
     fail "time-of-day codes do not count 24 a second"
 run tod-zero 0 convert "$tmp/au.MLV" -o "$tmp/tod-zero" --timecode zero
@@ -67,7 +67,7 @@ for m in m.mkv m.mov; do
 done
 t=$(ffprobe -v error -select_streams v -show_entries stream_tags=timecode -of csv=p=0 \
     "$tmp/m.mov")
-[ "$t" = "12:34:55:00" ] || fail "MOV time code $t, expected 12:34:55:00"
+[ "$t" = "12:34:56:00" ] || fail "MOV time code $t, expected 12:34:56:00 (info: recorded 12:34:56)"
 
 # Drop-frame at 29.97: 00:00:59;29 is followed by 00:01:00;02.
 "$mlvsynth" -o "$tmp/long.MLV" --size 16x16 --bits 10 --frames 1802 >/dev/null ||

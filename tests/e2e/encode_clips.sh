@@ -46,7 +46,7 @@ wav=$WORK/audio/synth_14bit_audio/synth_14bit_audio.wav
 dur=$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$wav") || fail "ffprobe $wav"
 [ "$dur" = 0.120000 ] || fail "WAV lasts $dur s, the 3 frames at 25 fps 0.12 s"
 # Audio and video start together in this clip: the WAV data must be the AUDF payloads in
-# frameNumber order (mlv-format.md 4.4), extracted here by walking the blocks independently.
+# frameNumber order (doc/mlv-format.md 4.4), extracted here by walking the blocks independently.
 python3 - "$clip" > "$WORK/audf.pcm" <<'PY'
 import struct, sys
 data = open(sys.argv[1], "rb").read()

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # exiftool -validate: no warnings for any variant or the WAV; TimeCodes, FrameRate and levels
 # read back as written and consistent over a sequence; the WAV's TimeReference matches the
-# first frame's time code (cinemadng.md 6.4).
+# first frame's time code (doc/cinemadng.md 6.4).
 source "$(dirname "$0")/encode_lib.sh"
 need exiftool
 

@@ -11,7 +11,7 @@
 
 #include "common/mp_frame.h"
 #include "encode/naming.h"
-#include "encode/out_file.h"
+#include "common/out_file.h"
 #include "encode/sink.h"
 
 /* Full-range values: every bit of every sample gets exercised. */

@@ -3,7 +3,7 @@
 # audio: segments keeping their absolute timestamps join into the whole file's exact video
 # packets; segments restarting at 0 are shifted to follow each other (MOV: exact packets;
 # MKV's 1 ms ticks: same packet data, timestamps within 1 ms); audio decodes identically.
-# Refusals: streams that differ, segments out of order, an existing output (exit 5, untouched), a non-movie, no
+# Segments given out of order are put in order. Refusals: streams that differ, a gap, an existing output (exit 5, untouched), a non-movie, no
 # segments; a failed join leaves no output and no temporary file.
 # usage: farm_join.sh MLVPIPE
 set -u
@@ -56,9 +56,13 @@ cp j_abs.mkv keep.mkv
 [ "$rc" -eq 5 ] && cmp -s j_abs.mkv keep.mkv || fail "existing output: exit $rc or changed"
 "$mlvpipe" join --overwrite j_abs.mkv abs_0.mkv abs_1.mkv 2>/dev/null || fail "--overwrite refused"
 [ "$(packets j_abs.mkv | wc -l)" -eq 24 ] || fail "--overwrite did not replace the output"
-# Segments with absolute times in the wrong order would scramble the pictures: refused.
-"$mlvpipe" join order.mkv abs_0.mkv abs_2.mkv abs_1.mkv abs_3.mkv 2>order.err; rc=$?
-[ "$rc" -eq 3 ] && grep -q "out of order" order.err || fail "segments out of order: exit $rc, $(cat order.err)"
+# Segments with absolute times given in the wrong order play in the order of their times.
+"$mlvpipe" join order.mkv abs_0.mkv abs_2.mkv abs_1.mkv abs_3.mkv 2>order.err ||
+    fail "segments out of order: $(cat order.err)"
+[ "$(packets whole.mkv)" = "$(packets order.mkv)" ] || fail "segments out of order: not the whole file"
+# ... and a missing one is refused with the missing frames (24000/1001: 12 frames each).
+"$mlvpipe" join gap.mkv abs_0.mkv abs_2.mkv 2>gap.err; rc=$?
+[ "$rc" -eq 3 ] && grep -q "frames 12-23 are missing" gap.err || fail "gap: exit $rc, $(cat gap.err)"
 echo "not a movie" > text.mkv
 "$mlvpipe" join t.mkv text.mkv 2>/dev/null; rc=$?
 [ "$rc" -eq 3 ] || fail "a text file as segment: exit $rc, expected 3"

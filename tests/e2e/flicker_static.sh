@@ -2,7 +2,7 @@
 # Issue #4 flicker test: a 48-frame static dual-ISO clip from mlvsynth (independent noise per
 # frame, constant illumination, 1280x720 so the scene's ramp is as gentle as at HD) ->
 # mlvpipe convert -> flicker_check. The band means of the DNGs must move from frame to frame
-# by at most 1.5x what shot and read noise predict, in every band of dualiso.md 8.7
+# by at most 1.5x what shot and read noise predict, in every band of doc/dualiso.md 8.7
 # ([2,5) .. [11,14) EV) and every 1-EV band from 2 to 14 EV. The same clip with levels
 # estimated per frame and cr2hdr's integer black must fail (the check can fail), and levels
 # from each frame alone (our own estimator) must flicker more than the pooled levels in the

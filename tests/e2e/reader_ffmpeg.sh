@@ -1,9 +1,10 @@
 #!/bin/bash
-# Cross-checks our decoder against ffmpeg's mlv demuxer (mlv-format.md 18): for every
+# Cross-checks our decoder against ffmpeg's mlv demuxer (doc/mlv-format.md 18): for every
 # uncompressed MLV clip, ffmpeg's bayer_rggb16le output shifted right by (16 - bits) must equal
 # our decoded frames bit for bit, frame for frame in frame-number order.
 # usage: reader_ffmpeg.sh MLVPIPE READER_DUMP [CLIP...]
-#   default clips: every .MLV in $MLVPIPE_SAMPLES/synthetic and, when set, in
+#   default clips: every .MLV in $MLVPIPE_SAMPLES/synthetic, in $MLVPIPE_SAMPLES/peer (written
+#   by mlv_dump; ffmpeg reads only its uncompressed ones) and, when set, in
 #   $MLVPIPE_EXTRA_CLIPS (a directory, e.g. mlvsynth output).
 set -u
 mlvpipe=$1 dump=$2
@@ -13,6 +14,7 @@ clips=("$@")
 if [ ${#clips[@]} -eq 0 ]; then
     [ -d "${MLVPIPE_SAMPLES:-}/synthetic" ] || { echo "no samples: skip"; exit 77; }
     clips=("$MLVPIPE_SAMPLES"/synthetic/*.MLV)
+    [ -d "$MLVPIPE_SAMPLES/peer" ] && clips+=("$MLVPIPE_SAMPLES"/peer/*.MLV)
     if [ -n "${MLVPIPE_EXTRA_CLIPS:-}" ] && [ -d "$MLVPIPE_EXTRA_CLIPS" ]; then
         clips+=("$MLVPIPE_EXTRA_CLIPS"/*.MLV)
     fi
@@ -27,7 +29,8 @@ for clip in "${clips[@]}"; do
     read -r kind bits frames < <(python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-ok = d["container"] == "mlv" and d["compression"] == "none" and d["video_supported"]
+ok = d["container"] == "mlv" and d["compression"] == "none" and d["video_supported"] \
+    and not d["lj92_tagged_raw"]
 print("yes" if ok else "no", d["bits"], d["frame_count"])' "$tmp/info.json") || { echo "FAIL $clip: info --json"; failed=$((failed+1)); continue; }
     [ "$kind" = yes ] || { echo "skip $clip (not uncompressed MLV)"; continue; }
     if ! ffmpeg -nostdin -v error -i "$clip" -map 0:v -f rawvideo -pix_fmt bayer_rggb16le - \

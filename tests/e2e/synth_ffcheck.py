@@ -2,7 +2,7 @@
 """Decodes an uncompressed mlvsynth clip with ffmpeg's MLV demuxer and checks every frame
 against the content formula named in CLIP.truth.json (dual-ISO clips: against their row
 pattern) (ffmpeg scales samples to 16 bits by bit
-replication, so value >> (16 - bits) is the stored sample; mlv-format.md 18).
+replication, so value >> (16 - bits) is the stored sample; doc/mlv-format.md 18).
 
 usage: synth_ffcheck.py CLIP [--md5 SAMPLES_JSON KEY]
   --md5: also require the MD5 of each decoded frame (raw LE uint16) to equal the one listed for

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Walks an mlvsynth MLV clip block by block, independently of the C code, and checks the
-layout rules of shared/docs/mlv-format.md as mlv_lite applies them: MLVI first in every chunk
+layout rules of doc/mlv-format.md as mlv_lite applies them: MLVI first in every chunk
 (52 bytes, "v2.0", one GUID, fileNum = chunk index, fileCount 0, frame counts = blocks found),
 chunk 0 header blocks in mlv_lite order with their exact sizes, the header area NULL-padded to
 512 bytes, VIDF frameSpace 32 (or --frame-space) filled with 0xA5 and blockSize a multiple of

@@ -9,7 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "pipeline/json.h"
+#include "common/json.h"
 #include "pipeline/levels_io.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

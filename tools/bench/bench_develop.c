@@ -1,9 +1,9 @@
 /* bench_develop: milliseconds per frame of src/develop, single-threaded (thread CPU time, best
  * of RUNS), bilinear vs RCD, with the quality of each on the develop test scene: PSNR against
- * the truth and the mean false colour at edges (tests/unit/develop/develop_scene.h); then both
+ * the truth and the mean false colour at edges (tests/support/develop_scene.h); then both
  * side by side on the mlvsynth benchmark scene with its exact RGB truth, on the diagonal stripes
  * and the zone plate, from an ideal sensor (pure demosaic error) and from the normal noisy one
- * (tests/unit/develop/synth_case.h documents exposure, regions, white balance and measures).
+ * (tests/support/synth_case.h documents exposure, regions, white balance and measures).
  * Usage: bench_develop [WIDTH HEIGHT [RUNS]], default 1920 1080 5.
  *
  * For scale: the same 1920x1080 RGGB scene written as a DNG (identity matrix, unity WB) and
@@ -141,7 +141,7 @@ int main(int argc, char **argv)
     /* the full path a movie export takes: matrix, BT.709 and log curves */
     develop_params p;
     scene_params(&p, DEVELOP_DEMOSAIC_RCD);
-    p.curve = DEVELOP_CURVE_LOGC3;
+    p.curve = MP_CURVE_LOGC3;
     p.highlight = DEVELOP_HIGHLIGHT_BLEND;
     printf("%-10s %10.1f\n", "rcd+logc3", time_develop(&p, &f, runs, &out));
 

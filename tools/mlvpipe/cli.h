@@ -4,7 +4,7 @@
 
 #include "common/mp_status.h"
 
-/* Exit codes, documented in README.md ("Exit status"); farms key retries on them. */
+/* Exit codes, documented in README.md ("EXIT STATUS"); farms key retries on them. */
 enum {
     EXIT_OK = 0,
     EXIT_INTERNAL = 1,     /* a bug or an unexpected failure */

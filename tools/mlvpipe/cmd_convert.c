@@ -32,7 +32,8 @@ static void usage(FILE *out)
         "      --frames SPEC     absolute frame numbers, inclusive: N, A-B, A-, -B, A-B:STEP,\n"
         "                        or a comma list (1-3,5,7-20:2). An end past the clip is\n"
         "                        clamped with a warning; a start past it is an error.\n"
-        "      --threads N       worker threads (default: one per CPU)\n"
+        "      --threads N       worker threads (default: one per CPU this process may use:\n"
+        "                        affinity mask and cgroup CPU quota, as nproc counts)\n"
         "      --levels FILE     dual-ISO levels from 'mlvpipe analyze' (default: estimated\n"
         "                        from frames sampled over the whole clip; same result)\n"
         "      --skip-existing   keep frames whose final file exists (resume a run)\n"
@@ -159,8 +160,8 @@ static int pick(const char *s, const char *const *names, int count)
 static const char *const formats[] = {"dng", "md5", "null", "prores422hq", "prores4444",
                                       "ffv1", "nut", "rawvideo"};
 static const char *const gamuts[] = {"rec709", "rec2020", "aces"};
-static const develop_gamut gamut_values[] = {DEVELOP_GAMUT_REC709, DEVELOP_GAMUT_REC2020,
-                                             DEVELOP_GAMUT_ACES_AP0};
+static const mp_gamut gamut_values[] = {MP_GAMUT_REC709, MP_GAMUT_REC2020,
+                                             MP_GAMUT_ACES_AP0};
 static const char *const compressions[] = {"none", "lj92", "lj92-2c"};
 static const mp_dng_storage compression_values[] = {MP_DNG_NATIVE, MP_DNG_LJ92, MP_DNG_LJ92_2C};
 static const char *const namings[] = {"plain", "resolve"};
@@ -168,8 +169,8 @@ static const mp_naming naming_values[] = {MP_NAMING_PLAIN, MP_NAMING_RESOLVE};
 static const char *const wbs[] = {"asshot", "daylight"};
 static const develop_wb wb_values[] = {DEVELOP_WB_AS_SHOT, DEVELOP_WB_DAYLIGHT};
 static const char *const curves[] = {"bt709", "linear", "logc3", "slog3"};
-static const develop_curve curve_values[] = {DEVELOP_CURVE_BT709, DEVELOP_CURVE_LINEAR,
-                                             DEVELOP_CURVE_LOGC3, DEVELOP_CURVE_SLOG3};
+static const mp_curve curve_values[] = {MP_CURVE_BT709, MP_CURVE_LINEAR,
+                                             MP_CURVE_LOGC3, MP_CURVE_SLOG3};
 
 /* Whole decimal number in [lo, hi], nothing else around it. */
 static int parse_uint(const char *s, unsigned long lo, unsigned long hi, uint32_t *out)

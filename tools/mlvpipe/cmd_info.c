@@ -1,6 +1,6 @@
 /* mlvpipe info CLIP [--json]: what is in a clip, including every damage entry.
  * The facts are gathered once (info_report) and printed as text or as JSON; the JSON keys
- * are a stable interface documented in README.md ("mlvpipe info"). */
+ * are a stable interface documented in doc/json.md (section 1). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,7 +50,7 @@ static void usage(FILE *out)
             "line per damage found (\"FILE: offset N: cause\").\n"
             "\n"
             "options:\n"
-            "  --json      print one JSON object instead of text (keys: README.md, 'mlvpipe info')\n"
+            "  --json      print one JSON object instead of text (keys: doc/json.md)\n"
             "  --defects   also run the pre-pass of 'convert' and report the raw defects it\n"
             "              finds per segment: focus-pixel lattice (period, sites), single hot\n"
             "              and cold pixels, vertical stripe amplitude (reads up to 32 frames\n"
@@ -256,8 +256,10 @@ static void print_text(const info_report *r)
     printf("gaps:          %u (%u missing frame%s)\n", in->gap_count, in->missing_frames,
            in->missing_frames == 1 ? "" : "s");
     printf("duration:      %.3f s\n", duration_s(in));
-    printf("compression:   %s%s\n", mlv_compression_name(in->compression),
-           in->lj92_tagged_raw ? " (LJ92 payloads in a videoClass 0x01 clip)" : "");
+    printf("compression:   %s%s%s\n", mlv_compression_name(in->compression),
+           in->lj92_tagged_raw ? " (LJ92 payloads in a videoClass 0x01 clip)" : "",
+           in->lzma_tagged_raw ? " (LZMA payloads in a videoClass 0x01 clip: mislabelled by "
+                                 "mlv_dump builds of 2015-2017)" : "");
     if (r->video_err.code != MP_OK)
         printf("video:         UNSUPPORTED: %s\n", r->video_err.msg);
     if (in->exposure.present)
@@ -380,8 +382,9 @@ static void print_json(const info_report *r)
     printf("],\n  \"container\": \"%s\",\n", in->container == MLV_CONTAINER_MLV ? "mlv" : "raw");
     printf("  \"guid\": \"%016" PRIx64 "\",\n  \"video_class\": %u,\n  \"audio_class\": %u,\n",
            in->guid, in->video_class, in->audio_class);
-    printf("  \"compression\": \"%s\",\n  \"lj92_tagged_raw\": %s,\n",
-           mlv_compression_name(in->compression), in->lj92_tagged_raw ? "true" : "false");
+    printf("  \"compression\": \"%s\",\n  \"lj92_tagged_raw\": %s,\n  \"lzma_tagged_raw\": %s,\n",
+           mlv_compression_name(in->compression), in->lj92_tagged_raw ? "true" : "false",
+           in->lzma_tagged_raw ? "true" : "false");
     printf("  \"video_supported\": %s,\n  \"video_error\": ",
            r->video_err.code == MP_OK ? "true" : "false");
     if (r->video_err.code == MP_OK)

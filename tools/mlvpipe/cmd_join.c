@@ -1,5 +1,5 @@
 /* mlvpipe join OUT SEGMENT...: movie segments of farm chunks into one file, packets copied
- * (src/farm/join.h). */
+ * (src/encode/include/encode/av/join.h). */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -8,33 +8,40 @@
 #include "cli.h"
 #include "cli_run.h"
 #include "encode/av/av_sink.h"
-#include "farm/join.h"
+#include "encode/av/join.h"
 
 static void usage(FILE *out)
 {
     fprintf(out,
-        "usage: mlvpipe join [--overwrite] OUT SEGMENT...\n"
+        "usage: mlvpipe join [--overwrite] [--allow-gaps] OUT SEGMENT...\n"
         "\n"
         "Joins movie segments (the per-chunk outputs of a farm plan, or any MOV/MKV/NUT\n"
         "files with the same streams) into OUT without re-encoding: every video and audio\n"
-        "packet is copied as it is. Segments must have identical stream parameters. A segment\n"
-        "that starts where the previous one ends (or later) keeps its timestamps, so joined\n"
-        "mlvpipe segments have the packets of a whole-clip run; one that starts earlier (e.g.\n"
-        "at 0) is shifted to follow the previous one, audio with its video. The container\n"
-        "comes from OUT's extension; OUT appears only when complete.\n"
+        "packet is copied as it is. Segments must have identical stream parameters.\n"
+        "Segments play in the order of their timestamps (mlvpipe's carry absolute frame\n"
+        "times), whatever the order given, and keep them, so joined mlvpipe segments have\n"
+        "the packets of a whole-clip run. Missing frames between segments (a chunk not\n"
+        "given), overlapping segments and a file given twice are refused, naming the\n"
+        "frames. Segments that all start at the same time (e.g. at 0, cut by ffmpeg) are\n"
+        "joined in the order given, each shifted to follow the previous one, audio with its\n"
+        "video. The container comes from OUT's extension; OUT appears only when complete.\n"
         "\n"
         "options:\n"
         "      --overwrite   replace an existing OUT\n"
+        "      --allow-gaps  join segments with frames missing between them (warning; players\n"
+        "                    hold the last picture over the gap)\n"
         "  -h, --help        show this help\n"
         "\n"
-        "exit status: 0 ok, 2 usage, 3 a segment unreadable or not matching the first,\n"
+        "exit status: 0 ok, 2 usage (also a segment given twice), 3 a segment unreadable,\n"
+        "not matching the first, or frames missing or repeated between segments,\n"
         "5 output failed, 6 interrupted, 1 internal error.\n");
 }
 
-enum { OPT_OVERWRITE = 256 };
+enum { OPT_OVERWRITE = 256, OPT_ALLOW_GAPS };
 
 static const struct option long_options[] = {
     {"overwrite", no_argument, NULL, OPT_OVERWRITE},
+    {"allow-gaps", no_argument, NULL, OPT_ALLOW_GAPS},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -49,6 +56,7 @@ int cmd_join(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
         switch (c) {
         case OPT_OVERWRITE: o.overwrite = 1; break;
+        case OPT_ALLOW_GAPS: o.allow_gaps = 1; break;
         case 'h': usage(stdout); return EXIT_OK;
         default: return cli_usage_error(command,
                                         "unknown or incomplete option '%s'", argv[optind - 1]);

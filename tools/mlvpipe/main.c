@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "common/mp_cpu.h"
 
 int cli_verbosity = 1;
 
@@ -59,12 +60,27 @@ static const struct command {
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: mlvpipe [-v|-q] COMMAND [options]\n\ncommands:\n");
+    fprintf(out, "usage: mlvpipe [-v|-q] [--cpu-flags LEVEL] COMMAND [options]\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
     fprintf(out, "\n'mlvpipe COMMAND --help' describes each command's options.\n"
                  "Exit status: 0 ok, 1 internal error, 2 usage, 3 input unreadable or unsupported,\n"
-                 "4 input damaged (intact frames done), 5 output failed, 6 interrupted.\n");
+                 "4 input damaged (intact frames done), 5 output failed, 6 interrupted.\n"
+                 "--cpu-flags c|sse2|avx2|neon (or MLVPIPE_CPU_FLAGS) limits the SIMD kernels to\n"
+                 "that level (the output is the same at every level; for tests and timing).\n");
+}
+
+/* --cpu-flags: the highest instruction-set level the kernels may use. */
+static int set_cpu_level(const char *name)
+{
+    int level = mp_cpu_level_from_name(name);
+    if (level < 0 || mp_cpu_set_level((mp_cpu_level)level) != 0) {
+        fprintf(stderr, "mlvpipe: --cpu-flags %s: %s\n", name,
+                level < 0 ? "unknown level (c, sse2, avx2 or neon)"
+                          : "not available on this CPU or build");
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
 }
 
 int main(int argc, char **argv)
@@ -78,6 +94,9 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             usage(stdout);
             return EXIT_OK;
+        } else if (!strcmp(argv[i], "--cpu-flags") && i + 1 < argc) {
+            if (set_cpu_level(argv[++i]) != EXIT_OK)
+                return EXIT_USAGE;
         } else if (!strcmp(argv[i], "--version")) {
             printf("mlvpipe %s\n", MLVPIPE_VERSION);
             return EXIT_OK;
@@ -91,6 +110,9 @@ int main(int argc, char **argv)
         usage(stderr);
         return EXIT_USAGE;
     }
+    if (cli_verbosity >= 2)
+        fprintf(stderr, "mlvpipe: info: SIMD kernels: %s\n",
+                mp_cpu_level_name(mp_cpu_level_get()));
     for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++)
         if (!strcmp(argv[i], commands[c].name))
             return commands[c].run(argc - i, argv + i);

@@ -17,7 +17,7 @@ static void exposure_for(mp_exposure *e, uint32_t iso, uint32_t shutter_us)
     e->present = 1;
     e->iso_mode = 0;
     e->iso = iso;
-    /* Canon raw ISO code: 72 = ISO 100, +8 per stop (mlv-format.md 4.5) */
+    /* Canon raw ISO code: 72 = ISO 100, +8 per stop (doc/mlv-format.md 4.5) */
     e->iso_analog = (uint32_t)lround(72.0 + 8.0 * log2(iso / 100.0));
     e->digital_gain = 0;
     e->shutter_us = shutter_us;
@@ -108,7 +108,7 @@ mp_status clip_meta_build(clip_meta *m, const synth_options *o, mp_error *err)
     w->mode = 9;                      /* KELVIN */
     w->kelvin = 5500;
     /* Multipliers that neutralise the simulated scene's mid raw colour (R/G 0.575, B/G 0.65,
-     * shared/docs/dualiso.md 8.2), so developed frames come out grey rather than green. */
+     * doc/dualiso.md 8.2), so developed frames come out grey rather than green. */
     w->gain_r = 1781;
     w->gain_g = 1024;
     w->gain_b = 1575;

@@ -46,7 +46,7 @@ void content_levels(const synth_options *opt, uint32_t *black, uint32_t *white);
 mp_status content_frame(content_ctx *c, uint32_t number, uint32_t source, uint16_t *dst,
                         mp_error *err);
 
-/* The test pattern of shared/samples/README.md. */
+/* The test pattern of the shared samples (doc/mlv-format.md 19). */
 uint16_t content_pattern(uint32_t x, uint32_t y, uint32_t frame, uint32_t bits);
 
 /* Dual ISO: sensor and scene in force at frame `number` (after --change-at they follow the

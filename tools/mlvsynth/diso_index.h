@@ -1,4 +1,4 @@
-/* diso_index: the DISO isoValue (dual_iso's recovery-ISO menu index, mlv-format.md 15.2). */
+/* diso_index: the DISO isoValue (dual_iso's recovery-ISO menu index, doc/mlv-format.md 15.2). */
 #ifndef MLVSYNTH_DISO_INDEX_H
 #define MLVSYNTH_DISO_INDEX_H
 

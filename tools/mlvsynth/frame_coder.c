@@ -40,7 +40,7 @@ mp_status frame_coder_init(frame_coder *c, const synth_options *opt, mp_error *e
     size_t n = options_max_pixels(opt);
     c->packed = malloc(mp_packed_size_mlv(n, opt->bits));
     c->work = malloc(n * sizeof *c->work);
-    /* mlv_dump's reference before the first frame: zeros in practice (mlv-format.md 10.1) */
+    /* mlv_dump's reference before the first frame: zeros in practice (doc/mlv-format.md 10.1) */
     c->zero_ref = calloc(n, sizeof *c->zero_ref);
     if (!c->packed || !c->work || !c->zero_ref) {
         frame_coder_free(c);

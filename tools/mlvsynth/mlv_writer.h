@@ -1,4 +1,4 @@
-/* mlv_writer: serialises MLV v2.0 blocks exactly as laid out in shared/docs/mlv-format.md
+/* mlv_writer: serialises MLV v2.0 blocks exactly as laid out in doc/mlv-format.md
  * (little-endian, packed). Each function appends one whole block to an out_file. Metadata
  * comes in the same mp_meta structs the reader fills, so round trips compare like with like. */
 #ifndef MLVSYNTH_MLV_WRITER_H

@@ -82,7 +82,7 @@ void options_print_help(const char *prog)
 "                           header and frameSpace moved/shrunk (mlv_rec mlv_prepend_block;\n"
 "                           needs --frame-space >= 40, 64 with DISO)\n"
 "\n"
-"Dual ISO (--dual-iso = --content dualiso; shared/docs/dualiso.md 8.2 sensor):\n"
+"Dual ISO (--dual-iso = --content dualiso; doc/dualiso.md 8.2 sensor):\n"
 "      --iso-high N         recovery ISO (bright field)                   [1600]\n"
 "      --ev-gap EV          true bright/dark gain ratio in EV (may be fractional;\n"
 "                           DISO then holds the nearest whole-EV index) [log2(high/low)]\n"
@@ -109,7 +109,7 @@ void options_print_help(const char *prog)
 "  -h, --help               this text\n"
 "\n"
 "The clip's active area (RAWI) is the frame minus the OB borders; DISO holds dualMode 1\n"
-"and the recovery-ISO index (mlv-format.md 15.2: 0..6 absolute ISO 100*2^v when ISO\n"
+"and the recovery-ISO index (doc/mlv-format.md 15.2: 0..6 absolute ISO 100*2^v when ISO\n"
 "high is one of those, else the relative index, v = EV-7 for +EV, EV-6 for -EV).\n",
         prog);
 }

@@ -1,4 +1,4 @@
-/* Legacy lv_rec / raw_rec .RAW (mlv-format.md 16): 14-bit frames back to back, each in a
+/* Legacy lv_rec / raw_rec .RAW (doc/mlv-format.md 16): 14-bit frames back to back, each in a
  * frameSize slot, as one byte stream cut into NAME.RAW, NAME.R00, ... at a fixed size (so
  * frames straddle files), and a 192-byte RAWM footer at the end of the last file. */
 #include "writers.h"

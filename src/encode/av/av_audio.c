@@ -1,4 +1,4 @@
-#include "av_audio.h"
+#include "encode/av/av_audio.h"
 
 #include <stdlib.h>
 #include <string.h>

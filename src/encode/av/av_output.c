@@ -1,4 +1,4 @@
-#include "av_output.h"
+#include "encode/av/av_output.h"
 
 #include <errno.h>
 #include <signal.h>

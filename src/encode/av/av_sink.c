@@ -1,5 +1,5 @@
 /* The movie sink: one video encoder, an optional PCM track, one muxer over av_output. */
-#include "av_sink.h"
+#include "encode/av/av_sink.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,11 +11,11 @@
 #include <libavutil/log.h>
 #include <libavutil/opt.h>
 
-#include "../wav.h"
-#include "av_audio.h"
-#include "av_output.h"
-#include "av_timing.h"
-#include "av_yuv.h"
+#include "encode/wav.h"
+#include "encode/av/av_audio.h"
+#include "encode/av/av_output.h"
+#include "encode/av/av_timing.h"
+#include "encode/av/av_yuv.h"
 
 #define MAX_SIZE 16384
 

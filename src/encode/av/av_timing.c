@@ -1,9 +1,9 @@
-#include "av_timing.h"
+#include "encode/av/av_timing.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "../timecode.h"
+#include "encode/timecode.h"
 
 mp_status av_stream_rate(uint32_t fps_num, uint32_t fps_den, AVRational *fps,
                          AVRational *time_base, mp_error *err)

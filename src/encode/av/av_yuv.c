@@ -1,4 +1,4 @@
-#include "av_yuv.h"
+#include "encode/av/av_yuv.h"
 
 #include <math.h>
 

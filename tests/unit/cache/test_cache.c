@@ -24,6 +24,7 @@
 #include "cache/frame_cache.h"
 #include "cache/shuffle.h"
 #include "dualiso/dualiso.h"
+#include "pipeline/cache_key.h"
 #include "synth/synth.h"
 
 static uint32_t rng_next(uint64_t *s)
@@ -254,7 +255,7 @@ static void fill_levels(dualiso_levels *lv, int garbage)
 }
 
 /* Every field counts, padding does not. If a struct grows, its new field must be hashed in
- * src/cache/settings_hash.c, else two settings would share cache entries. */
+ * src/pipeline/settings_hash.c, else two settings would share cache entries. */
 static void reconstruction_hash_covers_every_field(void **state)
 {
     (void)state;

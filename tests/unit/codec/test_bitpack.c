@@ -1,4 +1,4 @@
-/* Unit tests for codec/bitpack against the worked example of mlv-format.md 7 and a
+/* Unit tests for codec/bitpack against the worked example of doc/mlv-format.md 7 and a
  * bit-at-a-time reference written straight from the rule (sample i occupies stream bits
  * [i*b, i*b+b), MSB first; MLV stores stream word k little-endian, DNG big-endian). */
 #include <setjmp.h>

@@ -472,7 +472,7 @@ static void test_levels_dark_clip(void **state)
     mp_frame_free(&f);
 }
 
-/* Log error on the benchmark scene's hard diagonal stripes and zone plate (dualiso.md 8.7
+/* Log error on the benchmark scene's hard diagonal stripes and zone plate (doc/dualiso.md 8.7
  * definitions on a 640x360 frame): fails if the edge-aware parts of the mix regress (the
  * side choice at edges, the disagreement-driven fallback to native rows, the dark-row
  * interpolation where the bright field clips). Measured at this size: 0.103 / 0.116 /

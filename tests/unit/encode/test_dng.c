@@ -1,5 +1,5 @@
 /* DNG writer: the file structure parsed back with an independent reader, every tag of
- * cinemadng.md's table, the sample layouts (16-bit, packed 10/12/14, LJ92), error cases,
+ * doc/cinemadng.md's table, the sample layouts (16-bit, packed 10/12/14, LJ92), error cases,
  * and the "dng" sink's files. */
 #include <setjmp.h>
 #include <stdarg.h>

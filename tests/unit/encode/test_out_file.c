@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "encode/out_file.h"
+#include "common/out_file.h"
 
 static char dir[64];
 

@@ -148,6 +148,19 @@ static void test_time_of_day_base(void **state)
     p.timecode_drop_frame = 0;
     p.fps_num = 25;
     p.fps_den = 1;
+    /* The camera writes RTCI 12:34:56 at 1 ms and the first frame at 40 ms: that frame was
+     * recorded at 12:34:56 (the header's timestamp 0 falls in 12:34:55). When the clip's
+     * first frame is number 5, frame 5 carries that code. */
+    p.meta.wall_clock.second = 56;
+    p.meta.wall_clock.timestamp_us = 1000;
+    p.video_start_us = 40000;
+    assert_int_equal(mp_sink_timecode(&p, 0, &tc, &err), MP_OK);
+    assert_int_equal(tc.seconds * 100 + tc.frames, 5600);
+    p.clip_first_frame = 5;
+    assert_int_equal(mp_sink_timecode(&p, 5, &tc, &err), MP_OK);
+    assert_int_equal(tc.seconds * 100 + tc.frames, 5600);
+    p.clip_first_frame = 0;
+    p.video_start_us = 0;
     p.timecode_time_of_day = 0;
     assert_int_equal(mp_timecode_base(&p, fps), 0);
     p.timecode_time_of_day = 1;

@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "farm/plan.h"
-#include "pipeline/json.h"
+#include "common/json.h"
 
 /* Chunks of numbers[] as "first-last/frames,..." */
 static mp_status chunk_text(const uint32_t *numbers, uint32_t count, uint32_t size, char *buf,

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "pipeline/json.h"
+#include "common/json.h"
 #include "pipeline/levels_io.h"
 
 static void sample_levels(mp_clip_levels *cl)

@@ -1,4 +1,4 @@
-/* Damaged clips (mlv-format.md section 17), made by copying a sample into a temp dir and
+/* Damaged clips (doc/mlv-format.md section 17), made by copying a sample into a temp dir and
  * truncating, zeroing or patching bytes. Each case must give its documented error or damage
  * entry, and every intact frame must still decode to its expected MD5. */
 #include <setjmp.h>

@@ -1,5 +1,5 @@
 /* The simulated sensor plus the quality metrics reproduce the measured control column of
- * shared/docs/dualiso.md 8.4 (ISO-100-only raw, HD): this ties the sensor model, the scene
+ * doc/dualiso.md 8.4 (ISO-100-only raw, HD): this ties the sensor model, the scene
  * and every metric definition to the reference figures they are compared with. */
 #include <math.h>
 #include <setjmp.h>

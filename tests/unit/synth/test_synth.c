@@ -323,7 +323,7 @@ static void phase_selects_bright_rows(void **state)
     free(t);
 }
 
-/* The scene formulas of dualiso.md 8.2, written out independently of synth_scene.c. */
+/* The scene formulas of doc/dualiso.md 8.2, written out independently of synth_scene.c. */
 static double expected_truth(double x, int px, int py, double W, double H, double illum)
 {
     double y = py, u = x / W, v = y / H, ev;

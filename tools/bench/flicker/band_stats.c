@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The smooth-ramp mask of dualiso.md 8.7 (benchmark scene; no margin for the flicker
+/* The smooth-ramp mask of doc/dualiso.md 8.7 (benchmark scene; no margin for the flicker
  * measure). u, v over the active area; the clip is static, so no scene shift. */
 static int in_mask(const clip_truth *t, uint32_t x, uint32_t y)
 {

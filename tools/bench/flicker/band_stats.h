@@ -1,4 +1,4 @@
-/* band_stats: the flicker measure of shared/docs/dualiso.md 8.7 on a static clip, and the
+/* band_stats: the flicker measure of doc/dualiso.md 8.7 on a static clip, and the
  * frame-to-frame spread that shot and read noise alone predict for it.
  *
  * Bands are ranges of true signal (log2 electrons); a band holds the active photosites of

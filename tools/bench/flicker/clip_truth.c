@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pipeline/json.h"
+#include "common/json.h"
 
 static uint32_t member(const mp_json_doc *d, uint32_t obj, const char *key)
 {

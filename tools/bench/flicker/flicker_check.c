@@ -35,7 +35,7 @@ static void usage(FILE *to)
 "Usage: flicker_check [options] CLIP.truth.json DNG_DIR\n"
 "       flicker_check [options] --per-frame CLIP.MLV CLIP.truth.json\n"
 "Frame-to-frame flicker of a static mlvsynth dual-ISO clip per band of true signal,\n"
-"against what shot and read noise alone predict (shared/docs/dualiso.md 8.7).\n"
+"against what shot and read noise alone predict (doc/dualiso.md 8.7).\n"
 "  --per-frame      reconstruct CLIP.MLV with levels estimated from each frame alone\n"
 "  --cr2hdr-black   with --per-frame: black level = floor of the frame's optical-black\n"
 "                   mean, as cr2hdr writes it (integer BlackLevel per file)\n"

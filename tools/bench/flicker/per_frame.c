@@ -7,7 +7,7 @@
 #include "dualiso/dualiso.h"
 #include "reader/mlv_reader.h"
 
-/* cr2hdr reads the black from the left border, x from 2 to left - 8 (dualiso.md 3.1). */
+/* cr2hdr reads the black from the left border, x from 2 to left - 8 (doc/dualiso.md 3.1). */
 #define OB_FIRST_COL 2
 #define OB_LAST_MARGIN 8
 

@@ -2,7 +2,7 @@
  * with levels estimated from that frame alone (dualiso_stats_collect on the one frame,
  * dualiso_levels_pool over it), the way cr2hdr and MLVFS treat video; optionally with
  * cr2hdr's black as well: the floor of the frame's optical-black mean, written as the
- * frame's integer BlackLevel while the samples keep the exact black (dualiso.md 3.1 step 4
+ * frame's integer BlackLevel while the samples keep the exact black (doc/dualiso.md 3.1 step 4
  * and 5: "black = floor(mean)"). */
 #ifndef FLICKER_PER_FRAME_H
 #define FLICKER_PER_FRAME_H

@@ -1,4 +1,4 @@
-/* bench_dualiso_quality: the dual-ISO quality benchmark of shared/docs/dualiso.md 8.
+/* bench_dualiso_quality: the dual-ISO quality benchmark of doc/dualiso.md 8.
  *
  * Renders the benchmark scene, exposes it (a) on the plain ISO-100 sensor (control) and
  * (b) as dual ISO 100/1600, pools clip levels from the dual frames' statistics (blind: no
@@ -441,7 +441,7 @@ static void report(const run *r, const column *ctl, const column *dual, const du
     const options *o = r->opt;
     const qm_report *c = &ctl->first, *d = &dual->first;
     double true_g = synth_sensor_gain(&r->dual);
-    printf("dual-ISO quality benchmark (dualiso.md 8): %ux%u active, %u frame(s), %u-bit, "
+    printf("dual-ISO quality benchmark (doc/dualiso.md 8): %ux%u active, %u frame(s), %u-bit, "
            "gap %.2f EV, phase %u, seed %llu, drift %.2f px, jitter %.2f EV, chroma smoothing "
            "%u\n\n",
            o->width, o->height, o->frames, o->bits, o->ev_gap, o->phase,

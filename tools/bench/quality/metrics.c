@@ -1,4 +1,4 @@
-/* Quality metrics of dualiso.md 8.7. Region bounds below are quoted from that section. */
+/* Quality metrics of doc/dualiso.md 8.7. Region bounds below are quoted from that section. */
 #include "metrics.h"
 
 #include <math.h>

@@ -1,5 +1,5 @@
 /* metrics: reconstruction quality against ground truth on the dual-ISO benchmark scene,
- * exactly as defined in shared/docs/dualiso.md 8.7 (so our figures compare with the cr2hdr
+ * exactly as defined in doc/dualiso.md 8.7 (so our figures compare with the cr2hdr
  * reference figures of 8.4 and 8.6).
  *
  * Inputs: the noise-free truth (electrons per active photosite, from synth_render_truth),

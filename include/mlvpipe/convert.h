@@ -1,0 +1,142 @@
+/* mlvpipe convert, analyze and join: a clip (or a frame range of it) to a CinemaDNG sequence
+ * or a movie; the clip-level dual-ISO levels as a sidecar shared by farm chunks; movie
+ * segments joined without re-encoding.
+ *
+ * Dual-ISO clips are reconstructed with levels estimated once per clip, so every frame
+ * range, thread count and farm chunk gives byte-identical frames. Every output file is
+ * written under a temporary name and renamed when complete; inputs are never modified. */
+#ifndef MLVPIPE_CONVERT_H
+#define MLVPIPE_CONVERT_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "mlvpipe/common.h"
+
+typedef enum mlvpipe_gamut {
+    MLVPIPE_GAMUT_REC709, MLVPIPE_GAMUT_REC2020, MLVPIPE_GAMUT_ACES_AP0
+} mlvpipe_gamut;
+
+typedef enum mlvpipe_curve {
+    MLVPIPE_CURVE_LINEAR, MLVPIPE_CURVE_BT709, MLVPIPE_CURVE_LOGC3, MLVPIPE_CURVE_SLOG3
+} mlvpipe_curve;
+
+typedef enum mlvpipe_wb {
+    MLVPIPE_WB_AS_SHOT,      /* the clip's WBAL; without one, daylight */
+    MLVPIPE_WB_DAYLIGHT,     /* the neutral of ColorMatrix1's illuminant */
+    MLVPIPE_WB_GREY_WORLD,   /* grey world pooled over frames sampled across the whole clip */
+    MLVPIPE_WB_CUSTOM        /* wb_gains */
+} mlvpipe_wb;
+
+typedef enum mlvpipe_dng_storage {
+    MLVPIPE_DNG_NATIVE,      /* the recorded depth (packed 10/12/14 bits); dual ISO: 16-bit */
+    MLVPIPE_DNG_16BIT,       /* 16-bit samples */
+    MLVPIPE_DNG_LJ92,        /* lossless JPEG, MLV-App's layout (predictor 6) */
+    MLVPIPE_DNG_LJ92_2C      /* lossless JPEG, two components (predictor 1) */
+} mlvpipe_dng_storage;
+
+typedef enum mlvpipe_naming {
+    MLVPIPE_NAMING_PLAIN,    /* NAME/NAME_000000.dng */
+    MLVPIPE_NAMING_RESOLVE   /* NAME_1_2024-05-06_1432_C0000/..._000000.dng */
+} mlvpipe_naming;
+
+typedef struct mlvpipe_convert_settings {
+    const char *input;            /* the clip (.MLV, .RAW, or any chunk's name) */
+    const char *output;           /* DNG: the folder the sequence folder goes in; a movie or
+                                   * md5: the file, "-" for stdout */
+    const char *format;           /* "dng" (default), "prores422hq", "prores4444", "ffv1",
+                                   * "nut", "rawvideo", "md5" or "null" */
+    const char *frames;           /* absolute frame numbers, e.g. "100-199" (see the README's
+                                   * --frames); NULL: the whole clip */
+    uint32_t threads;             /* 0: one per CPU; never changes the output */
+    const char *levels_path;      /* a sidecar from mlvpipe_analyze; NULL: estimate them */
+    int skip_existing;            /* DNG: keep frames whose file exists (resume) */
+    int overwrite;                /* replace existing files */
+    int audio;                    /* -1: for a whole-clip run (default), 0 never, 1 always */
+    int force_phase;              /* -1: detect dual ISO (default); 0..3 force that row phase */
+    int chroma_smooth;            /* dual ISO: 0 off (default), 2, 3 or 5 */
+    /* movies: development */
+    int fast;                     /* bilinear demosaic instead of RCD */
+    mlvpipe_gamut gamut;
+    mlvpipe_curve curve;
+    float exposure_ev;            /* -16..16 */
+    mlvpipe_wb wb;
+    float wb_gains[3];            /* MLVPIPE_WB_CUSTOM: R, G, B multipliers */
+    /* DNG sequences */
+    mlvpipe_dng_storage dng_storage;
+    mlvpipe_naming naming;
+    uint32_t resolve_clip_index;  /* the C0000 part of Resolve names, 0..9999 */
+    int one_based;                /* file numbers = frame number + 1 */
+    /* timing of every output: 0/0 keeps the recorded rate */
+    uint32_t fps_num, fps_den;
+    int timecode_time_of_day;     /* time codes from the recording's clock, else 00:00:00:00 */
+    int timecode_drop_frame;      /* 29.97 / 59.94 only */
+    const char *cache_dir;        /* frame cache folder; NULL: none */
+    const char *tool;             /* names the program in sidecars and the cache key;
+                                   * NULL: "mlvpipe VERSION" */
+    const atomic_int *cancel;     /* non-zero stops the run (MLVPIPE_ERR_INTERRUPTED) */
+    mlvpipe_logger log;
+    mlvpipe_progress_fn progress; /* optional */
+    void *progress_opaque;
+} mlvpipe_convert_settings;
+
+MLVPIPE_API void mlvpipe_default_convert_settings(mlvpipe_convert_settings *s);
+
+typedef struct mlvpipe_convert_result {
+    uint32_t selected, written, skipped, damaged;
+    uint32_t threads;
+    int output_failed;            /* the error came from writing, not from the input */
+    uint64_t cache_hits, cache_misses, cache_rejected, cache_puts;
+} mlvpipe_convert_result;
+
+/* MLVPIPE_OK when every selected frame was written or skipped; MLVPIPE_ERR_DAMAGED when the
+ * input is damaged (every intact frame still written, each damage logged). */
+MLVPIPE_API mlvpipe_status mlvpipe_convert(const mlvpipe_convert_settings *s,
+                                           mlvpipe_convert_result *result, mlvpipe_error *err);
+
+typedef struct mlvpipe_analyze_settings {
+    const char *input;
+    const char *output;           /* the sidecar (JSON); NULL: only returned as text */
+    int overwrite;
+    uint32_t threads;             /* 0: one per CPU; never changes the result */
+    int force_phase;              /* -1: detect (default) */
+    const char *tool;             /* NULL: "mlvpipe VERSION" */
+    const atomic_int *cancel;
+    mlvpipe_logger log;
+} mlvpipe_analyze_settings;
+
+MLVPIPE_API void mlvpipe_default_analyze_settings(mlvpipe_analyze_settings *s);
+
+/* Estimates the clip's dual-ISO levels from frames sampled over each of its segments and
+ * writes the sidecar to s->output; with json non-NULL also returns its text (free() it).
+ * The segments' levels are logged at MLVPIPE_LOG_INFO. MLVPIPE_ERR_DAMAGED: the clip has
+ * damage, the levels are still complete. */
+MLVPIPE_API mlvpipe_status mlvpipe_analyze(const mlvpipe_analyze_settings *s, char **json,
+                                           mlvpipe_error *err);
+
+typedef struct mlvpipe_join_settings {
+    const char *output;           /* .mov, .mkv or .nut: the container follows the extension */
+    const char *const *segments;  /* in playing order, e.g. one clip's --frames chunks */
+    uint32_t segment_count;
+    int overwrite;
+    const atomic_int *cancel;
+    mlvpipe_logger log;           /* one line per segment at MLVPIPE_LOG_INFO */
+} mlvpipe_join_settings;
+
+typedef struct mlvpipe_join_result {
+    uint64_t packets, video_packets;
+    uint32_t shifted_segments;    /* segments whose timestamps were moved to follow on */
+    int output_failed;            /* the error came from writing, not from a segment */
+} mlvpipe_join_result;
+
+/* Joins movie segments into one file without re-encoding (every packet copied as it is).
+ * Refuses segments whose streams differ or that start a frame or more inside the ones
+ * before. */
+MLVPIPE_API mlvpipe_status mlvpipe_join(const mlvpipe_join_settings *s,
+                                        mlvpipe_join_result *result, mlvpipe_error *err);
+
+/* Sends libavcodec/libavformat's own messages to log (process-wide: libav has one log
+ * callback); NULL: back to libav's default. */
+MLVPIPE_API void mlvpipe_route_libav_log(const mlvpipe_logger *log);
+
+#endif

@@ -1,0 +1,30 @@
+/* mlvpipe: Magic Lantern raw video (MLV, spanned MLV, legacy RAW, dual ISO) to CinemaDNG,
+ * ProRes/FFV1 movies or streams for ffmpeg.
+ *
+ *     #include <mlvpipe/mlvpipe.h>     // pkg-config --cflags --libs mlvpipe
+ *
+ *     mlvpipe_convert_settings s;
+ *     mlvpipe_default_convert_settings(&s);
+ *     s.input = "M19-0333.MLV";
+ *     s.output = "clip.mov";
+ *     s.format = "prores422hq";
+ *     mlvpipe_error err;
+ *     if (mlvpipe_convert(&s, NULL, &err) != MLVPIPE_OK)
+ *         fprintf(stderr, "%s\n", err.message);
+ *
+ * clip.h: open a clip, its metadata, its frames. convert.h: convert, analyze, join.
+ * common.h: status codes, errors, logging, progress. version.h: the API version. */
+#ifndef MLVPIPE_H
+#define MLVPIPE_H
+
+#include "mlvpipe/clip.h"
+#include "mlvpipe/common.h"
+#include "mlvpipe/convert.h"
+#include "mlvpipe/version.h"
+
+/* The library's version ("0.1.0") and the API version it was built with
+ * (MLVPIPE_API_VERSION of version.h at build time). */
+MLVPIPE_API const char *mlvpipe_version(void);
+MLVPIPE_API unsigned mlvpipe_version_api(void);
+
+#endif

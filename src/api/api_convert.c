@@ -1,0 +1,225 @@
+/* mlvpipe_convert, mlvpipe_analyze, mlvpipe_join: the public face of pipeline/convert.h,
+ * pipeline/prepass.h with levels_io.h, and encode/av/join.h. */
+#include "api_internal.h"
+
+#include <stdlib.h>
+
+#include "develop/develop.h"
+#include "encode/av/av_sink.h"
+#include "encode/av/join.h"
+#include "pipeline/convert.h"
+#include "pipeline/levels_io.h"
+#include "pipeline/prepass.h"
+#include "reader/mlv_reader.h"
+
+#define DEFAULT_TOOL "mlvpipe " MLVPIPE_VERSION
+
+_Static_assert((int)MLVPIPE_GAMUT_ACES_AP0 == (int)MP_GAMUT_ACES_AP0 &&
+               (int)MLVPIPE_GAMUT_REC2020 == (int)MP_GAMUT_REC2020 &&
+               (int)MLVPIPE_CURVE_SLOG3 == (int)MP_CURVE_SLOG3 &&
+               (int)MLVPIPE_CURVE_LOGC3 == (int)MP_CURVE_LOGC3 &&
+               (int)MLVPIPE_CURVE_BT709 == (int)MP_CURVE_BT709,
+               "gamut and curve mirror common/mp_color.h");
+_Static_assert((int)MLVPIPE_DNG_LJ92_2C == (int)MP_DNG_LJ92_2C &&
+               (int)MLVPIPE_DNG_LJ92 == (int)MP_DNG_LJ92 && (int)MLVPIPE_DNG_16BIT == (int)MP_DNG_16BIT,
+               "DNG storage mirrors encode/sink.h");
+_Static_assert((int)MLVPIPE_NAMING_RESOLVE == (int)MP_NAMING_RESOLVE, "naming mirrors sink.h");
+
+void mlvpipe_default_convert_settings(mlvpipe_convert_settings *s)
+{
+    mp_convert_options o;
+    mp_convert_options_default(&o);
+    *s = (mlvpipe_convert_settings){
+        .format = o.format,
+        .audio = o.audio,
+        .force_phase = o.force_phase,
+        .gamut = (mlvpipe_gamut)o.develop.gamut,
+        .curve = (mlvpipe_curve)o.develop.curve,
+        .exposure_ev = o.develop.exposure_ev,
+        .wb = MLVPIPE_WB_AS_SHOT,
+        .wb_gains = {1, 1, 1},
+    };
+}
+
+/* The progress callback of one convert run, in public terms. */
+typedef struct progress_relay {
+    mlvpipe_progress_fn fn;
+    void *opaque;
+} progress_relay;
+
+static void relay_progress(void *opaque, const mp_progress_event *ev)
+{
+    const progress_relay *r = opaque;
+    mlvpipe_progress p;
+    api_progress_event(ev, &p);
+    r->fn(r->opaque, &p);
+}
+
+mlvpipe_status mlvpipe_convert(const mlvpipe_convert_settings *s, mlvpipe_convert_result *result,
+                               mlvpipe_error *err)
+{
+    mp_convert_options o;
+    mp_convert_options_default(&o);
+    o.input = s->input;
+    o.output = s->output;
+    if (s->format)
+        o.format = s->format;
+    o.frames = s->frames;
+    o.threads = s->threads;
+    o.levels_path = s->levels_path;
+    o.skip_existing = s->skip_existing;
+    o.overwrite = s->overwrite;
+    o.audio = s->audio;
+    o.force_phase = s->force_phase;
+    o.chroma_smooth = s->chroma_smooth;
+    if (s->fast)
+        o.develop.demosaic = DEVELOP_DEMOSAIC_BILINEAR;
+    o.develop.gamut = (mp_gamut)s->gamut;
+    o.develop.curve = (mp_curve)s->curve;
+    o.develop.exposure_ev = s->exposure_ev;
+    switch (s->wb) {
+    case MLVPIPE_WB_AS_SHOT: o.develop.wb = DEVELOP_WB_AS_SHOT; break;
+    case MLVPIPE_WB_DAYLIGHT: o.develop.wb = DEVELOP_WB_DAYLIGHT; break;
+    case MLVPIPE_WB_GREY_WORLD: o.wb_grey_world = 1; break;
+    case MLVPIPE_WB_CUSTOM:
+        o.develop.wb = DEVELOP_WB_CUSTOM;
+        for (int c = 0; c < 3; c++)
+            o.develop.wb_gains[c] = s->wb_gains[c];
+        break;
+    }
+    o.dng_storage = (mp_dng_storage)s->dng_storage;
+    o.naming = (mp_naming)s->naming;
+    o.resolve_clip_index = s->resolve_clip_index;
+    o.one_based = s->one_based;
+    o.fps_override_num = s->fps_num;
+    o.fps_override_den = s->fps_den;
+    o.timecode_time_of_day = s->timecode_time_of_day;
+    o.timecode_drop_frame = s->timecode_drop_frame;
+    o.cache_dir = s->cache_dir;
+    o.tool = s->tool ? s->tool : DEFAULT_TOOL;
+    o.cancel = s->cancel;
+    o.log = api_logger(&s->log);
+    progress_relay relay = {s->progress, s->progress_opaque};
+    if (s->progress) {
+        o.progress = relay_progress;
+        o.progress_opaque = &relay;
+    }
+
+    mp_convert_result r = {0};
+    mp_error e = {0};
+    mp_status st = mp_convert(&o, &r, &e);
+    if (result)
+        *result = (mlvpipe_convert_result){
+            .selected = r.selected,
+            .written = r.written,
+            .skipped = r.skipped,
+            .damaged = r.damaged,
+            .threads = r.threads,
+            .output_failed = r.output_failed,
+            .cache_hits = r.cache_hits,
+            .cache_misses = r.cache_misses,
+            .cache_rejected = r.cache_rejected,
+            .cache_puts = r.cache_puts,
+        };
+    return api_status(st, &e, err);
+}
+
+void mlvpipe_default_analyze_settings(mlvpipe_analyze_settings *s)
+{
+    mp_prepass_options o;
+    mp_prepass_options_default(&o);
+    *s = (mlvpipe_analyze_settings){.force_phase = o.force_phase};
+}
+
+static void log_levels(const mp_logger *log, const mp_clip_levels *cl)
+{
+    for (uint32_t k = 0; k < cl->segment_count; k++) {
+        const mp_levels_segment *s = &cl->segments[k];
+        const dualiso_levels *lv = &s->levels;
+        if (lv->is_dual)
+            mp_log(log, MP_LOG_INFO, "frames %u-%u: dual ISO, phase %u, %.3f EV, "
+                   "blacks %.2f/%.2f, whites %.0f/%.0f, %u frames used", s->first_frame,
+                   s->last_frame, lv->phase, lv->ratio_ev, lv->black_dark, lv->black_bright,
+                   lv->white_dark, lv->white_bright, lv->frames_used);
+        else
+            mp_log(log, MP_LOG_INFO, "frames %u-%u: single ISO", s->first_frame,
+                   s->last_frame);
+    }
+}
+
+mlvpipe_status mlvpipe_analyze(const mlvpipe_analyze_settings *s, char **json,
+                               mlvpipe_error *err)
+{
+    mp_prepass_options po;
+    mp_prepass_options_default(&po);
+    po.threads = s->threads;
+    po.force_phase = s->force_phase;
+    po.cancel = s->cancel;
+    po.log = api_logger(&s->log);
+    if (json)
+        *json = NULL;
+
+    mlv_clip *clip = NULL;
+    mlv_open_options oo = {po.log, 0};
+    mp_error e = {0};
+    mp_status st = mlv_clip_open(&clip, s->input, &oo, &e);
+    if (st != MP_OK)
+        return api_status(st, &e, err);
+    int damaged = mlv_clip_get_info(clip)->damage_count > 0; /* logged while opening */
+    mp_clip_levels cl;
+    st = mp_prepass_run(clip, &po, s->tool ? s->tool : DEFAULT_TOOL, &cl, &e);
+    mlv_clip_close(clip);
+    if (st != MP_OK)
+        return api_status(st, &e, err);
+    log_levels(&po.log, &cl);
+    if (s->output)
+        st = mp_clip_levels_write(s->output, &cl, s->overwrite, &e);
+    if (st == MP_OK && json) {
+        size_t len;
+        st = mp_clip_levels_to_json(&cl, json, &len, &e);
+    }
+    mp_clip_levels_free(&cl);
+    if (st == MP_OK && damaged)
+        st = mp_error_set(&e, MP_ERR_DAMAGED, "%s: damaged (see the warnings)", s->input);
+    return api_status(st, &e, err);
+}
+
+mlvpipe_status mlvpipe_join(const mlvpipe_join_settings *s, mlvpipe_join_result *result,
+                            mlvpipe_error *err)
+{
+    farm_join_options o = {
+        .output = s->output,
+        .segments = s->segments,
+        .segment_count = s->segment_count,
+        .overwrite = s->overwrite,
+        .cancel = s->cancel,
+        .log = api_logger(&s->log),
+    };
+    farm_join_result r = {0};
+    int on_output = 0;
+    mp_error e = {0};
+    mp_status st = farm_join(&o, &r, &on_output, &e);
+    if (result)
+        *result = (mlvpipe_join_result){
+            .packets = r.packets,
+            .video_packets = r.video_packets,
+            .shifted_segments = r.shifted_segments,
+            .output_failed = on_output,
+        };
+    return api_status(st, &e, err);
+}
+
+/* libav keeps one process-wide callback, so the logger must outlive its use: keep a copy. */
+static mlvpipe_logger libav_log;
+static mp_logger libav_mp_log;
+
+void mlvpipe_route_libav_log(const mlvpipe_logger *log)
+{
+    if (!log || !log->fn) {
+        av_sink_route_av_log(NULL);
+        return;
+    }
+    libav_log = *log;
+    libav_mp_log = api_logger(&libav_log);
+    av_sink_route_av_log(&libav_mp_log);
+}

@@ -1,0 +1,178 @@
+#include "common/out_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static atomic_uint temp_counter;
+
+mp_status mp_out_open(mp_out_file *f, const char *final_path, int overwrite, mp_error *err)
+{
+    f->fd = -1;
+    f->overwrite = overwrite;
+    f->temp_path[0] = 0;
+    if (snprintf(f->final_path, sizeof f->final_path, "%s", final_path) >=
+        (int)sizeof f->final_path)
+        return mp_error_set(err, MP_ERR_ARG, "%s: path too long", final_path);
+
+    const char *slash = strrchr(final_path, '/');
+    int dir_len = slash ? (int)(slash - final_path + 1) : 0;
+    const char *name = final_path + dir_len;
+    unsigned n = atomic_fetch_add(&temp_counter, 1);
+    if (snprintf(f->temp_path, sizeof f->temp_path, "%.*s.%s.%ld-%u.part", dir_len,
+                 final_path, name, (long)getpid(), n) >= (int)sizeof f->temp_path)
+        return mp_error_set(err, MP_ERR_ARG, "%s: path too long", final_path);
+
+    if (!overwrite && access(final_path, F_OK) == 0) {
+        f->temp_path[0] = 0;
+        return mp_error_set(err, MP_ERR_IO, "%s: exists (not overwriting)", final_path);
+    }
+    f->fd = open(f->temp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (f->fd < 0) {
+        int e = errno;
+        f->temp_path[0] = 0;
+        return mp_error_set(err, MP_ERR_IO, "%s: cannot create: %s", final_path, strerror(e));
+    }
+    return MP_OK;
+}
+
+mp_status mp_out_write(mp_out_file *f, const void *buf, size_t len, mp_error *err)
+{
+    const uint8_t *p = buf;
+    while (len) {
+        ssize_t n = write(f->fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            int e = n < 0 ? errno : ENOSPC;
+            off_t at = lseek(f->fd, 0, SEEK_CUR);
+            return mp_error_set(err, MP_ERR_IO, "%s: offset %lld: write failed: %s",
+                                f->final_path, (long long)at, strerror(e));
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    return MP_OK;
+}
+
+mp_status mp_out_pwrite(mp_out_file *f, const void *buf, size_t len, uint64_t offset,
+                        mp_error *err)
+{
+    const uint8_t *p = buf;
+    while (len) {
+        ssize_t n = pwrite(f->fd, p, len, (off_t)offset);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return mp_error_set(err, MP_ERR_IO, "%s: offset %llu: write failed: %s",
+                                f->final_path, (unsigned long long)offset,
+                                strerror(n < 0 ? errno : ENOSPC));
+        p += n;
+        len -= (size_t)n;
+        offset += (uint64_t)n;
+    }
+    return MP_OK;
+}
+
+static void fsync_parent(const char *path)
+{
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    int fd = open(dirname(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        fsync(fd);  /* best effort: some file systems refuse fsync on folders */
+        close(fd);
+    }
+}
+
+/* rename() that refuses to replace an existing file. Falls back to check-then-rename on file
+ * systems without RENAME_NOREPLACE. */
+static int rename_noreplace(const char *from, const char *to)
+{
+    if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0)
+        return 0;
+    if (errno != EINVAL && errno != ENOSYS)
+        return -1;
+    if (access(to, F_OK) == 0) {
+        errno = EEXIST;
+        return -1;
+    }
+    return rename(from, to);
+}
+
+mp_status mp_out_commit(mp_out_file *f, int do_fsync, mp_error *err)
+{
+    const char *what = NULL;
+    int e = 0;
+    if (do_fsync && fsync(f->fd) != 0) {
+        what = "fsync";
+        e = errno;
+    }
+    /* close() reports delayed write errors (NFS, quotas): it must succeed too. */
+    if (close(f->fd) != 0 && !what) {
+        what = "close";
+        e = errno;
+    }
+    f->fd = -1;
+    if (!what) {
+        int r = f->overwrite ? rename(f->temp_path, f->final_path)
+                             : rename_noreplace(f->temp_path, f->final_path);
+        if (r != 0) {
+            what = "rename";
+            e = errno;
+        }
+    }
+    if (what) {
+        mp_out_abort(f);
+        if (e == EEXIST)
+            return mp_error_set(err, MP_ERR_IO, "%s: exists (not overwriting)", f->final_path);
+        return mp_error_set(err, MP_ERR_IO, "%s: %s failed: %s", f->final_path, what,
+                            strerror(e));
+    }
+    f->temp_path[0] = 0;
+    if (do_fsync)
+        fsync_parent(f->final_path);
+    return MP_OK;
+}
+
+void mp_out_abort(mp_out_file *f)
+{
+    if (f->fd >= 0)
+        close(f->fd);
+    f->fd = -1;
+    if (f->temp_path[0])
+        unlink(f->temp_path);
+    f->temp_path[0] = 0;
+}
+
+mp_status mp_out_write_file(const char *final_path, const void *buf, size_t len, int overwrite,
+                            int do_fsync, mp_error *err)
+{
+    mp_out_file f;
+    mp_status st = mp_out_open(&f, final_path, overwrite, err);
+    if (st == MP_OK)
+        st = mp_out_write(&f, buf, len, err);
+    if (st == MP_OK)
+        st = mp_out_commit(&f, do_fsync, err);
+    else
+        mp_out_abort(&f);
+    return st;
+}
+
+mp_status mp_make_dir(const char *path, mp_error *err)
+{
+    if (mkdir(path, 0777) == 0)
+        return MP_OK;
+    int e = errno;
+    struct stat st;
+    if (e == EEXIST && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return MP_OK;
+    if (e == EEXIST)
+        return mp_error_set(err, MP_ERR_IO, "%s: exists and is not a folder", path);
+    return mp_error_set(err, MP_ERR_IO, "%s: cannot create folder: %s", path, strerror(e));
+}

@@ -1,0 +1,130 @@
+/* The blend's per-pixel kernels, in plain C (the reference, also used for the pixels a
+ * vector does not cover) and in SIMD versions chosen at run time (dsp.c, x86/). Every
+ * version gives the same bits: the same float operations in the same order (no
+ * contraction into FMA: files build with -ffp-contract=off), the same double-precision
+ * steps where the C code has them, and libm's cosf, called per pixel only in the narrow
+ * fade bands, on every path. tests/checkasm holds them to that. */
+#ifndef MP_DUALISO_DSP_H
+#define MP_DUALISO_DSP_H
+
+#include <math.h>
+#include <stdint.h>
+
+#include "common/mp_cpu.h"
+
+#define INTERP_ERR 0.10       /* error variance of a midpoint per squared disagreement */
+#define SIDE_SIGMAS 3.0f      /* pair disagreement (sigmas) that marks an edge between them */
+#define SIDE_RESOLVE 16.0f    /* ... and that the native value resolves (step^2 / its var) */
+
+/* 1 at t <= 0, 0 at t >= 1, raised cosine between. */
+static inline float dualiso_smooth_fade(float t)
+{
+    if (t <= 0)
+        return 1;
+    if (t >= 1)
+        return 0;
+    return 0.5f * (1 + cosf((float)M_PI * t));
+}
+
+/* One row of the blend (reconstruct.c says what the terms mean). nat: native samples;
+ * est/mis/est_clip/est_mid: the other field's estimate; lev_mean: the level averaged along
+ * the row; vn/vo: variances of native value and estimate; ex: their disagreement beyond
+ * noise (box-filtered between the two kernels); dst: the output row. */
+typedef struct dualiso_blend_row {
+    uint32_t w;
+    int bright, shadow;
+    const float *nat, *mis, *lev_mean;
+    float *est, *vn, *vo, *ex;
+    const uint8_t *nclip, *est_clip, *est_mid;
+    uint16_t *dst;
+    float var_d, var_b, gain;             /* read noise (both fields), photon gain */
+    float clip_floor;                     /* least dark value under a clipped bright one */
+    float fade_lo, fade_span;             /* bright field's fade-out band */
+    float shadow_lo, shadow_span;         /* shadow smoothing's band */
+    float alias_k;                        /* disagreement that counts, per sigma^2 */
+    float ob, oscale, owhite;             /* output mapping */
+} dualiso_blend_row;
+
+/* Noise of both values at x, the edge-side choice, and the disagreement ex[x]. */
+static inline void dualiso_blend_noise_px(const dualiso_blend_row *r, uint32_t x)
+{
+    float n = r->nat[x], o = r->est[x], m = r->mis[x];
+    int n_ok = !r->nclip[x], o_ok = !r->est_clip[x];
+    float photon = r->gain * (r->lev_mean[x] > 0 ? r->lev_mean[x] : 0);
+    float vd = r->var_d + photon, vb = r->var_b + photon;
+    float vn = r->bright ? vb : vd;
+    r->vn[x] = vn;
+    /* the estimate: mean of two samples, plus their disagreement beyond noise */
+    float vi = r->bright ? vd : vb;
+    float pair = m * m - 2 * vi;
+    r->vo[x] = 0.5f * vi + INTERP_ERR * (pair > 0 ? pair : 0);
+    if (r->est_mid[x] && n_ok && pair > SIDE_SIGMAS * SIDE_SIGMAS * 2 * vi &&
+        m * m > SIDE_RESOLVE * vn) {
+        /* An edge runs between the two samples: the native value, noisy but in the
+         * right place, tells which side this pixel is on. */
+        float lo = o - 0.5f * m, hi = o + 0.5f * m;
+        o = fabsf(n - lo) < fabsf(n - hi) ? lo : hi;
+        r->est[x] = o;
+        r->vo[x] = vi;
+    }
+    float dn = n - o;
+    r->ex[x] = (n_ok && o_ok) ? dn * dn - vn - r->vo[x] : 0;
+}
+
+/* The output sample at x. */
+static inline void dualiso_blend_mix_px(const dualiso_blend_row *r, uint32_t x)
+{
+    const int bright = r->bright;
+    const float *bval = bright ? r->nat : r->est;
+    const uint8_t *bclip = bright ? r->nclip : r->est_clip;
+    /* only disagreement that stands out of its own noise counts */
+    float alias = r->ex[x] - r->alias_k * (r->vn[x] + r->vo[x]);
+    float n = r->nat[x], o = r->est[x];
+    int n_ok = !r->nclip[x], o_ok = !r->est_clip[x];
+    float D = bright ? o : n, B = bright ? n : o;
+    int d_ok = bright ? o_ok : n_ok, b_ok = bright ? n_ok : o_ok;
+    if (bright && !n_ok && D < r->clip_floor)
+        D = r->clip_floor; /* a clipped bright sample says: at least its clip */
+    float v_o = r->vo[x] + (alias > 0 ? alias : 0);
+    float vd = bright ? v_o : r->vn[x], vb = bright ? r->vn[x] : v_o;
+    /* Deep shadows, a few bright-field read-noise sigmas and below: detail is lost in
+     * noise, so the bright value is smoothed with its same-colour row neighbours
+     * ([1 2 1] / 4 cuts the noise variance to 3/8). */
+    if (r->shadow && b_ok && x >= 2 && x + 2 < r->w && !bclip[x - 2] && !bclip[x + 2]) {
+        float smooth = 0.5f * B + 0.25f * (bval[x - 2] + bval[x + 2]);
+        float k = dualiso_smooth_fade((r->lev_mean[x] - r->shadow_lo) / r->shadow_span);
+        B += k * (smooth - B);
+        vb *= 1 - 0.625f * k;
+    }
+    float out = r->owhite; /* both fields clipped */
+    float fade = b_ok ? dualiso_smooth_fade((r->lev_mean[x] - r->fade_lo) / r->fade_span) : 0;
+    float wd = d_ok ? 1 / vd : 0, wb = fade / vb;
+    if (wd + wb > 0)
+        out = r->ob + r->oscale * (wd * D + wb * B) / (wd + wb);
+    if (out > r->owhite)
+        out = r->owhite;
+    if (out < 0)
+        out = 0;
+    r->dst[x] = (uint16_t)(out + 0.5f); /* out is within [0, white] */
+}
+
+/* Kernels over the columns [x0, x1) of a row. */
+typedef void (*dualiso_blend_fn)(const dualiso_blend_row *r, uint32_t x0, uint32_t x1);
+
+typedef struct dualiso_dsp {
+    dualiso_blend_fn blend_noise;  /* dualiso_blend_noise_px over the range */
+    dualiso_blend_fn blend_mix;    /* dualiso_blend_mix_px over the range */
+} dualiso_dsp;
+
+/* The kernels of one level (levels this build or CPU lacks fall back to lower ones). */
+const dualiso_dsp *dualiso_dsp_for(mp_cpu_level level);
+
+/* C versions, and the x86 ones (x86/blend_*.c) where built. */
+void dualiso_blend_noise_c(const dualiso_blend_row *r, uint32_t x0, uint32_t x1);
+void dualiso_blend_mix_c(const dualiso_blend_row *r, uint32_t x0, uint32_t x1);
+void dualiso_blend_noise_sse2(const dualiso_blend_row *r, uint32_t x0, uint32_t x1);
+void dualiso_blend_mix_sse2(const dualiso_blend_row *r, uint32_t x0, uint32_t x1);
+void dualiso_blend_noise_avx2(const dualiso_blend_row *r, uint32_t x0, uint32_t x1);
+void dualiso_blend_mix_avx2(const dualiso_blend_row *r, uint32_t x0, uint32_t x1);
+
+#endif

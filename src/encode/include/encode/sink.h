@@ -1,0 +1,124 @@
+/* encode/sink: the one interface every output format implements (dav1d tools/output style):
+ * open -> write_frame* / write_audio* -> finish, or abort at any point.
+ *
+ * Formats, chosen by name: "dng" (CinemaDNG sequence, one file per frame), "wav" (the clip's
+ * audio with bext + iXML), "md5" (per-frame MD5 lines, for tests), "null" (discards).
+ * `path` is the output directory for "dng" and "wav": both write into PATH/<sequence folder>/
+ * (naming.h), creating the folders. For "md5" it is the text file to write (NULL: none).
+ *
+ * Every file is written under a temporary name in its final folder and renamed when complete;
+ * an existing final file is an error unless params.overwrite is set. abort() removes the
+ * temporary files. Layout and tag choices follow doc/cinemadng.md. */
+#ifndef MP_SINK_H
+#define MP_SINK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/mp_frame.h"
+#include "common/mp_meta.h"
+#include "common/mp_status.h"
+
+typedef enum mp_naming {
+    MP_NAMING_PLAIN,    /* CLIP/CLIP_000000.dng, CLIP/CLIP.wav */
+    MP_NAMING_RESOLVE   /* CLIP_1_2024-05-06_1432_C0000/CLIP_1_2024-05-06_1432_C0000_000000.dng */
+} mp_naming;
+
+typedef enum mp_dng_storage {
+    MP_DNG_NATIVE,      /* the frame's own depth: 16-bit samples, or packed 10/12/14 bits */
+    MP_DNG_16BIT,       /* always 16-bit samples (required for dual-ISO output) */
+    MP_DNG_LJ92,        /* lossless JPEG (Compression 7), one strip, 1 component 2W x H/2,
+                         * predictor 6: MLV-App's layout, which Resolve loads; darktable 4.2
+                         * (rawspeed) refuses predictors other than 1 */
+    MP_DNG_LJ92_2C      /* lossless JPEG, one strip, 2 components W/2 x H, predictor 1 (same
+                         * colour to the left; as small as the above): also read by darktable,
+                         * not verified in Resolve */
+} mp_dng_storage;
+
+/* Clip metadata in force at the first frame (from the reader's mlv_clip_info). Absent blocks
+ * keep present = 0 and the corresponding tags are left out. */
+typedef struct mp_clip_meta {
+    mp_raw_info raw;                 /* colour matrix, illuminant, active area */
+    mp_raw_capture capture;          /* binning/skipping -> DefaultScale */
+    mp_camera camera;
+    mp_lens lens;
+    mp_exposure exposure;
+    mp_white_balance white_balance;
+    mp_wall_clock wall_clock;        /* RTCI: DateTime, time-of-day timecode, Resolve names */
+} mp_clip_meta;
+
+typedef struct mp_sink_params {
+    char clip_name[128];             /* clip file name without extension: ReelName, file names */
+    mp_clip_meta meta;
+
+    /* Video timing. The effective rate (timecode.h mp_sink_fps) is the override when set,
+     * else the recorded rate normalised to the standard rationals; FrameRate, TimeCodes and
+     * the WAV's TimeReference and iXML speed all use it. */
+    uint32_t fps_num, fps_den;                     /* as recorded (MLVI) */
+    uint32_t fps_override_num, fps_override_den;   /* 0/0: no override */
+    int timecode_time_of_day;        /* start TimeCodes at the RTCI wall clock, else 00:00:00:00 */
+    int timecode_drop_frame;         /* drop-frame codes (29.97 and 59.94 only) */
+    mp_rational baseline_exposure;   /* BaselineExposure, constant over the clip (0/0: 0) */
+
+    /* DNG output */
+    mp_dng_storage storage;
+    mp_naming naming;
+    uint32_t resolve_clip_index;     /* the C0000 part of Resolve names */
+    int one_based;                   /* file numbers = frame number + 1 (TimeCodes unchanged) */
+
+    /* Audio (WAV): PCM format and the timing needed to align it with the video. */
+    mp_audio_format audio;
+    uint64_t audio_start_us;         /* timestamp of the first audio sample */
+    uint64_t video_start_us;         /* timestamp of the clip's first frame */
+    uint32_t clip_first_frame;       /* absolute number of the clip's first frame */
+    uint32_t first_frame;            /* absolute number of the first frame being exported */
+    uint32_t frame_count;            /* frames being exported; 0: keep all the audio given */
+
+    /* Files */
+    int overwrite;                   /* replace existing final files */
+    int fsync;                       /* fsync each file (and its folder) before and after rename */
+    mp_logger log;
+} mp_sink_params;
+
+/* Per-frame metadata that may change within a clip; NULL fields use the clip's. */
+typedef struct mp_frame_meta {
+    const mp_exposure *exposure;
+    const mp_white_balance *white_balance;
+} mp_frame_meta;
+
+/* One format. priv is priv_size zeroed bytes owned by the generic layer. */
+typedef struct mp_sink_ops {
+    const char *name;
+    size_t priv_size;
+    int concurrent_frames;           /* write_frame may run on several threads at once */
+    mp_status (*open)(void *priv, const char *path, const mp_sink_params *p, mp_error *err);
+    mp_status (*write_frame)(void *priv, const mp_frame *f, const mp_frame_meta *m,
+                             mp_error *err);                /* NULL: takes no video */
+    mp_status (*write_audio)(void *priv, const void *pcm, size_t bytes,
+                             mp_error *err);                /* NULL: takes no audio */
+    mp_status (*finish)(void *priv, mp_error *err);
+    void (*abort)(void *priv);
+} mp_sink_ops;
+
+typedef struct mp_sink mp_sink;
+
+/* NULL if no format has that name. */
+const mp_sink_ops *mp_sink_find(const char *name);
+
+mp_status mp_sink_open(mp_sink **out, const mp_sink_ops *ops, const char *path,
+                       const mp_sink_params *p, mp_error *err);
+/* Frames may arrive in any order. Thread-safe only when ops->concurrent_frames. */
+mp_status mp_sink_write_frame(mp_sink *s, const mp_frame *f, const mp_frame_meta *m,
+                              mp_error *err);
+/* Interleaved PCM in params.audio's format, in stream order, any byte count. */
+mp_status mp_sink_write_audio(mp_sink *s, const void *pcm, size_t bytes, mp_error *err);
+/* Completes the outputs and frees the sink (also on failure). */
+mp_status mp_sink_finish(mp_sink *s, mp_error *err);
+/* Removes unfinished outputs and frees the sink. NULL is ignored. */
+void mp_sink_abort(mp_sink *s);
+
+/* Frames and audio bytes accepted so far. */
+uint64_t mp_sink_frames_written(const mp_sink *s);
+uint64_t mp_sink_audio_bytes_written(const mp_sink *s);
+
+#endif

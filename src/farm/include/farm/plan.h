@@ -1,0 +1,95 @@
+/* farm/plan: a clip cut into chunks of frames and the job description that converts them on a
+ * render farm (doc/farm.md 5): one `analyze` task writing the levels sidecar, one
+ * `convert --frames A-B --levels SIDECAR` task per chunk after it, and a final task after all
+ * chunks: `join` for movie segments, or, for a DNG sequence of a clip with audio, a whole-clip
+ * `convert --skip-existing` that finds every frame done and writes the WAV.
+ *
+ * Chunks: chunk k covers the absolute frame numbers [first + k*N, first + (k+1)*N - 1], the last
+ * one clamped to the clip's last frame; chunks holding no frame of the clip (a gap of dropped
+ * frames) are left out. Boundaries and file names depend only on the clip and N.
+ *
+ * Engines:
+ *   slurm     a bash script to run where sbatch works: it submits the analyze job, a job array
+ *             (--array=0-(K-1), --dependency=afterok:ANALYZE) whose task i converts chunk i,
+ *             and the final job (afterok on the whole array); job scripts carry #SBATCH lines.
+ *   parallel  a bash script: analyze, then `parallel --halt now,fail=1 -q ... ::: RANGES`
+ *             (with --sshlogin when given), then the final step.
+ *   json      {"format":"mlvpipe-plan","format_version":1, ... "tasks":[...]} with every task's
+ *             command as an argv array and its dependencies by id (doc/json.md, section 3).
+ * Every path is quoted for the shell; text with control characters is refused (it could end a
+ * here-document or a line early). */
+#ifndef MP_FARM_PLAN_H
+#define MP_FARM_PLAN_H
+
+#include <stdint.h>
+
+#include "common/mp_status.h"
+#include "common/json.h"
+
+typedef struct farm_chunk {
+    uint32_t first, last;       /* absolute frame numbers, inclusive */
+    uint32_t frames;            /* frames of the clip inside */
+} farm_chunk;
+
+/* Cuts numbers[0..count) (the clip's frame numbers, strictly increasing) into chunks of
+ * `size` frame numbers. *chunks is malloc'd (free it), *chunk_count >= 1 when count >= 1. */
+mp_status farm_chunks(const uint32_t *numbers, uint32_t count, uint32_t size,
+                      farm_chunk **chunks, uint32_t *chunk_count, mp_error *err);
+
+/* Appends s as one shell word: unchanged when it is made of safe characters only, else in
+ * single quotes (a quote inside becomes '\''). */
+void farm_shell_quote(mp_text *t, const char *s);
+
+/* MP_OK when s has no control character (what may go into a script line); else MP_ERR_ARG
+ * naming `what`. */
+mp_status farm_check_text(const char *what, const char *s, mp_error *err);
+
+typedef enum farm_engine { FARM_SLURM, FARM_PARALLEL, FARM_JSON } farm_engine;
+
+/* Parses "slurm", "parallel" or "json"; returns 0 on anything else. */
+int farm_engine_parse(const char *s, farm_engine *out);
+
+#define FARM_MAX_EXTRA 32
+
+typedef struct farm_plan {
+    const char *tool;           /* "mlvpipe 0.1.0", written into the header */
+    const char *program;        /* mlvpipe as the nodes run it */
+    const char *clip;           /* the clip's path as the nodes see it */
+    const char *output;         /* output folder */
+    const char *name;           /* clip name without extension: job and file names */
+    const char *levels;         /* sidecar written by analyze, read by every chunk */
+    const char *format;         /* convert --to value; NULL: DNG */
+    const char *movie_ext;      /* NULL: frames (no join); else "mov", "mkv": segments + join */
+    uint32_t threads;           /* per task; 0: convert's default (and no --cpus-per-task) */
+    int phase;                  /* --phase for analyze and convert; -1: detect */
+    int no_audio;               /* pass --no-audio */
+    const char *extra[FARM_MAX_EXTRA];   /* passed to every convert task verbatim */
+    uint32_t extra_count;
+    /* The clip, from the reader. */
+    uint64_t guid;
+    uint32_t frame_count, first_frame, last_frame;
+    int has_audio;
+    uint32_t chunk_size;
+    const farm_chunk *chunks;
+    uint32_t chunk_count;
+    /* Slurm: extra "#SBATCH ..." lines (e.g. "--partition=render"). */
+    const char *sbatch[FARM_MAX_EXTRA];
+    uint32_t sbatch_count;
+    /* GNU parallel: --sshlogin list (NULL: this machine) and --jobs (0: parallel's default). */
+    const char *sshlogin;
+    uint32_t jobs;
+} farm_plan;
+
+/* Folder of the movie segments: OUTPUT/NAME_segments. Writes into out (size bytes). */
+mp_status farm_segment_dir(const farm_plan *p, char *out, size_t size, mp_error *err);
+/* Segment of chunk c: OUTPUT/NAME_segments/NAME_AAAAAA-BBBBBB.EXT. */
+mp_status farm_segment_path(const farm_plan *p, const farm_chunk *c, char *out, size_t size,
+                            mp_error *err);
+/* The joined movie: OUTPUT/NAME.EXT. */
+mp_status farm_movie_path(const farm_plan *p, char *out, size_t size, mp_error *err);
+
+/* Writes the job description for engine e. Fails (MP_ERR_ARG) on text that cannot go into a
+ * script, MP_ERR_NOMEM when out could not grow. */
+mp_status farm_plan_render(const farm_plan *p, farm_engine e, mp_text *out, mp_error *err);
+
+#endif

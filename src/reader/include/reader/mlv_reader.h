@@ -1,0 +1,184 @@
+/* reader: opens Magic Lantern clips (MLV v2.0, spanned .MLV/.M00..M99, legacy .RAW/.R00..)
+ * and gives random access to their frames, metadata and audio.
+ *
+ * Opening builds an index from block headers only (no payload reads). After that the clip is
+ * read-only: any number of threads may call mlv_read_frame() (or its two halves,
+ * mlv_read_payload and mlv_decode_payload) at once on the same clip, each with its own
+ * mlv_scratch and mlv_payload (reads use pread, there is no shared seek position).
+ *
+ * Frames are indexed 0..frame_count-1 in frame-number order (ties broken by timestamp; later
+ * duplicates dropped and reported). mlv_frame_info.number is the absolute frame number. */
+#ifndef MLV_READER_H
+#define MLV_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/mp_frame.h"
+#include "common/mp_meta.h"
+#include "common/mp_status.h"
+
+typedef struct mlv_clip mlv_clip;
+
+typedef enum mlv_container { MLV_CONTAINER_MLV, MLV_CONTAINER_RAW } mlv_container;
+
+typedef enum mlv_compression {
+    MLV_COMPRESSION_NONE,
+    MLV_COMPRESSION_LJ92,
+    MLV_COMPRESSION_LZMA,
+    MLV_COMPRESSION_DELTA,
+    MLV_COMPRESSION_LZMA_DELTA,
+    MLV_COMPRESSION_LJ92_DELTA          /* mlv_dump -c -e: LJ92 images of the DELTA samples */
+} mlv_compression;
+
+typedef enum mlv_damage_kind {
+    MLV_DAMAGE_TRUNCATED,       /* a block runs past the end of its file */
+    MLV_DAMAGE_ZERO_TAIL,       /* blockSize 0 / zero-filled tail */
+    MLV_DAMAGE_BAD_BLOCK,       /* impossible size or field; block skipped */
+    MLV_DAMAGE_GUID_MISMATCH,   /* a chunk from another recording, ignored */
+    MLV_DAMAGE_MISSING_CHUNK,   /* a gap in the chunk sequence */
+    MLV_DAMAGE_DUPLICATE_FRAME, /* a frame number seen twice; the later one dropped */
+    MLV_DAMAGE_RESYNC           /* garbage skipped by scanning for the next known block */
+} mlv_damage_kind;
+
+typedef struct mlv_damage {
+    mlv_damage_kind kind;
+    uint32_t chunk;             /* index into the clip's chunk files */
+    uint64_t offset;            /* byte offset in that chunk */
+    char message[256];          /* one line: "FILE: offset N: cause" */
+} mlv_damage;
+
+typedef struct mlv_clip_info {
+    mlv_container container;
+    uint32_t chunk_count;
+    uint64_t guid;
+    uint32_t video_class, audio_class;
+    mlv_compression compression;
+    uint32_t fps_num, fps_den;          /* sourceFpsNom / sourceFpsDenom */
+    uint32_t frame_count;               /* frames in the index */
+    uint32_t first_number, last_number; /* frame numbers of index 0 and frame_count-1 */
+    uint32_t gap_count;                 /* runs of missing frame numbers */
+    uint32_t missing_frames;            /* frame numbers missing inside [first, last] */
+    uint32_t segment_count;             /* runs of frames sharing the same RAWI/EXPO/DISO */
+    /* Metadata in force at the first frame (later changes: see mlv_frame_info). */
+    mp_raw_info raw;
+    mp_raw_capture capture;
+    mp_camera camera;
+    mp_exposure exposure;
+    mp_lens lens;
+    mp_white_balance white_balance;
+    mp_wall_clock wall_clock;
+    mp_dual_iso_tag dual_iso;
+    mp_style style;
+    mp_level_info level;
+    char info_text[256];                /* INFO block text, if any */
+    /* Audio: PCM concatenated from AUDF blocks in their frameNumber order. */
+    mp_audio_format audio;
+    uint64_t audio_bytes;               /* whole sample frames only */
+    uint64_t audio_start_us;            /* timestamp of the first audio sample */
+    uint64_t video_start_us;            /* timestamp of the first indexed frame */
+    uint32_t damage_count;
+    /* Added by the reader owner (fields only appended). */
+    uint32_t damage_omitted;            /* damage beyond the stored entries, counted only */
+    uint32_t file_flags;                /* MLVI fileFlags of the first chunk */
+    uint32_t audio_blocks;              /* AUDF blocks indexed */
+    uint32_t mark_count;                /* MARK blocks */
+    int lj92_tagged_raw;                /* videoClass 0x01 but LJ92 payloads (2017 builds) */
+    char versions[256];                 /* VERS strings, joined with "; " */
+    int lzma_tagged_raw;                /* videoClass 0x01 but LZMA payloads (mlv_dump 2015-17);
+                                         * compression then says LZMA */
+} mlv_clip_info;
+
+typedef struct mlv_frame_info {
+    uint32_t number;                    /* absolute frame number */
+    uint64_t timestamp_us;
+    uint16_t crop_x, crop_y, pan_x, pan_y;
+    uint32_t segment;                   /* changes when RAWI, EXPO or DISO changes */
+    const mp_raw_info *raw;             /* in force for this frame (owned by the clip) */
+    const mp_exposure *exposure;
+    const mp_dual_iso_tag *dual_iso;
+    const mp_white_balance *white_balance;
+} mlv_frame_info;
+
+typedef struct mlv_open_options {
+    mp_logger log;                      /* warnings while indexing */
+    int no_spanning;                    /* open only the named file */
+} mlv_open_options;
+
+/* The stored bytes of one frame as mlv_read_payload left them (compressed or bit-packed; for
+ * legacy RAW the bytes may straddle two chunk files). Reusable: zero-initialise, then read
+ * into it any number of times; mlv_payload_free releases it. */
+typedef struct mlv_payload {
+    uint8_t *data;
+    size_t size;                        /* bytes of the frame held */
+    size_t capacity;
+    const mlv_clip *clip;               /* which frame the bytes are (NULL: none yet) */
+    uint32_t index;
+} mlv_payload;
+
+/* Per-thread decode state (inflated LZMA buffer, DELTA reference, payloads mlv_read_frame
+ * reads into). Zero-initialise. */
+typedef struct mlv_scratch {
+    uint8_t *buf;
+    size_t buf_size;
+    uint16_t *ref;                      /* DELTA: last decoded frame, in stored units */
+    size_t ref_size;
+    int64_t ref_index;                  /* index of the frame in ref, -1 none */
+    const mlv_clip *ref_clip;           /* clip that ref belongs to (a scratch may move on) */
+    /* Added with the read/decode split (fields only appended). */
+    mlv_payload payload;                /* mlv_read_frame's own payload */
+    mlv_payload chain;                  /* DELTA: earlier frames read to rebuild the reference */
+} mlv_scratch;
+
+/* Opens path (.MLV, .RAW, or a later chunk's name) and indexes every chunk.
+ * Damage that leaves frames readable is recorded (mlv_clip_damage) and opening succeeds;
+ * a file with no usable frame header (no MLVI/RAWI, no RAWM footer) fails. */
+mp_status mlv_clip_open(mlv_clip **out, const char *path, const mlv_open_options *opt,
+                        mp_error *err);
+void mlv_clip_close(mlv_clip *clip);
+
+const mlv_clip_info *mlv_clip_get_info(const mlv_clip *clip);
+const char *mlv_clip_path(const mlv_clip *clip, uint32_t chunk);
+const mlv_damage *mlv_clip_damage(const mlv_clip *clip, uint32_t i);
+
+mp_status mlv_frame_info_get(const mlv_clip *clip, uint32_t index, mlv_frame_info *out);
+/* Index of the frame with this absolute number, or -1. */
+int64_t mlv_frame_index_of(const mlv_clip *clip, uint32_t number);
+
+/* Decodes frame `index` into out (resized as needed): raw samples in the stored bit depth,
+ * levels and CFA from the RAWI in force. Thread-safe given a scratch per thread. */
+mp_status mlv_read_frame(const mlv_clip *clip, uint32_t index, mp_frame *out,
+                         mlv_scratch *scratch, mp_error *err);
+void mlv_scratch_free(mlv_scratch *scratch);
+
+/* mlv_read_frame in two steps, so one thread can do the I/O and others the decoding.
+ *
+ * mlv_read_payload: I/O only. Checks frame `index` against its RAWI (the same checks and
+ * errors as mlv_read_frame) and preads its stored bytes into buf, never more than the frame
+ * can need (a packed frame's size; LJ92 and LZMA streams are capped at a bound derived from
+ * the frame size), so a hostile block length cannot make it allocate without bound.
+ * Thread-safe given a payload per thread.
+ *
+ * mlv_decode_payload: decodes a payload read for the same clip and index into out (unpack,
+ * LJ92, LZMA), fills out's levels, CFA, number and timestamp, exactly as mlv_read_frame does.
+ * CPU only, except for DELTA clips: a DELTA frame is stored relative to the frame before it,
+ * so when the scratch's reference is not frame index-1 the earlier frames of the chain (back
+ * to the last RAWI change) are read and decoded here with pread, as mlv_read_frame would.
+ * Decoding in index order with one scratch keeps that at one frame per call. */
+mp_status mlv_read_payload(const mlv_clip *clip, uint32_t index, mlv_payload *buf,
+                           mp_error *err);
+mp_status mlv_decode_payload(const mlv_clip *clip, uint32_t index, const mlv_payload *buf,
+                             mp_frame *out, mlv_scratch *scratch, mp_error *err);
+void mlv_payload_free(mlv_payload *buf);
+
+/* Copies len bytes of the clip's PCM stream starting at byte offset into dst. */
+mp_status mlv_read_audio(const mlv_clip *clip, uint64_t offset, void *dst, size_t len,
+                         mp_error *err);
+
+const char *mlv_compression_name(mlv_compression c);
+
+/* MP_OK when frames of this clip can be decoded; else MP_ERR_UNSUPPORTED and a message
+ * naming the video class (reading any frame fails the same way). */
+mp_status mlv_clip_check_video(const mlv_clip *clip, mp_error *err);
+
+#endif

@@ -1,0 +1,59 @@
+#!/bin/bash
+# libmlvpipe as a user gets it: `meson install` into a scratch DESTDIR, then a small program
+# (api_demo.c) compiled against the INSTALLED headers and library through
+# `pkg-config --cflags --libs mlvpipe` only, linked shared and static. Each build
+# converts an mlvsynth dual-ISO clip to per-frame MD5s, which must equal the installed CLI's
+# `convert --to md5` output, with every frame written and reported by the progress callback.
+# usage: install_api.sh BUILD_DIR SRC_ROOT MLVSYNTH
+set -u
+build=$1 src=$2 mlvsynth=$3
+. "$(dirname "$0")/../e2e/lib.sh"
+command -v pkg-config >/dev/null || { echo "no pkg-config: skip"; exit 77; }
+dest=$tmp/dest
+DESTDIR=$dest meson install -C "$build" --no-rebuild --quiet >"$tmp/install.log" 2>&1 ||
+    { cat "$tmp/install.log"; fail "meson install"; finish; }
+prefix=$(meson introspect "$build" --buildoptions |
+         python3 -c 'import json,sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"]=="prefix"))')
+pc=$(find "$dest" -name mlvpipe.pc | head -n 1)
+[ -n "$pc" ] || { fail "no mlvpipe.pc installed"; finish; }
+for f in include/mlvpipe/mlvpipe.h include/mlvpipe/clip.h include/mlvpipe/convert.h \
+         include/mlvpipe/common.h include/mlvpipe/version.h bin/mlvpipe; do
+    [ -e "$dest$prefix/$f" ] || fail "not installed: $prefix/$f"
+done
+libdir=$(dirname "$(dirname "$pc")")
+ls "$libdir"/libmlvpipe.so.1 "$libdir"/libmlvpipe.a >/dev/null || fail "libraries not in $libdir"
+# Only the API's names leave the shared library.
+others=$(nm -D --defined-only "$libdir/libmlvpipe.so.1" | awk '{print $3}' | grep -v '^mlvpipe_')
+[ -z "$others" ] || fail "libmlvpipe.so exports more than the API: $(echo $others | head -c 300)"
+
+export PKG_CONFIG_PATH=$(dirname "$pc") PKG_CONFIG_SYSROOT_DIR=$dest
+cc=${CC:-cc}
+# shellcheck disable=SC2046
+$cc -std=c11 -Wall -Wextra -Werror -o "$tmp/demo-shared" "$src/tests/build/api_demo.c" \
+    $(pkg-config --cflags --libs mlvpipe) || fail "compile against the shared library"
+# The static build takes the archive where pkg-config names the library, and the libraries
+# mlvpipe.pc says it needs (Requires.private, Libs.private) as the system has them: shared,
+# since Debian's libav* cannot link statically (`--static` pulls in static codec libraries
+# that are not packaged).
+static_libs="$(pkg-config --libs mlvpipe | sed 's/-lmlvpipe/-Wl,-Bstatic -lmlvpipe -Wl,-Bdynamic/')
+    $(pkg-config --libs $(pkg-config --print-requires-private mlvpipe))
+    $(sed -n 's/^Libs.private: //p' "$pc")"
+# shellcheck disable=SC2046
+$cc -std=c11 -Wall -Wextra -Werror -o "$tmp/demo-static" "$src/tests/build/api_demo.c" \
+    $(pkg-config --cflags mlvpipe) $static_libs || fail "compile against the static library"
+ldd "$tmp/demo-static" | grep -q libmlvpipe && fail "demo-static needs libmlvpipe.so"
+
+"$mlvsynth" -o "$tmp/d.MLV" --dual-iso --size 256x144 --frames 6 >/dev/null || fail "mlvsynth"
+"$dest$prefix/bin/mlvpipe" convert "$tmp/d.MLV" --to md5 -o "$tmp/cli.md5" || fail "CLI convert"
+[ "$(wc -l <"$tmp/cli.md5")" -eq 6 ] || fail "CLI md5 list: $(wc -l <"$tmp/cli.md5") lines"
+for kind in shared static; do
+    LD_LIBRARY_PATH=$libdir "$tmp/demo-$kind" "$tmp/d.MLV" "$tmp/$kind.md5" >"$tmp/$kind.out" ||
+        fail "demo-$kind failed"
+    echo "demo-$kind: $(cat "$tmp/$kind.out")"
+    grep -q "size 256x144 RGGB frames 6 numbers 0-5 written 6 progress 6\$" "$tmp/$kind.out" ||
+        fail "demo-$kind: $(cat "$tmp/$kind.out")"
+    cmp -s "$tmp/$kind.md5" "$tmp/cli.md5" || fail "demo-$kind MD5s differ from the CLI's"
+done
+LD_LIBRARY_PATH=$libdir ldd "$tmp/demo-shared" | grep -q "libmlvpipe.so.1 => $libdir" ||
+    fail "demo-shared does not load the installed libmlvpipe.so.1"
+finish

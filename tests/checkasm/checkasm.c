@@ -1,0 +1,200 @@
+/* checkasm: every SIMD kernel against its C reference, bit for bit, at every instruction-set
+ * level this CPU has, on random rows of random widths (not multiples of any vector width)
+ * with the edge cases mixed in: clipped samples, values in the fade bands where the kernels
+ * fall back to cosf per lane, negative levels, column ranges starting and ending anywhere.
+ * With --bench, the time per pixel of every kernel at every level.
+ * Usage: checkasm [--seed N] [--rounds N] [--bench] */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dualiso/dsp.h"
+
+enum { MAX_W = 1920, TEST_W = 700, BENCH_W = MAX_W };
+
+static uint64_t rng_state;
+
+static uint32_t rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (uint32_t)(rng_state >> 11);
+}
+
+static float rnd_float(float lo, float hi)
+{
+    return lo + (hi - lo) * (float)(rnd() & 0xffffff) / (float)0x1000000;
+}
+
+/* One row's buffers; a test runs the C kernel on one copy and the SIMD one on another. */
+typedef struct row_buf {
+    float nat[MAX_W], mis[MAX_W], lev_mean[MAX_W], est[MAX_W], vn[MAX_W], vo[MAX_W], ex[MAX_W];
+    uint8_t nclip[MAX_W], est_clip[MAX_W], est_mid[MAX_W];
+    uint16_t dst[MAX_W];
+} row_buf;
+
+static const float CLIP_B = 4000, NB = 0.4f;
+
+/* A level that often falls in one of the bands where the kernels take cosf. */
+static float level_sample(void)
+{
+    switch (rnd() % 6) {
+    case 0: return rnd_float(0.7f * CLIP_B, 0.92f * CLIP_B);  /* fade band */
+    case 1: return rnd_float(2 * NB, 6 * NB);                 /* shadow band */
+    case 2: return rnd_float(-3, 0.5f);                       /* at and below black */
+    case 3: return (float)(rnd() % 5) * NB;                   /* band edges exactly */
+    default: return rnd_float(-5, 1.2f * CLIP_B);
+    }
+}
+
+static void fill(row_buf *b, uint32_t w, int clip_rate)
+{
+    for (uint32_t x = 0; x < w; x++) {
+        b->lev_mean[x] = level_sample();
+        b->nat[x] = b->lev_mean[x] + rnd_float(-30, 30);
+        b->est[x] = rnd() % 8 ? b->lev_mean[x] + rnd_float(-30, 30) : level_sample();
+        b->mis[x] = rnd() % 4 ? rnd_float(0, 5) : rnd_float(0, 3000);
+        b->vn[x] = rnd_float(0.01f, 100);
+        b->vo[x] = rnd_float(0.01f, 100);
+        b->ex[x] = rnd_float(-200, 2000);
+        b->nclip[x] = (uint8_t)(rnd() % 100 < (uint32_t)clip_rate);
+        b->est_clip[x] = (uint8_t)(rnd() % 100 < (uint32_t)clip_rate);
+        b->est_mid[x] = (uint8_t)(rnd() % 3 != 0);
+        b->dst[x] = 0xdead;
+    }
+}
+
+static dualiso_blend_row row_for(row_buf *b, uint32_t w, int bright, int shadow)
+{
+    return (dualiso_blend_row){
+        .w = w, .bright = bright, .shadow = shadow, .nat = b->nat, .mis = b->mis,
+        .lev_mean = b->lev_mean, .est = b->est, .vn = b->vn, .vo = b->vo, .ex = b->ex,
+        .nclip = b->nclip, .est_clip = b->est_clip, .est_mid = b->est_mid, .dst = b->dst,
+        .var_d = 43.56f, .var_b = NB * NB, .gain = 0.27f, .clip_floor = 0.98f * CLIP_B,
+        .fade_lo = 0.7f * CLIP_B, .fade_span = 0.22f * CLIP_B, .shadow_lo = 2 * NB,
+        .shadow_span = 4 * NB, .alias_k = 0.72f, .ob = 8192, .oscale = 4, .owhite = 61132};
+}
+
+static int same_floats(const char *what, const float *a, const float *b, uint32_t w)
+{
+    for (uint32_t x = 0; x < w; x++)
+        if (memcmp(&a[x], &b[x], sizeof a[x])) {
+            fprintf(stderr, "  %s[%u]: C %.9g, SIMD %.9g\n", what, x, a[x], b[x]);
+            return 0;
+        }
+    return 1;
+}
+
+static int check_level(mp_cpu_level level, int rounds, int *checked)
+{
+    const dualiso_dsp *ref = dualiso_dsp_for(MP_CPU_C), *d = dualiso_dsp_for(level);
+    static row_buf a, b;
+    int failures = 0;
+    for (int round = 0; round < rounds && failures < 5; round++) {
+        uint32_t w = 1 + rnd() % (TEST_W - 1);
+        if (round < 24)
+            w = 1 + (uint32_t)round; /* every width up to three AVX2 vectors */
+        uint32_t x0 = rnd() % 4 ? 0 : rnd() % w, x1 = rnd() % 4 ? w : x0 + rnd() % (w - x0 + 1);
+        int bright = (int)(rnd() & 1), shadow = (int)(rnd() % 4 != 0);
+        fill(&a, w, (int)(rnd() % 3) * 20);
+        b = a;
+        dualiso_blend_row ra = row_for(&a, w, bright, shadow), rb = row_for(&b, w, bright, shadow);
+        ref->blend_noise(&ra, x0, x1);
+        d->blend_noise(&rb, x0, x1);
+        int ok = same_floats("est", a.est, b.est, w) && same_floats("vn", a.vn, b.vn, w) &&
+                 same_floats("vo", a.vo, b.vo, w) && same_floats("ex", a.ex, b.ex, w);
+        ref->blend_mix(&ra, x0, x1);
+        d->blend_mix(&rb, x0, x1);
+        for (uint32_t x = 0; ok && x < w; x++)
+            if (a.dst[x] != b.dst[x]) {
+                fprintf(stderr, "  dst[%u]: C %u, SIMD %u\n", x, a.dst[x], b.dst[x]);
+                ok = 0;
+            }
+        if (!ok) {
+            fprintf(stderr, "checkasm: %s blend differs from C: width %u, columns %u..%u, "
+                    "bright %d, shadow %d (round %d)\n", mp_cpu_level_name(level), w, x0, x1,
+                    bright, shadow, round);
+            failures++;
+        }
+        (*checked)++;
+    }
+    return failures;
+}
+
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* ns per pixel of one kernel at one level: best of 5 batches over a 1920-wide row. */
+static double bench_fn(const dualiso_dsp *d, int mix, row_buf *buf, const row_buf *fresh)
+{
+    double best = 1e30;
+    enum { REPS = 200 };
+    for (int batch = 0; batch < 5; batch++) {
+        double t = 0;
+        for (int i = 0; i < REPS; i++) {
+            memcpy(buf, fresh, sizeof *buf);
+            dualiso_blend_row r = row_for(buf, BENCH_W, i & 1, 1);
+            double t0 = cpu_now();
+            (mix ? d->blend_mix : d->blend_noise)(&r, 0, BENCH_W);
+            t += cpu_now() - t0;
+        }
+        if (t < best)
+            best = t;
+    }
+    return best * 1e9 / ((double)REPS * BENCH_W);
+}
+
+int main(int argc, char **argv)
+{
+    uint64_t seed = (uint64_t)time(NULL);
+    int rounds = 2000, bench = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+            seed = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--rounds") && i + 1 < argc)
+            rounds = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--bench"))
+            bench = 1;
+        else {
+            fprintf(stderr, "usage: checkasm [--seed N] [--rounds N] [--bench]\n");
+            return 2;
+        }
+    }
+    rng_state = seed ? seed : 1;
+    printf("checkasm: seed %llu\n", (unsigned long long)seed);
+    int failures = 0;
+    for (int l = MP_CPU_C + 1; l < MP_CPU_LEVELS; l++) {
+        if (!mp_cpu_has((mp_cpu_level)l))
+            continue;
+        int checked = 0, f = check_level((mp_cpu_level)l, rounds, &checked);
+        printf("  %-5s dualiso blend (noise, mix): %s (%d rows)\n", mp_cpu_level_name(l),
+               f ? "FAILED" : "ok", checked);
+        failures += f;
+    }
+    if (bench && !failures) {
+        static row_buf buf, fresh;
+        fill(&fresh, BENCH_W, 5);
+        /* levels of a log ramp over 14 EV, as across the benchmark scene: few in the bands */
+        for (uint32_t x = 0; x < BENCH_W; x++) {
+            fresh.lev_mean[x] = exp2f(-1 + 14.0f * (float)x / BENCH_W);
+            fresh.nat[x] = fresh.lev_mean[x] + rnd_float(-3, 3);
+            fresh.est[x] = fresh.lev_mean[x] + rnd_float(-3, 3);
+        }
+        printf("ns/pixel (CPU time, best of 5 x 200 rows of %d, levels on a 14-EV ramp)\n", BENCH_W);
+        for (int l = MP_CPU_C; l < MP_CPU_LEVELS; l++) {
+            if (!mp_cpu_has((mp_cpu_level)l))
+                continue;
+            const dualiso_dsp *d = dualiso_dsp_for((mp_cpu_level)l);
+            printf("  %-5s blend_noise %6.3f  blend_mix %6.3f\n", mp_cpu_level_name(l),
+                   bench_fn(d, 0, &buf, &fresh), bench_fn(d, 1, &buf, &fresh));
+        }
+    }
+    return failures ? 1 : 0;
+}
