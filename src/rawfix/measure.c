@@ -14,12 +14,17 @@
 #define HIST_SIZE 2048          /* |second difference| in half DN, the last bucket open */
 #define MIN_BIN_COUNT 64        /* fewer samples: the row class's overall noise is used */
 
+/* 1 + floor(2 log2(level)) for level = level2 / 2 - black >= 1, else 0, in integers (two
+ * per sample and pass; libm's log2 made this the pre-pass's largest cost): with
+ * v = level2 - 2 black = 2 level and k = floor(log2 v), 2 log2 v reaches 2k + 1 when
+ * v^2 >= 2^(2k+1). */
 static int level_bin(int32_t level2, uint32_t black)
 {
-    double level = level2 / 2.0 - black;
-    if (level < 1)
+    int64_t v = (int64_t)level2 - 2 * (int64_t)black;
+    if (v < 2)
         return 0;
-    int b = 1 + (int)(2 * log2(level));
+    int k = 63 - __builtin_clzll((unsigned long long)v);
+    int b = 2 * k - 1 + (v * v >= (int64_t)1 << (2 * k + 1));
     return b < LEVEL_BINS ? b : LEVEL_BINS - 1;
 }
 
