@@ -78,6 +78,9 @@ typedef struct mlvpipe_convert_settings {
     mlvpipe_logger log;
     mlvpipe_progress_fn progress; /* optional */
     void *progress_opaque;
+    /* raw defects found in the clip and repaired before dual ISO (README "Raw defects"); each
+     * non-zero leaves one fix out; all three: not even looked for */
+    int no_focus_pixels, no_bad_pixels, no_stripes;
 } mlvpipe_convert_settings;
 
 MLVPIPE_API void mlvpipe_default_convert_settings(mlvpipe_convert_settings *s);
@@ -107,18 +110,24 @@ typedef struct mlvpipe_analyze_settings {
 
 MLVPIPE_API void mlvpipe_default_analyze_settings(mlvpipe_analyze_settings *s);
 
+typedef struct mlvpipe_analyze_result {
+    char *json;                   /* the sidecar's text when s->output is NULL; free() it */
+    int output_failed;            /* the error came from writing the sidecar */
+} mlvpipe_analyze_result;
+
 /* Estimates the clip's dual-ISO levels from frames sampled over each of its segments and
- * writes the sidecar to s->output; with json non-NULL also returns its text (free() it).
- * The segments' levels are logged at MLVPIPE_LOG_INFO. MLVPIPE_ERR_DAMAGED: the clip has
- * damage, the levels are still complete. */
-MLVPIPE_API mlvpipe_status mlvpipe_analyze(const mlvpipe_analyze_settings *s, char **json,
-                                           mlvpipe_error *err);
+ * writes them as a sidecar (s->output) or returns its text (result->json). The segments'
+ * levels are logged at MLVPIPE_LOG_INFO. MLVPIPE_ERR_DAMAGED: the clip has damage (logged),
+ * the levels are still complete. */
+MLVPIPE_API mlvpipe_status mlvpipe_analyze(const mlvpipe_analyze_settings *s,
+                                           mlvpipe_analyze_result *result, mlvpipe_error *err);
 
 typedef struct mlvpipe_join_settings {
     const char *output;           /* .mov, .mkv or .nut: the container follows the extension */
-    const char *const *segments;  /* in playing order, e.g. one clip's --frames chunks */
+    const char *const *segments;  /* one clip's --frames chunks, in any order */
     uint32_t segment_count;
     int overwrite;
+    int allow_gaps;               /* frames missing between segments: a warning, not an error */
     const atomic_int *cancel;
     mlvpipe_logger log;           /* one line per segment at MLVPIPE_LOG_INFO */
 } mlvpipe_join_settings;
@@ -129,9 +138,9 @@ typedef struct mlvpipe_join_result {
     int output_failed;            /* the error came from writing, not from a segment */
 } mlvpipe_join_result;
 
-/* Joins movie segments into one file without re-encoding (every packet copied as it is).
- * Refuses segments whose streams differ or that start a frame or more inside the ones
- * before. */
+/* Joins movie segments into one file without re-encoding (every packet copied as it is),
+ * played in the order of their start times. Refuses segments whose streams differ, that
+ * overlap by a frame or more, or (unless allow_gaps) that leave frames out between them. */
 MLVPIPE_API mlvpipe_status mlvpipe_join(const mlvpipe_join_settings *s,
                                         mlvpipe_join_result *result, mlvpipe_error *err);
 

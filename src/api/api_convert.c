@@ -10,6 +10,7 @@
 #include "pipeline/convert.h"
 #include "pipeline/levels_io.h"
 #include "pipeline/prepass.h"
+#include "rawfix/rawfix.h"
 #include "reader/mlv_reader.h"
 
 #define DEFAULT_TOOL "mlvpipe " MLVPIPE_VERSION
@@ -72,6 +73,8 @@ mlvpipe_status mlvpipe_convert(const mlvpipe_convert_settings *s, mlvpipe_conver
     o.audio = s->audio;
     o.force_phase = s->force_phase;
     o.chroma_smooth = s->chroma_smooth;
+    o.raw_fixes = (s->no_focus_pixels ? 0u : RAWFIX_FOCUS) | (s->no_bad_pixels ? 0u : RAWFIX_BAD) |
+                  (s->no_stripes ? 0u : RAWFIX_STRIPES);
     if (s->fast)
         o.develop.demosaic = DEVELOP_DEMOSAIC_BILINEAR;
     o.develop.gamut = (mp_gamut)s->gamut;
@@ -147,8 +150,8 @@ static void log_levels(const mp_logger *log, const mp_clip_levels *cl)
     }
 }
 
-mlvpipe_status mlvpipe_analyze(const mlvpipe_analyze_settings *s, char **json,
-                               mlvpipe_error *err)
+mlvpipe_status mlvpipe_analyze(const mlvpipe_analyze_settings *s,
+                               mlvpipe_analyze_result *result, mlvpipe_error *err)
 {
     mp_prepass_options po;
     mp_prepass_options_default(&po);
@@ -156,8 +159,10 @@ mlvpipe_status mlvpipe_analyze(const mlvpipe_analyze_settings *s, char **json,
     po.force_phase = s->force_phase;
     po.cancel = s->cancel;
     po.log = api_logger(&s->log);
-    if (json)
-        *json = NULL;
+    mlvpipe_analyze_result unused;
+    if (!result)
+        result = &unused;
+    *result = (mlvpipe_analyze_result){0};
 
     mlv_clip *clip = NULL;
     mlv_open_options oo = {po.log, 0};
@@ -172,11 +177,12 @@ mlvpipe_status mlvpipe_analyze(const mlvpipe_analyze_settings *s, char **json,
     if (st != MP_OK)
         return api_status(st, &e, err);
     log_levels(&po.log, &cl);
-    if (s->output)
+    if (s->output) {
         st = mp_clip_levels_write(s->output, &cl, s->overwrite, &e);
-    if (st == MP_OK && json) {
+        result->output_failed = st != MP_OK;
+    } else if (result != &unused) {
         size_t len;
-        st = mp_clip_levels_to_json(&cl, json, &len, &e);
+        st = mp_clip_levels_to_json(&cl, &result->json, &len, &e);
     }
     mp_clip_levels_free(&cl);
     if (st == MP_OK && damaged)
@@ -192,6 +198,7 @@ mlvpipe_status mlvpipe_join(const mlvpipe_join_settings *s, mlvpipe_join_result 
         .segments = s->segments,
         .segment_count = s->segment_count,
         .overwrite = s->overwrite,
+        .allow_gaps = s->allow_gaps,
         .cancel = s->cancel,
         .log = api_logger(&s->log),
     };

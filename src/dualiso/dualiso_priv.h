@@ -48,10 +48,11 @@ int dualiso_fit_line(const double *x, const double *y, const double *w, uint32_t
 /* Per-row offsets of the dark rows against their bright neighbours (dark-field DN above
  * black, 0 where a row lacks data or its offset is within noise); bright rows get 0.
  * lut_* map raw samples to dark-field DN above black; level_max is the dark-field level
- * above which the bright field is no longer trusted. scratch holds width floats, offsets
- * height floats. */
+ * above which the bright field is no longer trusted. scratch and keys hold width entries,
+ * offsets height. */
 void dualiso_row_offsets(const mp_frame *in, const dualiso_levels *lv, const float *lut_dark,
                          const float *lut_bright, uint16_t clip_dark, uint16_t clip_bright,
-                         float level_max, float *scratch, float *offsets);
+                         float level_max, float *scratch, uint32_t *keys,
+                         float *offsets);
 
 #endif

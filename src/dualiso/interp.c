@@ -75,15 +75,19 @@ static inline void sample_at(const float *lin, const uint8_t *cl, uint32_t w, in
  * greens, at a non-green column), 0 where it is not positive; made once per loaded row. */
 static const float *pair_ratios(dualiso_workspace *ws, int slot, uint32_t w)
 {
-    float *pr = ws->pratio[slot];
+    float *restrict pr = ws->pratio[slot];
     if (ws->pratio_row[slot] == ws->ring_row[slot])
         return pr;
-    const float *v = ws->lin[slot];
+    const float *restrict v = ws->lin[slot];
     pr[0] = pr[w - 1] = 0;
-    for (uint32_t q = 1; q + 1 < w; q++) {
-        float g = v[q - 1] + v[q + 1];
-        pr[q] = g > 0 && v[q] > 0 ? 2 * v[q] / g : 0;
-    }
+    /* Two branch-free loops, so both vectorise (in one, GCC moves the division under the
+     * condition, where it may not run it speculatively): every quotient, then the ones
+     * without a positive sample and sum dropped (a quotient of a zero is harmless, FP traps
+     * being off). */
+    for (uint32_t q = 1; q + 1 < w; q++)
+        pr[q] = 2 * v[q] / (v[q - 1] + v[q + 1]);
+    for (uint32_t q = 1; q + 1 < w; q++)
+        pr[q] = (v[q - 1] + v[q + 1] > 0) & (v[q] > 0) ? pr[q] : 0;
     ws->pratio_row[slot] = ws->ring_row[slot];
     return pr;
 }
@@ -313,12 +317,21 @@ void dualiso_interpolate_row(frame_ctx *c, int32_t y)
 
     /* vertical estimate everywhere (at the frame border: a copy of the one row there is) */
     int sa = dualiso_load_row(c, have_a ? ya : yb), sb = dualiso_load_row(c, have_b ? yb : ya);
+    /* plain pointers the compiler may keep in registers and vectorise over */
+    const float *restrict la = ws->lin[sa], *restrict lb = ws->lin[sb];
+    const uint8_t *restrict ca = ws->clip[sa], *restrict cb = ws->clip[sb];
+    float *restrict est = ws->est, *restrict mis = ws->mis;
+    uint8_t *restrict est_clip = ws->est_clip, *restrict est_mid = ws->est_mid;
+    const int both = have_a && have_b;
+    /* floats and flags in separate loops: GCC 12 vectorises neither when they are mixed */
     for (int32_t x = 0; x < w; x++) {
-        float a = ws->lin[sa][x], b = ws->lin[sb][x];
-        ws->est[x] = 0.5f * (a + b);
-        ws->mis[x] = (have_a && have_b) ? fabsf(a - b) : 1e6f;
-        ws->est_clip[x] = ws->clip[sa][x] | ws->clip[sb][x];
-        ws->est_mid[x] = have_a && have_b;
+        float a = la[x], b = lb[x];
+        est[x] = 0.5f * (a + b);
+        mis[x] = both ? fabsf(a - b) : 1e6f;
+    }
+    for (int32_t x = 0; x < w; x++) {
+        est_clip[x] = ca[x] | cb[x];
+        est_mid[x] = (uint8_t)both;
     }
     /* In dark rows the estimate comes from the clean bright field; the blend may move it to
      * one of its two samples when the native value shows which side of an edge the pixel
@@ -326,18 +339,18 @@ void dualiso_interpolate_row(frame_ctx *c, int32_t y)
      * edge, straight or slanted): in a fine oscillation, which the midpoint follows better
      * than either sample, they do not. */
     int32_t ya2 = y - 6 * s, yb2 = y + 6 * s;
-    if (!bright && have_a && have_b && ya2 >= 0 && ya2 < h && yb2 >= 0 && yb2 < h) {
-        const float *la = ws->lin[sa], *lb = ws->lin[sb];
-        const float *la2 = ws->lin[dualiso_load_row(c, ya2)],
-                    *lb2 = ws->lin[dualiso_load_row(c, yb2)];
+    if (!bright && both && ya2 >= 0 && ya2 < h && yb2 >= 0 && yb2 < h) {
+        const float *restrict la2 = ws->lin[dualiso_load_row(c, ya2)],
+                              *restrict lb2 = ws->lin[dualiso_load_row(c, yb2)];
         const float rn = (float)(c->lv->noise_bright / c->lv->ratio), var = rn * rn;
         const float gain = (float)c->lv->gain_dark;
         for (int32_t x = 0; x < w; x++) {
-            float lev = ws->est[x];
+            float lev = est[x];
             float off = max_f(fabsf(la2[x] - la[x]), fabsf(lb2[x] - lb[x])) -
-                        STEP_FLAT * ws->mis[x];
-            if (off > 0 && off * off > STEP_NOISE * STEP_NOISE * (var + gain * max_f(lev, 0)))
-                ws->est_mid[x] = 0;
+                        STEP_FLAT * mis[x];
+            int step = (off > 0) &
+                       (off * off > STEP_NOISE * STEP_NOISE * (var + gain * max_f(lev, 0)));
+            est_mid[x] = step ? 0 : est_mid[x];
         }
     }
     if (!full || !bright)

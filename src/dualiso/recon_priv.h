@@ -10,7 +10,7 @@
 #include "dualiso_priv.h"
 
 #define RING 16               /* rows y-6 .. y+6 converted, power of two */
-#define NSCRATCH 5            /* blend scratch rows */
+#define NSCRATCH 6            /* blend scratch rows */
 #define QPAD 32               /* padding of the quarter-pixel guide rows (>= 3 rows x 2 px) */
 #define CS_RING 8             /* chroma smoothing: cell rows kept (>= 5 for 5x5), power of 2 */
 #define NDIR 17               /* edge directions: -2 .. +2 px per row, quarter-pixel steps */
@@ -32,6 +32,7 @@ struct dualiso_workspace {
     float *scratch[NSCRATCH];     /* blend rows: levels, variances, disagreement */
     float *cs_cells[CS_RING];     /* chroma cells: green mean, R/G, B/G per 2x2 cell */
     uint8_t *cs_ok[CS_RING];      /* cell usable for chroma smoothing */
+    uint32_t *keys;               /* row alignment: sort keys of one row */
     float *row_off;               /* per-row dark-field offsets of the frame */
     uint32_t row_off_size;
 };

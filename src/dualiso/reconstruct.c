@@ -38,35 +38,33 @@ void dualiso_options_default(dualiso_options *o)
 }
 
 /* out[x] = mean of the same-colour samples in[x - 2r], in[x - 2r + 2] .. in[x + 2r] (clipped
- * at the row ends); out may be in. */
-static void box_mean(const float *in, float *out, uint32_t w, uint32_t r)
+ * at the row ends); out must not be in. Each colour is one running sum (sample i + r comes
+ * in, sample i - r - 1 goes out); the two colours' sums are independent chains, stepped
+ * together so their latencies overlap. */
+static void box_mean(const float *restrict in, float *restrict out, uint32_t w, uint32_t r)
 {
-    float ring[2 * (LEVEL_WIN > ALIAS_WIN ? LEVEL_WIN : ALIAS_WIN) + 1];
     const uint32_t span = 2 * r + 1;
     const float full = 1.0f / (float)span;
-    for (uint32_t p = 0; p < 2 && p < w; p++) {
-        uint32_t len = (w - p + 1) / 2; /* samples of this colour: in[p + 2i] */
-        float acc = 0;
-        uint32_t n = 0, hi = 0;
-        for (; hi < len && hi < r; hi++, n++)
-            acc += in[p + 2 * hi];
-        /* ring[i % span] = in[i]; in[i - r - 1] sits at (i + r) % span */
-        uint32_t wr = 0, rd = r;
-        for (uint32_t i = 0; i < len; i++) {
-            if (hi < len) {
-                acc += in[p + 2 * hi++];
-                n++;
+    const uint32_t len[2] = {(w + 1) / 2, w / 2}; /* samples of each colour: in[p + 2i] */
+    float acc[2] = {0, 0};
+    uint32_t n[2] = {0, 0};
+    for (int p = 0; p < 2; p++)
+        for (uint32_t i = 0; i < len[p] && i < r; i++, n[p]++)
+            acc[p] += in[p + 2 * i];
+    for (uint32_t i = 0; i < len[0]; i++)
+        for (uint32_t p = 0; p < 2; p++) {
+            if (i >= len[p])
+                continue;
+            if (i + r < len[p]) {
+                acc[p] += in[p + 2 * (i + r)];
+                n[p]++;
             }
             if (i > r) {
-                acc -= ring[rd];
-                n--;
+                acc[p] -= in[p + 2 * (i - r - 1)];
+                n[p]--;
             }
-            ring[wr] = in[p + 2 * i];
-            wr = wr + 1 == span ? 0 : wr + 1;
-            rd = rd + 1 == span ? 0 : rd + 1;
-            out[p + 2 * i] = n == span ? acc * full : acc / (float)n;
+            out[p + 2 * i] = n[p] == span ? acc[p] * full : acc[p] / (float)n[p];
         }
-    }
 }
 
 static void blend_row(frame_ctx *c, int32_t y, uint16_t *dst)
@@ -111,7 +109,8 @@ static void blend_row(frame_ctx *c, int32_t y, uint16_t *dst)
     c->dsp->blend_noise(&r, 0, w);
     /* a local mean of that disagreement is the estimate's error variance (an even function
      * of the native noise, so the mix stays unbiased where the estimate is right) */
-    box_mean(r.ex, r.ex, w, ALIAS_WIN);
+    box_mean(ws->scratch[4], ws->scratch[5], w, ALIAS_WIN);
+    r.ex = ws->scratch[5];
     c->dsp->blend_mix(&r, 0, w);
 }
 
@@ -207,7 +206,7 @@ mp_status dualiso_reconstruct(const mp_frame *in, const dualiso_levels *lv,
     if (opt->row_align)
         dualiso_row_offsets(in, lv, ws->lut[0], ws->lut[1], c.clip_raw[0], c.clip_raw[1],
                             (float)(FADE_LO * (lv->white_bright - lv->black_bright) / lv->ratio),
-                            ws->scratch[0], ws->row_off);
+                            ws->scratch[0], ws->keys, ws->row_off);
     for (int32_t y = 0; y < (int32_t)in->height; y++) {
         dualiso_interpolate_row(&c, y);
         blend_row(&c, y, out->data + (size_t)y * in->width);

@@ -5,6 +5,7 @@
  * fields) unless it has enough pairs and its median stands out of its own noise, so
  * sensor noise alone never turns into row noise (doc/dualiso.md 6.2). */
 #include <math.h>
+#include <string.h>
 
 #include "dualiso_priv.h"
 
@@ -14,41 +15,55 @@
 #define EDGE_SIGMAS 3.0      /* bright pair disagreement that marks an edge */
 #define MAX_PAIRS 1024       /* about this many pairs per row (every k-th column) */
 
-/* k-th smallest of v[0..n) (reorders v). */
-static float select_kth(float *v, uint32_t n, uint32_t k)
+/* Order-preserving map of finite floats to unsigned keys (-0 sorts just below +0, which
+ * only the sign of a zero result could tell apart; a zero offset is never applied). */
+static uint32_t float_key(float f)
 {
-    uint32_t lo = 0, hi = n - 1;
-    while (lo < hi) {
-        float pivot = v[lo + (hi - lo) / 2];
-        uint32_t i = lo, j = hi;
-        while (i <= j) {
-            while (v[i] < pivot)
-                i++;
-            while (v[j] > pivot)
-                j--;
-            if (i <= j) {
-                float t = v[i];
-                v[i] = v[j];
-                v[j] = t;
-                i++;
-                if (j == 0)
-                    break;
-                j--;
-            }
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u & 0x80000000u ? ~u : u | 0x80000000u;
+}
+
+static float key_float(uint32_t k)
+{
+    uint32_t u = k & 0x80000000u ? k & 0x7fffffffu : ~k;
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* k-th smallest of v[0..n) (v unchanged; key holds n entries). A radix selection over the float's bits, 11, 11
+ * and 10 at a time: count the candidates per digit, keep those of the digit that holds the
+ * k-th. No data-dependent branches, unlike a quickselect, whose pivot comparisons the CPU
+ * mispredicts half the time on noise. */
+static float select_kth(const float *v, uint32_t n, uint32_t k, uint32_t *key)
+{
+    for (uint32_t i = 0; i < n; i++)
+        key[i] = float_key(v[i]);
+    static const int shifts[3] = {21, 10, 0}, widths[3] = {11, 11, 10};
+    uint32_t count[1u << 11];
+    for (int pass = 0; pass < 3 && n > 1; pass++) {
+        const int shift = shifts[pass];
+        const uint32_t digits = 1u << widths[pass], mask = digits - 1;
+        memset(count, 0, digits * sizeof count[0]);
+        for (uint32_t i = 0; i < n; i++)
+            count[(key[i] >> shift) & mask]++;
+        uint32_t d = 0;
+        while (k >= count[d])
+            k -= count[d++];
+        uint32_t m = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            key[m] = key[i];
+            m += ((key[i] >> shift) & mask) == d;
         }
-        if (k <= j)
-            hi = j;
-        else if (k >= i)
-            lo = i;
-        else
-            break;
+        n = m;
     }
-    return v[k];
+    return key_float(key[0]);
 }
 
 void dualiso_row_offsets(const mp_frame *in, const dualiso_levels *lv, const float *lut_dark,
                          const float *lut_bright, uint16_t clip_dark, uint16_t clip_bright,
-                         float level_max, float *scratch, float *offsets)
+                         float level_max, float *scratch, uint32_t *keys, float *offsets)
 {
     const uint32_t w = in->width, h = in->height;
     const double nb = lv->noise_bright / lv->ratio;
@@ -74,10 +89,10 @@ void dualiso_row_offsets(const mp_frame *in, const dualiso_levels *lv, const flo
         }
         if (n < MIN_PAIRS)
             continue;
-        float med = select_kth(scratch, n, n / 2);
+        float med = select_kth(scratch, n, n / 2, keys);
         for (uint32_t i = 0; i < n; i++)
             scratch[i] = fabsf(scratch[i] - med);
-        float mad = select_kth(scratch, n, n / 2);
+        float mad = select_kth(scratch, n, n / 2, keys);
         /* standard error of a median of Gaussian data: 1.2533 sigma / sqrt(n) */
         double se = 1.2533 * 1.4826 * mad / sqrt((double)n);
         if (fabs(med) > SIGNIFICANCE * se)

@@ -36,6 +36,8 @@ static void free_rows(dualiso_workspace *ws)
         ws->cs_cells[i] = NULL;
         ws->cs_ok[i] = NULL;
     }
+    free(ws->keys);
+    ws->keys = NULL;
     free(ws->est);
     free(ws->mis);
     free(ws->est_clip);
@@ -122,6 +124,8 @@ mp_status dualiso_ws_prepare(dualiso_workspace *ws, const dualiso_levels *lv, ui
             ws->cs_ok[i] = malloc(width / 2 + 1);
             ok &= ws->cs_cells[i] && ws->cs_ok[i];
         }
+        ws->keys = malloc(width * sizeof *ws->keys);
+        ok &= ws->keys != NULL;
         ws->est = malloc(width * sizeof(float));
         ws->mis = malloc(width * sizeof(float));
         ws->est_clip = malloc(width);
@@ -195,8 +199,8 @@ int dualiso_load_row(frame_ctx *c, int32_t y)
     int bright = dualiso_row_is_bright((uint32_t)y, c->lv->phase);
     const float *lut = ws->lut[bright], *glut = ws->glut[bright];
     const uint16_t clip = c->clip_raw[bright], top = (uint16_t)(ws->lut_size - 1);
-    float *lin = ws->lin[slot], *g = ws->guide[slot];
-    uint8_t *cl = ws->clip[slot];
+    float *restrict lin = ws->lin[slot], *restrict g = ws->guide[slot];
+    uint8_t *restrict cl = ws->clip[slot];
     const float shift = c->opt->row_align ? ws->row_off[y] : 0;
     for (uint32_t x = 0; x < w; x++) {
         uint16_t v = src[x] > top ? top : src[x];

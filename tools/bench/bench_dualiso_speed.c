@@ -1,8 +1,10 @@
 /* bench_dualiso_speed: single-thread cost of the dual-ISO stages on a simulated 5D Mark
  * III-like 100/1600 frame (1920x1080 active, 1992x1108 with optical-black borders):
  * detection, statistics, pooling of 8 frames' statistics, reconstruction (median of N runs),
- * and the peak memory the statistics and reconstruction add per raw pixel (measured in a
- * forked child, so the simulator's buffers are not counted; the input frame is).
+ * the reconstruction at every SIMD level the CPU has (runs interleaved, so a busy machine
+ * slows all levels alike; same bytes checked), and the peak memory the statistics and
+ * reconstruction add per raw pixel (measured in a forked child, so the simulator's buffers
+ * are not counted; the input frame is).
  * Usage: bench_dualiso_speed [runs, default 5] */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/mp_cpu.h"
 #include "dualiso/dualiso.h"
+#include "encode/md5.h"
 #include "synth/synth.h"
 
 enum { W = 1920, H = 1080, POOL = 8, MAX_RUNS = 64 };
@@ -151,6 +155,35 @@ int main(int argc, char **argv)
     printf("per frame (stats + reconstruct) %.1f ms; cr2hdr: 1800 ms\n", sta + rec);
     printf("levels: ratio %.4f EV, bright black %+.3f DN, out %u..%u x%.2f\n", lv.ratio_ev,
            lv.black_bright - lv.black_dark, lv.out_black, lv.out_white, lv.out_scale);
+
+    /* every level, runs interleaved; the output must not depend on the level */
+    double t_lvl[MP_CPU_LEVELS][MAX_RUNS];
+    char md5_ref[33] = "", hex[33];
+    mp_cpu_level best = mp_cpu_level_get();
+    for (int r = 0; r < runs; r++)
+        for (int l = MP_CPU_C; l <= (int)best; l++) {
+            if (!mp_cpu_has((mp_cpu_level)l) || mp_cpu_set_level((mp_cpu_level)l) != 0)
+                continue;
+            double t0 = now();
+            if (dualiso_reconstruct(&raw, &lv, NULL, ws, &out, &err) != MP_OK)
+                return fail(&err);
+            t_lvl[l][r] = (now() - t0) * 1e3;
+            if (mp_frame_md5(&out, hex, &err) != MP_OK)
+                return fail(&err);
+            if (!md5_ref[0])
+                memcpy(md5_ref, hex, sizeof hex);
+            else if (strcmp(md5_ref, hex)) {
+                fprintf(stderr, "bench_dualiso_speed: level %s gives other bytes\n",
+                        mp_cpu_level_name(l));
+                return 1;
+            }
+        }
+    mp_cpu_set_level(best);
+    for (int l = MP_CPU_C; l <= (int)best; l++)
+        if (mp_cpu_has((mp_cpu_level)l))
+            printf("reconstruct %-5s %6.1f ms/frame\n", mp_cpu_level_name(l),
+                   median(t_lvl[l], runs));
+    printf("(same bytes at every level: MD5 %s)\n", md5_ref);
     dualiso_workspace_free(ws);
     mp_frame_free(&out);
     mp_frame_free(&raw);

@@ -2,6 +2,8 @@
 #ifndef MLVPIPE_CLI_H
 #define MLVPIPE_CLI_H
 
+#include <mlvpipe/mlvpipe.h>
+
 #include "common/mp_status.h"
 
 /* Exit codes, documented in README.md ("EXIT STATUS"); farms key retries on them. */
@@ -21,11 +23,13 @@ int cli_usage_error(const char *command, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 /* Maps a library status to the exit code above, for errors about the input. */
-int cli_exit_for_input(mp_status st);
+int cli_exit_for_input(mlvpipe_status st);
 
 /* The CLI's logger prints "mlvpipe: level: msg" on stderr; verbosity set by -v/-q. */
 extern int cli_verbosity;   /* 0 quiet (errors only), 1 default (warnings), 2 info, 3 debug */
-extern const mp_logger cli_logger;
+extern const mp_logger cli_logger;        /* for info and plan, still on the modules */
+extern const mlvpipe_logger cli_api_logger;
+void cli_log(mlvpipe_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Each subcommand: argv[0] is the subcommand name. */
 int cmd_info(int argc, char **argv);

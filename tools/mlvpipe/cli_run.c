@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -47,32 +48,41 @@ void cli_progress_init(cli_progress *p, cli_progress_mode mode)
     if (mode == CLI_PROGRESS_AUTO && (!isatty(STDERR_FILENO) || cli_verbosity == 0))
         mode = CLI_PROGRESS_NONE;
     p->mode = mode;
-    mp_progress_begin(&p->limiter, 0, 0);
 }
 
-void cli_progress_print(void *opaque, const mp_progress_event *ev)
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+void cli_progress_print(void *opaque, const mlvpipe_progress *ev)
 {
     cli_progress *p = opaque;
-    char line[2 * MP_ERROR_MAX + 256];
+    char line[2 * sizeof ((mlvpipe_error *)0)->message + 256];
     if (p->mode == CLI_PROGRESS_JSON) {
-        mp_progress_format_json(ev, line, sizeof line);
+        mlvpipe_progress_json(ev, line, sizeof line);
         fprintf(stderr, "%s\n", line);
         fflush(stderr);
         return;
     }
     if (p->mode != CLI_PROGRESS_AUTO)
         return;
-    if (ev->kind == MP_PROGRESS_FRAME) {
-        if (!mp_progress_line_due(&p->limiter, ev, mp_progress_now(), 0.25))
+    if (ev->kind == MLVPIPE_PROGRESS_FRAME) {
+        /* at most four lines a second, and always the last frame's */
+        double now = now_s();
+        if (ev->done != ev->total && now - p->last_line_s < 0.25)
             return;
-        mp_progress_format_line(ev, line, sizeof line);
+        p->last_line_s = now;
+        mlvpipe_progress_line(ev, line, sizeof line);
         fprintf(stderr, "\r%s\033[K", line);
         p->line_shown = 1;
-    } else if (ev->kind == MP_PROGRESS_DONE || ev->kind == MP_PROGRESS_ERROR) {
+    } else if (ev->kind == MLVPIPE_PROGRESS_DONE || ev->kind == MLVPIPE_PROGRESS_ERROR) {
         if (p->line_shown)
             fputc('\n', stderr);
         p->line_shown = 0;
-        if (ev->kind == MP_PROGRESS_DONE)
+        if (ev->kind == MLVPIPE_PROGRESS_DONE)
             fprintf(stderr, "%u frames (%u written, %u skipped) in %.1f s, %.1f fps\n",
                     ev->done, ev->written, ev->skipped, ev->elapsed_s, ev->fps);
     }

@@ -6,7 +6,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "pipeline/progress.h"
+#include <mlvpipe/mlvpipe.h>
 
 /* Set by SIGINT/SIGTERM once cli_install_signals() ran; a second signal kills outright. */
 extern atomic_int cli_cancel;
@@ -20,14 +20,14 @@ int cli_parse_progress(const char *s, cli_progress_mode *out);
 
 typedef struct cli_progress {
     int mode;                   /* resolved: CLI_PROGRESS_JSON, _AUTO (terminal) or _NONE */
-    mp_progress limiter;        /* only its rate-limit clock is used */
+    double last_line_s;         /* when the terminal line was last printed */
     int line_shown;
 } cli_progress;
 
 /* Resolves auto to a terminal line when stderr is a terminal (and not -q), else none. */
 void cli_progress_init(cli_progress *p, cli_progress_mode mode);
-/* An mp_progress_fn: prints ev on stderr as the mode says. opaque is the cli_progress. */
-void cli_progress_print(void *opaque, const mp_progress_event *ev);
+/* An mlvpipe_progress_fn: prints ev on stderr as the mode says. opaque is the cli_progress. */
+void cli_progress_print(void *opaque, const mlvpipe_progress *ev);
 
 /* Parses a whole decimal number in [min, max]; returns 0 on anything else. */
 int cli_parse_uint(const char *s, uint32_t min, uint32_t max, uint32_t *out);

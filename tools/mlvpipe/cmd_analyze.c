@@ -1,5 +1,6 @@
 /* mlvpipe analyze CLIP [-o levels.json]: clip-level dual-ISO levels as a sidecar
- * (src/pipeline/prepass.h, levels_io.h), for `mlvpipe convert --levels` on every farm chunk. */
+ * (mlvpipe_analyze, include/mlvpipe/convert.h), for `mlvpipe convert --levels` on every farm
+ * chunk. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,9 +8,6 @@
 
 #include "cli.h"
 #include "cli_run.h"
-#include "pipeline/levels_io.h"
-#include "pipeline/prepass.h"
-#include "reader/mlv_reader.h"
 
 static void usage(FILE *out)
 {
@@ -46,30 +44,14 @@ static const struct option long_options[] = {
     {NULL, 0, NULL, 0},
 };
 
-static void log_summary(const mp_clip_levels *cl)
-{
-    for (uint32_t k = 0; k < cl->segment_count; k++) {
-        const mp_levels_segment *s = &cl->segments[k];
-        const dualiso_levels *lv = &s->levels;
-        if (lv->is_dual)
-            mp_log(&cli_logger, MP_LOG_INFO, "frames %u-%u: dual ISO, phase %u, %.3f EV, "
-                   "blacks %.2f/%.2f, whites %.0f/%.0f, %u frames used", s->first_frame,
-                   s->last_frame, lv->phase, lv->ratio_ev, lv->black_dark, lv->black_bright,
-                   lv->white_dark, lv->white_bright, lv->frames_used);
-        else
-            mp_log(&cli_logger, MP_LOG_INFO, "frames %u-%u: single ISO", s->first_frame,
-                   s->last_frame);
-    }
-}
-
 int cmd_analyze(int argc, char **argv)
 {
     static const char command[] = "analyze";
-    mp_prepass_options po;
-    mp_prepass_options_default(&po);
-    po.log = cli_logger;
-    const char *input = NULL, *output = NULL;
-    int overwrite = 0;
+    mlvpipe_analyze_settings s;
+    mlvpipe_default_analyze_settings(&s);
+    s.log = cli_api_logger;
+    s.tool = "mlvpipe " MLVPIPE_VERSION;
+    const char *output = NULL;
     int rc;
 
     optind = 1;
@@ -78,13 +60,13 @@ int cmd_analyze(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "o:h", long_options, NULL)) != -1) {
         switch (c) {
         case 'o': output = optarg; break;
-        case OPT_OVERWRITE: overwrite = 1; break;
+        case OPT_OVERWRITE: s.overwrite = 1; break;
         case OPT_THREADS:
-            if ((rc = cli_option_threads(command, optarg, &po.threads)))
+            if ((rc = cli_option_threads(command, optarg, &s.threads)))
                 return rc;
             break;
         case OPT_PHASE:
-            if ((rc = cli_option_phase(command, optarg, &po.force_phase)))
+            if ((rc = cli_option_phase(command, optarg, &s.force_phase)))
                 return rc;
             break;
         case 'h': usage(stdout); return EXIT_OK;
@@ -92,46 +74,31 @@ int cmd_analyze(int argc, char **argv)
             return cli_usage_error(command, "unknown or incomplete option '%s'", argv[optind - 1]);
         }
     }
-    if ((rc = cli_one_clip(command, argv + optind, argc - optind, &input)))
+    if ((rc = cli_one_clip(command, argv + optind, argc - optind, &s.input)))
         return rc;
+    s.output = output;
 
     cli_install_signals();
-    po.cancel = &cli_cancel;
-    mlv_clip *clip = NULL;
-    mlv_open_options oo = {cli_logger, 0};
-    mp_error err = {0};
-    mp_status st = mlv_clip_open(&clip, input, &oo, &err);
-    if (st != MP_OK) {
-        mp_log(&cli_logger, MP_LOG_ERROR, "%s", err.msg);
-        return cli_exit_for_input(st);
+    s.cancel = &cli_cancel;
+    mlvpipe_analyze_result res;
+    mlvpipe_error err = {0};
+    mlvpipe_status st = mlvpipe_analyze(&s, &res, &err);
+    int code = EXIT_OK;
+    if (st == MLVPIPE_ERR_DAMAGED) {
+        code = EXIT_DAMAGED; /* the damage was logged while opening; the levels are complete */
+    } else if (st != MLVPIPE_OK) {
+        cli_log(MLVPIPE_LOG_ERROR, "%s", err.message);
+        if (res.output_failed)
+            return st == MLVPIPE_ERR_IO ? EXIT_OUTPUT : EXIT_INTERNAL;
+        return st == MLVPIPE_ERR_INTERRUPTED ? EXIT_INTERRUPTED : cli_exit_for_input(st);
     }
-    int damaged = mlv_clip_get_info(clip)->damage_count > 0; /* logged while opening */
-
-    mp_clip_levels cl;
-    st = mp_prepass_run(clip, &po, "mlvpipe " MLVPIPE_VERSION, &cl, &err);
-    mlv_clip_close(clip);
-    if (st != MP_OK) {
-        mp_log(&cli_logger, MP_LOG_ERROR, "%s", err.msg);
-        return st == MP_ERR_INTERRUPTED ? EXIT_INTERRUPTED : cli_exit_for_input(st);
-    }
-    log_summary(&cl);
-    int code = damaged ? EXIT_DAMAGED : EXIT_OK;
-    if (output) {
-        st = mp_clip_levels_write(output, &cl, overwrite, &err);
-    } else {
-        char *text;
-        size_t len;
-        st = mp_clip_levels_to_json(&cl, &text, &len, &err);
-        if (st == MP_OK) {
-            if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0)
-                st = mp_error_set(&err, MP_ERR_IO, "stdout: write failed");
-            free(text);
+    if (res.json) {
+        size_t len = strlen(res.json);
+        if (fwrite(res.json, 1, len, stdout) != len || fflush(stdout) != 0) {
+            cli_log(MLVPIPE_LOG_ERROR, "stdout: write failed");
+            code = EXIT_OUTPUT;
         }
-    }
-    mp_clip_levels_free(&cl);
-    if (st != MP_OK) {
-        mp_log(&cli_logger, MP_LOG_ERROR, "%s", err.msg);
-        code = st == MP_ERR_IO ? EXIT_OUTPUT : EXIT_INTERNAL;
+        free(res.json);
     }
     return code;
 }

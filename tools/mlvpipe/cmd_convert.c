@@ -1,5 +1,5 @@
 /* mlvpipe convert CLIP -o OUT: a clip to a CinemaDNG sequence or a movie
- * (src/pipeline/convert.h). */
+ * (mlvpipe_convert, include/mlvpipe/convert.h). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,9 +7,6 @@
 
 #include "cli.h"
 #include "cli_run.h"
-#include "encode/av/av_sink.h"
-#include "pipeline/convert.h"
-#include "rawfix/rawfix.h"
 
 static void usage(FILE *out)
 {
@@ -160,17 +157,18 @@ static int pick(const char *s, const char *const *names, int count)
 static const char *const formats[] = {"dng", "md5", "null", "prores422hq", "prores4444",
                                       "ffv1", "nut", "rawvideo"};
 static const char *const gamuts[] = {"rec709", "rec2020", "aces"};
-static const mp_gamut gamut_values[] = {MP_GAMUT_REC709, MP_GAMUT_REC2020,
-                                             MP_GAMUT_ACES_AP0};
+static const mlvpipe_gamut gamut_values[] = {MLVPIPE_GAMUT_REC709, MLVPIPE_GAMUT_REC2020,
+                                             MLVPIPE_GAMUT_ACES_AP0};
 static const char *const compressions[] = {"none", "lj92", "lj92-2c"};
-static const mp_dng_storage compression_values[] = {MP_DNG_NATIVE, MP_DNG_LJ92, MP_DNG_LJ92_2C};
+static const mlvpipe_dng_storage compression_values[] = {MLVPIPE_DNG_NATIVE, MLVPIPE_DNG_LJ92,
+                                                         MLVPIPE_DNG_LJ92_2C};
 static const char *const namings[] = {"plain", "resolve"};
-static const mp_naming naming_values[] = {MP_NAMING_PLAIN, MP_NAMING_RESOLVE};
+static const mlvpipe_naming naming_values[] = {MLVPIPE_NAMING_PLAIN, MLVPIPE_NAMING_RESOLVE};
 static const char *const wbs[] = {"asshot", "daylight"};
-static const develop_wb wb_values[] = {DEVELOP_WB_AS_SHOT, DEVELOP_WB_DAYLIGHT};
+static const mlvpipe_wb wb_values[] = {MLVPIPE_WB_AS_SHOT, MLVPIPE_WB_DAYLIGHT};
 static const char *const curves[] = {"bt709", "linear", "logc3", "slog3"};
-static const mp_curve curve_values[] = {MP_CURVE_BT709, MP_CURVE_LINEAR,
-                                             MP_CURVE_LOGC3, MP_CURVE_SLOG3};
+static const mlvpipe_curve curve_values[] = {MLVPIPE_CURVE_BT709, MLVPIPE_CURVE_LINEAR,
+                                             MLVPIPE_CURVE_LOGC3, MLVPIPE_CURVE_SLOG3};
 
 /* Whole decimal number in [lo, hi], nothing else around it. */
 static int parse_uint(const char *s, unsigned long lo, unsigned long hi, uint32_t *out)
@@ -220,10 +218,10 @@ static int parse_gains(const char *s, float gains[3])
 int cmd_convert(int argc, char **argv)
 {
     static const char command[] = "convert";
-    mp_convert_options o;
-    mp_convert_options_default(&o);
+    mlvpipe_convert_settings o;
+    mlvpipe_default_convert_settings(&o);
     o.tool = "mlvpipe " MLVPIPE_VERSION;
-    o.log = cli_logger;
+    o.log = cli_api_logger;
     cli_progress_mode mode = CLI_PROGRESS_AUTO;
     int k, rc, dng_16bit = 0;
 
@@ -253,9 +251,9 @@ int cmd_convert(int argc, char **argv)
             if ((rc = cli_option_phase(command, optarg, &o.force_phase)))
                 return rc;
             break;
-        case OPT_NO_FOCUS: o.raw_fixes &= ~(unsigned)RAWFIX_FOCUS; break;
-        case OPT_NO_BAD: o.raw_fixes &= ~(unsigned)RAWFIX_BAD; break;
-        case OPT_NO_STRIPES: o.raw_fixes &= ~(unsigned)RAWFIX_STRIPES; break;
+        case OPT_NO_FOCUS: o.no_focus_pixels = 1; break;
+        case OPT_NO_BAD: o.no_bad_pixels = 1; break;
+        case OPT_NO_STRIPES: o.no_stripes = 1; break;
         case OPT_CHROMA:
             if (strcmp(optarg, "0") && strcmp(optarg, "2") && strcmp(optarg, "3") &&
                 strcmp(optarg, "5"))
@@ -267,14 +265,14 @@ int cmd_convert(int argc, char **argv)
             if ((k = pick(optarg, gamuts, 3)) < 0)
                 return cli_usage_error(command,
                                        "--gamut takes rec709, rec2020 or aces, not '%s'", optarg);
-            o.develop.gamut = gamut_values[k];
+            o.gamut = gamut_values[k];
             break;
         case OPT_CURVE:
             if ((k = pick(optarg, curves, 4)) < 0)
                 return cli_usage_error(command,
                                        "--curve takes bt709, linear, logc3 or slog3, not '%s'",
                                        optarg);
-            o.develop.curve = curve_values[k];
+            o.curve = curve_values[k];
             break;
         case OPT_EXPOSURE: {
             char *end;
@@ -283,10 +281,10 @@ int cmd_convert(int argc, char **argv)
                 return cli_usage_error(command,
                                        "--exposure takes a number of EV from -16 to 16, not '%s'",
                                        optarg);
-            o.develop.exposure_ev = (float)ev;
+            o.exposure_ev = (float)ev;
             break;
         }
-        case OPT_FAST: o.develop.demosaic = DEVELOP_DEMOSAIC_BILINEAR; break;
+        case OPT_FAST: o.fast = 1; break;
         case OPT_CACHE: o.cache_dir = optarg; break;
         case OPT_DNG_BITS:
             if (strcmp(optarg, "native") && strcmp(optarg, "16"))
@@ -314,7 +312,7 @@ int cmd_convert(int argc, char **argv)
             break;
         case OPT_ONE_BASED: o.one_based = 1; break;
         case OPT_FPS:
-            if (!parse_fps(optarg, &o.fps_override_num, &o.fps_override_den))
+            if (!parse_fps(optarg, &o.fps_num, &o.fps_den))
                 return cli_usage_error(command, "--fps takes NUM or NUM/DEN (e.g. 25, "
                                        "24000/1001), 1/1000 to 1000 fps, not '%s'", optarg);
             break;
@@ -326,17 +324,18 @@ int cmd_convert(int argc, char **argv)
             break;
         case OPT_DROP_FRAME: o.timecode_drop_frame = 1; break;
         case OPT_WB:
-            o.wb_grey_world = !strcmp(optarg, "auto");
-            if (o.wb_grey_world)
-                break;
-            if ((k = pick(optarg, wbs, 2)) >= 0) {
-                o.develop.wb = wb_values[k];
+            if (!strcmp(optarg, "auto")) {
+                o.wb = MLVPIPE_WB_GREY_WORLD;
                 break;
             }
-            if (!parse_gains(optarg, o.develop.wb_gains))
+            if ((k = pick(optarg, wbs, 2)) >= 0) {
+                o.wb = wb_values[k];
+                break;
+            }
+            if (!parse_gains(optarg, o.wb_gains))
                 return cli_usage_error(command, "--wb takes asshot, daylight, auto or R,G,B "
                                        "(each 0.01 to 100), not '%s'", optarg);
-            o.develop.wb = DEVELOP_WB_CUSTOM;
+            o.wb = MLVPIPE_WB_CUSTOM;
             break;
         case 'h': usage(stdout); return EXIT_OK;
         default:
@@ -358,11 +357,11 @@ int cmd_convert(int argc, char **argv)
                                o.format);
     if (o.skip_existing && o.overwrite)
         return cli_usage_error(command, "--skip-existing and --overwrite exclude each other");
-    if (dng_16bit && o.dng_storage != MP_DNG_NATIVE)
+    if (dng_16bit && o.dng_storage != MLVPIPE_DNG_NATIVE)
         return cli_usage_error(command, "--dng-bits 16 is for uncompressed DNGs (lj92 keeps "
                                "the samples' own depth)");
     if (dng_16bit)
-        o.dng_storage = MP_DNG_16BIT;
+        o.dng_storage = MLVPIPE_DNG_16BIT;
 
     cli_progress progress;
     cli_progress_init(&progress, mode);
@@ -370,18 +369,18 @@ int cmd_convert(int argc, char **argv)
     o.progress_opaque = &progress;
     cli_install_signals();
     o.cancel = &cli_cancel;
-    av_sink_route_av_log(&cli_logger);
+    mlvpipe_route_libav_log(&cli_api_logger);
 
-    mp_convert_result res;
-    mp_error err = {0};
-    mp_status st = mp_convert(&o, &res, &err);
-    if (st == MP_OK)
+    mlvpipe_convert_result res;
+    mlvpipe_error err = {0};
+    mlvpipe_status st = mlvpipe_convert(&o, &res, &err);
+    if (st == MLVPIPE_OK)
         return EXIT_OK;
     /* In JSON mode the closing "error" event already carries the message. */
     if (mode != CLI_PROGRESS_JSON)
-        mp_log(&cli_logger, st == MP_ERR_INTERRUPTED ? MP_LOG_WARNING : MP_LOG_ERROR, "%s",
-               err.msg);
-    if (st == MP_ERR_INTERRUPTED)
+        cli_log(st == MLVPIPE_ERR_INTERRUPTED ? MLVPIPE_LOG_WARNING : MLVPIPE_LOG_ERROR, "%s",
+                err.message);
+    if (st == MLVPIPE_ERR_INTERRUPTED)
         return EXIT_INTERRUPTED;
     return res.output_failed ? EXIT_OUTPUT : cli_exit_for_input(st);
 }

@@ -527,7 +527,7 @@ int cmd_info(int argc, char **argv)
     mp_status st = mlv_clip_open(&clip, path, &opt, &err);
     if (st != MP_OK) {
         fprintf(stderr, "mlvpipe: error: %s\n", err.msg);
-        return cli_exit_for_input(st);
+        return cli_exit_for_input((mlvpipe_status)st);
     }
     info_report r = {0};
     r.clip = clip;

@@ -1,5 +1,5 @@
 /* mlvpipe join OUT SEGMENT...: movie segments of farm chunks into one file, packets copied
- * (src/encode/include/encode/av/join.h). */
+ * (mlvpipe_join, include/mlvpipe/convert.h). */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -7,8 +7,6 @@
 
 #include "cli.h"
 #include "cli_run.h"
-#include "encode/av/av_sink.h"
-#include "encode/av/join.h"
 
 static void usage(FILE *out)
 {
@@ -49,7 +47,7 @@ static const struct option long_options[] = {
 int cmd_join(int argc, char **argv)
 {
     static const char command[] = "join";
-    farm_join_options o = {.log = cli_logger};
+    mlvpipe_join_settings o = {.log = cli_api_logger};
     optind = 1;
     opterr = 0;
     int c;
@@ -71,24 +69,24 @@ int cmd_join(int argc, char **argv)
         if (!strcmp(o.segments[i], o.output))
             return cli_usage_error(command, "the output '%s' is also a segment", o.output);
 
-    av_sink_route_av_log(&cli_logger);
+    mlvpipe_route_libav_log(&cli_api_logger);
     cli_install_signals();
     o.cancel = &cli_cancel;
-    farm_join_result res;
-    int on_output;
-    mp_error err = {0};
-    mp_status st = farm_join(&o, &res, &on_output, &err);
-    av_sink_route_av_log(NULL);
-    if (st == MP_OK) {
-        mp_log(&cli_logger, MP_LOG_INFO, "%s: %" PRIu32 " segments, %" PRIu64 " packets (%"
+    mlvpipe_join_result res;
+    mlvpipe_error err = {0};
+    mlvpipe_status st = mlvpipe_join(&o, &res, &err);
+    mlvpipe_route_libav_log(NULL);
+    if (st == MLVPIPE_OK) {
+        cli_log(MLVPIPE_LOG_INFO, "%s: %" PRIu32 " segments, %" PRIu64 " packets (%"
                PRIu64 " video), %" PRIu32 " shifted", o.output, o.segment_count, res.packets,
                res.video_packets, res.shifted_segments);
         return EXIT_OK;
     }
-    mp_log(&cli_logger, st == MP_ERR_INTERRUPTED ? MP_LOG_WARNING : MP_LOG_ERROR, "%s", err.msg);
-    if (st == MP_ERR_INTERRUPTED)
+    cli_log(st == MLVPIPE_ERR_INTERRUPTED ? MLVPIPE_LOG_WARNING : MLVPIPE_LOG_ERROR, "%s",
+            err.message);
+    if (st == MLVPIPE_ERR_INTERRUPTED)
         return EXIT_INTERRUPTED;
-    if (on_output)
+    if (res.output_failed)
         return EXIT_OUTPUT;
-    return st == MP_ERR_ARG ? EXIT_USAGE : cli_exit_for_input(st);
+    return st == MLVPIPE_ERR_ARG ? EXIT_USAGE : cli_exit_for_input(st);
 }

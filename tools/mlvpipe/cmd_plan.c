@@ -135,7 +135,7 @@ static int read_clip(farm_plan *p, uint32_t **numbers)
     mp_status st = mlv_clip_open(&clip, p->clip, &oo, &err);
     if (st != MP_OK) {
         mp_log(&cli_logger, MP_LOG_ERROR, "%s", err.msg);
-        return cli_exit_for_input(st);
+        return cli_exit_for_input((mlvpipe_status)st);
     }
     const mlv_clip_info *info = mlv_clip_get_info(clip);
     p->guid = info->guid;
@@ -150,7 +150,7 @@ static int read_clip(farm_plan *p, uint32_t **numbers)
         if ((st = mlv_frame_info_get(clip, i, &fi)) != MP_OK) {
             mp_log(&cli_logger, MP_LOG_ERROR, "%s: frame index %" PRIu32 ": %s", p->clip, i,
                    mp_status_name(st));
-            rc = cli_exit_for_input(st);
+            rc = cli_exit_for_input((mlvpipe_status)st);
         }
         (*numbers)[i] = fi.number;
     }

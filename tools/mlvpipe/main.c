@@ -8,16 +8,38 @@
 
 int cli_verbosity = 1;
 
-static void cli_log_fn(void *opaque, mp_log_level level, const char *msg)
+static void cli_print(mlvpipe_log_level level, const char *msg)
 {
-    (void)opaque;
     static const char *const names[] = {"error", "warning", "info", "debug"};
-    if ((int)level > cli_verbosity && level != MP_LOG_ERROR)
+    if ((int)level > cli_verbosity && level != MLVPIPE_LOG_ERROR)
         return;
     fprintf(stderr, "mlvpipe: %s: %s\n", names[level], msg);
 }
 
+static void cli_log_fn(void *opaque, mp_log_level level, const char *msg)
+{
+    (void)opaque;
+    cli_print((mlvpipe_log_level)level, msg);
+}
+
+static void cli_api_log_fn(void *opaque, mlvpipe_log_level level, const char *msg)
+{
+    (void)opaque;
+    cli_print(level, msg);
+}
+
 const mp_logger cli_logger = {cli_log_fn, NULL};
+const mlvpipe_logger cli_api_logger = {cli_api_log_fn, NULL};
+
+void cli_log(mlvpipe_log_level level, const char *fmt, ...)
+{
+    char msg[2 * sizeof ((mlvpipe_error *)0)->message];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    cli_print(level, msg);
+}
 
 int cli_usage_error(const char *command, const char *fmt, ...)
 {
@@ -30,18 +52,18 @@ int cli_usage_error(const char *command, const char *fmt, ...)
     return EXIT_USAGE;
 }
 
-int cli_exit_for_input(mp_status st)
+int cli_exit_for_input(mlvpipe_status st)
 {
     switch (st) {
-    case MP_OK: return EXIT_OK;
-    case MP_ERR_DAMAGED: return EXIT_DAMAGED;
-    case MP_ERR_INTERRUPTED: return EXIT_INTERRUPTED;
-    case MP_ERR_ARG: return EXIT_USAGE;
-    case MP_ERR_IO:
-    case MP_ERR_FORMAT:
-    case MP_ERR_UNSUPPORTED:
-    case MP_ERR_RANGE: return EXIT_INPUT;
-    case MP_ERR_NOMEM: return EXIT_INTERNAL;
+    case MLVPIPE_OK: return EXIT_OK;
+    case MLVPIPE_ERR_DAMAGED: return EXIT_DAMAGED;
+    case MLVPIPE_ERR_INTERRUPTED: return EXIT_INTERRUPTED;
+    case MLVPIPE_ERR_ARG: return EXIT_USAGE;
+    case MLVPIPE_ERR_IO:
+    case MLVPIPE_ERR_FORMAT:
+    case MLVPIPE_ERR_UNSUPPORTED:
+    case MLVPIPE_ERR_RANGE: return EXIT_INPUT;
+    case MLVPIPE_ERR_NOMEM: return EXIT_INTERNAL;
     }
     return EXIT_INTERNAL;
 }
