@@ -12,7 +12,7 @@
 #define MIN_EV 0.5        /* cr2hdr's threshold: fields at least 0.5 EV apart */
 #define MAX_SAMPLES (1u << 20)
 
-mp_status dualiso_check_frame(const mp_frame *f, mp_error *err)
+mp_status mp_dualiso_check_frame(const mp_frame *f, mp_error *err)
 {
     if (!f || !f->data)
         return mp_error_set(err, MP_ERR_ARG, "dualiso: frame has no data");
@@ -32,9 +32,9 @@ typedef struct class_votes {
     uint64_t upper_brighter, lower_brighter, neutral; /* class k vs class k+2 */
 } class_votes;
 
-mp_status dualiso_detect(const mp_frame *f, dualiso_detection *out, mp_error *err)
+mp_status mp_dualiso_detect(const mp_frame *f, dualiso_detection *out, mp_error *err)
 {
-    mp_status st = dualiso_check_frame(f, err);
+    mp_status st = mp_dualiso_check_frame(f, err);
     if (st != MP_OK)
         return st;
     memset(out, 0, sizeof *out);

@@ -100,7 +100,7 @@ static void add_rational(tiff_ifd *ifd, uint16_t tag, uint64_t num, uint64_t den
     reduce(&num, &den);
     if (num <= UINT32_MAX && den <= UINT32_MAX && den) {
         uint32_t v[2] = {(uint32_t)num, (uint32_t)den};
-        tiff_add_rationals(ifd, tag, v, 1);
+        mp_tiff_add_rationals(ifd, tag, v, 1);
     }
 }
 
@@ -114,8 +114,8 @@ static void add_cfa(tiff_ifd *ifd, uint32_t cfa, const uint32_t area[4])
             pattern[y * 2 + x] = (uint8_t)(cfa >> (8 * cell));
         }
     uint16_t dim[2] = {2, 2};
-    tiff_add_shorts(ifd, TAG_CFA_REPEAT_PATTERN_DIM, dim, 2);
-    tiff_add_bytes(ifd, TAG_CFA_PATTERN, TIFF_BYTE, pattern, 4);
+    mp_tiff_add_shorts(ifd, TAG_CFA_REPEAT_PATTERN_DIM, dim, 2);
+    mp_tiff_add_bytes(ifd, TAG_CFA_PATTERN, TIFF_BYTE, pattern, 4);
 }
 
 static void add_date_time(tiff_ifd *ifd, const mp_wall_clock *wc, uint64_t timestamp_us)
@@ -126,7 +126,7 @@ static void add_date_time(tiff_ifd *ifd, const mp_wall_clock *wc, uint64_t times
     char s[32];
     snprintf(s, sizeof s, "%04d:%02d:%02d %02d:%02d:%02d", (int)t.year, (int)t.month,
              (int)t.day, (int)t.hour, (int)t.minute, (int)t.second);
-    tiff_add_ascii(ifd, TAG_DATE_TIME, s);
+    mp_tiff_add_ascii(ifd, TAG_DATE_TIME, s);
 }
 
 /* Anamorphic / line-skipping modes: stretch the short axis back (doc/mlv-format.md 4.2). */
@@ -146,7 +146,7 @@ static void add_default_scale(tiff_ifd *ifd, const mp_raw_capture *c)
         scale[0] = (uint32_t)h;
         scale[1] = (uint32_t)v;
     }
-    tiff_add_rationals(ifd, TAG_DEFAULT_SCALE, scale, 2);
+    mp_tiff_add_rationals(ifd, TAG_DEFAULT_SCALE, scale, 2);
 }
 
 static void add_color(tiff_ifd *ifd, const mp_raw_info *raw, const mp_white_balance *wb)
@@ -162,16 +162,16 @@ static void add_color(tiff_ifd *ifd, const mp_raw_info *raw, const mp_white_bala
             usable++;
     }
     if (usable > 0) {
-        tiff_add_srationals(ifd, TAG_COLOR_MATRIX1, m, 9);
+        mp_tiff_add_srationals(ifd, TAG_COLOR_MATRIX1, m, 9);
         int32_t il = raw->calibration_illuminant;
-        tiff_add_short(ifd, TAG_CALIBRATION_ILLUMINANT1,
+        mp_tiff_add_short(ifd, TAG_CALIBRATION_ILLUMINANT1,
                        (uint16_t)(il > 0 && il < 256 ? il : ILLUMINANT_D65));
     }
     if (wb->present && wb->gain_r && wb->gain_g && wb->gain_b) {
         /* WBAL gains multiply the raw channels (dcraw convention); the neutral is their
          * inverse, normalised to green. */
         uint32_t n[6] = {wb->gain_g, wb->gain_r, 1, 1, wb->gain_g, wb->gain_b};
-        tiff_add_rationals(ifd, TAG_AS_SHOT_NEUTRAL, n, 3);
+        mp_tiff_add_rationals(ifd, TAG_AS_SHOT_NEUTRAL, n, 3);
     }
 }
 
@@ -182,13 +182,13 @@ static void add_exif(tiff_ifd *exif, const mp_exposure *e, const mp_lens *lens)
     if (lens->present && lens->aperture_x100)
         add_rational(exif, TAG_F_NUMBER, lens->aperture_x100, 100);
     if (e->present && e->iso)
-        tiff_add_short(exif, TAG_ISO_SPEED_RATINGS, (uint16_t)(e->iso < 65535 ? e->iso : 65535));
+        mp_tiff_add_short(exif, TAG_ISO_SPEED_RATINGS, (uint16_t)(e->iso < 65535 ? e->iso : 65535));
     if (lens->present && lens->focal_mm)
         add_rational(exif, TAG_FOCAL_LENGTH, lens->focal_mm, 1);
     if (lens->present && lens->name[0])
-        tiff_add_ascii(exif, TAG_LENS_MODEL, lens->name);
+        mp_tiff_add_ascii(exif, TAG_LENS_MODEL, lens->name);
     if (exif->count)
-        tiff_add_bytes(exif, TAG_EXIF_VERSION, TIFF_UNDEFINED, (const uint8_t *)"0230", 4);
+        mp_tiff_add_bytes(exif, TAG_EXIF_VERSION, TIFF_UNDEFINED, (const uint8_t *)"0230", 4);
 }
 
 static mp_status build_ifds(const mp_frame *f, const mp_frame_meta *m, const mp_sink_params *p,
@@ -206,62 +206,62 @@ static mp_status build_ifds(const mp_frame *f, const mp_frame_meta *m, const mp_
     if (st != MP_OK)
         return st;
 
-    tiff_ifd_init(ifd0);
-    tiff_ifd_init(exif);
-    tiff_add_long(ifd0, TAG_NEW_SUBFILE_TYPE, 0);
-    tiff_add_long(ifd0, TAG_IMAGE_WIDTH, f->width);
-    tiff_add_long(ifd0, TAG_IMAGE_LENGTH, f->height);
-    tiff_add_short(ifd0, TAG_BITS_PER_SAMPLE, (uint16_t)lay->bits);
-    tiff_add_short(ifd0, TAG_COMPRESSION, lay->compression);
-    tiff_add_short(ifd0, TAG_PHOTOMETRIC, PHOTOMETRIC_CFA);
+    mp_tiff_ifd_init(ifd0);
+    mp_tiff_ifd_init(exif);
+    mp_tiff_add_long(ifd0, TAG_NEW_SUBFILE_TYPE, 0);
+    mp_tiff_add_long(ifd0, TAG_IMAGE_WIDTH, f->width);
+    mp_tiff_add_long(ifd0, TAG_IMAGE_LENGTH, f->height);
+    mp_tiff_add_short(ifd0, TAG_BITS_PER_SAMPLE, (uint16_t)lay->bits);
+    mp_tiff_add_short(ifd0, TAG_COMPRESSION, lay->compression);
+    mp_tiff_add_short(ifd0, TAG_PHOTOMETRIC, PHOTOMETRIC_CFA);
     const char *model = meta->camera.present && meta->camera.name[0] ? meta->camera.name
                                                                       : "Canon EOS";
-    tiff_add_ascii(ifd0, TAG_MAKE, "Canon");
-    tiff_add_ascii(ifd0, TAG_MODEL, model);
-    tiff_add_long(ifd0, TAG_STRIP_OFFSETS, 0);          /* set after layout */
-    tiff_add_short(ifd0, TAG_ORIENTATION, 1);
-    tiff_add_short(ifd0, TAG_SAMPLES_PER_PIXEL, 1);
-    tiff_add_long(ifd0, TAG_ROWS_PER_STRIP, f->height);
-    tiff_add_long(ifd0, TAG_STRIP_BYTE_COUNTS, 0);      /* set after layout */
-    tiff_add_short(ifd0, TAG_PLANAR_CONFIGURATION, 1);
-    tiff_add_ascii(ifd0, TAG_SOFTWARE, MP_DNG_SOFTWARE);
+    mp_tiff_add_ascii(ifd0, TAG_MAKE, "Canon");
+    mp_tiff_add_ascii(ifd0, TAG_MODEL, model);
+    mp_tiff_add_long(ifd0, TAG_STRIP_OFFSETS, 0);          /* set after layout */
+    mp_tiff_add_short(ifd0, TAG_ORIENTATION, 1);
+    mp_tiff_add_short(ifd0, TAG_SAMPLES_PER_PIXEL, 1);
+    mp_tiff_add_long(ifd0, TAG_ROWS_PER_STRIP, f->height);
+    mp_tiff_add_long(ifd0, TAG_STRIP_BYTE_COUNTS, 0);      /* set after layout */
+    mp_tiff_add_short(ifd0, TAG_PLANAR_CONFIGURATION, 1);
+    mp_tiff_add_ascii(ifd0, TAG_SOFTWARE, MP_DNG_SOFTWARE);
     add_date_time(ifd0, &meta->wall_clock, f->timestamp_us);
 
     uint32_t area[4];
     mp_raw_active_area(&meta->raw, f->width, f->height, area);
     add_cfa(ifd0, f->cfa, area);
     static const uint8_t version[4] = {1, 4, 0, 0}, backward[4] = {1, 1, 0, 0};
-    tiff_add_bytes(ifd0, TAG_DNG_VERSION, TIFF_BYTE, version, 4);
-    tiff_add_bytes(ifd0, TAG_DNG_BACKWARD_VERSION, TIFF_BYTE, backward, 4);
-    tiff_add_ascii(ifd0, TAG_UNIQUE_CAMERA_MODEL, model);
+    mp_tiff_add_bytes(ifd0, TAG_DNG_VERSION, TIFF_BYTE, version, 4);
+    mp_tiff_add_bytes(ifd0, TAG_DNG_BACKWARD_VERSION, TIFF_BYTE, backward, 4);
+    mp_tiff_add_ascii(ifd0, TAG_UNIQUE_CAMERA_MODEL, model);
     uint16_t repeat[2] = {1, 1};
-    tiff_add_shorts(ifd0, TAG_BLACK_LEVEL_REPEAT_DIM, repeat, 2);
-    tiff_add_long(ifd0, TAG_BLACK_LEVEL, f->black);
-    tiff_add_long(ifd0, TAG_WHITE_LEVEL, f->white);
+    mp_tiff_add_shorts(ifd0, TAG_BLACK_LEVEL_REPEAT_DIM, repeat, 2);
+    mp_tiff_add_long(ifd0, TAG_BLACK_LEVEL, f->black);
+    mp_tiff_add_long(ifd0, TAG_WHITE_LEVEL, f->white);
     add_default_scale(ifd0, &meta->capture);
     uint32_t crop_origin[2] = {0, 0}, crop_size[2] = {area[3] - area[1], area[2] - area[0]};
-    tiff_add_longs(ifd0, TAG_DEFAULT_CROP_ORIGIN, crop_origin, 2);
-    tiff_add_longs(ifd0, TAG_DEFAULT_CROP_SIZE, crop_size, 2);
+    mp_tiff_add_longs(ifd0, TAG_DEFAULT_CROP_ORIGIN, crop_origin, 2);
+    mp_tiff_add_longs(ifd0, TAG_DEFAULT_CROP_SIZE, crop_size, 2);
     add_color(ifd0, &meta->raw, wb);
     /* Clip-constant by construction: it comes from the params, never from the frame. */
     mp_rational be = p->baseline_exposure.den ? p->baseline_exposure
                      : meta->raw.exposure_bias.den ? meta->raw.exposure_bias
                                                    : (mp_rational){0, 1};
     int32_t be_v[2] = {be.num, be.den}, zero[2] = {0, 1};
-    tiff_add_srationals(ifd0, TAG_BASELINE_EXPOSURE, be_v, 1);
-    tiff_add_longs(ifd0, TAG_ACTIVE_AREA, area, 4);
+    mp_tiff_add_srationals(ifd0, TAG_BASELINE_EXPOSURE, be_v, 1);
+    mp_tiff_add_longs(ifd0, TAG_ACTIVE_AREA, area, 4);
     uint8_t tc_bytes[8];
     mp_timecode_pack(&tc, tc_bytes);
-    tiff_add_bytes(ifd0, TAG_TIME_CODES, TIFF_BYTE, tc_bytes, 8);
+    mp_tiff_add_bytes(ifd0, TAG_TIME_CODES, TIFF_BYTE, tc_bytes, 8);
     int32_t rate[2] = {fps.num, fps.den};
-    tiff_add_srationals(ifd0, TAG_FRAME_RATE, rate, 1);
-    tiff_add_ascii(ifd0, TAG_REEL_NAME, p->clip_name);
-    tiff_add_srationals(ifd0, TAG_BASELINE_EXPOSURE_OFFSET, zero, 1);
+    mp_tiff_add_srationals(ifd0, TAG_FRAME_RATE, rate, 1);
+    mp_tiff_add_ascii(ifd0, TAG_REEL_NAME, p->clip_name);
+    mp_tiff_add_srationals(ifd0, TAG_BASELINE_EXPOSURE_OFFSET, zero, 1);
 
     add_exif(exif, expo, &meta->lens);
     if (exif->count)
-        tiff_add_long(ifd0, TAG_EXIF_IFD, 0);           /* set after layout */
-    if (!tiff_ifd_size(ifd0) || (exif->count && !tiff_ifd_size(exif)))
+        mp_tiff_add_long(ifd0, TAG_EXIF_IFD, 0);           /* set after layout */
+    if (!mp_tiff_ifd_size(ifd0) || (exif->count && !mp_tiff_ifd_size(exif)))
         return mp_error_set(err, MP_ERR_ARG, "frame %u: DNG tags exceed the IFD builder",
                             f->number);
     return MP_OK;
@@ -317,12 +317,12 @@ mp_status mp_dng_encode(const mp_frame *f, const mp_frame_meta *m, const mp_sink
         if (lay.lj92_two_components)
             h = (lj92_header){.width = f->width / 2, .height = f->height, .components = 2,
                               .precision = lay.bits, .predictor = 1};
-        st = lj92_encode(f->data, &h, &jpeg, &payload, err);
+        st = mp_lj92_encode(f->data, &h, &jpeg, &payload, err);
     }
     if (st != MP_OK)
         goto done;
 
-    size_t ifd0_size = tiff_ifd_size(ifd0), exif_size = exif->count ? tiff_ifd_size(exif) : 0;
+    size_t ifd0_size = mp_tiff_ifd_size(ifd0), exif_size = exif->count ? mp_tiff_ifd_size(exif) : 0;
     size_t header = 8 + ifd0_size + exif_size;
     if (header + payload > UINT32_MAX) {
         st = mp_error_set(err, MP_ERR_ARG, "frame %u: %zu bytes exceed a TIFF file",
@@ -334,13 +334,13 @@ mp_status mp_dng_encode(const mp_frame *f, const mp_frame_meta *m, const mp_sink
         st = mp_error_set(err, MP_ERR_NOMEM, "frame %u: out of memory", f->number);
         goto done;
     }
-    tiff_set_long(ifd0, TAG_STRIP_OFFSETS, (uint32_t)header);
-    tiff_set_long(ifd0, TAG_STRIP_BYTE_COUNTS, (uint32_t)payload);
-    tiff_set_long(ifd0, TAG_EXIF_IFD, (uint32_t)(8 + ifd0_size));
-    tiff_write_header(buf, 8);
-    tiff_ifd_write(ifd0, buf + 8, 8, 0);
+    mp_tiff_set_long(ifd0, TAG_STRIP_OFFSETS, (uint32_t)header);
+    mp_tiff_set_long(ifd0, TAG_STRIP_BYTE_COUNTS, (uint32_t)payload);
+    mp_tiff_set_long(ifd0, TAG_EXIF_IFD, (uint32_t)(8 + ifd0_size));
+    mp_tiff_write_header(buf, 8);
+    mp_tiff_ifd_write(ifd0, buf + 8, 8, 0);
     if (exif_size)
-        tiff_ifd_write(exif, buf + 8 + ifd0_size, (uint32_t)(8 + ifd0_size), 0);
+        mp_tiff_ifd_write(exif, buf + 8 + ifd0_size, (uint32_t)(8 + ifd0_size), 0);
     if (jpeg)
         memcpy(buf + header, jpeg, payload);
     else

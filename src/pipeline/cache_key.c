@@ -55,12 +55,12 @@ static mp_status hash_chunk(mp_cache_hash *h, const char *path, mp_error *err)
 
 mp_status mp_cache_clip_identify(const mlv_clip *clip, mp_cache_clip_id *out, mp_error *err)
 {
-    const mlv_clip_info *info = mlv_clip_get_info(clip);
+    const mlv_clip_info *info = mp_mlv_clip_get_info(clip);
     mp_cache_hash h;
     mp_cache_hash_init(&h, 0);
     mp_cache_hash_u32(&h, info->chunk_count);
     for (uint32_t k = 0; k < info->chunk_count; k++) {
-        mp_status st = hash_chunk(&h, mlv_clip_path(clip, k), err);
+        mp_status st = hash_chunk(&h, mp_mlv_clip_path(clip, k), err);
         if (st != MP_OK)
             return st;
     }
@@ -78,7 +78,7 @@ uint64_t mp_cache_segment_hash(const char *tool, const mp_cache_clip_id *id,
     mp_cache_hash_str(&h, tool);
     mp_cache_hash_u64(&h, id->fingerprint);
     mp_cache_hash_reconstruction(&h, lv, opt);
-    if (fix && rawfix_plan_active(fix)) {
+    if (fix && mp_rawfix_plan_active(fix)) {
         mp_cache_hash_str(&h, "rawfix");
         mp_cache_hash_u32(&h, (uint32_t)fix->stripes);
         for (uint32_t r = 0; fix->stripes && r < RAWFIX_STRIPE_ROWS; r++)

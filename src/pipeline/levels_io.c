@@ -6,10 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/json.h"
+#include "common/out_file.h"
 
 /* One table per JSON object, used by both the writer and the strict reader, so the two
  * cannot drift apart. Nested objects and the segment array are field types of their own. */
@@ -116,7 +116,7 @@ uint64_t mp_fnv1a64(const void *data, size_t len, uint64_t seed)
 void mp_clip_levels_free(mp_clip_levels *cl)
 {
     for (uint32_t k = 0; cl->segments && k < cl->segment_count; k++)
-        rawfix_map_free(&cl->segments[k].fix);
+        mp_rawfix_map_free(&cl->segments[k].fix);
     free(cl->segments);
     memset(cl, 0, sizeof *cl);
 }
@@ -514,47 +514,9 @@ mp_status mp_clip_levels_write(const char *path, const mp_clip_levels *cl, int o
     mp_status st = mp_clip_levels_to_json(cl, &text, &len, err);
     if (st != MP_OK)
         return st;
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", path) >= (int)sizeof tmp) {
-        free(text);
-        return mp_error_set(err, MP_ERR_ARG, "%s: path too long", path);
-    }
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        free(text);
-        return mp_error_set(err, MP_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
-    }
-    size_t done = 0;
-    while (done < len) {
-        ssize_t n = write(fd, text + done, len - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        done += (size_t)n;
-    }
-    int write_errno = done == len ? 0 : errno ? errno : EIO;
+    st = mp_out_write_file(path, text, len, overwrite, 0, err);
     free(text);
-    if (fchmod(fd, 0644) != 0 && !write_errno)
-        write_errno = errno;
-    if (close(fd) != 0 && !write_errno)
-        write_errno = errno;
-    if (write_errno) {
-        unlink(tmp);
-        return mp_error_set(err, MP_ERR_IO, "%s: write failed: %s", path, strerror(write_errno));
-    }
-    /* link() refuses to replace an existing file, atomically; rename() replaces it. */
-    if (overwrite ? rename(tmp, path) != 0 : link(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        if (e == EEXIST)
-            return mp_error_set(err, MP_ERR_IO, "%s: exists (use --overwrite)", path);
-        return mp_error_set(err, MP_ERR_IO, "%s: cannot rename into place: %s", path,
-                            strerror(e));
-    }
-    if (!overwrite)
-        unlink(tmp);
-    return MP_OK;
+    return st;
 }
 
 mp_status mp_clip_levels_read(const char *path, mp_clip_levels *cl, mp_error *err)

@@ -28,18 +28,18 @@ uint64_t mp_prepass_options_hash(const mp_prepass_options *o)
 mp_status mp_clip_segments(const mlv_clip *clip, mp_segment **segs, uint32_t *count,
                            mp_error *err)
 {
-    uint32_t n = mlv_clip_get_info(clip)->frame_count;
+    uint32_t n = mp_mlv_clip_get_info(clip)->frame_count;
     uint32_t *seg_of = malloc((n ? n : 1) * sizeof *seg_of);
     if (!seg_of)
         return mp_error_set(err, MP_ERR_NOMEM, "out of memory for %u frames", n);
     mp_status st = MP_OK;
     for (uint32_t i = 0; i < n && st == MP_OK; i++) {
         mlv_frame_info fi;
-        st = mlv_frame_info_get(clip, i, &fi);
+        st = mp_mlv_frame_info_get(clip, i, &fi);
         seg_of[i] = fi.segment;
     }
     if (st != MP_OK)
-        st = mp_error_set(err, st, "%s: frame index unreadable", mlv_clip_path(clip, 0));
+        st = mp_error_set(err, st, "%s: frame index unreadable", mp_mlv_clip_path(clip, 0));
     else
         st = mp_segments_find(seg_of, n, segs, count, err);
     free(seg_of);
@@ -91,9 +91,9 @@ static void sample_ctx_destroy(void *user, void *ctx)
 {
     (void)user;
     sample_ctx *c = ctx;
-    mlv_scratch_free(&c->scratch);
+    mp_mlv_scratch_free(&c->scratch);
     mp_frame_free(&c->frame);
-    rawfix_measurement_free(&c->defects);
+    mp_rawfix_measurement_free(&c->defects);
     free(c);
 }
 
@@ -102,11 +102,11 @@ static void sample_ctx_destroy(void *user, void *ctx)
 static mp_status measure_defects(sample_set *s, sample_ctx *c, uint32_t i, int dual,
                                  mp_error *err)
 {
-    mp_status st = rawfix_measure(&c->frame, dual, &c->defects, err);
+    mp_status st = mp_rawfix_measure(&c->frame, dual, &c->defects, err);
     if (st != MP_OK)
         return st;
     pthread_mutex_lock(&s->defects_lock);
-    st = rawfix_accum_add(s->defects, &c->defects, i, err);
+    st = mp_rawfix_accum_add(s->defects, &c->defects, i, err);
     pthread_mutex_unlock(&s->defects_lock);
     return st;
 }
@@ -116,7 +116,7 @@ static mp_status sample_read(void *user, uint32_t i, uint32_t slot, mp_error *er
 {
     sample_set *s = user;
     sample_slot *sl = &s->slots[slot];
-    mp_status st = mlv_read_payload(s->clip, s->index[i], &sl->payload, &sl->read_error);
+    mp_status st = mp_mlv_read_payload(s->clip, s->index[i], &sl->payload, &sl->read_error);
     sl->read_error.code = st;
     if (st == MP_OK || st == MP_ERR_DAMAGED)
         return MP_OK;
@@ -131,7 +131,7 @@ static mp_status sample_run(void *user, void *ctx, uint32_t i, uint32_t slot, mp
     mp_error e = s->slots[slot].read_error;
     mp_status st = e.code;
     if (st == MP_OK)
-        st = mlv_decode_payload(s->clip, s->index[i], &s->slots[slot].payload, &c->frame,
+        st = mp_mlv_decode_payload(s->clip, s->index[i], &s->slots[slot].payload, &c->frame,
                                 &c->scratch, &e);
     if (st == MP_ERR_DAMAGED) {
         mp_log(&s->opt->log, MP_LOG_WARNING, "pre-pass skips a damaged frame: %s", e.msg);
@@ -142,7 +142,7 @@ static mp_status sample_run(void *user, void *ctx, uint32_t i, uint32_t slot, mp
         return st;
     }
     dualiso_detection det;
-    if ((st = dualiso_detect(&c->frame, &det, err)) != MP_OK)
+    if ((st = mp_dualiso_detect(&c->frame, &det, err)) != MP_OK)
         return st;
     s->usable[i] = 1;
     s->dual[i] = det.is_dual || s->opt->force_phase >= 0;
@@ -150,10 +150,10 @@ static mp_status sample_run(void *user, void *ctx, uint32_t i, uint32_t slot, mp
     if (s->defects && (st = measure_defects(s, c, i, s->dual[i], err)) != MP_OK)
         return st;
     if (s->clip_phase >= 0)
-        return dualiso_stats_collect(&c->frame, (uint32_t)s->clip_phase, &s->stats[i], err);
+        return mp_dualiso_stats_collect(&c->frame, (uint32_t)s->clip_phase, &s->stats[i], err);
     if (!s->dual[i])
         return MP_OK;
-    return dualiso_stats_collect(&c->frame, s->phase[i], &s->stats[i], err);
+    return mp_dualiso_stats_collect(&c->frame, s->phase[i], &s->stats[i], err);
 }
 
 /* What the sampled frames of one segment showed. */
@@ -187,7 +187,7 @@ static mp_status sample_segment(sample_set *s, const mp_segment *seg, segment_sc
     mp_pool_callbacks cb = {s, sample_ctx_create, sample_ctx_destroy, sample_run, NULL};
     mp_status st = mp_pool_run_with_reader(n, &po, &cb, sample_read, NULL, err);
     for (uint32_t k = 0; k < window; k++)
-        mlv_payload_free(&s->slots[k].payload);
+        mp_mlv_payload_free(&s->slots[k].payload);
     free(s->slots);
     s->slots = NULL;
     if (st == MP_ERR_INTERRUPTED)
@@ -214,7 +214,7 @@ static mp_status sample_segment(sample_set *s, const mp_segment *seg, segment_sc
     }
     if (!scan->usable)
         return mp_error_set(err, MP_ERR_DAMAGED, "%s: no readable frame among the %u sampled "
-                            "in frames %u-%u (indices)", mlv_clip_path(s->clip, 0), n,
+                            "in frames %u-%u (indices)", mp_mlv_clip_path(s->clip, 0), n,
                             seg->first, seg->first + seg->count - 1);
     return MP_OK;
 }
@@ -232,10 +232,10 @@ static mp_status pool_levels(const sample_set *s, uint32_t collected, const mlv_
                              int phase, dualiso_levels *lv, mp_error *err)
 {
     dualiso_pool_options popt;
-    dualiso_pool_options_default(&popt);
+    mp_dualiso_pool_options_default(&popt);
     popt.nominal_ev = nominal_ev(fi);
     popt.force_phase = phase;
-    return dualiso_levels_pool(s->stats, collected, &popt, lv, err);
+    return mp_dualiso_levels_pool(s->stats, collected, &popt, lv, err);
 }
 
 /* Single-ISO levels: the output mapping from the segment's own metadata levels. */
@@ -243,10 +243,10 @@ static mp_status passthrough_levels(const mlv_clip *clip, uint32_t index, dualis
                                     mp_error *err)
 {
     sample_ctx c = {.scratch = {.ref_index = -1}};
-    mp_status st = mlv_read_frame(clip, index, &c.frame, &c.scratch, err);
+    mp_status st = mp_mlv_read_frame(clip, index, &c.frame, &c.scratch, err);
     if (st == MP_OK)
-        st = dualiso_levels_passthrough(&c.frame, lv, err);
-    mlv_scratch_free(&c.scratch);
+        st = mp_dualiso_levels_passthrough(&c.frame, lv, err);
+    mp_mlv_scratch_free(&c.scratch);
     mp_frame_free(&c.frame);
     return st;
 }
@@ -295,7 +295,7 @@ static mp_status rescue_levels(sample_set *s, const mp_segment *seg, const mlv_f
         mp_log(&s->opt->log, MP_LOG_INFO, "frames %u-%u: %u of %u sampled frames show the "
                "dual-ISO pattern (too dark or flat); dual ISO like the rest of the clip, "
                "phase %u, %.2f EV, ratio %s", fi->number, last, scan.dual, scan.usable,
-               clip_phase, lv->ratio_ev, dualiso_ratio_source_name(lv->ratio_source));
+               clip_phase, lv->ratio_ev, mp_dualiso_ratio_source_name(lv->ratio_source));
         return MP_OK;
     }
     if (levels_fit(dl, fi)) {
@@ -303,7 +303,7 @@ static mp_status rescue_levels(sample_set *s, const mp_segment *seg, const mlv_f
         mp_log(&s->opt->log, MP_LOG_INFO, "frames %u-%u: no dual-ISO levels of their own (%s); "
                "using those of frames %u-%u, %.2f EV, ratio %s", fi->number, last,
                pool_err.msg, donor->first_frame, donor->last_frame, lv->ratio_ev,
-               dualiso_ratio_source_name(lv->ratio_source));
+               mp_dualiso_ratio_source_name(lv->ratio_source));
         return MP_OK;
     }
     st = passthrough_levels(s->clip, scan.first_usable, lv, err);
@@ -371,11 +371,7 @@ static int clip_majority_phase(const segment_scan *scans, uint32_t nseg)
     for (uint32_t k = 0; k < nseg; k++)
         for (int p = 0; scans[k].pooled && p < 4; p++)
             votes[p] += scans[k].phase_votes[p];
-    int best = -1;
-    for (int p = 0; p < 4; p++)
-        if (votes[p] && (best < 0 || votes[p] > votes[best]))
-            best = p;
-    return best;
+    return mp_dualiso_phase_majority(votes);
 }
 
 /* The levels of a segment whose samples were mostly not dual (see mp_prepass_run). */
@@ -385,9 +381,9 @@ static mp_status undetected_levels(sample_set *s, const mp_clip_levels *out,
                                    mp_error *err)
 {
     mlv_frame_info fi;
-    if (mlv_frame_info_get(s->clip, segs[k].first, &fi) != MP_OK)
+    if (mp_mlv_frame_info_get(s->clip, segs[k].first, &fi) != MP_OK)
         return mp_error_set(err, MP_ERR_DAMAGED, "%s: frame index unreadable",
-                            mlv_clip_path(s->clip, 0));
+                            mp_mlv_clip_path(s->clip, 0));
     const uint32_t last = fi.number + segs[k].count - 1;
     const segment_scan *sc = &scans[k];
     const mp_dual_iso_tag *diso = fi.dual_iso;
@@ -410,7 +406,7 @@ static mp_status undetected_levels(sample_set *s, const mp_clip_levels *out,
                "dual ISO; treating them as single ISO", fi.number, last, sc->dual, sc->usable);
     else
         mp_log(&s->opt->log, MP_LOG_INFO, "frames %u-%u: single ISO, ratio %s%s", fi.number,
-               last, dualiso_ratio_source_name(lv->ratio_source),
+               last, mp_dualiso_ratio_source_name(lv->ratio_source),
                diso_single && donor ? " (the DISO block says dual ISO is off)" : "");
     return MP_OK;
 }
@@ -419,7 +415,7 @@ static mp_status undetected_levels(sample_set *s, const mp_clip_levels *out,
 static mp_status defect_map(sample_set *s, mp_levels_segment *ls, const mp_prepass_options *o,
                             mp_error *err)
 {
-    mp_status st = rawfix_map_build(s->defects, &ls->fix, err);
+    mp_status st = mp_rawfix_map_build(s->defects, &ls->fix, err);
     if (st != MP_OK)
         return st;
     const rawfix_map *m = &ls->fix;
@@ -427,7 +423,7 @@ static mp_status defect_map(sample_set *s, mp_levels_segment *ls, const mp_prepa
            "lattice %ux%u (%u classes, %llu sites), %u single defects, stripes %.3f %% (%s)",
            ls->first_frame, ls->last_frame, m->frames, m->lattice.period_x,
            m->lattice.period_y, m->lattice.class_count,
-           (unsigned long long)rawfix_lattice_sites(&m->lattice), m->pixel_count,
+           (unsigned long long)mp_rawfix_lattice_sites(&m->lattice), m->pixel_count,
            100 * m->stripe_amplitude, m->stripes ? "corrected" : "not significant");
     return MP_OK;
 }
@@ -440,7 +436,7 @@ mp_status mp_prepass_run(const mlv_clip *clip, const mp_prepass_options *o, cons
                          mp_clip_levels *out, mp_error *err)
 {
     memset(out, 0, sizeof *out);
-    const mlv_clip_info *info = mlv_clip_get_info(clip);
+    const mlv_clip_info *info = mp_mlv_clip_get_info(clip);
     mp_segment *segs = NULL;
     uint32_t nseg = 0;
     mp_status st = mp_clip_segments(clip, &segs, &nseg, err);
@@ -450,7 +446,7 @@ mp_status mp_prepass_run(const mlv_clip *clip, const mp_prepass_options *o, cons
         free(segs);
         return mp_error_set(err, nseg ? MP_ERR_UNSUPPORTED : MP_ERR_DAMAGED,
                             "%s: %u segments (settings changes); 1 to %u supported",
-                            mlv_clip_path(clip, 0), nseg, MP_LEVELS_MAX_SEGMENTS);
+                            mp_mlv_clip_path(clip, 0), nseg, MP_LEVELS_MAX_SEGMENTS);
     }
     snprintf(out->tool, sizeof out->tool, "%s", tool);
     out->options_hash = mp_prepass_options_hash(o);
@@ -473,23 +469,23 @@ mp_status mp_prepass_run(const mlv_clip *clip, const mp_prepass_options *o, cons
         mlv_frame_info first, last;
         ls->first_index = segs[k].first;
         ls->frame_count = segs[k].count;
-        if (mlv_frame_info_get(clip, segs[k].first, &first) != MP_OK ||
-            mlv_frame_info_get(clip, segs[k].first + segs[k].count - 1, &last) != MP_OK) {
+        if (mp_mlv_frame_info_get(clip, segs[k].first, &first) != MP_OK ||
+            mp_mlv_frame_info_get(clip, segs[k].first + segs[k].count - 1, &last) != MP_OK) {
             st = mp_error_set(err, MP_ERR_DAMAGED, "%s: frame index unreadable",
-                              mlv_clip_path(clip, 0));
+                              mp_mlv_clip_path(clip, 0));
             break;
         }
         ls->first_frame = first.number;
         ls->last_frame = last.number;
         uint32_t collected;
         if (!o->no_defects && first.raw &&
-            !(s->defects = rawfix_accum_new(first.raw->width, first.raw->height)))
+            !(s->defects = mp_rawfix_accum_new(first.raw->width, first.raw->height)))
             st = mp_error_set(err, MP_ERR_NOMEM, "pre-pass: out of memory for the defect map");
         if (st == MP_OK)
             st = sample_segment(s, &segs[k], &scans[k], &collected, err);
         if (st == MP_OK && s->defects)
             st = defect_map(s, ls, o, err);
-        rawfix_accum_free(s->defects);
+        mp_rawfix_accum_free(s->defects);
         s->defects = NULL;
         if (st != MP_OK || 2 * scans[k].dual <= scans[k].usable)
             continue;
@@ -498,7 +494,7 @@ mp_status mp_prepass_run(const mlv_clip *clip, const mp_prepass_options *o, cons
         if (st == MP_OK)
             mp_log(&o->log, MP_LOG_INFO, "frames %u-%u: dual ISO, %.2f EV, ratio %s, from %u "
                    "of %u sampled frames", ls->first_frame, ls->last_frame,
-                   ls->levels.ratio_ev, dualiso_ratio_source_name(ls->levels.ratio_source),
+                   ls->levels.ratio_ev, mp_dualiso_ratio_source_name(ls->levels.ratio_source),
                    scans[k].dual, scans[k].sampled);
     }
     int clip_phase = clip_majority_phase(scans, nseg);
@@ -520,7 +516,7 @@ mp_status mp_prepass_run(const mlv_clip *clip, const mp_prepass_options *o, cons
 mp_status mp_clip_levels_match(const mp_clip_levels *cl, const mlv_clip *clip,
                                const mp_prepass_options *o, const char *name, mp_error *err)
 {
-    const mlv_clip_info *info = mlv_clip_get_info(clip);
+    const mlv_clip_info *info = mp_mlv_clip_get_info(clip);
     if (cl->guid != info->guid)
         return mp_error_set(err, MP_ERR_FORMAT, "%s: made for the clip with GUID %016llx, "
                             "not this one (%016llx)", name, (unsigned long long)cl->guid,
@@ -549,9 +545,9 @@ mp_status mp_clip_levels_match(const mp_clip_levels *cl, const mlv_clip *clip,
     for (uint32_t k = 0; k < cl->segment_count; k++) {
         const mp_levels_segment *s = &cl->segments[k];
         mlv_frame_info fi;
-        if (mlv_frame_info_get(clip, s->first_index, &fi) != MP_OK || !fi.raw)
+        if (mp_mlv_frame_info_get(clip, s->first_index, &fi) != MP_OK || !fi.raw)
             return mp_error_set(err, MP_ERR_DAMAGED, "%s: frame index unreadable",
-                                mlv_clip_path(clip, 0));
+                                mp_mlv_clip_path(clip, 0));
         if (s->levels.bits != fi.raw->bits || s->levels.in_black != fi.raw->black ||
             s->levels.in_white != fi.raw->white)
             return mp_error_set(err, MP_ERR_FORMAT, "%s: made for the clip with GUID %016llx "

@@ -13,7 +13,7 @@ static int clamp_z(int z)
     return z > Z_SUM_CLAMP ? Z_SUM_CLAMP : z < -Z_SUM_CLAMP ? -Z_SUM_CLAMP : z;
 }
 
-rawfix_accum *rawfix_accum_new(uint32_t width, uint32_t height)
+rawfix_accum *mp_rawfix_accum_new(uint32_t width, uint32_t height)
 {
     size_t n = (size_t)width * height;
     if (!n || width > MP_FRAME_MAX_DIM || height > MP_FRAME_MAX_DIM || n > MP_FRAME_MAX_PIXELS)
@@ -27,13 +27,13 @@ rawfix_accum *rawfix_accum_new(uint32_t width, uint32_t height)
     a->counts = calloc(n, sizeof *a->counts);
     a->stripe = calloc(n, sizeof *a->stripe);
     if (!a->sum || !a->counts || !a->stripe) {
-        rawfix_accum_free(a);
+        mp_rawfix_accum_free(a);
         return NULL;
     }
     return a;
 }
 
-void rawfix_accum_free(rawfix_accum *a)
+void mp_rawfix_accum_free(rawfix_accum *a)
 {
     if (!a)
         return;
@@ -43,7 +43,7 @@ void rawfix_accum_free(rawfix_accum *a)
     free(a);
 }
 
-mp_status rawfix_accum_add(rawfix_accum *a, const rawfix_measurement *m, uint32_t sample,
+mp_status mp_rawfix_accum_add(rawfix_accum *a, const rawfix_measurement *m, uint32_t sample,
                            mp_error *err)
 {
     if (m->width != a->width || m->height != a->height)

@@ -27,13 +27,13 @@
 
 enum { CAND_POS = 1, CAND_NEG = 2, STRONG = 4 };
 
-void rawfix_map_free(rawfix_map *m)
+void mp_rawfix_map_free(rawfix_map *m)
 {
     free(m->pixels);
     memset(m, 0, sizeof *m);
 }
 
-mp_status rawfix_map_copy(rawfix_map *dst, const rawfix_map *src, mp_error *err)
+mp_status mp_rawfix_map_copy(rawfix_map *dst, const rawfix_map *src, mp_error *err)
 {
     *dst = *src;
     dst->pixels = NULL;
@@ -54,7 +54,7 @@ static uint32_t residues_in(uint32_t lo, uint32_t hi, uint32_t period, uint32_t 
     return first < hi ? (hi - 1 - first) / period + 1 : 0;
 }
 
-uint64_t rawfix_lattice_sites(const rawfix_lattice *l)
+uint64_t mp_rawfix_lattice_sites(const rawfix_lattice *l)
 {
     uint64_t n = 0;
     for (uint32_t k = 0; l->period_x && k < l->class_count; k++)
@@ -317,7 +317,7 @@ static mp_status single_pixels(const rawfix_accum *a, const uint8_t *flag, const
     return MP_OK;
 }
 
-mp_status rawfix_map_build(const rawfix_accum *a, rawfix_map *m, mp_error *err)
+mp_status mp_rawfix_map_build(const rawfix_accum *a, rawfix_map *m, mp_error *err)
 {
     memset(m, 0, sizeof *m);
     m->width = a->width;
@@ -348,13 +348,13 @@ mp_status rawfix_map_build(const rawfix_accum *a, rawfix_map *m, mp_error *err)
         st = single_pixels(a, flag, rank, m, err);
     rawfix_plan sites = {0};
     if (st == MP_OK)
-        st = rawfix_plan_make(m, RAWFIX_FOCUS | RAWFIX_BAD, 0, &sites, err);
+        st = mp_rawfix_plan_make(m, RAWFIX_FOCUS | RAWFIX_BAD, 0, &sites, err);
     if (st == MP_OK)
-        rawfix_build_stripes(a, sites.is_site, m);
-    rawfix_plan_free(&sites);
+        mp_rawfix_build_stripes(a, sites.is_site, m);
+    mp_rawfix_plan_free(&sites);
     free(flag);
     free(rank);
     if (st != MP_OK)
-        rawfix_map_free(m);
+        mp_rawfix_map_free(m);
     return st;
 }

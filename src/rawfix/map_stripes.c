@@ -38,7 +38,7 @@ static int window_has_site(const uint8_t *is_site, size_t i)
     return 0;
 }
 
-void rawfix_build_stripes(const rawfix_accum *a, const uint8_t *is_site, rawfix_map *m)
+void mp_rawfix_build_stripes(const rawfix_accum *a, const uint8_t *is_site, rawfix_map *m)
 {
     int64_t sum[BANDS][RAWFIX_STRIPE_ROWS][RAWFIX_STRIPE_COLS][2] = {{{{0}}}};
     for (uint32_t y = 0; y < a->height; y++)

@@ -119,9 +119,9 @@ static void stripe_add(const sample_ctx *c, const mp_frame *f, uint32_t x, uint3
     s[1] = (int32_t)above;
 }
 
-mp_status rawfix_measure(const mp_frame *f, int dual, rawfix_measurement *m, mp_error *err)
+mp_status mp_rawfix_measure(const mp_frame *f, int dual, rawfix_measurement *m, mp_error *err)
 {
-    const uint32_t w = f->width, h = f->height, vs = rawfix_vstep(dual);
+    const uint32_t w = f->width, h = f->height, vs = mp_rawfix_vstep(dual);
     const size_t n = (size_t)w * h;
     if (!f->data || w == 0 || h == 0)
         return mp_error_set(err, MP_ERR_ARG, "rawfix: empty frame");
@@ -189,7 +189,7 @@ mp_status rawfix_measure(const mp_frame *f, int dual, rawfix_measurement *m, mp_
     return MP_OK;
 }
 
-void rawfix_measurement_free(rawfix_measurement *m)
+void mp_rawfix_measurement_free(rawfix_measurement *m)
 {
     free(m->zh);
     free(m->zv);

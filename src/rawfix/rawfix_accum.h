@@ -18,6 +18,6 @@ struct rawfix_accum {
 
 /* map_stripes.c: the map's stripe gains from the sums, leaving out samples whose stripe
  * window holds a defect (is_site, a width x height bitmap, or NULL). */
-void rawfix_build_stripes(const rawfix_accum *a, const uint8_t *is_site, rawfix_map *m);
+void mp_rawfix_build_stripes(const rawfix_accum *a, const uint8_t *is_site, rawfix_map *m);
 
 #endif

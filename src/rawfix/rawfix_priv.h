@@ -11,7 +11,7 @@
 #define STRIPE_REACH 8          /* stripe window: same-colour columns x +- 2 .. x +- 8 */
 
 /* Column step to the nearest same-colour sample of the same field. */
-static inline uint32_t rawfix_vstep(int dual)
+static inline uint32_t mp_rawfix_vstep(int dual)
 {
     return dual ? 4 : 2;
 }

@@ -5,7 +5,7 @@
 
 #include "rawfix_priv.h"
 
-void rawfix_plan_free(rawfix_plan *p)
+void mp_rawfix_plan_free(rawfix_plan *p)
 {
     free(p->sites);
     free(p->is_site);
@@ -18,7 +18,7 @@ static void mark(rawfix_plan *p, uint32_t x, uint32_t y)
         p->is_site[(size_t)y * p->width + x] = 1;
 }
 
-mp_status rawfix_plan_make(const rawfix_map *m, unsigned fixes, int dual, rawfix_plan *p,
+mp_status mp_rawfix_plan_make(const rawfix_map *m, unsigned fixes, int dual, rawfix_plan *p,
                            mp_error *err)
 {
     memset(p, 0, sizeof *p);
@@ -36,7 +36,7 @@ mp_status rawfix_plan_make(const rawfix_map *m, unsigned fixes, int dual, rawfix
         return MP_OK;
     const size_t n = (size_t)m->width * m->height;
     if (!(p->is_site = calloc(n, 1))) {
-        rawfix_plan_free(p);
+        mp_rawfix_plan_free(p);
         return mp_error_set(err, MP_ERR_NOMEM, "rawfix: out of memory for a %ux%u plan",
                             m->width, m->height);
     }
@@ -52,7 +52,7 @@ mp_status rawfix_plan_make(const rawfix_map *m, unsigned fixes, int dual, rawfix
     for (size_t i = 0; i < n; i++)
         p->site_count += p->is_site[i];
     if (!(p->sites = malloc((p->site_count ? p->site_count : 1) * sizeof *p->sites))) {
-        rawfix_plan_free(p);
+        mp_rawfix_plan_free(p);
         return mp_error_set(err, MP_ERR_NOMEM, "rawfix: out of memory");
     }
     uint32_t k = 0;
@@ -81,7 +81,7 @@ static void apply_stripes(const rawfix_plan *p, mp_frame *f)
  * sides) that differ least, else the mean of whatever neighbours are usable. */
 static void repair_site(const rawfix_plan *p, uint16_t *d, uint32_t i)
 {
-    const int32_t w = (int32_t)p->width, h = (int32_t)p->height, s = (int32_t)rawfix_vstep(p->dual);
+    const int32_t w = (int32_t)p->width, h = (int32_t)p->height, s = (int32_t)mp_rawfix_vstep(p->dual);
     const int32_t x = (int32_t)(i % p->width), y = (int32_t)(i / p->width);
     static const int dirs[4][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
     int32_t best = -1, best_diff = INT32_MAX, single_sum = 0, singles = 0;
@@ -106,9 +106,9 @@ static void repair_site(const rawfix_plan *p, uint16_t *d, uint32_t i)
         d[i] = (uint16_t)((single_sum + singles / 2) / singles);
 }
 
-mp_status rawfix_apply(const rawfix_plan *p, mp_frame *f, mp_error *err)
+mp_status mp_rawfix_apply(const rawfix_plan *p, mp_frame *f, mp_error *err)
 {
-    if (!rawfix_plan_active(p))
+    if (!mp_rawfix_plan_active(p))
         return MP_OK;
     if (f->width != p->width || f->height != p->height)
         return mp_error_set(err, MP_ERR_ARG, "rawfix: a %ux%u frame, the map is for %ux%u",

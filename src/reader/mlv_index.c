@@ -12,7 +12,7 @@
 
 static const char *chunk_name(const mlv_clip *c, uint32_t chunk)
 {
-    return mlv_base_name(c->chunks[chunk].path);
+    return mp_mlv_base_name(c->chunks[chunk].path);
 }
 
 /* pread that retries short reads; returns bytes read (short only at EOF) or -1. */
@@ -32,22 +32,22 @@ static ssize_t read_at(int fd, void *dst, size_t len, uint64_t offset)
     return (ssize_t)done;
 }
 
-mp_status mlv_read_mlvi(const mlv_chunk *ch, mlv_file_header *h, mp_error *err)
+mp_status mp_mlv_read_mlvi(const mlv_chunk *ch, mlv_file_header *h, mp_error *err)
 {
     uint8_t buf[MLV_MLVI_SIZE];
     ssize_t got = read_at(ch->fd, buf, sizeof buf, 0);
-    const char *name = mlv_base_name(ch->path);
+    const char *name = mp_mlv_base_name(ch->path);
     if (got < 0)
         return mp_error_set(err, MP_ERR_IO, "%s: offset 0: %s", name, strerror(errno));
     if (got < (ssize_t)sizeof buf || memcmp(buf, "MLVI", 4))
         return mp_error_set(err, MP_ERR_FORMAT, "%s: offset 0: no MLVI header (not an MLV file)",
                             name);
-    uint32_t size = mlv_rd32(buf + 4);
+    uint32_t size = mp_le32(buf + 4);
     if (size < MLV_MLVI_SIZE || size > ch->size)
         return mp_error_set(err, MP_ERR_FORMAT, "%s: offset 0: MLVI blockSize %u impossible",
                             name, size);
     mlv_block b;
-    mlv_block_parse(buf, sizeof buf, &b);
+    mp_mlv_block_parse(buf, sizeof buf, &b);
     *h = b.u.mlvi;
     h->block_size = size;
     return MP_OK;
@@ -58,16 +58,16 @@ static int resync_candidate(const uint8_t *p, size_t avail, uint64_t remain)
 {
     if (avail < MLV_HEADER_SIZE)
         return 0;
-    mlv_block_type t = mlv_block_type_of(p);
+    mlv_block_type t = mp_mlv_block_type_of(p);
     if (t != MLV_BLOCK_VIDF && t != MLV_BLOCK_AUDF && t != MLV_BLOCK_NULL && t != MLV_BLOCK_RTCI)
         return 0;
-    uint32_t size = mlv_rd32(p + 4);
+    uint32_t size = mp_le32(p + 4);
     if (size < MLV_HEADER_SIZE || size > remain)
         return 0;
     if (t == MLV_BLOCK_VIDF)
-        return avail >= MLV_VIDF_HEADER && size >= MLV_VIDF_HEADER && mlv_rd32(p + 28) <= size - MLV_VIDF_HEADER;
+        return avail >= MLV_VIDF_HEADER && size >= MLV_VIDF_HEADER && mp_le32(p + 28) <= size - MLV_VIDF_HEADER;
     if (t == MLV_BLOCK_AUDF)
-        return avail >= MLV_AUDF_HEADER && size >= MLV_AUDF_HEADER && mlv_rd32(p + 20) <= size - MLV_AUDF_HEADER;
+        return avail >= MLV_AUDF_HEADER && size >= MLV_AUDF_HEADER && mp_le32(p + 20) <= size - MLV_AUDF_HEADER;
     return 1;
 }
 
@@ -102,7 +102,7 @@ static mp_status index_block(mlv_clip *c, uint32_t chunk, uint64_t off, const ui
 {
     const mlv_chunk *ch = &c->chunks[chunk];
     mlv_block b;
-    mlv_block_parse(hdr, have, &b);
+    mp_mlv_block_parse(hdr, have, &b);
     switch (b.type) {
     case MLV_BLOCK_VIDF:
     case MLV_BLOCK_AUDF: {
@@ -110,7 +110,7 @@ static mp_status index_block(mlv_clip *c, uint32_t chunk, uint64_t off, const ui
         uint32_t head = video ? MLV_VIDF_HEADER : MLV_AUDF_HEADER;
         uint32_t space = video ? b.u.vidf.frame_space : b.u.audf.frame_space;
         if (b.size < head || space > b.size - head) {
-            mlv_add_damage(c, MLV_DAMAGE_BAD_BLOCK, chunk, off,
+            mp_mlv_add_damage(c, MLV_DAMAGE_BAD_BLOCK, chunk, off,
                            "%s: offset %llu: %s frameSpace %u past block end (blockSize %u); "
                            "block skipped", chunk_name(c, chunk), (unsigned long long)off,
                            b.tag, space, b.size);
@@ -127,10 +127,10 @@ static mp_status index_block(mlv_clip *c, uint32_t chunk, uint64_t off, const ui
             e.crop_y = b.u.vidf.crop_y;
             e.pan_x = b.u.vidf.pan_x;
             e.pan_y = b.u.vidf.pan_y;
-            return mlv_add_frame(c, &e, err);
+            return mp_mlv_add_frame(c, &e, err);
         }
         e.number = b.u.audf.number;
-        return mlv_add_audio(c, &e, err);
+        return mp_mlv_add_audio(c, &e, err);
     }
     case MLV_BLOCK_UNKNOWN:
     case MLV_BLOCK_NULL:
@@ -140,7 +140,7 @@ static mp_status index_block(mlv_clip *c, uint32_t chunk, uint64_t off, const ui
     default:
         break;
     }
-    uint32_t want = mlv_block_wanted(b.type);
+    uint32_t want = mp_mlv_block_wanted(b.type);
     if (want > b.size)
         want = b.size;
     if (want > have) {
@@ -149,20 +149,20 @@ static mp_status index_block(mlv_clip *c, uint32_t chunk, uint64_t off, const ui
         if (got < 0)
             return mp_error_set(err, MP_ERR_IO, "%s: offset %llu: %s", chunk_name(c, chunk),
                                 (unsigned long long)off, strerror(errno));
-        mlv_block_parse(full, (size_t)got, &b);
+        mp_mlv_block_parse(full, (size_t)got, &b);
     }
-    return mlv_add_metadata(c, &b, err);
+    return mp_mlv_add_metadata(c, &b, err);
 }
 
-mp_status mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err)
+mp_status mp_mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err)
 {
     mlv_chunk *ch = &c->chunks[chunk];
     const char *name = chunk_name(c, chunk);
     mlv_file_header h;
     mp_error sub = {0};
-    mp_status st = mlv_read_mlvi(ch, &h, &sub);
+    mp_status st = mp_mlv_read_mlvi(ch, &h, &sub);
     if (st != MP_OK && chunk > 0 && st != MP_ERR_NOMEM) {
-        mlv_add_damage(c, MLV_DAMAGE_BAD_BLOCK, chunk, 0, "%s; chunk ignored", sub.msg);
+        mp_mlv_add_damage(c, MLV_DAMAGE_BAD_BLOCK, chunk, 0, "%s; chunk ignored", sub.msg);
         close(ch->fd);
         ch->fd = -1;
         return MP_OK;
@@ -180,7 +180,7 @@ mp_status mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err)
         c->info.fps_den = h.fps_den;
         c->info.file_flags = h.file_flags;
     } else if (h.guid != c->info.guid) {
-        mlv_add_damage(c, MLV_DAMAGE_GUID_MISMATCH, chunk, 0,
+        mp_mlv_add_damage(c, MLV_DAMAGE_GUID_MISMATCH, chunk, 0,
                        "%s: offset 0: GUID %016llx differs from the clip's %016llx; chunk ignored",
                        name, (unsigned long long)h.guid, (unsigned long long)c->info.guid);
         close(ch->fd);
@@ -195,7 +195,7 @@ mp_status mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err)
     while (off < ch->size && st == MP_OK) {
         uint64_t remain = ch->size - off;
         if (remain < MLV_HEADER_SIZE) {
-            mlv_add_damage(c, MLV_DAMAGE_TRUNCATED, chunk, off,
+            mp_mlv_add_damage(c, MLV_DAMAGE_TRUNCATED, chunk, off,
                            "%s: offset %llu: %llu trailing bytes, too short for a block header",
                            name, (unsigned long long)off, (unsigned long long)remain);
             break;
@@ -208,8 +208,8 @@ mp_status mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err)
             break;
         }
         have = (size_t)got;
-        uint32_t size = mlv_rd32(hdr + 4);
-        int plausible = mlv_tag_plausible(hdr) && size >= MLV_HEADER_SIZE;
+        uint32_t size = mp_le32(hdr + 4);
+        int plausible = mp_mlv_tag_plausible(hdr) && size >= MLV_HEADER_SIZE;
         if (plausible && size <= remain) {
             st = index_block(c, chunk, off, hdr, have, err);
             off += size;
@@ -227,25 +227,25 @@ mp_status mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err)
         for (int i = 0; i < 4; i++)
             tag[i] = (hdr[i] >= 0x20 && hdr[i] < 0x7f) ? (char)hdr[i] : '?';
         if (next < ch->size) {
-            mlv_add_damage(c, MLV_DAMAGE_RESYNC, chunk, off,
+            mp_mlv_add_damage(c, MLV_DAMAGE_RESYNC, chunk, off,
                            "%s: offset %llu: bad block header '%s' blockSize %u; skipped %llu "
                            "bytes to the next block", name, (unsigned long long)off, tag, size,
                            (unsigned long long)(next - off));
             off = next;
         } else if (size == 0) {
-            mlv_add_damage(c, MLV_DAMAGE_ZERO_TAIL, chunk, off,
+            mp_mlv_add_damage(c, MLV_DAMAGE_ZERO_TAIL, chunk, off,
                            "%s: offset %llu: blockSize 0 (zero-filled tail, %llu bytes); end of "
                            "usable data", name, (unsigned long long)off,
                            (unsigned long long)remain);
             break;
         } else if (plausible) {
-            mlv_add_damage(c, MLV_DAMAGE_TRUNCATED, chunk, off,
+            mp_mlv_add_damage(c, MLV_DAMAGE_TRUNCATED, chunk, off,
                            "%s: offset %llu: %s block of %u bytes runs past the end of the file "
                            "(%llu bytes left); block dropped", name, (unsigned long long)off,
                            tag, size, (unsigned long long)remain);
             break;
         } else {
-            mlv_add_damage(c, MLV_DAMAGE_BAD_BLOCK, chunk, off,
+            mp_mlv_add_damage(c, MLV_DAMAGE_BAD_BLOCK, chunk, off,
                            "%s: offset %llu: bad block header '%s' blockSize %u; rest of the "
                            "file (%llu bytes) ignored", name, (unsigned long long)off, tag, size,
                            (unsigned long long)remain);

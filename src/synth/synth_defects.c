@@ -22,9 +22,9 @@ static double scale14(const synth_sensor *s)
 /* The 8 column gains - 1, the first draws of the sites stream. */
 static void stripe_gains(const synth_defects *d, synth_rng *r, double g[8])
 {
-    synth_rng_init(r, d->seed, STREAM_SITES);
+    mp_synth_rng_init(r, d->seed, STREAM_SITES);
     for (int c = 0; c < 8; c++)
-        g[c] = d->stripe_amp * (2 * synth_rng_uniform(r) - 1);
+        g[c] = d->stripe_amp * (2 * mp_synth_rng_uniform(r) - 1);
 }
 
 /* Whether a defect already sits at a same-colour neighbour of (x, y) or at (x, y). */
@@ -39,7 +39,7 @@ static int crowded(const uint8_t *used, uint32_t bw, uint32_t bh, uint32_t x, ui
     return 0;
 }
 
-mp_status synth_defects_sites(const synth_defects *d, uint32_t width, uint32_t height,
+mp_status mp_synth_defects_sites(const synth_defects *d, uint32_t width, uint32_t height,
                               uint32_t ob_left, uint32_t ob_top, synth_defect **sites,
                               uint32_t *count, double stripe_gain[8], mp_error *err)
 {
@@ -77,8 +77,8 @@ mp_status synth_defects_sites(const synth_defects *d, uint32_t width, uint32_t h
             }
     uint32_t want = d->hot_count + d->cold_count;
     for (uint32_t k = 0, tries = 0; k < want && tries < 1000 * want; tries++) {
-        uint32_t x = ob_left + EDGE + (uint32_t)(synth_rng_uniform(&r) * (width - 2 * EDGE));
-        uint32_t y = ob_top + EDGE + (uint32_t)(synth_rng_uniform(&r) * (height - 2 * EDGE));
+        uint32_t x = ob_left + EDGE + (uint32_t)(mp_synth_rng_uniform(&r) * (width - 2 * EDGE));
+        uint32_t y = ob_top + EDGE + (uint32_t)(mp_synth_rng_uniform(&r) * (height - 2 * EDGE));
         if (crowded(used, bw, bh, x, y))
             continue;
         used[(size_t)y * bw + x] = 1;
@@ -100,7 +100,7 @@ static uint16_t clamp_dn(double v, double white)
     return (uint16_t)(v < 0 ? 0 : v > white ? white : v);
 }
 
-mp_status synth_defects_apply(const synth_defects *d, const synth_sensor *s, const float *truth,
+mp_status mp_synth_defects_apply(const synth_defects *d, const synth_sensor *s, const float *truth,
                               const synth_defect *sites, uint32_t count, mp_frame *f,
                               mp_error *err)
 {
@@ -113,8 +113,8 @@ mp_status synth_defects_apply(const synth_defects *d, const synth_sensor *s, con
     synth_rng r;
     stripe_gains(d, &r, gain);
     for (uint32_t y = 0; y < bh && (d->stripe_amp > 0 || d->dark_pattern_dn > 0); y++) {
-        synth_rng_init(&r, d->seed, STREAM_DARK | y);
-        double black = s->black + (synth_row_is_bright(s, y) ? s->bright_black_offset : 0);
+        mp_synth_rng_init(&r, d->seed, STREAM_DARK | y);
+        double black = s->black + (mp_synth_row_is_bright(s, y) ? s->bright_black_offset : 0);
         uint16_t *row = f->data + (size_t)y * bw;
         for (uint32_t x = 0; x < bw; x++) {
             double v = row[x];
@@ -122,27 +122,27 @@ mp_status synth_defects_apply(const synth_defects *d, const synth_sensor *s, con
                 continue;
             v = black + (v - black) * (1 + gain[x % 8]);
             if (d->dark_pattern_dn > 0)
-                v += d->dark_pattern_dn * k * synth_rng_gaussian(&r);
+                v += d->dark_pattern_dn * k * mp_synth_rng_gaussian(&r);
             row[x] = clamp_dn(v, white);
         }
     }
-    const double gain_dark = synth_sensor_gain(s);
-    const double gain_bright = gain_dark * synth_det_exp2(s->ev_gap);
+    const double gain_dark = mp_synth_sensor_gain(s);
+    const double gain_bright = gain_dark * mp_synth_det_exp2(s->ev_gap);
     for (uint32_t i = 0; i < count; i++) {
         uint32_t x = sites[i].x, y = sites[i].y;
         if (x >= bw || y >= bh || x < s->ob_left || y < s->ob_top)
             return mp_error_set(err, MP_ERR_ARG, "synth: defect at (%u, %u) outside the active "
                                 "area", x, y);
         double e = truth ? truth[(size_t)(y - s->ob_top) * aw + (x - s->ob_left)] : 0;
-        double black = s->black + (synth_row_is_bright(s, y) ? s->bright_black_offset : 0);
-        double row_gain = synth_row_is_bright(s, y) ? gain_bright : gain_dark;
+        double black = s->black + (mp_synth_row_is_bright(s, y) ? s->bright_black_offset : 0);
+        double row_gain = mp_synth_row_is_bright(s, y) ? gain_bright : gain_dark;
         double signal = e * row_gain;
         uint16_t *p = f->data + (size_t)y * bw + x;
         double v = *p;
         switch (sites[i].kind) {
         case SYNTH_DEFECT_FOCUS: {
-            synth_rng_init(&r, d->seed, STREAM_FOCUS | i);
-            double off = d->fp_offset_dn * k * (0.5 + synth_rng_uniform(&r));
+            mp_synth_rng_init(&r, d->seed, STREAM_FOCUS | i);
+            double off = d->fp_offset_dn * k * (0.5 + mp_synth_rng_uniform(&r));
             double sign = (y - s->ob_top - d->fp_y) % d->fp_period_y == 0 ? 1 : -1;
             if (v < white)
                 v += sign * (off + d->fp_slope * signal);

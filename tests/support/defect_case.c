@@ -18,7 +18,7 @@ void defect_case_defects(const defect_case *c, synth_defects *d)
 
 static void case_model(const defect_case *c, synth_sensor *s, synth_scene *sc)
 {
-    synth_sensor_default(s, 14, c->ev_gap);
+    mp_synth_sensor_default(s, 14, c->ev_gap);
     memset(sc, 0, sizeof *sc);
     sc->seed = c->seed;
     switch (c->scene) {
@@ -77,9 +77,9 @@ typedef struct sim {
 static int sim_frame(const defect_case *c, sim *m, uint32_t frame, mp_frame *out)
 {
     mp_error err = {0};
-    if (synth_render_truth(&m->scene, c->width, c->height, frame, m->truth, &err) ||
-        synth_expose(&m->sensor, m->truth, c->width, c->height, c->seed, frame, out, &err) ||
-        synth_defects_apply(&m->defects, &m->sensor, m->truth, m->sites, m->count, out, &err)) {
+    if (mp_synth_render_truth(&m->scene, c->width, c->height, frame, m->truth, &err) ||
+        mp_synth_expose(&m->sensor, m->truth, c->width, c->height, c->seed, frame, out, &err) ||
+        mp_synth_defects_apply(&m->defects, &m->sensor, m->truth, m->sites, m->count, out, &err)) {
         fprintf(stderr, "defect_case: %s\n", err.msg);
         return 1;
     }
@@ -98,26 +98,26 @@ int defect_case_run(const defect_case *c, case_score *s, rawfix_map *map_out)
     const int dual = c->ev_gap > 0;
     mp_frame f = {0};
     rawfix_measurement meas = {0};
-    rawfix_accum *acc = rawfix_accum_new(bw, bh);
+    rawfix_accum *acc = mp_rawfix_accum_new(bw, bh);
     rawfix_map map = {0};
     rawfix_plan plan = {0};
     uint8_t *truth_kind = calloc(n, 1);   /* 0 none, 1 focus, 2 hot/cold */
     m.truth = malloc((size_t)c->width * c->height * sizeof *m.truth);
     int rc = 1;
     if (!acc || !truth_kind || !m.truth ||
-        synth_defects_sites(&m.defects, c->width, c->height, m.sensor.ob_left, m.sensor.ob_top,
+        mp_synth_defects_sites(&m.defects, c->width, c->height, m.sensor.ob_left, m.sensor.ob_top,
                             &m.sites, &m.count, NULL, &err))
         goto done;
     for (uint32_t k = 0; k < m.count; k++)
         truth_kind[(size_t)m.sites[k].y * bw + m.sites[k].x] =
             m.sites[k].kind == SYNTH_DEFECT_FOCUS ? 1 : 2;
     for (uint32_t fr = 0; fr < c->frames; fr++) {
-        if (sim_frame(c, &m, fr, &f) || rawfix_measure(&f, dual, &meas, &err) ||
-            rawfix_accum_add(acc, &meas, fr, &err))
+        if (sim_frame(c, &m, fr, &f) || mp_rawfix_measure(&f, dual, &meas, &err) ||
+            mp_rawfix_accum_add(acc, &meas, fr, &err))
             goto done;
     }
-    if (rawfix_map_build(acc, &map, &err) ||
-        rawfix_plan_make(&map, RAWFIX_ALL, dual, &plan, &err))
+    if (mp_rawfix_map_build(acc, &map, &err) ||
+        mp_rawfix_plan_make(&map, RAWFIX_ALL, dual, &plan, &err))
         goto done;
     s->pixels = n;
     s->period_x = map.lattice.period_x;
@@ -137,20 +137,20 @@ int defect_case_run(const defect_case *c, case_score *s, rawfix_map *map_out)
     double sb[4][8] = {{0}}, cb[4][8] = {{0}}, sa[4][8] = {{0}}, ca[4][8] = {{0}};
     double res2 = 0;
     uint32_t res_n = 0;
-    const double g_dark = synth_sensor_gain(&m.sensor);
+    const double g_dark = mp_synth_sensor_gain(&m.sensor);
     for (uint32_t k = 0; k < 4; k++) {
         uint32_t fr = c->frames + k;
         if (sim_frame(c, &m, fr, &f))
             goto done;
         stripe_means(&f, &m.sensor, truth_kind, sb, cb);
         double t0 = cpu_now();
-        if (rawfix_apply(&plan, &f, &err))
+        if (mp_rawfix_apply(&plan, &f, &err))
             goto done;
         s->seconds_apply += (cpu_now() - t0) / 4;
         stripe_means(&f, &m.sensor, truth_kind, sa, ca);
         for (uint32_t j = 0; j < m.count; j++) {
             uint32_t x = m.sites[j].x, y = m.sites[j].y;
-            int bright = synth_row_is_bright(&m.sensor, y);
+            int bright = mp_synth_row_is_bright(&m.sensor, y);
             double gain = bright ? g_dark * exp2(m.sensor.ev_gap) : g_dark;
             double sigma = bright ? m.sensor.read_noise_bright : m.sensor.read_noise_dark;
             double e = m.truth[(size_t)(y - m.sensor.ob_top) * c->width + x - m.sensor.ob_left];
@@ -173,10 +173,10 @@ done:
     if (map_out && rc == 0)
         *map_out = map;
     else
-        rawfix_map_free(&map);
-    rawfix_plan_free(&plan);
-    rawfix_accum_free(acc);
-    rawfix_measurement_free(&meas);
+        mp_rawfix_map_free(&map);
+    mp_rawfix_plan_free(&plan);
+    mp_rawfix_accum_free(acc);
+    mp_rawfix_measurement_free(&meas);
     mp_frame_free(&f);
     free(truth_kind);
     free(m.truth);

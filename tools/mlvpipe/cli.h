@@ -31,6 +31,16 @@ extern const mp_logger cli_logger;        /* for info and plan, still on the mod
 extern const mlvpipe_logger cli_api_logger;
 void cli_log(mlvpipe_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The --to formats, one per line with their summary, for --help (farm_only: those plan can
+ * render in chunks and join). */
+void cli_print_formats(FILE *out, int farm_only);
+/* EXIT_OK when --to `name` is a format (farm_only: one plan can render in chunks and join)
+ * that can write to `output` ("-": standard output; NULL: not checked); else prints the usage
+ * error and returns EXIT_USAGE. *extension (if not NULL) gets the single file's extension,
+ * NULL for a sequence or a format without one. */
+int cli_check_format(const char *command, const char *name, const char *output, int farm_only,
+                     const char **extension);
+
 /* Each subcommand: argv[0] is the subcommand name. */
 int cmd_info(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);

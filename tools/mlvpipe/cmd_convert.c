@@ -22,10 +22,9 @@ static void usage(FILE *out)
         "\n"
         "options:\n"
         "  -o, --output OUT      output directory (DNG), file or - (movies) (required)\n"
-        "      --to FORMAT       dng (default); a movie: prores422hq, prores4444 (MOV),\n"
-        "                        ffv1 (MKV), nut or rawvideo (for pipes: -o - is stdout);\n"
-        "                        md5 (-o is a text file of per-frame MD5s) or null\n"
-        "                        (discard), for tests and timing\n"
+        "      --to FORMAT       one of (default dng):\n");
+    cli_print_formats(out, 0);
+    fprintf(out,
         "      --frames SPEC     absolute frame numbers, inclusive: N, A-B, A-, -B, A-B:STEP,\n"
         "                        or a comma list (1-3,5,7-20:2). An end past the clip is\n"
         "                        clamped with a warning; a start past it is an error.\n"
@@ -154,8 +153,6 @@ static int pick(const char *s, const char *const *names, int count)
     return -1;
 }
 
-static const char *const formats[] = {"dng", "md5", "null", "prores422hq", "prores4444",
-                                      "ffv1", "nut", "rawvideo"};
 static const char *const gamuts[] = {"rec709", "rec2020", "aces"};
 static const mlvpipe_gamut gamut_values[] = {MLVPIPE_GAMUT_REC709, MLVPIPE_GAMUT_REC2020,
                                              MLVPIPE_GAMUT_ACES_AP0};
@@ -347,14 +344,8 @@ int cmd_convert(int argc, char **argv)
         return rc;
     if (!o.output)
         return cli_usage_error(command, "no output given (-o DIR)");
-    if (pick(o.format, formats, 8) < 0)
-        return cli_usage_error(command,
-                               "--to takes dng, prores422hq, prores4444, ffv1, nut, rawvideo, md5 "
-                               "or null, not '%s'", o.format);
-    if (!strcmp(o.output, "-") && pick(o.format, formats, 3) >= 0)
-        return cli_usage_error(command,
-                               "-o - (stdout) is for movies (--to nut, rawvideo, ffv1), not %s",
-                               o.format);
+    if ((rc = cli_check_format(command, o.format, o.output, 0, NULL)))
+        return rc;
     if (o.skip_existing && o.overwrite)
         return cli_usage_error(command, "--skip-existing and --overwrite exclude each other");
     if (dng_16bit && o.dng_storage != MLVPIPE_DNG_NATIVE)

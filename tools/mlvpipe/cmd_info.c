@@ -8,7 +8,9 @@
 
 #include "cli.h"
 #include "dualiso/dualiso.h"
+#include "common/json.h"
 #include "pipeline/prepass.h"
+#include "pipeline/sampling.h"
 #include "reader/mlv_reader.h"
 
 #define DUAL_CHECK_FRAMES 5
@@ -74,7 +76,7 @@ static void print_defects_text(const info_report *r)
         if (m->lattice.period_x)
             printf("focus pixels %ux%u lattice, %u classes, %" PRIu64 " sites; ",
                    m->lattice.period_x, m->lattice.period_y, m->lattice.class_count,
-                   rawfix_lattice_sites(&m->lattice));
+                   mp_rawfix_lattice_sites(&m->lattice));
         else
             printf("no focus-pixel lattice; ");
         printf("%u hot/cold pixels; stripes %.3f %% (%s)\n", m->pixel_count,
@@ -98,7 +100,7 @@ static void print_defects_json(const info_report *r)
         if (m->lattice.period_x)
             printf("{\"period_x\": %u, \"period_y\": %u, \"classes\": %u, \"sites\": %" PRIu64
                    "}", m->lattice.period_x, m->lattice.period_y, m->lattice.class_count,
-                   rawfix_lattice_sites(&m->lattice));
+                   mp_rawfix_lattice_sites(&m->lattice));
         else
             printf("null");
         printf(", \"single_pixels\": %u, \"stripe_amplitude_pct\": %.4f, \"stripes\": %s}",
@@ -157,28 +159,19 @@ static double audio_offset_ms(const mlv_clip_info *in)
     return ((double)in->audio_start_us - (double)in->video_start_us) / 1000.0;
 }
 
-static int dual_phase(const info_report *r)
-{
-    int best = 0;
-    for (int p = 1; p < 4; p++)
-        if (r->phase_votes[p] > r->phase_votes[best])
-            best = p;
-    return best;
-}
-
 static void check_dual_iso_pixels(info_report *r)
 {
-    uint32_t n = r->in->frame_count;
-    uint32_t want = n < DUAL_CHECK_FRAMES ? n : DUAL_CHECK_FRAMES;
+    uint32_t offsets[DUAL_CHECK_FRAMES];
+    uint32_t want = mp_sample_offsets(r->in->frame_count, DUAL_CHECK_FRAMES, offsets);
     mlv_scratch scratch = {0};
     mp_frame frame = {0};
     for (uint32_t k = 0; k < want; k++) {
-        uint32_t index = want > 1 ? (uint32_t)((uint64_t)k * (n - 1) / (want - 1)) : 0;
+        uint32_t index = offsets[k];
         mp_error err = {0};
         dualiso_detection d;
-        mp_status st = mlv_read_frame(r->clip, index, &frame, &scratch, &err);
+        mp_status st = mp_mlv_read_frame(r->clip, index, &frame, &scratch, &err);
         if (st == MP_OK)
-            st = dualiso_detect(&frame, &d, &err);
+            st = mp_dualiso_detect(&frame, &d, &err);
         if (st != MP_OK) {
             if (r->dual_err.code == MP_OK)
                 r->dual_err = err;
@@ -192,7 +185,7 @@ static void check_dual_iso_pixels(info_report *r)
         }
     }
     mp_frame_free(&frame);
-    mlv_scratch_free(&scratch);
+    mp_mlv_scratch_free(&scratch);
 }
 
 static int collect_segments(info_report *r)
@@ -205,7 +198,7 @@ static int collect_segments(info_report *r)
         return -1;
     for (uint32_t i = 0; i < r->in->frame_count; i++) {
         mlv_frame_info fi;
-        if (mlv_frame_info_get(r->clip, i, &fi) != MP_OK || fi.segment >= n)
+        if (mp_mlv_frame_info_get(r->clip, i, &fi) != MP_OK || fi.segment >= n)
             continue;
         segment_summary *s = &r->segments[fi.segment];
         if (!s->frames++) {
@@ -226,9 +219,9 @@ static void print_text(const info_report *r)
 {
     const mlv_clip_info *in = r->in;
     const mlv_clip *c = r->clip;
-    printf("file:          %s\n", mlv_clip_path(c, 0));
+    printf("file:          %s\n", mp_mlv_clip_path(c, 0));
     for (uint32_t i = 1; i < in->chunk_count; i++)
-        printf("chunk %-7u  %s\n", i, mlv_clip_path(c, i));
+        printf("chunk %-7u  %s\n", i, mp_mlv_clip_path(c, i));
     if (in->container == MLV_CONTAINER_MLV)
         printf("container:     MLV, %u chunk file%s, GUID %016" PRIx64 ", videoClass 0x%x, "
                "audioClass 0x%x\n", in->chunk_count, in->chunk_count == 1 ? "" : "s", in->guid,
@@ -256,7 +249,7 @@ static void print_text(const info_report *r)
     printf("gaps:          %u (%u missing frame%s)\n", in->gap_count, in->missing_frames,
            in->missing_frames == 1 ? "" : "s");
     printf("duration:      %.3f s\n", duration_s(in));
-    printf("compression:   %s%s%s\n", mlv_compression_name(in->compression),
+    printf("compression:   %s%s%s\n", mp_mlv_compression_name(in->compression),
            in->lj92_tagged_raw ? " (LJ92 payloads in a videoClass 0x01 clip)" : "",
            in->lzma_tagged_raw ? " (LZMA payloads in a videoClass 0x01 clip: mislabelled by "
                                  "mlv_dump builds of 2015-2017)" : "");
@@ -288,7 +281,7 @@ static void print_text(const info_report *r)
         printf("dual ISO tag:  none (no DISO block)\n");
     if (r->dual_found)
         printf("dual ISO pixels: yes in %u of %u frames checked, row phase %d, ~%.1f EV\n",
-               r->dual_found, r->dual_checked, dual_phase(r), r->ev_sum / r->dual_found);
+               r->dual_found, r->dual_checked, mp_dualiso_phase_majority(r->phase_votes), r->ev_sum / r->dual_found);
     else
         printf("dual ISO pixels: no (%u frame%s checked)\n", r->dual_checked,
                r->dual_checked == 1 ? "" : "s");
@@ -311,60 +304,17 @@ static void print_text(const info_report *r)
         printf("damage:        %u entr%s\n", in->damage_count + in->damage_omitted,
                in->damage_count + in->damage_omitted == 1 ? "y" : "ies");
     for (uint32_t i = 0; i < in->damage_count; i++)
-        printf("  %s\n", mlv_clip_damage(c, i)->message);
+        printf("  %s\n", mp_mlv_clip_damage(c, i)->message);
     if (in->damage_omitted)
         printf("  ... %u more not listed\n", in->damage_omitted);
 }
 
 /* ---- JSON ---- */
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 when the bytes are not UTF-8. */
-static int utf8_length(const unsigned char *s)
-{
-    int n = s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 ? 2 : 0;
-    if (s[0] >= 0xF5)
-        return 0;
-    for (int i = 1; i < n; i++)
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-    /* no overlong forms, UTF-16 surrogates or code points past U+10FFFF */
-    if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0) ||
-        (s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] >= 0x90))
-        return 0;
-    return n;
-}
-
-/* JSON string: paths may be UTF-8 and pass through; bytes that are not UTF-8 (damaged
- * metadata strings) become U+FFFD so the output always parses. */
-static void json_str(const char *str)
-{
-    const unsigned char *s = (const unsigned char *)str;
-    putchar('"');
-    while (*s) {
-        if (*s == '"' || *s == '\\') {
-            printf("\\%c", *s++);
-        } else if (*s < 0x20 || *s == 0x7f) {
-            printf("\\u%04x", *s++);
-        } else if (*s < 0x80) {
-            putchar(*s++);
-        } else {
-            int n = utf8_length(s);
-            if (n) {
-                fwrite(s, 1, (size_t)n, stdout);
-                s += n;
-            } else {
-                fputs("\\ufffd", stdout);
-                s++;
-            }
-        }
-    }
-    putchar('"');
-}
-
 static void json_key_str(const char *key, const char *value, const char *after)
 {
     printf("\"%s\": ", key);
-    json_str(value);
+    mp_json_write_string(stdout, value);
     fputs(after, stdout);
 }
 
@@ -373,24 +323,24 @@ static void print_json(const info_report *r)
     const mlv_clip_info *in = r->in;
     const mlv_clip *c = r->clip;
     printf("{\n  ");
-    json_key_str("file", mlv_clip_path(c, 0), ",\n  ");
+    json_key_str("file", mp_mlv_clip_path(c, 0), ",\n  ");
     printf("\"chunks\": [");
     for (uint32_t i = 0; i < in->chunk_count; i++) {
-        json_str(mlv_clip_path(c, i));
+        mp_json_write_string(stdout, mp_mlv_clip_path(c, i));
         printf(i + 1 < in->chunk_count ? ", " : "");
     }
     printf("],\n  \"container\": \"%s\",\n", in->container == MLV_CONTAINER_MLV ? "mlv" : "raw");
     printf("  \"guid\": \"%016" PRIx64 "\",\n  \"video_class\": %u,\n  \"audio_class\": %u,\n",
            in->guid, in->video_class, in->audio_class);
     printf("  \"compression\": \"%s\",\n  \"lj92_tagged_raw\": %s,\n  \"lzma_tagged_raw\": %s,\n",
-           mlv_compression_name(in->compression), in->lj92_tagged_raw ? "true" : "false",
+           mp_mlv_compression_name(in->compression), in->lj92_tagged_raw ? "true" : "false",
            in->lzma_tagged_raw ? "true" : "false");
     printf("  \"video_supported\": %s,\n  \"video_error\": ",
            r->video_err.code == MP_OK ? "true" : "false");
     if (r->video_err.code == MP_OK)
         printf("null,\n");
     else
-        json_str(r->video_err.msg), printf(",\n");
+        mp_json_write_string(stdout, r->video_err.msg), printf(",\n");
     printf("  \"camera\": ");
     if (in->camera.present) {
         printf("{");
@@ -458,14 +408,14 @@ static void print_json(const info_report *r)
     printf("    \"pixels\": {\"frames_checked\": %u, \"dual_frames\": %u, \"phase\": ",
            r->dual_checked, r->dual_found);
     if (r->dual_found)
-        printf("%d, \"ev\": %.3f, ", dual_phase(r), r->ev_sum / r->dual_found);
+        printf("%d, \"ev\": %.3f, ", mp_dualiso_phase_majority(r->phase_votes), r->ev_sum / r->dual_found);
     else
         printf("null, \"ev\": null, ");
     printf("\"error\": ");
     if (r->dual_err.code == MP_OK)
         printf("null}\n  },\n");
     else
-        json_str(r->dual_err.msg), printf("}\n  },\n");
+        mp_json_write_string(stdout, r->dual_err.msg), printf("}\n  },\n");
     printf("  ");
     json_key_str("info_text", in->info_text, ",\n  ");
     json_key_str("versions", in->versions, ",\n");
@@ -481,7 +431,7 @@ static void print_json(const info_report *r)
     }
     printf("%s],\n  \"damage\": [", r->segment_count ? "\n  " : "");
     for (uint32_t i = 0; i < in->damage_count; i++) {
-        const mlv_damage *d = mlv_clip_damage(c, i);
+        const mlv_damage *d = mp_mlv_clip_damage(c, i);
         printf("%s\n    {\"kind\": \"%s\", \"chunk\": %u, \"offset\": %" PRIu64 ", ",
                i ? "," : "", damage_kind_name(d->kind), d->chunk, d->offset);
         json_key_str("message", d->message, "}");
@@ -524,19 +474,19 @@ int cmd_info(int argc, char **argv)
     mlv_open_options opt = {0};
     if (cli_verbosity >= 2)
         opt.log = cli_logger;
-    mp_status st = mlv_clip_open(&clip, path, &opt, &err);
+    mp_status st = mp_mlv_clip_open(&clip, path, &opt, &err);
     if (st != MP_OK) {
         fprintf(stderr, "mlvpipe: error: %s\n", err.msg);
         return cli_exit_for_input((mlvpipe_status)st);
     }
     info_report r = {0};
     r.clip = clip;
-    r.in = mlv_clip_get_info(clip);
-    mlv_clip_check_video(clip, &r.video_err);
+    r.in = mp_mlv_clip_get_info(clip);
+    mp_mlv_clip_check_video(clip, &r.video_err);
     if (r.video_err.code == MP_OK)
         check_dual_iso_pixels(&r);
     if (collect_segments(&r) != 0) {
-        mlv_clip_close(clip);
+        mp_mlv_clip_close(clip);
         fprintf(stderr, "mlvpipe: error: out of memory\n");
         return EXIT_INTERNAL;
     }
@@ -561,6 +511,6 @@ int cmd_info(int argc, char **argv)
         rc = EXIT_DAMAGED;
     mp_clip_levels_free(&r.levels);
     free(r.segments);
-    mlv_clip_close(clip);
+    mp_mlv_clip_close(clip);
     return rc;
 }

@@ -15,7 +15,7 @@ void content_dualiso_model(const synth_options *opt, uint32_t number, synth_sens
 {
     int changed = opt->change_at != OPT_NONE && number >= (uint64_t)opt->change_at;
     double gap = changed && opt->change_diso ? opt->change_ev_gap : opt->ev_gap;
-    synth_sensor_default(sensor, opt->bits, gap);
+    mp_synth_sensor_default(sensor, opt->bits, gap);
     sensor->phase = opt->phase;
     sensor->bright_black_offset = opt->black_offset;
     if (opt->ob_left != OPT_NONE) {
@@ -101,7 +101,7 @@ mp_status content_init(content_ctx *c, const synth_options *opt, mp_error *err)
         return mp_error_set(err, MP_ERR_NOMEM, "out of memory for a %ux%u truth frame",
                             c->active_w, c->active_h);
     content_defects(opt, &c->defects);
-    return synth_defects_sites(&c->defects, c->active_w, c->active_h, c->ob_left, c->ob_top,
+    return mp_synth_defects_sites(&c->defects, c->active_w, c->active_h, c->ob_left, c->ob_top,
                                &c->sites, &c->site_count, c->stripe_gain, err);
 }
 
@@ -120,17 +120,17 @@ static mp_status dualiso_frame(content_ctx *c, uint32_t number, uint32_t source,
     synth_sensor s;
     synth_scene sc;
     content_dualiso_model(o, number, &s, &sc);
-    mp_status st = synth_render_truth(&sc, c->active_w, c->active_h, source, c->truth, err);
+    mp_status st = mp_synth_render_truth(&sc, c->active_w, c->active_h, source, c->truth, err);
     if (st)
         return st;
-    st = synth_expose(&s, c->truth, c->active_w, c->active_h, o->seed, source, &c->exposed, err);
+    st = mp_synth_expose(&s, c->truth, c->active_w, c->active_h, o->seed, source, &c->exposed, err);
     if (st == MP_OK)
-        st = synth_defects_apply(&c->defects, &s, c->truth, c->sites, c->site_count,
-                                 &c->exposed, err);
+        st = mp_synth_defects_apply(&c->defects, &s, c->truth, c->sites, c->site_count,
+                                    &c->exposed, err);
     if (st)
         return st;
     if (c->exposed.width != o->width || c->exposed.height != o->height)
-        return mp_error_set(err, MP_ERR_ARG, "synth_expose gave %ux%u, expected %ux%u",
+        return mp_error_set(err, MP_ERR_ARG, "mp_synth_expose gave %ux%u, expected %ux%u",
                             c->exposed.width, c->exposed.height, o->width, o->height);
     memcpy(dst, c->exposed.data, (size_t)o->width * o->height * sizeof *dst);
     return MP_OK;

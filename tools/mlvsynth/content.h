@@ -19,7 +19,7 @@ typedef struct content_ctx {
     uint32_t ob_left, ob_top;          /* dual ISO: borders inside the recorded frame */
     uint32_t active_w, active_h;
     float *truth;                      /* dual ISO: electrons of the last rendered frame */
-    mp_frame exposed;                  /* dual ISO: synth_expose output */
+    mp_frame exposed;                  /* dual ISO: mp_synth_expose output */
     synth_defects defects;             /* dual ISO: the sensor's defects (content_defects) */
     synth_defect *sites;               /* and their sites */
     uint32_t site_count;

@@ -275,7 +275,7 @@ static void check_lj92(uint32_t bits, mp_dng_storage storage)
     uint16_t *out = malloc(48 * 20 * sizeof *out);
     lj92_header h;
     mp_error err;
-    assert_int_equal(lj92_decode(s, len, out, 48 * 20, &h, &err), MP_OK);
+    assert_int_equal(mp_lj92_decode(s, len, out, 48 * 20, &h, &err), MP_OK);
     int two = storage == MP_DNG_LJ92_2C;
     assert_int_equal(h.components, two ? 2 : 1);
     assert_int_equal(h.width, two ? 24 : 96);

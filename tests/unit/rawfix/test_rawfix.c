@@ -89,7 +89,7 @@ static void clean_clips_get_an_empty_map(void **state)
             assert_int_equal(m.pixel_count, 0);
             assert_int_equal(m.lattice.period_x, 0);
             assert_false(m.stripes);
-            rawfix_map_free(&m);
+            mp_rawfix_map_free(&m);
         }
 }
 
@@ -98,7 +98,7 @@ static void map_does_not_depend_on_frame_order(void **state)
 {
     (void)state;
     synth_sensor s;
-    synth_sensor_default(&s, 14, 4);
+    mp_synth_sensor_default(&s, 14, 4);
     synth_scene sc = {.kind = SYNTH_SCENE_BENCHMARK, .shift_px = 1.5, .seed = 3};
     defect_case c = {W, H, FRAMES, 4, CASE_TEXTURED, 1, 3};
     synth_defects d;
@@ -106,30 +106,30 @@ static void map_does_not_depend_on_frame_order(void **state)
     synth_defect *sites;
     uint32_t count;
     mp_error err = {0};
-    assert_int_equal(synth_defects_sites(&d, W, H, s.ob_left, s.ob_top, &sites, &count, NULL,
+    assert_int_equal(mp_synth_defects_sites(&d, W, H, s.ob_left, s.ob_top, &sites, &count, NULL,
                                          &err), MP_OK);
     const uint32_t bw = W + s.ob_left, bh = H + s.ob_top;
-    rawfix_accum *fwd = rawfix_accum_new(bw, bh), *rev = rawfix_accum_new(bw, bh);
+    rawfix_accum *fwd = mp_rawfix_accum_new(bw, bh), *rev = mp_rawfix_accum_new(bw, bh);
     float *truth = malloc((size_t)W * H * sizeof *truth);
     mp_frame f[FRAMES];
     memset(f, 0, sizeof f);
     rawfix_measurement m = {0};
     for (uint32_t k = 0; k < FRAMES; k++) {
-        assert_int_equal(synth_render_truth(&sc, W, H, k, truth, &err), MP_OK);
-        assert_int_equal(synth_expose(&s, truth, W, H, 3, k, &f[k], &err), MP_OK);
-        assert_int_equal(synth_defects_apply(&d, &s, truth, sites, count, &f[k], &err), MP_OK);
+        assert_int_equal(mp_synth_render_truth(&sc, W, H, k, truth, &err), MP_OK);
+        assert_int_equal(mp_synth_expose(&s, truth, W, H, 3, k, &f[k], &err), MP_OK);
+        assert_int_equal(mp_synth_defects_apply(&d, &s, truth, sites, count, &f[k], &err), MP_OK);
     }
     for (uint32_t k = 0; k < FRAMES; k++) {
-        assert_int_equal(rawfix_measure(&f[k], 1, &m, &err), MP_OK);
-        assert_int_equal(rawfix_accum_add(fwd, &m, k, &err), MP_OK);
+        assert_int_equal(mp_rawfix_measure(&f[k], 1, &m, &err), MP_OK);
+        assert_int_equal(mp_rawfix_accum_add(fwd, &m, k, &err), MP_OK);
         uint32_t j = FRAMES - 1 - k;
-        assert_int_equal(rawfix_measure(&f[j], 1, &m, &err), MP_OK);
-        assert_int_equal(rawfix_accum_add(rev, &m, j, &err), MP_OK);
+        assert_int_equal(mp_rawfix_measure(&f[j], 1, &m, &err), MP_OK);
+        assert_int_equal(mp_rawfix_accum_add(rev, &m, j, &err), MP_OK);
     }
-    assert_int_equal(rawfix_accum_add(fwd, &m, 0, &err), MP_ERR_ARG);   /* twice: refused */
+    assert_int_equal(mp_rawfix_accum_add(fwd, &m, 0, &err), MP_ERR_ARG);   /* twice: refused */
     rawfix_map a, b;
-    assert_int_equal(rawfix_map_build(fwd, &a, &err), MP_OK);
-    assert_int_equal(rawfix_map_build(rev, &b, &err), MP_OK);
+    assert_int_equal(mp_rawfix_map_build(fwd, &a, &err), MP_OK);
+    assert_int_equal(mp_rawfix_map_build(rev, &b, &err), MP_OK);
     assert_true(a.lattice.period_x && a.pixel_count);
     assert_memory_equal(&a.lattice, &b.lattice, sizeof a.lattice);
     assert_memory_equal(a.stripe_gain, b.stripe_gain, sizeof a.stripe_gain);
@@ -137,24 +137,24 @@ static void map_does_not_depend_on_frame_order(void **state)
     assert_memory_equal(a.pixels, b.pixels, 2 * sizeof *a.pixels * a.pixel_count);
     /* A plan repairs frames of its size only. */
     rawfix_plan p;
-    assert_int_equal(rawfix_plan_make(&a, RAWFIX_ALL, 1, &p, &err), MP_OK);
+    assert_int_equal(mp_rawfix_plan_make(&a, RAWFIX_ALL, 1, &p, &err), MP_OK);
     mp_frame small = {0};
     assert_int_equal(mp_frame_reserve(&small, 64, 64, &err), MP_OK);
-    assert_int_equal(rawfix_apply(&p, &small, &err), MP_ERR_ARG);
+    assert_int_equal(mp_rawfix_apply(&p, &small, &err), MP_ERR_ARG);
     /* Switching fixes off leaves their sites alone. */
     rawfix_plan none;
-    assert_int_equal(rawfix_plan_make(&a, 0, 1, &none, &err), MP_OK);
-    assert_false(rawfix_plan_active(&none));
-    rawfix_plan_free(&none);
-    rawfix_plan_free(&p);
+    assert_int_equal(mp_rawfix_plan_make(&a, 0, 1, &none, &err), MP_OK);
+    assert_false(mp_rawfix_plan_active(&none));
+    mp_rawfix_plan_free(&none);
+    mp_rawfix_plan_free(&p);
     mp_frame_free(&small);
-    rawfix_map_free(&a);
-    rawfix_map_free(&b);
+    mp_rawfix_map_free(&a);
+    mp_rawfix_map_free(&b);
     for (uint32_t k = 0; k < FRAMES; k++)
         mp_frame_free(&f[k]);
-    rawfix_measurement_free(&m);
-    rawfix_accum_free(fwd);
-    rawfix_accum_free(rev);
+    mp_rawfix_measurement_free(&m);
+    mp_rawfix_accum_free(fwd);
+    mp_rawfix_accum_free(rev);
     free(truth);
     free(sites);
 }

@@ -55,11 +55,11 @@ typedef struct rawfix_map {
     double stripe_gain[RAWFIX_STRIPE_ROWS][RAWFIX_STRIPE_COLS];  /* 1 when not applied */
 } rawfix_map;
 
-void rawfix_map_free(rawfix_map *m);
+void mp_rawfix_map_free(rawfix_map *m);
 /* Deep copy (dst is overwritten, not freed). */
-mp_status rawfix_map_copy(rawfix_map *dst, const rawfix_map *src, mp_error *err);
+mp_status mp_rawfix_map_copy(rawfix_map *dst, const rawfix_map *src, mp_error *err);
 /* Lattice sites inside the box (what the lattice repairs). */
-uint64_t rawfix_lattice_sites(const rawfix_lattice *l);
+uint64_t mp_rawfix_lattice_sites(const rawfix_lattice *l);
 
 /* ---- finding ---- */
 
@@ -76,20 +76,20 @@ typedef struct rawfix_measurement {
 #define RAWFIX_NO_Z INT16_MIN
 
 /* Measures a raw frame; dual says its rows alternate ISO (column step 4). */
-mp_status rawfix_measure(const mp_frame *f, int dual, rawfix_measurement *m, mp_error *err);
-void rawfix_measurement_free(rawfix_measurement *m);
+mp_status mp_rawfix_measure(const mp_frame *f, int dual, rawfix_measurement *m, mp_error *err);
+void mp_rawfix_measurement_free(rawfix_measurement *m);
 
 typedef struct rawfix_accum rawfix_accum;
 
-rawfix_accum *rawfix_accum_new(uint32_t width, uint32_t height);
-void rawfix_accum_free(rawfix_accum *a);
+rawfix_accum *mp_rawfix_accum_new(uint32_t width, uint32_t height);
+void mp_rawfix_accum_free(rawfix_accum *a);
 /* Adds sample number `sample` (< RAWFIX_MAX_FRAMES, each once) of the same size. Not
  * thread-safe: callers serialise. */
-mp_status rawfix_accum_add(rawfix_accum *a, const rawfix_measurement *m, uint32_t sample,
+mp_status mp_rawfix_accum_add(rawfix_accum *a, const rawfix_measurement *m, uint32_t sample,
                            mp_error *err);
 
 /* Builds the map from the frames added so far. Fewer than 8 frames give an empty map. */
-mp_status rawfix_map_build(const rawfix_accum *a, rawfix_map *m, mp_error *err);
+mp_status mp_rawfix_map_build(const rawfix_accum *a, rawfix_map *m, mp_error *err);
 
 /* ---- repairing ---- */
 
@@ -112,16 +112,16 @@ typedef struct rawfix_plan {
 } rawfix_plan;
 
 /* fixes: RAWFIX_* bits; dual: the frames alternate ISO by row pairs. */
-mp_status rawfix_plan_make(const rawfix_map *m, unsigned fixes, int dual, rawfix_plan *p,
+mp_status mp_rawfix_plan_make(const rawfix_map *m, unsigned fixes, int dual, rawfix_plan *p,
                            mp_error *err);
-void rawfix_plan_free(rawfix_plan *p);
+void mp_rawfix_plan_free(rawfix_plan *p);
 /* Whether the plan changes anything. */
-static inline int rawfix_plan_active(const rawfix_plan *p)
+static inline int mp_rawfix_plan_active(const rawfix_plan *p)
 {
     return p->stripes || p->site_count;
 }
 
 /* Repairs f in place. A frame of another size than the plan's is an error. */
-mp_status rawfix_apply(const rawfix_plan *p, mp_frame *f, mp_error *err);
+mp_status mp_rawfix_apply(const rawfix_plan *p, mp_frame *f, mp_error *err);
 
 #endif
