@@ -86,6 +86,9 @@ typedef struct mlvpipe_convert_settings {
     mlvpipe_logger log;
     mlvpipe_progress_fn progress; /* optional */
     void *progress_opaque;
+    /* raw defects found in the clip and repaired before dual ISO (README "Raw defects"); each
+     * non-zero leaves one fix out; all three: not even looked for */
+    int no_focus_pixels, no_bad_pixels, no_stripes;
 } mlvpipe_convert_settings;
 
 MLVPIPE_API void mlvpipe_default_convert_settings(mlvpipe_convert_settings *s);

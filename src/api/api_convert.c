@@ -11,6 +11,7 @@
 #include "pipeline/inputs.h"
 #include "pipeline/levels_io.h"
 #include "pipeline/prepass.h"
+#include "rawfix/rawfix.h"
 #include "reader/mlv_reader.h"
 
 #define DEFAULT_TOOL "mlvpipe " MLVPIPE_VERSION
@@ -73,6 +74,8 @@ mlvpipe_status mlvpipe_convert(const mlvpipe_convert_settings *s, mlvpipe_conver
     o.audio = s->audio;
     o.force_phase = s->force_phase;
     o.chroma_smooth = s->chroma_smooth;
+    o.raw_fixes = (s->no_focus_pixels ? 0u : RAWFIX_FOCUS) | (s->no_bad_pixels ? 0u : RAWFIX_BAD) |
+                  (s->no_stripes ? 0u : RAWFIX_STRIPES);
     if (s->fast)
         o.develop.demosaic = DEVELOP_DEMOSAIC_BILINEAR;
     o.develop.gamut = (mp_gamut)s->gamut;

@@ -34,6 +34,7 @@ void mp_convert_options_default(mp_convert_options *o)
     o->format = "dng";
     o->audio = -1;
     o->force_phase = -1;
+    o->raw_fixes = RAWFIX_ALL;
     o->tool = "mlvpipe";
     mp_develop_params_default(&o->develop);
 }
@@ -61,6 +62,7 @@ typedef struct job {
     uint32_t *numbers;           /* frame number of every clip index */
     mp_clip_levels levels;
     mp_segment *segs;            /* the levels' segments, for lookup by index */
+    rawfix_plan *fixes;          /* each segment's raw repairs */
     int native;                  /* no dual segment: write the recorded samples */
     dualiso_options dopt;
     mp_cache *cache;             /* NULL: no cache */
@@ -201,9 +203,9 @@ static mp_status frame_from_clip(job *j, worker *w, slot *s, uint32_t index, mp_
         *err = e;
         return st;
     }
-    if (j->native)
-        return MP_OK;
     uint32_t k = mp_segment_of_index(j->segs, j->levels.segment_count, index);
+    if ((st = mp_rawfix_apply(&j->fixes[k], raw, err)) != MP_OK || j->native)
+        return st;
     const dualiso_levels *lv = &j->levels.segments[k].levels;
     st = lv->is_dual ? mp_dualiso_reconstruct(raw, lv, &j->dopt, w->ws, out, err)
                      : mp_dualiso_passthrough(raw, lv, out, err);
@@ -360,16 +362,18 @@ static mp_status load_levels(job *j, const mp_prepass_options *po, mp_error *err
     if (st != MP_OK)
         return st;
     j->segs = malloc(j->levels.segment_count * sizeof *j->segs);
-    if (!j->segs)
+    j->fixes = calloc(j->levels.segment_count, sizeof *j->fixes);
+    if (!j->segs || !j->fixes)
         return mp_error_set(err, MP_ERR_NOMEM, "convert: out of memory");
     j->native = 1;
-    for (uint32_t k = 0; k < j->levels.segment_count; k++) {
-        j->segs[k] = (mp_segment){j->levels.segments[k].first_index,
-                                  j->levels.segments[k].frame_count};
-        if (j->levels.segments[k].levels.is_dual)
+    for (uint32_t k = 0; k < j->levels.segment_count && st == MP_OK; k++) {
+        const mp_levels_segment *ls = &j->levels.segments[k];
+        j->segs[k] = (mp_segment){ls->first_index, ls->frame_count};
+        if (ls->levels.is_dual)
             j->native = 0;
+        st = mp_rawfix_plan_make(&ls->fix, j->o->raw_fixes, ls->levels.is_dual, &j->fixes[k], err);
     }
-    return MP_OK;
+    return st;
 }
 
 /* Writes the clip's audio (trimmed to the exported frames by the sink) as a WAV. */
@@ -594,7 +598,8 @@ static mp_status open_cache(job *j, mp_error *err)
         return mp_error_set(err, MP_ERR_NOMEM, "convert: out of memory");
     for (uint32_t k = 0; k < j->levels.segment_count; k++)
         j->seg_hash[k] = mp_cache_segment_hash(j->o->tool, &j->clip_id,
-                                               &j->levels.segments[k].levels, &j->dopt);
+                                               &j->levels.segments[k].levels, &j->dopt,
+                                               &j->fixes[k]);
     mp_cache_options co;
     mp_cache_options_default(&co);
     co.log = j->o->log;
@@ -661,6 +666,7 @@ static mp_status convert_clip(job *j, mp_convert_result *res, mp_error *err)
     po.cancel = o->cancel;
     po.log = o->log;
     po.force_phase = o->force_phase;
+    po.no_defects = !o->raw_fixes;
     mp_dualiso_options_default(&j->dopt);
     j->dopt.chroma_smooth = o->chroma_smooth;
     if ((st = load_levels(j, &po, err)) != MP_OK || (st = open_cache(j, err)) != MP_OK)
@@ -776,6 +782,9 @@ mp_status mp_convert(const mp_convert_options *o, mp_convert_result *res, mp_err
         o->progress(o->progress_opaque, &ev);
     }
     mp_sink_abort(j.sink);
+    for (uint32_t k = 0; j.fixes && k < j.levels.segment_count; k++)
+        mp_rawfix_plan_free(&j.fixes[k]);
+    free(j.fixes);
     mp_develop_context_free(j.dev);
     mp_clip_levels_free(&j.levels);
     mp_cache_close(j.cache);

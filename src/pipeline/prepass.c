@@ -1,6 +1,7 @@
 #include "pipeline/prepass.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +20,8 @@ uint64_t mp_prepass_options_hash(const mp_prepass_options *o)
     char canon[128];
     /* dark_segments=clip: undetected segments of a dual-ISO clip follow the clip */
     int n = snprintf(canon, sizeof canon, "levels v%d samples=%u force_phase=%d "
-                     "dark_segments=clip", MP_LEVELS_FORMAT_VERSION, MP_SAMPLES_PER_SEGMENT,
-                     o->force_phase);
+                     "dark_segments=clip%s", MP_LEVELS_FORMAT_VERSION, MP_SAMPLES_PER_SEGMENT,
+                     o->force_phase, o->no_defects ? "" : " rawfix=1");
     return mp_fnv1a64(canon, (size_t)n, MP_FNV1A64_SEED);
 }
 
@@ -73,11 +74,14 @@ typedef struct sample_set {
     uint32_t phase[MP_SAMPLES_PER_SEGMENT];   /* detected (or forced); valid when dual */
     int absent[MP_SAMPLES_PER_SEGMENT];       /* plenty of evidence and no trace of the pattern */
     dualiso_stats *stats;                     /* MP_SAMPLES_PER_SEGMENT entries */
+    rawfix_accum *defects;                    /* NULL: raw defects not looked for */
+    pthread_mutex_t defects_lock;
 } sample_set;
 
 typedef struct sample_ctx {
     mlv_scratch scratch;
     mp_frame frame;
+    rawfix_measurement defects;
 } sample_ctx;
 
 static mp_status sample_ctx_create(void *user, void **ctx, mp_error *err)
@@ -97,7 +101,22 @@ static void sample_ctx_destroy(void *user, void *ctx)
     sample_ctx *c = ctx;
     mp_mlv_scratch_free(&c->scratch);
     mp_frame_free(&c->frame);
+    mp_rawfix_measurement_free(&c->defects);
     free(c);
+}
+
+/* Measures the sample's raw defects and adds them to the segment's sums (integer sums, so
+ * the map does not depend on which thread added what, or when). */
+static mp_status measure_defects(sample_set *s, sample_ctx *c, uint32_t i, int dual,
+                                 mp_error *err)
+{
+    mp_status st = mp_rawfix_measure(&c->frame, dual, &c->defects, err);
+    if (st != MP_OK)
+        return st;
+    pthread_mutex_lock(&s->defects_lock);
+    st = mp_rawfix_accum_add(s->defects, &c->defects, i, err);
+    pthread_mutex_unlock(&s->defects_lock);
+    return st;
 }
 
 /* The I/O stage. A damaged frame is left for its job to skip; other read errors end the run. */
@@ -139,6 +158,8 @@ static mp_status sample_run(void *user, void *ctx, uint32_t job, uint32_t slot, 
     s->dual[i] = det.is_dual || s->opt->force_phase >= 0;
     s->absent[i] = !s->dual[i] && det.pairs >= ABSENT_PAIRS && det.confidence < ABSENT_CONFIDENCE;
     s->phase[i] = s->opt->force_phase >= 0 ? (uint32_t)s->opt->force_phase : det.phase;
+    if (s->defects && (st = measure_defects(s, c, i, s->dual[i], err)) != MP_OK)
+        return st;
     if (s->clip_phase >= 0)
         return mp_dualiso_stats_collect(&c->frame, (uint32_t)s->clip_phase, &s->stats[i], err);
     if (!s->dual[i])
@@ -197,7 +218,11 @@ static mp_status sample_segment(sample_set *s, const mp_segment *seg, segment_sc
         s->index[i] = seg->first + offsets[i];
         s->usable[i] = s->dual[i] = s->absent[i] = 0;
     }
+    if (s->defects && n > RAWFIX_MAX_FRAMES)
+        return mp_error_set(err, MP_ERR_ARG, "pre-pass: %u samples, rawfix takes %u", n,
+                            RAWFIX_MAX_FRAMES);
     uint32_t sampled = n;
+    int probe_decided = 0;
     mp_status st;
     if (may_probe(s, seg, n)) {
         /* PROBE samples spread over the segment first; when every one of them shows plenty
@@ -209,7 +234,9 @@ static mp_status sample_segment(sample_set *s, const mp_segment *seg, segment_sc
         int absent = st == MP_OK;
         for (uint32_t p = 0; p < PROBE && absent; p++)
             absent = s->absent[s->jobs[p]];
-        if (absent) {
+        /* the raw-defect map still wants every sample, but the decision stays the probe's */
+        probe_decided = absent;
+        if (absent && !s->defects) {
             sampled = PROBE;
         } else if (st == MP_OK) {
             uint8_t probed[MP_SAMPLES_PER_SEGMENT] = {0};
@@ -220,6 +247,8 @@ static mp_status sample_segment(sample_set *s, const mp_segment *seg, segment_sc
                 if (!probed[i])
                     s->jobs[j++] = i;
             st = run_samples(s, j, err);
+            for (uint32_t i = 0; i < n && probe_decided; i++)
+                s->dual[i] = 0;
         }
     } else {
         for (uint32_t i = 0; i < n; i++)
@@ -229,7 +258,7 @@ static mp_status sample_segment(sample_set *s, const mp_segment *seg, segment_sc
     if (st != MP_OK)
         return st;
 
-    *scan = (segment_scan){.sampled = sampled, .probe_decided = sampled < n};
+    *scan = (segment_scan){.sampled = sampled, .probe_decided = probe_decided};
     *collected = 0;
     for (uint32_t i = 0; i < n; i++) {
         if (!s->usable[i])
@@ -446,6 +475,23 @@ static mp_status undetected_levels(sample_set *s, const mp_clip_levels *out,
     return MP_OK;
 }
 
+/* The segment's raw defect map from the samples' sums, and a line saying what it holds. */
+static mp_status defect_map(sample_set *s, mp_levels_segment *ls, const mp_prepass_options *o,
+                            mp_error *err)
+{
+    mp_status st = mp_rawfix_map_build(s->defects, &ls->fix, err);
+    if (st != MP_OK)
+        return st;
+    const rawfix_map *m = &ls->fix;
+    mp_log(&o->log, MP_LOG_INFO, "frames %u-%u: raw defects from %u frames: focus-pixel "
+           "lattice %ux%u (%u classes, %llu sites), %u single defects, stripes %.3f %% (%s)",
+           ls->first_frame, ls->last_frame, m->frames, m->lattice.period_x,
+           m->lattice.period_y, m->lattice.class_count,
+           (unsigned long long)mp_rawfix_lattice_sites(&m->lattice), m->pixel_count,
+           100 * m->stripe_amplitude, m->stripes ? "corrected" : "not significant");
+    return MP_OK;
+}
+
 /* Two passes, so that a segment's levels depend on the whole clip and nothing else: first
  * every segment's samples are detected and the segments that are mostly dual are pooled;
  * then the others are either single ISO (no dual segment, no DISO saying dual; or a DISO
@@ -483,7 +529,8 @@ mp_status mp_prepass_run(const mlv_clip *clip, const mp_prepass_options *o, cons
     if (!out->segments || !scans || !s || !stats)
         st = mp_error_set(err, MP_ERR_NOMEM, "pre-pass: out of memory");
     else
-        *s = (sample_set){.clip = clip, .opt = o, .clip_phase = -1, .stats = stats};
+        *s = (sample_set){.clip = clip, .opt = o, .clip_phase = -1, .stats = stats,
+                          .defects_lock = PTHREAD_MUTEX_INITIALIZER};
     for (uint32_t k = 0; k < nseg && st == MP_OK; k++) {
         mp_levels_segment *ls = &out->segments[k];
         mlv_frame_info first, last;
@@ -498,7 +545,15 @@ mp_status mp_prepass_run(const mlv_clip *clip, const mp_prepass_options *o, cons
         ls->first_frame = first.number;
         ls->last_frame = last.number;
         uint32_t collected;
-        st = sample_segment(s, &segs[k], &scans[k], &collected, err);
+        if (!o->no_defects && first.raw &&
+            !(s->defects = mp_rawfix_accum_new(first.raw->width, first.raw->height)))
+            st = mp_error_set(err, MP_ERR_NOMEM, "pre-pass: out of memory for the defect map");
+        if (st == MP_OK)
+            st = sample_segment(s, &segs[k], &scans[k], &collected, err);
+        if (st == MP_OK && s->defects)
+            st = defect_map(s, ls, o, err);
+        mp_rawfix_accum_free(s->defects);
+        s->defects = NULL;
         if (st != MP_OK || 2 * scans[k].dual <= scans[k].usable)
             continue;
         st = pool_levels(s, collected, &first, o->force_phase, &ls->levels, err);

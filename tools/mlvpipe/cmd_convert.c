@@ -39,6 +39,12 @@ static void usage(FILE *out)
         "      --audio           write the WAV even for a --frames part of the clip\n"
         "      --no-audio        no WAV, no audio track in a movie\n"
         "      --phase N         force dual ISO with row phase 0..3 (default: detect)\n"
+        "      --no-focus-pixels keep the focus-pixel lattice found in the clip unrepaired\n"
+        "      --no-bad-pixels   keep the hot and cold pixels found in the clip unrepaired\n"
+        "      --no-stripes      no column (vertical stripe) gain correction. By default the\n"
+        "                        pre-pass finds these raw defects in frames sampled over\n"
+        "                        the clip and repairs them before dual ISO (all three off:\n"
+        "                        not even looked for)\n"
         "      --chroma-smooth N dual ISO: smooth chroma noise in the deep shadows over 2x2\n"
         "                        cells and their neighbours: 0 off (default), 2 (5 cells),\n"
         "                        3 (3x3 cells) or 5 (5x5 cells), like cr2hdr's --cs2x2..5x5.\n"
@@ -104,7 +110,8 @@ static void usage(FILE *out)
 enum { OPT_TO = 256, OPT_FRAMES, OPT_THREADS, OPT_LEVELS, OPT_SKIP, OPT_OVERWRITE,
        OPT_PROGRESS, OPT_AUDIO, OPT_NO_AUDIO, OPT_PHASE, OPT_CHROMA, OPT_GAMUT, OPT_CURVE, OPT_EXPOSURE,
        OPT_FAST, OPT_CACHE, OPT_DNG_BITS, OPT_DNG_COMPRESSION, OPT_NAMING, OPT_CLIP_INDEX,
-       OPT_ONE_BASED, OPT_FPS, OPT_TIMECODE, OPT_DROP_FRAME, OPT_WB };
+       OPT_ONE_BASED, OPT_FPS, OPT_TIMECODE, OPT_DROP_FRAME, OPT_WB, OPT_NO_FOCUS,
+       OPT_NO_BAD, OPT_NO_STRIPES };
 
 static const struct option long_options[] = {
     {"output", required_argument, NULL, 'o'},
@@ -133,6 +140,9 @@ static const struct option long_options[] = {
     {"timecode", required_argument, NULL, OPT_TIMECODE},
     {"drop-frame", no_argument, NULL, OPT_DROP_FRAME},
     {"wb", required_argument, NULL, OPT_WB},
+    {"no-focus-pixels", no_argument, NULL, OPT_NO_FOCUS},
+    {"no-bad-pixels", no_argument, NULL, OPT_NO_BAD},
+    {"no-stripes", no_argument, NULL, OPT_NO_STRIPES},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -241,6 +251,9 @@ int cmd_convert(int argc, char **argv)
             if ((rc = cli_option_phase(command, optarg, &o.force_phase)))
                 return rc;
             break;
+        case OPT_NO_FOCUS: o.no_focus_pixels = 1; break;
+        case OPT_NO_BAD: o.no_bad_pixels = 1; break;
+        case OPT_NO_STRIPES: o.no_stripes = 1; break;
         case OPT_CHROMA:
             if (strcmp(optarg, "0") && strcmp(optarg, "2") && strcmp(optarg, "3") &&
                 strcmp(optarg, "5"))

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "dualiso/dualiso.h"
 #include "common/json.h"
+#include "pipeline/prepass.h"
 #include "pipeline/sampling.h"
 #include "reader/mlv_reader.h"
 
@@ -37,12 +38,15 @@ typedef struct info_report {
     mp_error bad_err[DUAL_CHECK_FRAMES];
     segment_summary *segments;
     uint32_t segment_count;
+    /* --defects: what the pre-pass finds (levels.segment_count 0 when not asked or failed) */
+    mp_clip_levels levels;
+    mp_error defects_err;
 } info_report;
 
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: mlvpipe info CLIP [--json]\n"
+            "usage: mlvpipe info CLIP [--json] [--defects]\n"
             "\n"
             "Describes a Magic Lantern clip (.MLV with its .M00..M99 chunks, or a legacy .RAW\n"
             "with .R00..): camera, lens, resolution, bit depth, black/white levels, frame rate,\n"
@@ -54,12 +58,61 @@ static void usage(FILE *out)
             "\n"
             "options:\n"
             "  --json      print one JSON object instead of text (keys: doc/json.md)\n"
+            "  --defects   also run the pre-pass of 'convert' and report the raw defects it\n"
+            "              finds per segment: focus-pixel lattice (period, sites), single hot\n"
+            "              and cold pixels, vertical stripe amplitude (reads up to 32 frames\n"
+            "              per segment)\n"
             "  -h, --help  show this help\n"
             "\n"
             "exit status: 0 clip intact, 3 clip missing, unreadable or its video unsupported,\n"
             "4 clip damaged: exactly when the damage list has entries (everything readable is\n"
             "still described).\n",
             DUAL_CHECK_FRAMES);
+}
+
+static void print_defects_text(const info_report *r)
+{
+    if (r->defects_err.code != MP_OK)
+        printf("raw defects:   %s\n", r->defects_err.msg);
+    for (uint32_t i = 0; i < r->levels.segment_count; i++) {
+        const mp_levels_segment *s = &r->levels.segments[i];
+        const rawfix_map *m = &s->fix;
+        printf("raw defects:   frames %u..%u (%u sampled): ", s->first_frame, s->last_frame,
+               m->frames);
+        if (m->lattice.period_x)
+            printf("focus pixels %ux%u lattice, %u classes, %" PRIu64 " sites; ",
+                   m->lattice.period_x, m->lattice.period_y, m->lattice.class_count,
+                   mp_rawfix_lattice_sites(&m->lattice));
+        else
+            printf("no focus-pixel lattice; ");
+        printf("%u hot/cold pixels; stripes %.3f %% (%s)\n", m->pixel_count,
+               100 * m->stripe_amplitude, m->stripes ? "corrected" : "not significant");
+    }
+}
+
+static void print_defects_json(const info_report *r)
+{
+    printf("  \"raw_defects\": ");
+    if (!r->levels.segment_count) {
+        printf("null,\n");
+        return;
+    }
+    printf("[");
+    for (uint32_t i = 0; i < r->levels.segment_count; i++) {
+        const mp_levels_segment *s = &r->levels.segments[i];
+        const rawfix_map *m = &s->fix;
+        printf("%s\n    {\"first_frame\": %u, \"last_frame\": %u, \"frames_sampled\": %u, "
+               "\"lattice\": ", i ? "," : "", s->first_frame, s->last_frame, m->frames);
+        if (m->lattice.period_x)
+            printf("{\"period_x\": %u, \"period_y\": %u, \"classes\": %u, \"sites\": %" PRIu64
+                   "}", m->lattice.period_x, m->lattice.period_y, m->lattice.class_count,
+                   mp_rawfix_lattice_sites(&m->lattice));
+        else
+            printf("null");
+        printf(", \"single_pixels\": %u, \"stripe_amplitude_pct\": %.4f, \"stripes\": %s}",
+               m->pixel_count, 100 * m->stripe_amplitude, m->stripes ? "true" : "false");
+    }
+    printf("\n  ],\n");
 }
 
 static const char *cfa_name(uint32_t cfa)
@@ -258,6 +311,7 @@ static void print_text(const info_report *r)
                s->raw->white, s->exposure->iso, s->dual_iso->present && s->dual_iso->mode ? "on"
                                                                                        : "off");
     }
+    print_defects_text(r);
     uint32_t entries = in->damage_count + in->damage_omitted + r->bad_frames;
     if (!entries)
         printf("damage:        none\n");
@@ -381,6 +435,7 @@ static void print_json(const info_report *r)
     printf("  ");
     json_key_str("info_text", in->info_text, ",\n  ");
     json_key_str("versions", in->versions, ",\n");
+    print_defects_json(r);
     printf("  \"segment_count\": %u,\n  \"segments\": [", r->segment_count);
     for (uint32_t i = 0; i < r->segment_count; i++) {
         const segment_summary *s = &r->segments[i];
@@ -409,10 +464,12 @@ static void print_json(const info_report *r)
 int cmd_info(int argc, char **argv)
 {
     const char *path = NULL;
-    int json = 0;
+    int json = 0, defects = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json")) {
             json = 1;
+        } else if (!strcmp(argv[i], "--defects")) {
+            defects = 1;
         } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             usage(stdout);
             return EXIT_OK;
@@ -454,6 +511,14 @@ int cmd_info(int argc, char **argv)
         fprintf(stderr, "mlvpipe: error: out of memory\n");
         return EXIT_INTERNAL;
     }
+    if (defects && r.video_err.code == MP_OK) {
+        mp_prepass_options po;
+        mp_prepass_options_default(&po);
+        if (cli_verbosity >= 2)
+            po.log = cli_logger;
+        if (mp_prepass_run(clip, &po, "mlvpipe", &r.levels, &r.defects_err) != MP_OK)
+            mp_clip_levels_free(&r.levels);
+    }
     if (json)
         print_json(&r);
     else
@@ -465,9 +530,11 @@ int cmd_info(int argc, char **argv)
     } else if (!r.in->frame_count) {
         fprintf(stderr, "mlvpipe: error: %s: no frame in the clip\n", path);
         rc = EXIT_INPUT;
-    } else if (r.in->damage_count || r.bad_frames) {   /* exactly when the damage list has entries */
+    } else if (r.in->damage_count || r.bad_frames ||   /* exactly when the damage list has entries */
+               r.defects_err.code == MP_ERR_DAMAGED) {
         rc = EXIT_DAMAGED;
     }
+    mp_clip_levels_free(&r.levels);
     free(r.segments);
     mp_mlv_clip_close(clip);
     return rc;

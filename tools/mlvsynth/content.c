@@ -71,6 +71,22 @@ mp_status content_borders(const synth_options *opt, uint32_t *ob_left, uint32_t 
     return MP_OK;
 }
 
+void content_defects(const synth_options *opt, synth_defects *d)
+{
+    *d = opt->defects;
+    d->seed = opt->seed + 99;   /* positions apart from the noise, fixed for a seed */
+    if (d->fp_period_x && d->fp_period_y) {
+        d->fp_x = d->fp_period_x > 4 ? 4 : d->fp_period_x - 1;
+        d->fp_y = d->fp_period_y > 4 ? 3 : d->fp_period_y - 2;
+        if (d->fp_offset_dn == 0)
+            d->fp_offset_dn = 16;
+        if (d->fp_slope == 0)
+            d->fp_slope = 0.03;
+    } else {
+        d->fp_period_x = d->fp_period_y = 0;
+    }
+}
+
 mp_status content_init(content_ctx *c, const synth_options *opt, mp_error *err)
 {
     memset(c, 0, sizeof *c);
@@ -84,12 +100,15 @@ mp_status content_init(content_ctx *c, const synth_options *opt, mp_error *err)
     if (!c->truth)
         return mp_error_set(err, MP_ERR_NOMEM, "out of memory for a %ux%u truth frame",
                             c->active_w, c->active_h);
-    return MP_OK;
+    content_defects(opt, &c->defects);
+    return mp_synth_defects_sites(&c->defects, c->active_w, c->active_h, c->ob_left, c->ob_top,
+                               &c->sites, &c->site_count, c->stripe_gain, err);
 }
 
 void content_free(content_ctx *c)
 {
     free(c->truth);
+    free(c->sites);
     mp_frame_free(&c->exposed);
     memset(c, 0, sizeof *c);
 }
@@ -105,6 +124,9 @@ static mp_status dualiso_frame(content_ctx *c, uint32_t number, uint32_t source,
     if (st)
         return st;
     st = mp_synth_expose(&s, c->truth, c->active_w, c->active_h, o->seed, source, &c->exposed, err);
+    if (st == MP_OK)
+        st = mp_synth_defects_apply(&c->defects, &s, c->truth, c->sites, c->site_count,
+                                    &c->exposed, err);
     if (st)
         return st;
     if (c->exposed.width != o->width || c->exposed.height != o->height)

@@ -97,6 +97,7 @@ typedef struct synth_options {
                                   * recorded window; VIDF crop/pan and RAWC offset say where */
     int no_diso;
     int truth_raw;
+    synth_defects defects;       /* sensor defects (dual ISO content); all zero: none */
 } synth_options;
 
 /* Parses argv[first..argc). On a usage error returns MP_ERR_ARG with the reason in err.

@@ -87,6 +87,36 @@ static void sensor_json(FILE *j, const synth_sensor *s, const synth_scene *sc)
             (unsigned long long)sc->seed);
 }
 
+/* The simulated sensor defects: parameters, stripe gains and every site but the lattice's
+ * (which the lattice parameters give: member 1 at (ob_left + fp_x + i * period_x,
+ * ob_top + fp_y + j * period_y), member 2 one row below, within the active area). */
+static void defects_json(FILE *j, const content_ctx *c)
+{
+    const synth_defects *d = &c->defects;
+    static const char *const kinds[] = {"focus", "hot_stuck", "hot_warm", "cold_dead",
+                                        "cold_weak"};
+    fprintf(j, ",\n    \"defects\": {\"seed\": %llu, \"focus\": ", (unsigned long long)d->seed);
+    if (d->fp_period_x)
+        fprintf(j, "{\"period_x\": %u, \"period_y\": %u, \"x\": %u, \"y\": %u, "
+                "\"offset_dn14\": %.17g, \"slope\": %.17g, \"members\": \"(x, y) + (-, +): "
+                "first + offset, second - offset\"}", d->fp_period_x, d->fp_period_y, d->fp_x,
+                d->fp_y, d->fp_offset_dn, d->fp_slope);
+    else
+        fprintf(j, "null");
+    fprintf(j, ",\n      \"stripe_amp\": %.17g, \"stripe_gain\": [", d->stripe_amp);
+    for (int k = 0; k < 8; k++)
+        fprintf(j, "%s%.17g", k ? ", " : "", 1 + c->stripe_gain[k]);
+    fprintf(j, "], \"dark_pattern_dn14\": %.17g,\n      \"pixels\": [", d->dark_pattern_dn);
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < c->site_count; k++) {
+        const synth_defect *s = &c->sites[k];
+        if (s->kind == SYNTH_DEFECT_FOCUS)
+            continue;
+        fprintf(j, "%s[%u, %u, \"%s\"]", n++ ? ", " : "", s->x, s->y, kinds[s->kind]);
+    }
+    fprintf(j, "]}");
+}
+
 static void dualiso_json(FILE *j, const synth_options *o, const clip_meta *m,
                          const content_ctx *c)
 {
@@ -130,6 +160,7 @@ static void dualiso_json(FILE *j, const synth_options *o, const clip_meta *m,
                 "active_height\"}", o->frames - 1);
         free(f32);
     }
+    defects_json(j, c);
     fprintf(j, "\n  },\n");
 }
 

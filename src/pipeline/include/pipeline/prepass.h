@@ -18,7 +18,11 @@
  * DISO block says dual but where no sample shows the pattern passes through with a warning
  * (the row phase is unknown; --phase forces it). Finally a dual segment whose samples never
  * clipped takes the whites, hence the output mapping, of the nearest dual segment that
- * measured them with the same recorded levels, so the DNG levels stay the same mid-clip. */
+ * measured them with the same recorded levels, so the DNG levels stay the same mid-clip.
+ *
+ * The same samples give each segment's raw defect map (src/rawfix): focus pixels, hot and
+ * cold pixels, stripe gains, from every readable sample of the segment (frames as detected:
+ * dual-ISO ones measured per field). */
 #ifndef MP_PREPASS_H
 #define MP_PREPASS_H
 
@@ -35,6 +39,7 @@ typedef struct mp_prepass_options {
     const atomic_int *cancel;
     mp_logger log;
     int force_phase;             /* -1: detect, else 0..3 */
+    int no_defects;              /* do not look for raw defects (empty rawfix maps) */
 } mp_prepass_options;
 
 void mp_prepass_options_default(mp_prepass_options *o);
