@@ -21,11 +21,18 @@ typedef enum mlvpipe_curve {
     MLVPIPE_CURVE_LINEAR, MLVPIPE_CURVE_BT709, MLVPIPE_CURVE_LOGC3, MLVPIPE_CURVE_SLOG3
 } mlvpipe_curve;
 
+/* The colour temperatures MLVPIPE_WB_KELVIN takes (where the daylight-locus fit holds). */
+#define MLVPIPE_WB_KELVIN_MIN 2000
+#define MLVPIPE_WB_KELVIN_MAX 25000
+
 typedef enum mlvpipe_wb {
-    MLVPIPE_WB_AS_SHOT,      /* the clip's WBAL; without one, daylight */
+    MLVPIPE_WB_AS_SHOT,      /* the clip's WBAL as Magic Lantern means it (custom gains, else
+                              * the Kelvin of its mode); without one, daylight */
     MLVPIPE_WB_DAYLIGHT,     /* the neutral of ColorMatrix1's illuminant */
     MLVPIPE_WB_GREY_WORLD,   /* grey world pooled over frames sampled across the whole clip */
-    MLVPIPE_WB_CUSTOM        /* wb_gains */
+    MLVPIPE_WB_CUSTOM,       /* wb_gains */
+    MLVPIPE_WB_KELVIN        /* wb_kelvin: a daylight-locus white through the camera's D65
+                              * matrix, as as-shot treats a Kelvin WBAL */
 } mlvpipe_wb;
 
 typedef enum mlvpipe_dng_storage {
@@ -62,6 +69,7 @@ typedef struct mlvpipe_convert_settings {
     float exposure_ev;            /* -16..16 */
     mlvpipe_wb wb;
     float wb_gains[3];            /* MLVPIPE_WB_CUSTOM: R, G, B multipliers */
+    uint32_t wb_kelvin;           /* MLVPIPE_WB_KELVIN: 2000..25000 */
     /* DNG sequences */
     mlvpipe_dng_storage dng_storage;
     mlvpipe_naming naming;
@@ -78,6 +86,9 @@ typedef struct mlvpipe_convert_settings {
     mlvpipe_logger log;
     mlvpipe_progress_fn progress; /* optional */
     void *progress_opaque;
+    /* raw defects found in the clip and repaired before dual ISO (README "Raw defects"); each
+     * non-zero leaves one fix out; all three: not even looked for */
+    int no_focus_pixels, no_bad_pixels, no_stripes;
 } mlvpipe_convert_settings;
 
 MLVPIPE_API void mlvpipe_default_convert_settings(mlvpipe_convert_settings *s);

@@ -35,14 +35,14 @@ mlvpipe_status mlvpipe_clip_open(const char *path, const mlvpipe_logger *log,
     *out = NULL;
     mlvpipe_clip *c = calloc(1, sizeof *c);
     if (!c)
-        return api_status(mp_error_set(&e, MP_ERR_NOMEM, "%s: out of memory", path), &e, err);
+        return mp_api_status(mp_error_set(&e, MP_ERR_NOMEM, "%s: out of memory", path), &e, err);
     if (log)
         c->log = *log;
-    mlv_open_options oo = {api_logger(&c->log), 0};
-    mp_status st = mlv_clip_open(&c->clip, path, &oo, &e);
+    mlv_open_options oo = {mp_api_logger(&c->log), 0};
+    mp_status st = mp_mlv_clip_open(&c->clip, path, &oo, &e);
     if (st != MP_OK) {
         free(c);
-        return api_status(st, &e, err);
+        return mp_api_status(st, &e, err);
     }
     *out = c;
     return MLVPIPE_OK;
@@ -52,20 +52,20 @@ void mlvpipe_clip_close(mlvpipe_clip *clip)
 {
     if (!clip)
         return;
-    mlv_clip_close(clip->clip);
+    mp_mlv_clip_close(clip->clip);
     free(clip);
 }
 
 void mlvpipe_clip_get_info(const mlvpipe_clip *clip, mlvpipe_clip_info *out)
 {
-    const mlv_clip_info *in = mlv_clip_get_info(clip->clip);
+    const mlv_clip_info *in = mp_mlv_clip_get_info(clip->clip);
     *out = (mlvpipe_clip_info){
-        .path = mlv_clip_path(clip->clip, 0),
+        .path = mp_mlv_clip_path(clip->clip, 0),
         .chunk_count = in->chunk_count,
         .legacy_raw = in->container == MLV_CONTAINER_RAW,
         .guid = in->guid,
-        .compression = mlv_compression_name(in->compression),
-        .video_supported = mlv_clip_check_video(clip->clip, NULL) == MP_OK,
+        .compression = mp_mlv_compression_name(in->compression),
+        .video_supported = mp_mlv_clip_check_video(clip->clip, NULL) == MP_OK,
         .camera = in->camera.present ? in->camera.name : "",
         .width = in->raw.width,
         .height = in->raw.height,
@@ -99,12 +99,12 @@ mlvpipe_status mlvpipe_clip_read_frame(const mlvpipe_clip *clip, uint32_t index,
     frame_priv *p = frame->priv;
     if (!p) {
         if (!(p = calloc(1, sizeof *p)))
-            return api_status(mp_error_set(&e, MP_ERR_NOMEM, "frame: out of memory"), &e, err);
+            return mp_api_status(mp_error_set(&e, MP_ERR_NOMEM, "frame: out of memory"), &e, err);
         frame->priv = p;
     }
-    mp_status st = mlv_read_frame(clip->clip, index, &p->frame, &p->scratch, &e);
+    mp_status st = mp_mlv_read_frame(clip->clip, index, &p->frame, &p->scratch, &e);
     if (st != MP_OK)
-        return api_status(st, &e, err);
+        return mp_api_status(st, &e, err);
     const mp_frame *f = &p->frame;
     frame->data = f->data;
     frame->width = f->width;
@@ -123,7 +123,7 @@ void mlvpipe_frame_free(mlvpipe_frame *frame)
     frame_priv *p = frame->priv;
     if (p) {
         mp_frame_free(&p->frame);
-        mlv_scratch_free(&p->scratch);
+        mp_mlv_scratch_free(&p->scratch);
         free(p);
     }
     memset(frame, 0, sizeof *frame);

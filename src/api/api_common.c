@@ -36,7 +36,7 @@ const char *mlvpipe_status_name(mlvpipe_status status)
     return mp_status_name((mp_status)status);
 }
 
-mlvpipe_status api_status(mp_status st, const mp_error *in, mlvpipe_error *out)
+mlvpipe_status mp_api_status(mp_status st, const mp_error *in, mlvpipe_error *out)
 {
     if (out) {
         out->code = (mlvpipe_status)st;
@@ -52,7 +52,7 @@ static void forward_log(void *opaque, mp_log_level level, const char *msg)
     log->fn(log->opaque, (mlvpipe_log_level)level, msg);
 }
 
-mp_logger api_logger(const mlvpipe_logger *log)
+mp_logger mp_api_logger(const mlvpipe_logger *log)
 {
     mp_logger l = {NULL, NULL};
     if (log && log->fn) {
@@ -62,7 +62,7 @@ mp_logger api_logger(const mlvpipe_logger *log)
     return l;
 }
 
-void api_progress_event(const mp_progress_event *ev, mlvpipe_progress *out)
+void mp_api_progress_event(const mp_progress_event *ev, mlvpipe_progress *out)
 {
     *out = (mlvpipe_progress){
         .kind = (mlvpipe_progress_kind)ev->kind,

@@ -8,8 +8,10 @@
 #include "encode/av/av_sink.h"
 #include "encode/av/join.h"
 #include "pipeline/convert.h"
+#include "pipeline/inputs.h"
 #include "pipeline/levels_io.h"
 #include "pipeline/prepass.h"
+#include "rawfix/rawfix.h"
 #include "reader/mlv_reader.h"
 
 #define DEFAULT_TOOL "mlvpipe " MLVPIPE_VERSION
@@ -51,7 +53,7 @@ static void relay_progress(void *opaque, const mp_progress_event *ev)
 {
     const progress_relay *r = opaque;
     mlvpipe_progress p;
-    api_progress_event(ev, &p);
+    mp_api_progress_event(ev, &p);
     r->fn(r->opaque, &p);
 }
 
@@ -72,6 +74,8 @@ mlvpipe_status mlvpipe_convert(const mlvpipe_convert_settings *s, mlvpipe_conver
     o.audio = s->audio;
     o.force_phase = s->force_phase;
     o.chroma_smooth = s->chroma_smooth;
+    o.raw_fixes = (s->no_focus_pixels ? 0u : RAWFIX_FOCUS) | (s->no_bad_pixels ? 0u : RAWFIX_BAD) |
+                  (s->no_stripes ? 0u : RAWFIX_STRIPES);
     if (s->fast)
         o.develop.demosaic = DEVELOP_DEMOSAIC_BILINEAR;
     o.develop.gamut = (mp_gamut)s->gamut;
@@ -86,6 +90,7 @@ mlvpipe_status mlvpipe_convert(const mlvpipe_convert_settings *s, mlvpipe_conver
         for (int c = 0; c < 3; c++)
             o.develop.wb_gains[c] = s->wb_gains[c];
         break;
+    case MLVPIPE_WB_KELVIN: o.wb_kelvin = s->wb_kelvin; break;
     }
     o.dng_storage = (mp_dng_storage)s->dng_storage;
     o.naming = (mp_naming)s->naming;
@@ -98,7 +103,7 @@ mlvpipe_status mlvpipe_convert(const mlvpipe_convert_settings *s, mlvpipe_conver
     o.cache_dir = s->cache_dir;
     o.tool = s->tool ? s->tool : DEFAULT_TOOL;
     o.cancel = s->cancel;
-    o.log = api_logger(&s->log);
+    o.log = mp_api_logger(&s->log);
     progress_relay relay = {s->progress, s->progress_opaque};
     if (s->progress) {
         o.progress = relay_progress;
@@ -121,7 +126,7 @@ mlvpipe_status mlvpipe_convert(const mlvpipe_convert_settings *s, mlvpipe_conver
             .cache_rejected = r.cache_rejected,
             .cache_puts = r.cache_puts,
         };
-    return api_status(st, &e, err);
+    return mp_api_status(st, &e, err);
 }
 
 void mlvpipe_default_analyze_settings(mlvpipe_analyze_settings *s)
@@ -155,7 +160,7 @@ mlvpipe_status mlvpipe_analyze(const mlvpipe_analyze_settings *s,
     po.threads = s->threads;
     po.force_phase = s->force_phase;
     po.cancel = s->cancel;
-    po.log = api_logger(&s->log);
+    po.log = mp_api_logger(&s->log);
     progress_relay relay = {s->progress, s->progress_opaque};
     if (s->progress) {
         po.progress = relay_progress;
@@ -169,15 +174,19 @@ mlvpipe_status mlvpipe_analyze(const mlvpipe_analyze_settings *s,
     mlv_clip *clip = NULL;
     mlv_open_options oo = {po.log, 0};
     mp_error e = {0};
-    mp_status st = mlv_clip_open(&clip, s->input, &oo, &e);
+    mp_status st = mp_mlv_clip_open(&clip, s->input, &oo, &e);
     if (st != MP_OK)
-        return api_status(st, &e, err);
-    int damaged = mlv_clip_get_info(clip)->damage_count > 0; /* logged while opening */
+        return mp_api_status(st, &e, err);
+    int damaged = mp_mlv_clip_get_info(clip)->damage_count > 0; /* logged while opening */
+    if ((st = mp_protect_inputs(clip, NULL, &e)) != MP_OK) {   /* -o must not replace it */
+        mp_mlv_clip_close(clip);
+        return mp_api_status(st, &e, err);
+    }
     mp_clip_levels cl;
     st = mp_prepass_run(clip, &po, s->tool ? s->tool : DEFAULT_TOOL, &cl, &e);
-    mlv_clip_close(clip);
+    mp_mlv_clip_close(clip);
     if (st != MP_OK)
-        return api_status(st, &e, err);
+        return mp_api_status(st, &e, err);
     log_levels(&po.log, &cl);
     if (s->output) {
         st = mp_clip_levels_write(s->output, &cl, s->overwrite, &e);
@@ -189,7 +198,7 @@ mlvpipe_status mlvpipe_analyze(const mlvpipe_analyze_settings *s,
     mp_clip_levels_free(&cl);
     if (st == MP_OK && damaged)
         st = mp_error_set(&e, MP_ERR_DAMAGED, "%s: damaged (see the warnings)", s->input);
-    return api_status(st, &e, err);
+    return mp_api_status(st, &e, err);
 }
 
 mlvpipe_status mlvpipe_join(const mlvpipe_join_settings *s, mlvpipe_join_result *result,
@@ -202,12 +211,12 @@ mlvpipe_status mlvpipe_join(const mlvpipe_join_settings *s, mlvpipe_join_result 
         .overwrite = s->overwrite,
         .allow_gaps = s->allow_gaps,
         .cancel = s->cancel,
-        .log = api_logger(&s->log),
+        .log = mp_api_logger(&s->log),
     };
     farm_join_result r = {0};
     int on_output = 0;
     mp_error e = {0};
-    mp_status st = farm_join(&o, &r, &on_output, &e);
+    mp_status st = mp_farm_join(&o, &r, &on_output, &e);
     if (result)
         *result = (mlvpipe_join_result){
             .packets = r.packets,
@@ -215,7 +224,7 @@ mlvpipe_status mlvpipe_join(const mlvpipe_join_settings *s, mlvpipe_join_result 
             .shifted_segments = r.shifted_segments,
             .output_failed = on_output,
         };
-    return api_status(st, &e, err);
+    return mp_api_status(st, &e, err);
 }
 
 /* libav keeps one process-wide callback, so the logger must outlive its use: keep a copy. */
@@ -225,10 +234,10 @@ static mp_logger libav_mp_log;
 void mlvpipe_route_libav_log(const mlvpipe_logger *log)
 {
     if (!log || !log->fn) {
-        av_sink_route_av_log(NULL);
+        mp_av_sink_route_av_log(NULL);
         return;
     }
     libav_log = *log;
-    libav_mp_log = api_logger(&libav_log);
-    av_sink_route_av_log(&libav_mp_log);
+    libav_mp_log = mp_api_logger(&libav_log);
+    mp_av_sink_route_av_log(&libav_mp_log);
 }

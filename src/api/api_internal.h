@@ -8,12 +8,12 @@
 #include "pipeline/progress.h"
 
 /* Copies the internal error into the public one (if any) and returns the public status. */
-mlvpipe_status api_status(mp_status st, const mp_error *in, mlvpipe_error *out);
+mlvpipe_status mp_api_status(mp_status st, const mp_error *in, mlvpipe_error *out);
 
 /* An mp_logger that forwards to log (which must outlive it); silent when log or its fn is
  * NULL. */
-mp_logger api_logger(const mlvpipe_logger *log);
+mp_logger mp_api_logger(const mlvpipe_logger *log);
 
-void api_progress_event(const mp_progress_event *ev, mlvpipe_progress *out);
+void mp_api_progress_event(const mp_progress_event *ev, mlvpipe_progress *out);
 
 #endif

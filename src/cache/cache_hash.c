@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include "common/mp_bytes.h"
+
 #define P1 0x9E3779B185EBCA87ull
 #define P2 0xC2B2AE3D27D4EB4Full
 #define P3 0x165667B19E3779F9ull
@@ -14,19 +16,6 @@
 static inline uint64_t rotl64(uint64_t x, int r)
 {
     return (x << r) | (x >> (64 - r));
-}
-
-static inline uint64_t read64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = (v << 8) | p[i];
-    return v;
-}
-
-static inline uint32_t read32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
 static inline uint64_t lane_round(uint64_t acc, uint64_t input)
@@ -54,7 +43,7 @@ void mp_cache_hash_init(mp_cache_hash *h, uint64_t seed)
 static void consume_stripe(uint64_t lane[4], const uint8_t *p)
 {
     for (int i = 0; i < 4; i++)
-        lane[i] = lane_round(lane[i], read64(p + 8 * i));
+        lane[i] = lane_round(lane[i], mp_le64(p + 8 * i));
 }
 
 void mp_cache_hash_update(mp_cache_hash *h, const void *data, size_t len)
@@ -94,11 +83,11 @@ uint64_t mp_cache_hash_final(const mp_cache_hash *h)
     const uint8_t *p = h->buffer;
     uint32_t left = h->buffered;
     for (; left >= 8; p += 8, left -= 8) {
-        acc ^= lane_round(0, read64(p));
+        acc ^= lane_round(0, mp_le64(p));
         acc = rotl64(acc, 27) * P1 + P4;
     }
     if (left >= 4) {
-        acc ^= (uint64_t)read32(p) * P1;
+        acc ^= (uint64_t)mp_le32(p) * P1;
         acc = rotl64(acc, 23) * P2 + P3;
         p += 4;
         left -= 4;

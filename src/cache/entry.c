@@ -6,41 +6,9 @@
 #include <string.h>
 
 #include "cache/shuffle.h"
+#include "common/mp_bytes.h"
 
 static const uint8_t magic[4] = {'M', 'P', 'F', 'C'};
-
-static void put16(uint8_t *p, uint16_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> 8 * i);
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (uint8_t)(v >> 8 * i);
-}
-
-static uint16_t get16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-    return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
-}
 
 mp_status mp_cache_reserve(uint8_t **buf, size_t *cap, size_t need, mp_error *err)
 {
@@ -65,24 +33,24 @@ static void write_header(uint8_t *h, const mp_cache_key *key, const mp_frame *f,
                          uint64_t payload_hash)
 {
     memcpy(h, magic, 4);
-    put16(h + 4, MP_CACHE_VERSION);
+    mp_put_le16(h + 4, MP_CACHE_VERSION);
     h[6] = (uint8_t)shuffle;
     h[7] = 0;
-    put64(h + 8, key->clip_guid);
-    put64(h + 16, key->settings_hash);
-    put32(h + 24, key->frame);
-    put32(h + 28, f->width);
-    put32(h + 32, f->height);
-    put32(h + 36, f->bits);
-    put32(h + 40, f->black);
-    put32(h + 44, f->white);
-    put32(h + 48, f->cfa);
-    put32(h + 52, f->number);
-    put64(h + 56, f->timestamp_us);
-    put64(h + 64, raw_size);
-    put64(h + 72, packed_size);
-    put64(h + 80, payload_hash);
-    put64(h + 88, mp_cache_hash_bytes(h, 88, 0));
+    mp_put_le64(h + 8, key->clip_guid);
+    mp_put_le64(h + 16, key->settings_hash);
+    mp_put_le32(h + 24, key->frame);
+    mp_put_le32(h + 28, f->width);
+    mp_put_le32(h + 32, f->height);
+    mp_put_le32(h + 36, f->bits);
+    mp_put_le32(h + 40, f->black);
+    mp_put_le32(h + 44, f->white);
+    mp_put_le32(h + 48, f->cfa);
+    mp_put_le32(h + 52, f->number);
+    mp_put_le64(h + 56, f->timestamp_us);
+    mp_put_le64(h + 64, raw_size);
+    mp_put_le64(h + 72, packed_size);
+    mp_put_le64(h + 80, payload_hash);
+    mp_put_le64(h + 88, mp_cache_hash_bytes(h, 88, 0));
 }
 
 static int compress_block(const uint8_t *src, int src_size, uint8_t *dst, int dst_cap,
@@ -139,29 +107,29 @@ mp_status mp_cache_entry_parse_header(const uint8_t *h, uint64_t file_size, cons
     if (memcmp(h, magic, 4) != 0)
         return mp_error_set(err, MP_ERR_FORMAT, "%s: offset 0: not a cache entry (bad magic)",
                             name);
-    if (get16(h + 4) != MP_CACHE_VERSION)
+    if (mp_le16(h + 4) != MP_CACHE_VERSION)
         return mp_error_set(err, MP_ERR_UNSUPPORTED, "%s: offset 4: version %u unsupported",
-                            name, get16(h + 4));
-    if (get64(h + 88) != mp_cache_hash_bytes(h, 88, 0))
+                            name, mp_le16(h + 4));
+    if (mp_le64(h + 88) != mp_cache_hash_bytes(h, 88, 0))
         return mp_error_set(err, MP_ERR_DAMAGED, "%s: offset 88: header checksum mismatch",
                             name);
     /* Past the checksum the fields are as written by an encoder; still check them, so a
      * header forged with a valid checksum cannot make us allocate without bound. */
     info->shuffle = (mp_cache_shuffle)h[6];
-    info->key.clip_guid = get64(h + 8);
-    info->key.settings_hash = get64(h + 16);
-    info->key.frame = get32(h + 24);
-    info->width = get32(h + 28);
-    info->height = get32(h + 32);
-    info->bits = get32(h + 36);
-    info->black = get32(h + 40);
-    info->white = get32(h + 44);
-    info->cfa = get32(h + 48);
-    info->number = get32(h + 52);
-    info->timestamp_us = get64(h + 56);
-    info->raw_size = get64(h + 64);
-    info->packed_size = get64(h + 72);
-    info->payload_hash = get64(h + 80);
+    info->key.clip_guid = mp_le64(h + 8);
+    info->key.settings_hash = mp_le64(h + 16);
+    info->key.frame = mp_le32(h + 24);
+    info->width = mp_le32(h + 28);
+    info->height = mp_le32(h + 32);
+    info->bits = mp_le32(h + 36);
+    info->black = mp_le32(h + 40);
+    info->white = mp_le32(h + 44);
+    info->cfa = mp_le32(h + 48);
+    info->number = mp_le32(h + 52);
+    info->timestamp_us = mp_le64(h + 56);
+    info->raw_size = mp_le64(h + 64);
+    info->packed_size = mp_le64(h + 72);
+    info->payload_hash = mp_le64(h + 80);
     if (h[6] >= MP_CACHE_SHUFFLE_COUNT || h[7] != 0)
         return mp_error_set(err, MP_ERR_UNSUPPORTED, "%s: offset 6: shuffle %u unknown", name,
                             h[6]);

@@ -186,11 +186,19 @@ mp_status mp_cache_get(mp_cache *c, const mp_cache_key *key, mp_frame *out, int 
     mp_status st = format_path(c, key, 1, path, sizeof path, err);
     if (st != MP_OK)
         return st;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* Non-blocking, so that a FIFO in place of an entry is rejected, not waited on. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    int open_errno = fd < 0 ? errno : 0;
+    struct stat sb;
+    if (fd >= 0 && (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode))) {
+        close(fd);
+        fd = -1;
+        open_errno = EINVAL;
+    }
     if (fd < 0) {
-        if (errno != ENOENT)
+        if (open_errno != ENOENT)
             mp_log(&c->opt.log, MP_LOG_WARNING, "%s: cannot open: %s (recomputing)", path,
-                   strerror(errno));
+                   open_errno == EINVAL ? "not a regular file" : strerror(open_errno));
         atomic_fetch_add(&c->misses, 1);
         return MP_OK;
     }

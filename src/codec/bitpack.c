@@ -11,12 +11,9 @@
 
 #include <string.h>
 
-typedef enum word_order { ORDER_LE, ORDER_BE } word_order;
+#include "common/mp_bytes.h"
 
-static inline uint32_t load_le16(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8;
-}
+typedef enum word_order { ORDER_LE, ORDER_BE } word_order;
 
 static inline void store16(uint8_t *p, uint32_t w, word_order order)
 {
@@ -48,7 +45,7 @@ static void unpack_generic(const uint8_t *src, uint16_t *dst, size_t count, unsi
     const uint32_t mask = (1u << bits) - 1;
     for (size_t i = 0; i < count; i++) {
         if (have < bits) {
-            acc = acc << 16 | load_le16(src);
+            acc = acc << 16 | mp_le16(src);
             src += 2;
             have += 16;
         }
@@ -60,9 +57,9 @@ static void unpack_generic(const uint8_t *src, uint16_t *dst, size_t count, unsi
 static void unpack14(const uint8_t *s, uint16_t *d, size_t groups)
 {
     for (size_t g = 0; g < groups; g++, s += 14, d += 8) {
-        uint32_t w0 = load_le16(s), w1 = load_le16(s + 2), w2 = load_le16(s + 4),
-                 w3 = load_le16(s + 6), w4 = load_le16(s + 8), w5 = load_le16(s + 10),
-                 w6 = load_le16(s + 12);
+        uint32_t w0 = mp_le16(s), w1 = mp_le16(s + 2), w2 = mp_le16(s + 4),
+                 w3 = mp_le16(s + 6), w4 = mp_le16(s + 8), w5 = mp_le16(s + 10),
+                 w6 = mp_le16(s + 12);
         d[0] = (uint16_t)(w0 >> 2);
         d[1] = (uint16_t)((w0 & 0x3) << 12 | w1 >> 4);
         d[2] = (uint16_t)((w1 & 0xF) << 10 | w2 >> 6);
@@ -77,7 +74,7 @@ static void unpack14(const uint8_t *s, uint16_t *d, size_t groups)
 static void unpack12(const uint8_t *s, uint16_t *d, size_t groups)
 {
     for (size_t g = 0; g < groups; g++, s += 6, d += 4) {
-        uint32_t w0 = load_le16(s), w1 = load_le16(s + 2), w2 = load_le16(s + 4);
+        uint32_t w0 = mp_le16(s), w1 = mp_le16(s + 2), w2 = mp_le16(s + 4);
         d[0] = (uint16_t)(w0 >> 4);
         d[1] = (uint16_t)((w0 & 0xF) << 8 | w1 >> 8);
         d[2] = (uint16_t)((w1 & 0xFF) << 4 | w2 >> 12);
@@ -88,8 +85,8 @@ static void unpack12(const uint8_t *s, uint16_t *d, size_t groups)
 static void unpack10(const uint8_t *s, uint16_t *d, size_t groups)
 {
     for (size_t g = 0; g < groups; g++, s += 10, d += 8) {
-        uint32_t w0 = load_le16(s), w1 = load_le16(s + 2), w2 = load_le16(s + 4),
-                 w3 = load_le16(s + 6), w4 = load_le16(s + 8);
+        uint32_t w0 = mp_le16(s), w1 = mp_le16(s + 2), w2 = mp_le16(s + 4),
+                 w3 = mp_le16(s + 6), w4 = mp_le16(s + 8);
         d[0] = (uint16_t)(w0 >> 6);
         d[1] = (uint16_t)((w0 & 0x3F) << 4 | w1 >> 12);
         d[2] = (uint16_t)((w1 >> 2) & 0x3FF);
@@ -104,7 +101,7 @@ static void unpack10(const uint8_t *s, uint16_t *d, size_t groups)
 static void unpack16(const uint8_t *s, uint16_t *d, size_t count)
 {
     for (size_t i = 0; i < count; i++)
-        d[i] = (uint16_t)load_le16(s + 2 * i);
+        d[i] = (uint16_t)mp_le16(s + 2 * i);
 }
 
 /* Samples per group that ends on a word boundary, for the depths with a fast path. */

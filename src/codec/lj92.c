@@ -254,12 +254,12 @@ static mp_status parse_headers(const uint8_t *src, size_t len, scan_info *si, mp
     }
 }
 
-mp_status lj92_read_header(const uint8_t *src, size_t len, lj92_header *hdr, mp_error *err)
+mp_status mp_lj92_read_header(const uint8_t *src, size_t len, lj92_header *hdr, mp_error *err)
 {
-    return lj92_read_header_opts(src, len, hdr, NULL, err);
+    return mp_lj92_read_header_opts(src, len, hdr, NULL, err);
 }
 
-mp_status lj92_read_header_opts(const uint8_t *src, size_t len, lj92_header *hdr,
+mp_status mp_lj92_read_header_opts(const uint8_t *src, size_t len, lj92_header *hdr,
                                 lj92_options *opt, mp_error *err)
 {
     scan_info *si = malloc(sizeof *si);
@@ -492,7 +492,7 @@ static mp_status decode_scan(const uint8_t *src, size_t len, const scan_info *si
     return MP_OK;
 }
 
-mp_status lj92_decode(const uint8_t *src, size_t len, uint16_t *dst, size_t dst_count,
+mp_status mp_lj92_decode(const uint8_t *src, size_t len, uint16_t *dst, size_t dst_count,
                       lj92_header *hdr, mp_error *err)
 {
     scan_info *si = malloc(sizeof *si);

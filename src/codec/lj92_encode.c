@@ -196,13 +196,13 @@ static unsigned compute_diffs(const uint16_t *src, const lj92_header *h, const l
     return seen;
 }
 
-mp_status lj92_encode(const uint16_t *src, const lj92_header *hdr, uint8_t **out,
+mp_status mp_lj92_encode(const uint16_t *src, const lj92_header *hdr, uint8_t **out,
                       size_t *out_len, mp_error *err)
 {
-    return lj92_encode_opts(src, hdr, NULL, out, out_len, err);
+    return mp_lj92_encode_opts(src, hdr, NULL, out, out_len, err);
 }
 
-mp_status lj92_encode_opts(const uint16_t *src, const lj92_header *hdr, const lj92_options *opt,
+mp_status mp_lj92_encode_opts(const uint16_t *src, const lj92_header *hdr, const lj92_options *opt,
                            uint8_t **out, size_t *out_len, mp_error *err)
 {
     static const lj92_options none;

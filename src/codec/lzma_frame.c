@@ -7,21 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/mp_bytes.h"
+
 /* The dictionary is cut to the declared size (at most the largest frame mlvpipe accepts
  * plus padding), so this limit is only a backstop. */
 #define DECODER_MEMLIMIT (192u << 20)
 #define ENCODER_DICT (8u << 20)
-
-static uint32_t le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static void put_le32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
 
 /* LZMA1 properties byte: (pb * 5 + lp) * 9 + lc with lc <= 8, lp <= 4, pb <= 4. */
 #define LZMA_PROPS_MAX (9 * 5 * 5)
@@ -33,7 +24,7 @@ static int declared_fits(uint32_t declared, size_t frame_size)
 
 int mp_lzma_frame_header_fits(const uint8_t *src, size_t len, size_t frame_size)
 {
-    return len > MP_LZMA_FRAME_HEADER && declared_fits(le32(src), frame_size) &&
+    return len > MP_LZMA_FRAME_HEADER && declared_fits(mp_le32(src), frame_size) &&
            src[4] < LZMA_PROPS_MAX;
 }
 
@@ -43,7 +34,7 @@ mp_status mp_lzma_frame_decode(const uint8_t *src, size_t len, uint8_t *dst, siz
     if (len < MP_LZMA_FRAME_HEADER)
         return mp_error_set(err, MP_ERR_DAMAGED, "LZMA: offset 0: payload of %zu bytes is too short",
                             len);
-    uint32_t declared = le32(src);
+    uint32_t declared = mp_le32(src);
     if (!declared_fits(declared, dst_size))
         return mp_error_set(err, MP_ERR_DAMAGED,
                             "LZMA: offset 0: declared size %u, %s frame size %zu", declared,
@@ -51,12 +42,12 @@ mp_status mp_lzma_frame_decode(const uint8_t *src, size_t len, uint8_t *dst, siz
     /* A match never reaches further back than the output so far, so a dictionary of the
      * declared size decodes the stream exactly; mlv_dump's 128 MiB dictionaries would
      * otherwise be allocated (and, with MALLOC_PERTURB_, filled) for every frame. */
-    uint32_t dict = le32(src + 5), enough = declared > 4096 ? declared : 4096;
+    uint32_t dict = mp_le32(src + 5), enough = declared > 4096 ? declared : 4096;
     uint8_t header[13];
     header[0] = src[4];
-    put_le32(header + 1, dict < enough ? dict : enough);
-    put_le32(header + 5, declared);
-    put_le32(header + 9, 0);
+    mp_put_le32(header + 1, dict < enough ? dict : enough);
+    mp_put_le32(header + 5, declared);
+    mp_put_le32(header + 9, 0);
 
     lzma_stream strm = LZMA_STREAM_INIT;
     lzma_ret ret = lzma_alone_decoder(&strm, DECODER_MEMLIMIT);
@@ -111,9 +102,9 @@ mp_status mp_lzma_frame_encode(const uint8_t *src, size_t size, uint8_t **out, s
     uint8_t *buf = malloc(cap);
     if (!buf)
         return mp_error_set(err, MP_ERR_NOMEM, "LZMA: out of memory");
-    put_le32(buf, (uint32_t)size);
+    mp_put_le32(buf, (uint32_t)size);
     buf[4] = (uint8_t)((opt.pb * 5 + opt.lp) * 9 + opt.lc);
-    put_le32(buf + 5, opt.dict_size);
+    mp_put_le32(buf + 5, opt.dict_size);
 
     lzma_stream strm = LZMA_STREAM_INIT;
     lzma_ret ret = lzma_raw_encoder(&strm, filters);

@@ -61,6 +61,25 @@ static int hex_digit(int c)
     return -1;
 }
 
+/* Length (1..4) of the valid UTF-8 sequence at s (at most avail bytes), 0 when the bytes at
+ * s are not UTF-8. A NUL ends a NUL-terminated string's sequence early, so a large avail is
+ * safe there. */
+static size_t utf8_length(const unsigned char *s, size_t avail)
+{
+    size_t n = s[0] < 0x80 ? 1 : s[0] < 0xC2 ? 0 : s[0] < 0xE0 ? 2 : s[0] < 0xF0 ? 3
+             : s[0] < 0xF5 ? 4 : 0;
+    if (n > avail)
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;   /* also stops at the terminating NUL */
+    /* no overlong forms, UTF-16 surrogates or code points past U+10FFFF */
+    if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0) ||
+        (s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] >= 0x90))
+        return 0;
+    return n;
+}
+
 /* Decodes the string literal at p->pos into doc->strings; *out gets its offset there. */
 static mp_status parse_string(parser *p, uint32_t *out)
 {
@@ -73,6 +92,15 @@ static mp_status parse_string(parser *p, uint32_t *out)
             return fail(p, "unterminated string");
         if (c < 0x20)
             return fail(p, "control character in string");
+        if (c >= 0x80) {   /* RFC 8259: the text is UTF-8, so what we write back is too */
+            size_t n = utf8_length((const unsigned char *)p->text + p->pos, p->len - p->pos);
+            if (!n)
+                return fail(p, "string is not UTF-8");
+            memcpy(dst + p->str_used, p->text + p->pos, n);
+            p->str_used += n;
+            p->pos += n;
+            continue;
+        }
         p->pos++;
         if (c == '"')
             break;
@@ -98,14 +126,19 @@ static mp_status parse_string(parser *p, uint32_t *out)
                 cp = cp * 16 + (unsigned)h;
                 p->pos++;
             }
-            /* Sidecars are ASCII; a lone code unit up to U+07FF fits the 6 bytes the escape
-             * occupied. Surrogates, NUL and beyond are refused rather than half-decoded. */
-            if (cp == 0 || cp > 0x7FF)
+            /* A code point of the Basic Multilingual Plane fits the 6 bytes the escape
+             * occupied (U+FFFD stands for bytes our writer found not to be UTF-8).
+             * Surrogates (pairs or lone) and NUL are refused rather than half-decoded. */
+            if (cp == 0 || (cp >= 0xD800 && cp <= 0xDFFF))
                 return fail(p, "unsupported \\u escape");
             if (cp < 0x80) {
                 dst[p->str_used++] = (char)cp;
-            } else {
+            } else if (cp < 0x800) {
                 dst[p->str_used++] = (char)(0xC0 | (cp >> 6));
+                dst[p->str_used++] = (char)(0x80 | (cp & 0x3F));
+            } else {
+                dst[p->str_used++] = (char)(0xE0 | (cp >> 12));
+                dst[p->str_used++] = (char)(0x80 | ((cp >> 6) & 0x3F));
                 dst[p->str_used++] = (char)(0x80 | (cp & 0x3F));
             }
             break;
@@ -312,19 +345,47 @@ void mp_text_printf(mp_text *t, const char *fmt, ...)
     t->len += (size_t)n;
 }
 
-void mp_text_json_string(mp_text *t, const char *s)
+static void text_append(mp_text *t, const char *s, size_t n)
 {
-    mp_text_printf(t, "\"");
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            mp_text_printf(t, "\\%c", c);
-        else if (c < 0x20)
-            mp_text_printf(t, "\\u%04x", c);
-        else
-            mp_text_printf(t, "%c", c);
+    if (!text_reserve(t, n))
+        return;
+    memcpy(t->data + t->len, s, n);
+    t->len += n;
+    t->data[t->len] = 0;
+}
+
+void mp_text_json_string(mp_text *t, const char *str)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    text_append(t, "\"", 1);
+    while (*s) {
+        size_t n = utf8_length(s, SIZE_MAX);
+        char esc[8];
+        if (*s == '"' || *s == '\\') {
+            esc[0] = '\\';
+            esc[1] = (char)*s;
+            text_append(t, esc, 2);
+        } else if (*s < 0x20 || *s == 0x7f) {
+            snprintf(esc, sizeof esc, "\\u%04x", *s);
+            text_append(t, esc, 6);
+        } else if (n) {
+            text_append(t, (const char *)s, n);
+            s += n;
+            continue;
+        } else {
+            text_append(t, "\\ufffd", 6);   /* not UTF-8: the replacement character */
+        }
+        s++;
     }
-    mp_text_printf(t, "\"");
+    text_append(t, "\"", 1);
+}
+
+void mp_json_write_string(FILE *f, const char *s)
+{
+    mp_text t = {0};
+    mp_text_json_string(&t, s);
+    fputs(t.failed ? "null" : t.data, f);
+    mp_text_free(&t);
 }
 
 void mp_text_free(mp_text *t)

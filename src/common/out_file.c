@@ -3,13 +3,75 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 static atomic_uint temp_counter;
+
+typedef struct file_id {
+    dev_t dev;
+    ino_t ino;
+} file_id;
+
+static pthread_mutex_t protected_lock = PTHREAD_MUTEX_INITIALIZER;
+static file_id *protected_ids;
+static size_t protected_count, protected_cap;
+
+mp_status mp_out_protect(const char *path, mp_error *err)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0)
+        return mp_error_set(err, MP_ERR_IO, "%s: %s", path, strerror(errno));
+    mp_status st = MP_OK;
+    pthread_mutex_lock(&protected_lock);
+    size_t i = 0;
+    while (i < protected_count &&
+           (protected_ids[i].dev != sb.st_dev || protected_ids[i].ino != sb.st_ino))
+        i++;
+    if (i == protected_count && protected_count == protected_cap) {
+        size_t cap = protected_cap ? 2 * protected_cap : 16;
+        file_id *p = realloc(protected_ids, cap * sizeof *p);
+        if (p) {
+            protected_ids = p;
+            protected_cap = cap;
+        } else {
+            st = mp_error_set(err, MP_ERR_NOMEM, "%s: out of memory", path);
+        }
+    }
+    if (st == MP_OK && i == protected_count)
+        protected_ids[protected_count++] = (file_id){sb.st_dev, sb.st_ino};
+    pthread_mutex_unlock(&protected_lock);
+    return st;
+}
+
+static int is_protected(const struct stat *sb)
+{
+    int found = 0;
+    pthread_mutex_lock(&protected_lock);
+    for (size_t i = 0; i < protected_count && !found; i++)
+        found = protected_ids[i].dev == sb->st_dev && protected_ids[i].ino == sb->st_ino;
+    pthread_mutex_unlock(&protected_lock);
+    return found;
+}
+
+mp_status mp_out_check_target(const char *final_path, mp_error *err)
+{
+    struct stat sb;
+    if (stat(final_path, &sb) != 0)
+        return MP_OK;
+    if (is_protected(&sb))
+        return mp_error_set(err, MP_ERR_ARG, "%s: is an input of this run; not writing over it",
+                            final_path);
+    if (!S_ISREG(sb.st_mode))
+        return mp_error_set(err, MP_ERR_ARG, "%s: exists and is not a regular file; not "
+                            "replacing it", final_path);
+    return MP_OK;
+}
 
 mp_status mp_out_open(mp_out_file *f, const char *final_path, int overwrite, mp_error *err)
 {
@@ -28,9 +90,11 @@ mp_status mp_out_open(mp_out_file *f, const char *final_path, int overwrite, mp_
                  final_path, name, (long)getpid(), n) >= (int)sizeof f->temp_path)
         return mp_error_set(err, MP_ERR_ARG, "%s: path too long", final_path);
 
-    if (!overwrite && access(final_path, F_OK) == 0) {
+    mp_status st = mp_out_check_target(final_path, err);
+    if (st != MP_OK || (!overwrite && access(final_path, F_OK) == 0)) {
         f->temp_path[0] = 0;
-        return mp_error_set(err, MP_ERR_IO, "%s: exists (not overwriting)", final_path);
+        return st != MP_OK ? st : mp_error_set(err, MP_ERR_IO, "%s: exists (not overwriting)",
+                                               final_path);
     }
     f->fd = open(f->temp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (f->fd < 0) {
@@ -119,6 +183,13 @@ mp_status mp_out_commit(mp_out_file *f, int do_fsync, mp_error *err)
         e = errno;
     }
     f->fd = -1;
+    mp_error refused = {0};
+    if (!what && mp_out_check_target(f->final_path, &refused) != MP_OK) {
+        mp_out_abort(f);
+        if (err)
+            *err = refused;
+        return refused.code;
+    }
     if (!what) {
         int r = f->overwrite ? rename(f->temp_path, f->final_path)
                              : rename_noreplace(f->temp_path, f->final_path);

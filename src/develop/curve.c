@@ -2,7 +2,7 @@
 
 #include <math.h>
 
-double curve_eval(mp_curve c, double x)
+double mp_curve_eval(mp_curve c, double x)
 {
     x = x > 0 ? x : 0;
     switch (c) {
@@ -22,11 +22,11 @@ double curve_eval(mp_curve c, double x)
 
 static float code_value(mp_curve c, double x)
 {
-    double y = curve_eval(c, x) * 65535.0;
+    double y = mp_curve_eval(c, x) * 65535.0;
     return (float)(y < 0 ? 0 : y > 65535.0 ? 65535.0 : y);
 }
 
-void curve_lut_init(curve_lut *lut, mp_curve c)
+void mp_curve_lut_init(curve_lut *lut, mp_curve c)
 {
     lut->zero = code_value(c, 0);
     for (int i = 0; i < CURVE_ENTRIES; i++) {

@@ -24,10 +24,10 @@ typedef struct demosaic_window {
 /* Bilinear interpolation of the rectangle [x0, x1) x [r0, r1); neighbours outside the window
  * are left out of the averages (the 3x3 neighbourhood of any pixel of a window of at least
  * 2x2 holds every colour). */
-void demosaic_bilinear(const demosaic_window *w, uint32_t x0, uint32_t x1, uint32_t r0,
+void mp_demosaic_bilinear(const demosaic_window *w, uint32_t x0, uint32_t x1, uint32_t r0,
                        uint32_t r1);
 
 /* RCD over the whole window (bilinear within 5 pixels of its edges). */
-void demosaic_rcd(const demosaic_window *w);
+void mp_demosaic_rcd(const demosaic_window *w);
 
 #endif

@@ -20,7 +20,7 @@ static void bilinear_clipped(const demosaic_window *w, uint32_t x, uint32_t r)
         w->rgb[c][i] = c == own ? w->cfa[i] : sum[c] / (float)count[c];
 }
 
-void demosaic_bilinear(const demosaic_window *w, uint32_t x0, uint32_t x1, uint32_t r0,
+void mp_demosaic_bilinear(const demosaic_window *w, uint32_t x0, uint32_t x1, uint32_t r0,
                        uint32_t r1)
 {
     const float *cfa = w->cfa;

@@ -194,17 +194,17 @@ static void chroma_at_green(const demosaic_window *w, const float *vh)
         }
 }
 
-void demosaic_rcd(const demosaic_window *w)
+void mp_demosaic_rcd(const demosaic_window *w)
 {
     const uint32_t width = w->width, rows = w->rows;
     if (width <= 2 * BORDER || rows <= 2 * BORDER) {
-        demosaic_bilinear(w, 0, width, 0, rows);
+        mp_demosaic_bilinear(w, 0, width, 0, rows);
         return;
     }
-    demosaic_bilinear(w, 0, width, 0, BORDER);
-    demosaic_bilinear(w, 0, width, rows - BORDER, rows);
-    demosaic_bilinear(w, 0, BORDER, BORDER, rows - BORDER);
-    demosaic_bilinear(w, width - BORDER, width, BORDER, rows - BORDER);
+    mp_demosaic_bilinear(w, 0, width, 0, BORDER);
+    mp_demosaic_bilinear(w, 0, width, rows - BORDER, rows);
+    mp_demosaic_bilinear(w, 0, BORDER, BORDER, rows - BORDER);
+    mp_demosaic_bilinear(w, width - BORDER, width, BORDER, rows - BORDER);
 
     float *lpf = w->scratch[0], *vh = w->scratch[1], *pq = w->scratch[2];
     low_pass(w, lpf);

@@ -27,7 +27,7 @@ struct develop_context {
     curve_lut lut;
 };
 
-void develop_params_default(develop_params *p)
+void mp_develop_params_default(develop_params *p)
 {
     *p = (develop_params){
         .demosaic = DEVELOP_DEMOSAIC_RCD,
@@ -59,15 +59,14 @@ static int color_matrix1(const mp_raw_info *raw, mat3 *cm)
 }
 
 static mp_status white_balance(const develop_params *p, const mp_raw_info *raw,
-                               const mp_white_balance *wbal, float gains[3], mp_error *err)
+                               const double *as_shot_neutral, float gains[3], mp_error *err)
 {
     double g[3] = {0, 0, 0};
     develop_wb mode = p->wb;
     if (mode == DEVELOP_WB_AS_SHOT) {
-        if (wbal && wbal->present && wbal->gain_r && wbal->gain_g && wbal->gain_b) {
-            g[0] = wbal->gain_r / 1024.0;
-            g[1] = wbal->gain_g / 1024.0;
-            g[2] = wbal->gain_b / 1024.0;
+        if (as_shot_neutral) {
+            for (int c = 0; c < 3; c++)
+                g[c] = as_shot_neutral[c] > 0 ? 1.0 / as_shot_neutral[c] : 0;
         } else {
             mode = DEVELOP_WB_DAYLIGHT;
         }
@@ -81,8 +80,8 @@ static mp_status white_balance(const develop_params *p, const mp_raw_info *raw,
             return mp_error_set(err, MP_ERR_ARG,
                                 "develop: daylight white balance needs the clip's ColorMatrix1");
         double white[3], neutral[3];
-        illuminant_xyz(raw->calibration_illuminant, white);
-        mat3_apply(&cm, white, neutral);
+        mp_illuminant_xyz(raw->calibration_illuminant, white);
+        mp_mat3_apply(&cm, white, neutral);
         for (int c = 0; c < 3; c++)
             g[c] = neutral[c] > 0 ? 1.0 / neutral[c] : 0;
     }
@@ -114,8 +113,8 @@ static mp_status check_params(const develop_params *p, mp_error *err)
     return MP_OK;
 }
 
-mp_status develop_context_create(const develop_params *params, const mp_raw_info *raw,
-                                 const mp_white_balance *wbal, develop_context **out,
+mp_status mp_develop_context_create(const develop_params *params, const mp_raw_info *raw,
+                                 const double *as_shot_neutral, develop_context **out,
                                  mp_error *err)
 {
     *out = NULL;
@@ -126,7 +125,7 @@ mp_status develop_context_create(const develop_params *params, const mp_raw_info
     if (!ctx)
         return mp_error_set(err, MP_ERR_NOMEM, "develop: cannot allocate the context");
     ctx->params = *params;
-    st = white_balance(params, raw, wbal, ctx->wb, err);
+    st = white_balance(params, raw, as_shot_neutral, ctx->wb, err);
     if (st) {
         free(ctx);
         return st;
@@ -135,7 +134,7 @@ mp_status develop_context_create(const develop_params *params, const mp_raw_info
     if (params->matrix == DEVELOP_MATRIX_COLOR_MATRIX1) {
         mat3 cm;
         double neutral[3] = {1.0 / ctx->wb[0], 1.0 / ctx->wb[1], 1.0 / ctx->wb[2]};
-        if (!color_matrix1(raw, &cm) || !camera_to_output(cm, neutral, params->gamut, &m)) {
+        if (!color_matrix1(raw, &cm) || !mp_camera_to_output(cm, neutral, params->gamut, &m)) {
             free(ctx);
             return mp_error_set(err, MP_ERR_ARG, "develop: ColorMatrix1 is missing, singular "
                                                  "or puts the white balance outside XYZ");
@@ -145,29 +144,29 @@ mp_status develop_context_create(const develop_params *params, const mp_raw_info
     for (int r = 0; r < 3; r++)
         for (int c = 0; c < 3; c++)
             ctx->matrix[r][c] = (float)(m.m[r][c] * gain);
-    curve_lut_init(&ctx->lut, params->curve);
+    mp_curve_lut_init(&ctx->lut, params->curve);
     *out = ctx;
     return MP_OK;
 }
 
-void develop_context_free(develop_context *ctx)
+void mp_develop_context_free(develop_context *ctx)
 {
     free(ctx);
 }
 
-void develop_context_wb_gains(const develop_context *ctx, float gains[3])
+void mp_develop_context_wb_gains(const develop_context *ctx, float gains[3])
 {
     for (int c = 0; c < 3; c++)
         gains[c] = ctx->wb[c];
 }
 
-void develop_rgb_free(develop_rgb *rgb)
+void mp_develop_rgb_free(develop_rgb *rgb)
 {
     free(rgb->plane[0]);
     *rgb = (develop_rgb){0};
 }
 
-void develop_workspace_free(develop_workspace *ws)
+void mp_develop_workspace_free(develop_workspace *ws)
 {
     free(ws->buf);
     *ws = (develop_workspace){0};
@@ -297,7 +296,7 @@ static void encode_row(const curve_lut *lut, const float *in, uint32_t width, ui
         out[x] = curve_lut_apply(lut, in[x]);
 }
 
-mp_status develop_frame(const develop_context *ctx, const mp_frame *frame, develop_workspace *ws,
+mp_status mp_develop_frame(const develop_context *ctx, const mp_frame *frame, develop_workspace *ws,
                         develop_rgb *out, mp_error *err)
 {
     mp_status st = check_frame(frame, err);
@@ -344,9 +343,9 @@ mp_status develop_frame(const develop_context *ctx, const mp_frame *frame, devel
                 w.colour[y][x] = (uint8_t)cfa_colour(frame->cfa, x, wy0 + y);
         load_cfa(ctx, frame, wy0, w.rows, cfa);
         if (rcd)
-            demosaic_rcd(&w);
+            mp_demosaic_rcd(&w);
         else
-            demosaic_bilinear(&w, 0, width, 0, w.rows);
+            mp_demosaic_bilinear(&w, 0, width, 0, w.rows);
         for (uint32_t y = y0; y < y1; y++) {
             size_t in = (size_t)(y - wy0) * width, o = (size_t)y * width;
             clip_proximity_row(y > 0 ? cfa + in - width : NULL, cfa + in,
@@ -359,7 +358,7 @@ mp_status develop_frame(const develop_context *ctx, const mp_frame *frame, devel
     return MP_OK;
 }
 
-mp_status develop_grey_world_add(develop_grey_world *acc, const mp_frame *frame, mp_error *err)
+mp_status mp_develop_grey_world_add(develop_grey_world *acc, const mp_frame *frame, mp_error *err)
 {
     mp_status st = check_frame(frame, err);
     if (st)
@@ -386,7 +385,7 @@ mp_status develop_grey_world_add(develop_grey_world *acc, const mp_frame *frame,
     return MP_OK;
 }
 
-mp_status develop_grey_world_gains(const develop_grey_world *acc, float gains[3], mp_error *err)
+mp_status mp_develop_grey_world_gains(const develop_grey_world *acc, float gains[3], mp_error *err)
 {
     /* every 2x2 cell holds one red, two greens and one blue */
     double mean[3] = {acc->sum[0], acc->sum[1] / 2, acc->sum[2]};

@@ -124,8 +124,8 @@ static void smooth_cells(const frame_ctx *c, mp_frame *out, const int pos[4], ui
         if (k <= 0)
             continue;
         const float g = cells[3 * cx];
-        const float want[2] = {g * (float)dualiso_median(rg, n),
-                               g * (float)dualiso_median(bg, n)};
+        const float want[2] = {g * (float)mp_dualiso_median(rg, n),
+                               g * (float)mp_dualiso_median(bg, n)};
         for (int i = 0; i < 2; i++) {
             int p = pos[i ? 3 : 0];
             uint16_t *s = rows + 2 * cx + (p & 1) + (size_t)(p >> 1) * w;
@@ -135,7 +135,7 @@ static void smooth_cells(const frame_ctx *c, mp_frame *out, const int pos[4], ui
     }
 }
 
-void dualiso_chroma_row(const frame_ctx *c, mp_frame *out, uint32_t y)
+void mp_dualiso_chroma_row(const frame_ctx *c, mp_frame *out, uint32_t y)
 {
     int pos[4];
     if (!c->opt->chroma_smooth || !cell_layout(out->cfa, pos))

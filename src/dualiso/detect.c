@@ -12,7 +12,7 @@
 #define MIN_EV 0.5        /* cr2hdr's threshold: fields at least 0.5 EV apart */
 #define MAX_SAMPLES (1u << 20)
 
-mp_status dualiso_check_frame(const mp_frame *f, mp_error *err)
+mp_status mp_dualiso_check_frame(const mp_frame *f, mp_error *err)
 {
     if (!f || !f->data)
         return mp_error_set(err, MP_ERR_ARG, "dualiso: frame has no data");
@@ -32,9 +32,9 @@ typedef struct class_votes {
     uint64_t upper_brighter, lower_brighter, neutral; /* class k vs class k+2 */
 } class_votes;
 
-mp_status dualiso_detect(const mp_frame *f, dualiso_detection *out, mp_error *err)
+mp_status mp_dualiso_detect(const mp_frame *f, dualiso_detection *out, mp_error *err)
 {
-    mp_status st = dualiso_check_frame(f, err);
+    mp_status st = mp_dualiso_check_frame(f, err);
     if (st != MP_OK)
         return st;
     memset(out, 0, sizeof *out);
@@ -89,6 +89,7 @@ mp_status dualiso_detect(const mp_frame *f, dualiso_detection *out, mp_error *er
 
     int bright_class[2];
     double confidence = 1.0;
+    uint64_t pairs = UINT64_MAX;
     for (int k = 0; k < 2; k++) {
         const class_votes *cv = &votes[k];
         uint64_t total = cv->upper_brighter + cv->lower_brighter + cv->neutral;
@@ -100,6 +101,8 @@ mp_status dualiso_detect(const mp_frame *f, dualiso_detection *out, mp_error *er
         double c = ((double)major - (double)minor - (double)cv->neutral) / (double)total;
         if (c < confidence)
             confidence = c;
+        if (total < pairs)
+            pairs = total;
         bright_class[k] = cv->upper_brighter >= cv->lower_brighter ? k : k + 2;
     }
     if (confidence < 0)
@@ -118,6 +121,7 @@ mp_status dualiso_detect(const mp_frame *f, dualiso_detection *out, mp_error *er
     }
     out->ev_estimate = ev;
     out->confidence = confidence;
+    out->pairs = pairs;
     out->is_dual = confidence >= 0.5 && ev > MIN_EV;
     for (uint32_t p = 0; p < 4; p++)
         if (dualiso_row_is_bright((uint32_t)bright_class[0], p) &&

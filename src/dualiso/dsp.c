@@ -1,27 +1,27 @@
 /* The blend kernels in C and the table of versions per instruction-set level. */
 #include "dualiso/dsp.h"
 
-void dualiso_blend_noise_c(const dualiso_blend_row *r, uint32_t x0, uint32_t x1)
+void mp_dualiso_blend_noise_c(const dualiso_blend_row *r, uint32_t x0, uint32_t x1)
 {
     for (uint32_t x = x0; x < x1; x++)
         dualiso_blend_noise_px(r, x);
 }
 
-void dualiso_blend_mix_c(const dualiso_blend_row *r, uint32_t x0, uint32_t x1)
+void mp_dualiso_blend_mix_c(const dualiso_blend_row *r, uint32_t x0, uint32_t x1)
 {
     for (uint32_t x = x0; x < x1; x++)
         dualiso_blend_mix_px(r, x);
 }
 
 static const dualiso_dsp tables[MP_CPU_LEVELS] = {
-    [MP_CPU_C] = {dualiso_blend_noise_c, dualiso_blend_mix_c},
+    [MP_CPU_C] = {mp_dualiso_blend_noise_c, mp_dualiso_blend_mix_c},
 #if defined(__x86_64__)
-    [MP_CPU_SSE2] = {dualiso_blend_noise_sse2, dualiso_blend_mix_sse2},
-    [MP_CPU_AVX2] = {dualiso_blend_noise_avx2, dualiso_blend_mix_avx2},
+    [MP_CPU_SSE2] = {mp_dualiso_blend_noise_sse2, mp_dualiso_blend_mix_sse2},
+    [MP_CPU_AVX2] = {mp_dualiso_blend_noise_avx2, mp_dualiso_blend_mix_avx2},
 #endif
 };
 
-const dualiso_dsp *dualiso_dsp_for(mp_cpu_level level)
+const dualiso_dsp *mp_dualiso_dsp_for(mp_cpu_level level)
 {
     int l = (int)level;
     if (l >= MP_CPU_LEVELS)

@@ -15,10 +15,10 @@ static inline int dualiso_cfa_color(uint32_t cfa, uint32_t x, uint32_t y)
 }
 
 /* Checks the fields every function relies on; fills err naming the problem. */
-mp_status dualiso_check_frame(const mp_frame *f, mp_error *err);
+mp_status mp_dualiso_check_frame(const mp_frame *f, mp_error *err);
 
 /* Median of v[0..n) (the upper one for even n), n >= 1, no NaN; reorders v. */
-double dualiso_median(double *v, uint32_t n);
+double mp_dualiso_median(double *v, uint32_t n);
 
 /* Robust weighted straight-line fit y = a * x + b over n points. Weights w_i are inverse
  * variances up to a common factor; points whose residual exceeds `reject` standard
@@ -42,7 +42,7 @@ typedef struct dualiso_fit_result {
     uint32_t kept;
 } dualiso_fit_result;
 
-int dualiso_fit_line(const double *x, const double *y, const double *w, uint32_t n,
+int mp_dualiso_fit_line(const double *x, const double *y, const double *w, uint32_t n,
                      const dualiso_fit_options *opt, dualiso_fit_result *fr, uint8_t *keep_out);
 
 /* Per-row offsets of the dark rows against their bright neighbours (dark-field DN above
@@ -50,7 +50,7 @@ int dualiso_fit_line(const double *x, const double *y, const double *w, uint32_t
  * lut_* map raw samples to dark-field DN above black; level_max is the dark-field level
  * above which the bright field is no longer trusted. scratch and keys hold width entries,
  * offsets height. */
-void dualiso_row_offsets(const mp_frame *in, const dualiso_levels *lv, const float *lut_dark,
+void mp_dualiso_row_offsets(const mp_frame *in, const dualiso_levels *lv, const float *lut_dark,
                          const float *lut_bright, uint16_t clip_dark, uint16_t clip_bright,
                          float level_max, float *scratch, uint32_t *keys,
                          float *offsets);

@@ -14,7 +14,7 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-double dualiso_median(double *v, uint32_t n)
+double mp_dualiso_median(double *v, uint32_t n)
 {
     const int32_t k = (int32_t)(n / 2);
     if (n > 32) {
@@ -95,7 +95,7 @@ static int weighted_ls(const double *x, const double *y, const double *w, const 
     return 1;
 }
 
-int dualiso_fit_line(const double *x, const double *y, const double *w, uint32_t n,
+int mp_dualiso_fit_line(const double *x, const double *y, const double *w, uint32_t n,
                      const dualiso_fit_options *opt, dualiso_fit_result *fr, uint8_t *keep_out)
 {
     const double reject = opt->reject;
@@ -126,7 +126,7 @@ int dualiso_fit_line(const double *x, const double *y, const double *w, uint32_t
         }
         if (m < 3)
             goto done;
-        double scale = 1.4826 * dualiso_median(tmp, m);
+        double scale = 1.4826 * mp_dualiso_median(tmp, m);
         if (!(scale > 0))
             break; /* exact fit */
         int changed = 0;

@@ -303,7 +303,7 @@ static void directed_span(const line_ctx *l, int32_t x0, int32_t x1)
 
 /* Estimates the other field at every pixel of row y: rows y+2s and y-2s are the other
  * field's same-colour rows, y+s and y-3s its other-colour rows (used by the guide). */
-void dualiso_interpolate_row(frame_ctx *c, int32_t y)
+void mp_dualiso_interpolate_row(frame_ctx *c, int32_t y)
 {
     dualiso_workspace *ws = c->ws;
     const int32_t h = (int32_t)c->in->height, w = (int32_t)c->in->width;
@@ -316,7 +316,7 @@ void dualiso_interpolate_row(frame_ctx *c, int32_t y)
     int full = have_a && have_b && yn >= 0 && yn < h && yf >= 0 && yf < h;
 
     /* vertical estimate everywhere (at the frame border: a copy of the one row there is) */
-    int sa = dualiso_load_row(c, have_a ? ya : yb), sb = dualiso_load_row(c, have_b ? yb : ya);
+    int sa = mp_dualiso_load_row(c, have_a ? ya : yb), sb = mp_dualiso_load_row(c, have_b ? yb : ya);
     /* plain pointers the compiler may keep in registers and vectorise over */
     const float *restrict la = ws->lin[sa], *restrict lb = ws->lin[sb];
     const uint8_t *restrict ca = ws->clip[sa], *restrict cb = ws->clip[sb];
@@ -340,8 +340,8 @@ void dualiso_interpolate_row(frame_ctx *c, int32_t y)
      * than either sample, they do not. */
     int32_t ya2 = y - 6 * s, yb2 = y + 6 * s;
     if (!bright && both && ya2 >= 0 && ya2 < h && yb2 >= 0 && yb2 < h) {
-        const float *restrict la2 = ws->lin[dualiso_load_row(c, ya2)],
-                              *restrict lb2 = ws->lin[dualiso_load_row(c, yb2)];
+        const float *restrict la2 = ws->lin[mp_dualiso_load_row(c, ya2)],
+                              *restrict lb2 = ws->lin[mp_dualiso_load_row(c, yb2)];
         const float rn = (float)(c->lv->noise_bright / c->lv->ratio), var = rn * rn;
         const float gain = (float)c->lv->gain_dark;
         for (int32_t x = 0; x < w; x++) {
@@ -355,7 +355,7 @@ void dualiso_interpolate_row(frame_ctx *c, int32_t y)
     }
     if (!full || !bright)
         return;
-    int sn = dualiso_load_row(c, yn), sf = dualiso_load_row(c, yf);
+    int sn = mp_dualiso_load_row(c, yn), sf = mp_dualiso_load_row(c, yf);
     const int srcs[4] = {sa, sb, sn, sf};
     const int gpar = dualiso_cfa_color(c->in->cfa, 0, (uint32_t)y) == 1 ? 0 : 1;
     /* the other field's rows around: 1 and 2 rows on one side, 2 and 3 on the other (the
@@ -368,7 +368,7 @@ void dualiso_interpolate_row(frame_ctx *c, int32_t y)
         int32_t yr = y + dys[i] * s;
         if (yr < 0 || yr >= h)
             continue;
-        int sl = dualiso_load_row(c, yr);
+        int sl = mp_dualiso_load_row(c, yr);
         rows[nrows++] = (line_row){ws->lin[sl], ws->clip[sl], dys[i] * s,
                                    (dys[i] & 1) ? 1 - gpar : gpar};
     }

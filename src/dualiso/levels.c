@@ -20,13 +20,13 @@
 #define OFFSET_SE_MAX14 0.1
 #define RATIO_SE_EV_MAX 0.03 /* a through-origin ratio known worse than this is not used */
 
-const char *dualiso_ratio_source_name(uint32_t source)
+const char *mp_dualiso_ratio_source_name(uint32_t source)
 {
     static const char *const names[] = {"none", "fitted", "fitted_through_origin", "nominal"};
     return source < sizeof names / sizeof names[0] ? names[source] : "unknown";
 }
 
-void dualiso_pool_options_default(dualiso_pool_options *o)
+void mp_dualiso_pool_options_default(dualiso_pool_options *o)
 {
     o->nominal_ev = 0;
     o->force_phase = -1;
@@ -62,9 +62,9 @@ static void levels_from_metadata(dualiso_levels *lv, uint32_t bits, uint32_t bla
     lv->noise_dark = lv->noise_bright = (white - black) / 2000.0;
 }
 
-mp_status dualiso_levels_passthrough(const mp_frame *f, dualiso_levels *lv, mp_error *err)
+mp_status mp_dualiso_levels_passthrough(const mp_frame *f, dualiso_levels *lv, mp_error *err)
 {
-    mp_status st = dualiso_check_frame(f, err);
+    mp_status st = mp_dualiso_check_frame(f, err);
     if (st != MP_OK)
         return st;
     levels_from_metadata(lv, f->bits, f->black, f->white);
@@ -123,7 +123,7 @@ static int fit_noise(const dualiso_stats *many, uint32_t n, uint32_t phase, int 
     }
     dualiso_fit_result fr;
     const dualiso_fit_options fit = {REJECT_SIGMA, 0, 0, 0};
-    if (dualiso_fit_line(x, y, w, m, &fit, &fr, NULL) && fr.b > 0) {
+    if (mp_dualiso_fit_line(x, y, w, m, &fit, &fr, NULL) && fr.b > 0) {
         *read_var = fr.b;
         *gain = fr.a > 0 ? fr.a : 0;
         ok = 1;
@@ -248,7 +248,7 @@ static int fit_line_full(ratio_points *p, const dualiso_levels *lv, double *rati
     dualiso_fit_result fr = {0};
     for (int pass = 0; pass < 2; pass++) {
         ratio_weights(p, lv, pass == 0 ? 0 : fr.a);
-        if (!dualiso_fit_line(p->x, p->y, p->w, p->m, &fit, &fr, p->keep))
+        if (!mp_dualiso_fit_line(p->x, p->y, p->w, p->m, &fit, &fr, p->keep))
             return 0;
     }
     double se_offset14 = fr.se_b / fr.a * ldexp(1, 14 - (int)lv->bits);
@@ -260,7 +260,7 @@ static int fit_line_full(ratio_points *p, const dualiso_levels *lv, double *rati
     if (fabs(fr.b) < OFFSET_SIGNIFICANCE * fr.se_b) {
         ratio_weights(p, lv, fr.a);
         fit.fix_intercept = 1;
-        if (!dualiso_fit_line(p->x, p->y, p->w, p->m, &fit, &fr, NULL))
+        if (!mp_dualiso_fit_line(p->x, p->y, p->w, p->m, &fit, &fr, NULL))
             return 0;
     }
     *ratio = fr.a;
@@ -280,10 +280,10 @@ static int mark_flat_cells(ratio_points *p)
         return 0;
     for (uint32_t i = 0; i < p->m; i++)
         tmp[i] = p->step[i];
-    double centre = p->m ? dualiso_median(tmp, p->m) : 0;
+    double centre = p->m ? mp_dualiso_median(tmp, p->m) : 0;
     for (uint32_t i = 0; i < p->m; i++)
         tmp[i] = fabs(p->step[i] - centre);
-    double limit = p->m ? REJECT_SIGMA * 1.4826 * dualiso_median(tmp, p->m) : 0;
+    double limit = p->m ? REJECT_SIGMA * 1.4826 * mp_dualiso_median(tmp, p->m) : 0;
     for (uint32_t i = 0; i < p->m; i++)
         p->keep[i] = fabs(p->step[i] - centre) <= limit;
     free(tmp);
@@ -300,7 +300,7 @@ static int fit_through_origin(ratio_points *p, double *ratio, uint32_t *kept)
     dualiso_fit_result fr = {0};
     for (uint32_t i = 0; i < p->m; i++)
         p->w[i] = p->keep[i] ? p->cnt[i] : 0;
-    if (!dualiso_fit_line(p->x, p->y, p->w, p->m, &fit, &fr, NULL) || !(fr.a > 0))
+    if (!mp_dualiso_fit_line(p->x, p->y, p->w, p->m, &fit, &fr, NULL) || !(fr.a > 0))
         return 0;
     if (!(fr.se_a / fr.a <= RATIO_SE_EV_MAX * log(2.0)))
         return 0;
@@ -331,13 +331,22 @@ static int fit_ratio(const dualiso_stats *many, uint32_t n, const dualiso_levels
     return source;
 }
 
-mp_status dualiso_levels_pool(const dualiso_stats *many, uint32_t n,
+int mp_dualiso_phase_majority(const uint32_t votes[4])
+{
+    int best = -1;
+    for (int p = 0; p < 4; p++)
+        if (votes[p] && (best < 0 || votes[p] > votes[best]))
+            best = p;
+    return best;
+}
+
+mp_status mp_dualiso_levels_pool(const dualiso_stats *many, uint32_t n,
                               const dualiso_pool_options *opt, dualiso_levels *lv,
                               mp_error *err)
 {
     dualiso_pool_options defaults;
     if (!opt) {
-        dualiso_pool_options_default(&defaults);
+        mp_dualiso_pool_options_default(&defaults);
         opt = &defaults;
     }
     const dualiso_stats *first = NULL;
@@ -366,9 +375,8 @@ mp_status dualiso_levels_pool(const dualiso_stats *many, uint32_t n,
     if (opt->force_phase >= 0 && opt->force_phase <= 3) {
         lv->phase = (uint32_t)opt->force_phase;
     } else {
-        for (uint32_t p = 1; p < 4; p++)
-            if (votes[p] > votes[lv->phase])
-                lv->phase = p;
+        int p = mp_dualiso_phase_majority(votes);
+        lv->phase = p < 0 ? 0 : (uint32_t)p;
     }
     for (uint32_t i = 0; i < n; i++)
         if (many[i].frames && many[i].phase == lv->phase)

@@ -48,17 +48,17 @@ typedef struct frame_ctx {
 } frame_ctx;
 
 /* Makes the tables (for lv) and the row buffers (for width, height) ready; resets the ring. */
-mp_status dualiso_ws_prepare(dualiso_workspace *ws, const dualiso_levels *lv, uint32_t width,
+mp_status mp_dualiso_ws_prepare(dualiso_workspace *ws, const dualiso_levels *lv, uint32_t width,
                              uint32_t height, mp_error *err);
 
 /* Converts input row y into the ring (once) and returns its slot. */
-int dualiso_load_row(frame_ctx *c, int32_t y);
+int mp_dualiso_load_row(frame_ctx *c, int32_t y);
 
 /* Fills ws->est / mis / est_clip / est_mid with the other field's estimate for row y. */
-void dualiso_interpolate_row(frame_ctx *c, int32_t y);
+void mp_dualiso_interpolate_row(frame_ctx *c, int32_t y);
 
 /* Chroma smoothing (chroma.c), called after output row y is written, rows in order:
  * smooths the cell rows whose neighbourhood is complete (all the rest at the last row). */
-void dualiso_chroma_row(const frame_ctx *c, mp_frame *out, uint32_t y);
+void mp_dualiso_chroma_row(const frame_ctx *c, mp_frame *out, uint32_t y);
 
 #endif

@@ -29,7 +29,7 @@
 #define FADE_LO 0.70          /* bright field fades out between these fractions of */
 #define FADE_HI 0.92          /* its clip (in dark-field units) */
 
-void dualiso_options_default(dualiso_options *o)
+void mp_dualiso_options_default(dualiso_options *o)
 {
     o->row_align = 1;
     o->bad_pixels = 0;
@@ -73,7 +73,7 @@ static void blend_row(frame_ctx *c, int32_t y, uint16_t *dst)
     const dualiso_levels *lv = c->lv;
     const uint32_t w = c->in->width;
     int bright = dualiso_row_is_bright((uint32_t)y, lv->phase);
-    int slot = dualiso_load_row(c, y);
+    int slot = mp_dualiso_load_row(c, y);
     const float *nat = ws->lin[slot];
     const uint8_t *nclip = ws->clip[slot];
 
@@ -116,7 +116,7 @@ static void blend_row(frame_ctx *c, int32_t y, uint16_t *dst)
 
 static mp_status check_match(const mp_frame *in, const dualiso_levels *lv, mp_error *err)
 {
-    mp_status st = dualiso_check_frame(in, err);
+    mp_status st = mp_dualiso_check_frame(in, err);
     if (st != MP_OK)
         return st;
     if (in->bits != lv->bits || in->black != (uint32_t)lv->in_black ||
@@ -145,7 +145,7 @@ static mp_status begin_output(const mp_frame *in, const dualiso_levels *lv, mp_f
     return MP_OK;
 }
 
-mp_status dualiso_passthrough(const mp_frame *in, const dualiso_levels *lv, mp_frame *out,
+mp_status mp_dualiso_passthrough(const mp_frame *in, const dualiso_levels *lv, mp_frame *out,
                               mp_error *err)
 {
     mp_status st = check_match(in, lv, err);
@@ -163,7 +163,7 @@ mp_status dualiso_passthrough(const mp_frame *in, const dualiso_levels *lv, mp_f
     return MP_OK;
 }
 
-mp_status dualiso_reconstruct(const mp_frame *in, const dualiso_levels *lv,
+mp_status mp_dualiso_reconstruct(const mp_frame *in, const dualiso_levels *lv,
                               const dualiso_options *opt, dualiso_workspace *ws, mp_frame *out,
                               mp_error *err)
 {
@@ -171,7 +171,7 @@ mp_status dualiso_reconstruct(const mp_frame *in, const dualiso_levels *lv,
         return mp_error_set(err, MP_ERR_ARG, "dualiso: reconstruct needs levels, workspace "
                                              "and an output frame");
     if (!lv->is_dual)
-        return dualiso_passthrough(in, lv, out, err);
+        return mp_dualiso_passthrough(in, lv, out, err);
     mp_status st = check_match(in, lv, err);
     if (st != MP_OK)
         return st;
@@ -185,32 +185,32 @@ mp_status dualiso_reconstruct(const mp_frame *in, const dualiso_levels *lv,
         return mp_error_set(err, MP_ERR_ARG, "dualiso: clip levels are inconsistent");
     dualiso_options defaults;
     if (!opt) {
-        dualiso_options_default(&defaults);
+        mp_dualiso_options_default(&defaults);
         opt = &defaults;
     }
     if (opt->chroma_smooth != 0 && opt->chroma_smooth != 2 && opt->chroma_smooth != 3 &&
         opt->chroma_smooth != 5)
         return mp_error_set(err, MP_ERR_ARG, "dualiso: chroma_smooth is %d, not 0, 2, 3 or 5",
                             opt->chroma_smooth);
-    st = dualiso_ws_prepare(ws, lv, in->width, in->height, err);
+    st = mp_dualiso_ws_prepare(ws, lv, in->width, in->height, err);
     if (st == MP_OK)
         st = begin_output(in, lv, out, err);
     if (st != MP_OK)
         return st;
 
-    frame_ctx c = {in, lv, opt, ws, dualiso_dsp_for(mp_cpu_level_get()), {0, 0}, 0};
+    frame_ctx c = {in, lv, opt, ws, mp_dualiso_dsp_for(mp_cpu_level_get()), {0, 0}, 0};
     c.search_level = (float)(SEARCH_LO * (lv->white_bright - lv->black_bright) / lv->ratio);
     double top = (1u << lv->bits) - 1;
     c.clip_raw[0] = (uint16_t)fmin(ceil(lv->white_dark), top);
     c.clip_raw[1] = (uint16_t)fmin(ceil(lv->white_bright), top);
     if (opt->row_align)
-        dualiso_row_offsets(in, lv, ws->lut[0], ws->lut[1], c.clip_raw[0], c.clip_raw[1],
+        mp_dualiso_row_offsets(in, lv, ws->lut[0], ws->lut[1], c.clip_raw[0], c.clip_raw[1],
                             (float)(FADE_LO * (lv->white_bright - lv->black_bright) / lv->ratio),
                             ws->scratch[0], ws->keys, ws->row_off);
     for (int32_t y = 0; y < (int32_t)in->height; y++) {
-        dualiso_interpolate_row(&c, y);
+        mp_dualiso_interpolate_row(&c, y);
         blend_row(&c, y, out->data + (size_t)y * in->width);
-        dualiso_chroma_row(&c, out, (uint32_t)y);
+        mp_dualiso_chroma_row(&c, out, (uint32_t)y);
     }
     return MP_OK;
 }

@@ -61,7 +61,7 @@ static float select_kth(const float *v, uint32_t n, uint32_t k, uint32_t *key)
     return key_float(key[0]);
 }
 
-void dualiso_row_offsets(const mp_frame *in, const dualiso_levels *lv, const float *lut_dark,
+void mp_dualiso_row_offsets(const mp_frame *in, const dualiso_levels *lv, const float *lut_dark,
                          const float *lut_bright, uint16_t clip_dark, uint16_t clip_bright,
                          float level_max, float *scratch, uint32_t *keys, float *offsets)
 {

@@ -7,7 +7,7 @@
 
 #include "recon_priv.h"
 
-dualiso_workspace *dualiso_workspace_new(void)
+dualiso_workspace *mp_dualiso_workspace_new(void)
 {
     return calloc(1, sizeof(dualiso_workspace));
 }
@@ -52,7 +52,7 @@ static void free_rows(dualiso_workspace *ws)
     ws->width = 0;
 }
 
-void dualiso_workspace_free(dualiso_workspace *ws)
+void mp_dualiso_workspace_free(dualiso_workspace *ws)
 {
     if (!ws)
         return;
@@ -65,7 +65,7 @@ void dualiso_workspace_free(dualiso_workspace *ws)
     free(ws);
 }
 
-mp_status dualiso_ws_prepare(dualiso_workspace *ws, const dualiso_levels *lv, uint32_t width,
+mp_status mp_dualiso_ws_prepare(dualiso_workspace *ws, const dualiso_levels *lv, uint32_t width,
                              uint32_t height, mp_error *err)
 {
     if (ws->row_off_size < height) {
@@ -188,7 +188,7 @@ static uint16_t repair_sample(const frame_ctx *c, uint32_t x, uint32_t y, uint16
 }
 
 /* Converts input row y into the ring (linear, guide, clip flags). */
-int dualiso_load_row(frame_ctx *c, int32_t y)
+int mp_dualiso_load_row(frame_ctx *c, int32_t y)
 {
     dualiso_workspace *ws = c->ws;
     int slot = y & (RING - 1);

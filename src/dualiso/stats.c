@@ -35,10 +35,10 @@ static void add_pair(pair_acc *p, int64_t dark2, int64_t bright2, int64_t step,
         p->max_bright = raw_bright;
 }
 
-mp_status dualiso_stats_collect(const mp_frame *f, uint32_t phase, dualiso_stats *st,
+mp_status mp_dualiso_stats_collect(const mp_frame *f, uint32_t phase, dualiso_stats *st,
                                 mp_error *err)
 {
-    mp_status s = dualiso_check_frame(f, err);
+    mp_status s = mp_dualiso_check_frame(f, err);
     if (s != MP_OK)
         return s;
     if (phase > 3)
@@ -133,7 +133,7 @@ mp_status dualiso_stats_collect(const mp_frame *f, uint32_t phase, dualiso_stats
     return MP_OK;
 }
 
-mp_status dualiso_stats_merge(dualiso_stats *acc, const dualiso_stats *add, mp_error *err)
+mp_status mp_dualiso_stats_merge(dualiso_stats *acc, const dualiso_stats *add, mp_error *err)
 {
     if (add->frames == 0)
         return MP_OK;

@@ -1,11 +1,13 @@
 #include "encode/dng.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "codec/bitpack.h"
 #include "codec/lj92.h"
+#include "common/mp_white.h"
 #include "common/out_file.h"
 #include "tiff_writer.h"
 #include "encode/timecode.h"
@@ -21,16 +23,20 @@ enum {
     TAG_DNG_VERSION = 50706, TAG_DNG_BACKWARD_VERSION = 50707, TAG_UNIQUE_CAMERA_MODEL = 50708,
     TAG_BLACK_LEVEL_REPEAT_DIM = 50713, TAG_BLACK_LEVEL = 50714, TAG_WHITE_LEVEL = 50717,
     TAG_DEFAULT_SCALE = 50718, TAG_DEFAULT_CROP_ORIGIN = 50719, TAG_DEFAULT_CROP_SIZE = 50720,
-    TAG_COLOR_MATRIX1 = 50721, TAG_AS_SHOT_NEUTRAL = 50728, TAG_BASELINE_EXPOSURE = 50730,
-    TAG_CALIBRATION_ILLUMINANT1 = 50778, TAG_ACTIVE_AREA = 50829, TAG_TIME_CODES = 51043,
+    TAG_COLOR_MATRIX1 = 50721, TAG_COLOR_MATRIX2 = 50722, TAG_AS_SHOT_NEUTRAL = 50728,
+    TAG_BASELINE_EXPOSURE = 50730, TAG_CAMERA_SERIAL_NUMBER = 50735,
+    TAG_CALIBRATION_ILLUMINANT1 = 50778,
+    TAG_CALIBRATION_ILLUMINANT2 = 50779, TAG_ACTIVE_AREA = 50829, TAG_TIME_CODES = 51043,
     TAG_FRAME_RATE = 51044, TAG_REEL_NAME = 51081, TAG_BASELINE_EXPOSURE_OFFSET = 51109,
     /* Exif IFD */
     TAG_EXPOSURE_TIME = 33434, TAG_F_NUMBER = 33437, TAG_ISO_SPEED_RATINGS = 34855,
-    TAG_EXIF_VERSION = 36864, TAG_FOCAL_LENGTH = 37386, TAG_LENS_MODEL = 42036
+    TAG_SENSITIVITY_TYPE = 34864, TAG_EXIF_VERSION = 36864, TAG_DATE_TIME_ORIGINAL = 36867,
+    TAG_SUBJECT_DISTANCE = 37382, TAG_FOCAL_LENGTH = 37386, TAG_SUB_SEC_TIME_ORIGINAL = 37521,
+    TAG_BODY_SERIAL_NUMBER = 42033, TAG_LENS_MODEL = 42036
 };
 
 enum { PHOTOMETRIC_CFA = 32803, COMPRESSION_NONE = 1, COMPRESSION_LJ92 = 7,
-       ILLUMINANT_D65 = 21 };
+       SENSITIVITY_ISO_SPEED = 3, LENS_FOCUS_INFINITE = 65535 };
 
 /* The storage of one frame: bits per sample, compression and payload size. */
 typedef struct dng_layout {
@@ -100,7 +106,7 @@ static void add_rational(tiff_ifd *ifd, uint16_t tag, uint64_t num, uint64_t den
     reduce(&num, &den);
     if (num <= UINT32_MAX && den <= UINT32_MAX && den) {
         uint32_t v[2] = {(uint32_t)num, (uint32_t)den};
-        tiff_add_rationals(ifd, tag, v, 1);
+        mp_tiff_add_rationals(ifd, tag, v, 1);
     }
 }
 
@@ -114,19 +120,23 @@ static void add_cfa(tiff_ifd *ifd, uint32_t cfa, const uint32_t area[4])
             pattern[y * 2 + x] = (uint8_t)(cfa >> (8 * cell));
         }
     uint16_t dim[2] = {2, 2};
-    tiff_add_shorts(ifd, TAG_CFA_REPEAT_PATTERN_DIM, dim, 2);
-    tiff_add_bytes(ifd, TAG_CFA_PATTERN, TIFF_BYTE, pattern, 4);
+    mp_tiff_add_shorts(ifd, TAG_CFA_REPEAT_PATTERN_DIM, dim, 2);
+    mp_tiff_add_bytes(ifd, TAG_CFA_PATTERN, TIFF_BYTE, pattern, 4);
 }
 
-static void add_date_time(tiff_ifd *ifd, const mp_wall_clock *wc, uint64_t timestamp_us)
+/* "YYYY:MM:DD HH:MM:SS" of the frame from RTCI, and its milliseconds (RTCI itself counts
+ * whole seconds; the frame's offset from it gives the rest). Returns 0 without a clock. */
+static int frame_time(const mp_wall_clock *wc, uint64_t timestamp_us, char when[20],
+                      char millis[4])
 {
     mp_civil_time t;
     if (!mp_wall_clock_at(wc, timestamp_us, &t))
-        return;
-    char s[32];
-    snprintf(s, sizeof s, "%04d:%02d:%02d %02d:%02d:%02d", (int)t.year, (int)t.month,
+        return 0;
+    snprintf(when, 20, "%04d:%02d:%02d %02d:%02d:%02d", (int)t.year, (int)t.month,
              (int)t.day, (int)t.hour, (int)t.minute, (int)t.second);
-    tiff_add_ascii(ifd, TAG_DATE_TIME, s);
+    int64_t us = ((int64_t)(timestamp_us - wc->timestamp_us) % 1000000 + 1000000) % 1000000;
+    snprintf(millis, 4, "%03d", (int)(us / 1000));
+    return 1;
 }
 
 /* Anamorphic / line-skipping modes: stretch the short axis back (doc/mlv-format.md 4.2). */
@@ -146,49 +156,71 @@ static void add_default_scale(tiff_ifd *ifd, const mp_raw_capture *c)
         scale[0] = (uint32_t)h;
         scale[1] = (uint32_t)v;
     }
-    tiff_add_rationals(ifd, TAG_DEFAULT_SCALE, scale, 2);
+    mp_tiff_add_rationals(ifd, TAG_DEFAULT_SCALE, scale, 2);
 }
 
-static void add_color(tiff_ifd *ifd, const mp_raw_info *raw, const mp_white_balance *wb)
+/* ColorMatrix1/2 with their illuminants from the camera table (RAWI's matrix for bodies
+ * not in it), and AsShotNeutral from WBAL as Magic Lantern means it (mp_white.h). */
+static void add_color(tiff_ifd *ifd, const mp_clip_meta *meta, const mp_white_balance *wb)
 {
-    int32_t m[18];
-    int usable = 0;
-    for (int i = 0; i < 9; i++) {
-        m[2 * i] = raw->color_matrix1[i].num;
-        m[2 * i + 1] = raw->color_matrix1[i].den;
-        if (raw->color_matrix1[i].den == 0)
-            usable = -9;
-        else if (raw->color_matrix1[i].num != 0)
-            usable++;
+    static const uint16_t matrix_tag[2] = {TAG_COLOR_MATRIX1, TAG_COLOR_MATRIX2};
+    static const uint16_t illuminant_tag[2] = {TAG_CALIBRATION_ILLUMINANT1,
+                                               TAG_CALIBRATION_ILLUMINANT2};
+    mp_color_calib cal;
+    mp_color_calib_resolve(&meta->camera, &meta->raw, &cal);
+    for (uint32_t i = 0; i < cal.count; i++) {
+        int32_t m[18];
+        for (int k = 0; k < 9; k++) {
+            m[2 * k] = cal.matrix[i][k].num;
+            m[2 * k + 1] = cal.matrix[i][k].den;
+        }
+        mp_tiff_add_srationals(ifd, matrix_tag[i], m, 9);
+        mp_tiff_add_short(ifd, illuminant_tag[i], (uint16_t)cal.illuminant[i]);
     }
-    if (usable > 0) {
-        tiff_add_srationals(ifd, TAG_COLOR_MATRIX1, m, 9);
-        int32_t il = raw->calibration_illuminant;
-        tiff_add_short(ifd, TAG_CALIBRATION_ILLUMINANT1,
-                       (uint16_t)(il > 0 && il < 256 ? il : ILLUMINANT_D65));
-    }
-    if (wb->present && wb->gain_r && wb->gain_g && wb->gain_b) {
-        /* WBAL gains multiply the raw channels (dcraw convention); the neutral is their
-         * inverse, normalised to green. */
-        uint32_t n[6] = {wb->gain_g, wb->gain_r, 1, 1, wb->gain_g, wb->gain_b};
-        tiff_add_rationals(ifd, TAG_AS_SHOT_NEUTRAL, n, 3);
+    double neutral[3];
+    if (mp_wb_as_shot_neutral(wb, &cal, neutral)) {
+        /* 9 decimals (6 for an implausibly large component, to stay in 32 bits) */
+        uint32_t n[6];
+        for (int c = 0; c < 3; c++) {
+            double v = neutral[c] < 4000 ? neutral[c] : 4000;
+            uint32_t den = v < 4 ? 1000000000u : 1000000u;
+            n[2 * c] = (uint32_t)lround(v * den);
+            n[2 * c + 1] = den;
+        }
+        mp_tiff_add_rationals(ifd, TAG_AS_SHOT_NEUTRAL, n, 3);
     }
 }
 
-static void add_exif(tiff_ifd *exif, const mp_exposure *e, const mp_lens *lens)
+static void add_exif(tiff_ifd *exif, const mp_exposure *e, const mp_clip_meta *meta,
+                     uint64_t timestamp_us)
 {
+    const mp_lens *lens = &meta->lens;
+    char when[20], millis[4];
     if (e->present && e->shutter_us)
         add_rational(exif, TAG_EXPOSURE_TIME, e->shutter_us, 1000000);
     if (lens->present && lens->aperture_x100)
         add_rational(exif, TAG_F_NUMBER, lens->aperture_x100, 100);
-    if (e->present && e->iso)
-        tiff_add_short(exif, TAG_ISO_SPEED_RATINGS, (uint16_t)(e->iso < 65535 ? e->iso : 65535));
+    if (e->present && e->iso) {
+        mp_tiff_add_short(exif, TAG_ISO_SPEED_RATINGS, (uint16_t)(e->iso < 65535 ? e->iso : 65535));
+        mp_tiff_add_short(exif, TAG_SENSITIVITY_TYPE, SENSITIVITY_ISO_SPEED);
+    }
+    if (frame_time(&meta->wall_clock, timestamp_us, when, millis)) {
+        mp_tiff_add_ascii(exif, TAG_DATE_TIME_ORIGINAL, when);
+        mp_tiff_add_ascii(exif, TAG_SUB_SEC_TIME_ORIGINAL, millis);
+    }
+    /* LENS focalDist is in mm (65535: infinity, which Exif writes as 0xFFFFFFFF/1) */
+    if (lens->present && lens->focus_dist == LENS_FOCUS_INFINITE)
+        add_rational(exif, TAG_SUBJECT_DISTANCE, UINT32_MAX, 1);
+    else if (lens->present && lens->focus_dist)
+        add_rational(exif, TAG_SUBJECT_DISTANCE, lens->focus_dist, 1000);
     if (lens->present && lens->focal_mm)
         add_rational(exif, TAG_FOCAL_LENGTH, lens->focal_mm, 1);
+    if (meta->camera.present && meta->camera.serial[0])
+        mp_tiff_add_ascii(exif, TAG_BODY_SERIAL_NUMBER, meta->camera.serial);
     if (lens->present && lens->name[0])
-        tiff_add_ascii(exif, TAG_LENS_MODEL, lens->name);
+        mp_tiff_add_ascii(exif, TAG_LENS_MODEL, lens->name);
     if (exif->count)
-        tiff_add_bytes(exif, TAG_EXIF_VERSION, TIFF_UNDEFINED, (const uint8_t *)"0230", 4);
+        mp_tiff_add_bytes(exif, TAG_EXIF_VERSION, TIFF_UNDEFINED, (const uint8_t *)"0230", 4);
 }
 
 static mp_status build_ifds(const mp_frame *f, const mp_frame_meta *m, const mp_sink_params *p,
@@ -206,62 +238,66 @@ static mp_status build_ifds(const mp_frame *f, const mp_frame_meta *m, const mp_
     if (st != MP_OK)
         return st;
 
-    tiff_ifd_init(ifd0);
-    tiff_ifd_init(exif);
-    tiff_add_long(ifd0, TAG_NEW_SUBFILE_TYPE, 0);
-    tiff_add_long(ifd0, TAG_IMAGE_WIDTH, f->width);
-    tiff_add_long(ifd0, TAG_IMAGE_LENGTH, f->height);
-    tiff_add_short(ifd0, TAG_BITS_PER_SAMPLE, (uint16_t)lay->bits);
-    tiff_add_short(ifd0, TAG_COMPRESSION, lay->compression);
-    tiff_add_short(ifd0, TAG_PHOTOMETRIC, PHOTOMETRIC_CFA);
+    mp_tiff_ifd_init(ifd0);
+    mp_tiff_ifd_init(exif);
+    mp_tiff_add_long(ifd0, TAG_NEW_SUBFILE_TYPE, 0);
+    mp_tiff_add_long(ifd0, TAG_IMAGE_WIDTH, f->width);
+    mp_tiff_add_long(ifd0, TAG_IMAGE_LENGTH, f->height);
+    mp_tiff_add_short(ifd0, TAG_BITS_PER_SAMPLE, (uint16_t)lay->bits);
+    mp_tiff_add_short(ifd0, TAG_COMPRESSION, lay->compression);
+    mp_tiff_add_short(ifd0, TAG_PHOTOMETRIC, PHOTOMETRIC_CFA);
     const char *model = meta->camera.present && meta->camera.name[0] ? meta->camera.name
                                                                       : "Canon EOS";
-    tiff_add_ascii(ifd0, TAG_MAKE, "Canon");
-    tiff_add_ascii(ifd0, TAG_MODEL, model);
-    tiff_add_long(ifd0, TAG_STRIP_OFFSETS, 0);          /* set after layout */
-    tiff_add_short(ifd0, TAG_ORIENTATION, 1);
-    tiff_add_short(ifd0, TAG_SAMPLES_PER_PIXEL, 1);
-    tiff_add_long(ifd0, TAG_ROWS_PER_STRIP, f->height);
-    tiff_add_long(ifd0, TAG_STRIP_BYTE_COUNTS, 0);      /* set after layout */
-    tiff_add_short(ifd0, TAG_PLANAR_CONFIGURATION, 1);
-    tiff_add_ascii(ifd0, TAG_SOFTWARE, MP_DNG_SOFTWARE);
-    add_date_time(ifd0, &meta->wall_clock, f->timestamp_us);
+    mp_tiff_add_ascii(ifd0, TAG_MAKE, "Canon");
+    mp_tiff_add_ascii(ifd0, TAG_MODEL, model);
+    mp_tiff_add_long(ifd0, TAG_STRIP_OFFSETS, 0);          /* set after layout */
+    mp_tiff_add_short(ifd0, TAG_ORIENTATION, 1);
+    mp_tiff_add_short(ifd0, TAG_SAMPLES_PER_PIXEL, 1);
+    mp_tiff_add_long(ifd0, TAG_ROWS_PER_STRIP, f->height);
+    mp_tiff_add_long(ifd0, TAG_STRIP_BYTE_COUNTS, 0);      /* set after layout */
+    mp_tiff_add_short(ifd0, TAG_PLANAR_CONFIGURATION, 1);
+    mp_tiff_add_ascii(ifd0, TAG_SOFTWARE, MP_DNG_SOFTWARE);
+    char when[20], millis[4];
+    if (frame_time(&meta->wall_clock, f->timestamp_us, when, millis))
+        mp_tiff_add_ascii(ifd0, TAG_DATE_TIME, when);
 
     uint32_t area[4];
     mp_raw_active_area(&meta->raw, f->width, f->height, area);
     add_cfa(ifd0, f->cfa, area);
     static const uint8_t version[4] = {1, 4, 0, 0}, backward[4] = {1, 1, 0, 0};
-    tiff_add_bytes(ifd0, TAG_DNG_VERSION, TIFF_BYTE, version, 4);
-    tiff_add_bytes(ifd0, TAG_DNG_BACKWARD_VERSION, TIFF_BYTE, backward, 4);
-    tiff_add_ascii(ifd0, TAG_UNIQUE_CAMERA_MODEL, model);
+    mp_tiff_add_bytes(ifd0, TAG_DNG_VERSION, TIFF_BYTE, version, 4);
+    mp_tiff_add_bytes(ifd0, TAG_DNG_BACKWARD_VERSION, TIFF_BYTE, backward, 4);
+    mp_tiff_add_ascii(ifd0, TAG_UNIQUE_CAMERA_MODEL, model);
     uint16_t repeat[2] = {1, 1};
-    tiff_add_shorts(ifd0, TAG_BLACK_LEVEL_REPEAT_DIM, repeat, 2);
-    tiff_add_long(ifd0, TAG_BLACK_LEVEL, f->black);
-    tiff_add_long(ifd0, TAG_WHITE_LEVEL, f->white);
+    mp_tiff_add_shorts(ifd0, TAG_BLACK_LEVEL_REPEAT_DIM, repeat, 2);
+    mp_tiff_add_long(ifd0, TAG_BLACK_LEVEL, f->black);
+    mp_tiff_add_long(ifd0, TAG_WHITE_LEVEL, f->white);
     add_default_scale(ifd0, &meta->capture);
     uint32_t crop_origin[2] = {0, 0}, crop_size[2] = {area[3] - area[1], area[2] - area[0]};
-    tiff_add_longs(ifd0, TAG_DEFAULT_CROP_ORIGIN, crop_origin, 2);
-    tiff_add_longs(ifd0, TAG_DEFAULT_CROP_SIZE, crop_size, 2);
-    add_color(ifd0, &meta->raw, wb);
+    mp_tiff_add_longs(ifd0, TAG_DEFAULT_CROP_ORIGIN, crop_origin, 2);
+    mp_tiff_add_longs(ifd0, TAG_DEFAULT_CROP_SIZE, crop_size, 2);
+    add_color(ifd0, meta, wb);
+    if (meta->camera.present && meta->camera.serial[0])
+        mp_tiff_add_ascii(ifd0, TAG_CAMERA_SERIAL_NUMBER, meta->camera.serial);
     /* Clip-constant by construction: it comes from the params, never from the frame. */
     mp_rational be = p->baseline_exposure.den ? p->baseline_exposure
                      : meta->raw.exposure_bias.den ? meta->raw.exposure_bias
                                                    : (mp_rational){0, 1};
     int32_t be_v[2] = {be.num, be.den}, zero[2] = {0, 1};
-    tiff_add_srationals(ifd0, TAG_BASELINE_EXPOSURE, be_v, 1);
-    tiff_add_longs(ifd0, TAG_ACTIVE_AREA, area, 4);
+    mp_tiff_add_srationals(ifd0, TAG_BASELINE_EXPOSURE, be_v, 1);
+    mp_tiff_add_longs(ifd0, TAG_ACTIVE_AREA, area, 4);
     uint8_t tc_bytes[8];
     mp_timecode_pack(&tc, tc_bytes);
-    tiff_add_bytes(ifd0, TAG_TIME_CODES, TIFF_BYTE, tc_bytes, 8);
+    mp_tiff_add_bytes(ifd0, TAG_TIME_CODES, TIFF_BYTE, tc_bytes, 8);
     int32_t rate[2] = {fps.num, fps.den};
-    tiff_add_srationals(ifd0, TAG_FRAME_RATE, rate, 1);
-    tiff_add_ascii(ifd0, TAG_REEL_NAME, p->clip_name);
-    tiff_add_srationals(ifd0, TAG_BASELINE_EXPOSURE_OFFSET, zero, 1);
+    mp_tiff_add_srationals(ifd0, TAG_FRAME_RATE, rate, 1);
+    mp_tiff_add_ascii(ifd0, TAG_REEL_NAME, p->clip_name);
+    mp_tiff_add_srationals(ifd0, TAG_BASELINE_EXPOSURE_OFFSET, zero, 1);
 
-    add_exif(exif, expo, &meta->lens);
+    add_exif(exif, expo, meta, f->timestamp_us);
     if (exif->count)
-        tiff_add_long(ifd0, TAG_EXIF_IFD, 0);           /* set after layout */
-    if (!tiff_ifd_size(ifd0) || (exif->count && !tiff_ifd_size(exif)))
+        mp_tiff_add_long(ifd0, TAG_EXIF_IFD, 0);           /* set after layout */
+    if (!mp_tiff_ifd_size(ifd0) || (exif->count && !mp_tiff_ifd_size(exif)))
         return mp_error_set(err, MP_ERR_ARG, "frame %u: DNG tags exceed the IFD builder",
                             f->number);
     return MP_OK;
@@ -317,12 +353,12 @@ mp_status mp_dng_encode(const mp_frame *f, const mp_frame_meta *m, const mp_sink
         if (lay.lj92_two_components)
             h = (lj92_header){.width = f->width / 2, .height = f->height, .components = 2,
                               .precision = lay.bits, .predictor = 1};
-        st = lj92_encode(f->data, &h, &jpeg, &payload, err);
+        st = mp_lj92_encode(f->data, &h, &jpeg, &payload, err);
     }
     if (st != MP_OK)
         goto done;
 
-    size_t ifd0_size = tiff_ifd_size(ifd0), exif_size = exif->count ? tiff_ifd_size(exif) : 0;
+    size_t ifd0_size = mp_tiff_ifd_size(ifd0), exif_size = exif->count ? mp_tiff_ifd_size(exif) : 0;
     size_t header = 8 + ifd0_size + exif_size;
     if (header + payload > UINT32_MAX) {
         st = mp_error_set(err, MP_ERR_ARG, "frame %u: %zu bytes exceed a TIFF file",
@@ -334,13 +370,13 @@ mp_status mp_dng_encode(const mp_frame *f, const mp_frame_meta *m, const mp_sink
         st = mp_error_set(err, MP_ERR_NOMEM, "frame %u: out of memory", f->number);
         goto done;
     }
-    tiff_set_long(ifd0, TAG_STRIP_OFFSETS, (uint32_t)header);
-    tiff_set_long(ifd0, TAG_STRIP_BYTE_COUNTS, (uint32_t)payload);
-    tiff_set_long(ifd0, TAG_EXIF_IFD, (uint32_t)(8 + ifd0_size));
-    tiff_write_header(buf, 8);
-    tiff_ifd_write(ifd0, buf + 8, 8, 0);
+    mp_tiff_set_long(ifd0, TAG_STRIP_OFFSETS, (uint32_t)header);
+    mp_tiff_set_long(ifd0, TAG_STRIP_BYTE_COUNTS, (uint32_t)payload);
+    mp_tiff_set_long(ifd0, TAG_EXIF_IFD, (uint32_t)(8 + ifd0_size));
+    mp_tiff_write_header(buf, 8);
+    mp_tiff_ifd_write(ifd0, buf + 8, 8, 0);
     if (exif_size)
-        tiff_ifd_write(exif, buf + 8 + ifd0_size, (uint32_t)(8 + ifd0_size), 0);
+        mp_tiff_ifd_write(exif, buf + 8 + ifd0_size, (uint32_t)(8 + ifd0_size), 0);
     if (jpeg)
         memcpy(buf + header, jpeg, payload);
     else

@@ -4,10 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const mp_sink_ops mp_sink_dng, mp_sink_wav, mp_sink_md5, mp_sink_null;
+#include "encode/formats.h"
 
-static const mp_sink_ops *const sink_formats[] = {&mp_sink_dng, &mp_sink_wav, &mp_sink_md5,
-                                                  &mp_sink_null};
+extern const mp_sink_ops mp_sink_wav;
 
 struct mp_sink {
     const mp_sink_ops *ops;
@@ -17,10 +16,10 @@ struct mp_sink {
 
 const mp_sink_ops *mp_sink_find(const char *name)
 {
-    for (size_t i = 0; i < sizeof sink_formats / sizeof sink_formats[0]; i++)
-        if (!strcmp(sink_formats[i]->name, name))
-            return sink_formats[i];
-    return NULL;
+    const mp_format *f = mp_format_find(name);
+    if (f)
+        return f->ops;
+    return name && !strcmp(name, "wav") ? &mp_sink_wav : NULL;   /* beside a sequence only */
 }
 
 mp_status mp_sink_open(mp_sink **out, const mp_sink_ops *ops, const char *path,
@@ -58,6 +57,21 @@ mp_status mp_sink_write_frame(mp_sink *s, const mp_frame *f, const mp_frame_meta
     if (st == MP_OK)
         atomic_fetch_add(&s->frames, 1);
     return st;
+}
+
+mp_status mp_sink_write_rgb(mp_sink *s, const mp_rgb_frame *rgb, mp_error *err)
+{
+    if (!s->ops->write_rgb)
+        return mp_error_set(err, MP_ERR_ARG, "sink %s takes no RGB", s->ops->name);
+    mp_status st = s->ops->write_rgb(s->priv, rgb, err);
+    if (st == MP_OK)
+        atomic_fetch_add(&s->frames, 1);
+    return st;
+}
+
+mp_status mp_sink_skip_frame(mp_sink *s, uint32_t number, mp_error *err)
+{
+    return s->ops->skip_frame ? s->ops->skip_frame(s->priv, number, err) : MP_OK;
 }
 
 mp_status mp_sink_write_audio(mp_sink *s, const void *pcm, size_t bytes, mp_error *err)

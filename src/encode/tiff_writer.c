@@ -3,17 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void put16(uint8_t *p, uint16_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-    put16(p, (uint16_t)v);
-    put16(p + 2, (uint16_t)(v >> 16));
-}
+#include "common/mp_bytes.h"
 
 static uint32_t type_size(uint16_t type)
 {
@@ -46,14 +36,14 @@ static uint8_t *add_entry(tiff_ifd *ifd, uint16_t tag, uint16_t type, uint32_t c
     return ifd->pool + start;
 }
 
-void tiff_ifd_init(tiff_ifd *ifd)
+void mp_tiff_ifd_init(tiff_ifd *ifd)
 {
     ifd->count = 0;
     ifd->pool_used = 0;
     ifd->bad = 0;
 }
 
-void tiff_add_bytes(tiff_ifd *ifd, uint16_t tag, uint16_t type, const uint8_t *v,
+void mp_tiff_add_bytes(tiff_ifd *ifd, uint16_t tag, uint16_t type, const uint8_t *v,
                     uint32_t count)
 {
     uint8_t *p = add_entry(ifd, tag, type, count);
@@ -61,55 +51,55 @@ void tiff_add_bytes(tiff_ifd *ifd, uint16_t tag, uint16_t type, const uint8_t *v
         memcpy(p, v, count);
 }
 
-void tiff_add_ascii(tiff_ifd *ifd, uint16_t tag, const char *s)
+void mp_tiff_add_ascii(tiff_ifd *ifd, uint16_t tag, const char *s)
 {
-    tiff_add_bytes(ifd, tag, TIFF_ASCII, (const uint8_t *)s, (uint32_t)strlen(s) + 1);
+    mp_tiff_add_bytes(ifd, tag, TIFF_ASCII, (const uint8_t *)s, (uint32_t)strlen(s) + 1);
 }
 
-void tiff_add_shorts(tiff_ifd *ifd, uint16_t tag, const uint16_t *v, uint32_t count)
+void mp_tiff_add_shorts(tiff_ifd *ifd, uint16_t tag, const uint16_t *v, uint32_t count)
 {
     uint8_t *p = add_entry(ifd, tag, TIFF_SHORT, count);
     for (uint32_t i = 0; p && i < count; i++)
-        put16(p + 2 * i, v[i]);
+        mp_put_le16(p + 2 * i, v[i]);
 }
 
-void tiff_add_longs(tiff_ifd *ifd, uint16_t tag, const uint32_t *v, uint32_t count)
+void mp_tiff_add_longs(tiff_ifd *ifd, uint16_t tag, const uint32_t *v, uint32_t count)
 {
     uint8_t *p = add_entry(ifd, tag, TIFF_LONG, count);
     for (uint32_t i = 0; p && i < count; i++)
-        put32(p + 4 * i, v[i]);
+        mp_put_le32(p + 4 * i, v[i]);
 }
 
-void tiff_add_long(tiff_ifd *ifd, uint16_t tag, uint32_t v)
+void mp_tiff_add_long(tiff_ifd *ifd, uint16_t tag, uint32_t v)
 {
-    tiff_add_longs(ifd, tag, &v, 1);
+    mp_tiff_add_longs(ifd, tag, &v, 1);
 }
 
-void tiff_add_short(tiff_ifd *ifd, uint16_t tag, uint16_t v)
+void mp_tiff_add_short(tiff_ifd *ifd, uint16_t tag, uint16_t v)
 {
-    tiff_add_shorts(ifd, tag, &v, 1);
+    mp_tiff_add_shorts(ifd, tag, &v, 1);
 }
 
-void tiff_add_rationals(tiff_ifd *ifd, uint16_t tag, const uint32_t *v, uint32_t count)
+void mp_tiff_add_rationals(tiff_ifd *ifd, uint16_t tag, const uint32_t *v, uint32_t count)
 {
     uint8_t *p = add_entry(ifd, tag, TIFF_RATIONAL, count);
     for (uint32_t i = 0; p && i < 2 * count; i++)
-        put32(p + 4 * i, v[i]);
+        mp_put_le32(p + 4 * i, v[i]);
 }
 
-void tiff_add_srationals(tiff_ifd *ifd, uint16_t tag, const int32_t *v, uint32_t count)
+void mp_tiff_add_srationals(tiff_ifd *ifd, uint16_t tag, const int32_t *v, uint32_t count)
 {
     uint8_t *p = add_entry(ifd, tag, TIFF_SRATIONAL, count);
     for (uint32_t i = 0; p && i < 2 * count; i++)
-        put32(p + 4 * i, (uint32_t)v[i]);
+        mp_put_le32(p + 4 * i, (uint32_t)v[i]);
 }
 
-int tiff_set_long(tiff_ifd *ifd, uint16_t tag, uint32_t v)
+int mp_tiff_set_long(tiff_ifd *ifd, uint16_t tag, uint32_t v)
 {
     for (unsigned i = 0; i < ifd->count; i++) {
         tiff_entry *e = &ifd->entries[i];
         if (e->tag == tag && e->type == TIFF_LONG && e->count == 1) {
-            put32(ifd->pool + e->pool_offset, v);
+            mp_put_le32(ifd->pool + e->pool_offset, v);
             return 0;
         }
     }
@@ -121,7 +111,7 @@ static uint32_t value_bytes(const tiff_entry *e)
     return type_size(e->type) * e->count;
 }
 
-size_t tiff_ifd_size(const tiff_ifd *ifd)
+size_t mp_tiff_ifd_size(const tiff_ifd *ifd)
 {
     if (ifd->bad)
         return 0;
@@ -140,21 +130,21 @@ static int by_tag(const void *a, const void *b)
     return (x->tag > y->tag) - (x->tag < y->tag);
 }
 
-size_t tiff_ifd_write(tiff_ifd *ifd, uint8_t *out, uint32_t offset, uint32_t next_ifd)
+size_t mp_tiff_ifd_write(tiff_ifd *ifd, uint8_t *out, uint32_t offset, uint32_t next_ifd)
 {
-    size_t size = tiff_ifd_size(ifd);
+    size_t size = mp_tiff_ifd_size(ifd);
     if (!size)
         return 0;
     qsort(ifd->entries, ifd->count, sizeof ifd->entries[0], by_tag);
-    put16(out, (uint16_t)ifd->count);
+    mp_put_le16(out, (uint16_t)ifd->count);
     uint8_t *entry = out + 2;
     uint32_t value_at = offset + 2 + 12 * ifd->count + 4;
     for (unsigned i = 0; i < ifd->count; i++, entry += 12) {
         const tiff_entry *e = &ifd->entries[i];
         uint32_t b = value_bytes(e);
-        put16(entry, e->tag);
-        put16(entry + 2, e->type);
-        put32(entry + 4, e->count);
+        mp_put_le16(entry, e->tag);
+        mp_put_le16(entry + 2, e->type);
+        mp_put_le32(entry + 4, e->count);
         if (b <= 4) {
             memset(entry + 8, 0, 4);
             memcpy(entry + 8, ifd->pool + e->pool_offset, b);
@@ -163,17 +153,17 @@ size_t tiff_ifd_write(tiff_ifd *ifd, uint8_t *out, uint32_t offset, uint32_t nex
             memcpy(dst, ifd->pool + e->pool_offset, b);
             if (b & 1)
                 dst[b] = 0;
-            put32(entry + 8, value_at);
+            mp_put_le32(entry + 8, value_at);
             value_at += (b + 1) & ~1u;
         }
     }
-    put32(entry, next_ifd);
+    mp_put_le32(entry, next_ifd);
     return size;
 }
 
-void tiff_write_header(uint8_t out[8], uint32_t first_ifd)
+void mp_tiff_write_header(uint8_t out[8], uint32_t first_ifd)
 {
     out[0] = out[1] = 'I';
-    put16(out + 2, 42);
-    put32(out + 4, first_ifd);
+    mp_put_le16(out + 2, 42);
+    mp_put_le32(out + 4, first_ifd);
 }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/mp_bytes.h"
 #include "encode/timecode.h"
 #include "encode/wallclock.h"
 
@@ -62,22 +63,10 @@ mp_status mp_wav_check_format(const mp_audio_format *a, mp_error *err)
     return MP_OK;
 }
 
-static void put16(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-    put16(p, v);
-    put16(p + 2, v >> 16);
-}
-
 static uint8_t *chunk(uint8_t *p, const char id[4], uint32_t size)
 {
     memcpy(p, id, 4);
-    put32(p + 4, size);
+    mp_put_le32(p + 4, size);
     return p + 8;
 }
 
@@ -163,9 +152,9 @@ size_t mp_wav_header(const mp_sink_params *p, mp_rational fps, uint64_t data_byt
     memcpy(q + 320, text, strnlen(text, 10));
     snprintf(text, sizeof text, "%02d:%02d:%02d", (int)t.hour, (int)t.minute, (int)t.second);
     memcpy(q + 330, text, strnlen(text, 8));
-    put32(q + 338, (uint32_t)time_ref);
-    put32(q + 342, (uint32_t)(time_ref >> 32));
-    put16(q + 346, 1);                            /* Version; UMID, loudness, reserved: 0 */
+    mp_put_le32(q + 338, (uint32_t)time_ref);
+    mp_put_le32(q + 342, (uint32_t)(time_ref >> 32));
+    mp_put_le16(q + 346, 1);                            /* Version; UMID, loudness, reserved: 0 */
     memcpy(q + BEXT_FIXED, history, history_len);
     q += bext_padded;
 
@@ -175,12 +164,12 @@ size_t mp_wav_header(const mp_sink_params *p, mp_rational fps, uint64_t data_byt
 
     uint32_t block = (uint32_t)a->channels * a->bits_per_sample / 8;
     q = chunk(q, "fmt ", 16);
-    put16(q, 1);
-    put16(q + 2, a->channels);
-    put32(q + 4, a->sample_rate);
-    put32(q + 8, a->sample_rate * block);
-    put16(q + 12, block);
-    put16(q + 14, a->bits_per_sample);
+    mp_put_le16(q, 1);
+    mp_put_le16(q + 2, a->channels);
+    mp_put_le32(q + 4, a->sample_rate);
+    mp_put_le32(q + 8, a->sample_rate * block);
+    mp_put_le16(q + 12, block);
+    mp_put_le16(q + 14, a->bits_per_sample);
     chunk(q + 16, "data", (uint32_t)(data_bytes > UINT32_MAX ? UINT32_MAX : data_bytes));
     return header;
 }

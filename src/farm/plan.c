@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-mp_status farm_chunks(const uint32_t *numbers, uint32_t count, uint32_t size,
+mp_status mp_farm_chunks(const uint32_t *numbers, uint32_t count, uint32_t size,
                       farm_chunk **chunks, uint32_t *chunk_count, mp_error *err)
 {
     *chunks = NULL;
@@ -45,7 +45,7 @@ static int shell_safe(char c)
            strchr("_./:=@%+,-", c) != NULL;
 }
 
-void farm_shell_quote(mp_text *t, const char *s)
+void mp_farm_shell_quote(mp_text *t, const char *s)
 {
     int safe = *s != '\0';
     for (const char *q = s; *q && safe; q++)
@@ -64,7 +64,7 @@ void farm_shell_quote(mp_text *t, const char *s)
     mp_text_printf(t, "'");
 }
 
-mp_status farm_check_text(const char *what, const char *s, mp_error *err)
+mp_status mp_farm_check_text(const char *what, const char *s, mp_error *err)
 {
     for (const unsigned char *q = (const unsigned char *)s; *q; q++)
         if (*q < 0x20 || *q == 0x7f)
@@ -75,7 +75,7 @@ mp_status farm_check_text(const char *what, const char *s, mp_error *err)
     return MP_OK;
 }
 
-int farm_engine_parse(const char *s, farm_engine *out)
+int mp_farm_engine_parse(const char *s, farm_engine *out)
 {
     static const char *const names[] = {"slurm", "parallel", "json"};
     for (int i = 0; i < 3; i++)
@@ -99,19 +99,19 @@ static mp_status path_printf(char *out, size_t size, mp_error *err, const char *
     return MP_OK;
 }
 
-mp_status farm_segment_dir(const farm_plan *p, char *out, size_t size, mp_error *err)
+mp_status mp_farm_segment_dir(const farm_plan *p, char *out, size_t size, mp_error *err)
 {
     return path_printf(out, size, err, "%s/%s_segments", p->output, p->name);
 }
 
-mp_status farm_segment_path(const farm_plan *p, const farm_chunk *c, char *out, size_t size,
+mp_status mp_farm_segment_path(const farm_plan *p, const farm_chunk *c, char *out, size_t size,
                             mp_error *err)
 {
     return path_printf(out, size, err, "%s/%s_segments/%s_%06" PRIu32 "-%06" PRIu32 ".%s",
                        p->output, p->name, p->name, c->first, c->last, p->movie_ext);
 }
 
-mp_status farm_movie_path(const farm_plan *p, char *out, size_t size, mp_error *err)
+mp_status mp_farm_movie_path(const farm_plan *p, char *out, size_t size, mp_error *err)
 {
     return path_printf(out, size, err, "%s/%s.%s", p->output, p->name, p->movie_ext);
 }
@@ -239,10 +239,10 @@ static mp_status shell_segments(mp_text *t, const farm_plan *p, mp_error *err)
 {
     char path[4096];
     for (uint32_t i = 0; i < p->chunk_count; i++) {
-        if (farm_segment_path(p, &p->chunks[i], path, sizeof path, err) != MP_OK)
+        if (mp_farm_segment_path(p, &p->chunks[i], path, sizeof path, err) != MP_OK)
             return err->code;
         mp_text_printf(t, "%s", i ? " " : "");
-        farm_shell_quote(t, path);
+        mp_farm_shell_quote(t, path);
     }
     return MP_OK;
 }
@@ -257,11 +257,11 @@ static int final_words(const farm_plan *p, words *w, mp_error *err)
         words_add(w, p->program);
         words_add(w, "join");
         words_add(w, "--overwrite");
-        if (farm_movie_path(p, path, sizeof path, err) != MP_OK)
+        if (mp_farm_movie_path(p, path, sizeof path, err) != MP_OK)
             goto fail;
         words_add(w, path);
         for (uint32_t i = 0; i < p->chunk_count; i++) {
-            if (farm_segment_path(p, &p->chunks[i], path, sizeof path, err) != MP_OK)
+            if (mp_farm_segment_path(p, &p->chunks[i], path, sizeof path, err) != MP_OK)
                 goto fail;
             words_add(w, path);
         }
@@ -282,7 +282,7 @@ static void shell_words(mp_text *t, const words *w)
     for (uint32_t i = 0; i < w->n; i++) {
         if (i)
             mp_text_printf(t, " ");
-        farm_shell_quote(t, w->w[i]);
+        mp_farm_shell_quote(t, w->w[i]);
     }
 }
 
@@ -297,7 +297,7 @@ static void shell_wordf(mp_text *t, const char *fmt, ...)
     if (n < 0 || (size_t)n >= sizeof buf)
         t->failed = 1;
     else
-        farm_shell_quote(t, buf);
+        mp_farm_shell_quote(t, buf);
 }
 
 /* ---- shell engines --------------------------------------------------------------------- */
@@ -305,7 +305,7 @@ static void shell_wordf(mp_text *t, const char *fmt, ...)
 static void shell_header(const farm_plan *p, const char *engine, mp_text *t)
 {
     mp_text_printf(t, "#!/bin/bash\n# %s plan (%s) for ", p->tool, engine);
-    farm_shell_quote(t, p->clip);
+    mp_farm_shell_quote(t, p->clip);
     mp_text_printf(t, "\n# clip GUID %016" PRIx64 ", frames %" PRIu32 "-%" PRIu32
                       " (%" PRIu32 " frames), %" PRIu32 " chunks of up to %" PRIu32
                       " frame numbers.\n",
@@ -316,7 +316,7 @@ static void shell_header(const farm_plan *p, const char *engine, mp_text *t)
                    is_movie(p) ? "redoes the segments\n# (each written whole, --overwrite)."
                                : "resumes:\n# finished frames are kept (--skip-existing).");
     mp_text_printf(t, "set -euo pipefail\nmkdir -p ");
-    farm_shell_quote(t, p->output);
+    mp_farm_shell_quote(t, p->output);
     mp_text_printf(t, " ");
     shell_wordf(t, "%s/%s_logs", p->output, p->name);
     if (is_movie(p)) {
@@ -464,7 +464,7 @@ static mp_status render_parallel(const farm_plan *p, mp_text *t, mp_error *err)
     mp_text_printf(t, "parallel --halt now,fail=1 -q");
     if (p->sshlogin) {
         mp_text_printf(t, " --sshlogin ");
-        farm_shell_quote(t, p->sshlogin);
+        mp_farm_shell_quote(t, p->sshlogin);
     }
     if (p->jobs)
         mp_text_printf(t, " --jobs %" PRIu32, p->jobs);
@@ -530,7 +530,7 @@ static mp_status render_json(const farm_plan *p, mp_text *t, mp_error *err)
     mp_text_printf(t, ",\n  \"folders\": [");
     mp_text_json_string(t, p->output);
     if (is_movie(p)) {
-        if (farm_segment_dir(p, path, sizeof path, err) != MP_OK)
+        if (mp_farm_segment_dir(p, path, sizeof path, err) != MP_OK)
             return err->code;
         mp_text_printf(t, ", ");
         mp_text_json_string(t, path);
@@ -559,7 +559,7 @@ static mp_status render_json(const farm_plan *p, mp_text *t, mp_error *err)
         words_add(&w, "--frames");
         words_add(&w, frames);
         if (is_movie(p)) {
-            if (farm_segment_path(p, c, path, sizeof path, err) != MP_OK) {
+            if (mp_farm_segment_path(p, c, path, sizeof path, err) != MP_OK) {
                 words_free(&w);
                 return err->code;
             }
@@ -592,7 +592,7 @@ static mp_status render_json(const farm_plan *p, mp_text *t, mp_error *err)
             json_task_id(t, &p->chunks[i]);
         }
         mp_text_printf(t, "], \"output\": ");
-        if (is_movie(p) && farm_movie_path(p, path, sizeof path, err) != MP_OK) {
+        if (is_movie(p) && mp_farm_movie_path(p, path, sizeof path, err) != MP_OK) {
             words_free(&w);
             return err->code;
         }
@@ -614,19 +614,19 @@ static mp_status check_plan_text(const farm_plan *p, mp_error *err)
                            "sidecar path", "--to", "--sshlogin", "--mem"};
     mp_status st = MP_OK;
     for (size_t i = 0; st == MP_OK && i < sizeof fields / sizeof fields[0]; i++)
-        st = farm_check_text(names[i], fields[i], err);
+        st = mp_farm_check_text(names[i], fields[i], err);
     for (uint32_t i = 0; st == MP_OK && i < p->extra_count; i++)
-        st = farm_check_text("a convert option", p->extra[i], err);
+        st = mp_farm_check_text("a convert option", p->extra[i], err);
     for (uint32_t i = 0; st == MP_OK && i < p->sbatch_count; i++)
-        st = farm_check_text("an --sbatch option", p->sbatch[i], err);
+        st = mp_farm_check_text("an --sbatch option", p->sbatch[i], err);
     for (uint32_t i = 0; st == MP_OK && i < p->sbatch_work_count; i++)
-        st = farm_check_text("an --sbatch-work option", p->sbatch_work[i], err);
+        st = mp_farm_check_text("an --sbatch-work option", p->sbatch_work[i], err);
     if (st == MP_OK && p->chunk_count == 0)
         st = mp_error_set(err, MP_ERR_ARG, "plan has no chunks");
     return st;
 }
 
-mp_status farm_plan_render(const farm_plan *p, farm_engine e, mp_text *out, mp_error *err)
+mp_status mp_farm_plan_render(const farm_plan *p, farm_engine e, mp_text *out, mp_error *err)
 {
     mp_status st = check_plan_text(p, err);
     if (st != MP_OK)

@@ -55,12 +55,12 @@ static mp_status hash_chunk(mp_cache_hash *h, const char *path, mp_error *err)
 
 mp_status mp_cache_clip_identify(const mlv_clip *clip, mp_cache_clip_id *out, mp_error *err)
 {
-    const mlv_clip_info *info = mlv_clip_get_info(clip);
+    const mlv_clip_info *info = mp_mlv_clip_get_info(clip);
     mp_cache_hash h;
     mp_cache_hash_init(&h, 0);
     mp_cache_hash_u32(&h, info->chunk_count);
     for (uint32_t k = 0; k < info->chunk_count; k++) {
-        mp_status st = hash_chunk(&h, mlv_clip_path(clip, k), err);
+        mp_status st = hash_chunk(&h, mp_mlv_clip_path(clip, k), err);
         if (st != MP_OK)
             return st;
     }
@@ -70,12 +70,22 @@ mp_status mp_cache_clip_identify(const mlv_clip *clip, mp_cache_clip_id *out, mp
 }
 
 uint64_t mp_cache_segment_hash(const char *tool, const mp_cache_clip_id *id,
-                               const dualiso_levels *lv, const dualiso_options *opt)
+                               const dualiso_levels *lv, const dualiso_options *opt,
+                               const rawfix_plan *fix)
 {
     mp_cache_hash h;
     mp_cache_hash_init(&h, 0);
     mp_cache_hash_str(&h, tool);
     mp_cache_hash_u64(&h, id->fingerprint);
     mp_cache_hash_reconstruction(&h, lv, opt);
+    if (fix && mp_rawfix_plan_active(fix)) {
+        mp_cache_hash_str(&h, "rawfix");
+        mp_cache_hash_u32(&h, (uint32_t)fix->stripes);
+        for (uint32_t r = 0; fix->stripes && r < RAWFIX_STRIPE_ROWS; r++)
+            for (uint32_t c = 0; c < RAWFIX_STRIPE_COLS; c++)
+                mp_cache_hash_f64(&h, fix->inv_gain[r][c]);
+        mp_cache_hash_u32(&h, fix->site_count);
+        mp_cache_hash_update(&h, fix->sites, (size_t)fix->site_count * sizeof *fix->sites);
+    }
     return mp_cache_hash_final(&h);
 }

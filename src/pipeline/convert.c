@@ -7,15 +7,18 @@
 #include <sys/stat.h>
 
 #include "cache/frame_cache.h"
+#include "common/mp_white.h"
+#include "common/out_file.h"
 #include "dualiso/dualiso.h"
+#include "encode/formats.h"
 #include "encode/naming.h"
 #include "encode/sink.h"
 #include "encode/timecode.h"
 #include "reader/mlv_reader.h"
 #include "pipeline/cache_key.h"
 #include "pipeline/frame_range.h"
+#include "pipeline/inputs.h"
 #include "pipeline/levels_io.h"
-#include "movie.h"
 #include "pipeline/prepass.h"
 #include "pipeline/sampling.h"
 #include "pipeline/workpool.h"
@@ -31,8 +34,9 @@ void mp_convert_options_default(mp_convert_options *o)
     o->format = "dng";
     o->audio = -1;
     o->force_phase = -1;
+    o->raw_fixes = RAWFIX_ALL;
     o->tool = "mlvpipe";
-    develop_params_default(&o->develop);
+    mp_develop_params_default(&o->develop);
 }
 
 typedef enum frame_outcome { FRAME_WRITTEN, FRAME_SKIPPED, FRAME_DAMAGED } frame_outcome;
@@ -47,25 +51,27 @@ typedef struct slot {
     mp_error read_error;         /* code: the read's status (MP_ERR_DAMAGED: why it failed) */
     mp_frame frame;              /* only for sinks that take frames one at a time */
     mp_frame_meta meta;
-    develop_rgb rgb;             /* only for movies */
+    develop_rgb rgb;             /* only for sinks that take RGB (movies) */
 } slot;
 
 typedef struct job {
     const mp_convert_options *o;
+    const mp_format *format;     /* o->format in the format table */
     const mlv_clip *clip;
     uint32_t *indices;           /* selected clip indices, ascending */
     uint32_t *numbers;           /* frame number of every clip index */
     mp_clip_levels levels;
     mp_segment *segs;            /* the levels' segments, for lookup by index */
+    rawfix_plan *fixes;          /* each segment's raw repairs */
     int native;                  /* no dual segment: write the recorded samples */
     dualiso_options dopt;
     mp_cache *cache;             /* NULL: no cache */
     mp_cache_clip_id clip_id;
     uint64_t *seg_hash;          /* cache settings hash of each segment */
     atomic_int put_failures;
-    mp_sink *sink;               /* frame sinks (dng, md5, null) */
-    mp_movie *movie;             /* or a movie */
-    int ordered;                 /* the output takes one frame at a time, in order */
+    mp_sink *sink;
+    int ordered;                 /* the sink takes one frame at a time, in order */
+    develop_context *dev;        /* sinks that take RGB: how frames are developed */
     char folder[PATH_MAX];       /* where final frame files land (skip-existing) */
     mp_sink_params params;
     develop_params develop;      /* the options' develop params, with grey-world gains */
@@ -88,7 +94,7 @@ static mp_status worker_create(void *user, void **ctx, mp_error *err)
     worker *w = calloc(1, sizeof *w);
     if (w) {
         w->scratch.ref_index = -1;
-        if (!j->native && !(w->ws = dualiso_workspace_new())) {
+        if (!j->native && !(w->ws = mp_dualiso_workspace_new())) {
             free(w);
             w = NULL;
         }
@@ -103,11 +109,11 @@ static void worker_destroy(void *user, void *ctx)
 {
     (void)user;
     worker *w = ctx;
-    mlv_scratch_free(&w->scratch);
+    mp_mlv_scratch_free(&w->scratch);
     mp_frame_free(&w->raw);
     mp_frame_free(&w->out);
-    dualiso_workspace_free(w->ws);
-    develop_workspace_free(&w->dev);
+    mp_dualiso_workspace_free(w->ws);
+    mp_develop_workspace_free(&w->dev);
     mp_cache_scratch_free(&w->cache_scratch);
     free(w);
 }
@@ -149,7 +155,7 @@ static int cache_entry_exists(const job *j, const mp_cache_key *key)
  * run. */
 static mp_status read_payload(const job *j, uint32_t index, slot *s, mp_error *err)
 {
-    mp_status st = mlv_read_payload(j->clip, index, &s->payload, &s->read_error);
+    mp_status st = mp_mlv_read_payload(j->clip, index, &s->payload, &s->read_error);
     s->read_error.code = st;
     s->payload_read = 1;
     if (st == MP_OK || st == MP_ERR_DAMAGED)
@@ -187,7 +193,7 @@ static mp_status frame_from_clip(job *j, worker *w, slot *s, uint32_t index, mp_
     mp_error e = s->read_error;
     mp_status st = e.code;
     if (st == MP_OK)
-        st = mlv_decode_payload(j->clip, index, &s->payload, raw, &w->scratch, &e);
+        st = mp_mlv_decode_payload(j->clip, index, &s->payload, raw, &w->scratch, &e);
     if (st == MP_ERR_DAMAGED) {
         mp_log(&j->o->log, MP_LOG_WARNING, "frame %u not converted: %s", s->number, e.msg);
         s->outcome = FRAME_DAMAGED;
@@ -197,12 +203,12 @@ static mp_status frame_from_clip(job *j, worker *w, slot *s, uint32_t index, mp_
         *err = e;
         return st;
     }
-    if (j->native)
-        return MP_OK;
     uint32_t k = mp_segment_of_index(j->segs, j->levels.segment_count, index);
+    if ((st = mp_rawfix_apply(&j->fixes[k], raw, err)) != MP_OK || j->native)
+        return st;
     const dualiso_levels *lv = &j->levels.segments[k].levels;
-    st = lv->is_dual ? dualiso_reconstruct(raw, lv, &j->dopt, w->ws, out, err)
-                     : dualiso_passthrough(raw, lv, out, err);
+    st = lv->is_dual ? mp_dualiso_reconstruct(raw, lv, &j->dopt, w->ws, out, err)
+                     : mp_dualiso_passthrough(raw, lv, out, err);
     out->number = raw->number;
     out->timestamp_us = raw->timestamp_us;
     return st;
@@ -227,13 +233,14 @@ static mp_status convert_one(void *user, void *ctx, uint32_t i, uint32_t slot_in
     uint32_t index = j->indices[i];
     if (s->outcome == FRAME_SKIPPED)
         return MP_OK;
-    /* Frames for an in-order sink wait in their slot (movies: their RGB); others go out
-     * from the worker. */
-    int frame_in_slot = j->ordered && !j->movie;
+    /* Frames for an in-order sink wait in their slot (developed ones: their RGB); others go
+     * out from the worker. */
+    int rgb = j->format->input == MP_INPUT_RGB;
+    int frame_in_slot = j->ordered && !rgb;
     mp_frame *raw = frame_in_slot && j->native ? &s->frame : &w->raw;
     mp_frame *out = j->native ? raw : frame_in_slot ? &s->frame : &w->out;
     mlv_frame_info fi;
-    mp_status st = mlv_frame_info_get(j->clip, index, &fi);
+    mp_status st = mp_mlv_frame_info_get(j->clip, index, &fi);
     if (st != MP_OK)
         return mp_error_set(err, st, "%s: frame %u: no index entry", j->o->input, s->number);
     s->meta = (mp_frame_meta){fi.exposure, fi.white_balance};
@@ -255,8 +262,8 @@ static mp_status convert_one(void *user, void *ctx, uint32_t i, uint32_t slot_in
         if (cached)
             cache_put(j, w, &key, out);
     }
-    if (j->movie)
-        return mp_movie_develop(j->movie, out, &w->dev, &s->rgb, err);
+    if (rgb)
+        return mp_develop_frame(j->dev, out, &w->dev, &s->rgb, err);
     if (j->ordered)
         return MP_OK;
     st = mp_sink_write_frame(j->sink, out, &s->meta, err);
@@ -265,17 +272,25 @@ static mp_status convert_one(void *user, void *ctx, uint32_t i, uint32_t slot_in
     return st;
 }
 
+/* An in-order sink's frame from its slot; lost ones are announced (a movie repeats the
+ * previous picture). Concurrent sinks were written by the workers. */
+static mp_status write_in_order(job *j, const slot *s, mp_error *err)
+{
+    if (s->outcome != FRAME_WRITTEN)
+        return mp_sink_skip_frame(j->sink, s->number, err);
+    if (j->format->input == MP_INPUT_RAW)
+        return mp_sink_write_frame(j->sink, &s->frame, &s->meta, err);
+    const mp_rgb_frame rgb = {{s->rgb.plane[0], s->rgb.plane[1], s->rgb.plane[2]},
+                              s->rgb.width, s->rgb.height, s->number};
+    return mp_sink_write_rgb(j->sink, &rgb, err);
+}
+
 static mp_status deliver_one(void *user, uint32_t i, uint32_t slot_index, mp_error *err)
 {
     (void)i;
     job *j = user;
     slot *s = &j->slots[slot_index];
-    mp_status st = MP_OK;
-    if (j->movie)
-        st = mp_movie_write(j->movie, s->number, s->outcome == FRAME_WRITTEN ? &s->rgb : NULL,
-                            err);
-    else if (j->ordered && s->outcome == FRAME_WRITTEN)
-        st = mp_sink_write_frame(j->sink, &s->frame, &s->meta, err);
+    mp_status st = j->ordered ? write_in_order(j, s, err) : MP_OK;
     if (st != MP_OK) {
         atomic_store(&j->output_failed, 1);
         return st;
@@ -347,16 +362,18 @@ static mp_status load_levels(job *j, const mp_prepass_options *po, mp_error *err
     if (st != MP_OK)
         return st;
     j->segs = malloc(j->levels.segment_count * sizeof *j->segs);
-    if (!j->segs)
+    j->fixes = calloc(j->levels.segment_count, sizeof *j->fixes);
+    if (!j->segs || !j->fixes)
         return mp_error_set(err, MP_ERR_NOMEM, "convert: out of memory");
     j->native = 1;
-    for (uint32_t k = 0; k < j->levels.segment_count; k++) {
-        j->segs[k] = (mp_segment){j->levels.segments[k].first_index,
-                                  j->levels.segments[k].frame_count};
-        if (j->levels.segments[k].levels.is_dual)
+    for (uint32_t k = 0; k < j->levels.segment_count && st == MP_OK; k++) {
+        const mp_levels_segment *ls = &j->levels.segments[k];
+        j->segs[k] = (mp_segment){ls->first_index, ls->frame_count};
+        if (ls->levels.is_dual)
             j->native = 0;
+        st = mp_rawfix_plan_make(&ls->fix, j->o->raw_fixes, ls->levels.is_dual, &j->fixes[k], err);
     }
-    return MP_OK;
+    return st;
 }
 
 /* Writes the clip's audio (trimmed to the exported frames by the sink) as a WAV. */
@@ -379,7 +396,7 @@ static mp_status write_audio(job *j, const mlv_clip_info *info, const char *wav_
         }
         size_t n = info->audio_bytes - off < AUDIO_CHUNK ? (size_t)(info->audio_bytes - off)
                                                          : AUDIO_CHUNK;
-        st = mlv_read_audio(j->clip, off, buf, n, err);
+        st = mp_mlv_read_audio(j->clip, off, buf, n, err);
         if (st == MP_OK && (st = mp_sink_write_audio(wav, buf, n, err)) != MP_OK)
             atomic_store(&j->output_failed, 1);
     }
@@ -396,7 +413,7 @@ static mp_status write_audio(job *j, const mlv_clip_info *info, const char *wav_
 static mp_status maybe_audio(job *j, const mlv_clip_info *info, uint32_t selected, mp_error *err)
 {
     int whole = selected == info->frame_count;
-    if (!info->audio.present || !info->audio_bytes || strcmp(j->o->format, "dng") ||
+    if (!info->audio.present || !info->audio_bytes || j->format->audio != MP_AUDIO_BESIDE ||
         j->o->audio == 0 || (j->o->audio < 0 && !whole) || !selected)
         return MP_OK;
     char name[MP_NAME_MAX], path[PATH_MAX];
@@ -430,6 +447,28 @@ static mp_status check_drop_frame(const job *j, mp_error *err)
 /* Grey-world gains from WB_SAMPLES frames spread over the whole clip, decoded and
  * reconstructed as the run does, pooled in clip order on one thread: the same gains for any
  * --frames and --threads. Damaged sample frames are left out. */
+/* --wb K: multipliers = 1 / the camera neutral of a K kelvin daylight white (mp_white.h). */
+static mp_status kelvin_gains(const mp_convert_options *o, const mlv_clip_info *info,
+                              float gains[3], mp_error *err)
+{
+    mp_color_calib cal;
+    double n[3];
+    if (o->wb_kelvin < MP_WB_KELVIN_MIN || o->wb_kelvin > MP_WB_KELVIN_MAX)
+        return mp_error_set(err, MP_ERR_ARG, "white balance %u K outside %d..%d K", o->wb_kelvin,
+                            MP_WB_KELVIN_MIN, MP_WB_KELVIN_MAX);
+    if (!mp_color_calib_resolve(&info->camera, &info->raw, &cal) ||
+        !mp_wb_kelvin_neutral(&cal, o->wb_kelvin, 0, 0, n))
+        return mp_error_set(err, MP_ERR_ARG, "%s: --wb %u needs a colour matrix: the camera "
+                            "is not in the table and RAWI has none usable", o->input,
+                            o->wb_kelvin);
+    for (int c = 0; c < 3; c++)
+        gains[c] = (float)(1.0 / n[c]);
+    mp_log(&o->log, MP_LOG_INFO, "%s: %u K white balance R %.4f G %.4f B %.4f (%s)", o->input,
+           o->wb_kelvin, gains[0], gains[1], gains[2],
+           cal.table_name ? cal.table_name : "RAWI matrix");
+    return MP_OK;
+}
+
 static mp_status grey_world_gains(job *j, const mlv_clip_info *info, float gains[3],
                                   mp_error *err)
 {
@@ -451,49 +490,60 @@ static mp_status grey_world_gains(job *j, const mlv_clip_info *info, float gains
             st = frame_from_clip(j, w, &s, offsets[i], &w->raw, j->native ? &w->raw : &w->out,
                                  err);
         if (st == MP_OK && s.outcome == FRAME_WRITTEN)
-            st = develop_grey_world_add(&acc, j->native ? &w->raw : &w->out, err);
+            st = mp_develop_grey_world_add(&acc, j->native ? &w->raw : &w->out, err);
     }
-    mlv_payload_free(&s.payload);
+    mp_mlv_payload_free(&s.payload);
     worker_destroy(j, w);
-    if (st == MP_OK && (st = develop_grey_world_gains(&acc, gains, err)) != MP_OK)
+    if (st == MP_OK && (st = mp_develop_grey_world_gains(&acc, gains, err)) != MP_OK)
         mp_error_set(err, st, "%s: --wb auto: no unclipped light in %u sampled frames",
                      j->o->input, n);
     return st;
 }
 
-static int is_movie(const char *format, av_sink_kind *kind)
+static mp_status read_clip_audio(void *opaque, uint64_t offset, void *buf, size_t bytes,
+                                 mp_error *err)
 {
-    av_sink_kind k;
-    return av_sink_kind_from_name(format, kind ? kind : &k, NULL) == MP_OK;
+    const mlv_clip *clip = opaque;
+    return mp_mlv_read_audio(clip, offset, buf, bytes, err);
 }
 
-/* Opens the movie, or the frame sink (and the WAV beside a DNG sequence) the format names. */
+/* Opens the sink the format names (and the WAV beside a DNG sequence); a sink that takes RGB
+ * gets the develop context its frames are developed with and the clip's audio on demand. */
 static mp_status open_output(job *j, const mlv_clip_info *info, uint32_t selected,
                              mp_error *err)
 {
     const mp_convert_options *o = j->o;
+    const mp_format *f = j->format;
     mp_status st;
-    av_sink_kind kind;
-    if (is_movie(o->format, &kind)) {
+    if (f->input == MP_INPUT_RGB) {
         if (!selected)
             return mp_error_set(err, MP_ERR_RANGE, "%s: no frame to put in a movie", o->input);
-        j->ordered = 1;
-        st = mp_movie_open(&j->movie, o->output, kind, &j->develop, &j->params, j->clip,
-                           o->audio != 0, o->threads ? o->threads : mp_pool_cpu_count(), err);
+        mp_sink_params *p = &j->params;
+        p->gamut = j->develop.gamut;
+        p->curve = j->develop.curve;
+        p->threads = o->threads ? o->threads : mp_pool_cpu_count();
+        p->audio_bytes = o->audio != 0 ? info->audio_bytes : 0;
+        p->read_audio = read_clip_audio;
+        p->audio_opaque = (void *)j->clip;
+        /* as-shot = the neutral the DNGs carry (Magic Lantern's WBAL convention) */
+        mp_color_calib cal;
+        double neutral[3];
+        mp_color_calib_resolve(&info->camera, &info->raw, &cal);
+        int as_shot = mp_wb_as_shot_neutral(&info->white_balance, &cal, neutral);
+        st = mp_develop_context_create(&j->develop, &info->raw, as_shot ? neutral : NULL,
+                                       &j->dev, err);
+        if (st != MP_OK)
+            return st;
     } else {
-        const mp_sink_ops *ops = mp_sink_find(o->format);
         char name[MP_NAME_MAX];
         mp_name_folder(&j->params, name);
-        if (!ops)
-            return mp_error_set(err, MP_ERR_ARG, "unknown output format '%s'", o->format);
         if ((st = mp_naming_check(&j->params, err)) != MP_OK ||
             (st = mp_path_join(j->folder, sizeof j->folder, o->output, name, err)) != MP_OK ||
             (st = maybe_audio(j, info, selected, err)) != MP_OK)
             return st;
-        j->ordered = !ops->concurrent_frames;
-        st = mp_sink_open(&j->sink, ops, o->output, &j->params, err);
     }
-    if (st != MP_OK)
+    j->ordered = !f->ops->concurrent_frames;
+    if ((st = mp_sink_open(&j->sink, f->ops, o->output, &j->params, err)) != MP_OK)
         atomic_store(&j->output_failed, 1);
     return st;
 }
@@ -523,9 +573,9 @@ static mp_status run_frames(job *j, uint32_t selected, mp_convert_result *res, m
         mp_error_set(err, st, "interrupted: %u of %u frames finished; run again with "
                      "--skip-existing to complete", finished, selected);
     for (uint32_t k = 0; k < window; k++) {
-        mlv_payload_free(&j->slots[k].payload);
+        mp_mlv_payload_free(&j->slots[k].payload);
         mp_frame_free(&j->slots[k].frame);
-        develop_rgb_free(&j->slots[k].rgb);
+        mp_develop_rgb_free(&j->slots[k].rgb);
     }
     free(j->slots);
     j->slots = NULL;
@@ -548,7 +598,8 @@ static mp_status open_cache(job *j, mp_error *err)
         return mp_error_set(err, MP_ERR_NOMEM, "convert: out of memory");
     for (uint32_t k = 0; k < j->levels.segment_count; k++)
         j->seg_hash[k] = mp_cache_segment_hash(j->o->tool, &j->clip_id,
-                                               &j->levels.segments[k].levels, &j->dopt);
+                                               &j->levels.segments[k].levels, &j->dopt,
+                                               &j->fixes[k]);
     mp_cache_options co;
     mp_cache_options_default(&co);
     co.log = j->o->log;
@@ -576,8 +627,10 @@ static void cache_summary(job *j, mp_convert_result *res)
 static mp_status convert_clip(job *j, mp_convert_result *res, mp_error *err)
 {
     const mp_convert_options *o = j->o;
-    const mlv_clip_info *info = mlv_clip_get_info(j->clip);
+    const mlv_clip_info *info = mp_mlv_clip_get_info(j->clip);
     /* The reader has logged each damage entry while indexing. */
+    if (!info->frame_count)
+        return mp_error_set(err, MP_ERR_FORMAT, "%s: no frame in the clip", o->input);
     uint32_t *numbers = malloc((info->frame_count ? info->frame_count : 1) * sizeof *numbers);
     if (!numbers)
         return mp_error_set(err, MP_ERR_NOMEM, "convert: out of memory");
@@ -585,7 +638,7 @@ static mp_status convert_clip(job *j, mp_convert_result *res, mp_error *err)
     mp_status st = MP_OK;
     for (uint32_t i = 0; i < info->frame_count && st == MP_OK; i++) {
         mlv_frame_info fi;
-        st = mlv_frame_info_get(j->clip, i, &fi);
+        st = mp_mlv_frame_info_get(j->clip, i, &fi);
         numbers[i] = fi.number;
     }
     if (st != MP_OK)
@@ -599,7 +652,8 @@ static mp_status convert_clip(job *j, mp_convert_result *res, mp_error *err)
         return st;
     j->indices = indices;
     res->selected = selected;
-    if (is_movie(o->format, NULL) && (spec.count > 1 || (spec.count && spec.terms[0].step > 1)))
+    if (j->format->input == MP_INPUT_RGB &&
+        (spec.count > 1 || (spec.count && spec.terms[0].step > 1)))
         return mp_error_set(err, MP_ERR_ARG, "--frames: a movie takes one range without step "
                             "(A-B, A-, -B or N)");
     if (!selected)
@@ -614,7 +668,8 @@ static mp_status convert_clip(job *j, mp_convert_result *res, mp_error *err)
     po.force_phase = o->force_phase;
     po.progress = o->progress;
     po.progress_opaque = o->progress_opaque;
-    dualiso_options_default(&j->dopt);
+    po.no_defects = !o->raw_fixes;
+    mp_dualiso_options_default(&j->dopt);
     j->dopt.chroma_smooth = o->chroma_smooth;
     if ((st = load_levels(j, &po, err)) != MP_OK || (st = open_cache(j, err)) != MP_OK)
         return st;
@@ -623,13 +678,18 @@ static mp_status convert_clip(job *j, mp_convert_result *res, mp_error *err)
     if ((st = check_drop_frame(j, err)) != MP_OK)
         return st;
     j->develop = o->develop;
-    if (o->wb_grey_world && is_movie(o->format, NULL) && selected) {
+    if (o->wb_grey_world && j->format->input == MP_INPUT_RGB && selected) {
         if ((st = grey_world_gains(j, info, j->develop.wb_gains, err)) != MP_OK)
             return st;
         j->develop.wb = DEVELOP_WB_CUSTOM;
         mp_log(&o->log, MP_LOG_INFO, "%s: grey-world white balance R %.4f G %.4f B %.4f",
                o->input, j->develop.wb_gains[0], j->develop.wb_gains[1],
                j->develop.wb_gains[2]);
+    }
+    if (o->wb_kelvin && j->format->input == MP_INPUT_RGB) {
+        if ((st = kelvin_gains(o, info, j->develop.wb_gains, err)) != MP_OK)
+            return st;
+        j->develop.wb = DEVELOP_WB_CUSTOM;
     }
     if ((st = open_output(j, info, selected, err)) != MP_OK)
         return st;
@@ -638,20 +698,48 @@ static mp_status convert_clip(job *j, mp_convert_result *res, mp_error *err)
     st = run_frames(j, selected, res, err);
     cache_summary(j, res);
     if (st == MP_OK) {
-        st = j->movie ? mp_movie_finish(j->movie, err) : mp_sink_finish(j->sink, err);
-        if (st != MP_OK)
+        if ((st = mp_sink_finish(j->sink, err)) != MP_OK)
             atomic_store(&j->output_failed, 1);
     } else {
-        mp_movie_abort(j->movie);
         mp_sink_abort(j->sink);
     }
-    j->movie = NULL;
     j->sink = NULL;
     if (st == MP_OK && (res->damaged || info->damage_count))
         st = mp_error_set(err, MP_ERR_DAMAGED, "%s: damaged input: %u frames unreadable, %u "
                           "damage reports (see warnings); %u frames written", o->input,
                           res->damaged, info->damage_count, res->written);
     return st;
+}
+
+/* 1 when path (or, for a file that does not exist yet, its folder) lies inside folder. */
+static int inside_folder(const char *path, const char *folder)
+{
+    char real_folder[PATH_MAX], real[PATH_MAX], parent[PATH_MAX];
+    if (!realpath(folder, real_folder))
+        return 0;
+    if (!realpath(path, real)) {
+        snprintf(parent, sizeof parent, "%s", path);
+        char *slash = strrchr(parent, '/');
+        if (slash)
+            *slash = 0;
+        if (!realpath(slash ? (parent[0] ? parent : "/") : ".", real))
+            return 0;
+    }
+    size_t n = strlen(real_folder);
+    return !strncmp(real, real_folder, n) && (real[n] == '/' || real[n] == 0 || n == 1);
+}
+
+/* Outputs that would replace an input (the clip, a chunk, the sidecar), a device or FIFO, or
+ * land among the cache's entries are refused before any work (per file again when written). */
+static mp_status check_output(const mp_convert_options *o, const mlv_clip *clip, mp_error *err)
+{
+    mp_status st = mp_protect_inputs(clip, o->levels_path, err);
+    if (st != MP_OK || !strcmp(o->output, "-") || !strcmp(o->format, "null"))
+        return st;
+    if (o->cache_dir && inside_folder(o->output, o->cache_dir))
+        return mp_error_set(err, MP_ERR_ARG, "%s: inside the cache folder %s; not writing "
+                            "there", o->output, o->cache_dir);
+    return strcmp(o->format, "dng") ? mp_out_check_target(o->output, err) : MP_OK;
 }
 
 mp_status mp_convert(const mp_convert_options *o, mp_convert_result *res, mp_error *err)
@@ -666,17 +754,25 @@ mp_status mp_convert(const mp_convert_options *o, mp_convert_result *res, mp_err
     if (o->skip_existing && o->overwrite)
         return mp_error_set(err, MP_ERR_ARG, "--skip-existing and --overwrite exclude each "
                             "other");
-    if (o->skip_existing && strcmp(o->format, "dng"))
+    const mp_format *format = mp_format_find(o->format);
+    if (!format)
+        return mp_error_set(err, MP_ERR_ARG, "unknown output format '%s'", o->format);
+    if (o->skip_existing && !format->sequence)
         return mp_error_set(err, MP_ERR_ARG, "--skip-existing needs a DNG sequence output");
     job j;
     memset(&j, 0, sizeof j);
     j.o = o;
+    j.format = format;
     mlv_clip *clip = NULL;
     mlv_open_options oo = {o->log, 0};
-    mp_status st = mlv_clip_open(&clip, o->input, &oo, err);
+    mp_status st = mp_mlv_clip_open(&clip, o->input, &oo, err);
     if (st != MP_OK)
         return st;
     j.clip = clip;
+    if ((st = check_output(o, clip, err)) != MP_OK) {
+        mp_mlv_clip_close(clip);
+        return st;
+    }
     double start = mp_progress_now();
     mp_progress_begin(&j.progress, 0, start);
     st = convert_clip(&j, res, err);
@@ -687,14 +783,17 @@ mp_status mp_convert(const mp_convert_options *o, mp_convert_result *res, mp_err
                         mp_progress_now(), &ev);
         o->progress(o->progress_opaque, &ev);
     }
-    mp_movie_abort(j.movie);
     mp_sink_abort(j.sink);
+    for (uint32_t k = 0; j.fixes && k < j.levels.segment_count; k++)
+        mp_rawfix_plan_free(&j.fixes[k]);
+    free(j.fixes);
+    mp_develop_context_free(j.dev);
     mp_clip_levels_free(&j.levels);
     mp_cache_close(j.cache);
     free(j.seg_hash);
     free(j.segs);
     free(j.indices);
     free(j.numbers);
-    mlv_clip_close(clip);
+    mp_mlv_clip_close(clip);
     return st;
 }

@@ -10,12 +10,14 @@
 #include <unistd.h>
 
 #include "common/json.h"
+#include "common/out_file.h"
 
 /* One table per JSON object, used by both the writer and the strict reader, so the two
  * cannot drift apart. Nested objects and the segment array are field types of their own. */
 typedef enum field_type {
     F_BOOL, F_U32, F_F64, F_HEX64, F_STRING,
-    F_FORMAT, F_VERSION, F_CLIP, F_SEGMENTS, F_LEVELS
+    F_FORMAT, F_VERSION, F_CLIP, F_SEGMENTS, F_LEVELS,
+    F_RAWFIX, F_GAINS, F_LATTICE, F_CLASSES, F_PIXELS
 } field_type;
 
 typedef struct field {
@@ -52,13 +54,38 @@ static const field level_fields[] = {
     FIELD(dualiso_levels, out_scale, F_F64),
 };
 
+/* rawfix_map: the classes and pixels arrays hold x, y pairs. */
+static const field lattice_fields[] = {
+    FIELD(rawfix_lattice, period_x, F_U32),
+    FIELD(rawfix_lattice, period_y, F_U32),
+    FIELD(rawfix_lattice, x0, F_U32),
+    FIELD(rawfix_lattice, y0, F_U32),
+    FIELD(rawfix_lattice, x1, F_U32),
+    FIELD(rawfix_lattice, y1, F_U32),
+    {"classes", 0, F_CLASSES},
+};
+
+static const field rawfix_fields[] = {
+    FIELD(rawfix_map, width, F_U32),
+    FIELD(rawfix_map, height, F_U32),
+    FIELD(rawfix_map, frames, F_U32),
+    FIELD(rawfix_map, stripes, F_BOOL),
+    FIELD(rawfix_map, stripe_amplitude, F_F64),
+    FIELD(rawfix_map, stripe_gain, F_GAINS),
+    FIELD(rawfix_map, lattice, F_LATTICE),
+    {"pixels", 0, F_PIXELS},
+};
+
 static const field segment_fields[] = {
     FIELD(mp_levels_segment, first_index, F_U32),
     FIELD(mp_levels_segment, frame_count, F_U32),
     FIELD(mp_levels_segment, first_frame, F_U32),
     FIELD(mp_levels_segment, last_frame, F_U32),
     FIELD(mp_levels_segment, levels, F_LEVELS),
+    {"rawfix", offsetof(mp_levels_segment, fix), F_RAWFIX},
 };
+
+#define GAIN_COUNT (RAWFIX_STRIPE_ROWS * RAWFIX_STRIPE_COLS)
 
 static const field clip_fields[] = {
     FIELD(mp_clip_levels, guid, F_HEX64),
@@ -89,6 +116,8 @@ uint64_t mp_fnv1a64(const void *data, size_t len, uint64_t seed)
 
 void mp_clip_levels_free(mp_clip_levels *cl)
 {
+    for (uint32_t k = 0; cl->segments && k < cl->segment_count; k++)
+        mp_rawfix_map_free(&cl->segments[k].fix);
     free(cl->segments);
     memset(cl, 0, sizeof *cl);
 }
@@ -122,6 +151,36 @@ static mp_status write_value(mp_text *t, const mp_clip_levels *cl, const void *b
         return write_object(t, cl, cl, clip_fields, COUNT(clip_fields), indent, err);
     case F_LEVELS:
         return write_object(t, cl, p, level_fields, COUNT(level_fields), indent, err);
+    case F_RAWFIX:
+        return write_object(t, cl, p, rawfix_fields, COUNT(rawfix_fields), indent, err);
+    case F_LATTICE:
+        return write_object(t, cl, p, lattice_fields, COUNT(lattice_fields), indent, err);
+    case F_GAINS: {
+        const double *g = (const double *)p;
+        for (uint32_t i = 0; i < GAIN_COUNT; i++) {
+            if (!isfinite(g[i]))
+                return mp_error_set(err, MP_ERR_ARG, "levels: a stripe gain is not finite");
+            mp_text_printf(t, "%s%.17g", i ? ", " : "[", g[i]);
+        }
+        mp_text_printf(t, "]");
+        break;
+    }
+    case F_CLASSES: {
+        const rawfix_lattice *l = base;
+        mp_text_printf(t, "[");
+        for (uint32_t i = 0; i < l->class_count; i++)
+            mp_text_printf(t, "%s%u, %u", i ? ", " : "", l->class_x[i], l->class_y[i]);
+        mp_text_printf(t, "]");
+        break;
+    }
+    case F_PIXELS: {
+        const rawfix_map *m = base;
+        mp_text_printf(t, "[");
+        for (uint32_t i = 0; i < m->pixel_count; i++)
+            mp_text_printf(t, "%s%u, %u", i ? ", " : "", m->pixels[2 * i], m->pixels[2 * i + 1]);
+        mp_text_printf(t, "]");
+        break;
+    }
     case F_SEGMENTS:
         mp_text_printf(t, "[");
         for (uint32_t i = 0; i < cl->segment_count; i++) {
@@ -203,6 +262,28 @@ static int parse_hex64(const char *s, uint64_t *out)
     return 1;
 }
 
+/* An array of min..max numbers: finite doubles into d, or 32-bit unsigned integers into u. */
+static mp_status read_numbers(reader *r, uint32_t node, const char *path, uint32_t min,
+                              uint32_t max, int integers, double *d, uint32_t *u)
+{
+    const mp_json_node *nd = &r->doc->nodes[node];
+    if (nd->type != MP_JSON_ARRAY || nd->count < min || nd->count > max)
+        return bad_key(r, path, "expected an array of the right length");
+    uint32_t i = 0;
+    for (uint32_t c = nd->child; c != MP_JSON_NONE; c = r->doc->nodes[c].next, i++) {
+        const mp_json_node *e = &r->doc->nodes[c];
+        if (e->type != MP_JSON_NUMBER || !isfinite(e->number) ||
+            (integers && (!e->is_integer || e->number < 0 || e->number > 4294967295.0)))
+            return bad_key(r, path, integers ? "expected integers from 0 to 4294967295"
+                                             : "expected finite numbers");
+        if (integers)
+            u[i] = (uint32_t)e->number;
+        else
+            d[i] = e->number;
+    }
+    return MP_OK;
+}
+
 static mp_status read_segments(reader *r, uint32_t node, const char *path)
 {
     const mp_json_node *nd = &r->doc->nodes[node];
@@ -277,6 +358,37 @@ static mp_status read_value(reader *r, uint32_t node, void *base, const field *f
         return read_object(r, node, p, level_fields, COUNT(level_fields), path);
     case F_SEGMENTS:
         return read_segments(r, node, path);
+    case F_RAWFIX:
+        return read_object(r, node, p, rawfix_fields, COUNT(rawfix_fields), path);
+    case F_LATTICE:
+        return read_object(r, node, p, lattice_fields, COUNT(lattice_fields), path);
+    case F_GAINS:
+        return read_numbers(r, node, path, GAIN_COUNT, GAIN_COUNT, 0, (double *)p, NULL);
+    case F_CLASSES: {
+        rawfix_lattice *l = base;
+        uint32_t v[2 * RAWFIX_MAX_CLASSES], n;
+        mp_status st = read_numbers(r, node, path, 0, 2 * RAWFIX_MAX_CLASSES, 1, NULL, v);
+        if (st != MP_OK)
+            return st;
+        n = r->doc->nodes[node].count;
+        if (n % 2)
+            return bad_key(r, path, "expected x, y pairs");
+        l->class_count = n / 2;
+        for (uint32_t i = 0; i < l->class_count; i++)
+            l->class_x[i] = v[2 * i], l->class_y[i] = v[2 * i + 1];
+        return MP_OK;
+    }
+    case F_PIXELS: {
+        rawfix_map *m = base;
+        uint32_t n = r->doc->nodes[node].count;
+        if (r->doc->nodes[node].type != MP_JSON_ARRAY || n % 2 || n > 2 * RAWFIX_MAX_PIXELS)
+            return bad_key(r, path, "expected at most " STRINGIFY(RAWFIX_MAX_PIXELS)
+                                    " x, y pairs");
+        if (!(m->pixels = malloc((n ? n : 1) * sizeof *m->pixels)))
+            return mp_error_set(r->err, MP_ERR_NOMEM, "%s: out of memory", r->name);
+        m->pixel_count = n / 2;
+        return read_numbers(r, node, path, n, n, 1, NULL, m->pixels);
+    }
     }
     return MP_OK;
 }
@@ -311,6 +423,32 @@ static mp_status read_object(reader *r, uint32_t node, void *base, const field *
     return MP_OK;
 }
 
+/* What is wrong with a map read from a file, or NULL. */
+static const char *rawfix_map_check(const rawfix_map *m)
+{
+    const rawfix_lattice *l = &m->lattice;
+    if ((uint64_t)m->width * m->height > MP_FRAME_MAX_PIXELS || m->width > MP_FRAME_MAX_DIM ||
+        m->height > MP_FRAME_MAX_DIM || m->frames > RAWFIX_MAX_FRAMES)
+        return "frame size or frame count out of range";
+    for (uint32_t i = 0; i < m->pixel_count; i++)
+        if (m->pixels[2 * i] >= m->width || m->pixels[2 * i + 1] >= m->height)
+            return "a pixel lies outside the frame";
+    for (uint32_t r = 0; m->stripes && r < RAWFIX_STRIPE_ROWS; r++)
+        for (uint32_t c = 0; c < RAWFIX_STRIPE_COLS; c++)
+            if (!(m->stripe_gain[r][c] > 0.5 && m->stripe_gain[r][c] < 2))
+                return "stripe gains must lie between 0.5 and 2";
+    if (!l->period_x && !l->period_y && !l->class_count)
+        return NULL;
+    if (l->period_x < 2 || l->period_y < 2 || l->period_x > RAWFIX_MAX_PERIOD ||
+        l->period_y > RAWFIX_MAX_PERIOD || !l->class_count || l->x0 >= l->x1 ||
+        l->y0 >= l->y1 || l->x1 > m->width || l->y1 > m->height)
+        return "lattice periods, classes or box out of range";
+    for (uint32_t k = 0; k < l->class_count; k++)
+        if (l->class_x[k] >= l->period_x || l->class_y[k] >= l->period_y)
+            return "a lattice class is not below its period";
+    return NULL;
+}
+
 /* Consistency that the types alone do not express. */
 static mp_status check_clip_levels(reader *r)
 {
@@ -339,6 +477,10 @@ static mp_status check_clip_levels(reader *r)
             return bad_key(r, path, "needs out_black < out_white <= 65535");
         if (lv->in_black >= lv->in_white || lv->ratio <= 0 || lv->out_scale <= 0)
             return bad_key(r, path, "needs in_black < in_white, ratio > 0, out_scale > 0");
+        snprintf(path, sizeof path, "segments[%u].rawfix", i);
+        const char *why = rawfix_map_check(&s->fix);
+        if (why)
+            return bad_key(r, path, why);
     }
     if (next_index != cl->frame_count)
         return bad_key(r, "segments", "segments do not cover the clip's frame_count");
@@ -370,58 +512,28 @@ mp_status mp_clip_levels_write(const char *path, const mp_clip_levels *cl, int o
 {
     char *text;
     size_t len;
-    mp_status st = mp_clip_levels_to_json(cl, &text, &len, err);
+    mp_status st = mp_out_check_target(path, err);
+    if (st == MP_OK)
+        st = mp_clip_levels_to_json(cl, &text, &len, err);
     if (st != MP_OK)
         return st;
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", path) >= (int)sizeof tmp) {
-        free(text);
-        return mp_error_set(err, MP_ERR_ARG, "%s: path too long", path);
-    }
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        free(text);
-        return mp_error_set(err, MP_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
-    }
-    size_t done = 0;
-    while (done < len) {
-        ssize_t n = write(fd, text + done, len - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        done += (size_t)n;
-    }
-    int write_errno = done == len ? 0 : errno ? errno : EIO;
+    st = mp_out_write_file(path, text, len, overwrite, 0, err);
     free(text);
-    if (fchmod(fd, 0644) != 0 && !write_errno)
-        write_errno = errno;
-    if (close(fd) != 0 && !write_errno)
-        write_errno = errno;
-    if (write_errno) {
-        unlink(tmp);
-        return mp_error_set(err, MP_ERR_IO, "%s: write failed: %s", path, strerror(write_errno));
-    }
-    /* link() refuses to replace an existing file, atomically; rename() replaces it. */
-    if (overwrite ? rename(tmp, path) != 0 : link(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        if (e == EEXIST)
-            return mp_error_set(err, MP_ERR_IO, "%s: exists (use --overwrite)", path);
-        return mp_error_set(err, MP_ERR_IO, "%s: cannot rename into place: %s", path,
-                            strerror(e));
-    }
-    if (!overwrite)
-        unlink(tmp);
-    return MP_OK;
+    return st;
 }
 
 mp_status mp_clip_levels_read(const char *path, mp_clip_levels *cl, mp_error *err)
 {
     memset(cl, 0, sizeof *cl);
-    int fd = open(path, O_RDONLY);
+    /* Non-blocking, so that a FIFO given as the sidecar is refused instead of waited on. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return mp_error_set(err, MP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    struct stat sb;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        close(fd);
+        return mp_error_set(err, MP_ERR_IO, "%s: not a regular file", path);
+    }
     char *buf = malloc(MP_JSON_MAX_BYTES + 1);
     if (!buf) {
         close(fd);

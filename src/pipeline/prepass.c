@@ -1,6 +1,7 @@
 #include "pipeline/prepass.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,31 +20,37 @@ uint64_t mp_prepass_options_hash(const mp_prepass_options *o)
     char canon[128];
     /* dark_segments=clip: undetected segments of a dual-ISO clip follow the clip */
     int n = snprintf(canon, sizeof canon, "levels v%d samples=%u force_phase=%d "
-                     "dark_segments=clip", MP_LEVELS_FORMAT_VERSION, MP_SAMPLES_PER_SEGMENT,
-                     o->force_phase);
+                     "dark_segments=clip%s", MP_LEVELS_FORMAT_VERSION, MP_SAMPLES_PER_SEGMENT,
+                     o->force_phase, o->no_defects ? "" : " rawfix=1");
     return mp_fnv1a64(canon, (size_t)n, MP_FNV1A64_SEED);
 }
 
 mp_status mp_clip_segments(const mlv_clip *clip, mp_segment **segs, uint32_t *count,
                            mp_error *err)
 {
-    uint32_t n = mlv_clip_get_info(clip)->frame_count;
+    uint32_t n = mp_mlv_clip_get_info(clip)->frame_count;
     uint32_t *seg_of = malloc((n ? n : 1) * sizeof *seg_of);
     if (!seg_of)
         return mp_error_set(err, MP_ERR_NOMEM, "out of memory for %u frames", n);
     mp_status st = MP_OK;
     for (uint32_t i = 0; i < n && st == MP_OK; i++) {
         mlv_frame_info fi;
-        st = mlv_frame_info_get(clip, i, &fi);
+        st = mp_mlv_frame_info_get(clip, i, &fi);
         seg_of[i] = fi.segment;
     }
     if (st != MP_OK)
-        st = mp_error_set(err, st, "%s: frame index unreadable", mlv_clip_path(clip, 0));
+        st = mp_error_set(err, st, "%s: frame index unreadable", mp_mlv_clip_path(clip, 0));
     else
         st = mp_segments_find(seg_of, n, segs, count, err);
     free(seg_of);
     return st;
 }
+
+/* The probe of a segment with no sign of dual ISO: a sample is clearly single ISO when
+ * detection had many pixel pairs (not a dark or tiny frame) and no row class told apart. */
+#define PROBE 4u
+#define ABSENT_PAIRS 10000
+#define ABSENT_CONFIDENCE 0.25
 
 /* A sample's payload, read by the pool's I/O thread (the pool's slots are the ring). */
 typedef struct sample_slot {
@@ -60,18 +67,23 @@ typedef struct sample_set {
      * too dark or flat for detection). */
     int clip_phase;
     sample_slot *slots;
+    uint32_t jobs[MP_SAMPLES_PER_SEGMENT];    /* the sample each pool job handles */
     uint32_t index[MP_SAMPLES_PER_SEGMENT];   /* clip indices */
     int usable[MP_SAMPLES_PER_SEGMENT];       /* read without damage */
     int dual[MP_SAMPLES_PER_SEGMENT];
     uint32_t phase[MP_SAMPLES_PER_SEGMENT];   /* detected (or forced); valid when dual */
+    int absent[MP_SAMPLES_PER_SEGMENT];       /* plenty of evidence and no trace of the pattern */
     dualiso_stats *stats;                     /* MP_SAMPLES_PER_SEGMENT entries */
     mp_progress_event progress;               /* LEVELS: samples read so far, of total */
     double start_s;
+    rawfix_accum *defects;                    /* NULL: raw defects not looked for */
+    pthread_mutex_t defects_lock;
 } sample_set;
 
 typedef struct sample_ctx {
     mlv_scratch scratch;
     mp_frame frame;
+    rawfix_measurement defects;
 } sample_ctx;
 
 static mp_status sample_ctx_create(void *user, void **ctx, mp_error *err)
@@ -89,9 +101,24 @@ static void sample_ctx_destroy(void *user, void *ctx)
 {
     (void)user;
     sample_ctx *c = ctx;
-    mlv_scratch_free(&c->scratch);
+    mp_mlv_scratch_free(&c->scratch);
     mp_frame_free(&c->frame);
+    mp_rawfix_measurement_free(&c->defects);
     free(c);
+}
+
+/* Measures the sample's raw defects and adds them to the segment's sums (integer sums, so
+ * the map does not depend on which thread added what, or when). */
+static mp_status measure_defects(sample_set *s, sample_ctx *c, uint32_t i, int dual,
+                                 mp_error *err)
+{
+    mp_status st = mp_rawfix_measure(&c->frame, dual, &c->defects, err);
+    if (st != MP_OK)
+        return st;
+    pthread_mutex_lock(&s->defects_lock);
+    st = mp_rawfix_accum_add(s->defects, &c->defects, i, err);
+    pthread_mutex_unlock(&s->defects_lock);
+    return st;
 }
 
 /* The I/O stage. A damaged frame is left for its job to skip; other read errors end the run. */
@@ -99,7 +126,8 @@ static mp_status sample_read(void *user, uint32_t i, uint32_t slot, mp_error *er
 {
     sample_set *s = user;
     sample_slot *sl = &s->slots[slot];
-    mp_status st = mlv_read_payload(s->clip, s->index[i], &sl->payload, &sl->read_error);
+    mp_status st = mp_mlv_read_payload(s->clip, s->index[s->jobs[i]], &sl->payload,
+                                       &sl->read_error);
     sl->read_error.code = st;
     if (st == MP_OK || st == MP_ERR_DAMAGED)
         return MP_OK;
@@ -107,14 +135,15 @@ static mp_status sample_read(void *user, uint32_t i, uint32_t slot, mp_error *er
     return st;
 }
 
-static mp_status sample_run(void *user, void *ctx, uint32_t i, uint32_t slot, mp_error *err)
+static mp_status sample_run(void *user, void *ctx, uint32_t job, uint32_t slot, mp_error *err)
 {
     sample_set *s = user;
     sample_ctx *c = ctx;
+    const uint32_t i = s->jobs[job];
     mp_error e = s->slots[slot].read_error;
     mp_status st = e.code;
     if (st == MP_OK)
-        st = mlv_decode_payload(s->clip, s->index[i], &s->slots[slot].payload, &c->frame,
+        st = mp_mlv_decode_payload(s->clip, s->index[i], &s->slots[slot].payload, &c->frame,
                                 &c->scratch, &e);
     if (st == MP_ERR_DAMAGED) {
         mp_log(&s->opt->log, MP_LOG_WARNING, "pre-pass skips a damaged frame: %s", e.msg);
@@ -125,16 +154,19 @@ static mp_status sample_run(void *user, void *ctx, uint32_t i, uint32_t slot, mp
         return st;
     }
     dualiso_detection det;
-    if ((st = dualiso_detect(&c->frame, &det, err)) != MP_OK)
+    if ((st = mp_dualiso_detect(&c->frame, &det, err)) != MP_OK)
         return st;
     s->usable[i] = 1;
     s->dual[i] = det.is_dual || s->opt->force_phase >= 0;
+    s->absent[i] = !s->dual[i] && det.pairs >= ABSENT_PAIRS && det.confidence < ABSENT_CONFIDENCE;
     s->phase[i] = s->opt->force_phase >= 0 ? (uint32_t)s->opt->force_phase : det.phase;
+    if (s->defects && (st = measure_defects(s, c, i, s->dual[i], err)) != MP_OK)
+        return st;
     if (s->clip_phase >= 0)
-        return dualiso_stats_collect(&c->frame, (uint32_t)s->clip_phase, &s->stats[i], err);
+        return mp_dualiso_stats_collect(&c->frame, (uint32_t)s->clip_phase, &s->stats[i], err);
     if (!s->dual[i])
         return MP_OK;
-    return dualiso_stats_collect(&c->frame, s->phase[i], &s->stats[i], err);
+    return mp_dualiso_stats_collect(&c->frame, s->phase[i], &s->stats[i], err);
 }
 
 /* One sample done (in order, one call at a time): a LEVELS event for the terminal. */
@@ -157,7 +189,42 @@ typedef struct segment_scan {
     uint32_t first_usable;       /* clip index of the first readable sample */
     uint32_t phase_votes[4];     /* detected phases of the dual samples */
     int pooled;                  /* its levels come from its own dual samples */
+    int probe_decided;           /* single ISO from the probe's samples alone */
 } segment_scan;
+
+/* Runs the samples s->jobs[0..njobs) through the pool (reader thread + workers). */
+static mp_status run_samples(sample_set *s, uint32_t njobs, mp_error *err)
+{
+    mp_pool_options po = {s->opt->threads, 0, s->opt->cancel};
+    uint32_t threads, window;
+    mp_pool_resolve(&po, njobs, &threads, &window);
+    if (!(s->slots = calloc(window, sizeof *s->slots)))
+        return mp_error_set(err, MP_ERR_NOMEM, "pre-pass: out of memory");
+    mp_pool_callbacks cb = {s, sample_ctx_create, sample_ctx_destroy, sample_run,
+                            s->opt->progress ? sample_deliver : NULL};
+    /* A second look at a segment (with the clip's phase) makes more work than announced. */
+    if (s->progress.done + njobs > s->progress.total)
+        s->progress.total = s->progress.done + njobs;
+    mp_status st = mp_pool_run_with_reader(njobs, &po, &cb, sample_read, NULL, err);
+    for (uint32_t k = 0; k < window; k++)
+        mp_mlv_payload_free(&s->slots[k].payload);
+    free(s->slots);
+    s->slots = NULL;
+    if (st == MP_ERR_INTERRUPTED)
+        return mp_error_set(err, st, "interrupted during the levels pre-pass");
+    return st;
+}
+
+/* A probe may decide a segment alone when nothing says dual ISO: no forced phase, no clip
+ * phase to rescue it with, no DISO block saying dual, and enough samples to spare. */
+static int may_probe(const sample_set *s, const mp_segment *seg, uint32_t n)
+{
+    mlv_frame_info fi;
+    if (s->clip_phase >= 0 || s->opt->force_phase >= 0 || n < 2 * PROBE ||
+        mp_mlv_frame_info_get(s->clip, seg->first, &fi) != MP_OK)
+        return 0;
+    return !(fi.dual_iso && fi.dual_iso->present && fi.dual_iso->mode != 0);
+}
 
 /* Reads, detects and collects the samples of one segment (s->clip_phase as set) and moves
  * the collected statistics to the front of s->stats in sample order, so pooling does not
@@ -169,29 +236,51 @@ static mp_status sample_segment(sample_set *s, const mp_segment *seg, segment_sc
     uint32_t n = mp_sample_offsets(seg->count, MP_SAMPLES_PER_SEGMENT, offsets);
     for (uint32_t i = 0; i < n; i++) {
         s->index[i] = seg->first + offsets[i];
-        s->usable[i] = s->dual[i] = 0;
+        s->usable[i] = s->dual[i] = s->absent[i] = 0;
     }
-    mp_pool_options po = {s->opt->threads, 0, s->opt->cancel};
-    uint32_t threads, window;
-    mp_pool_resolve(&po, n, &threads, &window);
-    if (!(s->slots = calloc(window, sizeof *s->slots)))
-        return mp_error_set(err, MP_ERR_NOMEM, "pre-pass: out of memory");
-    mp_pool_callbacks cb = {s, sample_ctx_create, sample_ctx_destroy, sample_run,
-                            s->opt->progress ? sample_deliver : NULL};
-    /* A second look at a segment (with the clip's phase) makes more work than announced. */
-    if (s->progress.done + n > s->progress.total)
-        s->progress.total = s->progress.done + n;
-    mp_status st = mp_pool_run_with_reader(n, &po, &cb, sample_read, NULL, err);
-    for (uint32_t k = 0; k < window; k++)
-        mlv_payload_free(&s->slots[k].payload);
-    free(s->slots);
-    s->slots = NULL;
-    if (st == MP_ERR_INTERRUPTED)
-        return mp_error_set(err, st, "interrupted during the levels pre-pass");
+    if (s->defects && n > RAWFIX_MAX_FRAMES)
+        return mp_error_set(err, MP_ERR_ARG, "pre-pass: %u samples, rawfix takes %u", n,
+                            RAWFIX_MAX_FRAMES);
+    uint32_t sampled = n;
+    int probe_decided = 0;
+    mp_status st;
+    if (may_probe(s, seg, n)) {
+        /* PROBE samples spread over the segment first; when every one of them shows plenty
+         * of evidence and no trace of the pattern, the rest cannot make it dual ISO in
+         * practice, and the segment's single-ISO levels come from its first sample anyway */
+        for (uint32_t p = 0; p < PROBE; p++)
+            s->jobs[p] = p * n / PROBE;
+        st = run_samples(s, PROBE, err);
+        int absent = st == MP_OK;
+        for (uint32_t p = 0; p < PROBE && absent; p++)
+            absent = s->absent[s->jobs[p]];
+        /* the raw-defect map still wants every sample, but the decision stays the probe's */
+        probe_decided = absent;
+        if (absent && !s->defects) {
+            sampled = PROBE;
+            /* the samples the probe spared were announced to the progress display */
+            s->progress.total -= n - PROBE;
+        } else if (st == MP_OK) {
+            uint8_t probed[MP_SAMPLES_PER_SEGMENT] = {0};
+            for (uint32_t p = 0; p < PROBE; p++)
+                probed[s->jobs[p]] = 1;
+            uint32_t j = 0;
+            for (uint32_t i = 0; i < n; i++)
+                if (!probed[i])
+                    s->jobs[j++] = i;
+            st = run_samples(s, j, err);
+            for (uint32_t i = 0; i < n && probe_decided; i++)
+                s->dual[i] = 0;
+        }
+    } else {
+        for (uint32_t i = 0; i < n; i++)
+            s->jobs[i] = i;
+        st = run_samples(s, n, err);
+    }
     if (st != MP_OK)
         return st;
 
-    *scan = (segment_scan){.sampled = n};
+    *scan = (segment_scan){.sampled = sampled, .probe_decided = probe_decided};
     *collected = 0;
     for (uint32_t i = 0; i < n; i++) {
         if (!s->usable[i])
@@ -210,7 +299,7 @@ static mp_status sample_segment(sample_set *s, const mp_segment *seg, segment_sc
     }
     if (!scan->usable)
         return mp_error_set(err, MP_ERR_DAMAGED, "%s: no readable frame among the %u sampled "
-                            "in frames %u-%u (indices)", mlv_clip_path(s->clip, 0), n,
+                            "in frames %u-%u (indices)", mp_mlv_clip_path(s->clip, 0), n,
                             seg->first, seg->first + seg->count - 1);
     return MP_OK;
 }
@@ -228,10 +317,10 @@ static mp_status pool_levels(const sample_set *s, uint32_t collected, const mlv_
                              int phase, dualiso_levels *lv, mp_error *err)
 {
     dualiso_pool_options popt;
-    dualiso_pool_options_default(&popt);
+    mp_dualiso_pool_options_default(&popt);
     popt.nominal_ev = nominal_ev(fi);
     popt.force_phase = phase;
-    return dualiso_levels_pool(s->stats, collected, &popt, lv, err);
+    return mp_dualiso_levels_pool(s->stats, collected, &popt, lv, err);
 }
 
 /* Single-ISO levels: the output mapping from the segment's own metadata levels. */
@@ -239,10 +328,10 @@ static mp_status passthrough_levels(const mlv_clip *clip, uint32_t index, dualis
                                     mp_error *err)
 {
     sample_ctx c = {.scratch = {.ref_index = -1}};
-    mp_status st = mlv_read_frame(clip, index, &c.frame, &c.scratch, err);
+    mp_status st = mp_mlv_read_frame(clip, index, &c.frame, &c.scratch, err);
     if (st == MP_OK)
-        st = dualiso_levels_passthrough(&c.frame, lv, err);
-    mlv_scratch_free(&c.scratch);
+        st = mp_dualiso_levels_passthrough(&c.frame, lv, err);
+    mp_mlv_scratch_free(&c.scratch);
     mp_frame_free(&c.frame);
     return st;
 }
@@ -291,7 +380,7 @@ static mp_status rescue_levels(sample_set *s, const mp_segment *seg, const mlv_f
         mp_log(&s->opt->log, MP_LOG_INFO, "frames %u-%u: %u of %u sampled frames show the "
                "dual-ISO pattern (too dark or flat); dual ISO like the rest of the clip, "
                "phase %u, %.2f EV, ratio %s", fi->number, last, scan.dual, scan.usable,
-               clip_phase, lv->ratio_ev, dualiso_ratio_source_name(lv->ratio_source));
+               clip_phase, lv->ratio_ev, mp_dualiso_ratio_source_name(lv->ratio_source));
         return MP_OK;
     }
     if (levels_fit(dl, fi)) {
@@ -299,7 +388,7 @@ static mp_status rescue_levels(sample_set *s, const mp_segment *seg, const mlv_f
         mp_log(&s->opt->log, MP_LOG_INFO, "frames %u-%u: no dual-ISO levels of their own (%s); "
                "using those of frames %u-%u, %.2f EV, ratio %s", fi->number, last,
                pool_err.msg, donor->first_frame, donor->last_frame, lv->ratio_ev,
-               dualiso_ratio_source_name(lv->ratio_source));
+               mp_dualiso_ratio_source_name(lv->ratio_source));
         return MP_OK;
     }
     st = passthrough_levels(s->clip, scan.first_usable, lv, err);
@@ -367,11 +456,7 @@ static int clip_majority_phase(const segment_scan *scans, uint32_t nseg)
     for (uint32_t k = 0; k < nseg; k++)
         for (int p = 0; scans[k].pooled && p < 4; p++)
             votes[p] += scans[k].phase_votes[p];
-    int best = -1;
-    for (int p = 0; p < 4; p++)
-        if (votes[p] && (best < 0 || votes[p] > votes[best]))
-            best = p;
-    return best;
+    return mp_dualiso_phase_majority(votes);
 }
 
 /* The levels of a segment whose samples were mostly not dual (see mp_prepass_run). */
@@ -381,9 +466,9 @@ static mp_status undetected_levels(sample_set *s, const mp_clip_levels *out,
                                    mp_error *err)
 {
     mlv_frame_info fi;
-    if (mlv_frame_info_get(s->clip, segs[k].first, &fi) != MP_OK)
+    if (mp_mlv_frame_info_get(s->clip, segs[k].first, &fi) != MP_OK)
         return mp_error_set(err, MP_ERR_DAMAGED, "%s: frame index unreadable",
-                            mlv_clip_path(s->clip, 0));
+                            mp_mlv_clip_path(s->clip, 0));
     const uint32_t last = fi.number + segs[k].count - 1;
     const segment_scan *sc = &scans[k];
     const mp_dual_iso_tag *diso = fi.dual_iso;
@@ -405,9 +490,27 @@ static mp_status undetected_levels(sample_set *s, const mp_clip_levels *out,
         mp_log(&s->opt->log, MP_LOG_WARNING, "frames %u-%u: only %u of %u sampled frames look "
                "dual ISO; treating them as single ISO", fi.number, last, sc->dual, sc->usable);
     else
-        mp_log(&s->opt->log, MP_LOG_INFO, "frames %u-%u: single ISO, ratio %s%s", fi.number,
-               last, dualiso_ratio_source_name(lv->ratio_source),
-               diso_single && donor ? " (the DISO block says dual ISO is off)" : "");
+        mp_log(&s->opt->log, MP_LOG_INFO, "frames %u-%u: single ISO, ratio %s%s%s", fi.number,
+               last, mp_dualiso_ratio_source_name(lv->ratio_source),
+               diso_single && donor ? " (the DISO block says dual ISO is off)" : "",
+               sc->probe_decided ? " (no trace of the row pattern in the probe's frames)" : "");
+    return MP_OK;
+}
+
+/* The segment's raw defect map from the samples' sums, and a line saying what it holds. */
+static mp_status defect_map(sample_set *s, mp_levels_segment *ls, const mp_prepass_options *o,
+                            mp_error *err)
+{
+    mp_status st = mp_rawfix_map_build(s->defects, &ls->fix, err);
+    if (st != MP_OK)
+        return st;
+    const rawfix_map *m = &ls->fix;
+    mp_log(&o->log, MP_LOG_INFO, "frames %u-%u: raw defects from %u frames: focus-pixel "
+           "lattice %ux%u (%u classes, %llu sites), %u single defects, stripes %.3f %% (%s)",
+           ls->first_frame, ls->last_frame, m->frames, m->lattice.period_x,
+           m->lattice.period_y, m->lattice.class_count,
+           (unsigned long long)mp_rawfix_lattice_sites(&m->lattice), m->pixel_count,
+           100 * m->stripe_amplitude, m->stripes ? "corrected" : "not significant");
     return MP_OK;
 }
 
@@ -419,7 +522,10 @@ mp_status mp_prepass_run(const mlv_clip *clip, const mp_prepass_options *o, cons
                          mp_clip_levels *out, mp_error *err)
 {
     memset(out, 0, sizeof *out);
-    const mlv_clip_info *info = mlv_clip_get_info(clip);
+    const mlv_clip_info *info = mp_mlv_clip_get_info(clip);
+    if (!info->frame_count)
+        return mp_error_set(err, MP_ERR_FORMAT, "%s: no frame in the clip",
+                            mp_mlv_clip_path(clip, 0));
     mp_segment *segs = NULL;
     uint32_t nseg = 0;
     mp_status st = mp_clip_segments(clip, &segs, &nseg, err);
@@ -429,7 +535,7 @@ mp_status mp_prepass_run(const mlv_clip *clip, const mp_prepass_options *o, cons
         free(segs);
         return mp_error_set(err, nseg ? MP_ERR_UNSUPPORTED : MP_ERR_DAMAGED,
                             "%s: %u segments (settings changes); 1 to %u supported",
-                            mlv_clip_path(clip, 0), nseg, MP_LEVELS_MAX_SEGMENTS);
+                            mp_mlv_clip_path(clip, 0), nseg, MP_LEVELS_MAX_SEGMENTS);
     }
     snprintf(out->tool, sizeof out->tool, "%s", tool);
     out->options_hash = mp_prepass_options_hash(o);
@@ -447,7 +553,8 @@ mp_status mp_prepass_run(const mlv_clip *clip, const mp_prepass_options *o, cons
     else
         *s = (sample_set){.clip = clip, .opt = o, .clip_phase = -1, .stats = stats,
                           .progress = {.kind = MP_PROGRESS_LEVELS},
-                          .start_s = mp_progress_now()};
+                          .start_s = mp_progress_now(),
+                          .defects_lock = PTHREAD_MUTEX_INITIALIZER};
     uint32_t offsets[MP_SAMPLES_PER_SEGMENT];
     for (uint32_t k = 0; k < nseg && st == MP_OK; k++)
         s->progress.total += mp_sample_offsets(segs[k].count, MP_SAMPLES_PER_SEGMENT, offsets);
@@ -456,16 +563,24 @@ mp_status mp_prepass_run(const mlv_clip *clip, const mp_prepass_options *o, cons
         mlv_frame_info first, last;
         ls->first_index = segs[k].first;
         ls->frame_count = segs[k].count;
-        if (mlv_frame_info_get(clip, segs[k].first, &first) != MP_OK ||
-            mlv_frame_info_get(clip, segs[k].first + segs[k].count - 1, &last) != MP_OK) {
+        if (mp_mlv_frame_info_get(clip, segs[k].first, &first) != MP_OK ||
+            mp_mlv_frame_info_get(clip, segs[k].first + segs[k].count - 1, &last) != MP_OK) {
             st = mp_error_set(err, MP_ERR_DAMAGED, "%s: frame index unreadable",
-                              mlv_clip_path(clip, 0));
+                              mp_mlv_clip_path(clip, 0));
             break;
         }
         ls->first_frame = first.number;
         ls->last_frame = last.number;
         uint32_t collected;
-        st = sample_segment(s, &segs[k], &scans[k], &collected, err);
+        if (!o->no_defects && first.raw &&
+            !(s->defects = mp_rawfix_accum_new(first.raw->width, first.raw->height)))
+            st = mp_error_set(err, MP_ERR_NOMEM, "pre-pass: out of memory for the defect map");
+        if (st == MP_OK)
+            st = sample_segment(s, &segs[k], &scans[k], &collected, err);
+        if (st == MP_OK && s->defects)
+            st = defect_map(s, ls, o, err);
+        mp_rawfix_accum_free(s->defects);
+        s->defects = NULL;
         if (st != MP_OK || 2 * scans[k].dual <= scans[k].usable)
             continue;
         st = pool_levels(s, collected, &first, o->force_phase, &ls->levels, err);
@@ -473,7 +588,7 @@ mp_status mp_prepass_run(const mlv_clip *clip, const mp_prepass_options *o, cons
         if (st == MP_OK)
             mp_log(&o->log, MP_LOG_INFO, "frames %u-%u: dual ISO, %.2f EV, ratio %s, from %u "
                    "of %u sampled frames", ls->first_frame, ls->last_frame,
-                   ls->levels.ratio_ev, dualiso_ratio_source_name(ls->levels.ratio_source),
+                   ls->levels.ratio_ev, mp_dualiso_ratio_source_name(ls->levels.ratio_source),
                    scans[k].dual, scans[k].sampled);
     }
     int clip_phase = clip_majority_phase(scans, nseg);
@@ -495,7 +610,7 @@ mp_status mp_prepass_run(const mlv_clip *clip, const mp_prepass_options *o, cons
 mp_status mp_clip_levels_match(const mp_clip_levels *cl, const mlv_clip *clip,
                                const mp_prepass_options *o, const char *name, mp_error *err)
 {
-    const mlv_clip_info *info = mlv_clip_get_info(clip);
+    const mlv_clip_info *info = mp_mlv_clip_get_info(clip);
     if (cl->guid != info->guid)
         return mp_error_set(err, MP_ERR_FORMAT, "%s: made for the clip with GUID %016llx, "
                             "not this one (%016llx)", name, (unsigned long long)cl->guid,
@@ -524,9 +639,9 @@ mp_status mp_clip_levels_match(const mp_clip_levels *cl, const mlv_clip *clip,
     for (uint32_t k = 0; k < cl->segment_count; k++) {
         const mp_levels_segment *s = &cl->segments[k];
         mlv_frame_info fi;
-        if (mlv_frame_info_get(clip, s->first_index, &fi) != MP_OK || !fi.raw)
+        if (mp_mlv_frame_info_get(clip, s->first_index, &fi) != MP_OK || !fi.raw)
             return mp_error_set(err, MP_ERR_DAMAGED, "%s: frame index unreadable",
-                                mlv_clip_path(clip, 0));
+                                mp_mlv_clip_path(clip, 0));
         if (s->levels.bits != fi.raw->bits || s->levels.in_black != fi.raw->black ||
             s->levels.in_white != fi.raw->white)
             return mp_error_set(err, MP_ERR_FORMAT, "%s: made for the clip with GUID %016llx "

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "common/json.h"
+
 double mp_progress_now(void)
 {
     struct timespec ts;
@@ -113,24 +115,6 @@ int mp_progress_format_line(const mp_progress_event *ev, char *buf, size_t size)
                     percent, ev->done, ev->total, ev->fps, elapsed, eta);
 }
 
-/* Writes s as a JSON string body (no quotes) into out, truncating cleanly. */
-static void json_escape(const char *s, char *out, size_t size)
-{
-    size_t n = 0;
-    for (; s && *s && n + 7 < size; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') {
-            out[n++] = '\\';
-            out[n++] = (char)c;
-        } else if (c < 0x20) {
-            n += (size_t)snprintf(out + n, size - n, "\\u%04x", c);
-        } else {
-            out[n++] = (char)c;
-        }
-    }
-    out[n] = 0;
-}
-
 int mp_progress_format_json(const mp_progress_event *ev, char *buf, size_t size)
 {
     switch (ev->kind) {
@@ -151,12 +135,16 @@ int mp_progress_format_json(const mp_progress_event *ev, char *buf, size_t size)
     case MP_PROGRESS_LEVELS:
         break;
     case MP_PROGRESS_ERROR: {
-        char msg[2 * MP_ERROR_MAX];
-        json_escape(ev->message, msg, sizeof msg);
-        return snprintf(buf, size, "{\"event\":\"error\",\"done\":%u,\"total\":%u,"
-                        "\"written\":%u,\"skipped\":%u,\"damaged\":%u,\"status\":\"%s\","
-                        "\"message\":\"%s\"}", ev->done, ev->total, ev->written, ev->skipped,
-                        ev->damaged, status_key(ev->status), msg);
+        char cut[MP_ERROR_MAX];   /* bounds the line: see MP_PROGRESS_JSON_MAX */
+        snprintf(cut, sizeof cut, "%s", ev->message ? ev->message : "");
+        mp_text msg = {0};
+        mp_text_json_string(&msg, cut);
+        int n = snprintf(buf, size, "{\"event\":\"error\",\"done\":%u,\"total\":%u,"
+                         "\"written\":%u,\"skipped\":%u,\"damaged\":%u,\"status\":\"%s\","
+                         "\"message\":%s}", ev->done, ev->total, ev->written, ev->skipped,
+                         ev->damaged, status_key(ev->status), msg.failed ? "null" : msg.data);
+        mp_text_free(&msg);
+        return n;
     }
     }
     return snprintf(buf, size, "{}");

@@ -21,7 +21,7 @@ void mp_cache_hash_reconstruction(mp_cache_hash *h, const dualiso_levels *lv,
 
     dualiso_options defaults;
     if (!opt) {
-        dualiso_options_default(&defaults);
+        mp_dualiso_options_default(&defaults);
         opt = &defaults;
     }
     mp_cache_hash_u32(h, (uint32_t)opt->row_align);

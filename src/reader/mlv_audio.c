@@ -5,13 +5,13 @@
 
 #include "mlv_internal.h"
 
-mp_status mlv_finish_audio(mlv_clip *c, mp_error *err)
+mp_status mp_mlv_finish_audio(mlv_clip *c, mp_error *err)
 {
     mlv_clip_info *in = &c->info;
     in->audio_blocks = c->audio_count;
     if (!c->audio_count)
         return MP_OK;
-    const char *name = mlv_base_name(c->chunks[0].path);
+    const char *name = mp_mlv_base_name(c->chunks[0].path);
     uint32_t align = in->audio.block_align;
     if (!in->audio.present || !align || (in->audio_class & 0x80)) {
         mp_log(&c->log, MP_LOG_WARNING, "%s: %u audio blocks ignored (%s)", name,
@@ -20,7 +20,7 @@ mp_status mlv_finish_audio(mlv_clip *c, mp_error *err)
         c->audio_count = 0;
         return MP_OK;
     }
-    mlv_sort(c->audio, c->audio_count, sizeof *c->audio, mlv_cmp_by_number);
+    mp_mlv_sort(c->audio, c->audio_count, sizeof *c->audio, mp_mlv_cmp_by_number);
     c->audio_pos = malloc((size_t)c->audio_count * sizeof *c->audio_pos);
     if (!c->audio_pos)
         return mp_error_set(err, MP_ERR_NOMEM, "%s: out of memory", name);
@@ -29,9 +29,9 @@ mp_status mlv_finish_audio(mlv_clip *c, mp_error *err)
     for (uint32_t i = 0; i < c->audio_count; i++) {
         mlv_entry a = c->audio[i];
         if (kept && c->audio[kept - 1].number == a.number) {
-            mlv_add_damage(c, MLV_DAMAGE_DUPLICATE_FRAME, a.chunk, a.offset,
+            mp_mlv_add_damage(c, MLV_DAMAGE_DUPLICATE_FRAME, a.chunk, a.offset,
                            "%s: offset %llu: audio block %u seen again; the earlier one is kept",
-                           mlv_base_name(c->chunks[a.chunk].path), (unsigned long long)a.offset,
+                           mp_mlv_base_name(c->chunks[a.chunk].path), (unsigned long long)a.offset,
                            a.number);
             continue;
         }
@@ -46,13 +46,13 @@ mp_status mlv_finish_audio(mlv_clip *c, mp_error *err)
     return MP_OK;
 }
 
-mp_status mlv_read_audio(const mlv_clip *c, uint64_t offset, void *dst, size_t len,
+mp_status mp_mlv_read_audio(const mlv_clip *c, uint64_t offset, void *dst, size_t len,
                          mp_error *err)
 {
     const mlv_clip_info *in = &c->info;
     if (offset > in->audio_bytes || len > in->audio_bytes - offset)
         return mp_error_set(err, MP_ERR_RANGE, "%s: audio bytes %llu..%llu past the end (%llu)",
-                            mlv_base_name(c->chunks[0].path), (unsigned long long)offset,
+                            mp_mlv_base_name(c->chunks[0].path), (unsigned long long)offset,
                             (unsigned long long)(offset + len),
                             (unsigned long long)in->audio_bytes);
     /* last block starting at or before offset */
@@ -71,7 +71,7 @@ mp_status mlv_read_audio(const mlv_clip *c, uint64_t offset, void *dst, size_t l
         if (skip >= a->length)
             continue;
         size_t n = a->length - skip < len ? (size_t)(a->length - skip) : len;
-        mp_status st = mlv_read_span(c, a->chunk, a->offset + skip, out, n, err);
+        mp_status st = mp_mlv_read_span(c, a->chunk, a->offset + skip, out, n, err);
         if (st != MP_OK)
             return st;
         out += n;

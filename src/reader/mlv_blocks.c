@@ -30,7 +30,7 @@ static const struct {
     {"BKUP", MLV_BLOCK_BKUP, MLV_HEADER_SIZE},
 };
 
-mlv_block_type mlv_block_type_of(const uint8_t tag[4])
+mlv_block_type mp_mlv_block_type_of(const uint8_t tag[4])
 {
     for (size_t i = 0; i < sizeof block_table / sizeof block_table[0]; i++)
         if (!memcmp(tag, block_table[i].tag, 4))
@@ -38,7 +38,7 @@ mlv_block_type mlv_block_type_of(const uint8_t tag[4])
     return MLV_BLOCK_UNKNOWN;
 }
 
-uint32_t mlv_block_wanted(mlv_block_type type)
+uint32_t mp_mlv_block_wanted(mlv_block_type type)
 {
     for (size_t i = 0; i < sizeof block_table / sizeof block_table[0]; i++)
         if (block_table[i].type == type)
@@ -46,7 +46,7 @@ uint32_t mlv_block_wanted(mlv_block_type type)
     return MLV_HEADER_SIZE;
 }
 
-int mlv_tag_plausible(const uint8_t tag[4])
+int mp_mlv_tag_plausible(const uint8_t tag[4])
 {
     for (int i = 0; i < 4; i++) {
         uint8_t c = tag[i];
@@ -66,34 +66,34 @@ static void copy_field(char *dst, size_t dst_size, const uint8_t *src, size_t fi
     dst[n] = 0;
 }
 
-void mlv_parse_raw_info(const uint8_t *ri, mp_raw_info *o)
+void mp_mlv_parse_raw_info(const uint8_t *ri, mp_raw_info *o)
 {
-    o->api_version = mlv_rd32(ri + 0);
-    o->buffer_height = (int32_t)mlv_rd32(ri + 8);
-    o->buffer_width = (int32_t)mlv_rd32(ri + 12);
-    o->pitch = (int32_t)mlv_rd32(ri + 16);
-    o->frame_size = (int32_t)mlv_rd32(ri + 20);
-    o->bits = mlv_rd32(ri + 24);
-    o->black = (int32_t)mlv_rd32(ri + 28);
-    o->white = (int32_t)mlv_rd32(ri + 32);
+    o->api_version = mp_le32(ri + 0);
+    o->buffer_height = (int32_t)mp_le32(ri + 8);
+    o->buffer_width = (int32_t)mp_le32(ri + 12);
+    o->pitch = (int32_t)mp_le32(ri + 16);
+    o->frame_size = (int32_t)mp_le32(ri + 20);
+    o->bits = mp_le32(ri + 24);
+    o->black = (int32_t)mp_le32(ri + 28);
+    o->white = (int32_t)mp_le32(ri + 32);
     for (int i = 0; i < 2; i++) {
-        o->crop_origin[i] = (int32_t)mlv_rd32(ri + 36 + 4 * i);
-        o->crop_size[i] = (int32_t)mlv_rd32(ri + 44 + 4 * i);
+        o->crop_origin[i] = (int32_t)mp_le32(ri + 36 + 4 * i);
+        o->crop_size[i] = (int32_t)mp_le32(ri + 44 + 4 * i);
     }
     for (int i = 0; i < 4; i++)
-        o->active_area[i] = (int32_t)mlv_rd32(ri + 52 + 4 * i);
-    o->exposure_bias.num = (int32_t)mlv_rd32(ri + 68);
-    o->exposure_bias.den = (int32_t)mlv_rd32(ri + 72);
-    o->cfa = mlv_rd32(ri + 76);
-    o->calibration_illuminant = (int32_t)mlv_rd32(ri + 80);
+        o->active_area[i] = (int32_t)mp_le32(ri + 52 + 4 * i);
+    o->exposure_bias.num = (int32_t)mp_le32(ri + 68);
+    o->exposure_bias.den = (int32_t)mp_le32(ri + 72);
+    o->cfa = mp_le32(ri + 76);
+    o->calibration_illuminant = (int32_t)mp_le32(ri + 80);
     for (int i = 0; i < 9; i++) {
-        o->color_matrix1[i].num = (int32_t)mlv_rd32(ri + 84 + 8 * i);
-        o->color_matrix1[i].den = (int32_t)mlv_rd32(ri + 88 + 8 * i);
+        o->color_matrix1[i].num = (int32_t)mp_le32(ri + 84 + 8 * i);
+        o->color_matrix1[i].den = (int32_t)mp_le32(ri + 88 + 8 * i);
     }
-    o->dynamic_range_x100 = (int32_t)mlv_rd32(ri + 156);
+    o->dynamic_range_x100 = (int32_t)mp_le32(ri + 156);
 }
 
-uint32_t mlv_diso_recovery_iso(int32_t v, uint32_t primary)
+uint32_t mp_mlv_diso_recovery_iso(int32_t v, uint32_t primary)
 {
     if (v >= 0 && v <= 6)
         return 100u << v;
@@ -116,16 +116,16 @@ static void parse_text(const uint8_t *p, size_t avail, size_t start, mlv_text *t
     copy_field(t->text, sizeof t->text, p + start, n);
 }
 
-void mlv_block_parse(const uint8_t *src, size_t len, mlv_block *out)
+void mp_mlv_block_parse(const uint8_t *src, size_t len, mlv_block *out)
 {
     uint8_t p[MLV_BLOCK_READ_MAX];
     memset(p, 0, sizeof p);
     memcpy(p, src, len < sizeof p ? len : sizeof p);
     memset(out, 0, sizeof *out);
     memcpy(out->tag, p, 4);
-    out->type = mlv_block_type_of(p);
-    out->size = mlv_rd32(p + 4);
-    out->timestamp = mlv_rd64(p + 8);
+    out->type = mp_mlv_block_type_of(p);
+    out->size = mp_le32(p + 4);
+    out->timestamp = mp_le64(p + 8);
     /* bytes of this block actually present: the text blocks need it */
     size_t avail = len < out->size ? len : out->size;
     if (avail > sizeof p)
@@ -136,82 +136,82 @@ void mlv_block_parse(const uint8_t *src, size_t len, mlv_block *out)
         mlv_file_header *h = &out->u.mlvi;
         out->timestamp = 0;   /* bytes 8..15 hold the version string */
         copy_field(h->version, sizeof h->version, p + 8, 8);
-        h->guid = mlv_rd64(p + 16);
-        h->file_num = mlv_rd16(p + 24);
-        h->file_count = mlv_rd16(p + 26);
-        h->file_flags = mlv_rd32(p + 28);
-        h->video_class = mlv_rd16(p + 32);
-        h->audio_class = mlv_rd16(p + 34);
-        h->video_frames = mlv_rd32(p + 36);
-        h->audio_frames = mlv_rd32(p + 40);
-        h->fps_num = mlv_rd32(p + 44);
-        h->fps_den = mlv_rd32(p + 48);
+        h->guid = mp_le64(p + 16);
+        h->file_num = mp_le16(p + 24);
+        h->file_count = mp_le16(p + 26);
+        h->file_flags = mp_le32(p + 28);
+        h->video_class = mp_le16(p + 32);
+        h->audio_class = mp_le16(p + 34);
+        h->video_frames = mp_le32(p + 36);
+        h->audio_frames = mp_le32(p + 40);
+        h->fps_num = mp_le32(p + 44);
+        h->fps_den = mp_le32(p + 48);
         break;
     }
     case MLV_BLOCK_RAWI:
-        out->u.rawi.width = mlv_rd16(p + 16);
-        out->u.rawi.height = mlv_rd16(p + 18);
-        mlv_parse_raw_info(p + 20, &out->u.rawi);
+        out->u.rawi.width = mp_le16(p + 16);
+        out->u.rawi.height = mp_le16(p + 18);
+        mp_mlv_parse_raw_info(p + 20, &out->u.rawi);
         break;
     case MLV_BLOCK_RAWC: {
         mp_raw_capture *c = &out->u.rawc;
         c->present = 1;
-        c->sensor_width = mlv_rd16(p + 16);
-        c->sensor_height = mlv_rd16(p + 18);
-        c->sensor_crop_x100 = mlv_rd16(p + 20);
+        c->sensor_width = mp_le16(p + 16);
+        c->sensor_height = mp_le16(p + 18);
+        c->sensor_crop_x100 = mp_le16(p + 20);
         c->binning_x = p[24];
         c->skipping_x = p[25];
         c->binning_y = p[26];
         c->skipping_y = p[27];
-        c->offset_x = (int16_t)mlv_rd16(p + 28);
-        c->offset_y = (int16_t)mlv_rd16(p + 30);
+        c->offset_x = (int16_t)mp_le16(p + 28);
+        c->offset_y = (int16_t)mp_le16(p + 30);
         break;
     }
     case MLV_BLOCK_VIDF: {
         mlv_vidf *v = &out->u.vidf;
-        v->number = mlv_rd32(p + 16);
-        v->crop_x = mlv_rd16(p + 20);
-        v->crop_y = mlv_rd16(p + 22);
-        v->pan_x = mlv_rd16(p + 24);
-        v->pan_y = mlv_rd16(p + 26);
-        v->frame_space = mlv_rd32(p + 28);
+        v->number = mp_le32(p + 16);
+        v->crop_x = mp_le16(p + 20);
+        v->crop_y = mp_le16(p + 22);
+        v->pan_x = mp_le16(p + 24);
+        v->pan_y = mp_le16(p + 26);
+        v->frame_space = mp_le32(p + 28);
         break;
     }
     case MLV_BLOCK_AUDF:
-        out->u.audf.number = mlv_rd32(p + 16);
-        out->u.audf.frame_space = mlv_rd32(p + 20);
+        out->u.audf.number = mp_le32(p + 16);
+        out->u.audf.frame_space = mp_le32(p + 20);
         break;
     case MLV_BLOCK_WAVI: {
         mp_audio_format *a = &out->u.wavi;
         a->present = 1;
-        a->format = mlv_rd16(p + 16);
-        a->channels = mlv_rd16(p + 18);
-        a->sample_rate = mlv_rd32(p + 20);
-        a->bytes_per_second = mlv_rd32(p + 24);
-        a->block_align = mlv_rd16(p + 28);
-        a->bits_per_sample = mlv_rd16(p + 30);
+        a->format = mp_le16(p + 16);
+        a->channels = mp_le16(p + 18);
+        a->sample_rate = mp_le32(p + 20);
+        a->bytes_per_second = mp_le32(p + 24);
+        a->block_align = mp_le16(p + 28);
+        a->bits_per_sample = mp_le16(p + 30);
         break;
     }
     case MLV_BLOCK_EXPO: {
         mp_exposure *e = &out->u.expo;
         e->present = 1;
-        e->iso_mode = mlv_rd32(p + 16);
-        e->iso = mlv_rd32(p + 20);
-        e->iso_analog = mlv_rd32(p + 24);
-        e->digital_gain = (int32_t)mlv_rd32(p + 28);
-        e->shutter_us = mlv_rd64(p + 32);
+        e->iso_mode = mp_le32(p + 16);
+        e->iso = mp_le32(p + 20);
+        e->iso_analog = mp_le32(p + 24);
+        e->digital_gain = (int32_t)mp_le32(p + 28);
+        e->shutter_us = mp_le64(p + 32);
         break;
     }
     case MLV_BLOCK_LENS: {
         mp_lens *l = &out->u.lens;
         l->present = 1;
-        l->focal_mm = mlv_rd16(p + 16);
-        l->focus_dist = mlv_rd16(p + 18);
-        l->aperture_x100 = mlv_rd16(p + 20);
+        l->focal_mm = mp_le16(p + 16);
+        l->focus_dist = mp_le16(p + 18);
+        l->aperture_x100 = mp_le16(p + 20);
         l->stabilizer = p[22];
         l->autofocus = p[23];
-        l->flags = mlv_rd32(p + 24);
-        l->lens_id = mlv_rd32(p + 28);
+        l->flags = mp_le32(p + 24);
+        l->lens_id = mp_le32(p + 28);
         copy_field(l->name, sizeof l->name, p + 32, 32);
         copy_field(l->serial, sizeof l->serial, p + 64, 32);
         break;
@@ -219,13 +219,13 @@ void mlv_block_parse(const uint8_t *src, size_t len, mlv_block *out)
     case MLV_BLOCK_RTCI: {
         mp_wall_clock *w = &out->u.rtci;
         w->present = 1;
-        w->second = mlv_rd16(p + 16);
-        w->minute = mlv_rd16(p + 18);
-        w->hour = mlv_rd16(p + 20);
-        w->day = mlv_rd16(p + 22);
-        w->month = mlv_rd16(p + 24) + 1;
-        w->year = mlv_rd16(p + 26) + 1900;
-        w->gmtoff = (int16_t)mlv_rd16(p + 34);
+        w->second = mp_le16(p + 16);
+        w->minute = mp_le16(p + 18);
+        w->hour = mp_le16(p + 20);
+        w->day = mp_le16(p + 22);
+        w->month = mp_le16(p + 24) + 1;
+        w->year = mp_le16(p + 26) + 1900;
+        w->gmtoff = (int16_t)mp_le16(p + 34);
         copy_field(w->zone, sizeof w->zone, p + 36, 8);
         w->timestamp_us = out->timestamp;
         break;
@@ -234,66 +234,66 @@ void mlv_block_parse(const uint8_t *src, size_t len, mlv_block *out)
         mp_camera *c = &out->u.idnt;
         c->present = 1;
         copy_field(c->name, sizeof c->name, p + 16, 32);
-        c->model = mlv_rd32(p + 48);
+        c->model = mp_le32(p + 48);
         copy_field(c->serial, sizeof c->serial, p + 52, 32);
         break;
     }
     case MLV_BLOCK_WBAL: {
         mp_white_balance *w = &out->u.wbal;
         w->present = 1;
-        w->mode = mlv_rd32(p + 16);
-        w->kelvin = mlv_rd32(p + 20);
-        w->gain_r = mlv_rd32(p + 24);
-        w->gain_g = mlv_rd32(p + 28);
-        w->gain_b = mlv_rd32(p + 32);
-        w->shift_gm = (int32_t)mlv_rd32(p + 36);
-        w->shift_ba = (int32_t)mlv_rd32(p + 40);
+        w->mode = mp_le32(p + 16);
+        w->kelvin = mp_le32(p + 20);
+        w->gain_r = mp_le32(p + 24);
+        w->gain_g = mp_le32(p + 28);
+        w->gain_b = mp_le32(p + 32);
+        w->shift_gm = (int32_t)mp_le32(p + 36);
+        w->shift_ba = (int32_t)mp_le32(p + 40);
         break;
     }
     case MLV_BLOCK_STYL: {
         mp_style *s = &out->u.styl;
         s->present = 1;
-        s->id = mlv_rd32(p + 16);
-        s->contrast = (int32_t)mlv_rd32(p + 20);
-        s->sharpness = (int32_t)mlv_rd32(p + 24);
-        s->saturation = (int32_t)mlv_rd32(p + 28);
-        s->colortone = (int32_t)mlv_rd32(p + 32);
+        s->id = mp_le32(p + 16);
+        s->contrast = (int32_t)mp_le32(p + 20);
+        s->sharpness = (int32_t)mp_le32(p + 24);
+        s->saturation = (int32_t)mp_le32(p + 28);
+        s->colortone = (int32_t)mp_le32(p + 32);
         copy_field(s->name, sizeof s->name, p + 36, 16);
         break;
     }
     case MLV_BLOCK_ELVL:
         out->u.elvl.present = 1;
-        out->u.elvl.roll_x100 = (int32_t)mlv_rd32(p + 16);
-        out->u.elvl.pitch_x100 = (int32_t)mlv_rd32(p + 20);
+        out->u.elvl.roll_x100 = (int32_t)mp_le32(p + 16);
+        out->u.elvl.pitch_x100 = (int32_t)mp_le32(p + 20);
         break;
     case MLV_BLOCK_INFO:
         parse_text(p, avail, 16, &out->u.text);
         break;
     case MLV_BLOCK_VERS: {
-        uint32_t n = mlv_rd32(p + 16);
+        uint32_t n = mp_le32(p + 16);
         size_t end = avail >= 20 && n < avail - 20 ? 20 + n : avail;
         parse_text(p, end, 20, &out->u.text);
         break;
     }
     case MLV_BLOCK_DEBG: {
-        uint32_t n = mlv_rd32(p + 20);
+        uint32_t n = mp_le32(p + 20);
         size_t end = avail >= 24 && n < avail - 24 ? 24 + n : avail;
-        out->u.text.kind = mlv_rd32(p + 16);
+        out->u.text.kind = mp_le32(p + 16);
         parse_text(p, end, 24, &out->u.text);
         break;
     }
     case MLV_BLOCK_MARK:
-        out->u.mark = mlv_rd32(p + 16);
+        out->u.mark = mp_le32(p + 16);
         break;
     case MLV_BLOCK_DISO:
         out->u.diso.present = 1;
-        out->u.diso.mode = mlv_rd32(p + 16);
-        out->u.diso.iso_value = (int32_t)mlv_rd32(p + 20);
-        out->u.diso.recovery_iso = mlv_diso_recovery_iso(out->u.diso.iso_value, 0);
+        out->u.diso.mode = mp_le32(p + 16);
+        out->u.diso.iso_value = (int32_t)mp_le32(p + 20);
+        out->u.diso.recovery_iso = mp_mlv_diso_recovery_iso(out->u.diso.iso_value, 0);
         break;
     case MLV_BLOCK_XREF:
-        out->u.xref.frame_type = mlv_rd32(p + 16);
-        out->u.xref.entry_count = mlv_rd32(p + 20);
+        out->u.xref.frame_type = mp_le32(p + 16);
+        out->u.xref.entry_count = mp_le32(p + 20);
         break;
     case MLV_BLOCK_NULL:
     case MLV_BLOCK_BKUP:

@@ -8,7 +8,7 @@
 
 #include "mlv_internal.h"
 
-void mlv_add_damage(mlv_clip *c, mlv_damage_kind kind, uint32_t chunk, uint64_t offset,
+void mp_mlv_add_damage(mlv_clip *c, mlv_damage_kind kind, uint32_t chunk, uint64_t offset,
                     const char *fmt, ...)
 {
     char line[sizeof c->damage->message];
@@ -17,6 +17,7 @@ void mlv_add_damage(mlv_clip *c, mlv_damage_kind kind, uint32_t chunk, uint64_t 
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
     mp_log(&c->log, MP_LOG_WARNING, "%s", line);
+    c->damage_seen++;
 
     if (c->info.damage_count >= MLV_DAMAGE_MAX) {
         c->info.damage_omitted++;
@@ -55,20 +56,21 @@ static int grow(void **array, uint32_t *cap, uint32_t count, size_t size)
     return 1;
 }
 
-mp_status mlv_add_frame(mlv_clip *c, const mlv_entry *e, mp_error *err)
+mp_status mp_mlv_add_frame(mlv_clip *c, const mlv_entry *e, mp_error *err)
 {
     if (!grow((void **)&c->frames, &c->frames_cap, c->info.frame_count, sizeof *e))
         return mp_error_set(err, MP_ERR_NOMEM, "%s: too many frames to index",
-                            mlv_base_name(c->chunks[0].path));
-    c->frames[c->info.frame_count++] = *e;
+                            mp_mlv_base_name(c->chunks[0].path));
+    c->frames[c->info.frame_count] = *e;
+    c->frames[c->info.frame_count++].damage_seen = c->damage_seen;
     return MP_OK;
 }
 
-mp_status mlv_add_audio(mlv_clip *c, const mlv_entry *e, mp_error *err)
+mp_status mp_mlv_add_audio(mlv_clip *c, const mlv_entry *e, mp_error *err)
 {
     if (!grow((void **)&c->audio, &c->audio_cap, c->audio_count, sizeof *e))
         return mp_error_set(err, MP_ERR_NOMEM, "%s: too many audio blocks to index",
-                            mlv_base_name(c->chunks[0].path));
+                            mp_mlv_base_name(c->chunks[0].path));
     c->audio[c->audio_count++] = *e;
     return MP_OK;
 }
@@ -107,7 +109,7 @@ static void append_version(mlv_clip *c, const char *text)
     v[used + n] = 0;
 }
 
-mp_status mlv_add_metadata(mlv_clip *c, const mlv_block *b, mp_error *err)
+mp_status mp_mlv_add_metadata(mlv_clip *c, const mlv_block *b, mp_error *err)
 {
     (void)err;
     c->seq++;
@@ -120,13 +122,13 @@ mp_status mlv_add_metadata(mlv_clip *c, const mlv_block *b, mp_error *err)
         if (c->event_count >= MLV_EVENTS_MAX) {
             if (!c->events_full)
                 mp_log(&c->log, MP_LOG_WARNING, "%s: more than %u metadata changes; later "
-                       "ones ignored", mlv_base_name(c->chunks[0].path), MLV_EVENTS_MAX);
+                       "ones ignored", mp_mlv_base_name(c->chunks[0].path), MLV_EVENTS_MAX);
             c->events_full = 1;
             return MP_OK;
         }
         if (!grow((void **)&c->events, &c->event_cap, c->event_count, sizeof *c->events))
             return mp_error_set(err, MP_ERR_NOMEM, "%s: out of memory",
-                                mlv_base_name(c->chunks[0].path));
+                                mp_mlv_base_name(c->chunks[0].path));
         mlv_event *ev = &c->events[c->event_count];
         ev->timestamp = b->timestamp;
         ev->seq = c->seq;
@@ -161,7 +163,7 @@ mp_status mlv_add_metadata(mlv_clip *c, const mlv_block *b, mp_error *err)
     return MP_OK;
 }
 
-void mlv_sort(void *base, uint32_t count, size_t size, int (*cmp)(const void *, const void *))
+void mp_mlv_sort(void *base, uint32_t count, size_t size, int (*cmp)(const void *, const void *))
 {
     if (count > 1)   /* qsort must not see the NULL of an empty array */
         qsort(base, count, size, cmp);
@@ -191,7 +193,7 @@ static int cmp_by_time(const void *a, const void *b)
     return cmp_file_order(x, y);
 }
 
-int mlv_cmp_by_number(const void *a, const void *b)
+int mp_mlv_cmp_by_number(const void *a, const void *b)
 {
     const mlv_entry *x = a, *y = b;
     if (x->number != y->number)
@@ -237,10 +239,10 @@ static mp_status push_state(mlv_clip *c, const mlv_state *s, mp_error *err)
 {
     if (!grow((void **)&c->states, &c->state_cap, c->state_count, sizeof *c->states))
         return mp_error_set(err, MP_ERR_NOMEM, "%s: out of memory",
-                            mlv_base_name(c->chunks[0].path));
+                            mp_mlv_base_name(c->chunks[0].path));
     c->states[c->state_count] = *s;
     c->states[c->state_count].dual_iso.recovery_iso =
-        s->dual_iso.present ? mlv_diso_recovery_iso(s->dual_iso.iso_value, s->exposure.iso) : 0;
+        s->dual_iso.present ? mp_mlv_diso_recovery_iso(s->dual_iso.iso_value, s->exposure.iso) : 0;
     c->state_count++;
     return MP_OK;
 }
@@ -250,8 +252,8 @@ static mp_status push_state(mlv_clip *c, const mlv_state *s, mp_error *err)
  * its header blocks late must not leave frames without a RAWI). */
 static mp_status assign_states(mlv_clip *c, mp_error *err)
 {
-    mlv_sort(c->events, c->event_count, sizeof *c->events, cmp_event);
-    mlv_sort(c->frames, c->info.frame_count, sizeof *c->frames, cmp_by_time);
+    mp_mlv_sort(c->events, c->event_count, sizeof *c->events, cmp_event);
+    mp_mlv_sort(c->frames, c->info.frame_count, sizeof *c->frames, cmp_by_time);
 
     mlv_state cur;
     memset(&cur, 0, sizeof cur);
@@ -280,25 +282,40 @@ static mp_status assign_states(mlv_clip *c, mp_error *err)
     return st;
 }
 
-mp_status mlv_finish_index(mlv_clip *c, mp_error *err)
+int mp_mlv_same_raw(const mlv_clip *c, uint32_t a, uint32_t b)
+{
+    return !memcmp(&c->states[c->frames[a].state].raw, &c->states[c->frames[b].state].raw,
+                   sizeof(mp_raw_info));
+}
+
+/* Frames missing between two consecutive ones, with damage met between them in the walk:
+ * lost to the damage, rather than never recorded (a dropped frame leaves no damage). */
+static int reference_gap(const mlv_entry *prev, const mlv_entry *e)
+{
+    return e->number != prev->number + 1 && e->damage_seen != prev->damage_seen;
+}
+
+mp_status mp_mlv_finish_index(mlv_clip *c, mp_error *err)
 {
     mlv_clip_info *in = &c->info;
-    const char *name = mlv_base_name(c->chunks[0].path);
+    const char *name = mp_mlv_base_name(c->chunks[0].path);
     if (!c->have_rawi)
         return mp_error_set(err, MP_ERR_FORMAT, "%s: no RAWI block (frame geometry unknown)",
                             name);
-    mp_status st = assign_states(c, err);
+    mp_status st = mp_mlv_check_plausible(c, err);
+    if (st == MP_OK)
+        st = assign_states(c, err);
     if (st != MP_OK)
         return st;
 
-    mlv_sort(c->frames, in->frame_count, sizeof *c->frames, mlv_cmp_by_number);
+    mp_mlv_sort(c->frames, in->frame_count, sizeof *c->frames, mp_mlv_cmp_by_number);
     uint32_t kept = 0;
     for (uint32_t i = 0; i < in->frame_count; i++) {
         const mlv_entry *f = &c->frames[i];
         if (kept && c->frames[kept - 1].number == f->number) {
-            mlv_add_damage(c, MLV_DAMAGE_DUPLICATE_FRAME, f->chunk, f->offset,
+            mp_mlv_add_damage(c, MLV_DAMAGE_DUPLICATE_FRAME, f->chunk, f->offset,
                            "%s: offset %llu: frame %u seen again (timestamp %llu us); the "
-                           "earlier one is kept", mlv_base_name(c->chunks[f->chunk].path),
+                           "earlier one is kept", mp_mlv_base_name(c->chunks[f->chunk].path),
                            (unsigned long long)f->offset, f->number,
                            (unsigned long long)f->timestamp);
             continue;
@@ -319,6 +336,8 @@ mp_status mlv_finish_index(mlv_clip *c, mp_error *err)
                 segment++;
         }
         c->frames[i].segment = segment;
+        c->frames[i].reference_lost = i > 0 && mp_mlv_same_raw(c, i - 1, i) &&
+            (c->frames[i - 1].reference_lost || reference_gap(&c->frames[i - 1], &c->frames[i]));
     }
     in->segment_count = kept ? segment + 1 : 0;
 

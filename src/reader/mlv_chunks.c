@@ -10,7 +10,7 @@
 
 #include "mlv_internal.h"
 
-const char *mlv_base_name(const char *path)
+const char *mp_mlv_base_name(const char *path)
 {
     const char *s = strrchr(path, '/');
     return s ? s + 1 : path;
@@ -21,7 +21,7 @@ static int is_digit(char ch) { return ch >= '0' && ch <= '9'; }
 /* Extension kind: 'M' for .MLV/.Mnn, 'R' for .RAW/.Rnn, 0 otherwise; *numbered when .Mnn/.Rnn. */
 static char extension_kind(const char *path, int *numbered)
 {
-    const char *base = mlv_base_name(path);
+    const char *base = mp_mlv_base_name(path);
     const char *dot = strrchr(base, '.');
     *numbered = 0;
     if (!dot || strlen(dot) != 4)
@@ -40,7 +40,7 @@ static char extension_kind(const char *path, int *numbered)
     return 0;
 }
 
-int mlv_is_legacy_raw_name(const char *path)
+int mp_mlv_is_legacy_raw_name(const char *path)
 {
     int numbered;
     return extension_kind(path, &numbered) == 'R';
@@ -73,15 +73,16 @@ static mp_status add_chunk(mlv_clip *c, char *path, mp_error *err)
 {
     mlv_chunk *ch = &c->chunks[c->info.chunk_count];
     ch->path = path;
-    ch->fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* Non-blocking: a FIFO must be refused below, not waited on (regular files ignore it). */
+    ch->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (ch->fd < 0) {
         int e = errno;
         if (c->info.chunk_count == 0) {
             c->info.chunk_count++;   /* so close frees the path */
             return mp_error_set(err, MP_ERR_IO, "%s: %s", path, strerror(e));
         }
-        mlv_add_damage(c, MLV_DAMAGE_MISSING_CHUNK, c->info.chunk_count, 0,
-                       "%s: offset 0: cannot open chunk: %s", mlv_base_name(path), strerror(e));
+        mp_mlv_add_damage(c, MLV_DAMAGE_MISSING_CHUNK, c->info.chunk_count, 0,
+                       "%s: offset 0: cannot open chunk: %s", mp_mlv_base_name(path), strerror(e));
     } else {
         struct stat st;
         if (fstat(ch->fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -94,14 +95,14 @@ static mp_status add_chunk(mlv_clip *c, char *path, mp_error *err)
     return MP_OK;
 }
 
-mp_status mlv_find_chunks(mlv_clip *c, const char *path, int no_spanning, mp_error *err)
+mp_status mp_mlv_find_chunks(mlv_clip *c, const char *path, int no_spanning, mp_error *err)
 {
     c->chunks = calloc(MLV_CHUNKS_MAX, sizeof *c->chunks);
     if (!c->chunks)
         return mp_error_set(err, MP_ERR_NOMEM, "%s: out of memory", path);
     int numbered;
     char kind = extension_kind(path, &numbered);
-    const char *base = mlv_base_name(path);
+    const char *base = mp_mlv_base_name(path);
     int upper = kind && !(base[strlen(base) - 3] & 0x20);
 
     char *first;
@@ -115,7 +116,7 @@ mp_status mlv_find_chunks(mlv_clip *c, const char *path, int no_spanning, mp_err
             } else {
                 free(other);
                 mp_error_set(err, MP_ERR_IO, "%s: first chunk of %s is missing",
-                             mlv_base_name(first), base);
+                             mp_mlv_base_name(first), base);
                 free(first);
                 return MP_ERR_IO;
             }
@@ -155,7 +156,7 @@ mp_status mlv_find_chunks(mlv_clip *c, const char *path, int no_spanning, mp_err
             char gap[4] = {kind, 0, 0, 0};
             snprintf(gap + 1, 3, "%02d", missing_from);
             char *gap_name = with_extension(base, gap, upper);
-            mlv_add_damage(c, MLV_DAMAGE_MISSING_CHUNK, c->info.chunk_count, 0,
+            mp_mlv_add_damage(c, MLV_DAMAGE_MISSING_CHUNK, c->info.chunk_count, 0,
                            "%s: offset 0: chunk missing, later chunks follow",
                            gap_name ? gap_name : base);
             free(gap_name);
@@ -168,14 +169,14 @@ mp_status mlv_find_chunks(mlv_clip *c, const char *path, int no_spanning, mp_err
     return MP_OK;
 }
 
-mp_status mlv_read_span(const mlv_clip *c, uint32_t chunk, uint64_t offset, void *dst,
+mp_status mp_mlv_read_span(const mlv_clip *c, uint32_t chunk, uint64_t offset, void *dst,
                         size_t len, mp_error *err)
 {
     uint8_t *out = dst;
     while (len > 0) {
         if (chunk >= c->info.chunk_count || c->chunks[chunk].fd < 0)
             return mp_error_set(err, MP_ERR_DAMAGED, "%s: offset %llu: data runs past the last "
-                                "chunk", mlv_base_name(c->chunks[c->info.chunk_count - 1].path),
+                                "chunk", mp_mlv_base_name(c->chunks[c->info.chunk_count - 1].path),
                                 (unsigned long long)offset);
         const mlv_chunk *ch = &c->chunks[chunk];
         if (offset >= ch->data_end) {
@@ -189,11 +190,11 @@ mp_status mlv_read_span(const mlv_clip *c, uint32_t chunk, uint64_t offset, void
         if (got < 0 && errno == EINTR)
             continue;
         if (got < 0)
-            return mp_error_set(err, MP_ERR_IO, "%s: offset %llu: %s", mlv_base_name(ch->path),
+            return mp_error_set(err, MP_ERR_IO, "%s: offset %llu: %s", mp_mlv_base_name(ch->path),
                                 (unsigned long long)offset, strerror(errno));
         if (got == 0)
             return mp_error_set(err, MP_ERR_DAMAGED, "%s: offset %llu: file shorter than indexed",
-                                mlv_base_name(ch->path), (unsigned long long)offset);
+                                mp_mlv_base_name(ch->path), (unsigned long long)offset);
         out += got;
         len -= (size_t)got;
         offset += (uint64_t)got;

@@ -7,7 +7,7 @@
 #include "codec/lzma_frame.h"
 #include "mlv_internal.h"
 
-/* LJ92 combined with LZMA is refused by mlv_clip_check_video (no tool writes it). */
+/* LJ92 combined with LZMA is refused by mp_mlv_clip_check_video (no tool writes it). */
 static mlv_compression compression_of(uint32_t video_class)
 {
     int lzma = (video_class & 0x80) != 0, delta = (video_class & 0x40) != 0;
@@ -19,7 +19,7 @@ static mlv_compression compression_of(uint32_t video_class)
     return delta ? MLV_COMPRESSION_DELTA : MLV_COMPRESSION_NONE;
 }
 
-const char *mlv_compression_name(mlv_compression c)
+const char *mp_mlv_compression_name(mlv_compression c)
 {
     switch (c) {
     case MLV_COMPRESSION_NONE: return "none";
@@ -49,7 +49,7 @@ static void detect_mislabelled(mlv_clip *c)
     if (e->length < 2 || e->length >= full)
         return;
     size_t n = e->length < sizeof head ? e->length : sizeof head;
-    if (mlv_read_span(c, e->chunk, e->offset, head, n, NULL) != MP_OK)
+    if (mp_mlv_read_span(c, e->chunk, e->offset, head, n, NULL) != MP_OK)
         return;
     if (head[0] == 0xFF && head[1] == 0xD8) {
         in->lj92_tagged_raw = 1;
@@ -58,7 +58,7 @@ static void detect_mislabelled(mlv_clip *c)
         in->compression = MLV_COMPRESSION_LZMA;
         mp_log(&c->log, MP_LOG_WARNING, "%s: videoClass 0x01 says uncompressed, but the frames "
                "are LZMA (mislabelled by mlv_dump builds of 2015-2017): decoding them as LZMA",
-               mlv_base_name(c->chunks[0].path));
+               mp_mlv_base_name(c->chunks[0].path));
     }
 }
 
@@ -69,7 +69,7 @@ static void free_build_state(mlv_clip *c)
     c->event_count = c->event_cap = 0;
 }
 
-mp_status mlv_clip_open(mlv_clip **out, const char *path, const mlv_open_options *opt,
+mp_status mp_mlv_clip_open(mlv_clip **out, const char *path, const mlv_open_options *opt,
                         mp_error *err)
 {
     *out = NULL;
@@ -81,7 +81,7 @@ mp_status mlv_clip_open(mlv_clip **out, const char *path, const mlv_open_options
     for (size_t i = 0; i < sizeof c->last_event / sizeof c->last_event[0]; i++)
         c->last_event[i] = -1;
 
-    mp_status st = mlv_find_chunks(c, path, opt && opt->no_spanning, err);
+    mp_status st = mp_mlv_find_chunks(c, path, opt && opt->no_spanning, err);
     if (st == MP_OK) {
         uint8_t magic[4] = {0};
         ssize_t got = pread(c->chunks[0].fd, magic, 4, 0);
@@ -89,21 +89,21 @@ mp_status mlv_clip_open(mlv_clip **out, const char *path, const mlv_open_options
             c->info.container = MLV_CONTAINER_MLV;
             for (uint32_t i = 0; i < c->info.chunk_count && st == MP_OK; i++)
                 if (c->chunks[i].fd >= 0)
-                    st = mlv_index_chunk(c, i, err);
-        } else if (mlv_is_legacy_raw_name(c->chunks[0].path)) {
-            st = mlv_index_legacy_raw(c, err);
+                    st = mp_mlv_index_chunk(c, i, err);
+        } else if (mp_mlv_is_legacy_raw_name(c->chunks[0].path)) {
+            st = mp_mlv_index_legacy_raw(c, err);
         } else {
             st = mp_error_set(err, MP_ERR_FORMAT, "%s: offset 0: no MLVI header and not a "
-                              ".RAW name (not a Magic Lantern clip)", mlv_base_name(path));
+                              ".RAW name (not a Magic Lantern clip)", mp_mlv_base_name(path));
         }
     }
     if (st == MP_OK)
-        st = mlv_finish_index(c, err);
+        st = mp_mlv_finish_index(c, err);
     if (st == MP_OK)
-        st = mlv_finish_audio(c, err);
+        st = mp_mlv_finish_audio(c, err);
     free_build_state(c);
     if (st != MP_OK) {
-        mlv_clip_close(c);
+        mp_mlv_clip_close(c);
         return st;
     }
     c->info.compression = compression_of(c->info.video_class);
@@ -112,7 +112,7 @@ mp_status mlv_clip_open(mlv_clip **out, const char *path, const mlv_open_options
     return MP_OK;
 }
 
-void mlv_clip_close(mlv_clip *c)
+void mp_mlv_clip_close(mlv_clip *c)
 {
     if (!c)
         return;
@@ -131,22 +131,22 @@ void mlv_clip_close(mlv_clip *c)
     free(c);
 }
 
-const mlv_clip_info *mlv_clip_get_info(const mlv_clip *c)
+const mlv_clip_info *mp_mlv_clip_get_info(const mlv_clip *c)
 {
     return &c->info;
 }
 
-const char *mlv_clip_path(const mlv_clip *c, uint32_t chunk)
+const char *mp_mlv_clip_path(const mlv_clip *c, uint32_t chunk)
 {
     return chunk < c->info.chunk_count ? c->chunks[chunk].path : NULL;
 }
 
-const mlv_damage *mlv_clip_damage(const mlv_clip *c, uint32_t i)
+const mlv_damage *mp_mlv_clip_damage(const mlv_clip *c, uint32_t i)
 {
     return i < c->info.damage_count ? &c->damage[i] : NULL;
 }
 
-mp_status mlv_frame_info_get(const mlv_clip *c, uint32_t index, mlv_frame_info *out)
+mp_status mp_mlv_frame_info_get(const mlv_clip *c, uint32_t index, mlv_frame_info *out)
 {
     if (index >= c->info.frame_count)
         return MP_ERR_RANGE;
@@ -166,7 +166,7 @@ mp_status mlv_frame_info_get(const mlv_clip *c, uint32_t index, mlv_frame_info *
     return MP_OK;
 }
 
-int64_t mlv_frame_index_of(const mlv_clip *c, uint32_t number)
+int64_t mp_mlv_frame_index_of(const mlv_clip *c, uint32_t number)
 {
     uint32_t lo = 0, hi = c->info.frame_count;
     while (lo < hi) {

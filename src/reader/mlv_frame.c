@@ -1,6 +1,6 @@
-/* Frame reading in two steps: mlv_read_payload preads a frame's stored bytes (I/O only),
- * mlv_decode_payload turns them into samples (bit-packed 10/12/14/16-bit, LJ92, LZMA, DELTA);
- * mlv_read_frame does both. Per-thread decode state lives in mlv_scratch. */
+/* Frame reading in two steps: mp_mlv_read_payload preads a frame's stored bytes (I/O only),
+ * mp_mlv_decode_payload turns them into samples (bit-packed 10/12/14/16-bit, LJ92, LZMA, DELTA);
+ * mp_mlv_read_frame does both. Per-thread decode state lives in mlv_scratch. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,13 +12,13 @@
 
 static const char *frame_file(const mlv_clip *c, const mlv_entry *e)
 {
-    return mlv_base_name(c->chunks[e->chunk].path);
+    return mp_mlv_base_name(c->chunks[e->chunk].path);
 }
 
-mp_status mlv_clip_check_video(const mlv_clip *c, mp_error *err)
+mp_status mp_mlv_clip_check_video(const mlv_clip *c, mp_error *err)
 {
     uint32_t vc = c->info.video_class;
-    const char *name = mlv_base_name(c->chunks[0].path);
+    const char *name = mp_mlv_base_name(c->chunks[0].path);
     if ((vc & ~0xE0u) != 1)
         return mp_error_set(err, MP_ERR_UNSUPPORTED, "%s: videoClass 0x%x is not raw Bayer video "
                             "(not supported)", name, vc);
@@ -74,8 +74,8 @@ static mp_status frame_entry(const mlv_clip *c, uint32_t index, const mlv_entry 
 {
     if (index >= c->info.frame_count)
         return mp_error_set(err, MP_ERR_RANGE, "%s: frame index %u out of range (%u frames)",
-                            mlv_base_name(c->chunks[0].path), index, c->info.frame_count);
-    mp_status st = mlv_clip_check_video(c, err);
+                            mp_mlv_base_name(c->chunks[0].path), index, c->info.frame_count);
+    mp_status st = mp_mlv_clip_check_video(c, err);
     if (st != MP_OK)
         return st;
     const mlv_entry *e = &c->frames[index];
@@ -128,7 +128,7 @@ static mp_status reserve_bytes(uint8_t **p, size_t *capacity, size_t n, mp_error
     return MP_OK;
 }
 
-mp_status mlv_read_payload(const mlv_clip *c, uint32_t index, mlv_payload *buf, mp_error *err)
+mp_status mp_mlv_read_payload(const mlv_clip *c, uint32_t index, mlv_payload *buf, mp_error *err)
 {
     buf->clip = NULL;   /* holds no frame until this read completes */
     buf->size = 0;
@@ -139,7 +139,7 @@ mp_status mlv_read_payload(const mlv_clip *c, uint32_t index, mlv_payload *buf, 
         return st;
     size_t n = payload_bytes(c, e, r);
     if ((st = reserve_bytes(&buf->data, &buf->capacity, n, err)) != MP_OK ||
-        (st = mlv_read_span(c, e->chunk, e->offset, buf->data, n, err)) != MP_OK)
+        (st = mp_mlv_read_span(c, e->chunk, e->offset, buf->data, n, err)) != MP_OK)
         return st;
     buf->size = n;
     buf->clip = c;
@@ -152,7 +152,7 @@ static mp_status decode_lj92(const mlv_clip *c, const mlv_entry *e, const uint8_
 {
     lj92_header hdr;
     mp_error sub = {0};
-    mp_status st = lj92_decode(bytes, len, out->data, (size_t)out->width * out->height, &hdr,
+    mp_status st = mp_lj92_decode(bytes, len, out->data, (size_t)out->width * out->height, &hdr,
                                &sub);
     if (st != MP_OK)
         return mp_error_set(err, st, "%s: offset %llu: frame %u: %s", frame_file(c, e),
@@ -216,16 +216,10 @@ static mp_status decode_stored(const mlv_clip *c, const mlv_payload *p, mp_frame
     return decode_packed(c, e, p->data, p->size, out, err);
 }
 
-static int same_raw(const mlv_clip *c, uint32_t a, uint32_t b)
-{
-    return !memcmp(&c->states[c->frames[a].state].raw, &c->states[c->frames[b].state].raw,
-                   sizeof(mp_raw_info));
-}
-
 static int no_reset_between(const mlv_clip *c, uint32_t a, uint32_t b)
 {
     for (uint32_t j = a + 1; j <= b; j++)
-        if (!same_raw(c, j - 1, j))
+        if (!mp_mlv_same_raw(c, j - 1, j))
             return 0;
     return 1;
 }
@@ -243,13 +237,18 @@ static mp_status decode_delta(const mlv_clip *c, const mlv_payload *target, mp_f
                               mlv_scratch *s, mp_error *err)
 {
     uint32_t index = target->index;
+    const mlv_entry *e = &c->frames[index];
+    if (e->reference_lost)
+        return mp_error_set(err, MP_ERR_DAMAGED, "%s: offset %llu: frame %u: DELTA reference "
+                            "lost (a frame before it was lost to damage); not decoded",
+                            frame_file(c, e), (unsigned long long)e->offset, e->number);
     size_t count = (size_t)out->width * out->height;
     int64_t r = s->ref && s->ref_size == count && s->ref_clip == c ? s->ref_index : -1;
     uint32_t from = index;
     if (r >= 0 && r < (int64_t)index && no_reset_between(c, (uint32_t)r, index)) {
         from = (uint32_t)r + 1;
     } else {
-        while (from > 0 && same_raw(c, from - 1, from))
+        while (from > 0 && mp_mlv_same_raw(c, from - 1, from))
             from--;
         if (s->ref_size != count) {
             uint16_t *p = realloc(s->ref, count * sizeof *p);
@@ -266,7 +265,7 @@ static mp_status decode_delta(const mlv_clip *c, const mlv_payload *target, mp_f
         const mlv_payload *p = target;
         mp_status st = MP_OK;
         if (j < index) {
-            st = mlv_read_payload(c, j, &s->chain, err);
+            st = mp_mlv_read_payload(c, j, &s->chain, err);
             p = &s->chain;
         }
         if (st == MP_OK)
@@ -280,14 +279,14 @@ static mp_status decode_delta(const mlv_clip *c, const mlv_payload *target, mp_f
     return MP_OK;
 }
 
-mp_status mlv_decode_payload(const mlv_clip *c, uint32_t index, const mlv_payload *buf,
+mp_status mp_mlv_decode_payload(const mlv_clip *c, uint32_t index, const mlv_payload *buf,
                              mp_frame *out, mlv_scratch *s, mp_error *err)
 {
     if (!buf || buf->clip != c || buf->index != index)
         return mp_error_set(err, MP_ERR_ARG, "%s: frame index %u: the payload given holds "
-                            "another frame (or none)", mlv_base_name(c->chunks[0].path),
+                            "another frame (or none)", mp_mlv_base_name(c->chunks[0].path),
                             index);
-    /* mlv_read_payload checked this frame's entry and RAWI; the clip is read-only since. */
+    /* mp_mlv_read_payload checked this frame's entry and RAWI; the clip is read-only since. */
     const mlv_entry *e = &c->frames[index];
     const mp_raw_info *r = &c->states[e->state].raw;
     mp_status st = mp_frame_reserve(out, r->width, r->height, err);
@@ -307,27 +306,27 @@ mp_status mlv_decode_payload(const mlv_clip *c, uint32_t index, const mlv_payloa
     return decode_stored(c, buf, out, s, err);
 }
 
-mp_status mlv_read_frame(const mlv_clip *c, uint32_t index, mp_frame *out, mlv_scratch *s,
+mp_status mp_mlv_read_frame(const mlv_clip *c, uint32_t index, mp_frame *out, mlv_scratch *s,
                          mp_error *err)
 {
-    mp_status st = mlv_read_payload(c, index, &s->payload, err);
+    mp_status st = mp_mlv_read_payload(c, index, &s->payload, err);
     if (st == MP_OK)
-        st = mlv_decode_payload(c, index, &s->payload, out, s, err);
+        st = mp_mlv_decode_payload(c, index, &s->payload, out, s, err);
     return st;
 }
 
-void mlv_payload_free(mlv_payload *buf)
+void mp_mlv_payload_free(mlv_payload *buf)
 {
     free(buf->data);
     memset(buf, 0, sizeof *buf);
 }
 
-void mlv_scratch_free(mlv_scratch *s)
+void mp_mlv_scratch_free(mlv_scratch *s)
 {
     free(s->buf);
     free(s->ref);
-    mlv_payload_free(&s->payload);
-    mlv_payload_free(&s->chain);
+    mp_mlv_payload_free(&s->payload);
+    mp_mlv_payload_free(&s->chain);
     memset(s, 0, sizeof *s);
     s->ref_index = -1;
 }

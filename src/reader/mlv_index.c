@@ -12,7 +12,7 @@
 
 static const char *chunk_name(const mlv_clip *c, uint32_t chunk)
 {
-    return mlv_base_name(c->chunks[chunk].path);
+    return mp_mlv_base_name(c->chunks[chunk].path);
 }
 
 /* pread that retries short reads; returns bytes read (short only at EOF) or -1. */
@@ -32,22 +32,22 @@ static ssize_t read_at(int fd, void *dst, size_t len, uint64_t offset)
     return (ssize_t)done;
 }
 
-mp_status mlv_read_mlvi(const mlv_chunk *ch, mlv_file_header *h, mp_error *err)
+mp_status mp_mlv_read_mlvi(const mlv_chunk *ch, mlv_file_header *h, mp_error *err)
 {
     uint8_t buf[MLV_MLVI_SIZE];
     ssize_t got = read_at(ch->fd, buf, sizeof buf, 0);
-    const char *name = mlv_base_name(ch->path);
+    const char *name = mp_mlv_base_name(ch->path);
     if (got < 0)
         return mp_error_set(err, MP_ERR_IO, "%s: offset 0: %s", name, strerror(errno));
     if (got < (ssize_t)sizeof buf || memcmp(buf, "MLVI", 4))
         return mp_error_set(err, MP_ERR_FORMAT, "%s: offset 0: no MLVI header (not an MLV file)",
                             name);
-    uint32_t size = mlv_rd32(buf + 4);
+    uint32_t size = mp_le32(buf + 4);
     if (size < MLV_MLVI_SIZE || size > ch->size)
         return mp_error_set(err, MP_ERR_FORMAT, "%s: offset 0: MLVI blockSize %u impossible",
                             name, size);
     mlv_block b;
-    mlv_block_parse(buf, sizeof buf, &b);
+    mp_mlv_block_parse(buf, sizeof buf, &b);
     *h = b.u.mlvi;
     h->block_size = size;
     return MP_OK;
@@ -58,16 +58,16 @@ static int resync_candidate(const uint8_t *p, size_t avail, uint64_t remain)
 {
     if (avail < MLV_HEADER_SIZE)
         return 0;
-    mlv_block_type t = mlv_block_type_of(p);
+    mlv_block_type t = mp_mlv_block_type_of(p);
     if (t != MLV_BLOCK_VIDF && t != MLV_BLOCK_AUDF && t != MLV_BLOCK_NULL && t != MLV_BLOCK_RTCI)
         return 0;
-    uint32_t size = mlv_rd32(p + 4);
+    uint32_t size = mp_le32(p + 4);
     if (size < MLV_HEADER_SIZE || size > remain)
         return 0;
     if (t == MLV_BLOCK_VIDF)
-        return avail >= MLV_VIDF_HEADER && size >= MLV_VIDF_HEADER && mlv_rd32(p + 28) <= size - MLV_VIDF_HEADER;
+        return avail >= MLV_VIDF_HEADER && size >= MLV_VIDF_HEADER && mp_le32(p + 28) <= size - MLV_VIDF_HEADER;
     if (t == MLV_BLOCK_AUDF)
-        return avail >= MLV_AUDF_HEADER && size >= MLV_AUDF_HEADER && mlv_rd32(p + 20) <= size - MLV_AUDF_HEADER;
+        return avail >= MLV_AUDF_HEADER && size >= MLV_AUDF_HEADER && mp_le32(p + 20) <= size - MLV_AUDF_HEADER;
     return 1;
 }
 
@@ -97,12 +97,25 @@ static uint64_t resync(const mlv_chunk *ch, uint64_t from, uint8_t *window)
     return ch->size;
 }
 
+/* The block at prev reached past next, a block found inside it: it is cut at next (its frame
+ * or audio entry `last` too, so that no bytes of the next block count as its payload). */
+static void resync_inside(mlv_clip *c, uint32_t chunk, uint64_t prev, uint64_t next,
+                              uint64_t bad, mlv_entry *last)
+{
+    mp_mlv_add_damage(c, MLV_DAMAGE_OVERSTATED, chunk, prev,
+                   "%s: offset %llu: blockSize reaches %llu but a block starts at %llu; block "
+                   "cut there", chunk_name(c, chunk), (unsigned long long)prev,
+                   (unsigned long long)bad, (unsigned long long)next);
+    if (last)
+        last->length = next > last->offset ? (uint32_t)(next - last->offset) : 0;
+}
+
 static mp_status index_block(mlv_clip *c, uint32_t chunk, uint64_t off, const uint8_t *hdr,
                              size_t have, mp_error *err)
 {
     const mlv_chunk *ch = &c->chunks[chunk];
     mlv_block b;
-    mlv_block_parse(hdr, have, &b);
+    mp_mlv_block_parse(hdr, have, &b);
     switch (b.type) {
     case MLV_BLOCK_VIDF:
     case MLV_BLOCK_AUDF: {
@@ -110,7 +123,7 @@ static mp_status index_block(mlv_clip *c, uint32_t chunk, uint64_t off, const ui
         uint32_t head = video ? MLV_VIDF_HEADER : MLV_AUDF_HEADER;
         uint32_t space = video ? b.u.vidf.frame_space : b.u.audf.frame_space;
         if (b.size < head || space > b.size - head) {
-            mlv_add_damage(c, MLV_DAMAGE_BAD_BLOCK, chunk, off,
+            mp_mlv_add_damage(c, MLV_DAMAGE_BAD_BLOCK, chunk, off,
                            "%s: offset %llu: %s frameSpace %u past block end (blockSize %u); "
                            "block skipped", chunk_name(c, chunk), (unsigned long long)off,
                            b.tag, space, b.size);
@@ -127,10 +140,10 @@ static mp_status index_block(mlv_clip *c, uint32_t chunk, uint64_t off, const ui
             e.crop_y = b.u.vidf.crop_y;
             e.pan_x = b.u.vidf.pan_x;
             e.pan_y = b.u.vidf.pan_y;
-            return mlv_add_frame(c, &e, err);
+            return mp_mlv_add_frame(c, &e, err);
         }
         e.number = b.u.audf.number;
-        return mlv_add_audio(c, &e, err);
+        return mp_mlv_add_audio(c, &e, err);
     }
     case MLV_BLOCK_UNKNOWN:
     case MLV_BLOCK_NULL:
@@ -140,7 +153,7 @@ static mp_status index_block(mlv_clip *c, uint32_t chunk, uint64_t off, const ui
     default:
         break;
     }
-    uint32_t want = mlv_block_wanted(b.type);
+    uint32_t want = mp_mlv_block_wanted(b.type);
     if (want > b.size)
         want = b.size;
     if (want > have) {
@@ -149,20 +162,20 @@ static mp_status index_block(mlv_clip *c, uint32_t chunk, uint64_t off, const ui
         if (got < 0)
             return mp_error_set(err, MP_ERR_IO, "%s: offset %llu: %s", chunk_name(c, chunk),
                                 (unsigned long long)off, strerror(errno));
-        mlv_block_parse(full, (size_t)got, &b);
+        mp_mlv_block_parse(full, (size_t)got, &b);
     }
-    return mlv_add_metadata(c, &b, err);
+    return mp_mlv_add_metadata(c, &b, err);
 }
 
-mp_status mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err)
+mp_status mp_mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err)
 {
     mlv_chunk *ch = &c->chunks[chunk];
     const char *name = chunk_name(c, chunk);
     mlv_file_header h;
     mp_error sub = {0};
-    mp_status st = mlv_read_mlvi(ch, &h, &sub);
+    mp_status st = mp_mlv_read_mlvi(ch, &h, &sub);
     if (st != MP_OK && chunk > 0 && st != MP_ERR_NOMEM) {
-        mlv_add_damage(c, MLV_DAMAGE_BAD_BLOCK, chunk, 0, "%s; chunk ignored", sub.msg);
+        mp_mlv_add_damage(c, MLV_DAMAGE_BAD_BLOCK, chunk, 0, "%s; chunk ignored", sub.msg);
         close(ch->fd);
         ch->fd = -1;
         return MP_OK;
@@ -180,7 +193,7 @@ mp_status mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err)
         c->info.fps_den = h.fps_den;
         c->info.file_flags = h.file_flags;
     } else if (h.guid != c->info.guid) {
-        mlv_add_damage(c, MLV_DAMAGE_GUID_MISMATCH, chunk, 0,
+        mp_mlv_add_damage(c, MLV_DAMAGE_GUID_MISMATCH, chunk, 0,
                        "%s: offset 0: GUID %016llx differs from the clip's %016llx; chunk ignored",
                        name, (unsigned long long)h.guid, (unsigned long long)c->info.guid);
         close(ch->fd);
@@ -191,11 +204,20 @@ mp_status mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err)
     uint8_t *window = NULL;
     uint8_t hdr[MLV_VIDF_HEADER];
     uint64_t off = h.block_size;
+    uint64_t prev = 0;          /* start of the block before off (0: the MLVI) */
+    uint64_t rescan_from = 16;  /* where a rescan of the previous block may start */
+    uint64_t min_rescan = 0;    /* rescans never go back before a block they found */
+    int64_t last_frame = -1, last_audio = -1;   /* entry the previous block added, if any */
+    uint32_t vidf_seen = 0;
+    int recorder_layout = 0;    /* a NULL pad before the first VIDF, as the camera writes */
+    if (ch->after_gap)
+        c->damage_seen++;       /* frames of a missing chunk were lost before this one */
+    uint32_t damage_before = c->damage_seen;
 
     while (off < ch->size && st == MP_OK) {
         uint64_t remain = ch->size - off;
         if (remain < MLV_HEADER_SIZE) {
-            mlv_add_damage(c, MLV_DAMAGE_TRUNCATED, chunk, off,
+            mp_mlv_add_damage(c, MLV_DAMAGE_TRUNCATED, chunk, off,
                            "%s: offset %llu: %llu trailing bytes, too short for a block header",
                            name, (unsigned long long)off, (unsigned long long)remain);
             break;
@@ -208,44 +230,64 @@ mp_status mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err)
             break;
         }
         have = (size_t)got;
-        uint32_t size = mlv_rd32(hdr + 4);
-        int plausible = mlv_tag_plausible(hdr) && size >= MLV_HEADER_SIZE;
+        uint32_t size = mp_le32(hdr + 4);
+        int plausible = mp_mlv_tag_plausible(hdr) && size >= MLV_HEADER_SIZE;
+        vidf_seen += plausible && mp_mlv_block_type_of(hdr) == MLV_BLOCK_VIDF;
+        recorder_layout |= plausible && !vidf_seen && mp_mlv_block_type_of(hdr) == MLV_BLOCK_NULL;
         if (plausible && size <= remain) {
+            uint32_t frames = c->info.frame_count, audio = c->audio_count;
             st = index_block(c, chunk, off, hdr, have, err);
+            last_frame = c->info.frame_count > frames ? (int64_t)frames : -1;
+            last_audio = c->audio_count > audio ? (int64_t)audio : -1;
+            prev = off;
+            rescan_from = last_frame >= 0 ? c->frames[last_frame].offset
+                        : last_audio >= 0 ? c->audio[last_audio].offset : off + MLV_HEADER_SIZE;
             off += size;
             continue;
         }
-        /* A bad header: the file was cut inside this block, or its bytes are garbage or zeroed
-         * (card damage). Look for a following block, so that intact frames after a damaged
-         * region stay readable; without one, this is where the data ends. */
+        /* A bad header: the previous block's size was overstated, the file was cut inside
+         * this block, or its bytes are garbage or zeroed (card damage). Look for the next
+         * block from inside the previous one (after its frame header), so that a size that
+         * grew past an intact frame does not lose it; without one, this is where the data
+         * ends. */
         if (!window && !(window = malloc(RESYNC_WINDOW))) {
             st = mp_error_set(err, MP_ERR_NOMEM, "%s: out of memory", name);
             break;
         }
-        uint64_t next = resync(ch, off + 1, window);
+        uint64_t from = rescan_from > min_rescan ? rescan_from : min_rescan;
+        uint64_t next = resync(ch, from < off ? from : off + 1, window);
+        if (next < off)
+            resync_inside(c, chunk, prev, next, off,
+                          last_frame >= 0 ? &c->frames[last_frame]
+                          : last_audio >= 0 ? &c->audio[last_audio] : NULL);
         char tag[5] = {0};
         for (int i = 0; i < 4; i++)
             tag[i] = (hdr[i] >= 0x20 && hdr[i] < 0x7f) ? (char)hdr[i] : '?';
-        if (next < ch->size) {
-            mlv_add_damage(c, MLV_DAMAGE_RESYNC, chunk, off,
+        last_frame = last_audio = -1;
+        if (next < off) {
+            min_rescan = next + 1;
+            off = next;
+        } else if (next < ch->size) {
+            mp_mlv_add_damage(c, MLV_DAMAGE_RESYNC, chunk, off,
                            "%s: offset %llu: bad block header '%s' blockSize %u; skipped %llu "
                            "bytes to the next block", name, (unsigned long long)off, tag, size,
                            (unsigned long long)(next - off));
+            min_rescan = next + 1;
             off = next;
         } else if (size == 0) {
-            mlv_add_damage(c, MLV_DAMAGE_ZERO_TAIL, chunk, off,
+            mp_mlv_add_damage(c, MLV_DAMAGE_ZERO_TAIL, chunk, off,
                            "%s: offset %llu: blockSize 0 (zero-filled tail, %llu bytes); end of "
                            "usable data", name, (unsigned long long)off,
                            (unsigned long long)remain);
             break;
         } else if (plausible) {
-            mlv_add_damage(c, MLV_DAMAGE_TRUNCATED, chunk, off,
+            mp_mlv_add_damage(c, MLV_DAMAGE_TRUNCATED, chunk, off,
                            "%s: offset %llu: %s block of %u bytes runs past the end of the file "
                            "(%llu bytes left); block dropped", name, (unsigned long long)off,
                            tag, size, (unsigned long long)remain);
             break;
         } else {
-            mlv_add_damage(c, MLV_DAMAGE_BAD_BLOCK, chunk, off,
+            mp_mlv_add_damage(c, MLV_DAMAGE_BAD_BLOCK, chunk, off,
                            "%s: offset %llu: bad block header '%s' blockSize %u; rest of the "
                            "file (%llu bytes) ignored", name, (unsigned long long)off, tag, size,
                            (unsigned long long)remain);
@@ -253,5 +295,16 @@ mp_status mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err)
         }
     }
     free(window);
+    /* Frames lost without a trace (a cut at a block boundary, a chunk cut back to its
+     * header); a loss other damage of this chunk explains was reported with it. Only the
+     * camera's count is trusted: mlv_dump -f keeps the source's count in the clips it cuts
+     * (and writes no NULL pad after the headers, which the recorders always do). */
+    if (st == MP_OK && recorder_layout && h.video_frames > vidf_seen &&
+        c->damage_seen == damage_before)
+        mp_mlv_add_damage(c, MLV_DAMAGE_LOST_FRAMES, chunk, off < ch->size ? off : ch->size,
+                       "%s: offset %llu: MLVI videoFrameCount is %u but %u VIDF blocks were "
+                       "found; %u frames lost", name,
+                       (unsigned long long)(off < ch->size ? off : ch->size), h.video_frames,
+                       vidf_seen, h.video_frames - vidf_seen);
     return st;
 }

@@ -1,5 +1,5 @@
 /* reader internals shared by the files of src/reader (not a public header).
- * The clip is built by one thread during mlv_clip_open and is read-only afterwards. */
+ * The clip is built by one thread during mp_mlv_clip_open and is read-only afterwards. */
 #ifndef MLV_INTERNAL_H
 #define MLV_INTERNAL_H
 
@@ -30,8 +30,10 @@ typedef struct mlv_entry {
     uint32_t number;
     uint32_t state;         /* VIDF: index into mlv_clip.states */
     uint32_t segment;
+    uint32_t damage_seen;   /* damage met while walking, up to this block (see below) */
     uint16_t chunk;
     uint16_t crop_x, crop_y, pan_x, pan_y;
+    uint8_t reference_lost; /* DELTA: a frame this one depends on was lost to damage */
 } mlv_entry;
 
 /* The per-frame metadata in force for a run of frames. */
@@ -61,12 +63,15 @@ struct mlv_clip {
     uint32_t state_count;
     mlv_damage *damage;
 
-    /* build-time only (freed at the end of mlv_clip_open) */
+    /* build-time only (freed at the end of mp_mlv_clip_open) */
     uint32_t frames_cap, audio_cap, damage_cap, state_cap;
     mlv_event *events;
     uint32_t event_count, event_cap;
     uint64_t seq;
     mp_logger log;
+    /* Damage met so far in file order (and bumped for frames dropped after the walk): two
+     * frames with different counts may have lost a frame between them. */
+    uint32_t damage_seen;
     int have_rawi;
     int events_full;
     int32_t last_event[MLV_BLOCK_BKUP + 1];     /* per kind: latest event, -1 none */
@@ -75,36 +80,41 @@ struct mlv_clip {
 };
 
 /* mlv_build.c: accumulation while indexing, then sorting and metadata assignment. */
-void mlv_add_damage(mlv_clip *c, mlv_damage_kind kind, uint32_t chunk, uint64_t offset,
+void mp_mlv_add_damage(mlv_clip *c, mlv_damage_kind kind, uint32_t chunk, uint64_t offset,
                     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-mp_status mlv_add_frame(mlv_clip *c, const mlv_entry *e, mp_error *err);
-mp_status mlv_add_audio(mlv_clip *c, const mlv_entry *e, mp_error *err);
+mp_status mp_mlv_add_frame(mlv_clip *c, const mlv_entry *e, mp_error *err);
+mp_status mp_mlv_add_audio(mlv_clip *c, const mlv_entry *e, mp_error *err);
 /* Any non-VIDF/AUDF block: per-frame kinds become events, the rest clip-level info. */
-mp_status mlv_add_metadata(mlv_clip *c, const mlv_block *b, mp_error *err);
-mp_status mlv_finish_index(mlv_clip *c, mp_error *err);
+mp_status mp_mlv_add_metadata(mlv_clip *c, const mlv_block *b, mp_error *err);
+mp_status mp_mlv_finish_index(mlv_clip *c, mp_error *err);
+/* 1 when frames a and b (indices) have the same RAWI in force. */
+int mp_mlv_same_raw(const mlv_clip *c, uint32_t a, uint32_t b);
 /* qsort order of frames and audio blocks: number, then timestamp, then file position. */
-int mlv_cmp_by_number(const void *a, const void *b);
-void mlv_sort(void *base, uint32_t count, size_t size, int (*cmp)(const void *, const void *));
+int mp_mlv_cmp_by_number(const void *a, const void *b);
+void mp_mlv_sort(void *base, uint32_t count, size_t size, int (*cmp)(const void *, const void *));
+
+/* mlv_plausible.c: frame rate, numbers and timestamps against each other (file order). */
+mp_status mp_mlv_check_plausible(mlv_clip *c, mp_error *err);
 
 /* mlv_chunks.c */
-mp_status mlv_find_chunks(mlv_clip *c, const char *path, int no_spanning, mp_error *err);
-const char *mlv_base_name(const char *path);
+mp_status mp_mlv_find_chunks(mlv_clip *c, const char *path, int no_spanning, mp_error *err);
+const char *mp_mlv_base_name(const char *path);
 
 /* mlv_index.c: walks one MLV chunk by block headers. */
-mp_status mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err);
+mp_status mp_mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err);
 /* Reads and checks the MLVI at offset 0 of a chunk. */
-mp_status mlv_read_mlvi(const mlv_chunk *ch, mlv_file_header *h, mp_error *err);
+mp_status mp_mlv_read_mlvi(const mlv_chunk *ch, mlv_file_header *h, mp_error *err);
 
 /* raw_legacy.c */
-int mlv_is_legacy_raw_name(const char *path);
-mp_status mlv_index_legacy_raw(mlv_clip *c, mp_error *err);
+int mp_mlv_is_legacy_raw_name(const char *path);
+mp_status mp_mlv_index_legacy_raw(mlv_clip *c, mp_error *err);
 
 /* mlv_audio.c */
-mp_status mlv_finish_audio(mlv_clip *c, mp_error *err);
+mp_status mp_mlv_finish_audio(mlv_clip *c, mp_error *err);
 
 /* Reads len bytes at offset of chunk, continuing into the following chunks at their start
  * when the range runs past the chunk's data end (legacy RAW frames straddle chunks). */
-mp_status mlv_read_span(const mlv_clip *c, uint32_t chunk, uint64_t offset, void *dst,
+mp_status mp_mlv_read_span(const mlv_clip *c, uint32_t chunk, uint64_t offset, void *dst,
                         size_t len, mp_error *err);
 
 #endif

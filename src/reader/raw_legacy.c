@@ -10,7 +10,7 @@
 #define RAW_FOOTER_SIZE 192u
 #define RAW_BITS 14u
 
-mp_status mlv_index_legacy_raw(mlv_clip *c, mp_error *err)
+mp_status mp_mlv_index_legacy_raw(mlv_clip *c, mp_error *err)
 {
     mlv_clip_info *in = &c->info;
     /* the footer sits in the last chunk that could be opened */
@@ -18,9 +18,9 @@ mp_status mlv_index_legacy_raw(mlv_clip *c, mp_error *err)
     while (last > 0 && c->chunks[last - 1].fd < 0)
         last--;
     if (last == 0)
-        return mp_error_set(err, MP_ERR_IO, "%s: no readable chunk", mlv_base_name(c->chunks[0].path));
+        return mp_error_set(err, MP_ERR_IO, "%s: no readable chunk", mp_mlv_base_name(c->chunks[0].path));
     mlv_chunk *ch = &c->chunks[last - 1];
-    const char *name = mlv_base_name(ch->path);
+    const char *name = mp_mlv_base_name(ch->path);
     if (ch->size < RAW_FOOTER_SIZE)
         return mp_error_set(err, MP_ERR_FORMAT, "%s: offset 0: %llu bytes, too short for a RAWM "
                             "footer (not a legacy RAW clip)", name,
@@ -38,19 +38,19 @@ mp_status mlv_index_legacy_raw(mlv_clip *c, mp_error *err)
     mlv_block b;
     memset(&b, 0, sizeof b);
     b.type = MLV_BLOCK_RAWI;
-    b.u.rawi.width = mlv_rd16(f + 4);
-    b.u.rawi.height = mlv_rd16(f + 6);
-    mlv_parse_raw_info(f + 32, &b.u.rawi);
+    b.u.rawi.width = mp_le16(f + 4);
+    b.u.rawi.height = mp_le16(f + 6);
+    mp_mlv_parse_raw_info(f + 32, &b.u.rawi);
     b.u.rawi.bits = RAW_BITS;   /* .RAW is always 14-bit whatever raw_info says */
-    uint32_t frame_size = mlv_rd32(f + 8);
-    uint32_t frame_count = mlv_rd32(f + 12);
-    uint32_t fps1000 = mlv_rd32(f + 20);
+    uint32_t frame_size = mp_le32(f + 8);
+    uint32_t frame_count = mp_le32(f + 12);
+    uint32_t fps1000 = mp_le32(f + 20);
     uint64_t payload = ((uint64_t)b.u.rawi.width * b.u.rawi.height * RAW_BITS + 7) / 8;
     if (payload == 0 || frame_size < payload)
         return mp_error_set(err, MP_ERR_FORMAT, "%s: offset %llu: frameSize %u cannot hold a "
                             "%ux%u 14-bit frame", name, (unsigned long long)foot_at, frame_size,
                             b.u.rawi.width, b.u.rawi.height);
-    mp_status st = mlv_add_metadata(c, &b, err);
+    mp_status st = mp_mlv_add_metadata(c, &b, err);
     if (st != MP_OK)
         return st;
     in->container = MLV_CONTAINER_RAW;
@@ -67,9 +67,9 @@ mp_status mlv_index_legacy_raw(mlv_clip *c, mp_error *err)
     uint64_t fit = stream >= payload ? (stream - payload) / frame_size + 1 : 0;
     uint64_t count = frame_count;
     if (fit < count) {
-        mlv_add_damage(c, MLV_DAMAGE_TRUNCATED, 0, fit * frame_size,
+        mp_mlv_add_damage(c, MLV_DAMAGE_TRUNCATED, 0, fit * frame_size,
                        "%s: offset %llu: footer lists %u frames, the data holds %llu",
-                       mlv_base_name(c->chunks[0].path), (unsigned long long)(fit * frame_size),
+                       mp_mlv_base_name(c->chunks[0].path), (unsigned long long)(fit * frame_size),
                        frame_count, (unsigned long long)fit);
         count = fit;
     }
@@ -85,7 +85,7 @@ mp_status mlv_index_legacy_raw(mlv_clip *c, mp_error *err)
         e.length = (uint32_t)payload;
         e.number = (uint32_t)i;
         e.timestamp = fps1000 ? i * 1000000000ull / fps1000 : 0;
-        st = mlv_add_frame(c, &e, err);
+        st = mp_mlv_add_frame(c, &e, err);
     }
     return st;
 }

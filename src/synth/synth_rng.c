@@ -20,7 +20,7 @@ static uint64_t rotl(uint64_t x, int k)
     return (x << k) | (x >> (64 - k));
 }
 
-void synth_rng_init(synth_rng *r, uint64_t seed, uint64_t stream)
+void mp_synth_rng_init(synth_rng *r, uint64_t seed, uint64_t stream)
 {
     /* Two splitmix outputs combine seed and stream so that neighbouring seeds or streams do
      * not give related states. */
@@ -35,7 +35,7 @@ void synth_rng_init(synth_rng *r, uint64_t seed, uint64_t stream)
     r->spare = 0;
 }
 
-uint64_t synth_rng_next(synth_rng *r)
+uint64_t mp_synth_rng_next(synth_rng *r)
 {
     uint64_t *s = r->s;
     uint64_t result = rotl(s[1] * 5, 7) * 9;
@@ -49,12 +49,12 @@ uint64_t synth_rng_next(synth_rng *r)
     return result;
 }
 
-double synth_rng_uniform(synth_rng *r)
+double mp_synth_rng_uniform(synth_rng *r)
 {
-    return (double)(synth_rng_next(r) >> 11) * 0x1.0p-53;
+    return (double)(mp_synth_rng_next(r) >> 11) * 0x1.0p-53;
 }
 
-double synth_det_log(double x)
+double mp_synth_det_log(double x)
 {
     if (!(x > 0))
         return x == 0 ? -INFINITY : NAN;
@@ -111,7 +111,7 @@ static const double exp2_sixteenths[16] = {
     1.915206561397147293872611270295830887850,
 };
 
-double synth_det_exp(double x)
+double mp_synth_det_exp(double x)
 {
     if (isnan(x))
         return x;
@@ -137,7 +137,7 @@ double synth_det_exp(double x)
     return scale_pow2(exp2_sixteenths[j] * p, (ni - j) / 16);
 }
 
-double synth_det_exp2(double x)
+double mp_synth_det_exp2(double x)
 {
     /* Split off the integer part so the scaling by 2^n stays exact. */
     double n = floor(x);
@@ -145,10 +145,10 @@ double synth_det_exp2(double x)
         return INFINITY;
     if (n < -1100)
         return 0;
-    return scale_pow2(synth_det_exp((x - n) * LN2), (int)n);
+    return scale_pow2(mp_synth_det_exp((x - n) * LN2), (int)n);
 }
 
-double synth_rng_gaussian(synth_rng *r)
+double mp_synth_rng_gaussian(synth_rng *r)
 {
     if (r->has_spare) {
         r->has_spare = 0;
@@ -156,11 +156,11 @@ double synth_rng_gaussian(synth_rng *r)
     }
     double x, y, s;
     do {
-        x = 2 * synth_rng_uniform(r) - 1;
-        y = 2 * synth_rng_uniform(r) - 1;
+        x = 2 * mp_synth_rng_uniform(r) - 1;
+        y = 2 * mp_synth_rng_uniform(r) - 1;
         s = x * x + y * y;
     } while (s >= 1 || s == 0);
-    double f = sqrt(-2 * synth_det_log(s) / s);
+    double f = sqrt(-2 * mp_synth_det_log(s) / s);
     r->spare = y * f;
     r->has_spare = 1;
     return x * f;
@@ -177,15 +177,15 @@ static double log_factorial(double k)
     if (k < 10)
         return table[(int)k];
     double inv = 1 / k, inv2 = inv * inv;
-    return k * synth_det_log(k) - k + 0.91893853320467274 + 0.5 * synth_det_log(k) +
+    return k * mp_synth_det_log(k) - k + 0.91893853320467274 + 0.5 * mp_synth_det_log(k) +
            inv * (1.0 / 12 - inv2 * (1.0 / 360 - inv2 / 1260));
 }
 
 /* Inversion by sequential search: exact, one uniform and O(mean) steps; used below mean 10. */
 static double poisson_inversion(synth_rng *r, double mean)
 {
-    double u = synth_rng_uniform(r);
-    double p = synth_det_exp(-mean);
+    double u = mp_synth_rng_uniform(r);
+    double p = mp_synth_det_exp(-mean);
     double cum = p;
     int k = 0;
     /* The cap only matters when rounding keeps cum just below u (P(k > 60) < 1e-40). */
@@ -207,8 +207,8 @@ static double poisson_ptrs(synth_rng *r, double mean)
     double inv_alpha = 1.1239 + 1.1328 / (b - 3.4);
     double vr = 0.9277 - 3.6224 / (b - 2);
     for (;;) {
-        double u = synth_rng_uniform(r) - 0.5;
-        double v = synth_rng_uniform(r);
+        double u = mp_synth_rng_uniform(r) - 0.5;
+        double v = mp_synth_rng_uniform(r);
         double us = 0.5 - fabs(u);
         if (us <= 0)
             continue;
@@ -218,13 +218,13 @@ static double poisson_ptrs(synth_rng *r, double mean)
         if (k < 0 || (us < 0.013 && v > us))
             continue;
         /* The exact test; reached by about one draw in eight, so its logs are paid here. */
-        if (synth_det_log(v) + synth_det_log(inv_alpha) - synth_det_log(a / (us * us) + b) <=
-            -mean + k * synth_det_log(mean) - log_factorial(k))
+        if (mp_synth_det_log(v) + mp_synth_det_log(inv_alpha) - mp_synth_det_log(a / (us * us) + b) <=
+            -mean + k * mp_synth_det_log(mean) - log_factorial(k))
             return k;
     }
 }
 
-double synth_rng_poisson(synth_rng *r, double mean)
+double mp_synth_rng_poisson(synth_rng *r, double mean)
 {
     if (!(mean > 0))
         return 0;
@@ -232,6 +232,6 @@ double synth_rng_poisson(synth_rng *r, double mean)
         return poisson_inversion(r, mean);
     if (mean <= SYNTH_POISSON_NORMAL_ABOVE)
         return poisson_ptrs(r, mean);
-    double k = floor(mean + sqrt(mean) * synth_rng_gaussian(r) + 0.5);
+    double k = floor(mean + sqrt(mean) * mp_synth_rng_gaussian(r) + 0.5);
     return k > 0 ? k : 0;
 }

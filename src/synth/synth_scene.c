@@ -5,10 +5,10 @@
 
 #include "synth/synth_rng.h"
 
-/* Stream numbers of the scene's own draws, apart from synth_expose's per-row streams. */
+/* Stream numbers of the scene's own draws, apart from mp_synth_expose's per-row streams. */
 #define STREAM_ILLUMINATION (1ull << 63)
 
-void synth_benchmark_patch(uint32_t width, uint32_t height, int i, double *x0, double *x1,
+void mp_synth_benchmark_patch(uint32_t width, uint32_t height, int i, double *x0, double *x1,
                            double *y0, double *y1, double *ev)
 {
     *x0 = (0.08 + 0.22 * i) * width;
@@ -18,18 +18,18 @@ void synth_benchmark_patch(uint32_t width, uint32_t height, int i, double *x0, d
     *ev = 2 + 3 * i;
 }
 
-double synth_scene_offset(const synth_scene *scene, uint32_t frame)
+double mp_synth_scene_offset(const synth_scene *scene, uint32_t frame)
 {
     return frame * scene->shift_px;
 }
 
-double synth_scene_illumination(const synth_scene *scene, uint32_t frame)
+double mp_synth_scene_illumination(const synth_scene *scene, uint32_t frame)
 {
     if (scene->illum_sigma_ev == 0)
         return 1;
     synth_rng r;
-    synth_rng_init(&r, scene->seed, STREAM_ILLUMINATION | frame);
-    return synth_det_exp2(scene->illum_sigma_ev * synth_rng_gaussian(&r));
+    mp_synth_rng_init(&r, scene->seed, STREAM_ILLUMINATION | frame);
+    return mp_synth_det_exp2(scene->illum_sigma_ev * mp_synth_rng_gaussian(&r));
 }
 
 static double sign(double v)
@@ -44,7 +44,7 @@ static double benchmark_ev(double x, double y, double w, double h, double row_ev
     if (y >= 0.06 * h && y < 0.22 * h) {
         for (int i = 0; i < SYNTH_PATCH_COUNT; i++) {
             double x0, x1, y0, y1, ev;
-            synth_benchmark_patch((uint32_t)w, (uint32_t)h, i, &x0, &x1, &y0, &y1, &ev);
+            mp_synth_benchmark_patch((uint32_t)w, (uint32_t)h, i, &x0, &x1, &y0, &y1, &ev);
             if (x >= x0 && x < x1)
                 return ev;
         }
@@ -83,8 +83,8 @@ static void render(const synth_scene *scene, uint32_t width, uint32_t height, ui
                    float *electrons, float *const rgb[3])
 {
     double w = width, h = height;
-    double offset = synth_scene_offset(scene, frame);
-    double scale = synth_scene_illumination(scene, frame);
+    double offset = mp_synth_scene_offset(scene, frame);
+    double scale = mp_synth_scene_illumination(scene, frame);
     for (uint32_t y = 0; y < height; y++) {
         double v = y / h;
         double row_ev = 1.2 * sin(2 * M_PI * 1.5 * v);
@@ -100,7 +100,7 @@ static void render(const synth_scene *scene, uint32_t width, uint32_t height, ui
                 gain[0] = 0.45 + 0.25 * v;
                 gain[2] = 0.75 - 0.2 * xs / w;
             }
-            double e = synth_det_exp2(ev + scene->exposure_ev);
+            double e = mp_synth_det_exp2(ev + scene->exposure_ev);
             if (electrons) {
                 /* RGGB: red on even rows and columns, blue on odd rows and columns. */
                 int c = (y & 1) + (x & 1);
@@ -113,7 +113,7 @@ static void render(const synth_scene *scene, uint32_t width, uint32_t height, ui
     }
 }
 
-mp_status synth_render_truth(const synth_scene *scene, uint32_t width, uint32_t height,
+mp_status mp_synth_render_truth(const synth_scene *scene, uint32_t width, uint32_t height,
                              uint32_t frame, float *electrons, mp_error *err)
 {
     if (!scene || !electrons)
@@ -124,7 +124,7 @@ mp_status synth_render_truth(const synth_scene *scene, uint32_t width, uint32_t 
     return st;
 }
 
-mp_status synth_render_truth_rgb(const synth_scene *scene, uint32_t width, uint32_t height,
+mp_status mp_synth_render_truth_rgb(const synth_scene *scene, uint32_t width, uint32_t height,
                                  uint32_t frame, float *r, float *g, float *b, mp_error *err)
 {
     if (!scene || !r || !g || !b)

@@ -13,7 +13,7 @@
 #define READ_NOISE_BRIGHT_14 13.8
 #define FULL_WELL_E 66000.0
 
-void synth_sensor_default(synth_sensor *s, uint32_t bits, double ev_gap)
+void mp_synth_sensor_default(synth_sensor *s, uint32_t bits, double ev_gap)
 {
     double scale = ldexp(1, (int)bits - 14);
     *s = (synth_sensor){
@@ -30,12 +30,12 @@ void synth_sensor_default(synth_sensor *s, uint32_t bits, double ev_gap)
     };
 }
 
-double synth_sensor_gain(const synth_sensor *s)
+double mp_synth_sensor_gain(const synth_sensor *s)
 {
     return (s->white - s->black) / s->full_well_e;
 }
 
-int synth_row_is_bright(const synth_sensor *s, uint32_t y)
+int mp_synth_row_is_bright(const synth_sensor *s, uint32_t y)
 {
     return s->ev_gap != 0 && (y + s->phase) % 4 >= 2;
 }
@@ -61,7 +61,7 @@ static mp_status check_sensor(const synth_sensor *s, mp_error *err)
     return MP_OK;
 }
 
-mp_status synth_expose(const synth_sensor *s, const float *truth, uint32_t width,
+mp_status mp_synth_expose(const synth_sensor *s, const float *truth, uint32_t width,
                        uint32_t height, uint64_t seed, uint32_t frame, mp_frame *out,
                        mp_error *err)
 {
@@ -79,14 +79,14 @@ mp_status synth_expose(const synth_sensor *s, const float *truth, uint32_t width
     if (st != MP_OK)
         return st;
 
-    double gain_dark = synth_sensor_gain(s);
-    double gain_bright = gain_dark * synth_det_exp2(s->ev_gap);
+    double gain_dark = mp_synth_sensor_gain(s);
+    double gain_bright = gain_dark * mp_synth_det_exp2(s->ev_gap);
     double white = s->white;
     for (uint32_t y = 0; y < bh; y++) {
         /* One stream per row: the result does not depend on the order rows are made in. */
         synth_rng r;
-        synth_rng_init(&r, seed, ((uint64_t)frame << 32) | y);
-        int bright = synth_row_is_bright(s, y);
+        mp_synth_rng_init(&r, seed, ((uint64_t)frame << 32) | y);
+        int bright = mp_synth_row_is_bright(s, y);
         double gain = bright ? gain_bright : gain_dark;
         double sigma = bright ? s->read_noise_bright : s->read_noise_dark;
         double black = s->black + (bright ? s->bright_black_offset : 0);
@@ -101,10 +101,10 @@ mp_status synth_expose(const synth_sensor *s, const float *truth, uint32_t width
                                     "synth: truth value %g at (%u, %u) is not a valid electron "
                                     "count",
                                     e, x - s->ob_left, y - s->ob_top);
-            double n = s->photon_noise ? synth_rng_poisson(&r, e) : e;
+            double n = s->photon_noise ? mp_synth_rng_poisson(&r, e) : e;
             double v = black + n * gain;
             if (sigma > 0)
-                v += sigma * synth_rng_gaussian(&r);
+                v += sigma * mp_synth_rng_gaussian(&r);
             v = floor(v + 0.5);
             orow[x] = (uint16_t)(v < 0 ? 0 : v > white ? white : v);
         }

@@ -28,6 +28,10 @@ others=$(nm -D --defined-only "$libdir/libmlvpipe.so.1" | awk '{print $3}' | gre
 
 export PKG_CONFIG_PATH=$(dirname "$pc") PKG_CONFIG_SYSROOT_DIR=$dest
 cc=${CC:-cc}
+# A sanitized build installs an instrumented library: its users link the sanitizer runtime.
+sanitize=$(meson introspect "$build" --buildoptions |
+           python3 -c 'import json,sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"]=="b_sanitize"))')
+[ "$sanitize" = none ] || cc="$cc -fsanitize=$sanitize"
 # shellcheck disable=SC2046
 $cc -std=c11 -Wall -Wextra -Werror -o "$tmp/demo-shared" "$src/tests/build/api_demo.c" \
     $(pkg-config --cflags --libs mlvpipe) || fail "compile against the shared library"

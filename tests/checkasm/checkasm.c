@@ -90,7 +90,7 @@ static int same_floats(const char *what, const float *a, const float *b, uint32_
 
 static int check_level(mp_cpu_level level, int rounds, int *checked)
 {
-    const dualiso_dsp *ref = dualiso_dsp_for(MP_CPU_C), *d = dualiso_dsp_for(level);
+    const dualiso_dsp *ref = mp_dualiso_dsp_for(MP_CPU_C), *d = mp_dualiso_dsp_for(level);
     static row_buf a, b;
     int failures = 0;
     for (int round = 0; round < rounds && failures < 5; round++) {
@@ -191,7 +191,7 @@ int main(int argc, char **argv)
         for (int l = MP_CPU_C; l < MP_CPU_LEVELS; l++) {
             if (!mp_cpu_has((mp_cpu_level)l))
                 continue;
-            const dualiso_dsp *d = dualiso_dsp_for((mp_cpu_level)l);
+            const dualiso_dsp *d = mp_dualiso_dsp_for((mp_cpu_level)l);
             printf("  %-5s blend_noise %6.3f  blend_mix %6.3f\n", mp_cpu_level_name(l),
                    bench_fn(d, 0, &buf, &fresh), bench_fn(d, 1, &buf, &fresh));
         }

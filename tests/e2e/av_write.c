@@ -19,7 +19,7 @@
  * before A (audio_offset), as mp_wav_start_offset does for clip audio. It is pushed in pieces
  * running a little ahead of the video (or all at once with --audio-first); it runs 777 sample
  * frames past the last frame, or with --audio-short N stops N frames before it (then
- * av_sink_end_audio is called and the movie must hold silence there). Exit status: 0 ok,
+ * mp_av_sink_end_audio is called and the movie must hold silence there). Exit status: 0 ok,
  * 2 usage, 5 output error (closed pipe included), 1 other failure. --fail-at N aborts after N
  * frames (the temporary file must disappear). */
 #include <math.h>
@@ -93,8 +93,8 @@ static int64_t audio_length(const options *o)
 {
     AVRational fps = {(int)o->fps_num, (int)o->fps_den};
     if (o->audio_short)
-        return av_audio_frame_start(o->last + 1 - o->audio_short, o->rate, fps);
-    return av_audio_frame_start(o->last + 1, o->rate, fps) + 777;
+        return mp_av_audio_frame_start(o->last + 1 - o->audio_short, o->rate, fps);
+    return mp_av_audio_frame_start(o->last + 1, o->rate, fps) + 777;
 }
 
 /* The clip's PCM from first_sample on; silence past its end (what the movie must hold). */
@@ -209,8 +209,8 @@ static int dump_rgb(const options *o, uint16_t *planes[3])
 static int dump_audio(const options *o)
 {
     AVRational fps = {(int)o->fps_num, (int)o->fps_den};
-    int64_t s0 = av_audio_frame_start(o->first, o->rate, fps);
-    int64_t s1 = av_audio_frame_start(o->last + 1, o->rate, fps);
+    int64_t s0 = mp_av_audio_frame_start(o->first, o->rate, fps);
+    int64_t s1 = mp_av_audio_frame_start(o->last + 1, o->rate, fps);
     size_t n = (size_t)(s1 - s0), bytes = n * o->channels * o->bits / 8;
     uint8_t *buf = malloc(bytes ? bytes : 1);
     if (!buf)
@@ -346,11 +346,15 @@ static int exit_for(mp_status st)
 
 static int write_movie(const options *o, uint16_t *planes[3])
 {
-    av_sink_params p;
-    av_sink_params_default(&p);
+    mp_av_sink_params p;
+    mp_av_sink_params_default(&p);
     mp_error err = {0};
-    if (av_sink_kind_from_name(o->kind, &p.kind, &err) != MP_OK)
-        return usage(err.msg);
+    p.kind = AV_SINK_RAWVIDEO + 1;
+    for (int k = 0; k <= AV_SINK_RAWVIDEO; k++)
+        if (!strcmp(o->kind, mp_av_sink_kind_name((mp_av_sink_kind)k)))
+            p.kind = (mp_av_sink_kind)k;
+    if (p.kind > AV_SINK_RAWVIDEO)
+        return usage("--kind: prores422hq, prores4444, ffv1, nut or rawvideo");
     p.width = o->width;
     p.height = o->height;
     p.fps_num = o->fps_num;
@@ -384,11 +388,11 @@ static int write_movie(const options *o, uint16_t *planes[3])
         p.audio = (mp_audio_format){1, 1, (uint16_t)o->channels, o->rate,
                                     (uint32_t)(o->rate * block), (uint16_t)block,
                                     (uint16_t)o->bits};
-        p.audio_offset = av_audio_frame_start(o->first, o->rate, fps);
+        p.audio_offset = mp_av_audio_frame_start(o->first, o->rate, fps);
     }
-    av_sink_route_av_log(&p.log);
-    av_sink *s;
-    mp_status st = av_sink_open(&s, o->out, &p, &err);
+    mp_av_sink_route_av_log(&p.log);
+    mp_av_sink *s;
+    mp_status st = mp_av_sink_open(&s, o->out, &p, &err);
     if (st != MP_OK) {
         fprintf(stderr, "av_write: %s\n", err.msg);
         return exit_for(st);
@@ -396,7 +400,7 @@ static int write_movie(const options *o, uint16_t *planes[3])
     uint8_t *pcm = NULL;
     enum { PIECE = 1500 };
     if (o->rate && !(pcm = malloc(PIECE * block))) {
-        av_sink_abort(s);
+        mp_av_sink_abort(s);
         return 1;
     }
     /* The clip's audio up to `until` sample frames, in pieces. */
@@ -404,39 +408,39 @@ static int write_movie(const options *o, uint16_t *planes[3])
     int ended = 0;
     for (uint64_t n = o->first; st == MP_OK && n <= o->last + 1; n++) {
         int64_t until = o->audio_first || n > o->last ? end_sample
-                                                      : av_audio_frame_start(n + 2, o->rate, fps);
+                                                      : mp_av_audio_frame_start(n + 2, o->rate, fps);
         if (until > end_sample)
             until = end_sample;
         while (st == MP_OK && o->rate && (int64_t)sample < until) {
             size_t k = until - (int64_t)sample < PIECE ? (size_t)(until - (int64_t)sample) : PIECE;
             audio_bytes(o, sample, k, pcm);
-            st = av_sink_write_audio(s, pcm, k * block, &err);
+            st = mp_av_sink_write_audio(s, pcm, k * block, &err);
             sample += k;
         }
         /* A clip whose audio stops early says so, so the track is padded as frames come. */
         if (st == MP_OK && o->audio_short && (int64_t)sample == end_sample && !ended) {
-            st = av_sink_end_audio(s, &err);
+            st = mp_av_sink_end_audio(s, &err);
             ended = 1;
         }
         if (st != MP_OK || n > o->last)
             break;
         if (o->fail_at >= 0 && (long)(n - o->first) == o->fail_at) {
-            av_sink_abort(s);
+            mp_av_sink_abort(s);
             free(pcm);
             fprintf(stderr, "av_write: aborted at frame %llu as asked\n", (unsigned long long)n);
             return 1;
         }
         pattern(o->width, o->height, n, planes[0], planes[1], planes[2]);
         const uint16_t *const rgb[3] = {planes[0], planes[1], planes[2]};
-        st = av_sink_write_rgb(s, rgb, o->width, n, &err);
+        st = mp_av_sink_write_rgb(s, rgb, o->width, n, &err);
     }
     free(pcm);
     if (st != MP_OK) {
-        av_sink_abort(s);
+        mp_av_sink_abort(s);
         fprintf(stderr, "av_write: %s\n", err.msg);
         return exit_for(st);
     }
-    if ((st = av_sink_finish(s, &err)) != MP_OK) {
+    if ((st = mp_av_sink_finish(s, &err)) != MP_OK) {
         fprintf(stderr, "av_write: %s\n", err.msg);
         return exit_for(st);
     }

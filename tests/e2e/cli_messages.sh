@@ -36,12 +36,12 @@ run ext-md5 0 convert "$in" -o "$tmp/list.mov" --to md5
 [ "$(wc -l <"$tmp/list.mov")" = 4 ] || fail "--to md5 with any name"
 # Contradictions and containers we do not write: exit 2, nothing written, both named.
 run bad-mkv 2 convert "$in" -o "$tmp/x.mkv" --to prores422hq
-grep -q "x.mkv names a Matroska file (.mkv), but --to prores422hq writes QuickTime (.mov)" "$tmp/bad-mkv.err" ||
+grep -q "x.mkv names a Matroska file (.mkv), but --to prores422hq writes MOV (.mov)" "$tmp/bad-mkv.err" ||
     fail "contradiction message: $(head -1 "$tmp/bad-mkv.err")"
 run bad-mov 2 convert "$in" -o "$tmp/x.mov" --to ffv1
-grep -q "names a QuickTime file (.mov), but --to ffv1 writes Matroska" "$tmp/bad-mov.err" || fail "ffv1 .mov message"
+grep -q "names a MOV file (.mov), but --to ffv1 writes Matroska" "$tmp/bad-mov.err" || fail "ffv1 .mov message"
 run bad-dng 2 convert "$in" -o "$tmp/x.mov" --to dng
-grep -q "but --to dng writes a folder of DNG files" "$tmp/bad-dng.err" || fail "dng .mov message"
+grep -q "but --to dng writes a CinemaDNG sequence (a folder of .dng files)" "$tmp/bad-dng.err" || fail "dng .mov message"
 run bad-mp4 2 convert "$in" -o "$tmp/x.mp4"
 run bad-mp4b 2 convert "$in" -o "$tmp/x.mp4" --to prores422hq
 grep -q "does not write MP4 (.mp4)" "$tmp/bad-mp4b.err" || fail "mp4 message: $(head -1 "$tmp/bad-mp4b.err")"

@@ -44,9 +44,9 @@ int main(int argc, char **argv)
     mp_error err = {0};
     mlv_clip *clip;
     mlv_open_options opt = {0};
-    if (mlv_clip_open(&clip, argv[1], &opt, &err) != MP_OK)
+    if (mp_mlv_clip_open(&clip, argv[1], &opt, &err) != MP_OK)
         return fail(&err);
-    const mlv_clip_info *info = mlv_clip_get_info(clip);
+    const mlv_clip_info *info = mp_mlv_clip_get_info(clip);
     mp_sink_params p;
     params_from_clip(argv[1], info, &p);
     p.storage = !strcmp(argv[3], "16") ? MP_DNG_16BIT
@@ -62,8 +62,8 @@ int main(int argc, char **argv)
         goto done;
     for (uint32_t i = 0; i < info->frame_count; i++) {
         mlv_frame_info fi;
-        if (mlv_frame_info_get(clip, i, &fi) != MP_OK ||
-            mlv_read_frame(clip, i, &f, &scratch, &err) != MP_OK)
+        if (mp_mlv_frame_info_get(clip, i, &fi) != MP_OK ||
+            mp_mlv_read_frame(clip, i, &f, &scratch, &err) != MP_OK)
             goto done;
         mp_frame_meta m = {fi.exposure, fi.white_balance};
         if (mp_sink_write_frame(dng, &f, &m, &err) != MP_OK)
@@ -76,7 +76,7 @@ int main(int argc, char **argv)
         pcm = malloc(PIECE);
         for (uint64_t at = 0; pcm && at < info->audio_bytes; at += PIECE) {
             size_t n = info->audio_bytes - at < PIECE ? (size_t)(info->audio_bytes - at) : PIECE;
-            if (mlv_read_audio(clip, at, pcm, n, &err) != MP_OK ||
+            if (mp_mlv_read_audio(clip, at, pcm, n, &err) != MP_OK ||
                 mp_sink_write_audio(wav, pcm, n, &err) != MP_OK)
                 goto done;
         }
@@ -95,7 +95,7 @@ done:
     mp_sink_abort(dng);
     free(pcm);
     mp_frame_free(&f);
-    mlv_scratch_free(&scratch);
-    mlv_clip_close(clip);
+    mp_mlv_scratch_free(&scratch);
+    mp_mlv_clip_close(clip);
     return rc;
 }

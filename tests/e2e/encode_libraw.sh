@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # LibRaw (raw-identify, dcraw_emu) opens every variant and sees the geometry and levels.
+# White balance: WBAL mode 0 (auto) at 5500 K on a 5D Mark III means the Kelvin neutral
+# (AsShotNeutral 0.480068 1 0.636513, as mlv_dump writes it); LibRaw shows its inverse.
 source "$(dirname "$0")/encode_lib.sh"
 need raw-identify dcraw_emu
 for v in $VARIANTS; do
@@ -10,7 +12,8 @@ for v in $VARIANTS; do
   id=$(raw-identify -v "$dng" 2>&1) || fail "raw-identify failed on $v: $id"
   for want in "Camera: Canon EOS 5D Mark III" "DNG Version: 1.4.0.0" \
               "Filter pattern: RGGBRGGBRGGBRGGB" "Image size:   512 x 256" \
-              "As shot                   2.09961 1 1.61133" "DNG Illuminant 1: D65"; do
+              "As shot                   2.08304 1 1.57106" "DNG Illuminant 1: Illuminant A" \
+              "DNG Illuminant 2: D65"; do
     grep -qF "$want" <<<"$id" || fail "$v: raw-identify lacks '$want': $id"
   done
   black=$((2048 >> (14 - (bits < 14 ? bits : 14))))

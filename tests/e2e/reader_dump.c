@@ -15,7 +15,7 @@ int main(int argc, char **argv)
     }
     mlv_clip *clip;
     mp_error err = {0};
-    if (mlv_clip_open(&clip, argv[1], NULL, &err) != MP_OK) {
+    if (mp_mlv_clip_open(&clip, argv[1], NULL, &err) != MP_OK) {
         fprintf(stderr, "reader_dump: %s\n", err.msg);
         return 3;
     }
@@ -24,13 +24,13 @@ int main(int argc, char **argv)
         perror(argv[2]);
         return 5;
     }
-    const mlv_clip_info *in = mlv_clip_get_info(clip);
+    const mlv_clip_info *in = mp_mlv_clip_get_info(clip);
     mlv_scratch scratch = {0};
     mp_frame f = {0};
     uint8_t *le = NULL;
     int rc = 0;
     for (uint32_t i = 0; i < in->frame_count && !rc; i++) {
-        if (mlv_read_frame(clip, i, &f, &scratch, &err) != MP_OK) {
+        if (mp_mlv_read_frame(clip, i, &f, &scratch, &err) != MP_OK) {
             fprintf(stderr, "reader_dump: %s\n", err.msg);
             rc = 4;
             break;
@@ -54,7 +54,7 @@ int main(int argc, char **argv)
         rc = 5;
     free(le);
     mp_frame_free(&f);
-    mlv_scratch_free(&scratch);
-    mlv_clip_close(clip);
+    mp_mlv_scratch_free(&scratch);
+    mp_mlv_clip_close(clip);
     return rc;
 }

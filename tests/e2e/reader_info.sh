@@ -92,9 +92,11 @@ jcheck cut.json 'd["frame_count"] == 2' 'len(d["damage"]) == 1' \
     'd["damage"][0]["kind"] == "truncated"' 'd["damage"][0]["offset"] == 30208' \
     'd["damage"][0]["message"].startswith("cut.MLV: offset 30208: ")'
 
-# dropped frames: frame 2 renumbered 5 leaves a gap of 3 (not damage: exit 0)
+# dropped frames: frame 2 renumbered 5, at frame 5's time (201000 us at 25 fps), leaves a
+# gap of 3 (not damage: exit 0; a number its timestamp contradicts would be damage)
 cp "$S/synth_14bit_128x64_3f.MLV" "$tmp/gap.MLV"; chmod u+w "$tmp/gap.MLV"
 printf '\x05' | dd of="$tmp/gap.MLV" bs=1 seek=$((30208 + 16)) conv=notrunc status=none
+printf '\x28\x11\x03' | dd of="$tmp/gap.MLV" bs=1 seek=$((30208 + 8)) conv=notrunc status=none
 run gap 0 info "$tmp/gap.MLV"
 contains gap "frames:        3 (numbers 0..5)"
 contains gap "gaps:          1 (3 missing frames)"
@@ -127,6 +129,25 @@ printf '\xff\xfeok\x01"\\\0' | dd of="$tmp/clïp.MLV" bs=1 seek=288 conv=notrunc
 run utf8.json 0 info --json "$tmp/clïp.MLV"
 jcheck utf8.json 'd["file"].endswith("/clïp.MLV")' \
     'd["info_text"] == "\ufffd\ufffdok\x01\"\\"'
+
+# a frame that is damaged only inside its payload (the index is intact): the dual-ISO check
+# decodes it, and the damage list says so; exit 4 exactly when that list is not empty
+P=${MLVPIPE_SAMPLES:-}/peer
+if [ -f "$P/lzma_2014.MLV" ]; then
+    cp "$P/lzma_2014.MLV" "$tmp/lzshort.MLV"; chmod u+w "$tmp/lzshort.MLV"
+    printf '\xfe\x37' | dd of="$tmp/lzshort.MLV" bs=1 seek=304 conv=notrunc status=none
+    run lzshort 4 info "$tmp/lzshort.MLV"
+    contains lzshort "damage:        1 entry"
+    contains lzshort "lzshort.MLV: offset 304: frame 0: LZMA: offset 0: declared size 14334"
+    grep -q "LZMA: LZMA" "$tmp/lzshort.out" && fail "lzshort: repeated prefix"
+    run lzshort.json 4 info --json "$tmp/lzshort.MLV"
+    jcheck lzshort.json 'len(d["damage"]) == 1' 'd["damage"][0]["kind"] == "frame"' \
+        'd["damage"][0]["frame"] == 0' '"declared size" in d["damage"][0]["message"]'
+    for f in "$P"/*.MLV "$P"/*.RAW; do
+        run peer 0 info --json "$f"
+        jcheck peer 'd["damage"] == []' 'd["video_supported"]'
+    done
+fi
 
 # not a clip / missing: exit 3 with one error line naming the file
 printf 'hello world, not a clip at all, no header here................' >"$tmp/junk.MLV"

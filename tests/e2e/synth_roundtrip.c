@@ -91,9 +91,9 @@ static int change_known(const truth_lists *t)
 
 static int has_damage(const mlv_clip *clip, mlv_damage_kind kind)
 {
-    const mlv_clip_info *in = mlv_clip_get_info(clip);
+    const mlv_clip_info *in = mp_mlv_clip_get_info(clip);
     for (uint32_t i = 0; i < in->damage_count; i++)
-        if (mlv_clip_damage(clip, i)->kind == kind)
+        if (mp_mlv_clip_damage(clip, i)->kind == kind)
             return 1;
     return 0;
 }
@@ -117,7 +117,7 @@ static int lossy_damage(const synth_options *o)
 static int check_frames(const synth_options *o, const mlv_clip *clip,
                         const truth_lists *t, const clip_meta *meta, content_ctx *content)
 {
-    const mlv_clip_info *in = mlv_clip_get_info(clip);
+    const mlv_clip_info *in = mp_mlv_clip_get_info(clip);
     uint16_t *want = malloc(options_max_pixels(o) * sizeof *want);
     mp_frame got = {0};
     mlv_scratch scratch = {0};
@@ -125,7 +125,7 @@ static int check_frames(const synth_options *o, const mlv_clip *clip,
     int bad = 0;
     for (uint32_t i = 0; !bad && i < in->frame_count; i++) {
         mlv_frame_info fi;
-        if (mlv_frame_info_get(clip, i, &fi) != MP_OK) {
+        if (mp_mlv_frame_info_get(clip, i, &fi) != MP_OK) {
             bad = fail("frame info %u failed", i);
             break;
         }
@@ -141,7 +141,7 @@ static int check_frames(const synth_options *o, const mlv_clip *clip,
                           !change_known(t);
         if (change_lost && o->change_width)
             continue;
-        mp_status st = mlv_read_frame(clip, i, &got, &scratch, &err);
+        mp_status st = mp_mlv_read_frame(clip, i, &got, &scratch, &err);
         if (unsupported_class(o)) {
             /* an unsupported class must be refused, never decoded to garbage */
             if (st != MP_ERR_UNSUPPORTED)
@@ -178,6 +178,15 @@ static int check_frames(const synth_options *o, const mlv_clip *clip,
         if (!bad && (got.black != (uint32_t)meta->raw.black ||
                      got.white != (uint32_t)meta->raw.white))
             bad = fail("frame %u: levels %u/%u differ", num, got.black, got.white);
+        /* where the frame lies in the LiveView buffer (--camera-geometry; else all 0) */
+        const clip_window *win = w != o->width || h != o->height ? &meta->window_changed
+                                                                 : &meta->window;
+        if (!bad && !o->legacy_raw &&
+            (fi.crop_x != win->crop_x || fi.crop_y != win->crop_y || fi.pan_x != win->pan_x ||
+             fi.pan_y != win->pan_y))
+            bad = fail("frame %u: VIDF crop %u,%u pan %u,%u, expected %u,%u %u,%u", num,
+                       fi.crop_x, fi.crop_y, fi.pan_x, fi.pan_y, win->crop_x, win->crop_y,
+                       win->pan_x, win->pan_y);
         uint64_t ts = source == num ? options_frame_time_us(o, num)
                                     : plan_duplicate_time_us(o, num);
         if (!bad && !o->legacy_raw && fi.timestamp_us != ts)
@@ -196,17 +205,17 @@ static int check_frames(const synth_options *o, const mlv_clip *clip,
         }
     }
     for (uint32_t f = 0; !bad && f < o->frames; f++)
-        if (list_has(t, "intact_frames", f) && mlv_frame_index_of(clip, f) < 0)
+        if (list_has(t, "intact_frames", f) && mp_mlv_frame_index_of(clip, f) < 0)
             bad = fail("intact frame %u missing from the index", f);
     free(want);
     mp_frame_free(&got);
-    mlv_scratch_free(&scratch);
+    mp_mlv_scratch_free(&scratch);
     return bad;
 }
 
 static int check_audio(const synth_options *o, const mlv_clip *clip)
 {
-    const mlv_clip_info *in = mlv_clip_get_info(clip);
+    const mlv_clip_info *in = mp_mlv_clip_get_info(clip);
     if (!in->audio.present || in->audio.sample_rate != CONTENT_AUDIO_RATE ||
         in->audio.channels != CONTENT_AUDIO_CHANNELS || in->audio.bits_per_sample != 16)
         return fail("WAVI missing or wrong (%u Hz)", in->audio.sample_rate);
@@ -221,7 +230,7 @@ static int check_audio(const synth_options *o, const mlv_clip *clip)
     int16_t *got = malloc(samples * 4), *want = malloc(samples * 4);
     mp_error err = {0};
     int bad = !got || !want;
-    if (!bad && mlv_read_audio(clip, 0, got, samples * 4, &err) != MP_OK) {
+    if (!bad && mp_mlv_read_audio(clip, 0, got, samples * 4, &err) != MP_OK) {
         fprintf(stderr, "  reader: %s\n", err.msg);
         bad = fail("audio read failed");
     }
@@ -256,7 +265,7 @@ static uint32_t expected_segments(const synth_options *o, const clip_meta *m)
 static int check_metadata(const synth_options *o, const truth_lists *t, const mlv_clip *clip,
                           const clip_meta *m)
 {
-    const mlv_clip_info *in = mlv_clip_get_info(clip);
+    const mlv_clip_info *in = mp_mlv_clip_get_info(clip);
     if (!lossy_damage(o) && !o->drop.count &&
         in->segment_count != expected_segments(o, m))
         return fail("%u segments, expected %u", in->segment_count, expected_segments(o, m));
@@ -273,6 +282,10 @@ static int check_metadata(const synth_options *o, const truth_lists *t, const ml
     if (r->width != want->width || r->height != want->height || r->bits != want->bits ||
         r->black != want->black || r->white != want->white || r->cfa != want->cfa ||
         memcmp(r->active_area, want->active_area, sizeof r->active_area) ||
+        r->buffer_width != want->buffer_width || r->buffer_height != want->buffer_height ||
+        r->pitch != want->pitch || r->frame_size != want->frame_size ||
+        memcmp(r->crop_origin, want->crop_origin, sizeof r->crop_origin) ||
+        memcmp(r->crop_size, want->crop_size, sizeof r->crop_size) ||
         memcmp(r->color_matrix1, want->color_matrix1, sizeof r->color_matrix1))
         return fail("raw_info differs (%ux%u, %u bits, levels %d/%d)", r->width, r->height,
                     r->bits, r->black, r->white);
@@ -282,8 +295,8 @@ static int check_metadata(const synth_options *o, const truth_lists *t, const ml
                                             MLV_COMPRESSION_LZMA, MLV_COMPRESSION_DELTA,
                                             MLV_COMPRESSION_LZMA_DELTA};
     if (o->video_class == OPT_NONE && in->compression != kinds[o->compression])
-        return fail("compression %s, expected %s", mlv_compression_name(in->compression),
-                    mlv_compression_name(kinds[o->compression]));
+        return fail("compression %s, expected %s", mp_mlv_compression_name(in->compression),
+                    mp_mlv_compression_name(kinds[o->compression]));
     if (in->guid != o->guid || in->fps_num != o->fps_num || in->fps_den != o->fps_den)
         return fail("MLVI GUID or fps differ");
     if (!after_change && (!in->exposure.present || in->exposure.iso != m->exposure.iso ||
@@ -304,7 +317,12 @@ static int check_metadata(const synth_options *o, const truth_lists *t, const ml
             in->wall_clock.month != m->wall_clock.month ||
             in->wall_clock.day != m->wall_clock.day ||
             in->wall_clock.second != m->wall_clock.second ||
-            !in->capture.present || in->capture.binning_y != m->capture.binning_y)
+            !in->capture.present || in->capture.binning_y != m->capture.binning_y ||
+            in->capture.offset_x != m->capture.offset_x ||
+            in->capture.offset_y != m->capture.offset_y ||
+            in->white_balance.mode != m->white_balance.mode ||
+            in->white_balance.gain_r != m->white_balance.gain_r ||
+            in->white_balance.gain_b != m->white_balance.gain_b)
             return fail("IDNT/LENS/WBAL/RTCI/RAWC differ (camera '%s')", in->camera.name);
     }
     if (o->header == HEADER_ALL &&
@@ -317,7 +335,7 @@ static int check_metadata(const synth_options *o, const truth_lists *t, const ml
 
 static int check_damage(const synth_options *o, const mlv_clip *clip)
 {
-    const mlv_clip_info *in = mlv_clip_get_info(clip);
+    const mlv_clip_info *in = mp_mlv_clip_get_info(clip);
     /* One kind of damage must be reported as that kind. Several can hide each other (a
      * truncation cuts a bad block, a re-synchronising reader skips a zero tail...): then some
      * report is enough, the frame checks still hold. */
@@ -339,7 +357,7 @@ static int check_damage(const synth_options *o, const mlv_clip *clip)
     if (kinds == 1 && o->duplicate.count && !has_damage(clip, MLV_DAMAGE_DUPLICATE_FRAME))
         return fail("duplicate frame numbers not reported");
     if (!lossy_damage(o) && !o->interrupted && in->damage_count)
-        return fail("clean clip reported damage: %s", mlv_clip_damage(clip, 0)->message);
+        return fail("clean clip reported damage: %s", mp_mlv_clip_damage(clip, 0)->message);
     if (!lossy_damage(o)) {
         /* gaps: runs of dropped numbers between the first and last frame written */
         uint32_t first = 0, last = o->frames - 1, gaps = 0, missing = 0;
@@ -381,7 +399,7 @@ int main(int argc, char **argv)
         return fail("cannot rebuild the clip description: %s", err.msg);
 
     mlv_clip *clip = NULL;
-    mp_status st = mlv_clip_open(&clip, o.output, NULL, &err);
+    mp_status st = mp_mlv_clip_open(&clip, o.output, NULL, &err);
     int bad = 0;
     if (o.no_rawi) {
         /* no frame geometry anywhere: the reader must refuse the clip, with a reason */
@@ -403,13 +421,13 @@ int main(int argc, char **argv)
         if (!bad && o.audio && !lossy_damage(&o))
             bad = check_audio(&o, clip);
         if (!bad) {
-            const mlv_clip_info *in = mlv_clip_get_info(clip);
+            const mlv_clip_info *in = mp_mlv_clip_get_info(clip);
             printf("%s: %u frames, %llu audio bytes, %u damage reports: ok\n", o.output,
                    in->frame_count, (unsigned long long)in->audio_bytes, in->damage_count);
             for (uint32_t i = 0; i < in->damage_count; i++)
-                printf("  damage: %s\n", mlv_clip_damage(clip, i)->message);
+                printf("  damage: %s\n", mp_mlv_clip_damage(clip, i)->message);
         }
-        mlv_clip_close(clip);
+        mp_mlv_clip_close(clip);
     }
     content_free(&content);
     options_free(&o);

@@ -41,31 +41,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     mlv_clip *clip;
     mp_error err;
-    if (mlv_clip_open(&clip, path, NULL, &err) == MP_OK) {
-        const mlv_clip_info *in = mlv_clip_get_info(clip);
+    if (mp_mlv_clip_open(&clip, path, NULL, &err) == MP_OK) {
+        const mlv_clip_info *in = mp_mlv_clip_get_info(clip);
         mlv_scratch scratch = {0};
         mp_frame frame = {0};
         for (uint32_t i = 0; i < in->frame_count && i < MAX_FRAMES; i++) {
             mlv_frame_info fi;
-            if (mlv_frame_info_get(clip, i, &fi) != MP_OK || mlv_frame_index_of(clip, fi.number) < 0)
+            if (mp_mlv_frame_info_get(clip, i, &fi) != MP_OK || mp_mlv_frame_index_of(clip, fi.number) < 0)
                 abort();
-            mlv_read_frame(clip, i, &frame, &scratch, &err);
+            mp_mlv_read_frame(clip, i, &frame, &scratch, &err);
         }
         if (in->frame_count > 1)   /* random access after sequential (DELTA chains) */
-            mlv_read_frame(clip, 0, &frame, &scratch, &err);
+            mp_mlv_read_frame(clip, 0, &frame, &scratch, &err);
         for (uint32_t i = 0; i < in->damage_count; i++)
-            if (!memchr(mlv_clip_damage(clip, i)->message, 0, sizeof(mlv_damage){0}.message))
+            if (!memchr(mp_mlv_clip_damage(clip, i)->message, 0, sizeof(mlv_damage){0}.message))
                 abort();
         uint8_t pcm[4096];
         for (uint64_t off = 0; off < in->audio_bytes && off < (1u << 20); off += sizeof pcm) {
             size_t n = in->audio_bytes - off < sizeof pcm ? (size_t)(in->audio_bytes - off)
                                                           : sizeof pcm;
-            if (mlv_read_audio(clip, off, pcm, n, &err) != MP_OK)
+            if (mp_mlv_read_audio(clip, off, pcm, n, &err) != MP_OK)
                 break;
         }
         mp_frame_free(&frame);
-        mlv_scratch_free(&scratch);
-        mlv_clip_close(clip);
+        mp_mlv_scratch_free(&scratch);
+        mp_mlv_clip_close(clip);
     }
     unlink(path);
     return 0;

@@ -75,7 +75,7 @@ void scene_mosaic(float *const truth[3], uint32_t cfa, mp_frame *f)
 
 void scene_params(develop_params *p, develop_demosaic method)
 {
-    develop_params_default(p);
+    mp_develop_params_default(p);
     p->demosaic = method;
     p->wb = DEVELOP_WB_CUSTOM;
     p->wb_gains[0] = p->wb_gains[1] = p->wb_gains[2] = 1;

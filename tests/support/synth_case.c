@@ -37,18 +37,18 @@ mp_status synth_case_init(synth_case *c, uint32_t width, uint32_t height, int no
 
     synth_scene scene = {.kind = SYNTH_SCENE_BENCHMARK, .exposure_ev = SYNTH_CASE_EXPOSURE_EV};
     synth_sensor sensor;
-    synth_sensor_default(&sensor, 16, 0);
+    mp_synth_sensor_default(&sensor, 16, 0);
     sensor.ob_left = sensor.ob_top = 0;
     if (!noise) {
         sensor.photon_noise = 0;
         sensor.read_noise_dark = sensor.read_noise_bright = 0;
     }
     if (st == MP_OK)
-        st = synth_render_truth(&scene, width, height, 0, cfa, err);
+        st = mp_synth_render_truth(&scene, width, height, 0, cfa, err);
     if (st == MP_OK)
-        st = synth_expose(&sensor, cfa, width, height, SEED, 0, &c->frame, err);
+        st = mp_synth_expose(&sensor, cfa, width, height, SEED, 0, &c->frame, err);
     if (st == MP_OK)
-        st = synth_render_truth_rgb(&scene, width, height, 0, c->truth[0], c->truth[1],
+        st = mp_synth_render_truth_rgb(&scene, width, height, 0, c->truth[0], c->truth[1],
                                     c->truth[2], err);
     free(cfa);
     if (st != MP_OK) {
@@ -65,7 +65,7 @@ mp_status synth_case_init(synth_case *c, uint32_t width, uint32_t height, int no
 
 void synth_case_params(const synth_case *c, develop_params *p, develop_demosaic method)
 {
-    develop_params_default(p);
+    mp_develop_params_default(p);
     p->demosaic = method;
     p->wb = DEVELOP_WB_CUSTOM;
     for (int k = 0; k < 3; k++)

@@ -8,7 +8,7 @@
  * (read noise is 33 e-), not read-noise dominated. The rest of the frame (patches, the bright end of the ramp) clips
  * and is not measured.
  *
- * The sensor is synth_sensor_default(16, 0) without optical-black borders (16-bit so that
+ * The sensor is mp_synth_sensor_default(16, 0) without optical-black borders (16-bit so that
  * rounding to DN, 0.8 DN per electron, stays far below the demosaic errors): either ideal
  * (no photon noise, no read noise: the error is the demosaic's alone, plus rounding) or with
  * its normal Poisson shot noise and read noise.

@@ -3,7 +3,7 @@
  * RGB -> 10-bit Y'CbCr conversion alone. Frames are the synth benchmark scene (log ramp,
  * stripes, zone plate, patches) drifting 3 px per frame, log-encoded with a colour tint and
  * sensor-like noise, so the codecs see realistic detail. fps counts frames through
- * av_sink_write_rgb + finish (wall clock); "CPU ms/frame" sums all threads' CPU time, which is
+ * mp_av_sink_write_rgb + finish (wall clock); "CPU ms/frame" sums all threads' CPU time, which is
  * what to read on a shared machine; Mbit/s is the output's bitrate at 24000/1001.
  * Usage: bench_av [seconds per measurement, default 2] [folder, default /dev/shm] */
 #include <math.h>
@@ -49,7 +49,7 @@ static int make_frames(void)
     mp_error err;
     for (int n = 0; n < FRAMES; n++) {
         synth_scene scene = {SYNTH_SCENE_BENCHMARK, 0, 3, 0, 1};
-        if (synth_render_truth(&scene, W, H, (uint32_t)n, truth, &err) != MP_OK) {
+        if (mp_synth_render_truth(&scene, W, H, (uint32_t)n, truth, &err) != MP_OK) {
             fprintf(stderr, "bench_av: %s\n", err.msg);
             free(truth);
             return 0;
@@ -77,8 +77,8 @@ static int make_frames(void)
 
 static void bench_convert(double seconds)
 {
-    av_yuv_coeffs c;
-    av_yuv_init(&c, AVCOL_SPC_BT709, AVCOL_RANGE_MPEG, NULL);
+    mp_av_yuv_coeffs c;
+    mp_av_yuv_init(&c, AVCOL_SPC_BT709, AVCOL_RANGE_MPEG, NULL);
     uint16_t *y = malloc(sizeof *y * W * 3);
     if (!y)
         return;
@@ -90,9 +90,9 @@ static void bench_convert(double seconds)
             for (size_t row = 0; row < H; row++) {
                 size_t o = row * W;
                 if (chroma == 422)
-                    av_yuv_row_422(&c, p[0] + o, p[1] + o, p[2] + o, W, y, y + W, y + 2 * W);
+                    mp_av_yuv_row_422(&c, p[0] + o, p[1] + o, p[2] + o, W, y, y + W, y + 2 * W);
                 else
-                    av_yuv_row_444(&c, p[0] + o, p[1] + o, p[2] + o, W, y, y + W, y + 2 * W);
+                    mp_av_yuv_row_444(&c, p[0] + o, p[1] + o, p[2] + o, W, y, y + W, y + 2 * W);
             }
             n++;
         } while ((t = now() - t0) < seconds);
@@ -102,13 +102,13 @@ static void bench_convert(double seconds)
     free(y);
 }
 
-static void bench_encode(av_sink_kind kind, int threads, const char *dir, double seconds)
+static void bench_encode(mp_av_sink_kind kind, int threads, const char *dir, double seconds)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/bench_av_%ld.%s", dir, (long)getpid(),
              kind == AV_SINK_FFV1 ? "mkv" : "mov");
-    av_sink_params p;
-    av_sink_params_default(&p);
+    mp_av_sink_params p;
+    mp_av_sink_params_default(&p);
     p.kind = kind;
     p.width = W;
     p.height = H;
@@ -120,8 +120,8 @@ static void bench_encode(av_sink_kind kind, int threads, const char *dir, double
     p.transfer = AVCOL_TRC_BT709;
     p.yuv_matrix = AVCOL_SPC_BT709;
     mp_error err;
-    av_sink *s;
-    if (av_sink_open(&s, path, &p, &err) != MP_OK) {
+    mp_av_sink *s;
+    if (mp_av_sink_open(&s, path, &p, &err) != MP_OK) {
         fprintf(stderr, "bench_av: %s\n", err.msg);
         return;
     }
@@ -130,15 +130,15 @@ static void bench_encode(av_sink_kind kind, int threads, const char *dir, double
     mp_status st = MP_OK;
     while (st == MP_OK && (n < 3 || now() - t0 < seconds)) {
         const uint16_t *const *rgb = (const uint16_t *const *)planes[n % FRAMES];
-        st = av_sink_write_rgb(s, rgb, W, n, &err);
+        st = mp_av_sink_write_rgb(s, rgb, W, n, &err);
         n++;
     }
     if (st != MP_OK) {
-        av_sink_abort(s);
+        mp_av_sink_abort(s);
         fprintf(stderr, "bench_av: %s\n", err.msg);
         return;
     }
-    if (av_sink_finish(s, &err) != MP_OK) {
+    if (mp_av_sink_finish(s, &err) != MP_OK) {
         fprintf(stderr, "bench_av: %s\n", err.msg);
         return;
     }
@@ -147,7 +147,7 @@ static void bench_encode(av_sink_kind kind, int threads, const char *dir, double
     double mbit = stat(path, &sb) == 0 ? sb.st_size * 8.0 / 1e6 / (n * 1001.0 / 24000) : 0;
     unlink(path);
     printf("%-12s %d thread%s  %7.2f fps  CPU %6.1f ms/frame  %7.1f Mbit/s  (%llu frames)\n",
-           av_sink_kind_name(kind), threads, threads > 1 ? "s" : " ", n / t, c * 1e3 / n, mbit,
+           mp_av_sink_kind_name(kind), threads, threads > 1 ? "s" : " ", n / t, c * 1e3 / n, mbit,
            (unsigned long long)n);
 }
 
@@ -159,7 +159,7 @@ int main(int argc, char **argv)
         return 1;
     printf("bench_av: %dx%d, %.1f s per measurement\n", W, H, seconds);
     bench_convert(seconds);
-    const av_sink_kind kinds[] = {AV_SINK_PRORES_422HQ, AV_SINK_PRORES_4444, AV_SINK_FFV1};
+    const mp_av_sink_kind kinds[] = {AV_SINK_PRORES_422HQ, AV_SINK_PRORES_4444, AV_SINK_FFV1};
     for (size_t k = 0; k < 3; k++)
         for (int threads = 1; threads <= 2; threads++)
             bench_encode(kinds[k], threads, dir, seconds);

@@ -38,15 +38,15 @@ static int fail(const mp_error *err)
 static mp_status expose(uint32_t bits, double ev_gap, mp_frame *raw, mp_error *err)
 {
     synth_sensor sensor;
-    synth_sensor_default(&sensor, bits, ev_gap);
+    mp_synth_sensor_default(&sensor, bits, ev_gap);
     sensor.ob_left = sensor.ob_top = 0;
     synth_scene scene = {SYNTH_SCENE_BENCHMARK, 0, 0, 0, 7};
     float *truth = malloc(sizeof *truth * W * H);
     if (!truth)
         return mp_error_set(err, MP_ERR_NOMEM, "out of memory");
-    mp_status st = synth_render_truth(&scene, W, H, 0, truth, err);
+    mp_status st = mp_synth_render_truth(&scene, W, H, 0, truth, err);
     if (st == MP_OK)
-        st = synth_expose(&sensor, truth, W, H, 1, 0, raw, err);
+        st = mp_synth_expose(&sensor, truth, W, H, 1, 0, raw, err);
     free(truth);
     return st;
 }
@@ -58,20 +58,20 @@ static mp_status reconstructed(mp_frame *out, double *ms, mp_error *err)
     dualiso_detection det;
     dualiso_stats *st = malloc(sizeof *st);
     dualiso_levels lv;
-    dualiso_workspace *ws = dualiso_workspace_new();
+    dualiso_workspace *ws = mp_dualiso_workspace_new();
     mp_status s = st && ws ? expose(14, 4.0, &raw, err)
                            : mp_error_set(err, MP_ERR_NOMEM, "out of memory");
     if (s == MP_OK)
-        s = dualiso_detect(&raw, &det, err);
+        s = mp_dualiso_detect(&raw, &det, err);
     if (s == MP_OK)
-        s = dualiso_stats_collect(&raw, det.phase, st, err);
+        s = mp_dualiso_stats_collect(&raw, det.phase, st, err);
     if (s == MP_OK)
-        s = dualiso_levels_pool(st, 1, NULL, &lv, err);
+        s = mp_dualiso_levels_pool(st, 1, NULL, &lv, err);
     double t0 = now();
     if (s == MP_OK)
-        s = dualiso_reconstruct(&raw, &lv, NULL, ws, out, err);
+        s = mp_dualiso_reconstruct(&raw, &lv, NULL, ws, out, err);
     *ms = (now() - t0) * 1e3;
-    dualiso_workspace_free(ws);
+    mp_dualiso_workspace_free(ws);
     free(st);
     mp_frame_free(&raw);
     return s;

@@ -67,7 +67,7 @@ static int lj92_bench(const uint16_t *px, const char *name, lj92_header h, doubl
     double t0 = now(), t;
     do {
         free(enc);
-        if (lj92_encode(px, &h, &enc, &len, &err) != MP_OK) {
+        if (mp_lj92_encode(px, &h, &enc, &len, &err) != MP_OK) {
             printf("encode failed: %s\n", err.msg);
             return 0;
         }
@@ -79,7 +79,7 @@ static int lj92_bench(const uint16_t *px, const char *name, lj92_header h, doubl
     t0 = now();
     int ok = 1;
     do {
-        ok &= lj92_decode(enc, len, out, N, NULL, &err) == MP_OK;
+        ok &= mp_lj92_decode(enc, len, out, N, NULL, &err) == MP_OK;
         iters++;
     } while ((t = now() - t0) < seconds);
     ok &= !memcmp(out, px, N * sizeof *out);

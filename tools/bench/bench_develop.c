@@ -52,7 +52,7 @@ static double time_develop(const develop_params *p, const mp_frame *f, int runs,
 {
     develop_context *ctx;
     mp_error err = {0};
-    if (develop_context_create(p, NULL, NULL, &ctx, &err)) {
+    if (mp_develop_context_create(p, NULL, NULL, &ctx, &err)) {
         fprintf(stderr, "bench_develop: %s\n", err.msg);
         exit(1);
     }
@@ -60,15 +60,15 @@ static double time_develop(const develop_params *p, const mp_frame *f, int runs,
     double best = 1e30;
     for (int i = 0; i < runs; i++) {
         double t0 = now_ms();
-        if (develop_frame(ctx, f, &ws, out, &err)) {
+        if (mp_develop_frame(ctx, f, &ws, out, &err)) {
             fprintf(stderr, "bench_develop: %s\n", err.msg);
             exit(1);
         }
         double t = now_ms() - t0;
         best = t < best ? t : best;
     }
-    develop_workspace_free(&ws);
-    develop_context_free(ctx);
+    mp_develop_workspace_free(&ws);
+    mp_develop_context_free(ctx);
     return best;
 }
 
@@ -148,7 +148,7 @@ int main(int argc, char **argv)
     for (int noise = 0; noise <= 1; noise++)
         synth_scene_side_by_side(width, height, noise, &out);
 
-    develop_rgb_free(&out);
+    mp_develop_rgb_free(&out);
     mp_frame_free(&f);
     for (int k = 0; k < 3; k++)
         free(truth[k]);

@@ -25,13 +25,13 @@ static double now(void)
 static int make_frame(mp_frame *f)
 {
     synth_sensor s;
-    synth_sensor_default(&s, 14, 0);
+    mp_synth_sensor_default(&s, 14, 0);
     s.ob_left = s.ob_top = 0;
     synth_scene scene = {SYNTH_SCENE_BENCHMARK, 0, 0, 0, 1};
     float *truth = malloc(sizeof *truth * W * H);
     mp_error err;
-    int ok = truth && synth_render_truth(&scene, W, H, 0, truth, &err) == MP_OK &&
-             synth_expose(&s, truth, W, H, 1, 0, f, &err) == MP_OK;
+    int ok = truth && mp_synth_render_truth(&scene, W, H, 0, truth, &err) == MP_OK &&
+             mp_synth_expose(&s, truth, W, H, 1, 0, f, &err) == MP_OK;
     if (!ok)
         fprintf(stderr, "bench_dng: %s\n", truth ? err.msg : "out of memory");
     free(truth);

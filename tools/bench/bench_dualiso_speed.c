@@ -62,12 +62,12 @@ static int measure_memory(const mp_frame *raw, uint32_t phase)
     dualiso_stats *st = malloc(sizeof *st);
     dualiso_levels lv;
     mp_frame out = {0};
-    dualiso_workspace *ws = dualiso_workspace_new();
+    dualiso_workspace *ws = mp_dualiso_workspace_new();
     if (!st || !ws)
         return 1;
-    if (dualiso_stats_collect(raw, phase, st, &err) != MP_OK ||
-        dualiso_levels_pool(st, 1, NULL, &lv, &err) != MP_OK ||
-        dualiso_reconstruct(raw, &lv, NULL, ws, &out, &err) != MP_OK)
+    if (mp_dualiso_stats_collect(raw, phase, st, &err) != MP_OK ||
+        mp_dualiso_levels_pool(st, 1, NULL, &lv, &err) != MP_OK ||
+        mp_dualiso_reconstruct(raw, &lv, NULL, ws, &out, &err) != MP_OK)
         return fail(&err);
     long added = peak_kb() - start;
     double pixels = (double)raw->width * raw->height;
@@ -75,7 +75,7 @@ static int measure_memory(const mp_frame *raw, uint32_t phase)
     printf("peak memory: %.2f bytes/pixel (input frame %.2f + added %.2f; process peak %ld kB)\n",
            (in_bytes + added * 1024.0) / pixels, in_bytes / pixels, added * 1024.0 / pixels,
            peak_kb());
-    dualiso_workspace_free(ws);
+    mp_dualiso_workspace_free(ws);
     mp_frame_free(&out);
     free(st);
     return 0;
@@ -90,14 +90,14 @@ int main(int argc, char **argv)
     }
     mp_error err = {0};
     synth_sensor sensor;
-    synth_sensor_default(&sensor, 14, 4.0);
+    mp_synth_sensor_default(&sensor, 14, 4.0);
     synth_scene scene = {SYNTH_SCENE_BENCHMARK, 0, 0, 0, 7};
     float *truth = malloc(sizeof(float) * W * H);
     mp_frame raw = {0};
     if (!truth)
         return 1;
-    if (synth_render_truth(&scene, W, H, 0, truth, &err) != MP_OK ||
-        synth_expose(&sensor, truth, W, H, 1, 0, &raw, &err) != MP_OK)
+    if (mp_synth_render_truth(&scene, W, H, 0, truth, &err) != MP_OK ||
+        mp_synth_expose(&sensor, truth, W, H, 1, 0, &raw, &err) != MP_OK)
         return fail(&err);
     free(truth);
     double mpix = raw.width * (double)raw.height / 1e6;
@@ -118,7 +118,7 @@ int main(int argc, char **argv)
 
     double t_det[MAX_RUNS], t_stats[MAX_RUNS], t_pool[MAX_RUNS], t_rec[MAX_RUNS];
     dualiso_stats *stats = calloc(POOL, sizeof *stats);
-    dualiso_workspace *ws = dualiso_workspace_new();
+    dualiso_workspace *ws = mp_dualiso_workspace_new();
     mp_frame out = {0};
     dualiso_levels lv;
     if (!stats || !ws)
@@ -126,19 +126,19 @@ int main(int argc, char **argv)
     for (int r = 0; r < runs; r++) {
         dualiso_detection det;
         double t0 = now();
-        if (dualiso_detect(&raw, &det, &err) != MP_OK)
+        if (mp_dualiso_detect(&raw, &det, &err) != MP_OK)
             return fail(&err);
         double t1 = now();
-        if (dualiso_stats_collect(&raw, det.phase, &stats[0], &err) != MP_OK)
+        if (mp_dualiso_stats_collect(&raw, det.phase, &stats[0], &err) != MP_OK)
             return fail(&err);
         double t2 = now();
         for (int i = 1; i < POOL; i++)
             stats[i] = stats[0];
         double t3 = now();
-        if (dualiso_levels_pool(stats, POOL, NULL, &lv, &err) != MP_OK)
+        if (mp_dualiso_levels_pool(stats, POOL, NULL, &lv, &err) != MP_OK)
             return fail(&err);
         double t4 = now();
-        if (dualiso_reconstruct(&raw, &lv, NULL, ws, &out, &err) != MP_OK)
+        if (mp_dualiso_reconstruct(&raw, &lv, NULL, ws, &out, &err) != MP_OK)
             return fail(&err);
         double t5 = now();
         t_det[r] = (t1 - t0) * 1e3;
@@ -165,7 +165,7 @@ int main(int argc, char **argv)
             if (!mp_cpu_has((mp_cpu_level)l) || mp_cpu_set_level((mp_cpu_level)l) != 0)
                 continue;
             double t0 = now();
-            if (dualiso_reconstruct(&raw, &lv, NULL, ws, &out, &err) != MP_OK)
+            if (mp_dualiso_reconstruct(&raw, &lv, NULL, ws, &out, &err) != MP_OK)
                 return fail(&err);
             t_lvl[l][r] = (now() - t0) * 1e3;
             if (mp_frame_md5(&out, hex, &err) != MP_OK)
@@ -184,7 +184,7 @@ int main(int argc, char **argv)
             printf("reconstruct %-5s %6.1f ms/frame\n", mp_cpu_level_name(l),
                    median(t_lvl[l], runs));
     printf("(same bytes at every level: MD5 %s)\n", md5_ref);
-    dualiso_workspace_free(ws);
+    mp_dualiso_workspace_free(ws);
     mp_frame_free(&out);
     mp_frame_free(&raw);
     free(stats);

@@ -1,4 +1,4 @@
-/* bench_index [FRAMES] [CHUNKS] [REPEATS]: times mlv_clip_open on a large spanned clip.
+/* bench_index [FRAMES] [CHUNKS] [REPEATS]: times mp_mlv_clip_open on a large spanned clip.
  *
  * Writes a 1920x1080 14-bit clip of FRAMES frames (default 2000) over CHUNKS chunk files
  * (default 4) laid out like mlv_lite (MLVI + header blocks + NULL pad to 512, VIDF blocks with
@@ -183,14 +183,14 @@ int main(int argc, char **argv)
         mp_error err = {0};
         uint64_t before = rchar();
         double t0 = now_ms();
-        if (mlv_clip_open(&clip, paths[0], NULL, &err) != MP_OK) {
+        if (mp_mlv_clip_open(&clip, paths[0], NULL, &err) != MP_OK) {
             fprintf(stderr, "bench_index: %s\n", err.msg);
             rc = 1;
             break;
         }
         t[r] = now_ms() - t0;
         bytes = rchar() - before;
-        const mlv_clip_info *in = mlv_clip_get_info(clip);
+        const mlv_clip_info *in = mp_mlv_clip_get_info(clip);
         if (in->frame_count != frames || in->chunk_count != chunks || in->damage_count ||
             in->last_number != frames - 1) {
             fprintf(stderr, "bench_index: indexed %u frames in %u chunks, %u damage\n",
@@ -198,7 +198,7 @@ int main(int argc, char **argv)
             rc = 1;
         }
         if (r + 1 < repeats || rc) {
-            mlv_clip_close(clip);
+            mp_mlv_clip_close(clip);
             clip = NULL;
         }
     }
@@ -215,7 +215,7 @@ int main(int argc, char **argv)
         const uint32_t decode = 10;
         double t0 = now_ms();
         for (uint32_t i = 0; i < decode && !rc; i++)
-            if (mlv_read_frame(clip, i * (frames / decode), &f, &s, &err) != MP_OK) {
+            if (mp_mlv_read_frame(clip, i * (frames / decode), &f, &s, &err) != MP_OK) {
                 fprintf(stderr, "bench_index: %s\n", err.msg);
                 rc = 1;
             }
@@ -223,9 +223,9 @@ int main(int argc, char **argv)
             printf("decode: %.2f ms per 1920x1080 14-bit frame (pread + unpack, %u frames)\n",
                    (now_ms() - t0) / decode, decode);
         mp_frame_free(&f);
-        mlv_scratch_free(&s);
+        mp_mlv_scratch_free(&s);
     }
-    mlv_clip_close(clip);
+    mp_mlv_clip_close(clip);
     for (uint32_t c = 0; c < chunks; c++)
         unlink(paths[c]);
     rmdir(dir);

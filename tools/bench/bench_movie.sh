@@ -1,13 +1,16 @@
 #!/bin/bash
 # bench_movie: movie output speed on 1920x1080 14-bit clips made by mlvsynth, in one run on
 # the same clips (default threads everywhere):
-#  (a) non-dual (gradient content) -> ProRes 422 HQ: mlvpipe convert (RCD, and --fast) vs
-#      ffmpeg's own MLV demuxer + prores_ks -profile:v 3 (swscale's simple Bayer handling);
+#  (a) non-dual -> ProRes 422 HQ and FFV1: mlvpipe convert (RCD, and --fast) vs ffmpeg's own
+#      MLV demuxer + prores_ks -profile:v 3 (its default 4:4:4 pick, and 4:2:2 10-bit as
+#      mlvpipe writes) and FFV1 (swscale's simple Bayer handling). The content is the sensor
+#      simulator's benchmark scene with its noise at a 0.01-EV "gap" and no DISO block, i.e.
+#      single ISO: noise is what makes ProRes and FFV1 work (a gradient compresses to nothing);
 #  (b) dual ISO (benchmark scene) -> ProRes 422 HQ;
 #  (c) frame cache: a cold --cache run, then a re-render with another --curve from the warm
 #      cache (with the levels pre-pass, and with a --levels sidecar), and the cache's size
 #      against 2 bytes per pixel.
-# Wall time, CPU time (user + sys, all threads) and fps = frames / wall. Scratch in /dev/shm
+# Wall time, CPU time (user + sys, all threads), peak RSS and fps = frames / wall. Scratch in /dev/shm
 # when there is one, so the disk does not count. mlvpipe runs include its levels pre-pass.
 # usage: bench_movie.sh MLVPIPE MLVSYNTH [FRAMES (48)]
 set -u
@@ -29,18 +32,19 @@ measure() {
     shift
     local t0 t1
     t0=$(date +%s.%N)
-    /usr/bin/time -f '%U %S' -o "$tmp/cpu" "$@" >/dev/null 2>"$tmp/last.err" ||
+    /usr/bin/time -f '%U %S %M' -o "$tmp/cpu" "$@" >/dev/null 2>"$tmp/last.err" ||
         die "$label failed: $(tail -n 3 "$tmp/last.err")"
     t1=$(date +%s.%N)
     wall=$(echo "$t1 - $t0" | bc -l)
     cpu=$(awk '{ print $1 + $2 }' "$tmp/cpu")
-    printf '%-46s %7.2f s wall %7.2f s CPU %7.1f fps\n' "$label" "$wall" "$cpu" \
-        "$(echo "$frames / $wall" | bc -l)"
+    printf '%-46s %7.2f s wall %7.2f s CPU %7.1f fps %6.0f MiB RSS\n' "$label" "$wall" "$cpu" \
+        "$(echo "$frames / $wall" | bc -l)" "$(awk '{ print $3 / 1024 }' "$tmp/cpu")"
 }
 
 echo "bench_movie: $frames frames ${W}x${H} 14-bit, $(nproc) CPUs, scratch in $base"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-"$mlvsynth" -o "$tmp/n.MLV" --content gradient --size ${W}x${H} --frames "$frames" >/dev/null ||
+"$mlvsynth" -o "$tmp/n.MLV" --content dualiso --ev-gap 0.01 --no-diso --size ${W}x${H} \
+    --frames "$frames" >/dev/null ||
     die "mlvsynth (non-dual)"
 "$mlvsynth" -o "$tmp/d.MLV" --dual-iso --size ${W}x${H} --frames "$frames" >/dev/null ||
     die "mlvsynth (dual ISO)"
@@ -52,6 +56,17 @@ measure "mlvpipe convert --to prores422hq --fast" \
     "$mlvpipe" convert "$tmp/n.MLV" --to prores422hq --fast -o "$tmp/a2.mov"
 measure "ffmpeg -c:v prores_ks -profile:v 3" \
     ffmpeg -nostdin -v error -i "$tmp/n.MLV" -c:v prores_ks -profile:v 3 "$tmp/a3.mov"
+measure "ffmpeg prores_ks -profile:v 3 yuv422p10le" \
+    ffmpeg -nostdin -v error -i "$tmp/n.MLV" -c:v prores_ks -profile:v 3 \
+    -pix_fmt yuv422p10le "$tmp/a4.mov"
+measure "mlvpipe convert --to ffv1" \
+    "$mlvpipe" convert "$tmp/n.MLV" --to ffv1 -o "$tmp/a5.mkv"
+measure "ffmpeg ffv1 -level 3 -slices 16 -coder 1 -slicecrc 1" \
+    ffmpeg -nostdin -v error -i "$tmp/n.MLV" -c:v ffv1 -level 3 -slices 16 -coder 1 \
+    -slicecrc 1 -g 1 "$tmp/a6.mkv"
+for f in a1.mov a3.mov a4.mov a5.mkv a6.mkv; do
+    printf '  %-8s %6.1f Mb/s\n' "$f" "$(echo "$(stat -c %s "$tmp/$f") * 8 * 25 / $frames / 1000000" | bc -l)"
+done
 
 echo "(b) dual ISO -> ProRes 422 HQ"
 measure "mlvpipe convert --to prores422hq" \

@@ -34,6 +34,22 @@ extern const mp_logger cli_logger;        /* for info and plan, still on the mod
 extern const mlvpipe_logger cli_api_logger;
 void cli_log(mlvpipe_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The --to formats, one per line with their summary, for --help (farm_only: those plan can
+ * render in chunks and join). */
+void cli_print_formats(FILE *out, int farm_only);
+/* EXIT_OK when --to `name` is a format (farm_only: one plan can render in chunks and join)
+ * that can write to `output` ("-": standard output; NULL: not checked); else prints the usage
+ * error and returns EXIT_USAGE. *extension (if not NULL) gets the single file's extension,
+ * NULL for a sequence or a format without one. */
+int cli_check_format(const char *command, const char *name, const char *output, int farm_only,
+                     const char **extension);
+/* The format -o's extension names when --to (to) is absent: a movie whose table extension
+ * it is (.mov prores422hq, the first of the table; .mkv ffv1; .nut nut), else *format is left
+ * alone (DNG folders take any name). With --to, a movie extension that contradicts it, and
+ * any time a container mlvpipe does not write (.mp4 ...), is a usage error naming both. */
+int cli_format_from_output(const char *command, const char *to, const char *output,
+                           const char **format);
+
 /* Each subcommand: argv[0] is the subcommand name. */
 int cmd_info(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);

@@ -96,6 +96,8 @@ int cmd_analyze(int argc, char **argv)
         code = EXIT_DAMAGED; /* the damage was logged while opening; the levels are complete */
     } else if (st != MLVPIPE_OK) {
         cli_log(MLVPIPE_LOG_ERROR, "%s", err.message);
+        if (st == MLVPIPE_ERR_ARG)   /* e.g. an output that is the clip */
+            return EXIT_USAGE;
         if (res.output_failed)
             return st == MLVPIPE_ERR_IO ? EXIT_OUTPUT : EXIT_INTERNAL;
         return st == MLVPIPE_ERR_INTERRUPTED ? EXIT_INTERRUPTED : cli_exit_for_input(st);

@@ -26,12 +26,12 @@ static void usage(FILE *out)
         "\n"
         "options:\n"
         "  -o, --output OUT      output directory (DNG), file or - (movies) (required)\n"
-        "      --to FORMAT       dng; a movie: prores422hq, prores4444 (MOV), ffv1 (MKV),\n"
-        "                        nut or rawvideo (for pipes: -o - is stdout; MOV needs a\n"
-        "                        file); md5 (-o is a text file of per-frame MD5s) or null\n"
-        "                        (discard), for tests and timing. Default: from -o's\n"
-        "                        extension (.mov prores422hq, .mkv ffv1, .nut nut), else\n"
-        "                        dng; an extension that contradicts --to is a usage error\n"
+        "      --to FORMAT       one of:\n");
+    cli_print_formats(out, 0);
+    fprintf(out,
+        "                        Default: from -o's extension (.mov prores422hq, .mkv ffv1,\n"
+        "                        .nut nut), else dng; an extension that contradicts --to is\n"
+        "                        a usage error\n"
         "      --frames SPEC     absolute frame numbers, inclusive: N, A-B, A-, -B, A-B:STEP,\n"
         "                        or a comma list (1-3,5,7-20:2). An end past the clip is\n"
         "                        clamped with a warning; a start past it is an error.\n"
@@ -52,6 +52,12 @@ static void usage(FILE *out)
         "      --audio           write the WAV even for a --frames part of the clip\n"
         "      --no-audio        no WAV, no audio track in a movie\n"
         "      --phase N         force dual ISO with row phase 0..3 (default: detect)\n"
+        "      --no-focus-pixels keep the focus-pixel lattice found in the clip unrepaired\n"
+        "      --no-bad-pixels   keep the hot and cold pixels found in the clip unrepaired\n"
+        "      --no-stripes      no column (vertical stripe) gain correction. By default the\n"
+        "                        pre-pass finds these raw defects in frames sampled over\n"
+        "                        the clip and repairs them before dual ISO (all three off:\n"
+        "                        not even looked for)\n"
         "      --chroma-smooth N dual ISO: smooth chroma noise in the deep shadows over 2x2\n"
         "                        cells and their neighbours: 0 off (default), 2 (5 cells),\n"
         "                        3 (3x3 cells) or 5 (5x5 cells), like cr2hdr's --cs2x2..5x5.\n"
@@ -91,10 +97,13 @@ static void usage(FILE *out)
         "      --one-based       file numbers start at 1 (frame 0 -> _000001); TimeCodes\n"
         "                        are unchanged\n"
         "movies (develop raw to RGB):\n"
-        "      --wb WB           white balance: asshot (default: the clip's WBAL, daylight\n"
-        "                        without it), daylight (ColorMatrix1's illuminant), auto\n"
-        "                        (grey world over 16 frames spread across the whole clip,\n"
-        "                        whatever --frames says, so farm chunks match), or R,G,B\n"
+        "      --wb WB           white balance: asshot (default: the clip's WBAL as Magic\n"
+        "                        Lantern means it: custom gains, else the Kelvin of its\n"
+        "                        mode; daylight without WBAL), daylight (ColorMatrix1's\n"
+        "                        illuminant), K (a colour temperature, 2000..25000, e.g.\n"
+        "                        5600, through the camera's D65 matrix), auto (grey world\n"
+        "                        over 16 frames spread across the whole clip, whatever\n"
+        "                        --frames says, so farm chunks match), or R,G,B\n"
         "                        multipliers on the raw channels (e.g. 2,1,1.5; 0.01..100)\n"
         "      --gamut G         rec709 (default), rec2020, aces (AP0)\n"
         "      --curve C         bt709 (default), linear, logc3, slog3\n"
@@ -120,7 +129,8 @@ static void usage(FILE *out)
 enum { OPT_TO = 256, OPT_FRAMES, OPT_THREADS, OPT_LEVELS, OPT_SKIP, OPT_OVERWRITE,
        OPT_PROGRESS, OPT_AUDIO, OPT_NO_AUDIO, OPT_PHASE, OPT_CHROMA, OPT_GAMUT, OPT_CURVE, OPT_EXPOSURE,
        OPT_FAST, OPT_CACHE, OPT_DNG_BITS, OPT_DNG_COMPRESSION, OPT_NAMING, OPT_CLIP_INDEX,
-       OPT_ONE_BASED, OPT_FPS, OPT_TIMECODE, OPT_DROP_FRAME, OPT_WB, OPT_PROGRESS_EVERY };
+       OPT_ONE_BASED, OPT_FPS, OPT_TIMECODE, OPT_DROP_FRAME, OPT_WB, OPT_PROGRESS_EVERY,
+       OPT_NO_FOCUS, OPT_NO_BAD, OPT_NO_STRIPES };
 
 static const struct option long_options[] = {
     {"output", required_argument, NULL, 'o'},
@@ -150,6 +160,9 @@ static const struct option long_options[] = {
     {"timecode", required_argument, NULL, OPT_TIMECODE},
     {"drop-frame", no_argument, NULL, OPT_DROP_FRAME},
     {"wb", required_argument, NULL, OPT_WB},
+    {"no-focus-pixels", no_argument, NULL, OPT_NO_FOCUS},
+    {"no-bad-pixels", no_argument, NULL, OPT_NO_BAD},
+    {"no-stripes", no_argument, NULL, OPT_NO_STRIPES},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -163,8 +176,6 @@ static int pick(const char *s, const char *const *names, int count)
     return -1;
 }
 
-static const char *const formats[] = {"dng", "md5", "null", "prores422hq", "prores4444",
-                                      "ffv1", "nut", "rawvideo"};
 static const char *const gamuts[] = {"rec709", "rec2020", "aces"};
 static const mlvpipe_gamut gamut_values[] = {MLVPIPE_GAMUT_REC709, MLVPIPE_GAMUT_REC2020,
                                              MLVPIPE_GAMUT_ACES_AP0};
@@ -178,60 +189,6 @@ static const mlvpipe_wb wb_values[] = {MLVPIPE_WB_AS_SHOT, MLVPIPE_WB_DAYLIGHT};
 static const char *const curves[] = {"bt709", "linear", "logc3", "slog3"};
 static const mlvpipe_curve curve_values[] = {MLVPIPE_CURVE_BT709, MLVPIPE_CURVE_LINEAR,
                                              MLVPIPE_CURVE_LOGC3, MLVPIPE_CURVE_SLOG3};
-
-/* The file name extension each movie format writes (the container), "" for the others. */
-static const char *extension_of(const char *format)
-{
-    if (!strncmp(format, "prores", 6))
-        return "mov";
-    if (!strcmp(format, "ffv1"))
-        return "mkv";
-    if (!strcmp(format, "nut"))
-        return "nut";
-    return "";
-}
-
-/* The output format: --to (to) when given, else inferred from the extension of -o as ffmpeg
- * and join do (.mov ProRes 422 HQ, .mkv FFV1, .nut NUT; anything else a DNG folder). A
- * container that contradicts --to, or one mlvpipe does not write, is a usage error naming
- * both. *format is left alone when nothing is to be inferred. */
-static int format_from_output(const char *command, const char *to, const char *output,
-                              const char **format)
-{
-    static const struct { const char *ext, *format, *container; } known[] = {
-        {"mov", "prores422hq", "QuickTime"}, {"mkv", "ffv1", "Matroska"},
-        {"nut", "nut", "NUT"}, {"mp4", NULL, "MP4"}, {"m4v", NULL, "MP4"},
-        {"mxf", NULL, "MXF"}, {"avi", NULL, "AVI"}, {"webm", NULL, "WebM"},
-        {"y4m", NULL, "YUV4MPEG"}};
-    const char *slash = strrchr(output, '/');
-    const char *dot = strrchr(slash ? slash + 1 : output, '.');
-    const char *ext = dot && dot[1] ? dot + 1 : "";
-    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
-        if (strcasecmp(ext, known[i].ext))
-            continue;
-        if (!known[i].format)
-            return cli_usage_error(command, "-o %s: mlvpipe does not write %s (.%s) files; "
-                                   "movies are .mov (--to prores422hq, prores4444), .mkv "
-                                   "(ffv1) or .nut (nut); for other containers pipe into "
-                                   "ffmpeg (--to nut -o -)", output, known[i].container, ext);
-        if (!to) {
-            *format = known[i].format;
-            return EXIT_OK;
-        }
-        if (strcmp(extension_of(to), known[i].ext) && strcmp(to, "md5") && strcmp(to, "null") &&
-            strcmp(to, "rawvideo"))
-            return cli_usage_error(command, "-o %s names a %s file (.%s), but --to %s writes %s",
-                                   output, known[i].container, ext, to,
-                                   !strcmp(to, "dng") ? "a folder of DNG files"
-                                   : !strcmp(extension_of(to), "mov") ? "QuickTime (.mov)"
-                                   : !strcmp(extension_of(to), "mkv") ? "Matroska (.mkv)"
-                                                                      : "NUT (.nut)");
-        break;
-    }
-    if (to)
-        *format = to;
-    return EXIT_OK;
-}
 
 /* Whole decimal number in [lo, hi], nothing else around it. */
 static int parse_uint(const char *s, unsigned long lo, unsigned long hi, uint32_t *out)
@@ -278,22 +235,16 @@ static int parse_gains(const char *s, float gains[3])
     return 1;
 }
 
-/* Outputs refused before any work: MOV or frames on stdout, a movie into a folder. */
+/* Outputs refused before any work: a single-file format into a folder (the format table
+ * refuses what cannot go to stdout). */
 static int check_output(const char *command, const mlvpipe_convert_settings *o)
 {
-    if (!strcmp(o->output, "-") && (pick(o->format, formats, 3) >= 0 ||
-                                    !strncmp(o->format, "prores", 6)))
-        return cli_usage_error(command,
-                               "-o - (stdout) is for movies that stream (--to nut, rawvideo, "
-                               "ffv1), not %s%s", o->format,
-                               strncmp(o->format, "prores", 6) ? ""
-                               : ": MOV writes its index after the frames, so it needs a file");
+    const char *ext;
+    cli_check_format(command, o->format, NULL, 0, &ext);
     struct stat sb;
-    if (strcmp(o->format, "dng") && strcmp(o->output, "-") && !stat(o->output, &sb) &&
-        S_ISDIR(sb.st_mode))
+    if (ext && strcmp(o->output, "-") && !stat(o->output, &sb) && S_ISDIR(sb.st_mode))
         return cli_usage_error(command, "-o %s is a folder; --to %s writes one file (e.g. "
-                               "-o %s/NAME.%s)", o->output, o->format, o->output,
-                               extension_of(o->format));
+                               "-o %s/NAME.%s)", o->output, o->format, o->output, ext);
     return EXIT_OK;
 }
 
@@ -304,17 +255,15 @@ static int check_options(const char *command, mlvpipe_convert_settings *o, const
     int rc;
     if (!o->output)
         return cli_usage_error(command, "no output given (-o DIR)");
-    if (to && pick(to, formats, 8) < 0)
-        return cli_usage_error(command,
-                               "--to takes dng, prores422hq, prores4444, ffv1, nut, rawvideo, md5 "
-                               "or null, not '%s'", to);
+    if (to && (rc = cli_check_format(command, to, NULL, 0, NULL)))
+        return rc;
     if (clips->batch) {
         /* Each clip gets its own output inside the folder -o names. */
         o->format = to ? to : "dng";
-        const char *dot = strrchr(o->output, '.');
-        if (!strcmp(o->output, "-") ||
-            (dot && (!strcasecmp(dot, ".mov") || !strcasecmp(dot, ".mkv") ||
-                     !strcasecmp(dot, ".nut"))))
+        const char *named = NULL;
+        if ((rc = cli_format_from_output(command, NULL, o->output, &named)))
+            return rc;
+        if (!strcmp(o->output, "-") || named)
             return cli_usage_error(command, "several clips need -o FOLDER (each clip's output "
                                    "goes in it), not -o %s", o->output);
         if (o->levels_path)
@@ -322,7 +271,8 @@ static int check_options(const char *command, mlvpipe_convert_settings *o, const
                                    "get their own levels");
     } else {
         o->input = clips->path[0];
-        if ((rc = format_from_output(command, to, o->output, &o->format)))
+        if ((rc = cli_format_from_output(command, to, o->output, &o->format)) ||
+            (rc = cli_check_format(command, o->format, o->output, 0, NULL)))
             return rc;
         if ((rc = check_output(command, o)))
             return rc;
@@ -366,9 +316,11 @@ static int convert_one(mlvpipe_convert_settings *o, cli_progress_mode mode, doub
 static int batch_output(const mlvpipe_convert_settings *o, const char *folder, const char *clip,
                         char *out, size_t size)
 {
-    const char *ext = !strcmp(o->format, "md5") ? "md5"
-                      : !strcmp(o->format, "rawvideo") ? "rgb48" : extension_of(o->format);
-    if (!*ext)
+    const char *ext;
+    cli_check_format("convert", o->format, NULL, 0, &ext);
+    if (!ext && !strcmp(o->format, "rawvideo"))
+        ext = "rgb48";              /* frames without a container */
+    if (!ext)
         return snprintf(out, size, "%s", folder) < (int)size;
     const char *base = strrchr(clip, '/');
     base = base ? base + 1 : clip;
@@ -461,6 +413,9 @@ int cmd_convert(int argc, char **argv)
             if ((rc = cli_option_phase(command, optarg, &o.force_phase)))
                 return rc;
             break;
+        case OPT_NO_FOCUS: o.no_focus_pixels = 1; break;
+        case OPT_NO_BAD: o.no_bad_pixels = 1; break;
+        case OPT_NO_STRIPES: o.no_stripes = 1; break;
         case OPT_CHROMA:
             if (strcmp(optarg, "0") && strcmp(optarg, "2") && strcmp(optarg, "3") &&
                 strcmp(optarg, "5"))
@@ -539,9 +494,19 @@ int cmd_convert(int argc, char **argv)
                 o.wb = wb_values[k];
                 break;
             }
+            if (optarg[0] && optarg[strspn(optarg, "0123456789")] == 0) {
+                long kelvin = strtol(optarg, NULL, 10);
+                if (kelvin < MLVPIPE_WB_KELVIN_MIN || kelvin > MLVPIPE_WB_KELVIN_MAX)
+                    return cli_usage_error(command, "--wb K takes %d to %d kelvin, not '%s'",
+                                           MLVPIPE_WB_KELVIN_MIN, MLVPIPE_WB_KELVIN_MAX, optarg);
+                o.wb = MLVPIPE_WB_KELVIN;
+                o.wb_kelvin = (uint32_t)kelvin;
+                break;
+            }
             if (!parse_gains(optarg, o.wb_gains))
-                return cli_usage_error(command, "--wb takes asshot, daylight, auto or R,G,B "
-                                       "(each 0.01 to 100), not '%s'", optarg);
+                return cli_usage_error(command, "--wb takes asshot, daylight, auto, a colour "
+                                       "temperature K or R,G,B (each 0.01 to 100), not '%s'",
+                                       optarg);
             o.wb = MLVPIPE_WB_CUSTOM;
             break;
         case 'h': usage(stdout); return EXIT_OK;

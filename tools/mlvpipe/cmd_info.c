@@ -9,6 +9,9 @@
 #include "cli.h"
 #include "cli_run.h"
 #include "dualiso/dualiso.h"
+#include "common/json.h"
+#include "pipeline/prepass.h"
+#include "pipeline/sampling.h"
 #include "reader/mlv_reader.h"
 
 #define DUAL_CHECK_FRAMES 5
@@ -30,29 +33,87 @@ typedef struct info_report {
     uint32_t phase_votes[4];
     double ev_sum;
     mp_error dual_err;              /* first failure, code MP_OK if none */
+    /* frames of that check that did not decode because they are damaged: damage entries */
+    uint32_t bad_frames;
+    uint32_t bad_number[DUAL_CHECK_FRAMES];
+    mp_error bad_err[DUAL_CHECK_FRAMES];
     segment_summary *segments;
     uint32_t segment_count;
+    /* --defects: what the pre-pass finds (levels.segment_count 0 when not asked or failed) */
+    mp_clip_levels levels;
+    mp_error defects_err;
 } info_report;
 
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: mlvpipe info CLIP [--json]\n"
+            "usage: mlvpipe info CLIP [--json] [--defects]\n"
             "\n"
             "Describes a Magic Lantern clip (.MLV with its .M00..M99 chunks, or a legacy .RAW\n"
             "with .R00..): camera, lens, resolution, bit depth, black/white levels, frame rate,\n"
             "frame count and numbers, dropped frames (gaps), duration, compression, audio\n"
             "(format, duration, offset to the video), dual ISO (the DISO block and a check of\n"
             "the pixels of up to %d frames spread over the clip), metadata segments, and one\n"
-            "line per damage found (\"FILE: offset N: cause\").\n"
+            "line per damage found (\"FILE: offset N: cause\"; frames of the dual-ISO check\n"
+            "that are damaged count too).\n"
             "\n"
             "options:\n"
             "  --json      print one JSON object instead of text (keys: doc/json.md)\n"
+            "  --defects   also run the pre-pass of 'convert' and report the raw defects it\n"
+            "              finds per segment: focus-pixel lattice (period, sites), single hot\n"
+            "              and cold pixels, vertical stripe amplitude (reads up to 32 frames\n"
+            "              per segment)\n"
             "  -h, --help  show this help\n"
             "\n"
             "exit status: 0 clip intact, 3 clip missing, unreadable or its video unsupported,\n"
-            "4 clip damaged (everything readable is still described).\n",
+            "4 clip damaged: exactly when the damage list has entries (everything readable is\n"
+            "still described).\n",
             DUAL_CHECK_FRAMES);
+}
+
+static void print_defects_text(const info_report *r)
+{
+    if (r->defects_err.code != MP_OK)
+        printf("raw defects:   %s\n", r->defects_err.msg);
+    for (uint32_t i = 0; i < r->levels.segment_count; i++) {
+        const mp_levels_segment *s = &r->levels.segments[i];
+        const rawfix_map *m = &s->fix;
+        printf("raw defects:   frames %u..%u (%u sampled): ", s->first_frame, s->last_frame,
+               m->frames);
+        if (m->lattice.period_x)
+            printf("focus pixels %ux%u lattice, %u classes, %" PRIu64 " sites; ",
+                   m->lattice.period_x, m->lattice.period_y, m->lattice.class_count,
+                   mp_rawfix_lattice_sites(&m->lattice));
+        else
+            printf("no focus-pixel lattice; ");
+        printf("%u hot/cold pixels; stripes %.3f %% (%s)\n", m->pixel_count,
+               100 * m->stripe_amplitude, m->stripes ? "corrected" : "not significant");
+    }
+}
+
+static void print_defects_json(const info_report *r)
+{
+    printf("  \"raw_defects\": ");
+    if (!r->levels.segment_count) {
+        printf("null,\n");
+        return;
+    }
+    printf("[");
+    for (uint32_t i = 0; i < r->levels.segment_count; i++) {
+        const mp_levels_segment *s = &r->levels.segments[i];
+        const rawfix_map *m = &s->fix;
+        printf("%s\n    {\"first_frame\": %u, \"last_frame\": %u, \"frames_sampled\": %u, "
+               "\"lattice\": ", i ? "," : "", s->first_frame, s->last_frame, m->frames);
+        if (m->lattice.period_x)
+            printf("{\"period_x\": %u, \"period_y\": %u, \"classes\": %u, \"sites\": %" PRIu64
+                   "}", m->lattice.period_x, m->lattice.period_y, m->lattice.class_count,
+                   mp_rawfix_lattice_sites(&m->lattice));
+        else
+            printf("null");
+        printf(", \"single_pixels\": %u, \"stripe_amplitude_pct\": %.4f, \"stripes\": %s}",
+               m->pixel_count, 100 * m->stripe_amplitude, m->stripes ? "true" : "false");
+    }
+    printf("\n  ],\n");
 }
 
 static const char *cfa_name(uint32_t cfa)
@@ -76,6 +137,9 @@ static const char *damage_kind_name(mlv_damage_kind k)
     case MLV_DAMAGE_MISSING_CHUNK: return "missing_chunk";
     case MLV_DAMAGE_DUPLICATE_FRAME: return "duplicate_frame";
     case MLV_DAMAGE_RESYNC: return "resync";
+    case MLV_DAMAGE_LOST_FRAMES: return "lost_frames";
+    case MLV_DAMAGE_BAD_NUMBER: return "bad_number";
+    case MLV_DAMAGE_OVERSTATED: return "overstated_size";
     }
     return "unknown";
 }
@@ -105,31 +169,27 @@ static double audio_offset_ms(const mlv_clip_info *in)
     return ((double)in->audio_start_us - (double)in->video_start_us) / 1000.0;
 }
 
-static int dual_phase(const info_report *r)
-{
-    int best = 0;
-    for (int p = 1; p < 4; p++)
-        if (r->phase_votes[p] > r->phase_votes[best])
-            best = p;
-    return best;
-}
-
 static void check_dual_iso_pixels(info_report *r)
 {
-    uint32_t n = r->in->frame_count;
-    uint32_t want = n < DUAL_CHECK_FRAMES ? n : DUAL_CHECK_FRAMES;
+    uint32_t offsets[DUAL_CHECK_FRAMES];
+    uint32_t want = mp_sample_offsets(r->in->frame_count, DUAL_CHECK_FRAMES, offsets);
     mlv_scratch scratch = {0};
     mp_frame frame = {0};
     for (uint32_t k = 0; k < want; k++) {
-        uint32_t index = want > 1 ? (uint32_t)((uint64_t)k * (n - 1) / (want - 1)) : 0;
+        uint32_t index = offsets[k];
         mp_error err = {0};
         dualiso_detection d;
-        mp_status st = mlv_read_frame(r->clip, index, &frame, &scratch, &err);
+        mp_status st = mp_mlv_read_frame(r->clip, index, &frame, &scratch, &err);
         if (st == MP_OK)
-            st = dualiso_detect(&frame, &d, &err);
+            st = mp_dualiso_detect(&frame, &d, &err);
         if (st != MP_OK) {
             if (r->dual_err.code == MP_OK)
                 r->dual_err = err;
+            mlv_frame_info fi;
+            if (err.code == MP_ERR_DAMAGED && mp_mlv_frame_info_get(r->clip, index, &fi) == MP_OK) {
+                r->bad_number[r->bad_frames] = fi.number;
+                r->bad_err[r->bad_frames++] = err;
+            }
             continue;
         }
         r->dual_checked++;
@@ -140,7 +200,7 @@ static void check_dual_iso_pixels(info_report *r)
         }
     }
     mp_frame_free(&frame);
-    mlv_scratch_free(&scratch);
+    mp_mlv_scratch_free(&scratch);
 }
 
 static int collect_segments(info_report *r)
@@ -153,7 +213,7 @@ static int collect_segments(info_report *r)
         return -1;
     for (uint32_t i = 0; i < r->in->frame_count; i++) {
         mlv_frame_info fi;
-        if (mlv_frame_info_get(r->clip, i, &fi) != MP_OK || fi.segment >= n)
+        if (mp_mlv_frame_info_get(r->clip, i, &fi) != MP_OK || fi.segment >= n)
             continue;
         segment_summary *s = &r->segments[fi.segment];
         if (!s->frames++) {
@@ -174,9 +234,9 @@ static void print_text(const info_report *r)
 {
     const mlv_clip_info *in = r->in;
     const mlv_clip *c = r->clip;
-    printf("file:          %s\n", mlv_clip_path(c, 0));
+    printf("file:          %s\n", mp_mlv_clip_path(c, 0));
     for (uint32_t i = 1; i < in->chunk_count; i++)
-        printf("chunk %-7u  %s\n", i, mlv_clip_path(c, i));
+        printf("chunk %-7u  %s\n", i, mp_mlv_clip_path(c, i));
     if (in->container == MLV_CONTAINER_MLV)
         printf("container:     MLV, %u chunk file%s, GUID %016" PRIx64 ", videoClass 0x%x, "
                "audioClass 0x%x\n", in->chunk_count, in->chunk_count == 1 ? "" : "s", in->guid,
@@ -204,7 +264,7 @@ static void print_text(const info_report *r)
     printf("gaps:          %u (%u missing frame%s)\n", in->gap_count, in->missing_frames,
            in->missing_frames == 1 ? "" : "s");
     printf("duration:      %.3f s\n", duration_s(in));
-    printf("compression:   %s%s%s\n", mlv_compression_name(in->compression),
+    printf("compression:   %s%s%s\n", mp_mlv_compression_name(in->compression),
            in->lj92_tagged_raw ? " (LJ92 payloads in a videoClass 0x01 clip)" : "",
            in->lzma_tagged_raw ? " (LZMA payloads in a videoClass 0x01 clip: mislabelled by "
                                  "mlv_dump builds of 2015-2017)" : "");
@@ -236,7 +296,7 @@ static void print_text(const info_report *r)
         printf("dual ISO tag:  none (no DISO block)\n");
     if (r->dual_found)
         printf("dual ISO pixels: yes in %u of %u frames checked, row phase %d, ~%.1f EV\n",
-               r->dual_found, r->dual_checked, dual_phase(r), r->ev_sum / r->dual_found);
+               r->dual_found, r->dual_checked, mp_dualiso_phase_majority(r->phase_votes), r->ev_sum / r->dual_found);
     else
         printf("dual ISO pixels: no (%u frame%s checked)\n", r->dual_checked,
                r->dual_checked == 1 ? "" : "s");
@@ -252,66 +312,26 @@ static void print_text(const info_report *r)
                s->raw->white, s->exposure->iso, s->dual_iso->present && s->dual_iso->mode ? "on"
                                                                                        : "off");
     }
-    if (!in->damage_count)
+    print_defects_text(r);
+    uint32_t entries = in->damage_count + in->damage_omitted + r->bad_frames;
+    if (!entries)
         printf("damage:        none\n");
     else
-        printf("damage:        %u entr%s\n", in->damage_count + in->damage_omitted,
-               in->damage_count + in->damage_omitted == 1 ? "y" : "ies");
+        printf("damage:        %u entr%s\n", entries, entries == 1 ? "y" : "ies");
     for (uint32_t i = 0; i < in->damage_count; i++)
-        printf("  %s\n", mlv_clip_damage(c, i)->message);
+        printf("  %s\n", mp_mlv_clip_damage(c, i)->message);
+    for (uint32_t i = 0; i < r->bad_frames; i++)
+        printf("  %s\n", r->bad_err[i].msg);
     if (in->damage_omitted)
         printf("  ... %u more not listed\n", in->damage_omitted);
 }
 
 /* ---- JSON ---- */
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 when the bytes are not UTF-8. */
-static int utf8_length(const unsigned char *s)
-{
-    int n = s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 ? 2 : 0;
-    if (s[0] >= 0xF5)
-        return 0;
-    for (int i = 1; i < n; i++)
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-    /* no overlong forms, UTF-16 surrogates or code points past U+10FFFF */
-    if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0) ||
-        (s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] >= 0x90))
-        return 0;
-    return n;
-}
-
-/* JSON string: paths may be UTF-8 and pass through; bytes that are not UTF-8 (damaged
- * metadata strings) become U+FFFD so the output always parses. */
-static void json_str(const char *str)
-{
-    const unsigned char *s = (const unsigned char *)str;
-    putchar('"');
-    while (*s) {
-        if (*s == '"' || *s == '\\') {
-            printf("\\%c", *s++);
-        } else if (*s < 0x20 || *s == 0x7f) {
-            printf("\\u%04x", *s++);
-        } else if (*s < 0x80) {
-            putchar(*s++);
-        } else {
-            int n = utf8_length(s);
-            if (n) {
-                fwrite(s, 1, (size_t)n, stdout);
-                s += n;
-            } else {
-                fputs("\\ufffd", stdout);
-                s++;
-            }
-        }
-    }
-    putchar('"');
-}
-
 static void json_key_str(const char *key, const char *value, const char *after)
 {
     printf("\"%s\": ", key);
-    json_str(value);
+    mp_json_write_string(stdout, value);
     fputs(after, stdout);
 }
 
@@ -320,24 +340,24 @@ static void print_json(const info_report *r)
     const mlv_clip_info *in = r->in;
     const mlv_clip *c = r->clip;
     printf("{\n  ");
-    json_key_str("file", mlv_clip_path(c, 0), ",\n  ");
+    json_key_str("file", mp_mlv_clip_path(c, 0), ",\n  ");
     printf("\"chunks\": [");
     for (uint32_t i = 0; i < in->chunk_count; i++) {
-        json_str(mlv_clip_path(c, i));
+        mp_json_write_string(stdout, mp_mlv_clip_path(c, i));
         printf(i + 1 < in->chunk_count ? ", " : "");
     }
     printf("],\n  \"container\": \"%s\",\n", in->container == MLV_CONTAINER_MLV ? "mlv" : "raw");
     printf("  \"guid\": \"%016" PRIx64 "\",\n  \"video_class\": %u,\n  \"audio_class\": %u,\n",
            in->guid, in->video_class, in->audio_class);
     printf("  \"compression\": \"%s\",\n  \"lj92_tagged_raw\": %s,\n  \"lzma_tagged_raw\": %s,\n",
-           mlv_compression_name(in->compression), in->lj92_tagged_raw ? "true" : "false",
+           mp_mlv_compression_name(in->compression), in->lj92_tagged_raw ? "true" : "false",
            in->lzma_tagged_raw ? "true" : "false");
     printf("  \"video_supported\": %s,\n  \"video_error\": ",
            r->video_err.code == MP_OK ? "true" : "false");
     if (r->video_err.code == MP_OK)
         printf("null,\n");
     else
-        json_str(r->video_err.msg), printf(",\n");
+        mp_json_write_string(stdout, r->video_err.msg), printf(",\n");
     printf("  \"camera\": ");
     if (in->camera.present) {
         printf("{");
@@ -405,17 +425,18 @@ static void print_json(const info_report *r)
     printf("    \"pixels\": {\"frames_checked\": %u, \"dual_frames\": %u, \"phase\": ",
            r->dual_checked, r->dual_found);
     if (r->dual_found)
-        printf("%d, \"ev\": %.3f, ", dual_phase(r), r->ev_sum / r->dual_found);
+        printf("%d, \"ev\": %.3f, ", mp_dualiso_phase_majority(r->phase_votes), r->ev_sum / r->dual_found);
     else
         printf("null, \"ev\": null, ");
     printf("\"error\": ");
     if (r->dual_err.code == MP_OK)
         printf("null}\n  },\n");
     else
-        json_str(r->dual_err.msg), printf("}\n  },\n");
+        mp_json_write_string(stdout, r->dual_err.msg), printf("}\n  },\n");
     printf("  ");
     json_key_str("info_text", in->info_text, ",\n  ");
     json_key_str("versions", in->versions, ",\n");
+    print_defects_json(r);
     printf("  \"segment_count\": %u,\n  \"segments\": [", r->segment_count);
     for (uint32_t i = 0; i < r->segment_count; i++) {
         const segment_summary *s = &r->segments[i];
@@ -427,22 +448,29 @@ static void print_json(const info_report *r)
     }
     printf("%s],\n  \"damage\": [", r->segment_count ? "\n  " : "");
     for (uint32_t i = 0; i < in->damage_count; i++) {
-        const mlv_damage *d = mlv_clip_damage(c, i);
+        const mlv_damage *d = mp_mlv_clip_damage(c, i);
         printf("%s\n    {\"kind\": \"%s\", \"chunk\": %u, \"offset\": %" PRIu64 ", ",
                i ? "," : "", damage_kind_name(d->kind), d->chunk, d->offset);
         json_key_str("message", d->message, "}");
     }
-    printf("%s],\n  \"damage_omitted\": %u\n}\n", in->damage_count ? "\n  " : "",
-           in->damage_omitted);
+    for (uint32_t i = 0; i < r->bad_frames; i++) {
+        printf("%s\n    {\"kind\": \"frame\", \"chunk\": null, \"offset\": null, "
+               "\"frame\": %u, ", i || in->damage_count ? "," : "", r->bad_number[i]);
+        json_key_str("message", r->bad_err[i].msg, "}");
+    }
+    printf("%s],\n  \"damage_omitted\": %u\n}\n",
+           in->damage_count || r->bad_frames ? "\n  " : "", in->damage_omitted);
 }
 
 int cmd_info(int argc, char **argv)
 {
     const char *path = NULL;
-    int json = 0;
+    int json = 0, defects = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json")) {
             json = 1;
+        } else if (!strcmp(argv[i], "--defects")) {
+            defects = 1;
         } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             usage(stdout);
             return EXIT_OK;
@@ -465,21 +493,29 @@ int cmd_info(int argc, char **argv)
     mlv_open_options opt = {0};
     if (cli_verbosity >= 2)
         opt.log = cli_logger;
-    mp_status st = mlv_clip_open(&clip, path, &opt, &err);
+    mp_status st = mp_mlv_clip_open(&clip, path, &opt, &err);
     if (st != MP_OK) {
         cli_log(MLVPIPE_LOG_ERROR, "%s", err.msg);
         return cli_exit_for_input((mlvpipe_status)st);
     }
     info_report r = {0};
     r.clip = clip;
-    r.in = mlv_clip_get_info(clip);
-    mlv_clip_check_video(clip, &r.video_err);
+    r.in = mp_mlv_clip_get_info(clip);
+    mp_mlv_clip_check_video(clip, &r.video_err);
     if (r.video_err.code == MP_OK)
         check_dual_iso_pixels(&r);
     if (collect_segments(&r) != 0) {
-        mlv_clip_close(clip);
+        mp_mlv_clip_close(clip);
         cli_log(MLVPIPE_LOG_ERROR, "out of memory");
         return EXIT_INTERNAL;
+    }
+    if (defects && r.video_err.code == MP_OK) {
+        mp_prepass_options po;
+        mp_prepass_options_default(&po);
+        if (cli_verbosity >= 2)
+            po.log = cli_logger;
+        if (mp_prepass_run(clip, &po, "mlvpipe", &r.levels, &r.defects_err) != MP_OK)
+            mp_clip_levels_free(&r.levels);
     }
     if (json)
         print_json(&r);
@@ -487,11 +523,17 @@ int cmd_info(int argc, char **argv)
         print_text(&r);
 
     int rc = EXIT_OK;
-    if (r.video_err.code != MP_OK)
+    if (r.video_err.code != MP_OK) {
         rc = EXIT_INPUT;
-    else if (r.in->damage_count || r.dual_err.code == MP_ERR_DAMAGED)
+    } else if (!r.in->frame_count) {
+        fprintf(stderr, "mlvpipe: error: %s: no frame in the clip\n", path);
+        rc = EXIT_INPUT;
+    } else if (r.in->damage_count || r.bad_frames ||   /* exactly when the damage list has entries */
+               r.defects_err.code == MP_ERR_DAMAGED) {
         rc = EXIT_DAMAGED;
+    }
+    mp_clip_levels_free(&r.levels);
     free(r.segments);
-    mlv_clip_close(clip);
+    mp_mlv_clip_close(clip);
     return rc;
 }

@@ -87,7 +87,7 @@ int cmd_join(int argc, char **argv)
             err.message);
     if (st == MLVPIPE_ERR_INTERRUPTED)
         return EXIT_INTERRUPTED;
-    if (res.output_failed)
-        return EXIT_OUTPUT;
-    return st == MLVPIPE_ERR_ARG ? EXIT_USAGE : cli_exit_for_input(st);
+    if (st == MLVPIPE_ERR_ARG)   /* e.g. an output that is one of the segments */
+        return EXIT_USAGE;
+    return res.output_failed ? EXIT_OUTPUT : cli_exit_for_input(st);
 }

@@ -41,9 +41,11 @@ static void usage(FILE *out)
         "      --chunk N         frame numbers per chunk (default 1000: tasks of minutes;\n"
         "                        see doc/farm.md for sizing)\n"
         "      --engine E        slurm, parallel or json (default slurm)\n"
-        "      --to FORMAT       dng (default); prores422hq, prores4444 (MOV segments),\n"
-        "                        ffv1 (MKV) or nut: per-chunk segments in DIR/NAME_segments/\n"
-        "                        NAME_AAAAAA-BBBBBB.EXT joined into DIR/NAME.EXT\n"
+        "      --to FORMAT       one of (default dng; movies: per-chunk segments in\n"
+        "                        DIR/NAME_segments/NAME_AAAAAA-BBBBBB.EXT joined into\n"
+        "                        DIR/NAME.EXT):\n");
+    cli_print_formats(out, 1);
+    fprintf(out,
         "      --threads N       threads per task (Slurm: --cpus-per-task=N on analyze and\n"
         "                        convert; default: what the task's CPUs allow)\n"
         "      --phase N         dual-ISO row phase 0..3 for analyze and convert\n"
@@ -101,28 +103,6 @@ static const struct option long_options[] = {
     {NULL, 0, NULL, 0},
 };
 
-/* The movie container of a --to value, NULL for frames; *ok = 0 when farms cannot use it. */
-static const char *movie_extension(const char *format, int *ok)
-{
-    static const struct { const char *prefix, *ext; } movies[] = {
-        {"prores", "mov"}, {"ffv1", "mkv"}, {"nut", "nut"}};
-    *ok = 1;
-    if (!format || !strcmp(format, "dng"))
-        return NULL;
-    for (size_t i = 0; i < sizeof movies / sizeof movies[0]; i++)
-        if (!strncmp(format, movies[i].prefix, strlen(movies[i].prefix)))
-            return movies[i].ext;
-    *ok = 0;
-    return NULL;
-}
-
-/* A Slurm memory size: digits, then at most one of K, M, G, T (sbatch --mem). */
-static int valid_mem(const char *s)
-{
-    size_t n = strspn(s, "0123456789");
-    return n > 0 && n < 12 && (!s[n] || (strchr("KMGTkmgt", s[n]) && !s[n + 1]));
-}
-
 /* path made absolute against the working folder (it need not exist yet). */
 static int absolute(const char *path, char *out, size_t size)
 {
@@ -136,6 +116,13 @@ static int absolute(const char *path, char *out, size_t size)
     if (!strcmp(path, "."))
         return snprintf(out, size, "%s", cwd) < (int)size;
     return snprintf(out, size, "%s/%s", cwd, path) < (int)size;
+}
+
+/* A Slurm memory size: digits, then at most one of K, M, G, T (sbatch --mem). */
+static int valid_mem(const char *s)
+{
+    size_t n = strspn(s, "0123456789");
+    return n > 0 && n < 12 && (!s[n] || (strchr("KMGTkmgt", s[n]) && !s[n + 1]));
 }
 
 /* The clip's name without folder and extension, as convert names its outputs. */
@@ -157,12 +144,12 @@ static int read_clip(farm_plan *p, uint32_t **numbers)
     mlv_clip *clip;
     mp_error err = {0};
     mlv_open_options oo = {.log = cli_logger};
-    mp_status st = mlv_clip_open(&clip, p->clip, &oo, &err);
+    mp_status st = mp_mlv_clip_open(&clip, p->clip, &oo, &err);
     if (st != MP_OK) {
         mp_log(&cli_logger, MP_LOG_ERROR, "%s", err.msg);
         return cli_exit_for_input((mlvpipe_status)st);
     }
-    const mlv_clip_info *info = mlv_clip_get_info(clip);
+    const mlv_clip_info *info = mp_mlv_clip_get_info(clip);
     p->guid = info->guid;
     p->frame_count = info->frame_count;
     p->first_frame = info->first_number;
@@ -172,7 +159,7 @@ static int read_clip(farm_plan *p, uint32_t **numbers)
     int rc = *numbers ? EXIT_OK : EXIT_INTERNAL;
     for (uint32_t i = 0; rc == EXIT_OK && i < info->frame_count; i++) {
         mlv_frame_info fi;
-        if ((st = mlv_frame_info_get(clip, i, &fi)) != MP_OK) {
+        if ((st = mp_mlv_frame_info_get(clip, i, &fi)) != MP_OK) {
             mp_log(&cli_logger, MP_LOG_ERROR, "%s: frame index %" PRIu32 ": %s", p->clip, i,
                    mp_status_name(st));
             rc = cli_exit_for_input((mlvpipe_status)st);
@@ -183,7 +170,7 @@ static int read_clip(farm_plan *p, uint32_t **numbers)
         mp_log(&cli_logger, MP_LOG_ERROR, "%s: the clip has no frames", p->clip);
         rc = EXIT_INPUT;
     }
-    mlv_clip_close(clip);
+    mp_mlv_clip_close(clip);
     return rc;
 }
 
@@ -220,7 +207,7 @@ int cmd_plan(int argc, char **argv)
             p.chunk_size = value;
             break;
         case OPT_ENGINE:
-            if (!farm_engine_parse(optarg, &engine))
+            if (!mp_farm_engine_parse(optarg, &engine))
                 return cli_usage_error(command,
                                        "--engine takes slurm, parallel or json, not '%s'", optarg);
             break;
@@ -283,12 +270,8 @@ int cmd_plan(int argc, char **argv)
         return rc;
     if (!output)
         return cli_usage_error(command, "no output folder given (-o DIR)");
-    int format_ok;
-    p.movie_ext = movie_extension(p.format, &format_ok);
-    if (!format_ok)
-        return cli_usage_error(command,
-                               "--to for a farm takes dng, prores422hq, prores4444, ffv1 or nut, "
-                               "not '%s'", p.format);
+    if ((rc = cli_check_format(command, p.format ? p.format : "dng", NULL, 1, &p.movie_ext)))
+        return rc;
 
     char clip_abs[PATH_MAX], out_abs[PATH_MAX], levels_abs[PATH_MAX], self[PATH_MAX];
     char name[NAME_MAX + 1];
@@ -323,10 +306,10 @@ int cmd_plan(int argc, char **argv)
     mp_text text = {0};
     mp_status st = MP_OK;
     if (rc == EXIT_OK)
-        st = farm_chunks(numbers, p.frame_count, p.chunk_size, &chunks, &p.chunk_count, &err);
+        st = mp_farm_chunks(numbers, p.frame_count, p.chunk_size, &chunks, &p.chunk_count, &err);
     p.chunks = chunks;
     if (rc == EXIT_OK && st == MP_OK)
-        st = farm_plan_render(&p, engine, &text, &err);
+        st = mp_farm_plan_render(&p, engine, &text, &err);
     if (rc == EXIT_OK && st != MP_OK) {
         mp_log(&cli_logger, MP_LOG_ERROR, "%s", err.msg);
         rc = st == MP_ERR_ARG ? EXIT_USAGE : EXIT_INTERNAL;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/mp_frame.h"
+#include "common/mp_white.h"
 #include "content.h"
 #include "diso_index.h"
 
@@ -23,9 +24,48 @@ static void exposure_for(mp_exposure *e, uint32_t iso, uint32_t shutter_us)
     e->shutter_us = shutter_us;
 }
 
-static void raw_info_for(mp_raw_info *r, const synth_options *o, uint32_t width,
-                         uint32_t height, uint32_t black, uint32_t white, uint32_t ob_left,
-                         uint32_t ob_top)
+/* The 5D Mark III's 1080p LiveView raw buffer (ML src/raw.c: skip_top 28, skip_left 146,
+ * skip_right 2 in movie mode; 2080 x 1318 buffer). */
+#define LV_BUFFER_W 2080u
+#define LV_BUFFER_H 1318u
+#define LV_OB_LEFT 146u
+#define LV_OB_TOP 28u
+#define LV_OB_RIGHT 2u
+
+/* The buffer a width x height window is cut from, and where: the window centred in the
+ * active area, its left edge a multiple of 8 and its top even (mlv_lite's cropPos rounding,
+ * which also keeps the CFA phase); panPos is the unrounded position that rounds to it. A
+ * window larger than the active area gets a buffer grown around it. */
+static void camera_buffer(uint32_t width, uint32_t height, mp_raw_info *r, clip_window *w)
+{
+    uint32_t bw = LV_BUFFER_W, bh = LV_BUFFER_H;
+    if (width > bw - LV_OB_LEFT - LV_OB_RIGHT - 8)
+        bw = LV_OB_LEFT + ((width + 8 + 7) & ~7u) + LV_OB_RIGHT;
+    if (height > bh - LV_OB_TOP - 2)
+        bh = LV_OB_TOP + height + 2;
+    uint32_t aw = bw - LV_OB_LEFT - LV_OB_RIGHT, ah = bh - LV_OB_TOP;
+    uint32_t x = (LV_OB_LEFT + (aw - width) / 2 + 7) & ~7u;
+    if (x + width > LV_OB_LEFT + aw)
+        x -= 8;
+    uint32_t y = (LV_OB_TOP + (ah - height) / 2) & ~1u;
+    if (y < LV_OB_TOP)
+        y += 2;
+    *w = (clip_window){(uint16_t)x, (uint16_t)y, (uint16_t)(x - 5), (uint16_t)(y + 1)};
+    r->buffer_width = (int32_t)bw;
+    r->buffer_height = (int32_t)bh;
+    r->crop_origin[0] = (int32_t)LV_OB_LEFT;
+    r->crop_origin[1] = (int32_t)LV_OB_TOP;
+    r->crop_size[0] = (int32_t)aw;
+    r->crop_size[1] = (int32_t)ah;
+    r->active_area[0] = (int32_t)LV_OB_TOP;
+    r->active_area[1] = (int32_t)LV_OB_LEFT;
+    r->active_area[2] = (int32_t)bh;
+    r->active_area[3] = (int32_t)(bw - LV_OB_RIGHT);
+}
+
+static void raw_info_for(mp_raw_info *r, clip_window *win, const synth_options *o,
+                         uint32_t width, uint32_t height, uint32_t black, uint32_t white,
+                         uint32_t ob_left, uint32_t ob_top)
 {
     r->api_version = 1;
     r->width = width;
@@ -33,19 +73,25 @@ static void raw_info_for(mp_raw_info *r, const synth_options *o, uint32_t width,
     r->bits = o->bits;
     r->black = (int32_t)black;
     r->white = (int32_t)white;
-    /* Simplification shared with the samples: the "full buffer" is the recorded frame. */
-    r->buffer_width = (int32_t)width;
-    r->buffer_height = (int32_t)height;
-    r->pitch = (int32_t)(width * o->bits / 8);
-    r->frame_size = r->pitch * (int32_t)height;
-    r->crop_origin[0] = (int32_t)ob_left;
-    r->crop_origin[1] = (int32_t)ob_top;
-    r->crop_size[0] = (int32_t)(width - ob_left);
-    r->crop_size[1] = (int32_t)(height - ob_top);
-    r->active_area[0] = (int32_t)ob_top;
-    r->active_area[1] = (int32_t)ob_left;
-    r->active_area[2] = (int32_t)height;
-    r->active_area[3] = (int32_t)width;
+    memset(win, 0, sizeof *win);
+    if (o->camera_geometry) {
+        camera_buffer(width, height, r, win);
+    } else {
+        /* Simplification shared with the samples: the "full buffer" is the recorded frame. */
+        r->buffer_width = (int32_t)width;
+        r->buffer_height = (int32_t)height;
+        r->crop_origin[0] = (int32_t)ob_left;
+        r->crop_origin[1] = (int32_t)ob_top;
+        r->crop_size[0] = (int32_t)(width - ob_left);
+        r->crop_size[1] = (int32_t)(height - ob_top);
+        r->active_area[0] = (int32_t)ob_top;
+        r->active_area[1] = (int32_t)ob_left;
+        r->active_area[2] = (int32_t)height;
+        r->active_area[3] = (int32_t)width;
+    }
+    /* mlv_lite rewrites pitch as the buffer width x bpp / 8 */
+    r->pitch = (int32_t)((uint32_t)r->buffer_width * o->bits / 8);
+    r->frame_size = r->pitch * r->buffer_height;
     r->exposure_bias.num = 0;
     r->exposure_bias.den = 0;
     r->cfa = MP_CFA_RGGB;
@@ -66,11 +112,16 @@ mp_status clip_meta_build(clip_meta *m, const synth_options *o, mp_error *err)
     mp_status st = content_borders(o, &ob_left, &ob_top, err);
     if (st)
         return st;
+    if (o->camera_geometry && (ob_left || ob_top))
+        return mp_error_set(err, MP_ERR_ARG, "--camera-geometry records a window inside the "
+                            "active area, so the frame has no optical-black borders of its "
+                            "own: add --ob 0x0");
 
-    raw_info_for(&m->raw, o, o->width, o->height, black, white, ob_left, ob_top);
+    raw_info_for(&m->raw, &m->window, o, o->width, o->height, black, white, ob_left, ob_top);
     uint32_t w2, h2;
     options_frame_geometry(o, UINT32_MAX, &w2, &h2);
-    raw_info_for(&m->raw_changed, o, w2, h2, black, white, ob_left, ob_top);
+    raw_info_for(&m->raw_changed, &m->window_changed, o, w2, h2, black, white, ob_left,
+                 ob_top);
 
     mp_raw_capture *c = &m->capture;
     c->present = 1;
@@ -83,6 +134,10 @@ mp_status clip_meta_build(clip_meta *m, const synth_options *o, mp_error *err)
     c->skipping_y = 0;
     c->offset_x = INT16_MIN;          /* unknown */
     c->offset_y = INT16_MIN;
+    if (o->camera_geometry) {         /* the window's offset in full-resolution pixels */
+        c->offset_x = (int16_t)((m->window.crop_x - LV_OB_LEFT) * (c->binning_x + c->skipping_x));
+        c->offset_y = (int16_t)((m->window.crop_y - LV_OB_TOP) * (c->binning_y + c->skipping_y));
+    }
 
     m->camera.present = 1;
     strcpy(m->camera.name, "Canon EOS 5D Mark III");
@@ -105,13 +160,15 @@ mp_status clip_meta_build(clip_meta *m, const synth_options *o, mp_error *err)
 
     mp_white_balance *w = &m->white_balance;
     w->present = 1;
-    w->mode = 9;                      /* KELVIN */
+    /* Custom white balance on the simulated scene's mid raw colour (R/G 0.575, B/G 0.65,
+     * doc/dualiso.md 8.2), so developed frames come out grey rather than green.
+     * Magic Lantern stores custom gains as 1024 / multiplier, i.e. 1024 x the camera
+     * neutral (src/lens.h, shoot.c), and they count only in custom mode. */
+    w->mode = MP_WB_MODE_CUSTOM;
     w->kelvin = 5500;
-    /* Multipliers that neutralise the simulated scene's mid raw colour (R/G 0.575, B/G 0.65,
-     * doc/dualiso.md 8.2), so developed frames come out grey rather than green. */
-    w->gain_r = 1781;
+    w->gain_r = 589;                  /* 1024 x 0.575 */
     w->gain_g = 1024;
-    w->gain_b = 1575;
+    w->gain_b = 666;                  /* 1024 x 0.65 */
 
     mp_wall_clock *t = &m->wall_clock;
     t->present = 1;

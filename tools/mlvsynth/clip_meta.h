@@ -8,9 +8,15 @@
 
 #define CLIP_HEADER_TS 1000u    /* timestamp of the header blocks, us */
 
+/* Where the recorded frame lies in the LiveView buffer (VIDF cropPos / panPos). */
+typedef struct clip_window {
+    uint16_t crop_x, crop_y, pan_x, pan_y;
+} clip_window;
+
 typedef struct clip_meta {
     mp_raw_info raw;
     mp_raw_info raw_changed;       /* from --change-at on (a new RAWI with --change-size) */
+    clip_window window, window_changed;    /* all 0 without --camera-geometry */
     mp_raw_capture capture;
     mp_camera camera;
     mp_exposure exposure;          /* at frame 0 */

@@ -15,7 +15,7 @@ void content_dualiso_model(const synth_options *opt, uint32_t number, synth_sens
 {
     int changed = opt->change_at != OPT_NONE && number >= (uint64_t)opt->change_at;
     double gap = changed && opt->change_diso ? opt->change_ev_gap : opt->ev_gap;
-    synth_sensor_default(sensor, opt->bits, gap);
+    mp_synth_sensor_default(sensor, opt->bits, gap);
     sensor->phase = opt->phase;
     sensor->bright_black_offset = opt->black_offset;
     if (opt->ob_left != OPT_NONE) {
@@ -71,6 +71,22 @@ mp_status content_borders(const synth_options *opt, uint32_t *ob_left, uint32_t 
     return MP_OK;
 }
 
+void content_defects(const synth_options *opt, synth_defects *d)
+{
+    *d = opt->defects;
+    d->seed = opt->seed + 99;   /* positions apart from the noise, fixed for a seed */
+    if (d->fp_period_x && d->fp_period_y) {
+        d->fp_x = d->fp_period_x > 4 ? 4 : d->fp_period_x - 1;
+        d->fp_y = d->fp_period_y > 4 ? 3 : d->fp_period_y - 2;
+        if (d->fp_offset_dn == 0)
+            d->fp_offset_dn = 16;
+        if (d->fp_slope == 0)
+            d->fp_slope = 0.03;
+    } else {
+        d->fp_period_x = d->fp_period_y = 0;
+    }
+}
+
 mp_status content_init(content_ctx *c, const synth_options *opt, mp_error *err)
 {
     memset(c, 0, sizeof *c);
@@ -84,12 +100,15 @@ mp_status content_init(content_ctx *c, const synth_options *opt, mp_error *err)
     if (!c->truth)
         return mp_error_set(err, MP_ERR_NOMEM, "out of memory for a %ux%u truth frame",
                             c->active_w, c->active_h);
-    return MP_OK;
+    content_defects(opt, &c->defects);
+    return mp_synth_defects_sites(&c->defects, c->active_w, c->active_h, c->ob_left, c->ob_top,
+                               &c->sites, &c->site_count, c->stripe_gain, err);
 }
 
 void content_free(content_ctx *c)
 {
     free(c->truth);
+    free(c->sites);
     mp_frame_free(&c->exposed);
     memset(c, 0, sizeof *c);
 }
@@ -101,14 +120,17 @@ static mp_status dualiso_frame(content_ctx *c, uint32_t number, uint32_t source,
     synth_sensor s;
     synth_scene sc;
     content_dualiso_model(o, number, &s, &sc);
-    mp_status st = synth_render_truth(&sc, c->active_w, c->active_h, source, c->truth, err);
+    mp_status st = mp_synth_render_truth(&sc, c->active_w, c->active_h, source, c->truth, err);
     if (st)
         return st;
-    st = synth_expose(&s, c->truth, c->active_w, c->active_h, o->seed, source, &c->exposed, err);
+    st = mp_synth_expose(&s, c->truth, c->active_w, c->active_h, o->seed, source, &c->exposed, err);
+    if (st == MP_OK)
+        st = mp_synth_defects_apply(&c->defects, &s, c->truth, c->sites, c->site_count,
+                                    &c->exposed, err);
     if (st)
         return st;
     if (c->exposed.width != o->width || c->exposed.height != o->height)
-        return mp_error_set(err, MP_ERR_ARG, "synth_expose gave %ux%u, expected %ux%u",
+        return mp_error_set(err, MP_ERR_ARG, "mp_synth_expose gave %ux%u, expected %ux%u",
                             c->exposed.width, c->exposed.height, o->width, o->height);
     memcpy(dst, c->exposed.data, (size_t)o->width * o->height * sizeof *dst);
     return MP_OK;

@@ -19,8 +19,15 @@ typedef struct content_ctx {
     uint32_t ob_left, ob_top;          /* dual ISO: borders inside the recorded frame */
     uint32_t active_w, active_h;
     float *truth;                      /* dual ISO: electrons of the last rendered frame */
-    mp_frame exposed;                  /* dual ISO: synth_expose output */
+    mp_frame exposed;                  /* dual ISO: mp_synth_expose output */
+    synth_defects defects;             /* dual ISO: the sensor's defects (content_defects) */
+    synth_defect *sites;               /* and their sites */
+    uint32_t site_count;
+    double stripe_gain[8];
 } content_ctx;
+
+/* The defects the options ask for, completed (lattice placement, offsets, seed). */
+void content_defects(const synth_options *opt, synth_defects *d);
 
 /* Dual ISO: the optical-black borders inside the recorded frame (0 otherwise); fails when
  * they do not fit. */

@@ -75,7 +75,7 @@ mp_status frame_coder_encode(frame_coder *c, const uint16_t *samples, uint32_t w
         return MP_OK;
     case COMPRESS_LJ92: {
         lj92_header h = frame_coder_lj92_header(o, width, height);
-        mp_status st = lj92_encode(samples, &h, &c->compressed, out_len, err);
+        mp_status st = mp_lj92_encode(samples, &h, &c->compressed, out_len, err);
         *out = c->compressed;
         return st;
     }

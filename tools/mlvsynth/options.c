@@ -171,8 +171,9 @@ enum {
     O_INTERRUPTED, O_ZERO_TAIL, O_TRUNCATE, O_GARBAGE, O_BAD_FS, O_NO_RAWI, O_GUID_MISMATCH,
     O_ISO, O_SHUTTER, O_CHANGE_AT, O_CHANGE_ISO, O_CHANGE_SHUTTER, O_CHANGE_DISO,
     O_CHANGE_EV_GAP, O_CHANGE_IN_FILLER, O_CHANGE_SIZE,
+    O_DEFECTS, O_FOCUS_PIXELS, O_FP_OFFSET, O_HOT, O_COLD, O_STRIPES, O_DARK_PATTERN,
     O_DUAL_ISO, O_ISO_HIGH, O_EV_GAP, O_PHASE, O_SEED, O_SCENE, O_SHIFT, O_ILLUM, O_BLACK_OFF,
-    O_EXPOSURE, O_OB, O_NO_DISO, O_TRUTH_RAW
+    O_EXPOSURE, O_OB, O_NO_DISO, O_TRUTH_RAW, O_CAMERA_GEOMETRY
 };
 
 static const struct option long_opts[] = {
@@ -232,6 +233,14 @@ static const struct option long_opts[] = {
     {"ob", required_argument, 0, O_OB},
     {"no-diso", no_argument, 0, O_NO_DISO},
     {"truth-raw", no_argument, 0, O_TRUTH_RAW},
+    {"camera-geometry", no_argument, 0, O_CAMERA_GEOMETRY},
+    {"defects", no_argument, 0, O_DEFECTS},
+    {"focus-pixels", required_argument, 0, O_FOCUS_PIXELS},
+    {"fp-offset", required_argument, 0, O_FP_OFFSET},
+    {"hot", required_argument, 0, O_HOT},
+    {"cold", required_argument, 0, O_COLD},
+    {"stripes", required_argument, 0, O_STRIPES},
+    {"dark-pattern", required_argument, 0, O_DARK_PATTERN},
     {0, 0, 0, 0}
 };
 
@@ -498,6 +507,28 @@ mp_status options_parse(synth_options *o, int argc, char **argv, int first, int 
         }
         case O_NO_DISO: o->no_diso = 1; break;
         case O_TRUTH_RAW: o->truth_raw = 1; break;
+        case O_CAMERA_GEOMETRY: o->camera_geometry = 1; break;
+        case O_DEFECTS:
+            o->defects = (synth_defects){.fp_period_x = 12, .fp_period_y = 10, .fp_x = 4,
+                                         .fp_y = 3, .fp_offset_dn = 16, .fp_slope = 0.03,
+                                         .hot_count = 200, .cold_count = 200,
+                                         .stripe_amp = 0.005, .seed = o->defects.seed};
+            break;
+        case O_FOCUS_PIXELS:
+            st = parse_pair("--focus-pixels", a, 'x', &o->defects.fp_period_x,
+                            &o->defects.fp_period_y, err);
+            break;
+        case O_FP_OFFSET:
+            st = parse_double("--fp-offset", a, 0, 4000, &o->defects.fp_offset_dn, err);
+            break;
+        case O_HOT: st = parse_u32("--hot", a, 0, 100000, &o->defects.hot_count, err); break;
+        case O_COLD: st = parse_u32("--cold", a, 0, 100000, &o->defects.cold_count, err); break;
+        case O_STRIPES:
+            st = parse_double("--stripes", a, 0, 0.2, &o->defects.stripe_amp, err);
+            break;
+        case O_DARK_PATTERN:
+            st = parse_double("--dark-pattern", a, 0, 1000, &o->defects.dark_pattern_dn, err);
+            break;
         case ':':
             st = mp_error_set(err, MP_ERR_ARG, "%s needs a value", argv[optind - 1]);
             break;

@@ -93,8 +93,11 @@ typedef struct synth_options {
     double shift_px, illum_sigma_ev, black_offset, exposure_ev;
     int64_t ob_left, ob_top;     /* OPT_NONE = sensor defaults */
     uint32_t rtci_every;         /* an RTCI block before every Nth frame slot (mlv_rec), 0 none */
+    int camera_geometry;         /* RAWI raw_info = the 5D Mark III LiveView buffer around the
+                                  * recorded window; VIDF crop/pan and RAWC offset say where */
     int no_diso;
     int truth_raw;
+    synth_defects defects;       /* sensor defects (dual ISO content); all zero: none */
 } synth_options;
 
 /* Parses argv[first..argc). On a usage error returns MP_ERR_ARG with the reason in err.

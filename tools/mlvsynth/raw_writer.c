@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "codec/bitpack.h"
+#include "common/mp_bytes.h"
 #include "mlv_writer.h"
 
 #define RAWM_SIZE 192u
@@ -51,14 +52,6 @@ static mp_status split_write(split_stream *s, const uint8_t *data, uint64_t len,
     return st;
 }
 
-static void put32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-    p[2] = (uint8_t)(v >> 16);
-    p[3] = (uint8_t)(v >> 24);
-}
-
 static mp_status write_footer(split_stream *s, const clip_meta *m, uint32_t frame_size,
                               uint32_t frames, mp_error *err)
 {
@@ -69,10 +62,10 @@ static mp_status write_footer(split_stream *s, const clip_meta *m, uint32_t fram
     b[5] = (uint8_t)(o->width >> 8);
     b[6] = (uint8_t)o->height;
     b[7] = (uint8_t)(o->height >> 8);
-    put32(b + 8, frame_size);
-    put32(b + 12, frames);
-    put32(b + 16, 1);                                   /* frameSkip */
-    put32(b + 20, (uint32_t)((uint64_t)o->fps_num * 1000u / o->fps_den));
+    mp_put_le32(b + 8, frame_size);
+    mp_put_le32(b + 12, frames);
+    mp_put_le32(b + 16, 1);                                   /* frameSkip */
+    mp_put_le32(b + 20, (uint32_t)((uint64_t)o->fps_num * 1000u / o->fps_den));
     mlvw_raw_info_bytes(&m->raw, b + 32);
     /* The footer is never split: when it does not fit, it sits alone in a new file. */
     if (s->count && s->files[s->count - 1].size + RAWM_SIZE > o->raw_chunk_bytes) {

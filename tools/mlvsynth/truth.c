@@ -6,6 +6,7 @@
 
 #include "frame_coder.h"
 #include "out_file.h"
+#include "common/json.h"
 
 char *truth_path(const char *clip, const char *suffix)
 {
@@ -18,22 +19,6 @@ char *truth_path(const char *clip, const char *suffix)
         strcpy(p + stem, suffix);
     }
     return p;
-}
-
-/* A JSON string literal (file names may hold quotes or backslashes). */
-static void json_string(FILE *j, const char *s)
-{
-    fputc('"', j);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(j, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(j, "\\u%04x", ch);
-        else
-            fputc(ch, j);
-    }
-    fputc('"', j);
 }
 
 static const char *const content_names[] = {"pattern", "gradient", "dualiso"};
@@ -102,6 +87,36 @@ static void sensor_json(FILE *j, const synth_sensor *s, const synth_scene *sc)
             (unsigned long long)sc->seed);
 }
 
+/* The simulated sensor defects: parameters, stripe gains and every site but the lattice's
+ * (which the lattice parameters give: member 1 at (ob_left + fp_x + i * period_x,
+ * ob_top + fp_y + j * period_y), member 2 one row below, within the active area). */
+static void defects_json(FILE *j, const content_ctx *c)
+{
+    const synth_defects *d = &c->defects;
+    static const char *const kinds[] = {"focus", "hot_stuck", "hot_warm", "cold_dead",
+                                        "cold_weak"};
+    fprintf(j, ",\n    \"defects\": {\"seed\": %llu, \"focus\": ", (unsigned long long)d->seed);
+    if (d->fp_period_x)
+        fprintf(j, "{\"period_x\": %u, \"period_y\": %u, \"x\": %u, \"y\": %u, "
+                "\"offset_dn14\": %.17g, \"slope\": %.17g, \"members\": \"(x, y) + (-, +): "
+                "first + offset, second - offset\"}", d->fp_period_x, d->fp_period_y, d->fp_x,
+                d->fp_y, d->fp_offset_dn, d->fp_slope);
+    else
+        fprintf(j, "null");
+    fprintf(j, ",\n      \"stripe_amp\": %.17g, \"stripe_gain\": [", d->stripe_amp);
+    for (int k = 0; k < 8; k++)
+        fprintf(j, "%s%.17g", k ? ", " : "", 1 + c->stripe_gain[k]);
+    fprintf(j, "], \"dark_pattern_dn14\": %.17g,\n      \"pixels\": [", d->dark_pattern_dn);
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < c->site_count; k++) {
+        const synth_defect *s = &c->sites[k];
+        if (s->kind == SYNTH_DEFECT_FOCUS)
+            continue;
+        fprintf(j, "%s[%u, %u, \"%s\"]", n++ ? ", " : "", s->x, s->y, kinds[s->kind]);
+    }
+    fprintf(j, "]}");
+}
+
 static void dualiso_json(FILE *j, const synth_options *o, const clip_meta *m,
                          const content_ctx *c)
 {
@@ -118,8 +133,8 @@ static void dualiso_json(FILE *j, const synth_options *o, const clip_meta *m,
     fprintf(j, "    \"active_width\": %u, \"active_height\": %u, \"ob_left\": %u, "
             "\"ob_top\": %u,\n", c->active_w, c->active_h, c->ob_left, c->ob_top);
     fprintf(j, "    \"noise_seed\": %llu,\n", (unsigned long long)o->seed);
-    fprintf(j, "    \"render\": \"truth(frame f) = synth_render_truth(scene, active_width, "
-            "active_height, f); raw = synth_expose(sensor, truth, active_width, active_height, "
+    fprintf(j, "    \"render\": \"truth(frame f) = mp_synth_render_truth(scene, active_width, "
+            "active_height, f); raw = mp_synth_expose(sensor, truth, active_width, active_height, "
             "noise_seed, f)\",\n");
     fprintf(j, "    \"segments\": [\n");
     uint32_t firsts[2] = {0, 0};
@@ -139,12 +154,13 @@ static void dualiso_json(FILE *j, const synth_options *o, const clip_meta *m,
         char *f32 = truth_path(o->output, ".truth.f32");
         const char *base = f32 ? strrchr(f32, '/') : NULL;
         fprintf(j, ",\n    \"truth_raw\": {\"file\": ");
-        json_string(j, base ? base + 1 : f32 ? f32 : "");
+        mp_json_write_string(j, base ? base + 1 : f32 ? f32 : "");
         fprintf(j, ", \"type\": \"float32le\", \"unit\": \"electrons\", \"layout\": "
                 "\"frame-major (frame numbers 0..%u), row-major active_width x "
                 "active_height\"}", o->frames - 1);
         free(f32);
     }
+    defects_json(j, c);
     fprintf(j, "\n  },\n");
 }
 
@@ -161,7 +177,7 @@ static mp_status write_json(const synth_options *o, const clip_plan *plan, const
     const char *base = strrchr(o->output, '/');
     fprintf(j, "{\n  \"generator\": \"mlvsynth\",\n  \"truth_version\": 1,\n");
     fprintf(j, "  \"clip\": ");
-    json_string(j, base ? base + 1 : o->output);
+    mp_json_write_string(j, base ? base + 1 : o->output);
     fprintf(j, ",\n");
     fprintf(j, "  \"container\": \"%s\",\n", o->legacy_raw ? "raw" : "mlv");
     fprintf(j, "  \"files\": %u,\n", files);
@@ -248,7 +264,7 @@ static mp_status write_truth_raw(const synth_options *o, content_ctx *c, const c
         synth_sensor s;
         synth_scene sc;
         content_dualiso_model(o, frame, &s, &sc);
-        st = synth_render_truth(&sc, c->active_w, c->active_h, frame, c->truth, err);
+        st = mp_synth_render_truth(&sc, c->active_w, c->active_h, frame, c->truth, err);
         for (size_t i = 0; !st && i < n; i++) {
             uint32_t v;
             memcpy(&v, &c->truth[i], 4);

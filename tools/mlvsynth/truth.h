@@ -1,7 +1,7 @@
 /* truth: the ground truth written beside a clip.
  * NAME.truth.json (every clip): geometry, levels, coding, frame order, which frames a reader
  * must / must not / may return, audio, and for dual ISO every sensor and scene parameter per
- * segment, so the noiseless truth can be regenerated with synth_render_truth().
+ * segment, so the noiseless truth can be regenerated with mp_synth_render_truth().
  * NAME.truth.f32 (--truth-raw, dual ISO): float32 little-endian electrons per active
  * photosite, frame numbers 0..N-1 one after another, each active_w x active_h row-major. */
 #ifndef MLVSYNTH_TRUTH_H

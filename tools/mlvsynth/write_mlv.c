@@ -145,9 +145,16 @@ static mp_status write_slot(mlv_job *j, out_file *f, uint32_t i, uint32_t *vcoun
         return mp_error_set(err, MP_ERR_ARG, "--change-in-filler: %u bytes of blocks do not fit "
                             "a frameSpace of %u (raise --frame-space)", prepended, o->frame_space);
     uint64_t start = f->size;
+    /* frames of the changed size (--change-size) sit in the changed RAWI's window */
+    const clip_window *win = w != o->width || h != o->height ? &j->m->window_changed
+                                                             : &j->m->window;
     mlvw_video_frame v = {
         .number = s->number,
         .timestamp = s->timestamp,
+        .crop_x = win->crop_x,
+        .crop_y = win->crop_y,
+        .pan_x = win->pan_x,
+        .pan_y = win->pan_y,
         .frame_space = o->frame_space - prepended,
         .block_size = mlvw_vidf_slot_size(o->frame_space, len) - prepended,
     };

@@ -23,7 +23,7 @@ static inline vf v_fade(vf t)
     return v_loadu(lane);
 }
 
-void FN(dualiso_blend_noise)(const dualiso_blend_row *r, uint32_t x0, uint32_t x1)
+void FN(mp_dualiso_blend_noise)(const dualiso_blend_row *r, uint32_t x0, uint32_t x1)
 {
     const int bright = r->bright;
     const vf zero = v_set1(0), half = v_set1(0.5f), two = v_set1(2);
@@ -56,10 +56,10 @@ void FN(dualiso_blend_noise)(const dualiso_blend_row *r, uint32_t x0, uint32_t x
         v_storeu(r->vo + x, vo);
         v_storeu(r->ex + x, v_and(v_and(n_ok, o_ok), ex));
     }
-    dualiso_blend_noise_c(r, x, x1);
+    mp_dualiso_blend_noise_c(r, x, x1);
 }
 
-void FN(dualiso_blend_mix)(const dualiso_blend_row *r, uint32_t x0, uint32_t x1)
+void FN(mp_dualiso_blend_mix)(const dualiso_blend_row *r, uint32_t x0, uint32_t x1)
 {
     const int bright = r->bright, shadow = r->shadow;
     const float *bval = bright ? r->nat : r->est;
@@ -73,7 +73,7 @@ void FN(dualiso_blend_mix)(const dualiso_blend_row *r, uint32_t x0, uint32_t x1)
     /* the vectors cover the columns with both shadow-smoothing neighbours in the row */
     uint32_t x = x0, lo_end = x1 < 2 ? x1 : 2;
     if (x < lo_end) {
-        dualiso_blend_mix_c(r, x, lo_end);
+        mp_dualiso_blend_mix_c(r, x, lo_end);
         x = lo_end;
     }
     for (; x + VW + 2 <= x1 && x + VW + 2 <= r->w; x += VW) {
@@ -109,5 +109,5 @@ void FN(dualiso_blend_mix)(const dualiso_blend_row *r, uint32_t x0, uint32_t x1)
         out = v_sel(v_lt(out, zero), zero, out);
         v_store_u16(r->dst + x, v_add(out, half));
     }
-    dualiso_blend_mix_c(r, x, x1);
+    mp_dualiso_blend_mix_c(r, x, x1);
 }

@@ -8,13 +8,13 @@
 /* Packets of at most this many sample frames (a frame's worth is usually less). */
 #define MAX_PACKET_SAMPLES 8192
 
-int64_t av_audio_frame_start(uint64_t frame, uint32_t rate, AVRational fps)
+int64_t mp_av_audio_frame_start(uint64_t frame, uint32_t rate, AVRational fps)
 {
     __int128 num = (__int128)frame * rate * fps.den;
     return (int64_t)((2 * num + fps.num) / (2 * (__int128)fps.num));
 }
 
-mp_status av_audio_init(av_audio *a, const mp_audio_format *fmt, AVRational fps,
+mp_status mp_av_audio_init(mp_av_audio *a, const mp_audio_format *fmt, AVRational fps,
                         uint64_t first_frame, int64_t offset, mp_error *err)
 {
     memset(a, 0, sizeof *a);
@@ -22,7 +22,7 @@ mp_status av_audio_init(av_audio *a, const mp_audio_format *fmt, AVRational fps,
     a->block_align = (uint32_t)fmt->channels * fmt->bits_per_sample / 8;
     a->silence_byte = fmt->bits_per_sample == 8 ? 0x80 : 0;
     a->fps = fps;
-    a->pts = av_audio_frame_start(first_frame, a->rate, fps);
+    a->pts = mp_av_audio_frame_start(first_frame, a->rate, fps);
     if (offset < -(int64_t)MAX_PAD_SECONDS * a->rate)
         return mp_error_set(err, MP_ERR_ARG, "audio starts %lld samples after the video",
                             (long long)-offset);
@@ -34,7 +34,7 @@ mp_status av_audio_init(av_audio *a, const mp_audio_format *fmt, AVRational fps,
     return MP_OK;
 }
 
-mp_status av_audio_push(av_audio *a, const void *pcm, size_t bytes, mp_error *err)
+mp_status mp_av_audio_push(mp_av_audio *a, const void *pcm, size_t bytes, mp_error *err)
 {
     const uint8_t *p = pcm;
     size_t drop = a->drop_bytes < bytes ? (size_t)a->drop_bytes : bytes;
@@ -67,7 +67,7 @@ mp_status av_audio_push(av_audio *a, const void *pcm, size_t bytes, mp_error *er
     return MP_OK;
 }
 
-static mp_status emit_silence(av_audio *a, uint64_t samples, av_audio_emit_fn emit,
+static mp_status emit_silence(mp_av_audio *a, uint64_t samples, mp_av_audio_emit_fn emit,
                               void *opaque, mp_error *err)
 {
     uint8_t zero[4096];
@@ -84,10 +84,10 @@ static mp_status emit_silence(av_audio *a, uint64_t samples, av_audio_emit_fn em
     return MP_OK;
 }
 
-mp_status av_audio_emit(av_audio *a, uint64_t end_frame, int pad, av_audio_emit_fn emit,
+mp_status mp_av_audio_emit(mp_av_audio *a, uint64_t end_frame, int pad, mp_av_audio_emit_fn emit,
                         void *opaque, mp_error *err)
 {
-    int64_t end = av_audio_frame_start(end_frame, a->rate, a->fps);
+    int64_t end = mp_av_audio_frame_start(end_frame, a->rate, a->fps);
     mp_status st = MP_OK;
     while (st == MP_OK && a->pts < end) {
         uint64_t want = (uint64_t)(end - a->pts);
@@ -116,7 +116,7 @@ mp_status av_audio_emit(av_audio *a, uint64_t end_frame, int pad, av_audio_emit_
     return st;
 }
 
-void av_audio_free(av_audio *a)
+void mp_av_audio_free(mp_av_audio *a)
 {
     free(a->fifo);
     a->fifo = NULL;

@@ -13,12 +13,12 @@
 /* Large enough that a 1080p frame takes a few dozen writes, not thousands. */
 #define IO_BUFFER 262144
 
-const char *av_output_name(const av_output *o)
+const char *mp_av_output_name(const mp_av_output *o)
 {
     return o->is_stdout ? "stdout" : o->file.final_path;
 }
 
-mp_status av_output_fail(const av_output *o, int averr, const char *name, const char *what,
+mp_status mp_av_output_fail(const mp_av_output *o, int averr, const char *name, const char *what,
                          mp_error *err)
 {
     if (o && o->failed) {
@@ -32,7 +32,7 @@ mp_status av_output_fail(const av_output *o, int averr, const char *name, const 
                         name, what, reason);
 }
 
-static void fail(av_output *o, int e)
+static void fail(mp_av_output *o, int e)
 {
     if (o->failed)
         return;
@@ -79,7 +79,7 @@ static int write_stdout(const uint8_t *p, size_t len, uint64_t *position)
 
 static int write_packet(void *opaque, uint8_t *buf, int size)
 {
-    av_output *o = opaque;
+    mp_av_output *o = opaque;
     if (o->failed)
         return AVERROR(EIO);
     if (o->is_stdout) {
@@ -99,7 +99,7 @@ static int write_packet(void *opaque, uint8_t *buf, int size)
 
 static int64_t seek_file(void *opaque, int64_t offset, int whence)
 {
-    av_output *o = opaque;
+    mp_av_output *o = opaque;
     if (whence & AVSEEK_SIZE) {
         struct stat sb;
         return fstat(o->file.fd, &sb) == 0 ? (int64_t)sb.st_size : AVERROR(errno);
@@ -117,7 +117,7 @@ static int64_t seek_file(void *opaque, int64_t offset, int whence)
     return (int64_t)at;
 }
 
-mp_status av_output_open(av_output *o, const char *path, int overwrite, mp_error *err)
+mp_status mp_av_output_open(mp_av_output *o, const char *path, int overwrite, mp_error *err)
 {
     o->file.fd = -1;
     o->is_stdout = strcmp(path, "-") == 0;
@@ -130,13 +130,13 @@ mp_status av_output_open(av_output *o, const char *path, int overwrite, mp_error
                                    o->is_stdout ? NULL : seek_file);
     if (!o->pb) {
         av_free(buffer);
-        av_output_abort(o);
+        mp_av_output_abort(o);
         return mp_error_set(err, MP_ERR_NOMEM, "%s: cannot allocate the output buffer", path);
     }
     return MP_OK;
 }
 
-static void free_context(av_output *o)
+static void free_context(mp_av_output *o)
 {
     if (o->pb) {
         av_freep(&o->pb->buffer);
@@ -144,12 +144,12 @@ static void free_context(av_output *o)
     }
 }
 
-mp_status av_output_commit(av_output *o, mp_error *err)
+mp_status mp_av_output_commit(mp_av_output *o, mp_error *err)
 {
     avio_flush(o->pb);
     free_context(o);
     if (o->failed) {
-        av_output_abort(o);
+        mp_av_output_abort(o);
         if (err)
             *err = o->error;
         return o->error.code;
@@ -157,7 +157,7 @@ mp_status av_output_commit(av_output *o, mp_error *err)
     return o->is_stdout ? MP_OK : mp_out_commit(&o->file, 0, err);
 }
 
-void av_output_abort(av_output *o)
+void mp_av_output_abort(mp_av_output *o)
 {
     free_context(o);
     if (!o->is_stdout && o->file.temp_path[0])

@@ -1,4 +1,4 @@
-/* The movie sink: one video encoder, an optional PCM track, one muxer over av_output. */
+/* The movie sink: one video encoder, an optional PCM track, one muxer over mp_av_output. */
 #include "encode/av/av_sink.h"
 
 #include <stdio.h>
@@ -42,24 +42,24 @@ static const kind_info kinds[] = {
 };
 #define KIND_COUNT (sizeof kinds / sizeof kinds[0])
 
-struct av_sink {
-    av_sink_params p;
+struct mp_av_sink {
+    mp_av_sink_params p;
     const kind_info *kind;
     int is_yuv;
-    av_yuv_coeffs yuv;
+    mp_av_yuv_coeffs yuv;
     AVRational fps, time_base;
-    av_output out;
+    mp_av_output out;
     AVFormatContext *fmt;
     AVCodecContext *enc;
     AVStream *video, *audio_stream;
     AVFrame *frame;
     AVPacket *pkt;
-    av_audio audio;
-    int audio_ended;             /* av_sink_end_audio: pad with silence as the video goes */
+    mp_av_audio audio;
+    int audio_ended;             /* mp_av_sink_end_audio: pad with silence as the video goes */
     uint64_t frames;
 };
 
-void av_sink_params_default(av_sink_params *p)
+void mp_av_sink_params_default(mp_av_sink_params *p)
 {
     memset(p, 0, sizeof *p);
     p->timecode_frames = -1;
@@ -69,18 +69,7 @@ void av_sink_params_default(av_sink_params *p)
     p->yuv_range = AVCOL_RANGE_UNSPECIFIED;
 }
 
-mp_status av_sink_kind_from_name(const char *name, av_sink_kind *kind, mp_error *err)
-{
-    for (size_t i = 0; i < KIND_COUNT; i++)
-        if (strcmp(name, kinds[i].name) == 0) {
-            *kind = (av_sink_kind)i;
-            return MP_OK;
-        }
-    return mp_error_set(err, MP_ERR_ARG, "unknown movie kind \"%s\" (prores422hq, prores4444, "
-                        "ffv1, nut, rawvideo)", name);
-}
-
-int av_sink_reader_options(const av_sink_params *p, char *buf, size_t size)
+int mp_av_sink_reader_options(const mp_av_sink_params *p, char *buf, size_t size)
 {
     if (p->kind != AV_SINK_NUT && p->kind != AV_SINK_RAWVIDEO) {
         if (size)
@@ -108,20 +97,20 @@ int av_sink_reader_options(const av_sink_params *p, char *buf, size_t size)
     return snprintf(buf, size, "%s-colorspace rgb -color_range pc %s -i -", tags, shape);
 }
 
-const char *av_sink_kind_name(av_sink_kind kind)
+const char *mp_av_sink_kind_name(mp_av_sink_kind kind)
 {
     return (unsigned)kind < KIND_COUNT ? kinds[kind].name : "?";
 }
 
-uint64_t av_sink_frames_written(const av_sink *s)
+uint64_t mp_av_sink_frames_written(const mp_av_sink *s)
 {
     return s->frames;
 }
 
 /* A libav failure as one line naming the output and what was being done. */
-static mp_status av_fail(av_sink *s, int averr, const char *what, mp_error *err)
+static mp_status mp_av_fail(mp_av_sink *s, int averr, const char *what, mp_error *err)
 {
-    return av_output_fail(&s->out, averr, av_output_name(&s->out), what, err);
+    return mp_av_output_fail(&s->out, averr, mp_av_output_name(&s->out), what, err);
 }
 
 /* Puts "PATH: " before a message from a helper that does not know the output's name. */
@@ -135,7 +124,7 @@ static mp_status with_path(mp_status st, const char *path, mp_error *err)
     return st;
 }
 
-static mp_status check_params(const av_sink_params *p, const char *path, mp_error *err)
+static mp_status check_params(const mp_av_sink_params *p, const char *path, mp_error *err)
 {
     if ((unsigned)p->kind >= KIND_COUNT)
         return mp_error_set(err, MP_ERR_ARG, "%s: unknown movie kind %d", path, p->kind);
@@ -155,38 +144,38 @@ static mp_status check_params(const av_sink_params *p, const char *path, mp_erro
     return MP_OK;
 }
 
-static mp_status start_timecode(const av_sink *s, char out[AV_TIMECODE_CHARS], mp_error *err)
+static mp_status start_timecode(const mp_av_sink *s, char out[AV_TIMECODE_CHARS], mp_error *err)
 {
-    const av_sink_params *p = &s->p;
+    const mp_av_sink_params *p = &s->p;
     out[0] = 0;
     if (p->timecode[0]) {
         if (memchr(p->timecode, 0, sizeof p->timecode) == NULL)
             return mp_error_set(err, MP_ERR_ARG, "%s: time code is not terminated",
-                                av_output_name(&s->out));
-        mp_status st = av_timecode_check(p->timecode, s->fps, err);
+                                mp_av_output_name(&s->out));
+        mp_status st = mp_av_timecode_check(p->timecode, s->fps, err);
         if (st != MP_OK)
-            return with_path(st, av_output_name(&s->out), err);
+            return with_path(st, mp_av_output_name(&s->out), err);
         memcpy(out, p->timecode, strlen(p->timecode) + 1);
         return MP_OK;
     }
     if (p->timecode_frames < 0)
         return MP_OK;
-    return with_path(av_timecode_string((uint64_t)p->timecode_frames, s->fps,
+    return with_path(mp_av_timecode_string((uint64_t)p->timecode_frames, s->fps,
                                         p->timecode_drop_frame, out, err),
-                     av_output_name(&s->out), err);
+                     mp_av_output_name(&s->out), err);
 }
 
-static mp_status open_encoder(av_sink *s, mp_error *err)
+static mp_status open_encoder(mp_av_sink *s, mp_error *err)
 {
     const kind_info *k = s->kind;
     const AVCodec *codec = avcodec_find_encoder_by_name(k->encoder);
     if (!codec)
         return mp_error_set(err, MP_ERR_UNSUPPORTED, "%s: libavcodec has no %s encoder",
-                            av_output_name(&s->out), k->encoder);
+                            mp_av_output_name(&s->out), k->encoder);
     AVCodecContext *c = s->enc = avcodec_alloc_context3(codec);
     if (!c)
         return mp_error_set(err, MP_ERR_NOMEM, "%s: cannot allocate the encoder",
-                            av_output_name(&s->out));
+                            mp_av_output_name(&s->out));
     c->width = (int)s->p.width;
     c->height = (int)s->p.height;
     c->pix_fmt = k->pix_fmt;
@@ -224,14 +213,14 @@ static mp_status open_encoder(av_sink *s, mp_error *err)
         c->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
     int r = avcodec_open2(c, codec, NULL);
     if (r < 0)
-        return av_fail(s, r, k->encoder, err);
+        return mp_av_fail(s, r, k->encoder, err);
 
     s->video = avformat_new_stream(s->fmt, NULL);
     if (!s->video)
         return mp_error_set(err, MP_ERR_NOMEM, "%s: cannot add the video stream",
-                            av_output_name(&s->out));
+                            mp_av_output_name(&s->out));
     if ((r = avcodec_parameters_from_context(s->video->codecpar, c)) < 0)
-        return av_fail(s, r, "video stream parameters", err);
+        return mp_av_fail(s, r, "video stream parameters", err);
     s->video->time_base = s->time_base;
     s->video->avg_frame_rate = s->fps;
     s->video->r_frame_rate = s->fps;
@@ -241,12 +230,12 @@ static mp_status open_encoder(av_sink *s, mp_error *err)
     s->pkt = av_packet_alloc();
     if (!s->frame || !s->pkt)
         return mp_error_set(err, MP_ERR_NOMEM, "%s: cannot allocate a frame",
-                            av_output_name(&s->out));
+                            mp_av_output_name(&s->out));
     s->frame->format = c->pix_fmt;
     s->frame->width = c->width;
     s->frame->height = c->height;
     if ((r = av_frame_get_buffer(s->frame, 0)) < 0)
-        return av_fail(s, r, "frame buffer", err);
+        return mp_av_fail(s, r, "frame buffer", err);
     return MP_OK;
 }
 
@@ -260,16 +249,16 @@ static enum AVCodecID pcm_codec(uint16_t bits)
     }
 }
 
-static mp_status add_audio(av_sink *s, mp_error *err)
+static mp_status add_audio(mp_av_sink *s, mp_error *err)
 {
     const mp_audio_format *a = &s->p.audio;
-    mp_status st = av_audio_init(&s->audio, a, s->fps, s->p.first_frame, s->p.audio_offset, err);
+    mp_status st = mp_av_audio_init(&s->audio, a, s->fps, s->p.first_frame, s->p.audio_offset, err);
     if (st != MP_OK)
-        return with_path(st, av_output_name(&s->out), err);
+        return with_path(st, mp_av_output_name(&s->out), err);
     AVStream *as = s->audio_stream = avformat_new_stream(s->fmt, NULL);
     if (!as)
         return mp_error_set(err, MP_ERR_NOMEM, "%s: cannot add the audio stream",
-                            av_output_name(&s->out));
+                            mp_av_output_name(&s->out));
     AVCodecParameters *par = as->codecpar;
     par->codec_type = AVMEDIA_TYPE_AUDIO;
     par->codec_id = pcm_codec(a->bits_per_sample);
@@ -283,11 +272,11 @@ static mp_status add_audio(av_sink *s, mp_error *err)
     return MP_OK;
 }
 
-static mp_status open_muxer(av_sink *s, mp_error *err)
+static mp_status open_muxer(mp_av_sink *s, mp_error *err)
 {
     int r = avformat_alloc_output_context2(&s->fmt, NULL, s->kind->muxer, NULL);
     if (r < 0)
-        return av_fail(s, r, s->kind->muxer, err);
+        return mp_av_fail(s, r, s->kind->muxer, err);
     s->fmt->pb = s->out.pb;
     s->fmt->flags |= AVFMT_FLAG_BITEXACT;
     /* Audio is emitted in step with the video, so the streams never drift apart by more than
@@ -302,19 +291,19 @@ static mp_status open_muxer(av_sink *s, mp_error *err)
     if (st != MP_OK)
         return st;
     if (tc[0] && (r = av_dict_set(&s->fmt->metadata, "timecode", tc, 0)) < 0)
-        return av_fail(s, r, "timecode", err);
+        return mp_av_fail(s, r, "timecode", err);
     if ((r = avformat_write_header(s->fmt, NULL)) < 0)
-        return av_fail(s, r, "writing the header", err);
+        return mp_av_fail(s, r, "writing the header", err);
     return MP_OK;
 }
 
-mp_status av_sink_open(av_sink **out, const char *path, const av_sink_params *p, mp_error *err)
+mp_status mp_av_sink_open(mp_av_sink **out, const char *path, const mp_av_sink_params *p, mp_error *err)
 {
     *out = NULL;
     mp_status st = check_params(p, path, err);
     if (st != MP_OK)
         return st;
-    av_sink *s = calloc(1, sizeof *s);
+    mp_av_sink *s = calloc(1, sizeof *s);
     if (!s)
         return mp_error_set(err, MP_ERR_NOMEM, "%s: out of memory", path);
     s->p = *p;
@@ -324,38 +313,38 @@ mp_status av_sink_open(av_sink **out, const char *path, const av_sink_params *p,
         st = mp_error_set(err, MP_ERR_UNSUPPORTED, "%s: ProRes is limited range only (its "
                           "decoders and MOV's nclc atom know no full-range ProRes)", path);
     if (st == MP_OK && s->is_yuv)
-        st = with_path(av_yuv_init(&s->yuv, p->yuv_matrix, p->yuv_range, err), path, err);
+        st = with_path(mp_av_yuv_init(&s->yuv, p->yuv_matrix, p->yuv_range, err), path, err);
     if (st == MP_OK)
-        st = with_path(av_stream_rate(p->fps_num, p->fps_den, &s->fps, &s->time_base, err),
+        st = with_path(mp_av_stream_rate(p->fps_num, p->fps_den, &s->fps, &s->time_base, err),
                        path, err);
     if (st == MP_OK)
-        st = av_output_open(&s->out, path, p->overwrite, err);
+        st = mp_av_output_open(&s->out, path, p->overwrite, err);
     if (st == MP_OK)
         st = open_muxer(s, err);
     if (st != MP_OK) {
-        av_sink_abort(s);
+        mp_av_sink_abort(s);
         return st;
     }
     *out = s;
     return MP_OK;
 }
 
-static mp_status write_packet(av_sink *s, AVStream *st, AVRational from, mp_error *err)
+static mp_status write_packet(mp_av_sink *s, AVStream *st, AVRational from, mp_error *err)
 {
     av_packet_rescale_ts(s->pkt, from, st->time_base);
     s->pkt->stream_index = st->index;
     int r = av_interleaved_write_frame(s->fmt, s->pkt);   /* takes the packet's reference */
-    return r < 0 ? av_fail(s, r, "writing a packet", err) : MP_OK;
+    return r < 0 ? mp_av_fail(s, r, "writing a packet", err) : MP_OK;
 }
 
-static mp_status drain_encoder(av_sink *s, mp_error *err)
+static mp_status drain_encoder(mp_av_sink *s, mp_error *err)
 {
     for (;;) {
         int r = avcodec_receive_packet(s->enc, s->pkt);
         if (r == AVERROR(EAGAIN) || r == AVERROR_EOF)
             return MP_OK;
         if (r < 0)
-            return av_fail(s, r, s->kind->encoder, err);
+            return mp_av_fail(s, r, s->kind->encoder, err);
         mp_status st = write_packet(s, s->video, s->enc->time_base, err);
         if (st != MP_OK)
             return st;
@@ -365,10 +354,10 @@ static mp_status drain_encoder(av_sink *s, mp_error *err)
 static mp_status emit_audio_packet(void *opaque, const uint8_t *data, size_t bytes, int64_t pts,
                                    uint32_t samples, mp_error *err)
 {
-    av_sink *s = opaque;
+    mp_av_sink *s = opaque;
     int r = av_new_packet(s->pkt, (int)bytes);
     if (r < 0)
-        return av_fail(s, r, "audio packet", err);
+        return mp_av_fail(s, r, "audio packet", err);
     memcpy(s->pkt->data, data, bytes);
     s->pkt->pts = s->pkt->dts = pts;
     s->pkt->duration = samples;
@@ -378,7 +367,7 @@ static mp_status emit_audio_packet(void *opaque, const uint8_t *data, size_t byt
 }
 
 /* Fills the AVFrame with the kind's pixel format from R, G, B planes. */
-static void fill_frame(av_sink *s, const uint16_t *const rgb[3], size_t stride)
+static void fill_frame(mp_av_sink *s, const uint16_t *const rgb[3], size_t stride)
 {
     AVFrame *f = s->frame;
     uint32_t w = s->p.width;
@@ -390,10 +379,10 @@ static void fill_frame(av_sink *s, const uint16_t *const rgb[3], size_t stride)
             row[i] = (uint16_t *)(f->data[i] + (size_t)y * (size_t)f->linesize[i]);
         switch (s->p.kind) {
         case AV_SINK_PRORES_422HQ:
-            av_yuv_row_422(&s->yuv, r, g, b, w, row[0], row[1], row[2]);
+            mp_av_yuv_row_422(&s->yuv, r, g, b, w, row[0], row[1], row[2]);
             break;
         case AV_SINK_PRORES_4444:
-            av_yuv_row_444(&s->yuv, r, g, b, w, row[0], row[1], row[2]);
+            mp_av_yuv_row_444(&s->yuv, r, g, b, w, row[0], row[1], row[2]);
             break;
         case AV_SINK_RAWVIDEO: {
             uint16_t *packed = (uint16_t *)(f->data[0] + (size_t)y * (size_t)f->linesize[0]);
@@ -413,21 +402,21 @@ static void fill_frame(av_sink *s, const uint16_t *const rgb[3], size_t stride)
     }
 }
 
-mp_status av_sink_write_rgb(av_sink *s, const uint16_t *const planes[3], size_t stride,
+mp_status mp_av_sink_write_rgb(mp_av_sink *s, const uint16_t *const planes[3], size_t stride,
                             uint64_t frame, mp_error *err)
 {
     uint64_t expected = s->p.first_frame + s->frames;
     if (frame != expected)
         return mp_error_set(err, MP_ERR_RANGE, "%s: frame %llu arrived, %llu expected (frames "
-                            "must come in order, none missing)", av_output_name(&s->out),
+                            "must come in order, none missing)", mp_av_output_name(&s->out),
                             (unsigned long long)frame, (unsigned long long)expected);
     if (stride < s->p.width)
         return mp_error_set(err, MP_ERR_ARG, "%s: row stride %zu below the width %u",
-                            av_output_name(&s->out), stride, s->p.width);
+                            mp_av_output_name(&s->out), stride, s->p.width);
     /* The encoder may still hold the previous frame's buffer (frame threads). */
     int r = av_frame_make_writable(s->frame);
     if (r < 0)
-        return av_fail(s, r, "frame buffer", err);
+        return mp_av_fail(s, r, "frame buffer", err);
     fill_frame(s, planes, stride);
     AVFrame *f = s->frame;
     f->pts = (int64_t)frame;
@@ -438,74 +427,74 @@ mp_status av_sink_write_rgb(av_sink *s, const uint16_t *const planes[3], size_t 
     f->pict_type = AV_PICTURE_TYPE_I;
     f->key_frame = 1;
     if ((r = avcodec_send_frame(s->enc, f)) < 0)
-        return av_fail(s, r, s->kind->encoder, err);
+        return mp_av_fail(s, r, s->kind->encoder, err);
     mp_status st = drain_encoder(s, err);
     if (st != MP_OK)
         return st;
     s->frames++;
     if (s->audio_stream)
-        return av_audio_emit(&s->audio, frame + 1, s->audio_ended, emit_audio_packet, s, err);
+        return mp_av_audio_emit(&s->audio, frame + 1, s->audio_ended, emit_audio_packet, s, err);
     return MP_OK;
 }
 
-mp_status av_sink_write_audio(av_sink *s, const void *pcm, size_t bytes, mp_error *err)
+mp_status mp_av_sink_write_audio(mp_av_sink *s, const void *pcm, size_t bytes, mp_error *err)
 {
     if (!s->audio_stream || s->audio_ended)
         return mp_error_set(err, MP_ERR_ARG, "%s: audio given to a movie %s",
-                            av_output_name(&s->out), s->audio_stream ? "after its end"
+                            mp_av_output_name(&s->out), s->audio_stream ? "after its end"
                                                                      : "opened without audio");
-    mp_status st = av_audio_push(&s->audio, pcm, bytes, err);
+    mp_status st = mp_av_audio_push(&s->audio, pcm, bytes, err);
     if (st == MP_OK && s->frames)
-        st = av_audio_emit(&s->audio, s->p.first_frame + s->frames, 0, emit_audio_packet, s,
+        st = mp_av_audio_emit(&s->audio, s->p.first_frame + s->frames, 0, emit_audio_packet, s,
                            err);
     return st;
 }
 
-mp_status av_sink_end_audio(av_sink *s, mp_error *err)
+mp_status mp_av_sink_end_audio(mp_av_sink *s, mp_error *err)
 {
     if (!s->audio_stream || s->audio_ended)
         return MP_OK;
     s->audio_ended = 1;
     if (!s->frames)
         return MP_OK;
-    return av_audio_emit(&s->audio, s->p.first_frame + s->frames, 1, emit_audio_packet, s, err);
+    return mp_av_audio_emit(&s->audio, s->p.first_frame + s->frames, 1, emit_audio_packet, s, err);
 }
 
-mp_status av_sink_finish(av_sink *s, mp_error *err)
+mp_status mp_av_sink_finish(mp_av_sink *s, mp_error *err)
 {
     if (!s->frames) {
         mp_status st = mp_error_set(err, MP_ERR_ARG, "%s: no frames were written (nothing "
-                                    "kept)", av_output_name(&s->out));
-        av_sink_abort(s);
+                                    "kept)", mp_av_output_name(&s->out));
+        mp_av_sink_abort(s);
         return st;
     }
     int r = avcodec_send_frame(s->enc, NULL);
-    mp_status st = r < 0 ? av_fail(s, r, s->kind->encoder, err) : drain_encoder(s, err);
+    mp_status st = r < 0 ? mp_av_fail(s, r, s->kind->encoder, err) : drain_encoder(s, err);
     if (st == MP_OK && s->audio_stream)
-        st = av_audio_emit(&s->audio, s->p.first_frame + s->frames, 1, emit_audio_packet, s,
+        st = mp_av_audio_emit(&s->audio, s->p.first_frame + s->frames, 1, emit_audio_packet, s,
                            err);
     if (st == MP_OK && (r = av_write_trailer(s->fmt)) < 0)
-        st = av_fail(s, r, "writing the trailer", err);
+        st = mp_av_fail(s, r, "writing the trailer", err);
     if (st == MP_OK) {
-        st = av_output_commit(&s->out, err);
+        st = mp_av_output_commit(&s->out, err);
         s->fmt->pb = NULL;
     }
-    av_sink_abort(s);
+    mp_av_sink_abort(s);
     return st;
 }
 
-void av_sink_abort(av_sink *s)
+void mp_av_sink_abort(mp_av_sink *s)
 {
     if (!s)
         return;
     if (s->fmt)
-        s->fmt->pb = NULL;   /* av_output owns it */
+        s->fmt->pb = NULL;   /* mp_av_output owns it */
     avformat_free_context(s->fmt);
     avcodec_free_context(&s->enc);
     av_frame_free(&s->frame);
     av_packet_free(&s->pkt);
-    av_audio_free(&s->audio);
-    av_output_abort(&s->out);
+    mp_av_audio_free(&s->audio);
+    mp_av_output_abort(&s->out);
     free(s);
 }
 
@@ -527,7 +516,7 @@ static void forward_av_log(void *avcl, int level, const char *fmt, va_list vl)
                "libav: %s", line);
 }
 
-void av_sink_route_av_log(const mp_logger *log)
+void mp_av_sink_route_av_log(const mp_logger *log)
 {
     if (log && log->fn) {
         av_log_target = *log;

@@ -5,7 +5,7 @@
 
 #include "encode/timecode.h"
 
-mp_status av_stream_rate(uint32_t fps_num, uint32_t fps_den, AVRational *fps,
+mp_status mp_av_stream_rate(uint32_t fps_num, uint32_t fps_den, AVRational *fps,
                          AVRational *time_base, mp_error *err)
 {
     mp_rational r;
@@ -17,7 +17,7 @@ mp_status av_stream_rate(uint32_t fps_num, uint32_t fps_den, AVRational *fps,
     return MP_OK;
 }
 
-mp_status av_timecode_string(uint64_t frames, AVRational fps, int drop_frame,
+mp_status mp_av_timecode_string(uint64_t frames, AVRational fps, int drop_frame,
                              char out[AV_TIMECODE_CHARS], mp_error *err)
 {
     mp_timecode tc;
@@ -32,7 +32,7 @@ mp_status av_timecode_string(uint64_t frames, AVRational fps, int drop_frame,
     return MP_OK;
 }
 
-mp_status av_timecode_check(const char *tc, AVRational fps, mp_error *err)
+mp_status mp_av_timecode_check(const char *tc, AVRational fps, mp_error *err)
 {
     unsigned h, m, sec, f;
     char sep;

@@ -12,7 +12,7 @@ static int64_t fixed(double v)
     return (int64_t)floor(v * (double)ONE + 0.5);
 }
 
-mp_status av_yuv_init(av_yuv_coeffs *c, enum AVColorSpace matrix, enum AVColorRange range,
+mp_status mp_av_yuv_init(mp_av_yuv_coeffs *c, enum AVColorSpace matrix, enum AVColorRange range,
                       mp_error *err)
 {
     double kr, kb;
@@ -58,7 +58,7 @@ mp_status av_yuv_init(av_yuv_coeffs *c, enum AVColorSpace matrix, enum AVColorRa
     return MP_OK;
 }
 
-static inline uint16_t quantise(int64_t v, const av_yuv_coeffs *c)
+static inline uint16_t quantise(int64_t v, const mp_av_yuv_coeffs *c)
 {
     int64_t q = v >> FRAC_BITS;   /* v >= 0 for every input: the offsets exceed the most
                                    * negative chroma; they also carry the +0.5 */
@@ -70,7 +70,7 @@ static inline int64_t dot(const int64_t k[3], int64_t r, int64_t g, int64_t b)
     return k[0] * r + k[1] * g + k[2] * b;
 }
 
-void av_yuv_row_444(const av_yuv_coeffs *c, const uint16_t *r, const uint16_t *g,
+void mp_av_yuv_row_444(const mp_av_yuv_coeffs *c, const uint16_t *r, const uint16_t *g,
                     const uint16_t *b, uint32_t width, uint16_t *y, uint16_t *cb, uint16_t *cr)
 {
     for (uint32_t x = 0; x < width; x++) {
@@ -80,7 +80,7 @@ void av_yuv_row_444(const av_yuv_coeffs *c, const uint16_t *r, const uint16_t *g
     }
 }
 
-void av_yuv_row_422(const av_yuv_coeffs *c, const uint16_t *r, const uint16_t *g,
+void mp_av_yuv_row_422(const mp_av_yuv_coeffs *c, const uint16_t *r, const uint16_t *g,
                     const uint16_t *b, uint32_t width, uint16_t *y, uint16_t *cb, uint16_t *cr)
 {
     for (uint32_t x = 0; x < width; x++)

@@ -9,13 +9,14 @@
 #include <libavformat/avformat.h>
 #include <libavutil/avstring.h>
 
+#include "common/out_file.h"
 #include "encode/av/av_output.h"
 
 #define JOIN_MAX_STREAMS 16
 
 typedef struct joiner {
     const farm_join_options *o;
-    av_output out;
+    mp_av_output out;
     AVFormatContext *oc;
     AVCodecParameters *first[JOIN_MAX_STREAMS];   /* the first segment's, to compare against */
     uint32_t streams;               /* kept streams (video and audio) */
@@ -31,12 +32,12 @@ typedef struct joiner {
     farm_join_result *res;
 } joiner;
 
-static mp_status av_error(joiner *j, int averr, int on_output, const char *name, const char *what,
+static mp_status mp_av_error(joiner *j, int averr, int on_output, const char *name, const char *what,
                           mp_error *err)
 {
     if (on_output)
         j->output_failed = 1;
-    return av_output_fail(on_output ? &j->out : NULL, averr, name, what, err);
+    return mp_av_output_fail(on_output ? &j->out : NULL, averr, name, what, err);
 }
 
 static int kept(const AVStream *st)
@@ -135,14 +136,14 @@ static mp_status start_output(joiner *j, const AVFormatContext *ic, const int *m
     if (!of)
         return mp_error_set(err, MP_ERR_ARG, "%s: unknown container (use .mov, .mkv or .nut)",
                             name);
-    mp_status st = av_output_open(&j->out, name, j->o->overwrite, err);
+    mp_status st = mp_av_output_open(&j->out, name, j->o->overwrite, err);
     if (st != MP_OK) {
         j->output_failed = 1;
         return st;
     }
     int r = avformat_alloc_output_context2(&j->oc, of, NULL, NULL);
     if (r < 0)
-        return av_error(j, r, 1, name, "creating the muxer", err);
+        return mp_av_error(j, r, 1, name, "creating the muxer", err);
     j->oc->pb = j->out.pb;
     j->oc->flags |= AVFMT_FLAG_BITEXACT;
     int have_ref = 0;
@@ -179,9 +180,9 @@ static mp_status start_output(joiner *j, const AVFormatContext *ic, const int *m
     }
     const char *tc = find_timecode(ic);
     if (tc && (r = av_dict_set(&j->oc->metadata, "timecode", tc, 0)) < 0)
-        return av_error(j, r, 1, name, "time code", err);
+        return mp_av_error(j, r, 1, name, "time code", err);
     if ((r = avformat_write_header(j->oc, NULL)) < 0)
-        return av_error(j, r, 1, name, "writing the header", err);
+        return mp_av_error(j, r, 1, name, "writing the header", err);
     return MP_OK;
 }
 
@@ -230,13 +231,13 @@ static mp_status copy_packets(joiner *j, const char *path, AVFormatContext *ic, 
         pkt->pos = -1;
         av_packet_rescale_ts(pkt, is->time_base, j->oc->streams[out_index]->time_base);
         if ((r = av_interleaved_write_frame(j->oc, pkt)) < 0) {
-            st = av_error(j, r, 1, j->o->output, "writing a packet", err);
+            st = mp_av_error(j, r, 1, j->o->output, "writing a packet", err);
             break;
         }
         j->res->packets++;
     }
     if (st == MP_OK && r < 0 && r != AVERROR_EOF)
-        st = av_error(j, r, 0, path, "reading", err);
+        st = mp_av_error(j, r, 0, path, "reading", err);
     av_packet_free(&pkt);
     j->prev_end = end;
     return st;
@@ -414,7 +415,7 @@ static mp_status join_segment(joiner *j, uint32_t position, mp_error *err)
     return st;
 }
 
-mp_status farm_join(const farm_join_options *o, farm_join_result *res, int *failed_on_output,
+mp_status mp_farm_join(const farm_join_options *o, farm_join_result *res, int *failed_on_output,
                     mp_error *err)
 {
     memset(res, 0, sizeof *res);
@@ -422,21 +423,29 @@ mp_status farm_join(const farm_join_options *o, farm_join_result *res, int *fail
     if (!o->segment_count)
         return mp_error_set(err, MP_ERR_ARG, "join: no segments given");
     joiner j = {.o = o, .prev_end = AV_NOPTS_VALUE, .res = res};
-    mp_status st = order_segments(&j, err);
+    mp_status st = MP_OK;
+    /* The output must not replace a segment, whatever its name (a missing one is reported
+     * when it is opened). */
+    mp_error ignored;
+    for (uint32_t i = 0; st == MP_OK && i < o->segment_count; i++)
+        if (mp_out_protect(o->segments[i], &ignored) == MP_ERR_NOMEM)
+            st = mp_error_set(err, MP_ERR_NOMEM, "join: out of memory");
+    if (st == MP_OK)
+        st = order_segments(&j, err);
     for (uint32_t i = 0; st == MP_OK && i < o->segment_count; i++)
         st = join_segment(&j, i, err);
     int r;
     if (st == MP_OK && (r = av_write_trailer(j.oc)) < 0)
-        st = av_error(&j, r, 1, o->output, "writing the trailer", err);
+        st = mp_av_error(&j, r, 1, o->output, "writing the trailer", err);
     if (st == MP_OK) {
-        st = av_output_commit(&j.out, err);
+        st = mp_av_output_commit(&j.out, err);
         j.output_failed = st != MP_OK;
         j.oc->pb = NULL;
     }
     if (j.oc)
-        j.oc->pb = NULL;    /* av_output owns it */
+        j.oc->pb = NULL;    /* mp_av_output owns it */
     avformat_free_context(j.oc);
-    av_output_abort(&j.out);
+    mp_av_output_abort(&j.out);
     for (uint32_t i = 0; i < JOIN_MAX_STREAMS; i++)
         avcodec_parameters_free(&j.first[i]);
     free(j.order);

@@ -50,12 +50,12 @@ static void fill_random(mp_frame *f, uint32_t w, uint32_t h, uint64_t seed)
 static void fill_sensor(mp_frame *f, uint32_t w, uint32_t h, uint32_t frame)
 {
     synth_sensor sensor;
-    synth_sensor_default(&sensor, 16, 0);
+    mp_synth_sensor_default(&sensor, 16, 0);
     synth_scene scene = {SYNTH_SCENE_BENCHMARK, 0, 0, 0, 11};
     float *truth = malloc(sizeof *truth * w * h);
     assert_non_null(truth);
-    assert_int_equal(synth_render_truth(&scene, w, h, frame, truth, NULL), MP_OK);
-    assert_int_equal(synth_expose(&sensor, truth, w, h, 5, frame, f, NULL), MP_OK);
+    assert_int_equal(mp_synth_render_truth(&scene, w, h, frame, truth, NULL), MP_OK);
+    assert_int_equal(mp_synth_expose(&sensor, truth, w, h, 5, frame, f, NULL), MP_OK);
     free(truth);
 }
 
@@ -263,7 +263,7 @@ static void reconstruction_hash_covers_every_field(void **state)
     assert_int_equal(sizeof(dualiso_levels), 4 * 4 + 11 * 8 + 4 * 4 + 8);
     dualiso_levels a, b;
     dualiso_options opt;
-    dualiso_options_default(&opt);
+    mp_dualiso_options_default(&opt);
     fill_levels(&a, 0xaa);
     fill_levels(&b, 0x55);
     uint64_t base = settings_hash(&a, &opt);

@@ -199,7 +199,7 @@ static void hand_built_streams_all_predictors_and_components(void **state)
                 reference_reconstruct(diffs, nf, W, H, 16, pred, want);
                 lj92_header hdr;
                 mp_error err = {0};
-                mp_status st = lj92_decode(s.buf, s.n, got, n, &hdr, &err);
+                mp_status st = mp_lj92_decode(s.buf, s.n, got, n, &hdr, &err);
                 assert_int_equal(st, MP_OK);
                 assert_memory_equal(got, want, n * sizeof *got);
                 assert_int_equal(hdr.width, W);
@@ -207,7 +207,7 @@ static void hand_built_streams_all_predictors_and_components(void **state)
                 assert_int_equal(hdr.components, nf);
                 assert_int_equal(hdr.predictor, pred);
                 lj92_options o;
-                assert_int_equal(lj92_read_header_opts(s.buf, s.n, NULL, &o, &err), MP_OK);
+                assert_int_equal(mp_lj92_read_header_opts(s.buf, s.n, NULL, &o, &err), MP_OK);
                 assert_int_equal(o.tables, nf == 1 ? 1 : ntables);
             }
 }
@@ -228,7 +228,7 @@ static void tiny_stream_by_hand(void **state)
     };
     uint16_t out[3];
     mp_error err = {0};
-    assert_int_equal(lj92_decode(data, sizeof data, out, 3, NULL, &err), MP_OK);
+    assert_int_equal(mp_lj92_decode(data, sizeof data, out, 3, NULL, &err), MP_OK);
     assert_int_equal(out[0], 128);
     assert_int_equal(out[1], 131);
     assert_int_equal(out[2], 129);
@@ -248,7 +248,7 @@ static void tiny_stream_with_stuffing(void **state)
         0xFF, 0xD9,
     };
     uint16_t out[4];
-    assert_int_equal(lj92_decode(data, sizeof data, out, 4, NULL, NULL), MP_OK);
+    assert_int_equal(mp_lj92_decode(data, sizeof data, out, 4, NULL, NULL), MP_OK);
     for (int i = 0; i < 4; i++)
         assert_int_equal(out[i], 129 + i);
 }
@@ -271,14 +271,14 @@ static void round_trip(const uint16_t *img, const lj92_header *in, const lj92_op
     uint8_t *enc = NULL;
     size_t len = 0;
     mp_error err = {0};
-    assert_int_equal(lj92_encode_opts(img, in, opt, &enc, &len, &err), MP_OK);
+    assert_int_equal(mp_lj92_encode_opts(img, in, opt, &enc, &len, &err), MP_OK);
     size_t n = (size_t)in->width * in->height * in->components;
     uint16_t *out = malloc(n * sizeof *out);
     lj92_header got;
-    assert_int_equal(lj92_read_header(enc, len, &got, &err), MP_OK);
+    assert_int_equal(mp_lj92_read_header(enc, len, &got, &err), MP_OK);
     assert_int_equal(got.width, in->width);
     assert_int_equal(got.precision, in->precision);
-    mp_status st = lj92_decode(enc, len, out, n, &got, &err);
+    mp_status st = mp_lj92_decode(enc, len, out, n, &got, &err);
     if (st != MP_OK)
         fail_msg("%ux%ux%u P%u pred %u: %s", in->width, in->height, in->components, in->precision,
                  in->predictor, err.msg);
@@ -289,7 +289,7 @@ static void round_trip(const uint16_t *img, const lj92_header *in, const lj92_op
     assert_int_equal(got.precision, in->precision);
     assert_int_equal(got.predictor, in->predictor);
     lj92_options got_opt;
-    assert_int_equal(lj92_read_header_opts(enc, len, NULL, &got_opt, &err), MP_OK);
+    assert_int_equal(mp_lj92_read_header_opts(enc, len, NULL, &got_opt, &err), MP_OK);
     assert_int_equal(got_opt.point_transform, opt->point_transform);
     assert_int_equal(got_opt.restart_interval, opt->restart_interval);
     assert_int_equal(got_opt.tables, opt->tables ? opt->tables : 1);
@@ -355,7 +355,7 @@ static void restart_intervals(void **state)
     o.restart_interval = 2 * W;
     uint8_t *enc;
     size_t len;
-    assert_int_equal(lj92_encode_opts(img, &h, &o, &enc, &len, NULL), MP_OK);
+    assert_int_equal(mp_lj92_encode_opts(img, &h, &o, &enc, &len, NULL), MP_OK);
     for (unsigned m = 0; m < 8; m++)  /* 9 restarts: RST0..7 then RST0 again */
         assert_int_equal(count_pattern(enc, len, 0xFF, 0xD0 + m), m == 0 ? 2 : 1);
     /* A wrong marker number is damage. */
@@ -366,7 +366,7 @@ static void restart_intervals(void **state)
         }
     uint16_t out[W * H * 3];
     mp_error err = {0};
-    assert_int_equal(lj92_decode(enc, len, out, W * H * 3, NULL, &err), MP_ERR_DAMAGED);
+    assert_int_equal(mp_lj92_decode(enc, len, out, W * H * 3, NULL, &err), MP_ERR_DAMAGED);
     assert_non_null(strstr(err.msg, "RST3"));
     free(enc);
 }
@@ -400,19 +400,19 @@ static void encoder_rejects_bad_input(void **state)
     size_t len = 1;
     mp_error err = {0};
     lj92_header h = {2, 2, 1, 12, 1};
-    assert_int_equal(lj92_encode(img, &h, &enc, &len, &err), MP_ERR_ARG);
+    assert_int_equal(mp_lj92_encode(img, &h, &enc, &len, &err), MP_ERR_ARG);
     assert_null(enc);
     h.precision = 13;
-    assert_int_equal(lj92_encode(img, &h, &enc, &len, &err), MP_OK);
+    assert_int_equal(mp_lj92_encode(img, &h, &enc, &len, &err), MP_OK);
     free(enc);
     h.predictor = 8;
-    assert_int_equal(lj92_encode(img, &h, &enc, &len, &err), MP_ERR_ARG);
+    assert_int_equal(mp_lj92_encode(img, &h, &enc, &len, &err), MP_ERR_ARG);
     h.predictor = 1;
     lj92_options o = {.tables = 2};
-    assert_int_equal(lj92_encode_opts(img, &h, &o, &enc, &len, &err), MP_ERR_ARG);
+    assert_int_equal(mp_lj92_encode_opts(img, &h, &o, &enc, &len, &err), MP_ERR_ARG);
     o.tables = 0;
     o.restart_interval = 3;
-    assert_int_equal(lj92_encode_opts(img, &h, &o, &enc, &len, &err), MP_ERR_ARG);
+    assert_int_equal(mp_lj92_encode_opts(img, &h, &o, &enc, &len, &err), MP_ERR_ARG);
 }
 
 static stream *small_stream(size_t *count)
@@ -435,10 +435,10 @@ static void header_checks(void **state)
     uint16_t *out = malloc((count + 1) * sizeof *out);
     mp_error err = {0};
     lj92_header h;
-    assert_int_equal(lj92_read_header(s->buf, s->n, &h, &err), MP_OK);
+    assert_int_equal(mp_lj92_read_header(s->buf, s->n, &h, &err), MP_OK);
     assert_int_equal(h.width * h.height * h.components, count);
-    assert_int_equal(lj92_decode(s->buf, s->n, out, count + 1, NULL, &err), MP_ERR_DAMAGED);
-    assert_int_equal(lj92_decode(s->buf, s->n, out, count - 1, NULL, &err), MP_ERR_DAMAGED);
+    assert_int_equal(mp_lj92_decode(s->buf, s->n, out, count + 1, NULL, &err), MP_ERR_DAMAGED);
+    assert_int_equal(mp_lj92_decode(s->buf, s->n, out, count - 1, NULL, &err), MP_ERR_DAMAGED);
 
     uint8_t copy[sizeof s->buf];
     memcpy(copy, s->buf, s->n);
@@ -447,16 +447,16 @@ static void header_checks(void **state)
         sof++;
     memcpy(copy + sof + 5, (const uint8_t[]){0xFF, 0xFF, 0xFF, 0xFF}, 4);  /* 65535 x 65535 x 2 */
     memset(&err, 0, sizeof err);
-    assert_int_equal(lj92_read_header(copy, s->n, &h, &err), MP_ERR_NOMEM);
+    assert_int_equal(mp_lj92_read_header(copy, s->n, &h, &err), MP_ERR_NOMEM);
     assert_non_null(strstr(err.msg, "offset"));
 
     memcpy(copy, s->buf, s->n);
     copy[sof + 1] = 0xC0;  /* baseline DCT */
-    assert_int_equal(lj92_read_header(copy, s->n, &h, &err), MP_ERR_UNSUPPORTED);
+    assert_int_equal(mp_lj92_read_header(copy, s->n, &h, &err), MP_ERR_UNSUPPORTED);
 
     memcpy(copy, s->buf, s->n);
     copy[0] = 0;
-    assert_int_equal(lj92_read_header(copy, s->n, &h, &err), MP_ERR_FORMAT);
+    assert_int_equal(mp_lj92_read_header(copy, s->n, &h, &err), MP_ERR_FORMAT);
     free(out);
 }
 
@@ -475,7 +475,7 @@ static void oversized_table_is_damage(void **state)
     put(&s, values, 300);
     mp_error err = {0};
     lj92_header h;
-    assert_int_equal(lj92_read_header(s.buf, s.n, &h, &err), MP_ERR_DAMAGED);
+    assert_int_equal(mp_lj92_read_header(s.buf, s.n, &h, &err), MP_ERR_DAMAGED);
     assert_non_null(strstr(err.msg, "300 codes"));
 }
 
@@ -495,7 +495,7 @@ static void invalid_code_is_damage(void **state)
     put(&s, (const uint8_t[]){0xFF, 0xD9}, 2);
     uint16_t out[4];
     mp_error err = {0};
-    assert_int_equal(lj92_decode(s.buf, s.n, out, 4, NULL, &err), MP_ERR_DAMAGED);
+    assert_int_equal(mp_lj92_decode(s.buf, s.n, out, 4, NULL, &err), MP_ERR_DAMAGED);
     assert_non_null(strstr(err.msg, "offset"));
     assert_non_null(strstr(err.msg, "Huffman"));
 }
@@ -508,12 +508,12 @@ static void every_truncation_fails(void **state)
     size_t count;
     stream *s = small_stream(&count);
     uint16_t *out = malloc(count * sizeof *out), *whole = malloc(count * sizeof *whole);
-    assert_int_equal(lj92_decode(s->buf, s->n, whole, count, NULL, NULL), MP_OK);
+    assert_int_equal(mp_lj92_decode(s->buf, s->n, whole, count, NULL, NULL), MP_OK);
     for (size_t len = 0; len < s->n; len++) {
         uint8_t *copy = malloc(len ? len : 1);  /* exact size: the sanitizer sees overreads */
         memcpy(copy, s->buf, len);
         mp_error err = {0};
-        mp_status st = lj92_decode(copy, len, out, count, NULL, &err);
+        mp_status st = mp_lj92_decode(copy, len, out, count, NULL, &err);
         if (len >= s->n - 2) {
             assert_int_equal(st, MP_OK);
             assert_memory_equal(out, whole, count * sizeof *out);
@@ -526,7 +526,7 @@ static void every_truncation_fails(void **state)
     }
     /* a marker other than EOI after the scan */
     s->buf[s->n - 1] = 0xDC;
-    assert_int_equal(lj92_decode(s->buf, s->n, out, count, NULL, NULL), MP_ERR_DAMAGED);
+    assert_int_equal(mp_lj92_decode(s->buf, s->n, out, count, NULL, NULL), MP_ERR_DAMAGED);
     s->buf[s->n - 1] = 0xD9;
     free(out);
     free(whole);
@@ -543,7 +543,7 @@ static void random_damage_never_crashes(void **state)
         lj92_options o = {.restart_interval = W * 2};
         uint8_t *enc;
         size_t len;
-        assert_int_equal(lj92_encode_opts(img, &h, &o, &enc, &len, NULL), MP_OK);
+        assert_int_equal(mp_lj92_encode_opts(img, &h, &o, &enc, &len, NULL), MP_OK);
         uint8_t *copy = malloc(len);
         int failures = 0;
         for (int iter = 0; iter < 3000; iter++) {
@@ -552,7 +552,7 @@ static void random_damage_never_crashes(void **state)
             for (int f = 0; f < flips; f++)
                 copy[next_random() % len] ^= (uint8_t)(1 + next_random() % 255);
             mp_error err = {0};
-            mp_status st = lj92_decode(copy, len, out, W * H * 2, NULL, &err);
+            mp_status st = mp_lj92_decode(copy, len, out, W * H * 2, NULL, &err);
             failures += st != MP_OK;
             if (st != MP_OK)
                 assert_true(strlen(err.msg) > 0);

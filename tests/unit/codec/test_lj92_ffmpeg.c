@@ -30,7 +30,7 @@ static void check(unsigned pred, unsigned precision, unsigned restart_lines)
     lj92_options o = {.restart_interval = restart_lines * W};
     uint8_t *enc;
     size_t len;
-    assert_int_equal(lj92_encode_opts(px, &h, &o, &enc, &len, NULL), MP_OK);
+    assert_int_equal(mp_lj92_encode_opts(px, &h, &o, &enc, &len, NULL), MP_OK);
     char in[128], out[128], cmd[512];
     snprintf(in, sizeof in, "%s/in.jpg", dir);
     snprintf(out, sizeof out, "%s/out.raw", dir);

@@ -14,6 +14,7 @@
 #include <libavutil/md5.h>
 
 #include "codec/lj92.h"
+#include "common/mp_bytes.h"
 
 static const char *samples;
 
@@ -36,11 +37,6 @@ static uint8_t *read_all(const char *path, size_t *len)
         *len = (size_t)n;
     }
     return buf;
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
 /* The expected MD5 of frame `number` in the "synth_lj92_*.MLV" entry. */
@@ -72,20 +68,20 @@ static void check_clip(const char *name, unsigned want_nf, unsigned want_pred)
     assert_non_null(file);
     unsigned xres = 0, yres = 0, frames = 0;
     for (size_t pos = 0; pos + 16 <= len;) {
-        uint32_t size = le32(file + pos + 4);
+        uint32_t size = mp_le32(file + pos + 4);
         assert_true(size >= 16 && pos + size <= len);
         if (!memcmp(file + pos, "RAWI", 4)) {
             xres = file[pos + 16] | file[pos + 17] << 8;
             yres = file[pos + 18] | file[pos + 19] << 8;
         } else if (!memcmp(file + pos, "VIDF", 4)) {
-            uint32_t number = le32(file + pos + 16), space = le32(file + pos + 28);
+            uint32_t number = mp_le32(file + pos + 16), space = mp_le32(file + pos + 28);
             assert_true(xres > 0 && space <= size - 32);
             const uint8_t *payload = file + pos + 32 + space;
             size_t n = (size_t)xres * yres;
             uint16_t *raster = malloc(n * sizeof *raster);
             lj92_header h;
             mp_error err = {0};
-            mp_status st = lj92_decode(payload, size - 32 - space, raster, n, &h, &err);
+            mp_status st = mp_lj92_decode(payload, size - 32 - space, raster, n, &h, &err);
             if (st != MP_OK)
                 fail_msg("%s frame %u: %s", name, number, err.msg);
             assert_int_equal(h.components, want_nf);

@@ -80,17 +80,17 @@ static void flat_frame(mp_frame *f, uint32_t w, uint32_t h, uint32_t cfa, const 
 }
 
 static void develop_once(const develop_params *p, const mp_raw_info *raw,
-                         const mp_white_balance *wb, const mp_frame *f, develop_rgb *out)
+                         const double *wb, const mp_frame *f, develop_rgb *out)
 {
     develop_context *ctx = NULL;
     mp_error err = {0};
-    assert_int_equal(develop_context_create(p, raw, wb, &ctx, &err), MP_OK);
+    assert_int_equal(mp_develop_context_create(p, raw, wb, &ctx, &err), MP_OK);
     develop_workspace ws = {0};
-    mp_status st = develop_frame(ctx, f, &ws, out, &err);
+    mp_status st = mp_develop_frame(ctx, f, &ws, out, &err);
     if (st)
         fail_msg("%s", err.msg);
-    develop_workspace_free(&ws);
-    develop_context_free(ctx);
+    mp_develop_workspace_free(&ws);
+    mp_develop_context_free(ctx);
 }
 
 static double pixel(const develop_rgb *out, int k, uint32_t x, uint32_t y)
@@ -155,7 +155,7 @@ static quality measure(develop_demosaic method, uint32_t cfa, float *truth[3], u
     develop_rgb out = {0};
     develop_once(&p, NULL, NULL, &f, &out);
     quality q = {scene_psnr(&out, truth, 8), scene_edge_chroma_error(&out, truth, 8)};
-    develop_rgb_free(&out);
+    mp_develop_rgb_free(&out);
     mp_frame_free(&f);
     return q;
 }
@@ -223,7 +223,7 @@ static void rcd_beats_bilinear_on_the_mlvsynth_scene(void **state)
             }
             for (int r = 0; r < 2; r++)
                 synth_case_measure(&c, &out, (synth_case_region)r, &q[m][r]);
-            develop_rgb_free(&out);
+            mp_develop_rgb_free(&out);
         }
         for (int r = 0; r < 2; r++) {
             const synth_case_quality *bil = &q[0][r], *rcd = &q[1][r];
@@ -265,7 +265,7 @@ static void flat_colour_is_exact_at_any_size_and_phase(void **state)
                         for (int k = 0; k < 3; k++)
                             assert_true(fabs(pixel(&out, k, x, y) - raw[k]) < 1.5 / 65535);
             }
-    develop_rgb_free(&out);
+    mp_develop_rgb_free(&out);
     mp_frame_free(&f);
 }
 
@@ -276,8 +276,8 @@ static void wbal_grey_comes_out_neutral(void **state)
     (void)state;
     mp_raw_info raw;
     set_matrix(&raw, cm_5d3, 10000);
-    mp_white_balance wb = {.present = 1, .gain_r = 2253, .gain_g = 1024, .gain_b = 1587};
     const double g[3] = {2253 / 1024.0, 1.0, 1587 / 1024.0};
+    const double wb[3] = {1 / g[0], 1.0, 1 / g[2]};    /* the as-shot neutral */
     const double grey = 0.35;
     const double rawv[3] = {grey / g[0], grey / g[1], grey / g[2]};
     mp_frame f = {0};
@@ -285,25 +285,25 @@ static void wbal_grey_comes_out_neutral(void **state)
     develop_rgb out = {0};
     for (int gamut = 0; gamut < 3; gamut++) {
         develop_params p;
-        develop_params_default(&p);
+        mp_develop_params_default(&p);
         p.curve = MP_CURVE_LINEAR;
         p.gamut = (mp_gamut)gamut;
-        develop_once(&p, &raw, &wb, &f, &out);
+        develop_once(&p, &raw, wb, &f, &out);
         double r = pixel(&out, 0, 12, 12), gg = pixel(&out, 1, 12, 12), b = pixel(&out, 2, 12, 12);
         assert_true(fabs(r - gg) <= 0.005 * gg && fabs(b - gg) <= 0.005 * gg);
         assert_true(fabs(gg - grey) < 0.002); /* WB'd grey keeps its level through the matrix */
     }
     /* the context reports the gains it applies, smallest scaled to 1 */
     develop_params p;
-    develop_params_default(&p);
+    mp_develop_params_default(&p);
     develop_context *ctx;
-    assert_int_equal(develop_context_create(&p, &raw, &wb, &ctx, NULL), MP_OK);
+    assert_int_equal(mp_develop_context_create(&p, &raw, wb, &ctx, NULL), MP_OK);
     float gains[3];
-    develop_context_wb_gains(ctx, gains);
+    mp_develop_context_wb_gains(ctx, gains);
     for (int c = 0; c < 3; c++)
         assert_true(fabs(gains[c] - g[c]) < 1e-6);
-    develop_context_free(ctx);
-    develop_rgb_free(&out);
+    mp_develop_context_free(ctx);
+    mp_develop_rgb_free(&out);
     mp_frame_free(&f);
 }
 
@@ -319,13 +319,13 @@ static void daylight_white_balance_from_color_matrix(void **state)
     mp_frame f = {0};
     flat_frame(&f, 16, 16, cfa_orders[2], rawv);
     develop_params p;
-    develop_params_default(&p);
+    mp_develop_params_default(&p);
     p.curve = MP_CURVE_LINEAR;
     develop_rgb out = {0};
     develop_once(&p, &raw, NULL, &f, &out);
     double r = pixel(&out, 0, 8, 8), g = pixel(&out, 1, 8, 8), b = pixel(&out, 2, 8, 8);
     assert_true(fabs(r - g) <= 0.005 * g && fabs(b - g) <= 0.005 * g);
-    develop_rgb_free(&out);
+    mp_develop_rgb_free(&out);
     mp_frame_free(&f);
 }
 
@@ -337,18 +337,18 @@ static void grey_world_recovers_the_tint(void **state)
     mp_frame f = {0};
     flat_frame(&f, 32, 20, MP_CFA_BGGR, rawv);
     develop_grey_world acc = {0};
-    assert_int_equal(develop_grey_world_add(&acc, &f, NULL), MP_OK);
+    assert_int_equal(mp_develop_grey_world_add(&acc, &f, NULL), MP_OK);
     float gains[3];
-    assert_int_equal(develop_grey_world_gains(&acc, gains, NULL), MP_OK);
+    assert_int_equal(mp_develop_grey_world_gains(&acc, gains, NULL), MP_OK);
     for (int c = 0; c < 3; c++)
         assert_true(fabs(gains[c] - g[c]) < 0.005 * g[c]);
     /* a frame that is clipped everywhere gives nothing to balance on */
     const double clipped[3] = {1, 1, 1};
     flat_frame(&f, 8, 8, MP_CFA_RGGB, clipped);
     develop_grey_world none = {0};
-    assert_int_equal(develop_grey_world_add(&none, &f, NULL), MP_OK);
+    assert_int_equal(mp_develop_grey_world_add(&none, &f, NULL), MP_OK);
     mp_error err = {0};
-    assert_int_equal(develop_grey_world_gains(&none, gains, &err), MP_ERR_RANGE);
+    assert_int_equal(mp_develop_grey_world_gains(&none, gains, &err), MP_ERR_RANGE);
     assert_true(strlen(err.msg) > 0);
     mp_frame_free(&f);
 }
@@ -376,7 +376,7 @@ static void color_matrix1_maps_xyz_to_rec709(void **state)
         mp_frame f = {0};
         flat_frame(&f, 16, 16, MP_CFA_RGGB, cam);
         develop_params p;
-        develop_params_default(&p);
+        mp_develop_params_default(&p);
         p.wb = DEVELOP_WB_DAYLIGHT;
         p.curve = MP_CURVE_LINEAR;
         p.highlight = DEVELOP_HIGHLIGHT_CLIP;
@@ -384,7 +384,7 @@ static void color_matrix1_maps_xyz_to_rec709(void **state)
         develop_once(&p, &raw, NULL, &f, &out);
         for (int k = 0; k < 3; k++)
             assert_true(fabs(pixel(&out, k, 8, 8) - want[k]) < 0.004 * want[k] + 3.0 / 65535);
-        develop_rgb_free(&out);
+        mp_develop_rgb_free(&out);
         mp_frame_free(&f);
     }
 }
@@ -417,7 +417,7 @@ static void gamut_conversions_match_published_matrices(void **state)
         else
             apply3(gamut == MP_GAMUT_REC2020 ? to2020 : to_ap0, rgb, want);
         develop_params p;
-        develop_params_default(&p);
+        mp_develop_params_default(&p);
         p.wb = DEVELOP_WB_CUSTOM; /* the camera is already balanced for D65 */
         p.gamut = (mp_gamut)gamut;
         p.curve = MP_CURVE_LINEAR;
@@ -425,7 +425,7 @@ static void gamut_conversions_match_published_matrices(void **state)
         develop_once(&p, &raw, NULL, &f, &out);
         for (int k = 0; k < 3; k++)
             assert_true(fabs(pixel(&out, k, 6, 6) - want[k]) < 0.005 * want[k] + 0.0008);
-        develop_rgb_free(&out);
+        mp_develop_rgb_free(&out);
     }
     mp_frame_free(&f);
 }
@@ -461,7 +461,7 @@ static void curves_hit_published_code_values(void **state)
         for (int k = 0; k < 3; k++)
             assert_true(fabs(pixel(&out, k, 3, 3) - known[i].y) < 0.0006);
     }
-    develop_rgb_free(&out);
+    mp_develop_rgb_free(&out);
     mp_frame_free(&f);
 }
 
@@ -472,10 +472,10 @@ static void curve_lut_matches_formula(void **state)
     (void)state;
     for (int c = 0; c <= MP_CURVE_SLOG3; c++) {
         curve_lut lut;
-        curve_lut_init(&lut, (mp_curve)c);
+        mp_curve_lut_init(&lut, (mp_curve)c);
         for (int i = -200; i <= 1000; i++) {
             float x = i < 0 ? (float)(i + 200) * 1e-7f : (float)exp2(-18.0 + i * 0.026);
-            double want = curve_eval((mp_curve)c, x) * 65535.0;
+            double want = mp_curve_eval((mp_curve)c, x) * 65535.0;
             want = want > 65535 ? 65535 : want;
             assert_true(fabs(curve_lut_apply(&lut, x) - want) <= 0.6);
         }
@@ -500,7 +500,7 @@ static void exposure_scales_scene_linear(void **state)
         develop_once(&p, NULL, NULL, &f, &out);
         assert_true(fabs(pixel(&out, 1, 4, 4) - 0.2 * exp2(ev[i])) < 1.0 / 65535);
     }
-    develop_rgb_free(&out);
+    mp_develop_rgb_free(&out);
     mp_frame_free(&f);
 }
 
@@ -513,8 +513,8 @@ static void clipped_highlights_stay_neutral(void **state)
     (void)state;
     mp_raw_info raw;
     set_matrix(&raw, cm_5d3, 10000);
-    mp_white_balance wb = {.present = 1, .gain_r = 2048, .gain_g = 1024, .gain_b = 1536};
     const double g[3] = {2.0, 1.0, 1.5}, tint[3] = {1.0, 0.85, 0.6};
+    const double wb[3] = {1 / g[0], 1.0, 1 / g[2]};    /* the as-shot neutral */
     const uint32_t w = 96, h = 96;
     mp_frame f = {0};
     assert_int_equal(mp_frame_reserve(&f, w, h, NULL), MP_OK);
@@ -534,11 +534,11 @@ static void clipped_highlights_stay_neutral(void **state)
     for (int mode = 0; mode < 2; mode++)
         for (int m = 0; m < 2; m++) {
             develop_params p;
-            develop_params_default(&p);
+            mp_develop_params_default(&p);
             p.demosaic = m ? DEVELOP_DEMOSAIC_RCD : DEVELOP_DEMOSAIC_BILINEAR;
             p.highlight = mode ? DEVELOP_HIGHLIGHT_CLIP : DEVELOP_HIGHLIGHT_BLEND;
             p.curve = MP_CURVE_LINEAR;
-            develop_once(&p, &raw, &wb, &f, &out);
+            develop_once(&p, &raw, wb, &f, &out);
             for (uint32_t y = 0; y < h; y++)
                 for (uint32_t x = 0; x < w; x++) {
                     double r = pixel(&out, 0, x, y), gg = pixel(&out, 1, x, y),
@@ -566,7 +566,7 @@ static void clipped_highlights_stay_neutral(void **state)
                 assert_true(b < 0.95 * gg);
             }
         }
-    develop_rgb_free(&out);
+    mp_develop_rgb_free(&out);
     mp_frame_free(&f);
 }
 
@@ -588,22 +588,22 @@ static void output_is_identical_for_any_strip_size_and_run(void **state)
         develop_rgb ref = {0}, out = {0};
         develop_once(&p, NULL, NULL, &f, &ref);
         develop_context *ctx;
-        assert_int_equal(develop_context_create(&p, NULL, NULL, &ctx, NULL), MP_OK);
+        assert_int_equal(mp_develop_context_create(&p, NULL, NULL, &ctx, NULL), MP_OK);
         develop_workspace ws = {0};
         /* the same workspace and output reused twice */
         for (int run = 0; run < 2; run++) {
-            assert_int_equal(develop_frame(ctx, &f, &ws, &out, NULL), MP_OK);
+            assert_int_equal(mp_develop_frame(ctx, &f, &ws, &out, NULL), MP_OK);
             assert_same_rgb(&out, &ref);
         }
-        develop_workspace_free(&ws);
-        develop_context_free(ctx);
+        mp_develop_workspace_free(&ws);
+        mp_develop_context_free(ctx);
         for (size_t s = 0; s < sizeof strips / sizeof strips[0]; s++) {
             p.strip_rows = strips[s];
             develop_once(&p, NULL, NULL, &f, &out);
             assert_same_rgb(&out, &ref);
         }
-        develop_rgb_free(&ref);
-        develop_rgb_free(&out);
+        mp_develop_rgb_free(&ref);
+        mp_develop_rgb_free(&out);
     }
     mp_frame_free(&f);
     truth_free(truth);
@@ -623,8 +623,8 @@ static void *develop_job(void *arg)
     job *j = arg;
     develop_workspace ws = {0};
     for (int run = 0; run < 3 && !j->status; run++)
-        j->status = develop_frame(j->ctx, j->frame, &ws, &j->out, NULL);
-    develop_workspace_free(&ws);
+        j->status = mp_develop_frame(j->ctx, j->frame, &ws, &j->out, NULL);
+    mp_develop_workspace_free(&ws);
     return NULL;
 }
 
@@ -639,13 +639,13 @@ static void threads_share_a_context(void **state)
     mp_raw_info raw;
     set_matrix(&raw, cm_5d3, 10000);
     develop_params p;
-    develop_params_default(&p);
+    mp_develop_params_default(&p);
     p.curve = MP_CURVE_SLOG3;
     p.strip_rows = 16;
     develop_rgb ref = {0};
     develop_once(&p, &raw, NULL, &f, &ref);
     develop_context *ctx;
-    assert_int_equal(develop_context_create(&p, &raw, NULL, &ctx, NULL), MP_OK);
+    assert_int_equal(mp_develop_context_create(&p, &raw, NULL, &ctx, NULL), MP_OK);
     job jobs[4];
     pthread_t tid[4];
     for (int t = 0; t < 4; t++) {
@@ -656,10 +656,10 @@ static void threads_share_a_context(void **state)
         assert_int_equal(pthread_join(tid[t], NULL), 0);
         assert_int_equal(jobs[t].status, MP_OK);
         assert_same_rgb(&jobs[t].out, &ref);
-        develop_rgb_free(&jobs[t].out);
+        mp_develop_rgb_free(&jobs[t].out);
     }
-    develop_context_free(ctx);
-    develop_rgb_free(&ref);
+    mp_develop_context_free(ctx);
+    mp_develop_rgb_free(&ref);
     mp_frame_free(&f);
     truth_free(truth);
 }
@@ -679,7 +679,7 @@ static void black_white_and_noise_frames(void **state)
         for (int m = 0; m < 2; m++) {
             uint32_t w = sizes[s][0], h = sizes[s][1];
             develop_params p;
-            develop_params_default(&p);
+            mp_develop_params_default(&p);
             p.demosaic = m ? DEVELOP_DEMOSAIC_RCD : DEVELOP_DEMOSAIC_BILINEAR;
             p.curve = MP_CURVE_LOGC3;
             assert_int_equal(mp_frame_reserve(&f, w, h, NULL), MP_OK);
@@ -709,7 +709,7 @@ static void black_white_and_noise_frames(void **state)
             }
             develop_once(&p, &raw, NULL, &f, &out);
         }
-    develop_rgb_free(&out);
+    mp_develop_rgb_free(&out);
     mp_frame_free(&f);
 }
 
@@ -721,52 +721,52 @@ static void bad_arguments_are_refused(void **state)
     develop_params p;
     scene_params(&p, DEVELOP_DEMOSAIC_RCD);
     p.exposure_ev = 40;
-    assert_int_equal(develop_context_create(&p, NULL, NULL, &ctx, &err), MP_ERR_ARG);
+    assert_int_equal(mp_develop_context_create(&p, NULL, NULL, &ctx, &err), MP_ERR_ARG);
     assert_null(ctx);
     scene_params(&p, (develop_demosaic)7);
-    assert_int_equal(develop_context_create(&p, NULL, NULL, &ctx, &err), MP_ERR_ARG);
+    assert_int_equal(mp_develop_context_create(&p, NULL, NULL, &ctx, &err), MP_ERR_ARG);
     scene_params(&p, DEVELOP_DEMOSAIC_RCD);
     p.wb_gains[2] = 0;
-    assert_int_equal(develop_context_create(&p, NULL, NULL, &ctx, &err), MP_ERR_ARG);
+    assert_int_equal(mp_develop_context_create(&p, NULL, NULL, &ctx, &err), MP_ERR_ARG);
     p.wb_gains[2] = 1e-30f;
-    assert_int_equal(develop_context_create(&p, NULL, NULL, &ctx, &err), MP_ERR_ARG);
+    assert_int_equal(mp_develop_context_create(&p, NULL, NULL, &ctx, &err), MP_ERR_ARG);
     p.wb_gains[2] = NAN;
-    assert_int_equal(develop_context_create(&p, NULL, NULL, &ctx, &err), MP_ERR_ARG);
+    assert_int_equal(mp_develop_context_create(&p, NULL, NULL, &ctx, &err), MP_ERR_ARG);
     /* the matrix path needs a usable ColorMatrix1 */
-    develop_params_default(&p);
-    assert_int_equal(develop_context_create(&p, NULL, NULL, &ctx, &err), MP_ERR_ARG);
+    mp_develop_params_default(&p);
+    assert_int_equal(mp_develop_context_create(&p, NULL, NULL, &ctx, &err), MP_ERR_ARG);
     mp_raw_info raw;
     static const int32_t zero[9] = {0}, singular[9] = {1, 2, 3, 2, 4, 6, 1, 0, 1};
     set_matrix(&raw, zero, 10000);
-    assert_int_equal(develop_context_create(&p, &raw, NULL, &ctx, &err), MP_ERR_ARG);
+    assert_int_equal(mp_develop_context_create(&p, &raw, NULL, &ctx, &err), MP_ERR_ARG);
     set_matrix(&raw, singular, 1);
     p.wb = DEVELOP_WB_CUSTOM;
-    assert_int_equal(develop_context_create(&p, &raw, NULL, &ctx, &err), MP_ERR_ARG);
+    assert_int_equal(mp_develop_context_create(&p, &raw, NULL, &ctx, &err), MP_ERR_ARG);
     set_matrix(&raw, cm_5d3, 0); /* zero denominators */
-    assert_int_equal(develop_context_create(&p, &raw, NULL, &ctx, &err), MP_ERR_ARG);
+    assert_int_equal(mp_develop_context_create(&p, &raw, NULL, &ctx, &err), MP_ERR_ARG);
     assert_true(strlen(err.msg) > 0);
 
     scene_params(&p, DEVELOP_DEMOSAIC_RCD);
-    assert_int_equal(develop_context_create(&p, NULL, NULL, &ctx, &err), MP_OK);
+    assert_int_equal(mp_develop_context_create(&p, NULL, NULL, &ctx, &err), MP_OK);
     develop_workspace ws = {0};
     develop_rgb out = {0};
     mp_frame f = {0};
     const double grey[3] = {0.5, 0.5, 0.5};
     flat_frame(&f, 1, 8, MP_CFA_RGGB, grey);
-    assert_int_equal(develop_frame(ctx, &f, &ws, &out, &err), MP_ERR_ARG);
+    assert_int_equal(mp_develop_frame(ctx, &f, &ws, &out, &err), MP_ERR_ARG);
     flat_frame(&f, 8, 8, MP_CFA_RGGB, grey);
     f.white = f.black;
-    assert_int_equal(develop_frame(ctx, &f, &ws, &out, &err), MP_ERR_ARG);
+    assert_int_equal(mp_develop_frame(ctx, &f, &ws, &out, &err), MP_ERR_ARG);
     f.capacity = 63; /* a buffer smaller than the frame claims */
     f.white = 65535;
-    assert_int_equal(develop_frame(ctx, &f, &ws, &out, &err), MP_ERR_ARG);
+    assert_int_equal(mp_develop_frame(ctx, &f, &ws, &out, &err), MP_ERR_ARG);
     f.capacity = 64;
     f.cfa = 0x01010101;
-    assert_int_equal(develop_frame(ctx, &f, &ws, &out, &err), MP_ERR_UNSUPPORTED);
+    assert_int_equal(mp_develop_frame(ctx, &f, &ws, &out, &err), MP_ERR_UNSUPPORTED);
     assert_non_null(strstr(err.msg, "CFA"));
-    develop_workspace_free(&ws);
-    develop_rgb_free(&out);
-    develop_context_free(ctx);
+    mp_develop_workspace_free(&ws);
+    mp_develop_rgb_free(&out);
+    mp_develop_context_free(ctx);
     mp_frame_free(&f);
 }
 

@@ -29,7 +29,7 @@ static void fixture_init(clip_fixture *c, uint32_t bits, double ev_gap, uint32_t
                          synth_scene_kind kind, double exposure_ev)
 {
     memset(c, 0, sizeof *c);
-    synth_sensor_default(&c->sensor, bits, ev_gap);
+    mp_synth_sensor_default(&c->sensor, bits, ev_gap);
     c->sensor.phase = phase;
     c->scene = (synth_scene){kind, exposure_ev, 0.7, 0, 7};
     c->truth = malloc(sizeof(float) * W * H);
@@ -40,8 +40,8 @@ static void fixture_init(clip_fixture *c, uint32_t bits, double ev_gap, uint32_t
 static void fixture_frame(clip_fixture *c, uint32_t i)
 {
     mp_error err = {0};
-    assert_int_equal(synth_render_truth(&c->scene, W, H, i, c->truth, &err), MP_OK);
-    assert_int_equal(synth_expose(&c->sensor, c->truth, W, H, 1000 + i, i, &c->frame, &err),
+    assert_int_equal(mp_synth_render_truth(&c->scene, W, H, i, c->truth, &err), MP_OK);
+    assert_int_equal(mp_synth_expose(&c->sensor, c->truth, W, H, 1000 + i, i, &c->frame, &err),
                      MP_OK);
 }
 
@@ -64,7 +64,7 @@ static dualiso_detection detect_ok(const mp_frame *f)
 {
     dualiso_detection d;
     mp_error err = {0};
-    assert_int_equal(dualiso_detect(f, &d, &err), MP_OK);
+    assert_int_equal(mp_dualiso_detect(f, &d, &err), MP_OK);
     return d;
 }
 
@@ -77,9 +77,9 @@ static void fixture_levels(clip_fixture *c, uint32_t n, dualiso_levels *lv)
     for (uint32_t i = 0; i < n; i++) {
         fixture_frame(c, i);
         dualiso_detection d = detect_ok(&c->frame);
-        assert_int_equal(dualiso_stats_collect(&c->frame, d.phase, &st[i], &err), MP_OK);
+        assert_int_equal(mp_dualiso_stats_collect(&c->frame, d.phase, &st[i], &err), MP_OK);
     }
-    assert_int_equal(dualiso_levels_pool(st, n, NULL, lv, &err), MP_OK);
+    assert_int_equal(mp_dualiso_levels_pool(st, n, NULL, lv, &err), MP_OK);
     free(st);
 }
 
@@ -104,7 +104,7 @@ static void reconstruct_ok(const mp_frame *in, const dualiso_levels *lv,
                            const dualiso_options *opt, dualiso_workspace *ws, mp_frame *out)
 {
     mp_error err = {0};
-    assert_int_equal(dualiso_reconstruct(in, lv, opt, ws, out, &err), MP_OK);
+    assert_int_equal(mp_dualiso_reconstruct(in, lv, opt, ws, out, &err), MP_OK);
 }
 
 /* Output sample at active-area position (x, y) of a frame exposed on sensor s. */
@@ -172,10 +172,10 @@ static void test_detect_bad_input(void **state)
     fill(&f, 1, 1, 3000);
     assert_false(detect_ok(&f).is_dual);
     f.white = f.black;
-    assert_int_equal(dualiso_detect(&f, &d, &err), MP_ERR_ARG);
+    assert_int_equal(mp_dualiso_detect(&f, &d, &err), MP_ERR_ARG);
     assert_non_null(strstr(err.msg, "levels"));
     mp_frame empty = {0};
-    assert_int_equal(dualiso_detect(&empty, &d, &err), MP_ERR_ARG);
+    assert_int_equal(mp_dualiso_detect(&empty, &d, &err), MP_ERR_ARG);
     mp_frame_free(&f);
 }
 
@@ -233,21 +233,21 @@ static void test_levels_bad_input(void **state)
     const uint16_t levels[] = {2048, 15283};
     for (int i = 0; i < 2; i++) {
         fill(&f, 64, 32, levels[i]);
-        assert_int_equal(dualiso_stats_collect(&f, 0, &st, &err), MP_OK);
-        assert_int_equal(dualiso_levels_pool(&st, 1, NULL, &lv, &err), MP_ERR_FORMAT);
+        assert_int_equal(mp_dualiso_stats_collect(&f, 0, &st, &err), MP_OK);
+        assert_int_equal(mp_dualiso_levels_pool(&st, 1, NULL, &lv, &err), MP_ERR_FORMAT);
         assert_true(strlen(err.msg) > 0);
     }
     fill(&f, 16, 8, 3000);
-    assert_int_equal(dualiso_stats_collect(&f, 0, &st, &err), MP_OK);
-    assert_int_equal(dualiso_levels_pool(&st, 1, NULL, &lv, &err), MP_ERR_FORMAT);
-    assert_int_equal(dualiso_stats_collect(&f, 4, &st, &err), MP_ERR_ARG);
-    assert_int_equal(dualiso_levels_pool(&st, 0, NULL, &lv, &err), MP_ERR_ARG);
+    assert_int_equal(mp_dualiso_stats_collect(&f, 0, &st, &err), MP_OK);
+    assert_int_equal(mp_dualiso_levels_pool(&st, 1, NULL, &lv, &err), MP_ERR_FORMAT);
+    assert_int_equal(mp_dualiso_stats_collect(&f, 4, &st, &err), MP_ERR_ARG);
+    assert_int_equal(mp_dualiso_levels_pool(&st, 0, NULL, &lv, &err), MP_ERR_ARG);
 
     /* a single-ISO clip pooled as if dual: the fields match, which is refused */
     clip_fixture c;
     fixture_open(&c, 14, 0.0, 0, SYNTH_SCENE_BENCHMARK, 0);
-    assert_int_equal(dualiso_stats_collect(&c.frame, 0, &st, &err), MP_OK);
-    assert_int_equal(dualiso_levels_pool(&st, 1, NULL, &lv, &err), MP_ERR_FORMAT);
+    assert_int_equal(mp_dualiso_stats_collect(&c.frame, 0, &st, &err), MP_OK);
+    assert_int_equal(mp_dualiso_levels_pool(&st, 1, NULL, &lv, &err), MP_ERR_FORMAT);
     assert_non_null(strstr(err.msg, "not a dual-ISO"));
     fixture_free(&c);
     mp_frame_free(&f);
@@ -261,23 +261,23 @@ static void test_stats_merge(void **state)
     dualiso_stats a, b, acc;
     mp_error err = {0};
     fixture_frame(&c, 0);
-    assert_int_equal(dualiso_stats_collect(&c.frame, 1, &a, &err), MP_OK);
+    assert_int_equal(mp_dualiso_stats_collect(&c.frame, 1, &a, &err), MP_OK);
     fixture_frame(&c, 1);
-    assert_int_equal(dualiso_stats_collect(&c.frame, 1, &b, &err), MP_OK);
+    assert_int_equal(mp_dualiso_stats_collect(&c.frame, 1, &b, &err), MP_OK);
     memset(&acc, 0, sizeof acc);
-    assert_int_equal(dualiso_stats_merge(&acc, &a, &err), MP_OK);
-    assert_int_equal(dualiso_stats_merge(&acc, &b, &err), MP_OK);
+    assert_int_equal(mp_dualiso_stats_merge(&acc, &a, &err), MP_OK);
+    assert_int_equal(mp_dualiso_stats_merge(&acc, &b, &err), MP_OK);
     assert_int_equal(acc.frames, 2);
     assert_true(acc.pairs[100][1].n == a.pairs[100][1].n + b.pairs[100][1].n);
     dualiso_levels merged, separate;
     dualiso_stats two[2] = {a, b};
-    assert_int_equal(dualiso_levels_pool(&acc, 1, NULL, &merged, &err), MP_OK);
-    assert_int_equal(dualiso_levels_pool(two, 2, NULL, &separate, &err), MP_OK);
+    assert_int_equal(mp_dualiso_levels_pool(&acc, 1, NULL, &merged, &err), MP_OK);
+    assert_int_equal(mp_dualiso_levels_pool(two, 2, NULL, &separate, &err), MP_OK);
     assert_true(fabs(merged.ratio_ev - separate.ratio_ev) < 0.003);
     assert_int_equal(merged.frames_used, 2);
     fixture_frame(&c, 2);
-    assert_int_equal(dualiso_stats_collect(&c.frame, 2, &b, &err), MP_OK);
-    assert_int_equal(dualiso_stats_merge(&acc, &b, &err), MP_ERR_ARG);
+    assert_int_equal(mp_dualiso_stats_collect(&c.frame, 2, &b, &err), MP_OK);
+    assert_int_equal(mp_dualiso_stats_merge(&acc, &b, &err), MP_ERR_ARG);
     fixture_free(&c);
 }
 
@@ -291,8 +291,8 @@ static void test_reconstruct_levels_and_determinism(void **state)
     assert_int_equal(lv.out_black, 8192);
     assert_true(lv.out_scale == 4.0);
     dualiso_options opt;
-    dualiso_options_default(&opt);
-    dualiso_workspace *ws = dualiso_workspace_new(), *ws2 = dualiso_workspace_new();
+    mp_dualiso_options_default(&opt);
+    dualiso_workspace *ws = mp_dualiso_workspace_new(), *ws2 = mp_dualiso_workspace_new();
     mp_frame o1 = {0}, o2 = {0}, o3 = {0};
     reconstruct_ok(&c.frame, &lv, &opt, ws, &o1);
     fixture_frame(&c, 1);
@@ -318,9 +318,9 @@ static void test_reconstruct_levels_and_determinism(void **state)
     /* mismatching levels are refused */
     c.frame.bits = 12;
     mp_error err = {0};
-    assert_int_equal(dualiso_reconstruct(&c.frame, &lv, &opt, ws, &o1, &err), MP_ERR_ARG);
-    dualiso_workspace_free(ws);
-    dualiso_workspace_free(ws2);
+    assert_int_equal(mp_dualiso_reconstruct(&c.frame, &lv, &opt, ws, &o1, &err), MP_ERR_ARG);
+    mp_dualiso_workspace_free(ws);
+    mp_dualiso_workspace_free(ws2);
     mp_frame_free(&o1);
     mp_frame_free(&o2);
     mp_frame_free(&o3);
@@ -340,10 +340,10 @@ static flat_result flat_measure(const dualiso_levels *lv, double ev_gap, double 
     fixture_init(&c, 14, ev_gap, lv->phase, SYNTH_SCENE_FLAT, ev_e);
     c.sensor.bits = lv->bits;
     fixture_frame(&c, 0);
-    dualiso_workspace *ws = dualiso_workspace_new();
+    dualiso_workspace *ws = mp_dualiso_workspace_new();
     mp_frame o = {0};
     reconstruct_ok(&c.frame, lv, NULL, ws, &o);
-    double s_out = synth_sensor_gain(&c.sensor) * lv->out_scale;
+    double s_out = mp_synth_sensor_gain(&c.sensor) * lv->out_scale;
     double se = 0, se2 = 0, st = 0;
     uint32_t n = 0;
     flat_result r = {0, 0, 0};
@@ -361,7 +361,7 @@ static flat_result flat_measure(const dualiso_levels *lv, double ev_gap, double 
         }
     r.bias_pct = 100 * se / st;
     r.noise_e = sqrt(se2 / n - (se / n) * (se / n));
-    dualiso_workspace_free(ws);
+    mp_dualiso_workspace_free(ws);
     mp_frame_free(&o);
     fixture_free(&c);
     return r;
@@ -410,7 +410,7 @@ static void check_flat(double gap, double ev_e, int with_ob)
     if (fabs(lv.ratio_ev - gap) > 0.005 || fabs(off_dark14) > 0.3)
         fail_msg("flat 2^%.0f e-, %.0f EV, OB %d: ratio %.5f EV, offset %.3f DN14 (%s)", ev_e,
                  gap, with_ob, lv.ratio_ev, off_dark14,
-                 dualiso_ratio_source_name(lv.ratio_source));
+                 mp_dualiso_ratio_source_name(lv.ratio_source));
     if (!with_ob || ev_e < 7)
         assert_int_equal(lv.ratio_source, DUALISO_RATIO_THROUGH_ORIGIN);
     else
@@ -420,7 +420,7 @@ static void check_flat(double gap, double ev_e, int with_ob)
     flat_result r = flat_measure(&lv, gap, ev_e);
     print_message("flat 2^%.0f e-, %.0f EV, OB %d: %s, ratio %+.4f EV, offset %+.3f DN14, "
                   "bias %+.3f %%\n", ev_e, gap, with_ob,
-                  dualiso_ratio_source_name(lv.ratio_source), lv.ratio_ev - gap, off_dark14,
+                  mp_dualiso_ratio_source_name(lv.ratio_source), lv.ratio_ev - gap, off_dark14,
                   r.bias_pct);
     if (fabs(r.bias_pct) > 0.2)
         fail_msg("flat 2^%.0f e-, %.0f EV, OB %d: reconstruction bias %.3f %%", ev_e, gap,
@@ -445,30 +445,30 @@ static void test_levels_dark_clip(void **state)
 {
     (void)state;
     synth_sensor sensor;
-    synth_sensor_default(&sensor, 14, 4);
+    mp_synth_sensor_default(&sensor, 14, 4);
     dualiso_stats st[3];
     mp_frame f = {0};
     mp_error err = {0};
     for (uint32_t i = 0; i < 3; i++) {
-        assert_int_equal(synth_expose(&sensor, NULL, W, H, 77 + i, i, &f, &err), MP_OK);
-        assert_int_equal(dualiso_stats_collect(&f, 0, &st[i], &err), MP_OK);
+        assert_int_equal(mp_synth_expose(&sensor, NULL, W, H, 77 + i, i, &f, &err), MP_OK);
+        assert_int_equal(mp_dualiso_stats_collect(&f, 0, &st[i], &err), MP_OK);
     }
     dualiso_pool_options opt;
-    dualiso_pool_options_default(&opt);
+    mp_dualiso_pool_options_default(&opt);
     dualiso_levels lv;
-    assert_int_equal(dualiso_levels_pool(st, 3, &opt, &lv, &err), MP_ERR_FORMAT);
+    assert_int_equal(mp_dualiso_levels_pool(st, 3, &opt, &lv, &err), MP_ERR_FORMAT);
     assert_non_null(strstr(err.msg, "above noise"));
     opt.nominal_ev = 3;
-    assert_int_equal(dualiso_levels_pool(st, 3, &opt, &lv, &err), MP_OK);
+    assert_int_equal(mp_dualiso_levels_pool(st, 3, &opt, &lv, &err), MP_OK);
     assert_true(lv.is_dual);
     assert_int_equal(lv.ratio_source, DUALISO_RATIO_NOMINAL);
     assert_true(lv.ratio == 8.0 && lv.ratio_ev == 3.0);
     assert_true(lv.black_bright == sensor.black);
     assert_true(fabs(lv.noise_dark - 6.6) < 0.5);
-    assert_string_equal(dualiso_ratio_source_name(lv.ratio_source), "nominal");
-    assert_string_equal(dualiso_ratio_source_name(DUALISO_RATIO_THROUGH_ORIGIN),
+    assert_string_equal(mp_dualiso_ratio_source_name(lv.ratio_source), "nominal");
+    assert_string_equal(mp_dualiso_ratio_source_name(DUALISO_RATIO_THROUGH_ORIGIN),
                         "fitted_through_origin");
-    assert_string_equal(dualiso_ratio_source_name(99), "unknown");
+    assert_string_equal(mp_dualiso_ratio_source_name(99), "unknown");
     mp_frame_free(&f);
 }
 
@@ -485,10 +485,10 @@ static void test_reconstruct_edges_and_zone_plate(void **state)
     c.scene.shift_px = 0;
     dualiso_levels lv;
     fixture_levels_then_frame0(&c, 2, &lv);
-    dualiso_workspace *ws = dualiso_workspace_new();
+    dualiso_workspace *ws = mp_dualiso_workspace_new();
     mp_frame o = {0};
     reconstruct_ok(&c.frame, &lv, NULL, ws, &o);
-    double s_out = synth_sensor_gain(&c.sensor) * lv.out_scale;
+    double s_out = mp_synth_sensor_gain(&c.sensor) * lv.out_scale;
     double clip_e = (o.white - (double)o.black) / s_out;
     double se[3] = {0, 0, 0}, n[3] = {0, 0, 0}; /* edges 6-11, edges 11-15, zone 6-11 */
     for (uint32_t y = 0; y < H; y++)
@@ -518,7 +518,7 @@ static void test_reconstruct_edges_and_zone_plate(void **state)
      * edge-side choice and the wider alias window: 0.103 / 0.116 / 0.436) */
     if (rms[0] > 0.108 || rms[1] > 0.090 || rms[2] > 0.430)
         fail_msg("edge RMS %.3f / %.3f EV, zone plate %.3f EV", rms[0], rms[1], rms[2]);
-    dualiso_workspace_free(ws);
+    mp_dualiso_workspace_free(ws);
     mp_frame_free(&o);
     fixture_free(&c);
 }
@@ -529,11 +529,11 @@ static void test_reconstruct_edge_cases(void **state)
     dualiso_levels lv;
     benchmark_levels(0, 1, &lv);
     mp_error err = {0};
-    dualiso_workspace *ws = dualiso_workspace_new();
+    dualiso_workspace *ws = mp_dualiso_workspace_new();
     mp_frame f = {0}, o = {0};
     const uint32_t sizes[][2] = {{16, 8}, {4, 4}, {17, 9}, {641, 361}, {5, 7}};
     dualiso_options opt;
-    dualiso_options_default(&opt);
+    mp_dualiso_options_default(&opt);
     /* every chroma smoothing mode too, on shadow data it acts on (frame borders, cell rows
      * and columns cut off by odd sizes; the sanitizer build checks the accesses) */
     const int modes[] = {0, 2, 3, 5};
@@ -550,7 +550,7 @@ static void test_reconstruct_edge_cases(void **state)
                 assert_true(o.data[k] <= o.white);
         }
     fill(&f, 3, 8, 3000);
-    assert_int_equal(dualiso_reconstruct(&f, &lv, NULL, ws, &o, &err), MP_ERR_ARG);
+    assert_int_equal(mp_dualiso_reconstruct(&f, &lv, NULL, ws, &o, &err), MP_ERR_ARG);
     assert_non_null(strstr(err.msg, "too small"));
     /* all black, all clipped */
     fill(&f, 64, 32, 2048);
@@ -566,11 +566,11 @@ static void test_reconstruct_edge_cases(void **state)
     /* broken levels */
     dualiso_levels bad = lv;
     bad.ratio = NAN;
-    assert_int_equal(dualiso_reconstruct(&f, &bad, NULL, ws, &o, &err), MP_ERR_ARG);
+    assert_int_equal(mp_dualiso_reconstruct(&f, &bad, NULL, ws, &o, &err), MP_ERR_ARG);
     bad = lv;
     bad.out_white = bad.out_black;
-    assert_int_equal(dualiso_reconstruct(&f, &bad, NULL, ws, &o, &err), MP_ERR_ARG);
-    dualiso_workspace_free(ws);
+    assert_int_equal(mp_dualiso_reconstruct(&f, &bad, NULL, ws, &o, &err), MP_ERR_ARG);
+    mp_dualiso_workspace_free(ws);
     mp_frame_free(&f);
     mp_frame_free(&o);
 }
@@ -602,9 +602,9 @@ static void test_row_alignment(void **state)
     for (uint32_t x = 0; x < c.frame.width; x++)
         c.frame.data[(size_t)y * c.frame.width + x] += 20;
     dualiso_options opt;
-    dualiso_options_default(&opt);
+    mp_dualiso_options_default(&opt);
     assert_true(opt.row_align);
-    dualiso_workspace *ws = dualiso_workspace_new();
+    dualiso_workspace *ws = mp_dualiso_workspace_new();
     mp_frame o = {0};
     for (int align = 1; align >= 0; align--) {
         opt.row_align = align;
@@ -617,7 +617,7 @@ static void test_row_alignment(void **state)
         else
             assert_true(dev > 0.05);
     }
-    dualiso_workspace_free(ws);
+    mp_dualiso_workspace_free(ws);
     mp_frame_free(&o);
     fixture_free(&c);
 }
@@ -633,8 +633,8 @@ static void test_bad_pixel_repair(void **state)
     assert_false(dualiso_row_is_bright(y, 0));
     c.frame.data[y * c.frame.width + x] = 15000;
     dualiso_options opt;
-    dualiso_options_default(&opt);
-    dualiso_workspace *ws = dualiso_workspace_new();
+    mp_dualiso_options_default(&opt);
+    dualiso_workspace *ws = mp_dualiso_workspace_new();
     mp_frame o = {0};
     reconstruct_ok(&c.frame, &lv, &opt, ws, &o);
     double ref = o.data[y * o.width + x - 2];
@@ -642,7 +642,7 @@ static void test_bad_pixel_repair(void **state)
     opt.bad_pixels = 1;
     reconstruct_ok(&c.frame, &lv, &opt, ws, &o);
     assert_true(fabs(o.data[y * o.width + x] - ref) < 0.2 * (ref - lv.out_black));
-    dualiso_workspace_free(ws);
+    mp_dualiso_workspace_free(ws);
     mp_frame_free(&o);
     fixture_free(&c);
 }
@@ -668,16 +668,16 @@ static void test_reconstruct_reference_bytes(void **state)
     fixture_init(&c, 14, 4, 0, SYNTH_SCENE_BENCHMARK, 0);
     dualiso_levels lv;
     fixture_levels_then_frame0(&c, 2, &lv);
-    dualiso_workspace *ws = dualiso_workspace_new();
+    dualiso_workspace *ws = mp_dualiso_workspace_new();
     mp_frame o = {0};
     dualiso_options opt;
-    dualiso_options_default(&opt);
+    mp_dualiso_options_default(&opt);
     check_reconstruct_md5(&c.frame, &lv, &opt, ws, &o, "91e0dba46ad3541dbe15b96facc65612");
     opt.row_align = 0;
     opt.bad_pixels = 1;
     opt.shadow_smooth = 0;
     check_reconstruct_md5(&c.frame, &lv, &opt, ws, &o, "3d2136eff481a32dd1b5164dba899493");
-    dualiso_workspace_free(ws);
+    mp_dualiso_workspace_free(ws);
     mp_frame_free(&o);
     fixture_free(&c);
 }
@@ -738,10 +738,10 @@ static void test_chroma_smoothing(void **state)
     clip_fixture c;
     fixture_open(&c, 14, 4, 0, SYNTH_SCENE_FLAT, 5.5);
     const uint32_t x0 = c.sensor.ob_left + 8, y0 = c.sensor.ob_top + 8;
-    dualiso_workspace *ws = dualiso_workspace_new(), *ws2 = dualiso_workspace_new();
+    dualiso_workspace *ws = mp_dualiso_workspace_new(), *ws2 = mp_dualiso_workspace_new();
     mp_frame off = {0}, on = {0}, again = {0};
     dualiso_options opt;
-    dualiso_options_default(&opt);
+    mp_dualiso_options_default(&opt);
     assert_int_equal(opt.chroma_smooth, 0);
     reconstruct_ok(&c.frame, &lv, &opt, ws, &off);
     const uint32_t w = off.width, h = off.height;
@@ -793,10 +793,10 @@ static void test_chroma_smoothing(void **state)
     /* modes other than 0, 2, 3, 5 are refused */
     opt.chroma_smooth = 4;
     mp_error err = {0};
-    assert_int_equal(dualiso_reconstruct(&c.frame, &lv, &opt, ws, &on, &err), MP_ERR_ARG);
+    assert_int_equal(mp_dualiso_reconstruct(&c.frame, &lv, &opt, ws, &on, &err), MP_ERR_ARG);
     assert_non_null(strstr(err.msg, "chroma_smooth"));
-    dualiso_workspace_free(ws);
-    dualiso_workspace_free(ws2);
+    mp_dualiso_workspace_free(ws);
+    mp_dualiso_workspace_free(ws2);
     mp_frame_free(&off);
     mp_frame_free(&on);
     mp_frame_free(&again);
@@ -811,12 +811,12 @@ static void test_passthrough(void **state)
         fixture_open(&c, all_depths[b], 0, 0, SYNTH_SCENE_BENCHMARK, 0);
         dualiso_levels lv;
         mp_error err = {0};
-        assert_int_equal(dualiso_levels_passthrough(&c.frame, &lv, &err), MP_OK);
+        assert_int_equal(mp_dualiso_levels_passthrough(&c.frame, &lv, &err), MP_OK);
         assert_false(lv.is_dual);
         assert_int_equal(lv.ratio_source, DUALISO_RATIO_NONE);
         mp_frame o = {0};
-        assert_int_equal(dualiso_reconstruct(&c.frame, &lv, NULL, NULL, &o, &err), MP_ERR_ARG);
-        dualiso_workspace *ws = dualiso_workspace_new();
+        assert_int_equal(mp_dualiso_reconstruct(&c.frame, &lv, NULL, NULL, &o, &err), MP_ERR_ARG);
+        dualiso_workspace *ws = mp_dualiso_workspace_new();
         reconstruct_ok(&c.frame, &lv, NULL, ws, &o);
         double scale = ldexp(1, 16 - (int)all_depths[b]);
         assert_true(lv.out_scale == scale);
@@ -826,16 +826,28 @@ static void test_passthrough(void **state)
             assert_int_equal(o.data[i], (uint16_t)want);
         }
         assert_int_equal(o.black, lv.out_black);
-        dualiso_workspace_free(ws);
+        mp_dualiso_workspace_free(ws);
         mp_frame_free(&o);
         fixture_free(&c);
     }
+}
+
+/* One vote for the row phase: most votes win, the lower phase on a tie, -1 without votes. */
+static void test_phase_majority(void **state)
+{
+    (void)state;
+    assert_int_equal(mp_dualiso_phase_majority((uint32_t[4]){0, 0, 0, 0}), -1);
+    assert_int_equal(mp_dualiso_phase_majority((uint32_t[4]){0, 0, 0, 1}), 3);
+    assert_int_equal(mp_dualiso_phase_majority((uint32_t[4]){2, 5, 1, 5}), 1);
+    assert_int_equal(mp_dualiso_phase_majority((uint32_t[4]){7, 0, 7, 0}), 0);
+    assert_int_equal(mp_dualiso_phase_majority((uint32_t[4]){0, 3, 4, 0}), 2);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_detect_depths_and_phases),
+        cmocka_unit_test(test_phase_majority),
         cmocka_unit_test(test_detect_single_iso),
         cmocka_unit_test(test_detect_bad_input),
         cmocka_unit_test(test_levels_ratio_and_offset),

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "codec/lj92.h"
+#include "common/mp_white.h"
 #include "encode/dng.h"
 #include "encode/sink.h"
 #include "tiff_parse.h"
@@ -45,8 +46,8 @@ static void full_params(mp_sink_params *p)
     m->lens = (mp_lens){.present = 1, .focal_mm = 35, .aperture_x100 = 280,
                         .name = "EF35mm f/2 IS USM"};
     m->exposure = (mp_exposure){.present = 1, .iso = 800, .shutter_us = 20000};
-    m->white_balance = (mp_white_balance){.present = 1, .gain_r = 2048, .gain_g = 1024,
-                                          .gain_b = 1536};
+    m->white_balance = (mp_white_balance){.present = 1, .mode = MP_WB_MODE_CUSTOM,
+                                          .gain_r = 2048, .gain_g = 1024, .gain_b = 1536};
     m->wall_clock = (mp_wall_clock){.present = 1, .year = 2024, .month = 12, .day = 31,
                                     .hour = 23, .minute = 59, .second = 59,
                                     .timestamp_us = 1000};
@@ -149,16 +150,23 @@ static void test_full_tag_set(void **state)
     e = need(i0, 50720, 4, 2);
     assert_int_equal(tp_u32(e, 0), 64);
     assert_int_equal(tp_u32(e, 1), 32);
+    /* the 5D Mark III is in the camera table: Adobe's matrices for A and D65 */
+    static const int32_t cm_a[9] = {7234, -1413, -600, -3631, 11150, 2850, -382, 1335, 6437};
+    static const int32_t cm_d65[9] = {6722, -635, -963, -4287, 12460, 2028, -908, 2162, 5668};
     e = need(i0, 50721, 10, 9);
+    const tp_entry *e2 = need(i0, 50722, 10, 9);
     for (int i = 0; i < 9; i++) {
-        assert_int_equal(tp_i32(e, 2 * i), p.meta.raw.color_matrix1[i].num);
+        assert_int_equal(tp_i32(e, 2 * i), cm_a[i]);
         assert_int_equal(tp_i32(e, 2 * i + 1), 10000);
+        assert_int_equal(tp_i32(e2, 2 * i), cm_d65[i]);
+        assert_int_equal(tp_i32(e2, 2 * i + 1), 10000);
     }
     assert_int_equal(tp_u32(need(i0, 50778, 3, 1), 0), 17);
-    e = need(i0, 50728, 5, 3);      /* neutral = green gain / channel gain */
-    assert_int_equal(tp_u32(e, 0) * 2, tp_u32(e, 1));
+    assert_int_equal(tp_u32(need(i0, 50779, 3, 1), 0), 21);
+    e = need(i0, 50728, 5, 3);      /* custom mode: neutral = channel gain / green gain */
+    assert_int_equal(tp_u32(e, 0), tp_u32(e, 1) * 2);
     assert_int_equal(tp_u32(e, 2), tp_u32(e, 3));
-    assert_int_equal(tp_u32(e, 4) * 3, tp_u32(e, 5) * 2);
+    assert_int_equal(tp_u32(e, 4) * 2, tp_u32(e, 5) * 3);
     e = need(i0, 50730, 10, 1);
     assert_int_equal(tp_i32(e, 0), 0);
     assert_int_equal(tp_i32(e, 1), 1);
@@ -193,6 +201,17 @@ static void test_full_tag_set(void **state)
     const uint8_t *s = strip_of(&d, 64 * 32 * 2);
     for (size_t i = 0; i < 64 * 32; i++)
         assert_int_equal(s[2 * i] | s[2 * i + 1] << 8, f.data[i]);
+    free(d.buf);
+
+    /* a body outside the table: RAWI's single matrix and illuminant */
+    p.meta.camera = (mp_camera){1, "Canon EOS R", 0x80000424, ""};
+    encode_and_parse(&f, NULL, &p, &d);
+    e = need(&d.ifd0, 50721, 10, 9);
+    for (int i = 0; i < 9; i++)
+        assert_int_equal(tp_i32(e, 2 * i), p.meta.raw.color_matrix1[i].num);
+    assert_int_equal(tp_u32(need(&d.ifd0, 50778, 3, 1), 0), 17);
+    assert_null(tp_find(&d.ifd0, 50722));
+    assert_null(tp_find(&d.ifd0, 50779));
     free(d.buf);
     mp_frame_free(&f);
 }
@@ -275,7 +294,7 @@ static void check_lj92(uint32_t bits, mp_dng_storage storage)
     uint16_t *out = malloc(48 * 20 * sizeof *out);
     lj92_header h;
     mp_error err;
-    assert_int_equal(lj92_decode(s, len, out, 48 * 20, &h, &err), MP_OK);
+    assert_int_equal(mp_lj92_decode(s, len, out, 48 * 20, &h, &err), MP_OK);
     int two = storage == MP_DNG_LJ92_2C;
     assert_int_equal(h.components, two ? 2 : 1);
     assert_int_equal(h.width, two ? 24 : 96);
@@ -370,7 +389,8 @@ static void test_deterministic_and_clip_constant(void **state)
     full_params(&p);
     p.baseline_exposure = (mp_rational){-1, 2};
     mp_exposure e2 = {.present = 1, .iso = 1600, .shutter_us = 10000};
-    mp_white_balance w2 = {.present = 1, .gain_r = 1024, .gain_g = 1024, .gain_b = 1024};
+    mp_white_balance w2 = {.present = 1, .mode = MP_WB_MODE_CUSTOM, .gain_r = 1024,
+                           .gain_g = 1024, .gain_b = 1024};
     mp_frame_meta m = {&e2, &w2};
     parsed a, b, c;
     encode_and_parse(&f, NULL, &p, &a);

@@ -1,4 +1,4 @@
-/* av_sink refusals and file handling: bad params, MOV on stdout, full-range ProRes, frames out
+/* mp_av_sink refusals and file handling: bad params, MOV on stdout, full-range ProRes, frames out
  * of order, audio without an audio stream or after its end, an existing output, a missing
  * folder; abort and failed finishes leave no temporary file; kind names round-trip. */
 #include <setjmp.h>
@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "encode/av/av_sink.h"
+#include "encode/formats.h"
 
 static char dir[64];
 
@@ -52,9 +53,9 @@ static int entries(void)
     return n;
 }
 
-static void params(av_sink_params *p, av_sink_kind kind)
+static void params(mp_av_sink_params *p, mp_av_sink_kind kind)
 {
-    av_sink_params_default(p);
+    mp_av_sink_params_default(p);
     p->kind = kind;
     p->width = 32;
     p->height = 16;
@@ -69,37 +70,50 @@ static const char *path_of(const char *name)
     return path;
 }
 
-static mp_status open_status(const av_sink_params *p, const char *path, mp_error *err)
+static mp_status open_status(const mp_av_sink_params *p, const char *path, mp_error *err)
 {
-    av_sink *s = NULL;
-    mp_status st = av_sink_open(&s, path, p, err);
+    mp_av_sink *s = NULL;
+    mp_status st = mp_av_sink_open(&s, path, p, err);
     if (st == MP_OK)
-        av_sink_abort(s);
+        mp_av_sink_abort(s);
     else
         assert_null(s);
     return st;
 }
 
+/* The format table: every movie (RGB input) is the sink of its own name, and the av sink kind
+ * names match the --to names; raw formats have write_frame sinks. */
 static void test_kind_names(void **state)
 {
     (void)state;
     const char *names[] = {"prores422hq", "prores4444", "ffv1", "nut", "rawvideo"};
-    for (int i = 0; i < 5; i++) {
-        av_sink_kind k;
-        assert_int_equal(av_sink_kind_from_name(names[i], &k, NULL), MP_OK);
-        assert_int_equal(k, i);
-        assert_string_equal(av_sink_kind_name(k), names[i]);
+    for (int k = 0; k < 5; k++) {
+        const mp_format *f = mp_format_find(names[k]);
+        assert_non_null(f);
+        assert_int_equal(f->input, MP_INPUT_RGB);
+        assert_string_equal(mp_av_sink_kind_name((mp_av_sink_kind)k), names[k]);
     }
-    mp_error err;
-    av_sink_kind k;
-    assert_int_equal(av_sink_kind_from_name("prores", &k, &err), MP_ERR_ARG);
-    assert_non_null(strstr(err.msg, "prores422hq"));
+    const mp_format *f;
+    size_t count = 0;
+    for (size_t i = 0; (f = mp_format_at(i)); i++, count++) {
+        assert_string_equal(f->ops->name, f->name);
+        assert_ptr_equal(mp_format_find(f->name), f);
+        assert_ptr_equal(mp_sink_find(f->name), f->ops);
+        if (f->input == MP_INPUT_RGB)
+            assert_true(f->ops->write_rgb && !f->ops->write_frame && !f->ops->concurrent_frames);
+        else
+            assert_true(f->ops->write_frame && !f->ops->write_rgb);
+    }
+    assert_int_equal(count, 8);
+    assert_null(mp_format_find("prores"));
+    assert_null(mp_format_find("wav"));   /* a sink, but only beside a DNG sequence */
+    assert_non_null(mp_sink_find("wav"));
 }
 
 static void test_bad_params(void **state)
 {
     (void)state;
-    av_sink_params p;
+    mp_av_sink_params p;
     mp_error err;
     params(&p, AV_SINK_FFV1);
     p.width = 1;
@@ -110,7 +124,7 @@ static void test_bad_params(void **state)
     params(&p, AV_SINK_FFV1);
     p.fps_den = 0;
     assert_int_equal(open_status(&p, path_of("a.mkv"), &err), MP_ERR_ARG);
-    params(&p, (av_sink_kind)9);
+    params(&p, (mp_av_sink_kind)9);
     assert_int_equal(open_status(&p, path_of("a.mkv"), &err), MP_ERR_ARG);
     /* MOV cannot be streamed. */
     params(&p, AV_SINK_PRORES_4444);
@@ -140,71 +154,71 @@ static void test_bad_params(void **state)
     assert_int_equal(entries(), 0);
 }
 
-static void write_frames(av_sink *s, uint64_t first, int count, mp_status want)
+static void write_frames(mp_av_sink *s, uint64_t first, int count, mp_status want)
 {
     static uint16_t plane[32 * 16];
     const uint16_t *const rgb[3] = {plane, plane, plane};
     mp_error err;
     for (int i = 0; i < count; i++)
-        assert_int_equal(av_sink_write_rgb(s, rgb, 32, first + (uint64_t)i, &err),
+        assert_int_equal(mp_av_sink_write_rgb(s, rgb, 32, first + (uint64_t)i, &err),
                          i == count - 1 ? want : MP_OK);
 }
 
 static void test_order_and_audio(void **state)
 {
     (void)state;
-    av_sink_params p;
+    mp_av_sink_params p;
     params(&p, AV_SINK_FFV1);
     p.first_frame = 100;
-    av_sink *s;
+    mp_av_sink *s;
     mp_error err;
-    assert_int_equal(av_sink_open(&s, path_of("o.mkv"), &p, &err), MP_OK);
+    assert_int_equal(mp_av_sink_open(&s, path_of("o.mkv"), &p, &err), MP_OK);
     write_frames(s, 100, 2, MP_OK);
-    assert_int_equal(av_sink_frames_written(s), 2);
+    assert_int_equal(mp_av_sink_frames_written(s), 2);
     /* 103 skips 102; 101 again goes backwards. */
     static uint16_t plane[32 * 16];
     const uint16_t *const rgb[3] = {plane, plane, plane};
-    assert_int_equal(av_sink_write_rgb(s, rgb, 32, 103, &err), MP_ERR_RANGE);
+    assert_int_equal(mp_av_sink_write_rgb(s, rgb, 32, 103, &err), MP_ERR_RANGE);
     assert_non_null(strstr(err.msg, "frame 103 arrived, 102 expected"));
-    assert_int_equal(av_sink_write_rgb(s, rgb, 32, 101, &err), MP_ERR_RANGE);
-    assert_int_equal(av_sink_write_rgb(s, rgb, 31, 102, &err), MP_ERR_ARG);   /* stride < width */
+    assert_int_equal(mp_av_sink_write_rgb(s, rgb, 32, 101, &err), MP_ERR_RANGE);
+    assert_int_equal(mp_av_sink_write_rgb(s, rgb, 31, 102, &err), MP_ERR_ARG);   /* stride < width */
     uint8_t pcm[16] = {0};
-    assert_int_equal(av_sink_write_audio(s, pcm, sizeof pcm, &err), MP_ERR_ARG);
+    assert_int_equal(mp_av_sink_write_audio(s, pcm, sizeof pcm, &err), MP_ERR_ARG);
     assert_non_null(strstr(err.msg, "without audio"));
-    assert_int_equal(av_sink_end_audio(s, &err), MP_OK);   /* no audio: nothing to end */
+    assert_int_equal(mp_av_sink_end_audio(s, &err), MP_OK);   /* no audio: nothing to end */
     write_frames(s, 102, 1, MP_OK);
-    assert_int_equal(av_sink_finish(s, &err), MP_OK);
+    assert_int_equal(mp_av_sink_finish(s, &err), MP_OK);
     assert_int_equal(access(path_of("o.mkv"), F_OK), 0);
     assert_int_equal(entries(), 1);
 
     params(&p, AV_SINK_NUT);
     p.audio = (mp_audio_format){1, 1, 2, 48000, 192000, 4, 16};
-    assert_int_equal(av_sink_open(&s, path_of("a.nut"), &p, &err), MP_OK);
-    assert_int_equal(av_sink_write_audio(s, pcm, sizeof pcm, &err), MP_OK);
-    assert_int_equal(av_sink_end_audio(s, &err), MP_OK);
-    assert_int_equal(av_sink_write_audio(s, pcm, sizeof pcm, &err), MP_ERR_ARG);
+    assert_int_equal(mp_av_sink_open(&s, path_of("a.nut"), &p, &err), MP_OK);
+    assert_int_equal(mp_av_sink_write_audio(s, pcm, sizeof pcm, &err), MP_OK);
+    assert_int_equal(mp_av_sink_end_audio(s, &err), MP_OK);
+    assert_int_equal(mp_av_sink_write_audio(s, pcm, sizeof pcm, &err), MP_ERR_ARG);
     assert_non_null(strstr(err.msg, "after its end"));
-    av_sink_abort(s);
+    mp_av_sink_abort(s);
     assert_int_equal(entries(), 1);
 }
 
 static void test_files(void **state)
 {
     (void)state;
-    av_sink_params p;
+    mp_av_sink_params p;
     params(&p, AV_SINK_PRORES_422HQ);
-    av_sink *s;
+    mp_av_sink *s;
     mp_error err;
     /* The temporary file sits beside the output until finish; abort removes it. */
-    assert_int_equal(av_sink_open(&s, path_of("f.mov"), &p, &err), MP_OK);
+    assert_int_equal(mp_av_sink_open(&s, path_of("f.mov"), &p, &err), MP_OK);
     write_frames(s, 0, 3, MP_OK);
     assert_int_equal(entries(), 1);
     assert_int_not_equal(access(path_of("f.mov"), F_OK), 0);
-    av_sink_abort(s);
+    mp_av_sink_abort(s);
     assert_int_equal(entries(), 0);
     /* No frames: refused, nothing left. */
-    assert_int_equal(av_sink_open(&s, path_of("f.mov"), &p, &err), MP_OK);
-    assert_int_equal(av_sink_finish(s, &err), MP_ERR_ARG);
+    assert_int_equal(mp_av_sink_open(&s, path_of("f.mov"), &p, &err), MP_OK);
+    assert_int_equal(mp_av_sink_finish(s, &err), MP_ERR_ARG);
     assert_int_equal(entries(), 0);
     /* An existing output is kept unless overwrite. */
     FILE *f = fopen(path_of("f.mov"), "w");
@@ -214,9 +228,9 @@ static void test_files(void **state)
     assert_non_null(strstr(err.msg, "f.mov"));
     assert_non_null(strstr(err.msg, "exists"));
     p.overwrite = 1;
-    assert_int_equal(av_sink_open(&s, path_of("f.mov"), &p, &err), MP_OK);
+    assert_int_equal(mp_av_sink_open(&s, path_of("f.mov"), &p, &err), MP_OK);
     write_frames(s, 0, 1, MP_OK);
-    assert_int_equal(av_sink_finish(s, &err), MP_OK);
+    assert_int_equal(mp_av_sink_finish(s, &err), MP_OK);
     f = fopen(path_of("f.mov"), "rb");
     char head[12] = {0};
     assert_int_equal(fread(head, 1, sizeof head, f), sizeof head);

@@ -17,10 +17,10 @@
 static void convert1(enum AVColorSpace m, enum AVColorRange range, uint16_t r, uint16_t g,
                      uint16_t b, uint16_t out[3])
 {
-    av_yuv_coeffs c;
+    mp_av_yuv_coeffs c;
     mp_error err;
-    assert_int_equal(av_yuv_init(&c, m, range, &err), MP_OK);
-    av_yuv_row_444(&c, &r, &g, &b, 1, &out[0], &out[1], &out[2]);
+    assert_int_equal(mp_av_yuv_init(&c, m, range, &err), MP_OK);
+    mp_av_yuv_row_444(&c, &r, &g, &b, 1, &out[0], &out[1], &out[2]);
 }
 
 static void expect(enum AVColorSpace m, enum AVColorRange range, uint16_t r, uint16_t g,
@@ -84,12 +84,12 @@ static void test_full_range(void **state)
 static void test_greys(void **state)
 {
     (void)state;
-    av_yuv_coeffs c;
-    assert_int_equal(av_yuv_init(&c, AVCOL_SPC_BT2020_NCL, AVCOL_RANGE_MPEG, NULL), MP_OK);
+    mp_av_yuv_coeffs c;
+    assert_int_equal(mp_av_yuv_init(&c, AVCOL_SPC_BT2020_NCL, AVCOL_RANGE_MPEG, NULL), MP_OK);
     uint16_t prev = 0;
     for (uint32_t v = 0; v <= 65535; v += 7) {
         uint16_t r = (uint16_t)v, y, cb, cr;
-        av_yuv_row_444(&c, &r, &r, &r, 1, &y, &cb, &cr);
+        mp_av_yuv_row_444(&c, &r, &r, &r, 1, &y, &cb, &cr);
         if (cb != 512 || cr != 512)
             fail_msg("grey %u -> chroma %u,%u", v, cb, cr);
         assert_true(y >= prev);
@@ -107,9 +107,9 @@ static void test_matches_formula(void **state)
     const double krs[] = {0.2126, 0.2627, 0.299}, kbs[] = {0.0722, 0.0593, 0.114};
     for (int range = 0; range < 2; range++)
         for (int mi = 0; mi < 3; mi++) {
-            av_yuv_coeffs c;
+            mp_av_yuv_coeffs c;
             enum AVColorRange rg = range ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;
-            assert_int_equal(av_yuv_init(&c, ms[mi], rg, NULL), MP_OK);
+            assert_int_equal(mp_av_yuv_init(&c, ms[mi], rg, NULL), MP_OK);
             double kr = krs[mi], kb = kbs[mi], kg = 1 - kr - kb;
             double ys = range ? 1023 : 876, cs = range ? 1023 : 896, y0 = range ? 0 : 64;
             uint32_t seed = 12345;
@@ -119,7 +119,7 @@ static void test_matches_formula(void **state)
                     seed = seed * 1664525u + 1013904223u;
                     rgb[k] = (uint16_t)(seed >> 16);
                 }
-                av_yuv_row_444(&c, &rgb[0], &rgb[1], &rgb[2], 1, &o[0], &o[1], &o[2]);
+                mp_av_yuv_row_444(&c, &rgb[0], &rgb[1], &rgb[2], 1, &o[0], &o[1], &o[2]);
                 double r = rgb[0] / 65535.0, g = rgb[1] / 65535.0, b = rgb[2] / 65535.0;
                 double yy = kr * r + kg * g + kb * b;
                 double want[3] = {y0 + ys * yy, 512 + cs * (b - yy) / (2 * (1 - kb)),
@@ -139,14 +139,14 @@ static void test_matches_formula(void **state)
 static void test_422_filter(void **state)
 {
     (void)state;
-    av_yuv_coeffs c;
-    assert_int_equal(av_yuv_init(&c, AVCOL_SPC_BT709, AVCOL_RANGE_MPEG, NULL), MP_OK);
+    mp_av_yuv_coeffs c;
+    assert_int_equal(mp_av_yuv_init(&c, AVCOL_SPC_BT709, AVCOL_RANGE_MPEG, NULL), MP_OK);
     enum { W = 7 };
     /* Black | red step between x = 2 and 3. */
     uint16_t r[W] = {0, 0, 0, 65535, 65535, 65535, 65535}, z[W] = {0};
     uint16_t y[W], cb[4], cr[4], y4[W], cb4[W], cr4[W];
-    av_yuv_row_422(&c, r, z, z, W, y, cb, cr);
-    av_yuv_row_444(&c, r, z, z, W, y4, cb4, cr4);
+    mp_av_yuv_row_422(&c, r, z, z, W, y, cb, cr);
+    mp_av_yuv_row_444(&c, r, z, z, W, y4, cb4, cr4);
     assert_memory_equal(y, y4, sizeof y);
     /* x=0: all black; x=2: (0 + 0 + red)/4; x=4: red; x=6: red (right edge repeats). */
     assert_int_equal(cr[0], 512);
@@ -163,8 +163,8 @@ static void test_422_filter(void **state)
         fg[i] = 20000;
         fb[i] = 5000;
     }
-    av_yuv_row_422(&c, fr, fg, fb, W, y, cb, cr);
-    av_yuv_row_444(&c, fr, fg, fb, W, y4, cb4, cr4);
+    mp_av_yuv_row_422(&c, fr, fg, fb, W, y, cb, cr);
+    mp_av_yuv_row_444(&c, fr, fg, fb, W, y4, cb4, cr4);
     for (int i = 0; i < 4; i++) {
         assert_int_equal(cb[i], cb4[0]);
         assert_int_equal(cr[i], cr4[0]);
@@ -174,13 +174,13 @@ static void test_422_filter(void **state)
 static void test_bad_args(void **state)
 {
     (void)state;
-    av_yuv_coeffs c;
+    mp_av_yuv_coeffs c;
     mp_error err;
-    assert_int_equal(av_yuv_init(&c, AVCOL_SPC_RGB, AVCOL_RANGE_MPEG, &err), MP_ERR_UNSUPPORTED);
+    assert_int_equal(mp_av_yuv_init(&c, AVCOL_SPC_RGB, AVCOL_RANGE_MPEG, &err), MP_ERR_UNSUPPORTED);
     assert_non_null(strstr(err.msg, "gbr"));
-    assert_int_equal(av_yuv_init(&c, AVCOL_SPC_BT2020_CL, AVCOL_RANGE_MPEG, &err),
+    assert_int_equal(mp_av_yuv_init(&c, AVCOL_SPC_BT2020_CL, AVCOL_RANGE_MPEG, &err),
                      MP_ERR_UNSUPPORTED);
-    assert_int_equal(av_yuv_init(&c, AVCOL_SPC_BT709, (enum AVColorRange)7, &err),
+    assert_int_equal(mp_av_yuv_init(&c, AVCOL_SPC_BT709, (enum AVColorRange)7, &err),
                      MP_ERR_UNSUPPORTED);
 }
 

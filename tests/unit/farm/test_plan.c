@@ -22,7 +22,7 @@ static mp_status chunk_text(const uint32_t *numbers, uint32_t count, uint32_t si
     uint32_t n;
     mp_error err = {0};
     buf[0] = 0;
-    mp_status st = farm_chunks(numbers, count, size, &c, &n, &err);
+    mp_status st = mp_farm_chunks(numbers, count, size, &c, &n, &err);
     if (st != MP_OK)
         return st;
     size_t used = 0;
@@ -74,7 +74,7 @@ static void test_chunks_gaps_and_limits(void **state)
 static void quoted(const char *s, char *buf, size_t size)
 {
     mp_text t = {0};
-    farm_shell_quote(&t, s);
+    mp_farm_shell_quote(&t, s);
     assert_false(t.failed);
     snprintf(buf, size, "%s", t.data);
     mp_text_free(&t);
@@ -120,14 +120,14 @@ static void test_check_text(void **state)
 {
     (void)state;
     mp_error err = {0};
-    assert_int_equal(farm_check_text("clip path", "/a b/c'd", &err), MP_OK);
-    assert_int_equal(farm_check_text("clip path", "/a\nMLVPIPE_JOB", &err), MP_ERR_ARG);
+    assert_int_equal(mp_farm_check_text("clip path", "/a b/c'd", &err), MP_OK);
+    assert_int_equal(mp_farm_check_text("clip path", "/a\nMLVPIPE_JOB", &err), MP_ERR_ARG);
     assert_non_null(strstr(err.msg, "clip path"));
     assert_non_null(strstr(err.msg, "offset 2"));
     farm_engine e;
-    assert_true(farm_engine_parse("parallel", &e) && e == FARM_PARALLEL);
-    assert_true(farm_engine_parse("json", &e) && e == FARM_JSON);
-    assert_false(farm_engine_parse("sge", &e));
+    assert_true(mp_farm_engine_parse("parallel", &e) && e == FARM_PARALLEL);
+    assert_true(mp_farm_engine_parse("json", &e) && e == FARM_JSON);
+    assert_false(mp_farm_engine_parse("sge", &e));
 }
 
 static const farm_chunk three[] = {{0, 9, 10}, {10, 19, 10}, {20, 24, 5}};
@@ -155,7 +155,7 @@ static char *render(const farm_plan *p, farm_engine e)
 {
     mp_text t = {0};
     mp_error err = {0};
-    assert_int_equal(farm_plan_render(p, e, &t, &err), MP_OK);
+    assert_int_equal(mp_farm_plan_render(p, e, &t, &err), MP_OK);
     return t.data;
 }
 
@@ -317,12 +317,12 @@ static void test_refuses_control_characters(void **state)
     p.output = "/out\nMLVPIPE_JOB\nrm -rf /";
     mp_text t = {0};
     mp_error err = {0};
-    assert_int_equal(farm_plan_render(&p, FARM_SLURM, &t, &err), MP_ERR_ARG);
+    assert_int_equal(mp_farm_plan_render(&p, FARM_SLURM, &t, &err), MP_ERR_ARG);
     assert_non_null(strstr(err.msg, "output path"));
     mp_text_free(&t);
     base_plan(&p);
     p.sbatch[p.sbatch_count++] = "--x\ty";
-    assert_int_equal(farm_plan_render(&p, FARM_JSON, &t, &err), MP_ERR_ARG);
+    assert_int_equal(mp_farm_plan_render(&p, FARM_JSON, &t, &err), MP_ERR_ARG);
     mp_text_free(&t);
 }
 

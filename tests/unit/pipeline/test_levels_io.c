@@ -52,6 +52,20 @@ static void sample_levels(mp_clip_levels *cl)
         lv->out_white = 65535;
         lv->out_scale = 5.000000000000001;
     }
+    /* segment 0 has a raw defect map, segment 1 none */
+    rawfix_map *m = &cl->segments[0].fix;
+    *m = (rawfix_map){.width = 712, .height = 388, .frames = 32, .stripes = 1,
+                      .stripe_amplitude = 0.0051};
+    for (uint32_t r = 0; r < RAWFIX_STRIPE_ROWS; r++)
+        for (uint32_t c = 0; c < RAWFIX_STRIPE_COLS; c++)
+            m->stripe_gain[r][c] = 1 + (double)(r * 8 + c) / 3e3;
+    m->lattice = (rawfix_lattice){.period_x = 12, .period_y = 10, .x0 = 72, .y0 = 28,
+                                  .x1 = 712, .y1 = 388, .class_count = 2,
+                                  .class_x = {4, 4}, .class_y = {1, 2}};
+    m->pixel_count = 3;
+    m->pixels = malloc(6 * sizeof *m->pixels);
+    const uint32_t px[6] = {100, 40, 711, 387, 0, 0};
+    memcpy(m->pixels, px, sizeof px);
 }
 
 static void to_json(const mp_clip_levels *cl, char **text)
@@ -73,6 +87,13 @@ static void round_trip_is_exact(void **state)
     assert_int_equal(mp_clip_levels_from_json(text, strlen(text), "x.json", &b, &err), MP_OK);
     assert_string_equal(b.tool, a.tool);
     assert_true(b.options_hash == a.options_hash && b.guid == a.guid);
+    const rawfix_map *ma = &a.segments[0].fix, *mb = &b.segments[0].fix;
+    assert_memory_equal(&ma->lattice, &mb->lattice, sizeof ma->lattice);
+    assert_memory_equal(ma->stripe_gain, mb->stripe_gain, sizeof ma->stripe_gain);
+    assert_int_equal(mb->pixel_count, 3);
+    assert_memory_equal(ma->pixels, mb->pixels, 6 * sizeof *ma->pixels);
+    assert_true(mb->stripes && mb->frames == 32 && mb->width == 712 && mb->height == 388);
+    assert_int_equal(b.segments[1].fix.pixel_count, 0);
     assert_int_equal(b.frame_count, 120);
     assert_int_equal(b.first_frame, 10);
     assert_int_equal(b.last_frame, 131);
@@ -165,8 +186,21 @@ static void rejects_bad_sidecars_naming_the_key(void **state)
     struct { const char *from, *to, *msg; } cases[] = {
         {"\"format\": \"mlvpipe-levels\"", "\"format\": \"other\"",
          "levels.json: key 'format': expected \"mlvpipe-levels\""},
-        {"\"format_version\": 2", "\"format_version\": 1",
-         "levels.json: key 'format_version': unsupported format version (this mlvpipe reads 2)"},
+        {"\"format_version\": 3", "\"format_version\": 2",
+         "levels.json: key 'format_version': unsupported format version (this mlvpipe reads 3)"},
+        {"\"pixels\": [100, 40, ", "\"pixels\": [100, 40, 5, ",
+         "levels.json: key 'segments[0].rawfix.pixels': expected at most 8192 x, y pairs"},
+        {"\"pixels\": [100, 40, ", "\"pixels\": [100, 400, ",
+         "levels.json: key 'segments[0].rawfix': a pixel lies outside the frame"},
+        {"\"classes\": [4, 1, ", "\"classes\": [12, 1, ",
+         "levels.json: key 'segments[0].rawfix': a lattice class is not below its period"},
+        {"\"period_x\": 12", "\"period_x\": 1",
+         "levels.json: key 'segments[0].rawfix': lattice periods, classes or box out of range"},
+        {"\"stripe_gain\": [1, ", "\"stripe_gain\": [0.1, ",
+         "levels.json: key 'segments[0].rawfix': stripe gains must lie between 0.5 and 2"},
+        {"\"stripe_gain\": [1, ", "\"stripe_gain\": [",
+         "levels.json: key 'segments[0].rawfix.stripe_gain': expected an array of the right "
+         "length"},
         {"\"tool\"", "\"toolz\"", "levels.json: key 'toolz': unknown key"},
         {"\"ratio\": ", "\"ratio\": \"x\", \"zz\": ",
          "levels.json: key 'segments[0].levels.ratio': expected a finite number"},
@@ -234,6 +268,10 @@ static void json_syntax_errors_name_the_offset(void **state)
         {"\"\\x\"", "t.json: offset 2: bad escape in string"},
         {"\"\\u12\"", "t.json: offset 5: bad \\u escape"},
         {"\"\\u0000\"", "t.json: offset 7: unsupported \\u escape"},
+        {"\"\\ud83d\\ude00\"", "t.json: offset 7: unsupported \\u escape"},
+        {"\"ab\xE9\"", "t.json: offset 3: string is not UTF-8"},
+        {"\"\xED\xA0\x80\"", "t.json: offset 1: string is not UTF-8"},
+        {"\"\xE2\x82", "t.json: offset 1: string is not UTF-8"},
         {"{} {}", "t.json: offset 3: text after the end of the value"},
         {"tru", "t.json: offset 0: unexpected character"},
         {"[nul]", "t.json: offset 1: unexpected character"},
@@ -320,7 +358,7 @@ static void files_are_written_atomically(void **state)
     assert_int_equal(system(cmd), 0);
 
     FILE *f = fopen(path, "w");
-    fputs("{\"format\": \"mlvpipe-levels\", \"format_version\": 2}", f);
+    fputs("{\"format\": \"mlvpipe-levels\", \"format_version\": 3}", f);
     fclose(f);
     assert_int_equal(mp_clip_levels_read(path, &b, &err), MP_ERR_FORMAT);
     char want[400];

@@ -62,7 +62,7 @@ static mlv_clip *open_peer(const char *name, log_capture *log)
     mlv_clip *c = NULL;
     mp_error err = {0};
     mlv_open_options opt = {.log = {log ? capture : NULL, log}};
-    if (mlv_clip_open(&c, sample_path_in(PEER, name), &opt, &err) != MP_OK)
+    if (mp_mlv_clip_open(&c, sample_path_in(PEER, name), &opt, &err) != MP_OK)
         fail_msg("%s: %s", name, err.msg);
     return c;
 }
@@ -97,12 +97,12 @@ static void check_md5s(const mlv_clip *c, const char *file)
     int n = expected_md5s_in(PEER, file, want, MAX_FRAMES);
     if (!n)   /* the white-balance clips have no MD5 list: one frame must decode */
         n = 1;
-    const mlv_clip_info *in = mlv_clip_get_info(c);
+    const mlv_clip_info *in = mp_mlv_clip_get_info(c);
     mlv_scratch s = {0};
     mp_frame f = {0};
     for (int k = 0; k < n; k++) {
         mp_error err = {0};
-        if (mlv_read_frame(c, (uint32_t)k, &f, &s, &err) != MP_OK)
+        if (mp_mlv_read_frame(c, (uint32_t)k, &f, &s, &err) != MP_OK)
             fail_msg("%s frame %d: %s", file, k, err.msg);
         if (expected_md5s_in(PEER, file, want, MAX_FRAMES))
             check_frame(&f, file, k, want[k]);
@@ -113,19 +113,19 @@ static void check_md5s(const mlv_clip *c, const char *file)
         mlv_payload p[MAX_FRAMES];
         memset(p, 0, sizeof p);
         for (int k = 0; k < n; k++)
-            assert_int_equal(mlv_read_payload(c, (uint32_t)k, &p[k], NULL), MP_OK);
+            assert_int_equal(mp_mlv_read_payload(c, (uint32_t)k, &p[k], NULL), MP_OK);
         mlv_scratch back = {0};
         for (int k = n - 1; k >= 0; k--) {
             mp_error err = {0};
-            if (mlv_decode_payload(c, (uint32_t)k, &p[k], &f, &back, &err) != MP_OK)
+            if (mp_mlv_decode_payload(c, (uint32_t)k, &p[k], &f, &back, &err) != MP_OK)
                 fail_msg("%s frame %d (reverse): %s", file, k, err.msg);
             check_frame(&f, file, k, want[k]);
-            mlv_payload_free(&p[k]);
+            mp_mlv_payload_free(&p[k]);
         }
-        mlv_scratch_free(&back);
+        mp_mlv_scratch_free(&back);
     }
     mp_frame_free(&f);
-    mlv_scratch_free(&s);
+    mp_mlv_scratch_free(&s);
 }
 
 static void every_peer_clip_decodes_to_its_md5s(void **state)
@@ -144,18 +144,18 @@ static void every_peer_clip_decodes_to_its_md5s(void **state)
             fail_msg("%s: a peer clip this test does not know (add it to clips[])", name);
         log_capture log = {0};
         mlv_clip *c = open_peer(name, &log);
-        const mlv_clip_info *in = mlv_clip_get_info(c);
+        const mlv_clip_info *in = mp_mlv_clip_get_info(c);
         if (in->damage_count)
-            fail_msg("%s: damage: %s", name, mlv_clip_damage(c, 0)->message);
+            fail_msg("%s: damage: %s", name, mp_mlv_clip_damage(c, 0)->message);
         assert_int_equal(in->video_class, pc->video_class);
         if (in->compression != pc->compression)
-            fail_msg("%s: compression %s", name, mlv_compression_name(in->compression));
+            fail_msg("%s: compression %s", name, mp_mlv_compression_name(in->compression));
         assert_int_equal(in->lzma_tagged_raw, pc->video_class == 1 &&
                                               pc->compression == MLV_COMPRESSION_LZMA);
         assert_int_equal(log.warnings, in->lzma_tagged_raw);
-        assert_int_equal(mlv_clip_check_video(c, NULL), MP_OK);
+        assert_int_equal(mp_mlv_clip_check_video(c, NULL), MP_OK);
         check_md5s(c, name);
-        mlv_clip_close(c);
+        mp_mlv_clip_close(c);
         seen++;
     }
     closedir(d);
@@ -165,8 +165,8 @@ static void every_peer_clip_decodes_to_its_md5s(void **state)
 static void compression_names(void **state)
 {
     (void)state;
-    assert_string_equal(mlv_compression_name(MLV_COMPRESSION_LJ92_DELTA), "lj92+delta");
-    assert_string_equal(mlv_compression_name(MLV_COMPRESSION_LZMA_DELTA), "lzma+delta");
+    assert_string_equal(mp_mlv_compression_name(MLV_COMPRESSION_LJ92_DELTA), "lj92+delta");
+    assert_string_equal(mp_mlv_compression_name(MLV_COMPRESSION_LZMA_DELTA), "lzma+delta");
 }
 
 static void mislabelled_lzma_warns_once_naming_it(void **state)
@@ -182,11 +182,11 @@ static void mislabelled_lzma_warns_once_naming_it(void **state)
     mlv_scratch s = {0};
     mp_frame f = {0};
     for (uint32_t k = 0; k < 3; k++)
-        assert_int_equal(mlv_read_frame(c, k, &f, &s, NULL), MP_OK);
+        assert_int_equal(mp_mlv_read_frame(c, k, &f, &s, NULL), MP_OK);
     assert_int_equal(log.warnings, 1);
     mp_frame_free(&f);
-    mlv_scratch_free(&s);
-    mlv_clip_close(c);
+    mp_mlv_scratch_free(&s);
+    mp_mlv_clip_close(c);
 }
 
 /* Frame 0's payload in the LZMA peer clips starts at byte 304 with the declared size 14784
@@ -220,30 +220,30 @@ static void short_lzma_payload_is_still_damage(void **state)
     const uint8_t short_size[4] = {(14336 - 2) & 0xFF, (14336 - 2) >> 8, 0, 0};
     patch_bytes(path, FRAME0_PAYLOAD, short_size, 4);
     mlv_clip *c = NULL;
-    assert_int_equal(mlv_clip_open(&c, path, NULL, NULL), MP_OK);
+    assert_int_equal(mp_mlv_clip_open(&c, path, NULL, NULL), MP_OK);
     mp_frame fr = {0};
     mlv_scratch s = {0};
     mp_error err = {0};
-    assert_int_equal(mlv_read_frame(c, 0, &fr, &s, &err), MP_ERR_DAMAGED);
+    assert_int_equal(mp_mlv_read_frame(c, 0, &fr, &s, &err), MP_ERR_DAMAGED);
     assert_non_null(strstr(err.msg, "lzma_2014.MLV: offset 304: frame 0: LZMA: offset 0: "
                                     "declared size 14334"));
     assert_null(strstr(err.msg, "LZMA: LZMA"));
     /* the other frames are untouched */
-    assert_int_equal(mlv_read_frame(c, 1, &fr, &s, NULL), MP_OK);
-    mlv_clip_close(c);
+    assert_int_equal(mp_mlv_read_frame(c, 1, &fr, &s, NULL), MP_OK);
+    mp_mlv_clip_close(c);
     free(path);
 
     /* the stream cut short: the block is intact but the stream is shortened by zeroing its
      * tail, so fewer than 14336 bytes come out (or the stream is corrupt) */
     static uint8_t zeros[9000];
     path = patched_copy(dir, "lzma_2014.MLV", FRAME0_PAYLOAD + 400, zeros, sizeof zeros);
-    assert_int_equal(mlv_clip_open(&c, path, NULL, NULL), MP_OK);
-    assert_int_equal(mlv_read_frame(c, 0, &fr, &s, &err), MP_ERR_DAMAGED);
+    assert_int_equal(mp_mlv_clip_open(&c, path, NULL, NULL), MP_OK);
+    assert_int_equal(mp_mlv_read_frame(c, 0, &fr, &s, &err), MP_ERR_DAMAGED);
     assert_non_null(strstr(err.msg, "frame 0: LZMA: offset"));
-    mlv_clip_close(c);
+    mp_mlv_clip_close(c);
     free(path);
     mp_frame_free(&fr);
-    mlv_scratch_free(&s);
+    mp_mlv_scratch_free(&s);
     remove_tree(dir);
 }
 
@@ -258,19 +258,19 @@ static void mislabelled_payload_without_lzma_header_is_not_guessed(void **state)
     log_capture log = {0};
     mlv_open_options opt = {.log = {capture, &log}};
     mlv_clip *c = NULL;
-    assert_int_equal(mlv_clip_open(&c, path, &opt, NULL), MP_OK);
-    const mlv_clip_info *in = mlv_clip_get_info(c);
+    assert_int_equal(mp_mlv_clip_open(&c, path, &opt, NULL), MP_OK);
+    const mlv_clip_info *in = mp_mlv_clip_get_info(c);
     assert_int_equal(in->compression, MLV_COMPRESSION_NONE);
     assert_false(in->lzma_tagged_raw);
     assert_int_equal(log.warnings, 0);
     mp_frame fr = {0};
     mlv_scratch s = {0};
     mp_error err = {0};
-    assert_int_equal(mlv_read_frame(c, 0, &fr, &s, &err), MP_ERR_DAMAGED);
+    assert_int_equal(mp_mlv_read_frame(c, 0, &fr, &s, &err), MP_ERR_DAMAGED);
     assert_non_null(strstr(err.msg, "payload of"));
     mp_frame_free(&fr);
-    mlv_scratch_free(&s);
-    mlv_clip_close(c);
+    mp_mlv_scratch_free(&s);
+    mp_mlv_clip_close(c);
     free(path);
     remove_tree(dir);
 }

@@ -39,7 +39,7 @@ static mlv_clip *open_sample(const char *name)
 {
     mlv_clip *c = NULL;
     mp_error err = {0};
-    mp_status st = mlv_clip_open(&c, sample_path(name), NULL, &err);
+    mp_status st = mp_mlv_clip_open(&c, sample_path(name), NULL, &err);
     if (st != MP_OK)
         fail_msg("%s: %s", name, err.msg);
     return c;
@@ -50,13 +50,13 @@ static void check_md5s(const mlv_clip *c, const char *key)
 {
     char want[8][33];
     int n = expected_md5s(key, want, 8);
-    const mlv_clip_info *in = mlv_clip_get_info(c);
+    const mlv_clip_info *in = mp_mlv_clip_get_info(c);
     assert_int_equal(in->frame_count, (uint32_t)n);
     mlv_scratch s = {0};
     mp_frame f = {0};
     for (int i = 0; i < n; i++) {
         mp_error err = {0};
-        mp_status st = mlv_read_frame(c, (uint32_t)i, &f, &s, &err);
+        mp_status st = mp_mlv_read_frame(c, (uint32_t)i, &f, &s, &err);
         if (st != MP_OK)
             fail_msg("%s frame %d: %s", key, i, err.msg);
         char got[33];
@@ -66,7 +66,7 @@ static void check_md5s(const mlv_clip *c, const char *key)
         assert_int_equal(f.number, (uint32_t)i);
     }
     mp_frame_free(&f);
-    mlv_scratch_free(&s);
+    mp_mlv_scratch_free(&s);
 }
 
 static void every_sample_decodes_to_expected_md5(void **state)
@@ -75,7 +75,7 @@ static void every_sample_decodes_to_expected_md5(void **state)
     for (size_t i = 0; i < SAMPLE_COUNT; i++) {
         mlv_clip *c = open_sample(samples[i].file);
         check_md5s(c, samples[i].md5_key);
-        mlv_clip_close(c);
+        mp_mlv_clip_close(c);
     }
 }
 
@@ -85,7 +85,7 @@ static void sample_levels_and_timing(void **state)
     for (size_t i = 0; i < SAMPLE_COUNT; i++) {
         const sample *s = &samples[i];
         mlv_clip *c = open_sample(s->file);
-        const mlv_clip_info *in = mlv_clip_get_info(c);
+        const mlv_clip_info *in = mp_mlv_clip_get_info(c);
         assert_int_equal(in->frame_count, s->frames);
         assert_int_equal(in->raw.width, 128);
         assert_int_equal(in->raw.height, 64);
@@ -100,13 +100,13 @@ static void sample_levels_and_timing(void **state)
         assert_int_equal(in->segment_count, 1);
         mp_frame f = {0};
         mlv_scratch sc = {0};
-        assert_int_equal(mlv_read_frame(c, 0, &f, &sc, NULL), MP_OK);
+        assert_int_equal(mp_mlv_read_frame(c, 0, &f, &sc, NULL), MP_OK);
         assert_int_equal(f.bits, s->bits);
         assert_int_equal(f.black, (uint32_t)s->black);
         assert_int_equal(f.white, (uint32_t)s->white);
         assert_int_equal(f.cfa, MP_CFA_RGGB);
         mp_frame_free(&f);
-        mlv_scratch_free(&sc);
+        mp_mlv_scratch_free(&sc);
         if (in->container == MLV_CONTAINER_MLV) {
             assert_int_equal(in->fps_num, 25000);
             assert_int_equal(in->fps_den, 1000);
@@ -115,14 +115,14 @@ static void sample_levels_and_timing(void **state)
             assert_int_equal(in->video_start_us, 1000);
             for (uint32_t k = 0; k < in->frame_count; k++) {
                 mlv_frame_info fi;
-                assert_int_equal(mlv_frame_info_get(c, k, &fi), MP_OK);
+                assert_int_equal(mp_mlv_frame_info_get(c, k, &fi), MP_OK);
                 assert_int_equal(fi.number, k);
                 assert_int_equal(fi.timestamp_us, 1000 + 40000 * k);
                 assert_int_equal(fi.segment, 0);
                 assert_int_equal(fi.raw->bits, s->bits);
             }
         }
-        mlv_clip_close(c);
+        mp_mlv_clip_close(c);
     }
 }
 
@@ -130,29 +130,29 @@ static void compression_and_dual_iso_tags(void **state)
 {
     (void)state;
     mlv_clip *c = open_sample("synth_lj92_cameralayout.MLV");
-    assert_int_equal(mlv_clip_get_info(c)->compression, MLV_COMPRESSION_LJ92);
-    assert_int_equal(mlv_clip_get_info(c)->video_class, 0x21);
-    assert_string_equal(mlv_compression_name(mlv_clip_get_info(c)->compression), "lj92");
-    mlv_clip_close(c);
+    assert_int_equal(mp_mlv_clip_get_info(c)->compression, MLV_COMPRESSION_LJ92);
+    assert_int_equal(mp_mlv_clip_get_info(c)->video_class, 0x21);
+    assert_string_equal(mp_mlv_compression_name(mp_mlv_clip_get_info(c)->compression), "lj92");
+    mp_mlv_clip_close(c);
 
     const char *dual[] = {"synth_dualiso_14bit.MLV", "synth_dualiso_lj92.MLV"};
     for (int i = 0; i < 2; i++) {
         c = open_sample(dual[i]);
-        const mlv_clip_info *in = mlv_clip_get_info(c);
+        const mlv_clip_info *in = mp_mlv_clip_get_info(c);
         assert_true(in->dual_iso.present);
         assert_int_equal(in->dual_iso.mode, 1);
         assert_int_equal(in->dual_iso.iso_value, 3);
         assert_int_equal(in->dual_iso.recovery_iso, 800);
         assert_int_equal(in->exposure.iso, 100);
         mlv_frame_info fi;
-        assert_int_equal(mlv_frame_info_get(c, 2, &fi), MP_OK);
+        assert_int_equal(mp_mlv_frame_info_get(c, 2, &fi), MP_OK);
         assert_int_equal(fi.dual_iso->recovery_iso, 800);
-        mlv_clip_close(c);
+        mp_mlv_clip_close(c);
     }
     c = open_sample("synth_14bit_128x64_3f.MLV");
-    assert_false(mlv_clip_get_info(c)->dual_iso.present);
-    assert_int_equal(mlv_clip_get_info(c)->compression, MLV_COMPRESSION_NONE);
-    mlv_clip_close(c);
+    assert_false(mp_mlv_clip_get_info(c)->dual_iso.present);
+    assert_int_equal(mp_mlv_clip_get_info(c)->compression, MLV_COMPRESSION_NONE);
+    mp_mlv_clip_close(c);
 }
 
 static void out_of_order_frames_are_sorted(void **state)
@@ -161,47 +161,47 @@ static void out_of_order_frames_are_sorted(void **state)
     mlv_clip *c = open_sample("synth_14bit_128x64_outoforder.MLV");
     for (uint32_t k = 0; k < 3; k++) {
         mlv_frame_info fi;
-        assert_int_equal(mlv_frame_info_get(c, k, &fi), MP_OK);
+        assert_int_equal(mp_mlv_frame_info_get(c, k, &fi), MP_OK);
         assert_int_equal(fi.number, k);
         assert_int_equal(fi.timestamp_us, 1000 + 40000 * k);
-        assert_int_equal(mlv_frame_index_of(c, k), k);
+        assert_int_equal(mp_mlv_frame_index_of(c, k), k);
     }
-    assert_int_equal(mlv_frame_index_of(c, 3), -1);
-    assert_int_equal(mlv_frame_info_get(c, 3, &(mlv_frame_info){0}), MP_ERR_RANGE);
+    assert_int_equal(mp_mlv_frame_index_of(c, 3), -1);
+    assert_int_equal(mp_mlv_frame_info_get(c, 3, &(mlv_frame_info){0}), MP_ERR_RANGE);
     mp_frame f = {0};
     mlv_scratch s = {0};
     mp_error err = {0};
-    assert_int_equal(mlv_read_frame(c, 3, &f, &s, &err), MP_ERR_RANGE);
-    mlv_clip_close(c);
+    assert_int_equal(mp_mlv_read_frame(c, 3, &f, &s, &err), MP_ERR_RANGE);
+    mp_mlv_clip_close(c);
 }
 
 static void spanned_clip_any_name_and_case(void **state)
 {
     (void)state;
     mlv_clip *c = open_sample("synth_span.M00");   /* a later chunk's name opens the clip */
-    const mlv_clip_info *in = mlv_clip_get_info(c);
+    const mlv_clip_info *in = mp_mlv_clip_get_info(c);
     assert_int_equal(in->chunk_count, 2);
     assert_int_equal(in->frame_count, 4);
-    assert_non_null(strstr(mlv_clip_path(c, 0), "synth_span.MLV"));
-    assert_non_null(strstr(mlv_clip_path(c, 1), "synth_span.M00"));
-    assert_null(mlv_clip_path(c, 2));
-    mlv_clip_close(c);
+    assert_non_null(strstr(mp_mlv_clip_path(c, 0), "synth_span.MLV"));
+    assert_non_null(strstr(mp_mlv_clip_path(c, 1), "synth_span.M00"));
+    assert_null(mp_mlv_clip_path(c, 2));
+    mp_mlv_clip_close(c);
 
     char *dir = temp_dir();
     char *mlv = join(dir, "clip.mlv"), *m00 = join(dir, "clip.m00");
     copy_file(sample_path("synth_span.MLV"), mlv);
     copy_file(sample_path("synth_span.M00"), m00);
     c = NULL;
-    assert_int_equal(mlv_clip_open(&c, mlv, NULL, NULL), MP_OK);
-    assert_int_equal(mlv_clip_get_info(c)->chunk_count, 2);
+    assert_int_equal(mp_mlv_clip_open(&c, mlv, NULL, NULL), MP_OK);
+    assert_int_equal(mp_mlv_clip_get_info(c)->chunk_count, 2);
     check_md5s(c, "synth_span.MLV+M00");
-    mlv_clip_close(c);
+    mp_mlv_clip_close(c);
 
     mlv_open_options opt = {.no_spanning = 1};
-    assert_int_equal(mlv_clip_open(&c, mlv, &opt, NULL), MP_OK);
-    assert_int_equal(mlv_clip_get_info(c)->chunk_count, 1);
-    assert_int_equal(mlv_clip_get_info(c)->frame_count, 2);
-    mlv_clip_close(c);
+    assert_int_equal(mp_mlv_clip_open(&c, mlv, &opt, NULL), MP_OK);
+    assert_int_equal(mp_mlv_clip_get_info(c)->chunk_count, 1);
+    assert_int_equal(mp_mlv_clip_get_info(c)->frame_count, 2);
+    mp_mlv_clip_close(c);
     free(mlv);
     free(m00);
     remove_tree(dir);
@@ -211,7 +211,7 @@ static void legacy_raw_footer_and_straddling_frames(void **state)
 {
     (void)state;
     mlv_clip *c = open_sample("synth_legacy.R00");
-    const mlv_clip_info *in = mlv_clip_get_info(c);
+    const mlv_clip_info *in = mp_mlv_clip_get_info(c);
     assert_int_equal(in->container, MLV_CONTAINER_RAW);
     assert_int_equal(in->chunk_count, 2);
     assert_int_equal(in->frame_count, 3);
@@ -221,14 +221,14 @@ static void legacy_raw_footer_and_straddling_frames(void **state)
     assert_true(in->fps_num > 0 && in->fps_den == 1000);
     check_md5s(c, "synth_legacy.RAW+R00");
     /* the second frame starts in .RAW and ends in .R00 (20000-byte first chunk) */
-    mlv_clip_close(c);
+    mp_mlv_clip_close(c);
 }
 
 static void audio_pcm_in_block_order(void **state)
 {
     (void)state;
     mlv_clip *c = open_sample("synth_14bit_audio.MLV");
-    const mlv_clip_info *in = mlv_clip_get_info(c);
+    const mlv_clip_info *in = mp_mlv_clip_get_info(c);
     assert_true(in->audio.present);
     assert_int_equal(in->audio.format, 1);
     assert_int_equal(in->audio.channels, 2);
@@ -250,27 +250,27 @@ static void audio_pcm_in_block_order(void **state)
         assert_int_equal(fread(want + 7680 * i, 1, 7680, f), 7680);
     }
     fclose(f);
-    assert_int_equal(mlv_read_audio(c, 0, got, sizeof got, NULL), MP_OK);
+    assert_int_equal(mp_mlv_read_audio(c, 0, got, sizeof got, NULL), MP_OK);
     assert_memory_equal(got, want, sizeof want);
     /* a read across a block boundary, and one past the end */
-    assert_int_equal(mlv_read_audio(c, 7000, got, 2000, NULL), MP_OK);
+    assert_int_equal(mp_mlv_read_audio(c, 7000, got, 2000, NULL), MP_OK);
     assert_memory_equal(got, want + 7000, 2000);
     mp_error err = {0};
-    assert_int_equal(mlv_read_audio(c, sizeof want - 4, got, 8, &err), MP_ERR_RANGE);
+    assert_int_equal(mp_mlv_read_audio(c, sizeof want - 4, got, 8, &err), MP_ERR_RANGE);
 
     /* its frames carry the test pattern */
     mp_frame fr = {0};
     mlv_scratch s = {0};
     uint16_t *px = malloc(128 * 64 * 2);
     for (uint32_t k = 0; k < 3; k++) {
-        assert_int_equal(mlv_read_frame(c, k, &fr, &s, NULL), MP_OK);
+        assert_int_equal(mp_mlv_read_frame(c, k, &fr, &s, NULL), MP_OK);
         pattern_frame(px, 128, 64, k, 14);
         assert_memory_equal(fr.data, px, 128 * 64 * 2);
     }
     free(px);
     mp_frame_free(&fr);
-    mlv_scratch_free(&s);
-    mlv_clip_close(c);
+    mp_mlv_scratch_free(&s);
+    mp_mlv_clip_close(c);
 }
 
 typedef struct thread_job {
@@ -291,7 +291,7 @@ static void *read_all(void *arg)
         for (int i = 0; i < n; i++) {
             int k = (i + round) % n;   /* threads hit different frames at the same time */
             char got[33];
-            if (mlv_read_frame(j->clip, (uint32_t)k, &f, &s, NULL) != MP_OK) {
+            if (mp_mlv_read_frame(j->clip, (uint32_t)k, &f, &s, NULL) != MP_OK) {
                 j->failures++;
                 continue;
             }
@@ -299,7 +299,7 @@ static void *read_all(void *arg)
             j->failures += strcmp(got, want[k]) != 0;
         }
     mp_frame_free(&f);
-    mlv_scratch_free(&s);
+    mp_mlv_scratch_free(&s);
     return NULL;
 }
 
@@ -322,11 +322,11 @@ static void four_threads_read_the_same_frames(void **state)
             pthread_join(t[k], NULL);
             assert_int_equal(jobs[k].failures, 0);
         }
-        mlv_clip_close(c);
+        mp_mlv_clip_close(c);
     }
 }
 
-/* mlv_read_payload + mlv_decode_payload give exactly what mlv_read_frame gives, on every
+/* mp_mlv_read_payload + mp_mlv_decode_payload give exactly what mp_mlv_read_frame gives, on every
  * sample. All payloads are read first (as the pipeline's I/O thread does) and decoded in
  * reverse order with one scratch, so each payload must hold its whole frame on its own. */
 static void split_read_and_decode_match_read_frame(void **state)
@@ -341,11 +341,11 @@ static void split_read_and_decode_match_read_frame(void **state)
         mlv_payload p[8];
         memset(p, 0, sizeof p);
         size_t packed = mp_packed_size_mlv(128 * 64, sm->bits);
-        int lj92 = mlv_clip_get_info(c)->compression == MLV_COMPRESSION_LJ92 ||
-                   mlv_clip_get_info(c)->lj92_tagged_raw;
+        int lj92 = mp_mlv_clip_get_info(c)->compression == MLV_COMPRESSION_LJ92 ||
+                   mp_mlv_clip_get_info(c)->lj92_tagged_raw;
         for (int k = 0; k < n; k++) {
             mp_error err = {0};
-            if (mlv_read_payload(c, (uint32_t)k, &p[k], &err) != MP_OK)
+            if (mp_mlv_read_payload(c, (uint32_t)k, &p[k], &err) != MP_OK)
                 fail_msg("%s frame %d: %s", sm->file, k, err.msg);
             assert_ptr_equal(p[k].clip, c);
             assert_int_equal(p[k].index, (uint32_t)k);
@@ -359,13 +359,13 @@ static void split_read_and_decode_match_read_frame(void **state)
         mp_frame f = {0}, g = {0};
         for (int k = n - 1; k >= 0; k--) {
             mp_error err = {0};
-            if (mlv_decode_payload(c, (uint32_t)k, &p[k], &f, &split, &err) != MP_OK)
+            if (mp_mlv_decode_payload(c, (uint32_t)k, &p[k], &f, &split, &err) != MP_OK)
                 fail_msg("%s frame %d: %s", sm->file, k, err.msg);
             char got[33];
             frame_md5(&f, got);
             if (strcmp(got, want[k]))
                 fail_msg("%s frame %d: md5 %s, expected %s", sm->file, k, got, want[k]);
-            assert_int_equal(mlv_read_frame(c, (uint32_t)k, &g, &whole, NULL), MP_OK);
+            assert_int_equal(mp_mlv_read_frame(c, (uint32_t)k, &g, &whole, NULL), MP_OK);
             assert_int_equal(f.number, g.number);
             assert_int_equal(f.timestamp_us, g.timestamp_us);
             assert_int_equal(f.bits, g.bits);
@@ -378,15 +378,15 @@ static void split_read_and_decode_match_read_frame(void **state)
         }
         /* a payload answers only for its own frame */
         mp_error err = {0};
-        assert_int_equal(mlv_decode_payload(c, 0, &p[1], &f, &split, &err), MP_ERR_ARG);
+        assert_int_equal(mp_mlv_decode_payload(c, 0, &p[1], &f, &split, &err), MP_ERR_ARG);
         assert_non_null(strstr(err.msg, "frame index 0"));
         for (int k = 0; k < n; k++)
-            mlv_payload_free(&p[k]);
+            mp_mlv_payload_free(&p[k]);
         mp_frame_free(&f);
         mp_frame_free(&g);
-        mlv_scratch_free(&split);
-        mlv_scratch_free(&whole);
-        mlv_clip_close(c);
+        mp_mlv_scratch_free(&split);
+        mp_mlv_scratch_free(&whole);
+        mp_mlv_clip_close(c);
     }
 }
 
@@ -400,19 +400,19 @@ static void payload_after_failed_read_or_of_another_clip(void **state)
     mlv_scratch s = {0};
     mp_frame f = {0};
     mp_error err = {0}, whole_err = {0};
-    assert_int_equal(mlv_read_payload(a, 1, &p, NULL), MP_OK);
-    assert_int_equal(mlv_decode_payload(b, 1, &p, &f, &s, &err), MP_ERR_ARG);
-    /* the same error as mlv_read_frame, and the old bytes no longer count as frame 1 */
-    assert_int_equal(mlv_read_payload(a, 3, &p, &err), MP_ERR_RANGE);
-    assert_int_equal(mlv_read_frame(a, 3, &f, &s, &whole_err), MP_ERR_RANGE);
+    assert_int_equal(mp_mlv_read_payload(a, 1, &p, NULL), MP_OK);
+    assert_int_equal(mp_mlv_decode_payload(b, 1, &p, &f, &s, &err), MP_ERR_ARG);
+    /* the same error as mp_mlv_read_frame, and the old bytes no longer count as frame 1 */
+    assert_int_equal(mp_mlv_read_payload(a, 3, &p, &err), MP_ERR_RANGE);
+    assert_int_equal(mp_mlv_read_frame(a, 3, &f, &s, &whole_err), MP_ERR_RANGE);
     assert_string_equal(err.msg, whole_err.msg);
     assert_null(p.clip);
-    assert_int_equal(mlv_decode_payload(a, 1, &p, &f, &s, &err), MP_ERR_ARG);
+    assert_int_equal(mp_mlv_decode_payload(a, 1, &p, &f, &s, &err), MP_ERR_ARG);
     assert_null(f.data);
-    mlv_payload_free(&p);
-    mlv_scratch_free(&s);
-    mlv_clip_close(a);
-    mlv_clip_close(b);
+    mp_mlv_payload_free(&p);
+    mp_mlv_scratch_free(&s);
+    mp_mlv_clip_close(a);
+    mp_mlv_clip_close(b);
 }
 
 int main(void)

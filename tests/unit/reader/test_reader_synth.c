@@ -45,7 +45,7 @@ static mlv_clip *write_and_open(tbuf *b, const char *name)
     tb_free(b);
     mlv_clip *c = NULL;
     mp_error err = {0};
-    if (mlv_clip_open(&c, path, NULL, &err) != MP_OK)
+    if (mp_mlv_clip_open(&c, path, NULL, &err) != MP_OK)
         fail_msg("%s: %s", name, err.msg);
     free(path);
     return c;
@@ -66,7 +66,7 @@ static void expect_pattern(const mlv_clip *c, uint32_t index, uint32_t w, uint32
 {
     mp_frame fr = {0};
     mp_error err = {0};
-    if (mlv_read_frame(c, index, &fr, s, &err) != MP_OK)
+    if (mp_mlv_read_frame(c, index, &fr, s, &err) != MP_OK)
         fail_msg("frame index %u: %s", index, err.msg);
     assert_int_equal(fr.width, w);
     assert_int_equal(fr.height, h);
@@ -162,7 +162,7 @@ static void every_block_type_is_decoded(void **state)
     vidf_pattern(&b, 42708, 1, 64, 32, 16, 1);
     mlv_clip *c = write_and_open(&b, "blocks.MLV");
 
-    const mlv_clip_info *in = mlv_clip_get_info(c);
+    const mlv_clip_info *in = mp_mlv_clip_get_info(c);
     assert_int_equal(in->damage_count, 0);
     assert_int_equal(in->guid, GUID);
     assert_int_equal(in->fps_num, 24000);
@@ -221,7 +221,7 @@ static void every_block_type_is_decoded(void **state)
     assert_int_equal(in->dual_iso.recovery_iso, 400 << 6);   /* +6 EV from the EXPO ISO */
     assert_int_equal(in->frame_count, 2);
     mlv_frame_info fi;
-    assert_int_equal(mlv_frame_info_get(c, 1, &fi), MP_OK);
+    assert_int_equal(mp_mlv_frame_info_get(c, 1, &fi), MP_OK);
     assert_int_equal(fi.crop_x, 8);
     assert_int_equal(fi.crop_y, 2);
     assert_int_equal(fi.pan_x, 7);
@@ -229,8 +229,8 @@ static void every_block_type_is_decoded(void **state)
     mlv_scratch s = {0};
     expect_pattern(c, 0, 64, 32, 16, 0, &s);
     expect_pattern(c, 1, 64, 32, 16, 1, &s);
-    mlv_scratch_free(&s);
-    mlv_clip_close(c);
+    mp_mlv_scratch_free(&s);
+    mp_mlv_clip_close(c);
 }
 
 static void short_old_blocks_read_zero_filled(void **state)
@@ -258,7 +258,7 @@ static void short_old_blocks_read_zero_filled(void **state)
     tb_free(&body);
     vidf_pattern(&b, 100, 0, 64, 32, 14, 0);
     mlv_clip *c = write_and_open(&b, "old.MLV");
-    const mlv_clip_info *in = mlv_clip_get_info(c);
+    const mlv_clip_info *in = mp_mlv_clip_get_info(c);
     assert_string_equal(in->camera.name, "Canon EOS 550D");
     assert_int_equal(in->camera.model, 0x80000270);
     assert_string_equal(in->camera.serial, "");
@@ -271,8 +271,8 @@ static void short_old_blocks_read_zero_filled(void **state)
     assert_int_equal(in->damage_count, 0);
     mlv_scratch s = {0};
     expect_pattern(c, 0, 64, 32, 14, 0, &s);
-    mlv_scratch_free(&s);
-    mlv_clip_close(c);
+    mp_mlv_scratch_free(&s);
+    mp_mlv_clip_close(c);
 }
 
 static void metadata_changes_apply_in_timestamp_order(void **state)
@@ -297,7 +297,7 @@ static void metadata_changes_apply_in_timestamp_order(void **state)
             tb_wbal(&b, 140000, 3200);
     }
     mlv_clip *c = write_and_open(&b, "changes.MLV");
-    const mlv_clip_info *in = mlv_clip_get_info(c);
+    const mlv_clip_info *in = mp_mlv_clip_get_info(c);
     assert_int_equal(in->frame_count, 6);
     assert_int_equal(in->segment_count, 3);
     static const uint32_t iso[6] = {100, 100, 400, 400, 400, 400};
@@ -305,7 +305,7 @@ static void metadata_changes_apply_in_timestamp_order(void **state)
     static const uint32_t segment[6] = {0, 0, 1, 1, 1, 2};
     for (uint32_t k = 0; k < 6; k++) {
         mlv_frame_info fi;
-        assert_int_equal(mlv_frame_info_get(c, k, &fi), MP_OK);
+        assert_int_equal(mp_mlv_frame_info_get(c, k, &fi), MP_OK);
         assert_int_equal(fi.exposure->iso, iso[k]);
         assert_int_equal(fi.white_balance->kelvin, kelvin[k]);
         assert_int_equal(fi.segment, segment[k]);
@@ -316,12 +316,12 @@ static void metadata_changes_apply_in_timestamp_order(void **state)
     expect_pattern(c, 4, 64, 32, 14, 4, &s);
     expect_pattern(c, 5, 32, 16, 12, 5, &s);
     mp_frame fr = {0};
-    assert_int_equal(mlv_read_frame(c, 5, &fr, &s, NULL), MP_OK);
+    assert_int_equal(mp_mlv_read_frame(c, 5, &fr, &s, NULL), MP_OK);
     assert_int_equal(fr.black, 512);
     assert_int_equal(fr.white, 3750);
     mp_frame_free(&fr);
-    mlv_scratch_free(&s);
-    mlv_clip_close(c);
+    mp_mlv_scratch_free(&s);
+    mp_mlv_clip_close(c);
 }
 
 static void dropped_frames_are_gaps(void **state)
@@ -334,19 +334,19 @@ static void dropped_frames_are_gaps(void **state)
     for (int i = 0; i < 5; i++)
         vidf_pattern(&b, 1000 + 40000ull * numbers[i], numbers[i], 64, 32, 10, numbers[i]);
     mlv_clip *c = write_and_open(&b, "gaps.MLV");
-    const mlv_clip_info *in = mlv_clip_get_info(c);
+    const mlv_clip_info *in = mp_mlv_clip_get_info(c);
     assert_int_equal(in->frame_count, 5);
     assert_int_equal(in->gap_count, 2);
     assert_int_equal(in->missing_frames, 5);
     assert_int_equal(in->first_number, 0);
     assert_int_equal(in->last_number, 9);
     assert_int_equal(in->damage_count, 0);
-    assert_int_equal(mlv_frame_index_of(c, 4), 2);
-    assert_int_equal(mlv_frame_index_of(c, 2), -1);
+    assert_int_equal(mp_mlv_frame_index_of(c, 4), 2);
+    assert_int_equal(mp_mlv_frame_index_of(c, 2), -1);
     mlv_scratch s = {0};
     expect_pattern(c, 4, 64, 32, 10, 9, &s);
-    mlv_scratch_free(&s);
-    mlv_clip_close(c);
+    mp_mlv_scratch_free(&s);
+    mp_mlv_clip_close(c);
 }
 
 static void lj92_payload_in_uncompressed_class(void **state)
@@ -358,18 +358,18 @@ static void lj92_payload_in_uncompressed_class(void **state)
                      .predictor = 1};
     uint8_t *jpg;
     size_t len;
-    assert_int_equal(lj92_encode(px, &h, &jpg, &len, NULL), MP_OK);
+    assert_int_equal(mp_lj92_encode(px, &h, &jpg, &len, NULL), MP_OK);
     tbuf b = {0};
     tb_mlvi(&b, GUID, 0, 1, 0, 25, 1);
     tb_rawi(&b, 0, 64, 32, 14, 2048, 15000);
     tb_vidf(&b, 1000, 0, jpg, len);
     free(jpg);
     mlv_clip *c = write_and_open(&b, "tagged.MLV");
-    assert_true(mlv_clip_get_info(c)->lj92_tagged_raw);
+    assert_true(mp_mlv_clip_get_info(c)->lj92_tagged_raw);
     mlv_scratch s = {0};
     expect_pattern(c, 0, 64, 32, 14, 3, &s);
-    mlv_scratch_free(&s);
-    mlv_clip_close(c);
+    mp_mlv_scratch_free(&s);
+    mp_mlv_clip_close(c);
 }
 
 /* DELTA/LZMA clips as mlv_dump wrote them: frames 0-2 at one RAWI, then a new RAWI (the
@@ -427,24 +427,24 @@ static void delta_and_lzma_frames(void **state)
     };
     for (int i = 0; i < 3; i++) {
         mlv_clip *c = write_archive_clip(kinds[i].cls, kinds[i].name, 0);
-        assert_int_equal(mlv_clip_get_info(c)->compression, kinds[i].comp);
-        assert_int_equal(mlv_clip_get_info(c)->segment_count, 2);
+        assert_int_equal(mp_mlv_clip_get_info(c)->compression, kinds[i].comp);
+        assert_int_equal(mp_mlv_clip_get_info(c)->segment_count, 2);
         mlv_scratch s = {0};
         for (uint32_t k = 0; k < 6; k++)   /* sequential */
             expect_pattern(c, k, 64, 32, 14, k, &s);
         static const uint32_t order[] = {4, 1, 5, 0, 3, 2, 2};   /* random access */
         for (size_t k = 0; k < sizeof order / sizeof order[0]; k++)
             expect_pattern(c, order[k], 64, 32, 14, order[k], &s);
-        mlv_scratch_free(&s);
+        mp_mlv_scratch_free(&s);
         mlv_scratch fresh = {0};
         expect_pattern(c, 5, 64, 32, 14, 5, &fresh);
         /* the same scratch on another clip of the same size must not reuse this reference */
         mlv_clip *other = write_archive_clip(kinds[i].cls, "other.MLV", 10);
         expect_pattern(other, 4, 64, 32, 14, 14, &fresh);
         expect_pattern(c, 5, 64, 32, 14, 5, &fresh);
-        mlv_clip_close(other);
-        mlv_scratch_free(&fresh);
-        mlv_clip_close(c);
+        mp_mlv_clip_close(other);
+        mp_mlv_scratch_free(&fresh);
+        mp_mlv_clip_close(c);
     }
 }
 
@@ -463,7 +463,7 @@ static void delta_and_lzma_payloads_from_elsewhere(void **state)
         mlv_payload p[6];
         memset(p, 0, sizeof p);
         for (uint32_t k = 0; k < 6; k++)
-            assert_int_equal(mlv_read_payload(c, k, &p[k], NULL), MP_OK);
+            assert_int_equal(mp_mlv_read_payload(c, k, &p[k], NULL), MP_OK);
         uint8_t *kept = malloc(p[5].size);
         memcpy(kept, p[5].data, p[5].size);
 
@@ -477,7 +477,7 @@ static void delta_and_lzma_payloads_from_elsewhere(void **state)
                 uint32_t k = pass == 2 ? order[n] : n;
                 mlv_scratch *s = pass == 0 ? &one : pass == 1 ? &turns[k % 2] : &any;
                 mp_error err = {0};
-                if (mlv_decode_payload(c, k, &p[k], &fr, s, &err) != MP_OK)
+                if (mp_mlv_decode_payload(c, k, &p[k], &fr, s, &err) != MP_OK)
                     fail_msg("class 0x%x pass %d frame %u: %s", classes[i], pass, k, err.msg);
                 pattern_frame(want, w, h, k, bits);
                 assert_int_equal(fr.number, k);
@@ -493,13 +493,13 @@ static void delta_and_lzma_payloads_from_elsewhere(void **state)
         assert_memory_equal(p[5].data, kept, p[5].size);
         free(kept);
         for (uint32_t k = 0; k < 6; k++)
-            mlv_payload_free(&p[k]);
+            mp_mlv_payload_free(&p[k]);
         mp_frame_free(&fr);
-        mlv_scratch_free(&one);
-        mlv_scratch_free(&turns[0]);
-        mlv_scratch_free(&turns[1]);
-        mlv_scratch_free(&any);
-        mlv_clip_close(c);
+        mp_mlv_scratch_free(&one);
+        mp_mlv_scratch_free(&turns[0]);
+        mp_mlv_scratch_free(&turns[1]);
+        mp_mlv_scratch_free(&any);
+        mp_mlv_clip_close(c);
     }
     free(want);
 }
@@ -520,16 +520,16 @@ static void audio_blocks_in_number_order_whole_samples(void **state)
     vidf_pattern(&b, 1000, 0, 64, 32, 14, 0);
     tb_audf(&b, 80500, 2, pcm[2], 400);
     mlv_clip *c = write_and_open(&b, "audio.MLV");
-    const mlv_clip_info *in = mlv_clip_get_info(c);
+    const mlv_clip_info *in = mp_mlv_clip_get_info(c);
     assert_int_equal(in->audio_blocks, 3);
     assert_int_equal(in->audio_bytes, 1200);
     assert_int_equal(in->audio_start_us, 500);
     assert_int_equal(in->video_start_us, 1000);
     uint8_t got[1200];
-    assert_int_equal(mlv_read_audio(c, 0, got, 1200, NULL), MP_OK);
+    assert_int_equal(mp_mlv_read_audio(c, 0, got, 1200, NULL), MP_OK);
     for (int i = 0; i < 3; i++)
         assert_memory_equal(got + 400 * i, pcm[i], 400);
-    mlv_clip_close(c);
+    mp_mlv_clip_close(c);
 
     /* AUDF without WAVI: no audio format, so no audio */
     tb_mlvi(&b, GUID, 0, 1, 1, 25, 1);
@@ -537,25 +537,25 @@ static void audio_blocks_in_number_order_whole_samples(void **state)
     tb_audf(&b, 500, 0, pcm[0], 400);
     vidf_pattern(&b, 1000, 0, 64, 32, 14, 0);
     c = write_and_open(&b, "nowavi.MLV");
-    assert_int_equal(mlv_clip_get_info(c)->audio_bytes, 0);
-    assert_int_equal(mlv_read_audio(c, 0, got, 4, NULL), MP_ERR_RANGE);
-    mlv_clip_close(c);
+    assert_int_equal(mp_mlv_clip_get_info(c)->audio_bytes, 0);
+    assert_int_equal(mp_mlv_read_audio(c, 0, got, 4, NULL), MP_ERR_RANGE);
+    mp_mlv_clip_close(c);
 }
 
 static void diso_recovery_iso_table(void **state)
 {
     (void)state;
-    assert_int_equal(mlv_diso_recovery_iso(0, 100), 100);
-    assert_int_equal(mlv_diso_recovery_iso(3, 100), 800);
-    assert_int_equal(mlv_diso_recovery_iso(6, 400), 6400);
-    assert_int_equal(mlv_diso_recovery_iso(-12, 1600), 25);    /* -6 EV */
-    assert_int_equal(mlv_diso_recovery_iso(-7, 1600), 800);    /* -1 EV */
-    assert_int_equal(mlv_diso_recovery_iso(-6, 100), 200);     /* +1 EV */
-    assert_int_equal(mlv_diso_recovery_iso(-1, 100), 6400);    /* +6 EV */
-    assert_int_equal(mlv_diso_recovery_iso(-3, 0), 0);         /* relative, primary unknown */
-    assert_int_equal(mlv_diso_recovery_iso(1600, 100), 1600);  /* literal ISO */
-    assert_int_equal(mlv_diso_recovery_iso(7, 100), 0);
-    assert_int_equal(mlv_diso_recovery_iso(-13, 100), 0);
+    assert_int_equal(mp_mlv_diso_recovery_iso(0, 100), 100);
+    assert_int_equal(mp_mlv_diso_recovery_iso(3, 100), 800);
+    assert_int_equal(mp_mlv_diso_recovery_iso(6, 400), 6400);
+    assert_int_equal(mp_mlv_diso_recovery_iso(-12, 1600), 25);    /* -6 EV */
+    assert_int_equal(mp_mlv_diso_recovery_iso(-7, 1600), 800);    /* -1 EV */
+    assert_int_equal(mp_mlv_diso_recovery_iso(-6, 100), 200);     /* +1 EV */
+    assert_int_equal(mp_mlv_diso_recovery_iso(-1, 100), 6400);    /* +6 EV */
+    assert_int_equal(mp_mlv_diso_recovery_iso(-3, 0), 0);         /* relative, primary unknown */
+    assert_int_equal(mp_mlv_diso_recovery_iso(1600, 100), 1600);  /* literal ISO */
+    assert_int_equal(mp_mlv_diso_recovery_iso(7, 100), 0);
+    assert_int_equal(mp_mlv_diso_recovery_iso(-13, 100), 0);
 }
 
 static void many_metadata_changes_stay_bounded(void **state)
@@ -568,11 +568,11 @@ static void many_metadata_changes_stay_bounded(void **state)
         tb_expo(&b, k, 100 + (k & 1), 1000);
     vidf_pattern(&b, 50000, 0, 64, 32, 14, 0);
     mlv_clip *c = write_and_open(&b, "expo.MLV");
-    assert_int_equal(mlv_clip_get_info(c)->frame_count, 1);
+    assert_int_equal(mp_mlv_clip_get_info(c)->frame_count, 1);
     mlv_scratch s = {0};
     expect_pattern(c, 0, 64, 32, 14, 0, &s);
-    mlv_scratch_free(&s);
-    mlv_clip_close(c);
+    mp_mlv_scratch_free(&s);
+    mp_mlv_clip_close(c);
 }
 
 static void resync_across_large_garbage(void **state)
@@ -594,17 +594,17 @@ static void resync_across_large_garbage(void **state)
         vidf_pattern(&b, 41000, 1, 64, 32, 12, 1);
         vidf_pattern(&b, 81000, 2, 64, 32, 12, 2);
         mlv_clip *c = write_and_open(&b, "junk.MLV");
-        const mlv_clip_info *in = mlv_clip_get_info(c);
+        const mlv_clip_info *in = mp_mlv_clip_get_info(c);
         assert_int_equal(in->frame_count, 3);
         assert_int_equal(in->damage_count, 1);
-        const mlv_damage *d = mlv_clip_damage(c, 0);
+        const mlv_damage *d = mp_mlv_clip_damage(c, 0);
         assert_int_equal(d->kind, MLV_DAMAGE_RESYNC);
         assert_int_equal(d->offset, bad_at);
         mlv_scratch s = {0};
         for (uint32_t k = 0; k < 3; k++)
             expect_pattern(c, k, 64, 32, 12, k, &s);
-        mlv_scratch_free(&s);
-        mlv_clip_close(c);
+        mp_mlv_scratch_free(&s);
+        mp_mlv_clip_close(c);
     }
 }
 

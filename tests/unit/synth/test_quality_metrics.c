@@ -27,7 +27,7 @@ static int setup(void **state)
 {
     fixture *fx = calloc(1, sizeof *fx);
     synth_scene sc = {.kind = SYNTH_SCENE_BENCHMARK};
-    if (!fx || synth_render_truth(&sc, W, H, 0, fx->truth, NULL) != MP_OK)
+    if (!fx || mp_synth_render_truth(&sc, W, H, 0, fx->truth, NULL) != MP_OK)
         return -1;
     if (mp_frame_reserve(&fx->out, W, H, NULL) != MP_OK)
         return -1;
@@ -80,7 +80,7 @@ static double scaled(double e, int x, int y, void *ctx)
 static double gaussian_noise(double e, int x, int y, void *ctx)
 {
     (void)x, (void)y;
-    return e + 10 * synth_rng_gaussian(ctx);
+    return e + 10 * mp_synth_rng_gaussian(ctx);
 }
 
 static void exact_output_has_no_error(void **state)
@@ -153,7 +153,7 @@ static void known_noise_gives_expected_dr(void **state)
 {
     fixture *fx = *state;
     synth_rng r;
-    synth_rng_init(&r, 5, 0);
+    mp_synth_rng_init(&r, 5, 0);
     make_output(fx, 4096, 65535, 16, gaussian_noise, &r);
     qm_input in = input_of(fx, 16);
     qm_report rep;
@@ -230,7 +230,7 @@ static void roi_offset_and_shift_are_honoured(void **state)
 
     /* A shifted frame: patches and the zone plate move with the scene. */
     synth_scene sc = {.kind = SYNTH_SCENE_BENCHMARK, .shift_px = 13.5};
-    assert_int_equal(synth_render_truth(&sc, W, H, 2, fx->truth, NULL), MP_OK);
+    assert_int_equal(mp_synth_render_truth(&sc, W, H, 2, fx->truth, NULL), MP_OK);
     make_output(fx, 4096, 65535, 16, scaled, &k);
     in = input_of(fx, 16);
     in.scene_offset = 27;
@@ -273,7 +273,7 @@ static void flicker_ranges_and_prediction(void **state)
 
     /* Noise 10 e- per pixel: predicted std = 100 * sqrt(n * 100) / sum e_true. */
     synth_rng r;
-    synth_rng_init(&r, 9, 0);
+    mp_synth_rng_init(&r, 9, 0);
     make_output(fx, 4096, 65535, 16, gaussian_noise, &r);
     qm_input in = input_of(fx, 16);
     qm_report rep;

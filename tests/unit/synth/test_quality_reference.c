@@ -20,14 +20,14 @@ static void hd_control_matches_reference_figures(void **state)
     float *truth = malloc(sizeof *truth * w * h);
     assert_non_null(truth);
     synth_scene sc = {.kind = SYNTH_SCENE_BENCHMARK};
-    assert_int_equal(synth_render_truth(&sc, w, h, 0, truth, NULL), MP_OK);
+    assert_int_equal(mp_synth_render_truth(&sc, w, h, 0, truth, NULL), MP_OK);
     synth_sensor s;
-    synth_sensor_default(&s, 14, 0);
+    mp_synth_sensor_default(&s, 14, 0);
     mp_frame raw = {0};
-    assert_int_equal(synth_expose(&s, truth, w, h, 7, 0, &raw, NULL), MP_OK);
+    assert_int_equal(mp_synth_expose(&s, truth, w, h, 7, 0, &raw, NULL), MP_OK);
     qm_input in = {.truth = truth, .width = w, .height = h, .out = &raw, .roi_x = s.ob_left,
                    .roi_y = s.ob_top, .black = raw.black, .white = raw.white,
-                   .s_out = synth_sensor_gain(&s)};
+                   .s_out = mp_synth_sensor_gain(&s)};
     qm_report rep;
     assert_int_equal(qm_measure(&in, &rep, NULL), MP_OK);
 

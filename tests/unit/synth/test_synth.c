@@ -17,52 +17,52 @@ static void rng_streams_are_reproducible_and_distinct(void **state)
 {
     (void)state;
     synth_rng a, b, c;
-    synth_rng_init(&a, 42, 7);
-    synth_rng_init(&b, 42, 7);
-    synth_rng_init(&c, 42, 8);
+    mp_synth_rng_init(&a, 42, 7);
+    mp_synth_rng_init(&b, 42, 7);
+    mp_synth_rng_init(&c, 42, 8);
     int same_as_other_stream = 0;
     for (int i = 0; i < 1000; i++) {
-        uint64_t va = synth_rng_next(&a), vc = synth_rng_next(&c);
-        assert_true(va == synth_rng_next(&b));
+        uint64_t va = mp_synth_rng_next(&a), vc = mp_synth_rng_next(&c);
+        assert_true(va == mp_synth_rng_next(&b));
         same_as_other_stream += va == vc;
     }
     assert_int_equal(same_as_other_stream, 0);
     /* Pin the first output so a change of generator or seeding shows up on every platform. */
-    synth_rng_init(&a, 0, 0);
-    uint64_t first = synth_rng_next(&a);
+    mp_synth_rng_init(&a, 0, 0);
+    uint64_t first = mp_synth_rng_next(&a);
     assert_true(first == 0xbf2c3e4f6b0f62a8ull);
-    synth_rng_init(&b, 0, 0);
-    assert_true(first == synth_rng_next(&b));
-    synth_rng_init(&b, 1, 0);
-    assert_true(first != synth_rng_next(&b));
+    mp_synth_rng_init(&b, 0, 0);
+    assert_true(first == mp_synth_rng_next(&b));
+    mp_synth_rng_init(&b, 1, 0);
+    assert_true(first != mp_synth_rng_next(&b));
 }
 
 static void det_log_exp_match_libm(void **state)
 {
     (void)state;
     for (double x = 1e-300; x < 1e300; x *= 1.37) {
-        assert_true(fabs(synth_det_log(x) - log(x)) <= 4e-16 * fmax(1, fabs(log(x))));
+        assert_true(fabs(mp_synth_det_log(x) - log(x)) <= 4e-16 * fmax(1, fabs(log(x))));
     }
     for (double x = -700; x < 700; x += 0.913) {
-        assert_true(fabs(synth_det_exp(x) - exp(x)) <= 4e-16 * exp(x));
+        assert_true(fabs(mp_synth_det_exp(x) - exp(x)) <= 4e-16 * exp(x));
     }
     for (double x = -60; x < 60; x += 0.0771)
-        assert_true(fabs(synth_det_exp2(x) - exp2(x)) <= 4e-16 * exp2(x));
-    assert_true(synth_det_exp2(3) == 8);
-    assert_true(synth_det_exp2(0) == 1);
-    assert_true(isinf(synth_det_log(0)) && synth_det_log(0) < 0);
-    assert_true(isnan(synth_det_log(-1)));
+        assert_true(fabs(mp_synth_det_exp2(x) - exp2(x)) <= 4e-16 * exp2(x));
+    assert_true(mp_synth_det_exp2(3) == 8);
+    assert_true(mp_synth_det_exp2(0) == 1);
+    assert_true(isinf(mp_synth_det_log(0)) && mp_synth_det_log(0) < 0);
+    assert_true(isnan(mp_synth_det_log(-1)));
 }
 
 static void gaussian_has_unit_variance(void **state)
 {
     (void)state;
     synth_rng r;
-    synth_rng_init(&r, 3, 0);
+    mp_synth_rng_init(&r, 3, 0);
     const int n = 400000;
     double sum = 0, sum2 = 0, beyond3 = 0;
     for (int i = 0; i < n; i++) {
-        double g = synth_rng_gaussian(&r);
+        double g = mp_synth_rng_gaussian(&r);
         sum += g;
         sum2 += g * g;
         beyond3 += fabs(g) > 3;
@@ -80,11 +80,11 @@ static void poisson_moments_over_all_regimes(void **state)
     const double means[] = {0.3, 3, 9.9, 10, 47, 400, 999, 1001, 20000};
     for (size_t m = 0; m < sizeof means / sizeof means[0]; m++) {
         synth_rng r;
-        synth_rng_init(&r, 11, m);
+        mp_synth_rng_init(&r, 11, m);
         const int n = 200000;
         double mu = means[m], sum = 0, sum2 = 0, zeros = 0;
         for (int i = 0; i < n; i++) {
-            double k = synth_rng_poisson(&r, mu);
+            double k = mp_synth_rng_poisson(&r, mu);
             assert_true(k >= 0 && k == floor(k));
             sum += k;
             sum2 += k * k;
@@ -98,9 +98,9 @@ static void poisson_moments_over_all_regimes(void **state)
             assert_true(fabs(zeros / n - exp(-mu)) < 5 * sqrt(exp(-mu) / n));
     }
     synth_rng r;
-    synth_rng_init(&r, 1, 1);
-    assert_true(synth_rng_poisson(&r, 0) == 0);
-    assert_true(synth_rng_poisson(&r, -5) == 0);
+    mp_synth_rng_init(&r, 1, 1);
+    assert_true(mp_synth_rng_poisson(&r, 0) == 0);
+    assert_true(mp_synth_rng_poisson(&r, -5) == 0);
 }
 
 static void sensor_levels_scale_with_depth(void **state)
@@ -114,7 +114,7 @@ static void sensor_levels_scale_with_depth(void **state)
     };
     for (size_t i = 0; i < 4; i++) {
         synth_sensor s;
-        synth_sensor_default(&s, want[i].bits, 4);
+        mp_synth_sensor_default(&s, want[i].bits, 4);
         assert_int_equal(s.bits, want[i].bits);
         assert_true(s.black == want[i].black);
         assert_true(s.white == want[i].white);
@@ -124,7 +124,7 @@ static void sensor_levels_scale_with_depth(void **state)
         assert_int_equal(s.ob_left, 72);
         assert_int_equal(s.ob_top, 28);
         assert_true(s.photon_noise);
-        assert_true(fabs(synth_sensor_gain(&s) - (s.white - s.black) / 66000) < 1e-15);
+        assert_true(fabs(mp_synth_sensor_gain(&s) - (s.white - s.black) / 66000) < 1e-15);
     }
 }
 
@@ -133,7 +133,7 @@ static float *render(synth_scene_kind kind, double ev, uint32_t w, uint32_t h, u
     synth_scene sc = {.kind = kind, .exposure_ev = ev};
     float *t = malloc(sizeof *t * w * h);
     assert_non_null(t);
-    assert_int_equal(synth_render_truth(&sc, w, h, frame, t, NULL), MP_OK);
+    assert_int_equal(mp_synth_render_truth(&sc, w, h, frame, t, NULL), MP_OK);
     return t;
 }
 
@@ -143,14 +143,14 @@ static void expose_is_deterministic(void **state)
     const uint32_t w = 96, h = 64;
     float *t = render(SYNTH_SCENE_BENCHMARK, 0, w, h, 0);
     synth_sensor s;
-    synth_sensor_default(&s, 14, 4);
+    mp_synth_sensor_default(&s, 14, 4);
     s.ob_left = 8;
     s.ob_top = 4;
     mp_frame a = {0}, b = {0}, c = {0}, d = {0};
-    assert_int_equal(synth_expose(&s, t, w, h, 5, 0, &a, NULL), MP_OK);
-    assert_int_equal(synth_expose(&s, t, w, h, 5, 0, &b, NULL), MP_OK);
-    assert_int_equal(synth_expose(&s, t, w, h, 6, 0, &c, NULL), MP_OK);
-    assert_int_equal(synth_expose(&s, t, w, h, 5, 1, &d, NULL), MP_OK);
+    assert_int_equal(mp_synth_expose(&s, t, w, h, 5, 0, &a, NULL), MP_OK);
+    assert_int_equal(mp_synth_expose(&s, t, w, h, 5, 0, &b, NULL), MP_OK);
+    assert_int_equal(mp_synth_expose(&s, t, w, h, 6, 0, &c, NULL), MP_OK);
+    assert_int_equal(mp_synth_expose(&s, t, w, h, 5, 1, &d, NULL), MP_OK);
     size_t n = (size_t)(w + 8) * (h + 4);
     assert_int_equal(a.width, w + 8);
     assert_int_equal(a.height, h + 4);
@@ -179,11 +179,11 @@ static void expose_bytes_are_pinned(void **state)
         for (uint32_t x = 0; x < w; x++)
             t[y * w + x] = (float)ldexp(1, (int)((x + y) % 16));  /* 1 ... 32768 e- */
     synth_sensor s;
-    synth_sensor_default(&s, 14, 4);
+    mp_synth_sensor_default(&s, 14, 4);
     s.ob_left = 4;
     s.ob_top = 0;
     mp_frame f = {0};
-    assert_int_equal(synth_expose(&s, t, w, h, 123, 9, &f, NULL), MP_OK);
+    assert_int_equal(mp_synth_expose(&s, t, w, h, 123, 9, &f, NULL), MP_OK);
     uint64_t hash = 1469598103934665603ull;  /* FNV-1a over the samples */
     for (size_t i = 0; i < (size_t)f.width * f.height; i++)
         hash = (hash ^ f.data[i]) * 1099511628211ull;
@@ -198,7 +198,7 @@ static void row_stats(const mp_frame *f, const synth_sensor *s, int bright, doub
 {
     double sum = 0, sum2 = 0, n = 0;
     for (uint32_t y = s->ob_top; y < f->height; y++) {
-        if (synth_row_is_bright(s, y) != bright)
+        if (mp_synth_row_is_bright(s, y) != bright)
             continue;
         for (uint32_t x = s->ob_left; x < f->width; x++) {
             double v = f->data[(size_t)y * f->width + x];
@@ -219,11 +219,11 @@ static void flat_field_matches_poisson_plus_read_noise(void **state)
     for (size_t l = 0; l < 4; l++) {
         float *t = render(SYNTH_SCENE_FLAT, levels[l], w, h, 0);
         synth_sensor s;
-        synth_sensor_default(&s, 14, 3);
+        mp_synth_sensor_default(&s, 14, 3);
         s.bright_black_offset = 5;
         mp_frame f = {0};
-        assert_int_equal(synth_expose(&s, t, w, h, 99, 0, &f, NULL), MP_OK);
-        double e = exp2(levels[l]), g = synth_sensor_gain(&s);
+        assert_int_equal(mp_synth_expose(&s, t, w, h, 99, 0, &f, NULL), MP_OK);
+        double e = exp2(levels[l]), g = mp_synth_sensor_gain(&s);
         for (int bright = 0; bright <= 1; bright++) {
             double gain = bright ? g * 8 : g, rn = bright ? 13.8 : 6.6;
             double want_mean = 2048 + (bright ? 5 : 0) + gain * e;
@@ -243,11 +243,11 @@ static void ob_border_holds_black_and_read_noise(void **state)
 {
     (void)state;
     synth_sensor s;
-    synth_sensor_default(&s, 12, 4);
+    mp_synth_sensor_default(&s, 12, 4);
     const uint32_t w = 64, h = 64;
     float *t = render(SYNTH_SCENE_FLAT, 14, w, h, 0);
     mp_frame f = {0};
-    assert_int_equal(synth_expose(&s, t, w, h, 1, 0, &f, NULL), MP_OK);
+    assert_int_equal(mp_synth_expose(&s, t, w, h, 1, 0, &f, NULL), MP_OK);
     double sum = 0, sum2 = 0, n = 0;
     for (uint32_t y = 0; y < f.height; y++)
         for (uint32_t x = 0; x < s.ob_left; x++) {
@@ -272,16 +272,16 @@ static void clipping_and_dark_frames(void **state)
     float *t = render(SYNTH_SCENE_FLAT, 17, w, h, 0);  /* 131072 e-, beyond the full well */
     for (uint32_t bits = 10; bits <= 16; bits += 2) {
         synth_sensor s;
-        synth_sensor_default(&s, bits, 4);
+        mp_synth_sensor_default(&s, bits, 4);
         s.ob_left = s.ob_top = 0;
         mp_frame f = {0};
-        assert_int_equal(synth_expose(&s, t, w, h, 2, 0, &f, NULL), MP_OK);
+        assert_int_equal(mp_synth_expose(&s, t, w, h, 2, 0, &f, NULL), MP_OK);
         for (size_t i = 0; i < (size_t)w * h; i++)
             assert_int_equal(f.data[i], (uint16_t)s.white);
         assert_int_equal(f.white, (uint32_t)s.white);
         /* Black 0 and noise: negative values clip at 0, nothing wraps around. */
         s.black = 0;
-        assert_int_equal(synth_expose(&s, NULL, w, h, 2, 0, &f, NULL), MP_OK);
+        assert_int_equal(mp_synth_expose(&s, NULL, w, h, 2, 0, &f, NULL), MP_OK);
         int zeros = 0;
         for (size_t i = 0; i < (size_t)w * h; i++) {
             assert_true(f.data[i] < 40 * (1u << (bits - 10)));
@@ -300,26 +300,26 @@ static void phase_selects_bright_rows(void **state)
     float *t = render(SYNTH_SCENE_FLAT, 8, w, h, 0);
     for (uint32_t phase = 0; phase < 4; phase++) {
         synth_sensor s;
-        synth_sensor_default(&s, 14, 4);
+        mp_synth_sensor_default(&s, 14, 4);
         s.phase = phase;
         s.ob_left = 0;
         s.ob_top = 2;  /* borders count: the pattern follows buffer rows */
         mp_frame f = {0};
-        assert_int_equal(synth_expose(&s, t, w, h, 4, 0, &f, NULL), MP_OK);
+        assert_int_equal(mp_synth_expose(&s, t, w, h, 4, 0, &f, NULL), MP_OK);
         for (uint32_t y = 2; y < f.height; y++) {
             double sum = 0;
             for (uint32_t x = 0; x < w; x++)
                 sum += f.data[(size_t)y * w + x];
             int bright = sum / w > 2048 + 0.2005 * 256 * 4;  /* halfway in log terms */
             assert_int_equal(bright, (y + phase) % 4 >= 2);
-            assert_int_equal(bright, synth_row_is_bright(&s, y));
+            assert_int_equal(bright, mp_synth_row_is_bright(&s, y));
         }
         mp_frame_free(&f);
     }
     synth_sensor s;
-    synth_sensor_default(&s, 14, 0);
+    mp_synth_sensor_default(&s, 14, 0);
     for (uint32_t y = 0; y < 8; y++)
-        assert_false(synth_row_is_bright(&s, y));
+        assert_false(mp_synth_row_is_bright(&s, y));
     free(t);
 }
 
@@ -385,12 +385,12 @@ static void frames_shift_and_jitter(void **state)
     double log_sum = 0, log_sum2 = 0;
     const int frames = 400;
     for (uint32_t f = 0; f < (uint32_t)frames; f++) {
-        double illum = synth_scene_illumination(&sc, f);
-        assert_true(illum == synth_scene_illumination(&sc, f));
+        double illum = mp_synth_scene_illumination(&sc, f);
+        assert_true(illum == mp_synth_scene_illumination(&sc, f));
         log_sum += log2(illum);
         log_sum2 += log2(illum) * log2(illum);
         if (f % 97 == 3) {
-            assert_int_equal(synth_render_truth(&sc, W, H, f, t, NULL), MP_OK);
+            assert_int_equal(mp_synth_render_truth(&sc, W, H, f, t, NULL), MP_OK);
             for (int y = 0; y < (int)H; y += 7)
                 for (int x = 0; x < (int)W; x += 5) {
                     double want = expected_truth(x + 0.7 * f, x, y, W, H, illum);
@@ -403,9 +403,9 @@ static void frames_shift_and_jitter(void **state)
     assert_true(fabs(sd - 0.5) < 0.1);
     synth_scene other = sc;
     other.seed = 12;
-    assert_true(synth_scene_illumination(&other, 3) != synth_scene_illumination(&sc, 3));
+    assert_true(mp_synth_scene_illumination(&other, 3) != mp_synth_scene_illumination(&sc, 3));
     sc.illum_sigma_ev = 0;
-    assert_true(synth_scene_illumination(&sc, 3) == 1);
+    assert_true(mp_synth_scene_illumination(&sc, 3) == 1);
     free(t);
 }
 
@@ -434,31 +434,31 @@ static void bad_arguments_are_refused(void **state)
 {
     (void)state;
     synth_sensor s;
-    synth_sensor_default(&s, 14, 4);
+    mp_synth_sensor_default(&s, 14, 4);
     float t[16] = {0};
     mp_frame f = {0};
     mp_error err = {0};
     s.bits = 13;
-    assert_int_equal(synth_expose(&s, t, 4, 4, 0, 0, &f, &err), MP_ERR_ARG);
+    assert_int_equal(mp_synth_expose(&s, t, 4, 4, 0, 0, &f, &err), MP_ERR_ARG);
     assert_non_null(strstr(err.msg, "13-bit"));
-    synth_sensor_default(&s, 10, 4);
+    mp_synth_sensor_default(&s, 10, 4);
     s.white = 2000;  /* above 10-bit range */
-    assert_int_equal(synth_expose(&s, t, 4, 4, 0, 0, &f, NULL), MP_ERR_ARG);
-    synth_sensor_default(&s, 14, 4);
+    assert_int_equal(mp_synth_expose(&s, t, 4, 4, 0, 0, &f, NULL), MP_ERR_ARG);
+    mp_synth_sensor_default(&s, 14, 4);
     s.phase = 4;
-    assert_int_equal(synth_expose(&s, t, 4, 4, 0, 0, &f, NULL), MP_ERR_ARG);
-    synth_sensor_default(&s, 14, 4);
-    assert_int_equal(synth_expose(&s, t, 0, 4, 0, 0, &f, NULL), MP_ERR_ARG);
+    assert_int_equal(mp_synth_expose(&s, t, 4, 4, 0, 0, &f, NULL), MP_ERR_ARG);
+    mp_synth_sensor_default(&s, 14, 4);
+    assert_int_equal(mp_synth_expose(&s, t, 0, 4, 0, 0, &f, NULL), MP_ERR_ARG);
     t[5] = NAN;
-    assert_int_equal(synth_expose(&s, t, 4, 4, 0, 0, &f, &err), MP_ERR_ARG);
+    assert_int_equal(mp_synth_expose(&s, t, 4, 4, 0, 0, &f, &err), MP_ERR_ARG);
     assert_non_null(strstr(err.msg, "(1, 1)"));
     t[5] = -1;
-    assert_int_equal(synth_expose(&s, t, 4, 4, 0, 0, &f, NULL), MP_ERR_ARG);
+    assert_int_equal(mp_synth_expose(&s, t, 4, 4, 0, 0, &f, NULL), MP_ERR_ARG);
     synth_scene sc = {.kind = 7};
-    assert_int_equal(synth_render_truth(&sc, 4, 4, 0, t, NULL), MP_ERR_ARG);
+    assert_int_equal(mp_synth_render_truth(&sc, 4, 4, 0, t, NULL), MP_ERR_ARG);
     sc.kind = SYNTH_SCENE_FLAT;
     sc.exposure_ev = NAN;
-    assert_int_equal(synth_render_truth(&sc, 4, 4, 0, t, NULL), MP_ERR_ARG);
+    assert_int_equal(mp_synth_render_truth(&sc, 4, 4, 0, t, NULL), MP_ERR_ARG);
     mp_frame_free(&f);
 }
 
@@ -480,11 +480,11 @@ static void rgb_truth_is_the_unsampled_cfa_truth(void **state)
         assert_non_null(rgb[c] = malloc(sizeof *rgb[c] * w * h));
     for (size_t k = 0; k < sizeof scenes / sizeof scenes[0]; k++) {
         const uint32_t frame = 3;
-        assert_int_equal(synth_render_truth(&scenes[k], w, h, frame, cfa, NULL), MP_OK);
-        assert_int_equal(synth_render_truth_rgb(&scenes[k], w, h, frame, rgb[0], rgb[1], rgb[2],
+        assert_int_equal(mp_synth_render_truth(&scenes[k], w, h, frame, cfa, NULL), MP_OK);
+        assert_int_equal(mp_synth_render_truth_rgb(&scenes[k], w, h, frame, rgb[0], rgb[1], rgb[2],
                                                 NULL), MP_OK);
         uint32_t checked[4] = {0};
-        double offset = synth_scene_offset(&scenes[k], frame);
+        double offset = mp_synth_scene_offset(&scenes[k], frame);
         for (uint32_t y = 0; y < h; y++)
             for (uint32_t x = 0; x < w; x++) {
                 size_t i = (size_t)y * w + x;
@@ -504,11 +504,11 @@ static void rgb_truth_is_the_unsampled_cfa_truth(void **state)
             assert_true(checked[pos] >= (w / 2) * (h / 2));
     }
     synth_scene bad = {.kind = 7};
-    assert_int_equal(synth_render_truth_rgb(&bad, w, h, 0, rgb[0], rgb[1], rgb[2], NULL),
+    assert_int_equal(mp_synth_render_truth_rgb(&bad, w, h, 0, rgb[0], rgb[1], rgb[2], NULL),
                      MP_ERR_ARG);
-    assert_int_equal(synth_render_truth_rgb(&scenes[0], w, h, 0, rgb[0], NULL, rgb[2], NULL),
+    assert_int_equal(mp_synth_render_truth_rgb(&scenes[0], w, h, 0, rgb[0], NULL, rgb[2], NULL),
                      MP_ERR_ARG);
-    assert_int_equal(synth_render_truth_rgb(&scenes[0], 0, h, 0, rgb[0], rgb[1], rgb[2], NULL),
+    assert_int_equal(mp_synth_render_truth_rgb(&scenes[0], 0, h, 0, rgb[0], rgb[1], rgb[2], NULL),
                      MP_ERR_ARG);
     free(cfa);
     for (int c = 0; c < 3; c++)

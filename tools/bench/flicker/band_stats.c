@@ -29,7 +29,7 @@ typedef struct noise_model {
 
 static void model_of(const synth_sensor *s, noise_model *m)
 {
-    double g = synth_sensor_gain(s), gb = g * exp2(s->ev_gap);
+    double g = mp_synth_sensor_gain(s), gb = g * exp2(s->ev_gap);
     m->read_e[0] = s->read_noise_dark / g;
     m->read_e[1] = s->read_noise_bright / gb;
     m->clip_e[0] = (s->white - s->black) / g;
@@ -64,7 +64,7 @@ static double predict_band(const clip_truth *t, const int8_t *band_of, int band,
             if (band_of[(size_t)ay * t->active_width + ax] != band)
                 continue;
             uint32_t x = ax + ol, y = ay + ot;
-            int f = synth_row_is_bright(&t->sensor, y), o = !f;
+            int f = mp_synth_row_is_bright(&t->sensor, y), o = !f;
             double e = t->electrons[(size_t)ay * t->active_width + ax];
             /* the other field's same-colour rows; at the frame edge the one that exists */
             uint32_t ya = y >= 2 ? y - 2 : y + 2, yb = y + 2 < bh ? y + 2 : y - 2;
@@ -79,7 +79,7 @@ static double predict_band(const clip_truth *t, const int8_t *band_of, int band,
         }
     double var = 0;
     for (uint32_t y = 0; y < bh; y++) {
-        int f = synth_row_is_bright(&t->sensor, y);
+        int f = mp_synth_row_is_bright(&t->sensor, y);
         for (uint32_t x = 0; x < bw; x++) {
             double k = w[(size_t)y * bw + x];
             if (k != 0)

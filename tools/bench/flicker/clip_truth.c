@@ -158,7 +158,7 @@ mp_status clip_truth_load(const char *path, clip_truth *t, mp_error *err)
     t->electrons = malloc(n * sizeof *t->electrons);
     if (!t->electrons)
         return mp_error_set(err, MP_ERR_NOMEM, "%s: cannot allocate the truth image", path);
-    st = synth_render_truth(&t->scene, t->active_width, t->active_height, 0, t->electrons, err);
+    st = mp_synth_render_truth(&t->scene, t->active_width, t->active_height, 0, t->electrons, err);
     if (st != MP_OK)
         clip_truth_free(t);
     return st;

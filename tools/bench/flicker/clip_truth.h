@@ -1,7 +1,7 @@
 /* clip_truth: what the flicker check needs from an mlvsynth clip's NAME.truth.json: the
  * sensor (levels, gain, read noise per field, row phase, optical-black borders), the scene,
  * the frame geometry, and the noise-free electrons of the active area rendered from them
- * (the file's "render" rule: synth_render_truth(scene, active_width, active_height, f)).
+ * (the file's "render" rule: mp_synth_render_truth(scene, active_width, active_height, f)).
  * Only static dual-ISO clips are accepted: one segment, no drift, no illumination jitter,
  * so every frame has the same truth and only the noise differs. */
 #ifndef FLICKER_CLIP_TRUTH_H

@@ -55,17 +55,17 @@ static mp_status one_frame(const mp_frame *raw, const clip_truth *t, int cr2hdr_
     dualiso_stats *st1 = calloc(1, sizeof *st1); /* large: not on the stack */
     if (!st1)
         return mp_error_set(err, MP_ERR_NOMEM, "flicker: cannot allocate statistics");
-    mp_status st = dualiso_detect(raw, &det, err);
+    mp_status st = mp_dualiso_detect(raw, &det, err);
     if (st == MP_OK && !det.is_dual)
         st = mp_error_set(err, MP_ERR_FORMAT, "flicker: frame %u shows no dual-ISO pattern",
                           raw->number);
     if (st == MP_OK)
-        st = dualiso_stats_collect(raw, det.phase, st1, err);
+        st = mp_dualiso_stats_collect(raw, det.phase, st1, err);
     if (st == MP_OK)
-        st = dualiso_levels_pool(st1, 1, NULL, lv, err);
+        st = mp_dualiso_levels_pool(st1, 1, NULL, lv, err);
     free(st1);
     if (st == MP_OK)
-        st = dualiso_reconstruct(raw, lv, NULL, ws, out, err);
+        st = mp_dualiso_reconstruct(raw, lv, NULL, ws, out, err);
     if (st != MP_OK)
         return st;
     *black_tag = out->black;
@@ -83,23 +83,23 @@ mp_status per_frame_measure(const char *clip_path, const clip_truth *t, int cr2h
                             mp_error *err)
 {
     mlv_clip *clip = NULL;
-    mp_status st = mlv_clip_open(&clip, clip_path, NULL, err);
+    mp_status st = mp_mlv_clip_open(&clip, clip_path, NULL, err);
     if (st != MP_OK)
         return st;
-    const mlv_clip_info *info = mlv_clip_get_info(clip);
+    const mlv_clip_info *info = mp_mlv_clip_get_info(clip);
     if (info->frame_count != t->frames)
         st = mp_error_set(err, MP_ERR_FORMAT, "%s: %u frames, the truth file says %u",
                           clip_path, info->frame_count, t->frames);
     mlv_scratch scratch;
     memset(&scratch, 0, sizeof scratch);
     mp_frame raw = {0}, out = {0};
-    dualiso_workspace *ws = dualiso_workspace_new();
+    dualiso_workspace *ws = mp_dualiso_workspace_new();
     if (st == MP_OK && !ws)
         st = mp_error_set(err, MP_ERR_NOMEM, "flicker: cannot allocate a workspace");
     for (uint32_t i = 0; st == MP_OK && i < info->frame_count; i++) {
         dualiso_levels lv;
         double black = 0;
-        st = mlv_read_frame(clip, i, &raw, &scratch, err);
+        st = mp_mlv_read_frame(clip, i, &raw, &scratch, err);
         if (st == MP_OK)
             st = one_frame(&raw, t, cr2hdr_black, ws, &out, &lv, &black, err);
         if (st == MP_OK) {
@@ -107,10 +107,10 @@ mp_status per_frame_measure(const char *clip_path, const clip_truth *t, int cr2h
             st = fn(opaque, i, &out, black, out.white, err);
         }
     }
-    dualiso_workspace_free(ws);
+    mp_dualiso_workspace_free(ws);
     mp_frame_free(&raw);
     mp_frame_free(&out);
-    mlv_scratch_free(&scratch);
-    mlv_clip_close(clip);
+    mp_mlv_scratch_free(&scratch);
+    mp_mlv_clip_close(clip);
     return st;
 }

@@ -1,6 +1,6 @@
 /* per_frame: the contrast to clip-pooled levels. Every frame of the clip is reconstructed
- * with levels estimated from that frame alone (dualiso_stats_collect on the one frame,
- * dualiso_levels_pool over it), the way cr2hdr and MLVFS treat video; optionally with
+ * with levels estimated from that frame alone (mp_dualiso_stats_collect on the one frame,
+ * mp_dualiso_levels_pool over it), the way cr2hdr and MLVFS treat video; optionally with
  * cr2hdr's black as well: the floor of the frame's optical-black mean, written as the
  * frame's integer BlackLevel while the samples keep the exact black (doc/dualiso.md 3.1 step 4
  * and 5: "black = floor(mean)"). */

@@ -143,11 +143,11 @@ typedef struct run {
 /* Truth and raw exposure of one frame on one sensor (same noise seed for both sensors). */
 static mp_status make_frame(run *r, const synth_sensor *s, uint32_t f, mp_error *err)
 {
-    mp_status st = synth_render_truth(&r->scene, r->opt->width, r->opt->height, f, r->truth,
+    mp_status st = mp_synth_render_truth(&r->scene, r->opt->width, r->opt->height, f, r->truth,
                                       err);
     if (st != MP_OK)
         return st;
-    return synth_expose(s, r->truth, r->opt->width, r->opt->height, r->opt->seed, f, &r->raw,
+    return mp_synth_expose(s, r->truth, r->opt->width, r->opt->height, r->opt->seed, f, &r->raw,
                         err);
 }
 
@@ -157,9 +157,9 @@ static mp_status reconstruct_dual(const options *opt, const mp_frame *raw,
                                   mp_error *err)
 {
     dualiso_options o;
-    dualiso_options_default(&o);
+    mp_dualiso_options_default(&o);
     o.chroma_smooth = (int)opt->chroma_smooth;
-    return dualiso_reconstruct(raw, lv, &o, ws, out, err);
+    return mp_dualiso_reconstruct(raw, lv, &o, ws, out, err);
 }
 
 /* Where the active area sits in a reconstructed frame: same geometry as the raw buffer
@@ -202,7 +202,7 @@ static void patch_chroma(const qm_input *in, int i, double out[2])
 {
     double x0, x1, y0, y1, ev, sum[2] = {0, 0}, sum2[2] = {0, 0};
     uint64_t n = 0;
-    synth_benchmark_patch(in->width, in->height, 1 + i, &x0, &x1, &y0, &y1, &ev);
+    mp_synth_benchmark_patch(in->width, in->height, 1 + i, &x0, &x1, &y0, &y1, &ev);
     for (uint32_t y = 0; y + 1 < in->height; y += 2)
         for (uint32_t x = 0; x + 1 < in->width; x += 2) {
             double xs = x + in->scene_offset;
@@ -239,7 +239,7 @@ static mp_status measure(const run *r, const mp_frame *out, uint32_t rx, uint32_
     qm_input in = {.truth = r->truth, .width = r->opt->width, .height = r->opt->height,
                    .out = out, .roi_x = rx, .roi_y = ry, .black = out->black,
                    .white = out->white, .s_out = s_out,
-                   .scene_offset = synth_scene_offset(&r->scene, f)};
+                   .scene_offset = mp_synth_scene_offset(&r->scene, f)};
     qm_report rep;
     mp_status st = qm_measure(&in, &rep, err);
     if (st != MP_OK)
@@ -258,7 +258,7 @@ static mp_status measure(const run *r, const mp_frame *out, uint32_t rx, uint32_
         c->s_ref = s_out;
     }
     in.s_out = c->s_ref;
-    double g = synth_sensor_gain(s), gb = g * exp2(s->ev_gap);
+    double g = mp_synth_sensor_gain(s), gb = g * exp2(s->ev_gap);
     qm_noise_model model = {.read_noise_dark_e = s->read_noise_dark / g,
                             .read_noise_bright_e = s->read_noise_bright / gb,
                             .bright_clip_e = s->ev_gap > 0 ? (s->white - s->black) / gb : 0};
@@ -267,7 +267,7 @@ static mp_status measure(const run *r, const mp_frame *out, uint32_t rx, uint32_
 
 static mp_status run_control(run *r, column *c, mp_error *err)
 {
-    double g = synth_sensor_gain(&r->control);
+    double g = mp_synth_sensor_gain(&r->control);
     for (uint32_t f = 0; f < r->opt->frames; f++) {
         mp_status st = make_frame(r, &r->control, f, err);
         if (st == MP_OK)
@@ -289,7 +289,7 @@ static mp_status run_dual(run *r, column *c, dual_info *info, mp_error *err)
 {
     const options *o = r->opt;
     dualiso_stats *stats = calloc(o->frames, sizeof *stats);
-    dualiso_workspace *ws = dualiso_workspace_new();
+    dualiso_workspace *ws = mp_dualiso_workspace_new();
     mp_status st = stats && ws ? MP_OK : mp_error_set(err, MP_ERR_NOMEM, "out of memory");
 
     double t0 = now_s();
@@ -297,23 +297,23 @@ static mp_status run_dual(run *r, column *c, dual_info *info, mp_error *err)
         st = make_frame(r, &r->dual, f, err);
         dualiso_detection det;
         if (st == MP_OK)
-            st = dualiso_detect(&r->raw, &det, err);
+            st = mp_dualiso_detect(&r->raw, &det, err);
         if (st == MP_OK && f == 0)
             info->det = det;
         if (st == MP_OK && !det.is_dual)
             st = mp_error_set(err, MP_ERR_FORMAT, "frame %u: dual ISO not detected", f);
         if (st == MP_OK)
-            st = dualiso_stats_collect(&r->raw, det.phase, &stats[f], err);
+            st = mp_dualiso_stats_collect(&r->raw, det.phase, &stats[f], err);
     }
     info->stats_s = now_s() - t0;
     if (st == MP_OK) {
         dualiso_pool_options po;
-        dualiso_pool_options_default(&po);
+        mp_dualiso_pool_options_default(&po);
         t0 = now_s();
-        st = dualiso_levels_pool(stats, o->frames, &po, &info->lv, err);
+        st = mp_dualiso_levels_pool(stats, o->frames, &po, &info->lv, err);
         info->pool_s = now_s() - t0;
     }
-    double s_out = synth_sensor_gain(&r->dual) * info->lv.out_scale;
+    double s_out = mp_synth_sensor_gain(&r->dual) * info->lv.out_scale;
     for (uint32_t f = 0; f < o->frames && st == MP_OK; f++) {
         st = make_frame(r, &r->dual, f, err);
         if (st != MP_OK)
@@ -327,7 +327,7 @@ static mp_status run_dual(run *r, column *c, dual_info *info, mp_error *err)
         if (st == MP_OK)
             st = measure(r, &r->out, rx, ry, s_out, &r->dual, f, c, err);
     }
-    dualiso_workspace_free(ws);
+    mp_dualiso_workspace_free(ws);
     free(stats);
     return st;
 }
@@ -440,7 +440,7 @@ static void report(const run *r, const column *ctl, const column *dual, const du
 {
     const options *o = r->opt;
     const qm_report *c = &ctl->first, *d = &dual->first;
-    double true_g = synth_sensor_gain(&r->dual);
+    double true_g = mp_synth_sensor_gain(&r->dual);
     printf("dual-ISO quality benchmark (doc/dualiso.md 8): %ux%u active, %u frame(s), %u-bit, "
            "gap %.2f EV, phase %u, seed %llu, drift %.2f px, jitter %.2f EV, chroma smoothing "
            "%u\n\n",
@@ -557,8 +557,8 @@ int main(int argc, char **argv)
     run r = {.opt = &o};
     r.scene = (synth_scene){.kind = SYNTH_SCENE_BENCHMARK, .shift_px = o.shift_px,
                             .illum_sigma_ev = o.jitter_ev, .seed = o.seed};
-    synth_sensor_default(&r.control, o.bits, 0);
-    synth_sensor_default(&r.dual, o.bits, o.ev_gap);
+    mp_synth_sensor_default(&r.control, o.bits, 0);
+    mp_synth_sensor_default(&r.dual, o.bits, o.ev_gap);
     r.dual.phase = o.phase;
     if (o.width >= 5760) {  /* 8.2: the full-sensor frame has wider borders */
         r.control.ob_left = r.dual.ob_left = 160;

@@ -219,7 +219,7 @@ mp_status qm_measure(const qm_input *in, qm_report *rep, mp_error *err)
     double patch_rect[4][4];
     for (int i = 0; i < 4; i++) {
         double ev;
-        synth_benchmark_patch(in->width, in->height, i, &patch_rect[i][0], &patch_rect[i][1],
+        mp_synth_benchmark_patch(in->width, in->height, i, &patch_rect[i][0], &patch_rect[i][1],
                               &patch_rect[i][2], &patch_rect[i][3], &ev);
     }
 

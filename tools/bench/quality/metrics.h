@@ -2,7 +2,7 @@
  * exactly as defined in doc/dualiso.md 8.7 (so our figures compare with the cr2hdr
  * reference figures of 8.4 and 8.6).
  *
- * Inputs: the noise-free truth (electrons per active photosite, from synth_render_truth),
+ * Inputs: the noise-free truth (electrons per active photosite, from mp_synth_render_truth),
  * an output mosaic holding the active area at a known offset, the output's black B and
  * white W, and S_out = output DN per electron at the dark-field exposure. Then per pixel
  *   e_out = (DN - B) / S_out,  err = e_out - e_true,  clip_e = (W - B) / S_out.
@@ -30,7 +30,7 @@ typedef struct qm_input {
     uint32_t roi_x, roi_y;     /* where the active area starts in out */
     double black, white;       /* output levels B and W (from the output frame) */
     double s_out;              /* output DN per electron at the dark-field exposure */
-    double scene_offset;       /* the frame's horizontal scene shift (synth_scene_offset);
+    double scene_offset;       /* the frame's horizontal scene shift (mp_synth_scene_offset);
                                   the zone plate and patches move with it */
 } qm_input;
 

@@ -27,23 +27,23 @@ typedef struct lj92_options {
 } lj92_options;
 
 /* Reads the markers up to SOS without decoding (for validation before allocating). */
-mp_status lj92_read_header(const uint8_t *src, size_t len, lj92_header *hdr, mp_error *err);
+mp_status mp_lj92_read_header(const uint8_t *src, size_t len, lj92_header *hdr, mp_error *err);
 /* The same, also reporting the options of the stream (opt may be NULL). */
-mp_status lj92_read_header_opts(const uint8_t *src, size_t len, lj92_header *hdr,
+mp_status mp_lj92_read_header_opts(const uint8_t *src, size_t len, lj92_header *hdr,
                                 lj92_options *opt, mp_error *err);
 
 /* Decodes into dst, which holds dst_count samples; fails unless X*Nf*Y == dst_count.
  * Stops at EOI; bytes after it are ignored. Never reads outside [src, src+len). */
-mp_status lj92_decode(const uint8_t *src, size_t len, uint16_t *dst, size_t dst_count,
+mp_status mp_lj92_decode(const uint8_t *src, size_t len, uint16_t *dst, size_t dst_count,
                       lj92_header *hdr, mp_error *err);
 
 /* Encodes X*Nf*Y samples with optimal Huffman tables (lengths <= 16) built from the data.
  * Samples must be < 2^precision (MP_ERR_ARG otherwise).
  * *out is malloc'ed (caller frees); *out_len its length. */
-mp_status lj92_encode(const uint16_t *src, const lj92_header *hdr, uint8_t **out,
+mp_status mp_lj92_encode(const uint16_t *src, const lj92_header *hdr, uint8_t **out,
                       size_t *out_len, mp_error *err);
 /* The same with options (opt may be NULL). */
-mp_status lj92_encode_opts(const uint16_t *src, const lj92_header *hdr, const lj92_options *opt,
+mp_status mp_lj92_encode_opts(const uint16_t *src, const lj92_header *hdr, const lj92_options *opt,
                            uint8_t **out, size_t *out_len, mp_error *err);
 
 #endif

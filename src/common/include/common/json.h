@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "common/mp_status.h"
 
@@ -60,8 +61,14 @@ typedef struct mp_text {
 } mp_text;
 
 void mp_text_printf(mp_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Appends s as a JSON string literal, escaping as needed. */
+/* Appends s as a JSON string literal: '"' and '\\' escaped, control characters and DEL as
+ * \u00XX, valid UTF-8 copied, and every byte that does not start a valid UTF-8 sequence
+ * (damaged metadata, Latin-1 file names) as \ufffd, so the output always parses. */
 void mp_text_json_string(mp_text *t, const char *s);
 void mp_text_free(mp_text *t);
+
+/* Writes s to f as a JSON string literal, escaped as mp_text_json_string does ("null" when
+ * out of memory, so the document still parses). */
+void mp_json_write_string(FILE *f, const char *s);
 
 #endif

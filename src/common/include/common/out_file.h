@@ -19,7 +19,8 @@ typedef struct mp_out_file {
 } mp_out_file;
 
 /* Creates the temporary file. Fails early (MP_ERR_IO, "exists") when the final file exists
- * and overwrite is 0; the final rename re-checks without a race. */
+ * and overwrite is 0; the final rename re-checks without a race. Refuses (MP_ERR_ARG) a final
+ * path that mp_out_check_target refuses. */
 mp_status mp_out_open(mp_out_file *f, const char *final_path, int overwrite, mp_error *err);
 /* Appends len bytes (retrying short writes and EINTR). */
 mp_status mp_out_write(mp_out_file *f, const void *buf, size_t len, mp_error *err);
@@ -35,6 +36,15 @@ void mp_out_abort(mp_out_file *f);
 /* A whole file from one buffer: open, write and commit as above, nothing left on failure. */
 mp_status mp_out_write_file(const char *final_path, const void *buf, size_t len, int overwrite,
                             int do_fsync, mp_error *err);
+
+/* Marks path (which must exist) as an input of this process: mp_out_open, mp_out_commit and
+ * mp_out_check_target then refuse to replace it, comparing device and inode (not names), so
+ * no output spelled like an input, or a link to it, can destroy it. Process-wide and
+ * thread-safe; marks last until the process ends. */
+mp_status mp_out_protect(const char *path, mp_error *err);
+/* MP_ERR_ARG when final_path (links followed) is a protected input, or exists and is not a
+ * regular file (a device, FIFO or folder that a rename would replace); MP_OK otherwise. */
+mp_status mp_out_check_target(const char *final_path, mp_error *err);
 
 /* Creates a folder (one level) unless it exists as a folder. */
 mp_status mp_make_dir(const char *path, mp_error *err);

@@ -22,9 +22,9 @@ typedef struct curve_lut {
 } curve_lut;
 
 /* The curve itself in double: scene linear -> code value 0..1. */
-double curve_eval(mp_curve c, double x);
+double mp_curve_eval(mp_curve c, double x);
 
-void curve_lut_init(curve_lut *lut, mp_curve c);
+void mp_curve_lut_init(curve_lut *lut, mp_curve c);
 
 /* Scene linear -> uint16 code value; negatives and NaN give the code of 0. */
 static inline uint16_t curve_lut_apply(const curve_lut *lut, float x)

@@ -41,7 +41,7 @@
  * Threads: a develop_context is read-only after creation and can be shared; each thread owns a
  * develop_workspace and its output develop_rgb. Output bytes depend only on the frame, the
  * clip metadata and the params (never on threads, strip size or earlier frames). After the first
- * frame of a size, develop_frame does not allocate. */
+ * frame of a size, mp_develop_frame does not allocate. */
 #ifndef MP_DEVELOP_H
 #define MP_DEVELOP_H
 
@@ -59,9 +59,9 @@ typedef enum develop_demosaic {
 } develop_demosaic;
 
 typedef enum develop_wb {
-    DEVELOP_WB_AS_SHOT,   /* the clip's WBAL gains; without WBAL, DAYLIGHT */
+    DEVELOP_WB_AS_SHOT,   /* the clip's as-shot neutral (from WBAL); without one, DAYLIGHT */
     DEVELOP_WB_DAYLIGHT,  /* neutral of ColorMatrix1's calibration illuminant (D65 for ML) */
-    DEVELOP_WB_CUSTOM     /* wb_gains (e.g. 1/AsShotNeutral, or develop_grey_world_gains) */
+    DEVELOP_WB_CUSTOM     /* wb_gains (e.g. 1/AsShotNeutral, or mp_develop_grey_world_gains) */
 } develop_wb;
 
 typedef enum develop_matrix {
@@ -87,7 +87,7 @@ typedef struct develop_params {
 } develop_params;
 
 /* RCD, as-shot WB, ColorMatrix1, Rec.709 primaries, BT.709 curve, 0 EV, BLEND. */
-void develop_params_default(develop_params *p);
+void mp_develop_params_default(develop_params *p);
 
 /* Three planes R, G, B of width x height uint16 each, row-major, no padding (one allocation,
  * reused). For gbrp16 order the planes as plane[1], plane[2], plane[0]. */
@@ -98,7 +98,7 @@ typedef struct develop_rgb {
     uint32_t number;         /* frame number, copied from the input frame */
 } develop_rgb;
 
-void develop_rgb_free(develop_rgb *rgb);
+void mp_develop_rgb_free(develop_rgb *rgb);
 
 /* Per-thread scratch memory; zero-initialise, reuse across frames, free at the end. */
 typedef struct develop_workspace {
@@ -106,24 +106,27 @@ typedef struct develop_workspace {
     size_t capacity;         /* floats */
 } develop_workspace;
 
-void develop_workspace_free(develop_workspace *ws);
+void mp_develop_workspace_free(develop_workspace *ws);
 
 typedef struct develop_context develop_context;
 
 /* raw supplies color_matrix1 and calibration_illuminant (may be NULL with
- * DEVELOP_MATRIX_IDENTITY and a white balance other than DAYLIGHT); wbal may be NULL or not
- * present. Fails with MP_ERR_ARG on impossible params or a missing/singular ColorMatrix1. */
-mp_status develop_context_create(const develop_params *params, const mp_raw_info *raw,
-                                 const mp_white_balance *wbal, develop_context **out,
+ * DEVELOP_MATRIX_IDENTITY and a white balance other than DAYLIGHT). as_shot_neutral is the
+ * clip's camera neutral R, G, B (common/mp_white.h mp_wb_as_shot_neutral), used by
+ * DEVELOP_WB_AS_SHOT as multipliers 1 / neutral; NULL when the clip has none (as-shot then
+ * means DAYLIGHT). Fails with MP_ERR_ARG on impossible params or a missing/singular
+ * ColorMatrix1. */
+mp_status mp_develop_context_create(const develop_params *params, const mp_raw_info *raw,
+                                 const double *as_shot_neutral, develop_context **out,
                                  mp_error *err);
-void develop_context_free(develop_context *ctx);
+void mp_develop_context_free(develop_context *ctx);
 
 /* The R, G, B multipliers the context applies to the raw data (smallest scaled to 1.0). */
-void develop_context_wb_gains(const develop_context *ctx, float gains[3]);
+void mp_develop_context_wb_gains(const develop_context *ctx, float gains[3]);
 
 /* Develops one frame (width and height >= 2, any of the four CFA orders, white > black).
  * Thread-safe for distinct ws/out. */
-mp_status develop_frame(const develop_context *ctx, const mp_frame *frame, develop_workspace *ws,
+mp_status mp_develop_frame(const develop_context *ctx, const mp_frame *frame, develop_workspace *ws,
                         develop_rgb *out, mp_error *err);
 
 /* Grey-world white balance pooled over frames sampled from the whole clip (so every farm
@@ -134,8 +137,8 @@ typedef struct develop_grey_world {
     uint64_t cells;
 } develop_grey_world;
 
-mp_status develop_grey_world_add(develop_grey_world *acc, const mp_frame *frame, mp_error *err);
+mp_status mp_develop_grey_world_add(develop_grey_world *acc, const mp_frame *frame, mp_error *err);
 /* MP_ERR_RANGE when nothing usable was accumulated (all clipped or all black). */
-mp_status develop_grey_world_gains(const develop_grey_world *acc, float gains[3], mp_error *err);
+mp_status mp_develop_grey_world_gains(const develop_grey_world *acc, float gains[3], mp_error *err);
 
 #endif

@@ -117,14 +117,14 @@ typedef struct dualiso_dsp {
 } dualiso_dsp;
 
 /* The kernels of one level (levels this build or CPU lacks fall back to lower ones). */
-const dualiso_dsp *dualiso_dsp_for(mp_cpu_level level);
+const dualiso_dsp *mp_dualiso_dsp_for(mp_cpu_level level);
 
 /* C versions, and the x86 ones (x86/blend_*.c) where built. */
-void dualiso_blend_noise_c(const dualiso_blend_row *r, uint32_t x0, uint32_t x1);
-void dualiso_blend_mix_c(const dualiso_blend_row *r, uint32_t x0, uint32_t x1);
-void dualiso_blend_noise_sse2(const dualiso_blend_row *r, uint32_t x0, uint32_t x1);
-void dualiso_blend_mix_sse2(const dualiso_blend_row *r, uint32_t x0, uint32_t x1);
-void dualiso_blend_noise_avx2(const dualiso_blend_row *r, uint32_t x0, uint32_t x1);
-void dualiso_blend_mix_avx2(const dualiso_blend_row *r, uint32_t x0, uint32_t x1);
+void mp_dualiso_blend_noise_c(const dualiso_blend_row *r, uint32_t x0, uint32_t x1);
+void mp_dualiso_blend_mix_c(const dualiso_blend_row *r, uint32_t x0, uint32_t x1);
+void mp_dualiso_blend_noise_sse2(const dualiso_blend_row *r, uint32_t x0, uint32_t x1);
+void mp_dualiso_blend_mix_sse2(const dualiso_blend_row *r, uint32_t x0, uint32_t x1);
+void mp_dualiso_blend_noise_avx2(const dualiso_blend_row *r, uint32_t x0, uint32_t x1);
+void mp_dualiso_blend_mix_avx2(const dualiso_blend_row *r, uint32_t x0, uint32_t x1);
 
 #endif

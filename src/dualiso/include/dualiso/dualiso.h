@@ -13,7 +13,7 @@
  * so out_black is an exact integer and out_black/out_white are the same for every frame
  * reconstructed with the same levels.
  *
- * CONTRACT NOTE (lead): dualiso_detect and the output-scale fields of dualiso_levels below
+ * CONTRACT NOTE (lead): mp_dualiso_detect and the output-scale fields of dualiso_levels below
  * are used by other modules (mlvpipe info, the quality benchmark). */
 #ifndef MP_DUALISO_H
 #define MP_DUALISO_H
@@ -28,14 +28,16 @@ typedef struct dualiso_detection {
     uint32_t phase;       /* 0..3, see above; valid when is_dual */
     double ev_estimate;   /* rough brightness ratio of the fields, EV */
     double confidence;    /* 0..1, how clearly the pattern stands out */
+    uint64_t pairs;       /* evidence: usable pixel pairs of the scarcer row class (0 when
+                             too few to say anything, e.g. a lens-cap frame) */
 } dualiso_detection;
 
 /* Looks for the dual-ISO row pattern in one raw frame, at any bit depth (levels from f).
  * A frame without usable pixel pairs (all black, all clipped, tiny) is reported as not
  * dual with confidence 0; only impossible frames (no data, white <= black) are errors. */
-mp_status dualiso_detect(const mp_frame *f, dualiso_detection *out, mp_error *err);
+mp_status mp_dualiso_detect(const mp_frame *f, dualiso_detection *out, mp_error *err);
 
-/* ---- per-frame statistics (plain, fixed-size, mergeable by dualiso_stats_merge) ---- */
+/* ---- per-frame statistics (plain, fixed-size, mergeable by mp_dualiso_stats_merge) ---- */
 
 #define DUALISO_CELLS_X 24
 #define DUALISO_CELLS_Y 16
@@ -78,16 +80,21 @@ typedef struct dualiso_stats {
 
 /* Collects the statistics of one frame for the given row phase (from detection).
  * Overwrites *st. Frames too small for any pair give empty sums, not an error. */
-mp_status dualiso_stats_collect(const mp_frame *f, uint32_t phase, dualiso_stats *st,
+mp_status mp_dualiso_stats_collect(const mp_frame *f, uint32_t phase, dualiso_stats *st,
                                 mp_error *err);
 
 /* acc += add. Both must refer to the same bits/levels/phase (else MP_ERR_ARG). An empty
  * acc (frames == 0) takes add as is. */
-mp_status dualiso_stats_merge(dualiso_stats *acc, const dualiso_stats *add, mp_error *err);
+mp_status mp_dualiso_stats_merge(dualiso_stats *acc, const dualiso_stats *add, mp_error *err);
 
 /* ---- clip levels ---- */
 
-/* Where the ratio and the bright-field black came from, in the order dualiso_levels_pool
+/* The row phase most frames voted for (votes[p] frames detected phase p), the lower phase on
+ * a tie; -1 when there is no vote at all. The one vote used by pooling, the pre-pass and
+ * `info`, so they can never disagree on a clip's phase. */
+int mp_dualiso_phase_majority(const uint32_t votes[4]);
+
+/* Where the ratio and the bright-field black came from, in the order mp_dualiso_levels_pool
  * tries them. A flat field (grey wall, sky) puts every cell at one level, where slope and
  * intercept cannot be told apart: the offset is then taken as 0 (the metadata black) and
  * the ratio is the ratio of the fields' means. A clip with nothing above noise (lens cap)
@@ -100,7 +107,7 @@ typedef enum dualiso_ratio_source {
 } dualiso_ratio_source;
 
 /* Short name of a dualiso_ratio_source ("fitted" ...), "unknown" for other values. */
-const char *dualiso_ratio_source_name(uint32_t source);
+const char *mp_dualiso_ratio_source_name(uint32_t source);
 
 typedef struct dualiso_levels {
     int is_dual;                 /* 0: frames pass through with the same output mapping */
@@ -126,7 +133,7 @@ typedef struct dualiso_pool_options {
     int force_phase;       /* -1: majority of the frames' phases, else 0..3 */
 } dualiso_pool_options;
 
-void dualiso_pool_options_default(dualiso_pool_options *o);
+void mp_dualiso_pool_options_default(dualiso_pool_options *o);
 
 /* Pools the statistics of n frames (each entry may itself be merged) into one set of
  * levels: per-field whites from clipping pile-ups, read noise and gain from a photon
@@ -134,12 +141,12 @@ void dualiso_pool_options_default(dualiso_pool_options *o);
  * matched cell means in linear space (every cell of every entry is one point), with the
  * fallbacks of dualiso_ratio_source when the cells do not span enough levels. Fails
  * (MP_ERR_FORMAT) when nothing is usable and opt->nominal_ev is 0. */
-mp_status dualiso_levels_pool(const dualiso_stats *many, uint32_t n,
+mp_status mp_dualiso_levels_pool(const dualiso_stats *many, uint32_t n,
                               const dualiso_pool_options *opt, dualiso_levels *lv,
                               mp_error *err);
 
 /* Levels for frames that are not dual ISO: same output mapping, fields identical. */
-mp_status dualiso_levels_passthrough(const mp_frame *f, dualiso_levels *lv, mp_error *err);
+mp_status mp_dualiso_levels_passthrough(const mp_frame *f, dualiso_levels *lv, mp_error *err);
 
 /* ---- reconstruction ---- */
 
@@ -157,22 +164,22 @@ typedef struct dualiso_options {
                               noise, softer colour edges there (chroma.c) */
 } dualiso_options;
 
-void dualiso_options_default(dualiso_options *o);
+void mp_dualiso_options_default(dualiso_options *o);
 
 /* Reusable per-thread scratch memory (a few rows wide), so memory stays bounded. */
 typedef struct dualiso_workspace dualiso_workspace;
-dualiso_workspace *dualiso_workspace_new(void);
-void dualiso_workspace_free(dualiso_workspace *ws);
+dualiso_workspace *mp_dualiso_workspace_new(void);
+void mp_dualiso_workspace_free(dualiso_workspace *ws);
 
 /* Reconstructs one frame with the given levels into out (16-bit, out->black/white set from
  * lv). Frames whose size or bit depth do not match the levels are MP_ERR_ARG. Same input,
  * levels and options give the same bytes. When lv->is_dual is 0 this is the passthrough. */
-mp_status dualiso_reconstruct(const mp_frame *in, const dualiso_levels *lv,
+mp_status mp_dualiso_reconstruct(const mp_frame *in, const dualiso_levels *lv,
                               const dualiso_options *opt, dualiso_workspace *ws, mp_frame *out,
                               mp_error *err);
 
 /* Non-dual frames: only the level normalisation of the output mapping. */
-mp_status dualiso_passthrough(const mp_frame *in, const dualiso_levels *lv, mp_frame *out,
+mp_status mp_dualiso_passthrough(const mp_frame *in, const dualiso_levels *lv, mp_frame *out,
                               mp_error *err);
 
 /* Helpers shared by the module's files (and handy for tests). */

@@ -1,10 +1,14 @@
 /* encode/sink: the one interface every output format implements (dav1d tools/output style):
- * open -> write_frame* / write_audio* -> finish, or abort at any point.
+ * open -> write_frame* or write_rgb* (+ skip_frame*) / write_audio* -> finish, or abort at any
+ * point. A sink takes either the raw mosaic (write_frame) or developed RGB (write_rgb); the
+ * format table (formats.h) lists them with their properties.
  *
- * Formats, chosen by name: "dng" (CinemaDNG sequence, one file per frame), "wav" (the clip's
- * audio with bext + iXML), "md5" (per-frame MD5 lines, for tests), "null" (discards).
+ * Sinks, chosen by name: "dng" (CinemaDNG sequence, one file per frame), "wav" (the clip's
+ * audio with bext + iXML), "md5" (per-frame MD5 lines, for tests), "null" (discards), and the
+ * movies "prores422hq", "prores4444", "ffv1", "nut", "rawvideo" (av/movie_sink.c).
  * `path` is the output directory for "dng" and "wav": both write into PATH/<sequence folder>/
- * (naming.h), creating the folders. For "md5" it is the text file to write (NULL: none).
+ * (naming.h), creating the folders. For "md5" it is the text file to write (NULL: none); for
+ * a movie the file, or "-" for standard output.
  *
  * Every file is written under a temporary name in its final folder and renamed when complete;
  * an existing final file is an error unless params.overwrite is set. abort() removes the
@@ -15,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/mp_color.h"
 #include "common/mp_frame.h"
 #include "common/mp_meta.h"
 #include "common/mp_status.h"
@@ -74,6 +79,16 @@ typedef struct mp_sink_params {
     uint32_t first_frame;            /* absolute number of the first frame being exported */
     uint32_t frame_count;            /* frames being exported; 0: keep all the audio given */
 
+    /* Movies: colour tags, encoder threads, and the clip's PCM (audio_bytes of it in the
+     * `audio` format, read on demand through read_audio; 0 or NULL: no audio track). */
+    mp_gamut gamut;
+    mp_curve curve;
+    uint32_t threads;                /* 0 = 1 */
+    uint64_t audio_bytes;
+    mp_status (*read_audio)(void *opaque, uint64_t offset, void *buf, size_t bytes,
+                            mp_error *err);
+    void *audio_opaque;
+
     /* Files */
     int overwrite;                   /* replace existing final files */
     int fsync;                       /* fsync each file (and its folder) before and after rename */
@@ -86,14 +101,27 @@ typedef struct mp_frame_meta {
     const mp_white_balance *white_balance;
 } mp_frame_meta;
 
+/* A developed picture: planes R, G, B of width x height samples, rows width apart, full range
+ * (65535 = 1.0), of absolute frame `number`. */
+typedef struct mp_rgb_frame {
+    const uint16_t *plane[3];
+    uint32_t width, height;
+    uint32_t number;
+} mp_rgb_frame;
+
 /* One format. priv is priv_size zeroed bytes owned by the generic layer. */
 typedef struct mp_sink_ops {
     const char *name;
     size_t priv_size;
-    int concurrent_frames;           /* write_frame may run on several threads at once */
+    int concurrent_frames;           /* write_frame may run on several threads at once; else
+                                      * frames come one at a time in ascending order */
     mp_status (*open)(void *priv, const char *path, const mp_sink_params *p, mp_error *err);
     mp_status (*write_frame)(void *priv, const mp_frame *f, const mp_frame_meta *m,
-                             mp_error *err);                /* NULL: takes no video */
+                             mp_error *err);                /* NULL: takes no raw frames */
+    mp_status (*write_rgb)(void *priv, const mp_rgb_frame *rgb,
+                           mp_error *err);                  /* NULL: takes no RGB */
+    mp_status (*skip_frame)(void *priv, uint32_t number,
+                            mp_error *err);                 /* NULL: lost frames are no event */
     mp_status (*write_audio)(void *priv, const void *pcm, size_t bytes,
                              mp_error *err);                /* NULL: takes no audio */
     mp_status (*finish)(void *priv, mp_error *err);
@@ -110,6 +138,10 @@ mp_status mp_sink_open(mp_sink **out, const mp_sink_ops *ops, const char *path,
 /* Frames may arrive in any order. Thread-safe only when ops->concurrent_frames. */
 mp_status mp_sink_write_frame(mp_sink *s, const mp_frame *f, const mp_frame_meta *m,
                               mp_error *err);
+/* A developed picture, for sinks with write_rgb (in frame order). */
+mp_status mp_sink_write_rgb(mp_sink *s, const mp_rgb_frame *rgb, mp_error *err);
+/* Frame `number` will not come (lost or unreadable): a movie repeats the previous picture. */
+mp_status mp_sink_skip_frame(mp_sink *s, uint32_t number, mp_error *err);
 /* Interleaved PCM in params.audio's format, in stream order, any byte count. */
 mp_status mp_sink_write_audio(mp_sink *s, const void *pcm, size_t bytes, mp_error *err);
 /* Completes the outputs and frees the sink (also on failure). */

@@ -1,6 +1,6 @@
 /* encode/wav: the clip's audio as a Broadcast WAVE file with bext and iXML chunks, aligned to
  * the first exported video frame (doc/cinemadng.md 5). The "wav" sink takes PCM in stream order
- * (as mlv_read_audio returns it), drops or pads whole sample frames at the start, cuts or pads
+ * (as mp_mlv_read_audio returns it), drops or pads whole sample frames at the start, cuts or pads
  * the end to the exported frames' duration, and writes PATH/<folder>/<name>.wav. */
 #ifndef MP_WAV_H
 #define MP_WAV_H

@@ -37,21 +37,21 @@ typedef struct farm_chunk {
 
 /* Cuts numbers[0..count) (the clip's frame numbers, strictly increasing) into chunks of
  * `size` frame numbers. *chunks is malloc'd (free it), *chunk_count >= 1 when count >= 1. */
-mp_status farm_chunks(const uint32_t *numbers, uint32_t count, uint32_t size,
+mp_status mp_farm_chunks(const uint32_t *numbers, uint32_t count, uint32_t size,
                       farm_chunk **chunks, uint32_t *chunk_count, mp_error *err);
 
 /* Appends s as one shell word: unchanged when it is made of safe characters only, else in
  * single quotes (a quote inside becomes '\''). */
-void farm_shell_quote(mp_text *t, const char *s);
+void mp_farm_shell_quote(mp_text *t, const char *s);
 
 /* MP_OK when s has no control character (what may go into a script line); else MP_ERR_ARG
  * naming `what`. */
-mp_status farm_check_text(const char *what, const char *s, mp_error *err);
+mp_status mp_farm_check_text(const char *what, const char *s, mp_error *err);
 
 typedef enum farm_engine { FARM_SLURM, FARM_PARALLEL, FARM_JSON } farm_engine;
 
 /* Parses "slurm", "parallel" or "json"; returns 0 on anything else. */
-int farm_engine_parse(const char *s, farm_engine *out);
+int mp_farm_engine_parse(const char *s, farm_engine *out);
 
 #define FARM_MAX_EXTRA 32
 
@@ -93,15 +93,15 @@ typedef struct farm_plan {
 } farm_plan;
 
 /* Folder of the movie segments: OUTPUT/NAME_segments. Writes into out (size bytes). */
-mp_status farm_segment_dir(const farm_plan *p, char *out, size_t size, mp_error *err);
+mp_status mp_farm_segment_dir(const farm_plan *p, char *out, size_t size, mp_error *err);
 /* Segment of chunk c: OUTPUT/NAME_segments/NAME_AAAAAA-BBBBBB.EXT. */
-mp_status farm_segment_path(const farm_plan *p, const farm_chunk *c, char *out, size_t size,
+mp_status mp_farm_segment_path(const farm_plan *p, const farm_chunk *c, char *out, size_t size,
                             mp_error *err);
 /* The joined movie: OUTPUT/NAME.EXT. */
-mp_status farm_movie_path(const farm_plan *p, char *out, size_t size, mp_error *err);
+mp_status mp_farm_movie_path(const farm_plan *p, char *out, size_t size, mp_error *err);
 
 /* Writes the job description for engine e. Fails (MP_ERR_ARG) on text that cannot go into a
  * script, MP_ERR_NOMEM when out could not grow. */
-mp_status farm_plan_render(const farm_plan *p, farm_engine e, mp_text *out, mp_error *err);
+mp_status mp_farm_plan_render(const farm_plan *p, farm_engine e, mp_text *out, mp_error *err);
 
 #endif

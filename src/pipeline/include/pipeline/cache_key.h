@@ -13,6 +13,7 @@
 #include "cache/frame_cache.h"
 #include "common/mp_status.h"
 #include "dualiso/dualiso.h"
+#include "rawfix/rawfix.h"
 #include "reader/mlv_reader.h"
 
 typedef struct mp_cache_clip_id {
@@ -27,8 +28,10 @@ mp_status mp_cache_clip_identify(const mlv_clip *clip, mp_cache_clip_id *out, mp
 void mp_cache_hash_reconstruction(mp_cache_hash *h, const dualiso_levels *lv,
                                   const dualiso_options *opt);
 
-/* The settings hash of frames reconstructed with lv and opt by the program `tool`. */
+/* The settings hash of frames repaired by fix and reconstructed with lv and opt by the
+ * program `tool`. A plan that changes nothing leaves the hash as it was without rawfix. */
 uint64_t mp_cache_segment_hash(const char *tool, const mp_cache_clip_id *id,
-                               const dualiso_levels *lv, const dualiso_options *opt);
+                               const dualiso_levels *lv, const dualiso_options *opt,
+                               const rawfix_plan *fix);
 
 #endif

@@ -44,10 +44,15 @@ typedef struct mp_convert_options {
     int audio;                   /* -1: only for a whole-clip run, 0: never, 1: always */
     int force_phase;             /* -1: detect */
     int chroma_smooth;           /* dual ISO: dualiso_options.chroma_smooth (0 off, 2, 3, 5) */
+    unsigned raw_fixes;          /* RAWFIX_* bits (src/rawfix) repaired; default RAWFIX_ALL,
+                                  * 0 also skips looking for defects in the pre-pass */
     develop_params develop;      /* movies: raw -> RGB */
     int wb_grey_world;           /* movies: develop.wb becomes DEVELOP_WB_CUSTOM with grey-world
                                   * gains pooled over frames sampled across the whole clip
                                   * (never only the --frames part: farm chunks agree) */
+    uint32_t wb_kelvin;          /* movies, non-zero: develop.wb becomes DEVELOP_WB_CUSTOM with
+                                  * the multipliers of a white of this many kelvin on the
+                                  * daylight locus, through the camera's D65 matrix */
     /* DNG: MP_DNG_NATIVE (default) keeps the recorded depth; dual-ISO output is 16-bit
      * whenever it is uncompressed, and LJ92 keeps each frame's own depth (16 for dual ISO). */
     mp_dng_storage dng_storage;

@@ -12,7 +12,10 @@
  *              "first_frame": 0, "last_frame": 99},
  *     "segments": [
  *       {"first_index": 0, "frame_count": 100, "first_frame": 0, "last_frame": 99,
- *        "levels": { every field of dualiso_levels, by its C name } } ]
+ *        "levels": { every field of dualiso_levels, by its C name },
+ *        "rawfix": { the rawfix_map: size, frames, stripes, stripe_amplitude, stripe_gain
+ *                    (32 numbers, y mod 4 major), lattice {period_x, period_y, x0, y0, x1,
+ *                    y1, classes [x, y, ...]}, pixels [x, y, ...] } } ]
  *   }
  *
  * Reading is strict: unknown, missing or repeated keys, wrong types, integers out of range,
@@ -26,9 +29,10 @@
 
 #include "common/mp_status.h"
 #include "dualiso/dualiso.h"
+#include "rawfix/rawfix.h"
 
 #define MP_LEVELS_FORMAT "mlvpipe-levels"
-#define MP_LEVELS_FORMAT_VERSION 2
+#define MP_LEVELS_FORMAT_VERSION 3
 #define MP_LEVELS_MAX_SEGMENTS 4096u
 
 typedef struct mp_levels_segment {
@@ -36,6 +40,7 @@ typedef struct mp_levels_segment {
     uint32_t frame_count;
     uint32_t first_frame, last_frame;   /* absolute frame numbers */
     dualiso_levels levels;
+    rawfix_map fix;            /* raw defects and stripes found in the segment's samples */
 } mp_levels_segment;
 
 typedef struct mp_clip_levels {

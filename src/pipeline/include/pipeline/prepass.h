@@ -4,6 +4,10 @@
  * levels. The result depends only on the clip and the options: not on --frames, the thread
  * count or run order, so chunks converted separately match a single run byte for byte.
  *
+ * A segment that nothing marks as dual (no DISO block saying so, no forced phase) is first
+ * probed with a few spread samples; when every one shows many pixel pairs and no trace of
+ * the row pattern, it is single ISO and the other samples are not read.
+ *
  * Segments where at most half the readable samples look dual are single ISO (pass-through)
  * unless the clip is dual ISO: another segment was pooled as dual and the segment's own DISO
  * block does not say dual ISO is off. Such a segment (lens cap, black fade, night shot) is
@@ -14,7 +18,11 @@
  * DISO block says dual but where no sample shows the pattern passes through with a warning
  * (the row phase is unknown; --phase forces it). Finally a dual segment whose samples never
  * clipped takes the whites, hence the output mapping, of the nearest dual segment that
- * measured them with the same recorded levels, so the DNG levels stay the same mid-clip. */
+ * measured them with the same recorded levels, so the DNG levels stay the same mid-clip.
+ *
+ * The same samples give each segment's raw defect map (src/rawfix): focus pixels, hot and
+ * cold pixels, stripe gains, from every readable sample of the segment (frames as detected:
+ * dual-ISO ones measured per field). */
 #ifndef MP_PREPASS_H
 #define MP_PREPASS_H
 
@@ -34,6 +42,7 @@ typedef struct mp_prepass_options {
     int force_phase;             /* -1: detect, else 0..3 */
     mp_progress_fn progress;     /* optional: MP_PROGRESS_LEVELS events, one thread at a time */
     void *progress_opaque;
+    int no_defects;              /* do not look for raw defects (empty rawfix maps) */
 } mp_prepass_options;
 
 void mp_prepass_options_default(mp_prepass_options *o);

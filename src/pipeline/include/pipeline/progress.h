@@ -74,7 +74,10 @@ int mp_progress_line_due(mp_progress *p, const mp_progress_event *ev, double now
  *   "levels [#########...............]  38%  6/16 sampled frames  0:02 elapsed"
  * other kinds give "". ETA is "--:--" until known; times are M:SS, H:MM:SS from an hour. */
 int mp_progress_format_line(const mp_progress_event *ev, char *buf, size_t size);
-/* One JSON object as documented above, no newline. */
+/* One JSON object as documented above, no newline. The message is cut to MP_ERROR_MAX - 1
+ * bytes before escaping, so a buffer of MP_PROGRESS_JSON_MAX bytes always holds the whole
+ * line (every byte escaped to 6 at worst). */
+#define MP_PROGRESS_JSON_MAX (6 * MP_ERROR_MAX + 256)
 int mp_progress_format_json(const mp_progress_event *ev, char *buf, size_t size);
 
 /* Monotonic clock in seconds, for now_s. */

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/mp_bytes.h"
 #include "common/mp_meta.h"
 
 #define MLV_HEADER_SIZE 16u      /* type, blockSize, timestamp */
@@ -83,33 +84,23 @@ typedef struct mlv_block {
 } mlv_block;
 
 /* Type from the four tag bytes. */
-mlv_block_type mlv_block_type_of(const uint8_t tag[4]);
+mlv_block_type mp_mlv_block_type_of(const uint8_t tag[4]);
 /* Bytes of the block's fixed structure (header included) that carry fields we decode;
  * text blocks add up to MLV_TEXT_MAX bytes. Unknown/filler types: the 16-byte header. */
-uint32_t mlv_block_wanted(mlv_block_type type);
+uint32_t mp_mlv_block_wanted(mlv_block_type type);
 /* True when the tag looks like a block name (letters, digits); garbage headers do not. */
-int mlv_tag_plausible(const uint8_t tag[4]);
+int mp_mlv_tag_plausible(const uint8_t tag[4]);
 
 /* Decodes the first `len` bytes of a block (len >= 16). Fields beyond len read as zero,
  * like mlv_dump does for blocks written by older versions. Strings are bounded by their
  * field and by the block. */
-void mlv_block_parse(const uint8_t *p, size_t len, mlv_block *out);
+void mp_mlv_block_parse(const uint8_t *p, size_t len, mlv_block *out);
 
 /* raw_info (160 bytes, RAWI offset 20 / RAW footer offset 32) into out; width and height
  * are the caller's (xRes, yRes). */
-void mlv_parse_raw_info(const uint8_t *ri, mp_raw_info *out);
+void mp_mlv_parse_raw_info(const uint8_t *ri, mp_raw_info *out);
 
 /* DISO isoValue (menu index) to a recovery ISO, given the primary (EXPO) ISO; 0 unknown. */
-uint32_t mlv_diso_recovery_iso(int32_t iso_value, uint32_t primary_iso);
-
-static inline uint16_t mlv_rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
-static inline uint32_t mlv_rd32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-static inline uint64_t mlv_rd64(const uint8_t *p)
-{
-    return (uint64_t)mlv_rd32(p) | (uint64_t)mlv_rd32(p + 4) << 32;
-}
+uint32_t mp_mlv_diso_recovery_iso(int32_t iso_value, uint32_t primary_iso);
 
 #endif

@@ -2,8 +2,8 @@
  * and gives random access to their frames, metadata and audio.
  *
  * Opening builds an index from block headers only (no payload reads). After that the clip is
- * read-only: any number of threads may call mlv_read_frame() (or its two halves,
- * mlv_read_payload and mlv_decode_payload) at once on the same clip, each with its own
+ * read-only: any number of threads may call mp_mlv_read_frame() (or its two halves,
+ * mp_mlv_read_payload and mp_mlv_decode_payload) at once on the same clip, each with its own
  * mlv_scratch and mlv_payload (reads use pread, there is no shared seek position).
  *
  * Frames are indexed 0..frame_count-1 in frame-number order (ties broken by timestamp; later
@@ -38,7 +38,12 @@ typedef enum mlv_damage_kind {
     MLV_DAMAGE_GUID_MISMATCH,   /* a chunk from another recording, ignored */
     MLV_DAMAGE_MISSING_CHUNK,   /* a gap in the chunk sequence */
     MLV_DAMAGE_DUPLICATE_FRAME, /* a frame number seen twice; the later one dropped */
-    MLV_DAMAGE_RESYNC           /* garbage skipped by scanning for the next known block */
+    MLV_DAMAGE_RESYNC,          /* garbage skipped by scanning for the next known block */
+    /* Added with issue 14 (values only appended). */
+    MLV_DAMAGE_LOST_FRAMES,     /* fewer VIDF blocks than the chunk's MLVI videoFrameCount */
+    MLV_DAMAGE_BAD_NUMBER,      /* a frame number or timestamp implausible against its
+                                 * neighbours, or a frame rate that is no rate */
+    MLV_DAMAGE_OVERSTATED       /* a blockSize reaching past the next block's start */
 } mlv_damage_kind;
 
 typedef struct mlv_damage {
@@ -105,9 +110,9 @@ typedef struct mlv_open_options {
     int no_spanning;                    /* open only the named file */
 } mlv_open_options;
 
-/* The stored bytes of one frame as mlv_read_payload left them (compressed or bit-packed; for
+/* The stored bytes of one frame as mp_mlv_read_payload left them (compressed or bit-packed; for
  * legacy RAW the bytes may straddle two chunk files). Reusable: zero-initialise, then read
- * into it any number of times; mlv_payload_free releases it. */
+ * into it any number of times; mp_mlv_payload_free releases it. */
 typedef struct mlv_payload {
     uint8_t *data;
     size_t size;                        /* bytes of the frame held */
@@ -116,7 +121,7 @@ typedef struct mlv_payload {
     uint32_t index;
 } mlv_payload;
 
-/* Per-thread decode state (inflated LZMA buffer, DELTA reference, payloads mlv_read_frame
+/* Per-thread decode state (inflated LZMA buffer, DELTA reference, payloads mp_mlv_read_frame
  * reads into). Zero-initialise. */
 typedef struct mlv_scratch {
     uint8_t *buf;
@@ -126,59 +131,59 @@ typedef struct mlv_scratch {
     int64_t ref_index;                  /* index of the frame in ref, -1 none */
     const mlv_clip *ref_clip;           /* clip that ref belongs to (a scratch may move on) */
     /* Added with the read/decode split (fields only appended). */
-    mlv_payload payload;                /* mlv_read_frame's own payload */
+    mlv_payload payload;                /* mp_mlv_read_frame's own payload */
     mlv_payload chain;                  /* DELTA: earlier frames read to rebuild the reference */
 } mlv_scratch;
 
 /* Opens path (.MLV, .RAW, or a later chunk's name) and indexes every chunk.
- * Damage that leaves frames readable is recorded (mlv_clip_damage) and opening succeeds;
+ * Damage that leaves frames readable is recorded (mp_mlv_clip_damage) and opening succeeds;
  * a file with no usable frame header (no MLVI/RAWI, no RAWM footer) fails. */
-mp_status mlv_clip_open(mlv_clip **out, const char *path, const mlv_open_options *opt,
+mp_status mp_mlv_clip_open(mlv_clip **out, const char *path, const mlv_open_options *opt,
                         mp_error *err);
-void mlv_clip_close(mlv_clip *clip);
+void mp_mlv_clip_close(mlv_clip *clip);
 
-const mlv_clip_info *mlv_clip_get_info(const mlv_clip *clip);
-const char *mlv_clip_path(const mlv_clip *clip, uint32_t chunk);
-const mlv_damage *mlv_clip_damage(const mlv_clip *clip, uint32_t i);
+const mlv_clip_info *mp_mlv_clip_get_info(const mlv_clip *clip);
+const char *mp_mlv_clip_path(const mlv_clip *clip, uint32_t chunk);
+const mlv_damage *mp_mlv_clip_damage(const mlv_clip *clip, uint32_t i);
 
-mp_status mlv_frame_info_get(const mlv_clip *clip, uint32_t index, mlv_frame_info *out);
+mp_status mp_mlv_frame_info_get(const mlv_clip *clip, uint32_t index, mlv_frame_info *out);
 /* Index of the frame with this absolute number, or -1. */
-int64_t mlv_frame_index_of(const mlv_clip *clip, uint32_t number);
+int64_t mp_mlv_frame_index_of(const mlv_clip *clip, uint32_t number);
 
 /* Decodes frame `index` into out (resized as needed): raw samples in the stored bit depth,
  * levels and CFA from the RAWI in force. Thread-safe given a scratch per thread. */
-mp_status mlv_read_frame(const mlv_clip *clip, uint32_t index, mp_frame *out,
+mp_status mp_mlv_read_frame(const mlv_clip *clip, uint32_t index, mp_frame *out,
                          mlv_scratch *scratch, mp_error *err);
-void mlv_scratch_free(mlv_scratch *scratch);
+void mp_mlv_scratch_free(mlv_scratch *scratch);
 
-/* mlv_read_frame in two steps, so one thread can do the I/O and others the decoding.
+/* mp_mlv_read_frame in two steps, so one thread can do the I/O and others the decoding.
  *
- * mlv_read_payload: I/O only. Checks frame `index` against its RAWI (the same checks and
- * errors as mlv_read_frame) and preads its stored bytes into buf, never more than the frame
+ * mp_mlv_read_payload: I/O only. Checks frame `index` against its RAWI (the same checks and
+ * errors as mp_mlv_read_frame) and preads its stored bytes into buf, never more than the frame
  * can need (a packed frame's size; LJ92 and LZMA streams are capped at a bound derived from
  * the frame size), so a hostile block length cannot make it allocate without bound.
  * Thread-safe given a payload per thread.
  *
- * mlv_decode_payload: decodes a payload read for the same clip and index into out (unpack,
- * LJ92, LZMA), fills out's levels, CFA, number and timestamp, exactly as mlv_read_frame does.
+ * mp_mlv_decode_payload: decodes a payload read for the same clip and index into out (unpack,
+ * LJ92, LZMA), fills out's levels, CFA, number and timestamp, exactly as mp_mlv_read_frame does.
  * CPU only, except for DELTA clips: a DELTA frame is stored relative to the frame before it,
  * so when the scratch's reference is not frame index-1 the earlier frames of the chain (back
- * to the last RAWI change) are read and decoded here with pread, as mlv_read_frame would.
+ * to the last RAWI change) are read and decoded here with pread, as mp_mlv_read_frame would.
  * Decoding in index order with one scratch keeps that at one frame per call. */
-mp_status mlv_read_payload(const mlv_clip *clip, uint32_t index, mlv_payload *buf,
+mp_status mp_mlv_read_payload(const mlv_clip *clip, uint32_t index, mlv_payload *buf,
                            mp_error *err);
-mp_status mlv_decode_payload(const mlv_clip *clip, uint32_t index, const mlv_payload *buf,
+mp_status mp_mlv_decode_payload(const mlv_clip *clip, uint32_t index, const mlv_payload *buf,
                              mp_frame *out, mlv_scratch *scratch, mp_error *err);
-void mlv_payload_free(mlv_payload *buf);
+void mp_mlv_payload_free(mlv_payload *buf);
 
 /* Copies len bytes of the clip's PCM stream starting at byte offset into dst. */
-mp_status mlv_read_audio(const mlv_clip *clip, uint64_t offset, void *dst, size_t len,
+mp_status mp_mlv_read_audio(const mlv_clip *clip, uint64_t offset, void *dst, size_t len,
                          mp_error *err);
 
-const char *mlv_compression_name(mlv_compression c);
+const char *mp_mlv_compression_name(mlv_compression c);
 
 /* MP_OK when frames of this clip can be decoded; else MP_ERR_UNSUPPORTED and a message
  * naming the video class (reading any frame fails the same way). */
-mp_status mlv_clip_check_video(const mlv_clip *clip, mp_error *err);
+mp_status mp_mlv_clip_check_video(const mlv_clip *clip, mp_error *err);
 
 #endif

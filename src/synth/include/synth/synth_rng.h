@@ -31,16 +31,16 @@ typedef struct synth_rng {
 } synth_rng;
 
 /* Independent streams: the same (seed, stream) always gives the same sequence. */
-void synth_rng_init(synth_rng *r, uint64_t seed, uint64_t stream);
+void mp_synth_rng_init(synth_rng *r, uint64_t seed, uint64_t stream);
 
-uint64_t synth_rng_next(synth_rng *r);
-double synth_rng_uniform(synth_rng *r);     /* [0, 1) */
-double synth_rng_gaussian(synth_rng *r);    /* N(0, 1) */
-double synth_rng_poisson(synth_rng *r, double mean);  /* mean <= 0 gives 0 */
+uint64_t mp_synth_rng_next(synth_rng *r);
+double mp_synth_rng_uniform(synth_rng *r);     /* [0, 1) */
+double mp_synth_rng_gaussian(synth_rng *r);    /* N(0, 1) */
+double mp_synth_rng_poisson(synth_rng *r, double mean);  /* mean <= 0 gives 0 */
 
 /* Platform-identical natural log (x > 0) and exp (finite x), accurate to a few ulp. */
-double synth_det_log(double x);
-double synth_det_exp(double x);
-double synth_det_exp2(double x);
+double mp_synth_det_log(double x);
+double mp_synth_det_exp(double x);
+double mp_synth_det_exp2(double x);
 
 #endif

@@ -18,7 +18,7 @@
  * -i; for rawvideo `ffmpeg -f rawvideo -pix_fmt rgb48le -s WxH -r NUM/DEN ... -i -`.
  *
  * Output: a path is written as ".<name>.<pid>-<n>.part" beside it and renamed by
- * av_sink_finish (out_file.h); "-" is standard output (NUT, RAWVIDEO and FFV1 only: MOV needs
+ * mp_av_sink_finish (out_file.h); "-" is standard output (NUT, RAWVIDEO and FFV1 only: MOV needs
  * to seek). A reader closing the pipe ends the run with MP_ERR_IO ("pipe closed by the
  * reader"), never with SIGPIPE.
  *
@@ -46,7 +46,7 @@
  * the last frame, so segments stay in sync when joined. Audio is written as the video reaches
  * it: push it ahead of or together with the frames it plays with (pushing a whole short clip's
  * audio first is fine; it is held in memory until the frames arrive), and call
- * av_sink_end_audio when the clip's audio runs out before the video does.
+ * mp_av_sink_end_audio when the clip's audio runs out before the video does.
  *
  * Threads: one sink is used by one thread at a time (the pipeline's ordered writer); the
  * encoder itself runs `threads` threads. */
@@ -61,16 +61,16 @@
 #include "common/mp_meta.h"
 #include "common/mp_status.h"
 
-typedef enum av_sink_kind {
+typedef enum mp_av_sink_kind {
     AV_SINK_PRORES_422HQ,
     AV_SINK_PRORES_4444,
     AV_SINK_FFV1,
     AV_SINK_NUT,
     AV_SINK_RAWVIDEO
-} av_sink_kind;
+} mp_av_sink_kind;
 
-typedef struct av_sink_params {
-    av_sink_kind kind;
+typedef struct mp_av_sink_params {
+    mp_av_sink_kind kind;
     uint32_t width, height;            /* 2..16384 */
     uint32_t fps_num, fps_den;         /* as recorded or overridden; normalised here */
     uint64_t first_frame;              /* index of the first frame written (its PTS) */
@@ -98,55 +98,55 @@ typedef struct av_sink_params {
     int threads;                       /* encoder threads; 0 = 1 */
     int overwrite;                     /* replace an existing output file */
     mp_logger log;
-} av_sink_params;
+} mp_av_sink_params;
 
 /* Zeroes p and sets: no time code (timecode_frames = -1), unspecified colour tags. */
-void av_sink_params_default(av_sink_params *p);
+void mp_av_sink_params_default(mp_av_sink_params *p);
 
-/* "prores422hq", "prores4444", "ffv1", "nut", "rawvideo" -> kind; MP_ERR_ARG otherwise. */
-mp_status av_sink_kind_from_name(const char *name, av_sink_kind *kind, mp_error *err);
-const char *av_sink_kind_name(av_sink_kind kind);
+/* The kind's name in messages ("prores422hq", ...), the same as its --to name in the one
+ * format table (encode/formats.h), which maps names to kinds. */
+const char *mp_av_sink_kind_name(mp_av_sink_kind kind);
 
 /* For NUT and rawvideo, which cannot carry them: the ffmpeg input options that read the
  * stream as written, e.g. "-color_primaries bt709 -color_trc bt709 -colorspace rgb
  * -color_range pc -f rawvideo -pix_fmt rgb48le -s 1920x1080 -r 24000/1001 -i -" (colour
  * options before -i: ffmpeg 5.1 ignores them after it for these inputs). Empty for other
  * kinds. Returns the length (snprintf rules). */
-int av_sink_reader_options(const av_sink_params *p, char *buf, size_t size);
+int mp_av_sink_reader_options(const mp_av_sink_params *p, char *buf, size_t size);
 
-typedef struct av_sink av_sink;
+typedef struct mp_av_sink mp_av_sink;
 
 /* path: the output file, or "-" for standard output. */
-mp_status av_sink_open(av_sink **out, const char *path, const av_sink_params *p, mp_error *err);
+mp_status mp_av_sink_open(mp_av_sink **out, const char *path, const mp_av_sink_params *p, mp_error *err);
 
 /* One frame: R, G, B planes of width x height samples, full range (65535 = 1.0), rows
  * `stride` samples apart (develop_rgb: stride = width). `frame` must be first_frame plus the
  * number of frames written so far (frames arrive in order, none missing; repeat the previous
  * frame for a lost one). */
-mp_status av_sink_write_rgb(av_sink *s, const uint16_t *const planes[3], size_t stride,
+mp_status mp_av_sink_write_rgb(mp_av_sink *s, const uint16_t *const planes[3], size_t stride,
                             uint64_t frame, mp_error *err);
 
 /* Interleaved PCM in params.audio's format, in stream order, any byte count. */
-mp_status av_sink_write_audio(av_sink *s, const void *pcm, size_t bytes, mp_error *err);
+mp_status mp_av_sink_write_audio(mp_av_sink *s, const void *pcm, size_t bytes, mp_error *err);
 
 /* Declares the audio complete: from now on the track is padded with silence as the frames
  * arrive, instead of waiting for PCM that will not come (the muxer would hold up to 10 s of
  * video packets in memory, waiting to interleave). Call it when the clip's audio ends before
- * the video; av_sink_write_audio is refused afterwards. No-op without audio. */
-mp_status av_sink_end_audio(av_sink *s, mp_error *err);
+ * the video; mp_av_sink_write_audio is refused afterwards. No-op without audio. */
+mp_status mp_av_sink_end_audio(mp_av_sink *s, mp_error *err);
 
 /* Drains the encoder, ends the audio with the last frame, writes the trailer, renames the
  * file into place and frees the sink (also on failure, which removes the temporary file).
  * A movie without frames is refused (MP_ERR_ARG): MOV would keep no tracks at all. */
-mp_status av_sink_finish(av_sink *s, mp_error *err);
+mp_status mp_av_sink_finish(mp_av_sink *s, mp_error *err);
 
 /* Removes the temporary file and frees the sink. NULL is ignored. */
-void av_sink_abort(av_sink *s);
+void mp_av_sink_abort(mp_av_sink *s);
 
-uint64_t av_sink_frames_written(const av_sink *s);
+uint64_t mp_av_sink_frames_written(const mp_av_sink *s);
 
 /* Routes libav's own log lines (warnings and errors) to log instead of stderr. Process-wide:
  * call once from the program, before opening sinks; NULL restores the default. */
-void av_sink_route_av_log(const mp_logger *log);
+void mp_av_sink_route_av_log(const mp_logger *log);
 
 #endif

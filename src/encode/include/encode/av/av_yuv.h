@@ -19,26 +19,26 @@
 
 #include "common/mp_status.h"
 
-typedef struct av_yuv_coeffs {
+typedef struct mp_av_yuv_coeffs {
     int64_t y[3], cb[3], cr[3];   /* per 16-bit input code, for R, G, B; 40 fraction bits */
     int64_t y_offset, c_offset;   /* output offsets with the same scale */
     int32_t min, max;             /* output clip */
     enum AVColorSpace matrix;     /* what was used (tag it) */
     enum AVColorRange range;
-} av_yuv_coeffs;
+} mp_av_yuv_coeffs;
 
 /* matrix: AVCOL_SPC_BT709, AVCOL_SPC_BT2020_NCL, AVCOL_SPC_SMPTE170M or AVCOL_SPC_BT470BG;
  * AVCOL_SPC_UNSPECIFIED means BT.709 (what players assume for HD). range: AVCOL_RANGE_MPEG
  * or AVCOL_RANGE_JPEG; AVCOL_RANGE_UNSPECIFIED means limited. Others: MP_ERR_UNSUPPORTED. */
-mp_status av_yuv_init(av_yuv_coeffs *c, enum AVColorSpace matrix, enum AVColorRange range,
+mp_status mp_av_yuv_init(mp_av_yuv_coeffs *c, enum AVColorSpace matrix, enum AVColorRange range,
                       mp_error *err);
 
 /* One row of width pixels to 4:4:4: y, cb, cr hold width samples each. */
-void av_yuv_row_444(const av_yuv_coeffs *c, const uint16_t *r, const uint16_t *g,
+void mp_av_yuv_row_444(const mp_av_yuv_coeffs *c, const uint16_t *r, const uint16_t *g,
                     const uint16_t *b, uint32_t width, uint16_t *y, uint16_t *cb, uint16_t *cr);
 
 /* One row to 4:2:2: y holds width samples, cb and cr (width + 1) / 2. */
-void av_yuv_row_422(const av_yuv_coeffs *c, const uint16_t *r, const uint16_t *g,
+void mp_av_yuv_row_422(const mp_av_yuv_coeffs *c, const uint16_t *r, const uint16_t *g,
                     const uint16_t *b, uint32_t width, uint16_t *y, uint16_t *cb, uint16_t *cr);
 
 #endif

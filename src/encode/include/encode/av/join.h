@@ -45,7 +45,7 @@ typedef struct farm_join_result {
 /* Errors: MP_ERR_ARG (no segments, unknown container), MP_ERR_FORMAT (a segment is not a
  * movie or its streams differ), MP_ERR_IO (reading or writing), MP_ERR_INTERRUPTED.
  * output_failed in *failed_on_output tells a write failure from an input one. */
-mp_status farm_join(const farm_join_options *o, farm_join_result *res, int *failed_on_output,
+mp_status mp_farm_join(const farm_join_options *o, farm_join_result *res, int *failed_on_output,
                     mp_error *err);
 
 #endif

@@ -1,0 +1,46 @@
+#include "encode/formats.h"
+
+#include <string.h>
+
+extern const mp_sink_ops mp_sink_dng, mp_sink_md5, mp_sink_null, mp_sink_prores422hq,
+    mp_sink_prores4444, mp_sink_ffv1, mp_sink_nut, mp_sink_rawvideo;
+
+static const mp_format formats[] = {
+    {.name = "dng", .summary = "CinemaDNG sequence in DIR/NAME/ (+ NAME.wav)",
+     .input = MP_INPUT_RAW, .container = "CinemaDNG", .extension = "dng", .sequence = 1,
+     .to_stdout = 0, .joinable = 1, .audio = MP_AUDIO_BESIDE, .ops = &mp_sink_dng},
+    {.name = "prores422hq", .summary = "ProRes 422 HQ in MOV",
+     .input = MP_INPUT_RGB, .container = "MOV", .extension = "mov", .sequence = 0,
+     .to_stdout = 0, .joinable = 1, .audio = MP_AUDIO_MUXED, .ops = &mp_sink_prores422hq},
+    {.name = "prores4444", .summary = "ProRes 4444 in MOV",
+     .input = MP_INPUT_RGB, .container = "MOV", .extension = "mov", .sequence = 0,
+     .to_stdout = 0, .joinable = 1, .audio = MP_AUDIO_MUXED, .ops = &mp_sink_prores4444},
+    {.name = "ffv1", .summary = "FFV1 (lossless RGB) in Matroska (MKV)",
+     .input = MP_INPUT_RGB, .container = "Matroska", .extension = "mkv", .sequence = 0,
+     .to_stdout = 1, .joinable = 1, .audio = MP_AUDIO_MUXED, .ops = &mp_sink_ffv1},
+    {.name = "nut", .summary = "raw RGB in NUT, for pipes (-o -)",
+     .input = MP_INPUT_RGB, .container = "NUT", .extension = "nut", .sequence = 0,
+     .to_stdout = 1, .joinable = 1, .audio = MP_AUDIO_MUXED, .ops = &mp_sink_nut},
+    {.name = "rawvideo", .summary = "raw rgb48le frames back to back, for pipes (-o -)",
+     .input = MP_INPUT_RGB, .container = "none", .extension = NULL, .sequence = 0,
+     .to_stdout = 1, .joinable = 0, .audio = MP_AUDIO_NONE, .ops = &mp_sink_rawvideo},
+    {.name = "md5", .summary = "a text file of per-frame MD5s (tests)",
+     .input = MP_INPUT_RAW, .container = "text", .extension = "md5", .sequence = 0,
+     .to_stdout = 0, .joinable = 0, .audio = MP_AUDIO_NONE, .ops = &mp_sink_md5},
+    {.name = "null", .summary = "discard the frames (timing)",
+     .input = MP_INPUT_RAW, .container = "none", .extension = NULL, .sequence = 0,
+     .to_stdout = 0, .joinable = 0, .audio = MP_AUDIO_NONE, .ops = &mp_sink_null},
+};
+
+const mp_format *mp_format_find(const char *name)
+{
+    for (size_t i = 0; name && i < sizeof formats / sizeof formats[0]; i++)
+        if (!strcmp(formats[i].name, name))
+            return &formats[i];
+    return NULL;
+}
+
+const mp_format *mp_format_at(size_t i)
+{
+    return i < sizeof formats / sizeof formats[0] ? &formats[i] : NULL;
+}

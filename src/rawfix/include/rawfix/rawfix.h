@@ -1,0 +1,127 @@
+/* rawfix: repairs what real sensors get wrong before dual ISO sees a frame — focus pixels
+ * (phase-detect pixels, a periodic lattice), hot and cold pixels, and 8-column stripe gains —
+ * from a map found in the clip itself. Pure functions on frames and maps; no files, threads
+ * or outputs.
+ *
+ * Finding (in the pre-pass, over frames sampled across the whole segment): every sampled
+ * frame is measured on its own (rawfix_measure), the measurements are summed in an
+ * accumulator (rawfix_accum_add, integer sums: the result does not depend on the order), and
+ * rawfix_map_build turns the sums into a map. A sample is a defect when, across the frames,
+ * it stays off its same-colour neighbours in the same direction both along its row (x +- 2)
+ * and along its column (y +- 2, or y +- 4 in dual-ISO frames so that the neighbours are in
+ * its own field): the mean deviation over the frames, in noise units, is large both ways and
+ * has the same sign. A scene edge is off one way only; texture that moves averages out.
+ * Defects of one sign that repeat with a period along x and along y form the focus-pixel
+ * lattice, which is completed: every site of its classes inside its box is repaired, also
+ * those too weak to show alone. Stripe gains are the ratio of each column class (x mod 8,
+ * per row class y mod 4, hence per field in dual ISO) to its same-colour neighbours over 16
+ * columns, pooled over all frames and smooth areas, defects left out; they are applied only
+ * when significant (against their spread between 8 bands of rows).
+ *
+ * Repair (rawfix_apply, per frame, in place, before dual ISO): stripe gains first, then each
+ * defect site takes the mean of its two same-colour neighbours along the direction (row,
+ * column, two diagonals) where they differ least, skipping neighbours that are defects
+ * themselves; in dual-ISO frames the column step is 4 rows, so a field only uses itself. */
+#ifndef MP_RAWFIX_H
+#define MP_RAWFIX_H
+
+#include <stdint.h>
+
+#include "common/mp_frame.h"
+#include "common/mp_status.h"
+
+#define RAWFIX_MAX_FRAMES 64u       /* sample frames an accumulator takes */
+#define RAWFIX_MAX_CLASSES 32u      /* residues of one lattice */
+#define RAWFIX_MAX_PERIOD 128u      /* longest lattice period looked for */
+#define RAWFIX_MAX_PIXELS 8192      /* single defects kept per map (the strongest) */
+#define RAWFIX_STRIPE_ROWS 4u       /* stripe gain classes: y mod 4 ... */
+#define RAWFIX_STRIPE_COLS 8u       /* ... x x mod 8 */
+
+typedef struct rawfix_lattice {
+    uint32_t period_x, period_y;    /* 0: no lattice */
+    uint32_t x0, y0, x1, y1;        /* the box [x0, x1) x [y0, y1) it covers */
+    uint32_t class_count;
+    uint32_t class_x[RAWFIX_MAX_CLASSES], class_y[RAWFIX_MAX_CLASSES];   /* x % px, y % py */
+} rawfix_lattice;
+
+typedef struct rawfix_map {
+    uint32_t width, height;         /* frame size it was made for; 0: empty map (no fixes) */
+    uint32_t frames;                /* sample frames it comes from */
+    rawfix_lattice lattice;
+    uint32_t pixel_count;           /* single defects (hot, cold, off-lattice) */
+    uint32_t *pixels;               /* x0, y0, x1, y1, ... (malloc'd), raster order */
+    int stripes;                    /* stripe gains significant, applied */
+    double stripe_amplitude;        /* largest |gain - 1| measured (also when not applied) */
+    double stripe_gain[RAWFIX_STRIPE_ROWS][RAWFIX_STRIPE_COLS];  /* 1 when not applied */
+} rawfix_map;
+
+void mp_rawfix_map_free(rawfix_map *m);
+/* Deep copy (dst is overwritten, not freed). */
+mp_status mp_rawfix_map_copy(rawfix_map *dst, const rawfix_map *src, mp_error *err);
+/* Lattice sites inside the box (what the lattice repairs). */
+uint64_t mp_rawfix_lattice_sites(const rawfix_lattice *l);
+
+/* ---- finding ---- */
+
+/* One frame's measurement (reused between frames). */
+typedef struct rawfix_measurement {
+    uint32_t width, height;
+    int16_t *zh, *zv;               /* per sample: deviation from the row / column
+                                     * neighbours in noise units x 16, or RAWFIX_NO_Z */
+    size_t capacity;
+    int32_t (*stripe)[2];           /* per sample: sample - black and its stripe window's
+                                     * sum - 8 x black where usable for stripes, else 0 */
+    uint32_t *hist;                 /* noise histograms (internal) */
+} rawfix_measurement;
+#define RAWFIX_NO_Z INT16_MIN
+
+/* Measures a raw frame; dual says its rows alternate ISO (column step 4). */
+mp_status mp_rawfix_measure(const mp_frame *f, int dual, rawfix_measurement *m, mp_error *err);
+void mp_rawfix_measurement_free(rawfix_measurement *m);
+
+typedef struct rawfix_accum rawfix_accum;
+
+rawfix_accum *mp_rawfix_accum_new(uint32_t width, uint32_t height);
+void mp_rawfix_accum_free(rawfix_accum *a);
+/* Adds sample number `sample` (< RAWFIX_MAX_FRAMES, each once) of the same size. Not
+ * thread-safe: callers serialise. */
+mp_status mp_rawfix_accum_add(rawfix_accum *a, const rawfix_measurement *m, uint32_t sample,
+                           mp_error *err);
+
+/* Builds the map from the frames added so far. Fewer than 8 frames give an empty map. */
+mp_status mp_rawfix_map_build(const rawfix_accum *a, rawfix_map *m, mp_error *err);
+
+/* ---- repairing ---- */
+
+enum {
+    RAWFIX_FOCUS = 1,               /* the lattice */
+    RAWFIX_BAD = 2,                 /* single hot and cold pixels */
+    RAWFIX_STRIPES = 4,
+    RAWFIX_ALL = 7
+};
+
+/* What a map repairs in frames, with some fixes switched off: the sorted sites and a bitmap. */
+typedef struct rawfix_plan {
+    uint32_t width, height;
+    int dual;
+    int stripes;
+    float inv_gain[RAWFIX_STRIPE_ROWS][RAWFIX_STRIPE_COLS];
+    uint32_t site_count;
+    uint32_t *sites;                /* y * width + x, ascending */
+    uint8_t *is_site;               /* width * height */
+} rawfix_plan;
+
+/* fixes: RAWFIX_* bits; dual: the frames alternate ISO by row pairs. */
+mp_status mp_rawfix_plan_make(const rawfix_map *m, unsigned fixes, int dual, rawfix_plan *p,
+                           mp_error *err);
+void mp_rawfix_plan_free(rawfix_plan *p);
+/* Whether the plan changes anything. */
+static inline int mp_rawfix_plan_active(const rawfix_plan *p)
+{
+    return p->stripes || p->site_count;
+}
+
+/* Repairs f in place. A frame of another size than the plan's is an error. */
+mp_status mp_rawfix_apply(const rawfix_plan *p, mp_frame *f, mp_error *err);
+
+#endif

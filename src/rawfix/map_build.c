@@ -1,0 +1,360 @@
+/* rawfix_map_build: defects and the focus-pixel lattice from the accumulated measurements
+ * (rawfix.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rawfix_accum.h"
+
+/* Fewer sampled frames cannot tell a defect from a scene's own static detail (measured: the
+ * noiseless test pattern of the shared samples, 3-4 frames, gave hundreds of "defects"). */
+#define MIN_FRAMES 8
+/* A single defect: its mean deviation over the frames, in noise units, reaches
+ * STRONG_SIGMAS / sqrt(frames) both ways and never less than STRONG_FLOOR (twice the
+ * scene's own variation around it, which pooling frames does not average out), with the same sign
+ * both ways in 60 % of the frames (the row and column deviations share the sample's own
+ * noise, so this is nearly a single test: 5.5 sigmas is one false defect in ~10^7 samples); or it is off by 6 sigmas (Z_BIG) in three quarters of them. A lattice
+ * candidate needs only LATTICE_SIGMAS: one false candidate in ~10^4 samples does not make
+ * a class of a lattice, whose members are found together. */
+#define STRONG_SIGMAS 5.5
+#define STRONG_FLOOR 2.0
+#define LATTICE_SIGMAS 2.2
+#define LATTICE_FLOOR 0.5
+/* A lattice class: at least CLASS_MIN_HITS candidates filling CLASS_MIN_FILL of its sites
+ * inside their bounding box. */
+#define CLASS_MIN_HITS 8
+#define CLASS_MIN_FILL 0.3
+
+enum { CAND_POS = 1, CAND_NEG = 2, STRONG = 4 };
+
+void mp_rawfix_map_free(rawfix_map *m)
+{
+    free(m->pixels);
+    memset(m, 0, sizeof *m);
+}
+
+mp_status mp_rawfix_map_copy(rawfix_map *dst, const rawfix_map *src, mp_error *err)
+{
+    *dst = *src;
+    dst->pixels = NULL;
+    if (!src->pixel_count)
+        return MP_OK;
+    if (!(dst->pixels = malloc(2 * (size_t)src->pixel_count * sizeof *dst->pixels))) {
+        dst->pixel_count = 0;
+        return mp_error_set(err, MP_ERR_NOMEM, "rawfix: out of memory");
+    }
+    memcpy(dst->pixels, src->pixels, 2 * (size_t)src->pixel_count * sizeof *dst->pixels);
+    return MP_OK;
+}
+
+static uint32_t residues_in(uint32_t lo, uint32_t hi, uint32_t period, uint32_t r)
+{
+    /* values v in [lo, hi) with v % period == r */
+    uint32_t first = lo + (r + period - lo % period) % period;
+    return first < hi ? (hi - 1 - first) / period + 1 : 0;
+}
+
+uint64_t mp_rawfix_lattice_sites(const rawfix_lattice *l)
+{
+    uint64_t n = 0;
+    for (uint32_t k = 0; l->period_x && k < l->class_count; k++)
+        n += (uint64_t)residues_in(l->x0, l->x1, l->period_x, l->class_x[k]) *
+             residues_in(l->y0, l->y1, l->period_y, l->class_y[k]);
+    return n;
+}
+
+static int in_classes(const rawfix_lattice *l, uint32_t x, uint32_t y)
+{
+    for (uint32_t k = 0; k < l->class_count; k++)
+        if (x % l->period_x == l->class_x[k] && y % l->period_y == l->class_y[k])
+            return 1;
+    return 0;
+}
+
+static int in_lattice(const rawfix_lattice *l, uint32_t x, uint32_t y)
+{
+    return l->period_x && x >= l->x0 && x < l->x1 && y >= l->y0 && y < l->y1 &&
+           in_classes(l, x, y);
+}
+
+/* Per sample: candidate sign bits and STRONG; rank orders strong ones (samples far off in
+ * most frames first, then by their mean deviation). */
+static uint32_t classify(const rawfix_accum *a, uint8_t *flag, float *rank)
+{
+    const size_t n = (size_t)a->width * a->height;
+    const double strong = fmax(STRONG_FLOOR, STRONG_SIGMAS / sqrt(a->frames));
+    const double cand = fmin(strong, fmax(LATTICE_FLOOR, LATTICE_SIGMAS / sqrt(a->frames)));
+    /* measured (nothing clipped around it) in three quarters of the frames */
+    const uint32_t min_used = 3 * a->frames / 4 > 3 ? 3 * a->frames / 4 : 3;
+    uint32_t candidates = 0;
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *c = a->counts[i];
+        flag[i] = 0;
+        rank[i] = 0;
+        if (c[COUNT_USED] < min_used)
+            continue;
+        double zh = (double)a->sum[i][0] / Z_SCALE / c[COUNT_USED];
+        double zv = (double)a->sum[i][1] / Z_SCALE / c[COUNT_USED];
+        int pos = zh > 0;
+        /* off both ways, in the same direction, in most frames */
+        double z = (zh > 0) != (zv > 0) ? 0 : pos ? fmin(zh, zv) : fmax(zh, zv);
+        uint32_t same = pos ? c[COUNT_POS] : c[COUNT_NEG];
+        int steady = z != 0 && 5 * same >= 3 * c[COUNT_USED];
+        int big = 4 * c[COUNT_BIG] >= 3 * c[COUNT_USED];
+        if ((steady && fabs(z) >= cand) || big) {
+            flag[i] = pos ? CAND_POS : CAND_NEG;
+            candidates++;
+        }
+        if ((steady && fabs(z) >= strong) || big)
+            flag[i] |= STRONG;
+        rank[i] = (float)(fabs(z) + 10.0 * c[COUNT_BIG] / c[COUNT_USED]);
+    }
+    return candidates;
+}
+
+/* The shortest distance at which candidates of one sign repeat along x (dx = 1) or y,
+ * clearly above chance; 0 when there is none. */
+static uint32_t find_period(const rawfix_accum *a, const uint8_t *flag, uint32_t candidates,
+                            int along_x)
+{
+    const uint32_t w = a->width, h = a->height, len = along_x ? w : h;
+    const size_t step = along_x ? 1 : w;
+    uint32_t count[RAWFIX_MAX_PERIOD + 1] = {0};
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) {
+            size_t i = (size_t)y * w + x;
+            uint8_t s = flag[i] & (CAND_POS | CAND_NEG);
+            uint32_t at = along_x ? x : y;
+            for (uint32_t p = 1; s && p <= RAWFIX_MAX_PERIOD && at + p < len; p++)
+                count[p] += (flag[i + p * step] & s) != 0;
+        }
+    uint32_t best = 0;
+    for (uint32_t p = 2; p <= RAWFIX_MAX_PERIOD; p++)
+        if (count[p] > count[best])
+            best = p;
+    double chance = (double)candidates * candidates / ((double)w * h);
+    if (!best || count[best] < 16 || count[best] < 4 * chance + 8)
+        return 0;
+    for (uint32_t p = 2; p <= best; p++)
+        if (2 * count[p] >= count[best])
+            return p;
+    return best;
+}
+
+/* The first and last cells of a row of counts holding at least an eighth of the fullest
+ * one's: stray candidates beyond the lattice do not stretch it. */
+static void dense_span(const uint32_t *count, uint32_t cells, uint32_t *first, uint32_t *last)
+{
+    uint32_t top = 0;
+    for (uint32_t j = 0; j < cells; j++)
+        top = count[j] > top ? count[j] : top;
+    *first = 0;
+    while (*first < cells && 8 * count[*first] < top)
+        (*first)++;
+    *last = cells ? cells - 1 : 0;
+    while (*last > *first && 8 * count[*last] < top)
+        (*last)--;
+}
+
+/* The lattice's box: the span of lattice cells (period x period) densely holding candidates
+ * of its classes, stretched to the frame's edges where it stops within a period of them
+ * (the outermost samples cannot be measured). */
+static mp_status lattice_box(const rawfix_accum *a, const uint8_t *flag, rawfix_lattice *l,
+                             mp_error *err)
+{
+    const uint32_t px = l->period_x, py = l->period_y;
+    const uint32_t cx = (a->width + px - 1) / px, cy = (a->height + py - 1) / py;
+    uint32_t *col = calloc(cx, sizeof *col), *row = calloc(cy, sizeof *row);
+    if (!col || !row) {
+        free(col);
+        free(row);
+        return mp_error_set(err, MP_ERR_NOMEM, "rawfix: out of memory");
+    }
+    for (uint32_t y = 0; y < a->height; y++)
+        for (uint32_t x = 0; x < a->width; x++)
+            if ((flag[(size_t)y * a->width + x] & (CAND_POS | CAND_NEG)) &&
+                in_classes(l, x, y)) {
+                col[x / px]++;
+                row[y / py]++;
+            }
+    uint32_t j0, j1, k0, k1;
+    dense_span(col, cx, &j0, &j1);
+    dense_span(row, cy, &k0, &k1);
+    free(col);
+    free(row);
+    l->x0 = j0 * px;
+    l->y0 = k0 * py;
+    l->x1 = (j1 + 1) * px;
+    l->y1 = (k1 + 1) * py;
+    if (l->x0 < px)
+        l->x0 = 0;
+    if (l->y0 < py)
+        l->y0 = 0;
+    if (l->x1 + px > a->width)
+        l->x1 = a->width;
+    if (l->y1 + py > a->height)
+        l->y1 = a->height;
+    return MP_OK;
+}
+
+typedef struct lattice_class {
+    uint32_t hits, x0, y0, x1, y1;
+} lattice_class;
+
+static int by_hits(const void *pa, const void *pb)
+{
+    const uint32_t *a = pa, *b = pb;   /* {hits, index} */
+    return a[0] != b[0] ? (a[0] < b[0] ? 1 : -1) : (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* The classes (residues mod the periods) that candidates fill, their box, and the box
+ * stretched to the frame's edges where it stops within a period of them (the edges cannot
+ * be measured). Returns 0 when no class qualifies or the pattern is not sparse. */
+static mp_status find_classes(const rawfix_accum *a, const uint8_t *flag, rawfix_lattice *l,
+                              mp_error *err)
+{
+    const uint32_t px = l->period_x, py = l->period_y, nc = px * py;
+    lattice_class *cls = calloc(nc, sizeof *cls);
+    uint32_t (*order)[2] = malloc(nc * sizeof *order);
+    if (!cls || !order) {
+        free(cls);
+        free(order);
+        return mp_error_set(err, MP_ERR_NOMEM, "rawfix: out of memory");
+    }
+    for (uint32_t k = 0; k < nc; k++)
+        cls[k] = (lattice_class){0, UINT32_MAX, UINT32_MAX, 0, 0};
+    for (uint32_t y = 0; y < a->height; y++)
+        for (uint32_t x = 0; x < a->width; x++) {
+            if (!(flag[(size_t)y * a->width + x] & (CAND_POS | CAND_NEG)))
+                continue;
+            lattice_class *c = &cls[(y % py) * px + x % px];
+            c->hits++;
+            c->x0 = x < c->x0 ? x : c->x0;
+            c->y0 = y < c->y0 ? y : c->y0;
+            c->x1 = x + 1 > c->x1 ? x + 1 : c->x1;
+            c->y1 = y + 1 > c->y1 ? y + 1 : c->y1;
+        }
+    uint32_t kept = 0;
+    for (uint32_t k = 0; k < nc; k++) {
+        const lattice_class *c = &cls[k];
+        if (c->hits < CLASS_MIN_HITS)
+            continue;
+        uint64_t sites = (uint64_t)residues_in(c->x0, c->x1, px, k % px) *
+                         residues_in(c->y0, c->y1, py, k / px);
+        if (c->hits >= CLASS_MIN_FILL * sites)
+            order[kept][0] = c->hits, order[kept][1] = k, kept++;
+    }
+    qsort(order, kept, sizeof *order, by_hits);
+    if (kept > RAWFIX_MAX_CLASSES)
+        kept = RAWFIX_MAX_CLASSES;
+    for (uint32_t j = 0; j < kept; j++) {
+        l->class_x[j] = order[j][1] % px;
+        l->class_y[j] = order[j][1] / px;
+    }
+    l->class_count = kept;
+    free(cls);
+    free(order);
+    if (!kept || 4 * kept > nc) {
+        memset(l, 0, sizeof *l);
+        return MP_OK;
+    }
+    return lattice_box(a, flag, l, err);
+}
+
+typedef struct ranked {
+    float rank;
+    uint32_t index;
+} ranked;
+
+static int by_rank(const void *pa, const void *pb)
+{
+    const ranked *a = pa, *b = pb;
+    if (a->rank != b->rank)
+        return a->rank < b->rank ? 1 : -1;
+    return (a->index > b->index) - (a->index < b->index);
+}
+
+static int by_index(const void *pa, const void *pb)
+{
+    const ranked *a = pa, *b = pb;
+    return (a->index > b->index) - (a->index < b->index);
+}
+
+/* The strong samples off the lattice: the RAWFIX_MAX_PIXELS strongest (rank), in raster
+ * order. */
+static mp_status single_pixels(const rawfix_accum *a, const uint8_t *flag, const float *rank,
+                               rawfix_map *m, mp_error *err)
+{
+    const size_t n = (size_t)a->width * a->height;
+    uint32_t count = 0;
+    for (size_t i = 0; i < n; i++)
+        count += (flag[i] & STRONG) && !in_lattice(&m->lattice, (uint32_t)(i % a->width),
+                                                   (uint32_t)(i / a->width));
+    ranked *r = malloc((count ? count : 1) * sizeof *r);
+    if (!r)
+        return mp_error_set(err, MP_ERR_NOMEM, "rawfix: out of memory");
+    uint32_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if ((flag[i] & STRONG) && !in_lattice(&m->lattice, (uint32_t)(i % a->width),
+                                              (uint32_t)(i / a->width)))
+            r[k++] = (ranked){rank[i], (uint32_t)i};
+    if (count > RAWFIX_MAX_PIXELS) {
+        qsort(r, count, sizeof *r, by_rank);
+        count = RAWFIX_MAX_PIXELS;
+        qsort(r, count, sizeof *r, by_index);
+    }
+    m->pixels = malloc(2 * (size_t)(count ? count : 1) * sizeof *m->pixels);
+    if (!m->pixels) {
+        free(r);
+        return mp_error_set(err, MP_ERR_NOMEM, "rawfix: out of memory");
+    }
+    for (k = 0; k < count; k++) {
+        m->pixels[2 * k] = r[k].index % a->width;
+        m->pixels[2 * k + 1] = r[k].index / a->width;
+    }
+    m->pixel_count = count;
+    free(r);
+    return MP_OK;
+}
+
+mp_status mp_rawfix_map_build(const rawfix_accum *a, rawfix_map *m, mp_error *err)
+{
+    memset(m, 0, sizeof *m);
+    m->width = a->width;
+    m->height = a->height;
+    m->frames = a->frames;
+    for (uint32_t r = 0; r < RAWFIX_STRIPE_ROWS; r++)
+        for (uint32_t c = 0; c < RAWFIX_STRIPE_COLS; c++)
+            m->stripe_gain[r][c] = 1;
+    if (a->frames < MIN_FRAMES)
+        return MP_OK;
+    const size_t n = (size_t)a->width * a->height;
+    uint8_t *flag = malloc(n);
+    float *rank = malloc(n * sizeof *rank);
+    mp_status st = MP_OK;
+    if (!flag || !rank)
+        st = mp_error_set(err, MP_ERR_NOMEM, "rawfix: out of memory for a %ux%u map",
+                          a->width, a->height);
+    if (st == MP_OK) {
+        uint32_t candidates = classify(a, flag, rank);
+        m->lattice.period_x = find_period(a, flag, candidates, 1);
+        m->lattice.period_y = find_period(a, flag, candidates, 0);
+        if (m->lattice.period_x && m->lattice.period_y)
+            st = find_classes(a, flag, &m->lattice, err);
+        else
+            memset(&m->lattice, 0, sizeof m->lattice);
+    }
+    if (st == MP_OK)
+        st = single_pixels(a, flag, rank, m, err);
+    rawfix_plan sites = {0};
+    if (st == MP_OK)
+        st = mp_rawfix_plan_make(m, RAWFIX_FOCUS | RAWFIX_BAD, 0, &sites, err);
+    if (st == MP_OK)
+        mp_rawfix_build_stripes(a, sites.is_site, m);
+    mp_rawfix_plan_free(&sites);
+    free(flag);
+    free(rank);
+    if (st != MP_OK)
+        mp_rawfix_map_free(m);
+    return st;
+}

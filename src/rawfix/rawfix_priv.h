@@ -1,0 +1,19 @@
+/* Internals shared by the rawfix sources. */
+#ifndef MP_RAWFIX_PRIV_H
+#define MP_RAWFIX_PRIV_H
+
+#include "rawfix/rawfix.h"
+
+#define Z_SCALE 16              /* rawfix_measurement.z = deviation / noise x Z_SCALE */
+#define Z_CLAMP 2000            /* |z| stored at most (125 noise sigmas) */
+#define Z_BIG (6 * Z_SCALE)     /* a frame where the sample is off by 6 sigmas or more */
+#define Z_SUM_CLAMP (4 * Z_SCALE)   /* largest deviation one frame adds to a mean */
+#define STRIPE_REACH 8          /* stripe window: same-colour columns x +- 2 .. x +- 8 */
+
+/* Column step to the nearest same-colour sample of the same field. */
+static inline uint32_t mp_rawfix_vstep(int dual)
+{
+    return dual ? 4 : 2;
+}
+
+#endif

@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Damages an MLV file in place, one kind at a time, for the robustness tests (issue 14).
+
+usage: mlv_mutate.py FILE KIND [ARGS]
+  flip-number K BIT     flip bit BIT of the K-th VIDF's frameNumber (file order, 0-based)
+  flip-time K BIT       flip bit BIT of the K-th VIDF's timestamp
+  grow-size K BYTES     add BYTES to the K-th VIDF's blockSize
+  zero-header K         zero the K-th VIDF's 32-byte header (the frame is lost)
+  cut-after K           cut the file right after the K-th VIDF block (a block boundary)
+  header-only           cut the file before its first VIDF
+  fps NUM DEN           set MLVI sourceFpsNom / sourceFpsDenom
+  vidf-offsets          print the offset of every VIDF, one a line
+"""
+import struct
+import sys
+
+
+def blocks(data):
+    off = struct.unpack_from("<I", data, 4)[0]
+    while off + 16 <= len(data):
+        tag = data[off:off + 4]
+        size = struct.unpack_from("<I", data, off + 4)[0]
+        if size < 16:
+            break
+        yield tag, off, size
+        off += size
+
+
+def vidf(data, k):
+    return [off for tag, off, _ in blocks(data) if tag == b"VIDF"][k]
+
+
+def main():
+    path, kind, args = sys.argv[1], sys.argv[2], [int(a, 0) for a in sys.argv[3:]]
+    with open(path, "rb") as f:
+        data = bytearray(f.read())
+    if kind == "vidf-offsets":
+        for tag, off, _ in blocks(data):
+            if tag == b"VIDF":
+                print(off)
+        return
+    if kind == "flip-number":
+        data[vidf(data, args[0]) + 16 + args[1] // 8] ^= 1 << (args[1] % 8)
+    elif kind == "flip-time":
+        data[vidf(data, args[0]) + 8 + args[1] // 8] ^= 1 << (args[1] % 8)
+    elif kind == "grow-size":
+        off = vidf(data, args[0])
+        size = struct.unpack_from("<I", data, off + 4)[0]
+        struct.pack_into("<I", data, off + 4, size + args[1])
+    elif kind == "zero-header":
+        off = vidf(data, args[0])
+        data[off:off + 32] = bytes(32)
+    elif kind == "cut-after":
+        off = vidf(data, args[0])
+        del data[off + struct.unpack_from("<I", data, off + 4)[0]:]
+    elif kind == "header-only":
+        del data[vidf(data, 0):]
+    elif kind == "fps":
+        struct.pack_into("<II", data, 44, args[0], args[1])
+    else:
+        sys.exit("unknown kind " + kind)
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+main()

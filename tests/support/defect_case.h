@@ -1,0 +1,43 @@
+/* defect_case: a simulated clip with sensor defects (src/synth) run through rawfix, scored
+ * against the simulator's truth. Shared by the rawfix unit test and tools/bench/bench_rawfix. */
+#ifndef DEFECT_CASE_H
+#define DEFECT_CASE_H
+
+#include <stdint.h>
+
+#include "rawfix/rawfix.h"
+#include "synth/synth.h"
+
+typedef enum case_scene { CASE_FLAT, CASE_TEXTURED, CASE_DARK, CASE_STATIC } case_scene;
+
+typedef struct defect_case {
+    uint32_t width, height;     /* active area */
+    uint32_t frames;            /* sampled by the "pre-pass" */
+    double ev_gap;              /* 0: single ISO */
+    case_scene scene;
+    int defects;                /* 0: a clean clip */
+    uint64_t seed;
+} defect_case;
+
+typedef struct case_score {
+    uint64_t pixels;                        /* of the recorded frame */
+    uint32_t focus_true, focus_found;       /* truth sites of each kind and those in the map */
+    uint32_t bad_true, bad_found;           /* hot + cold */
+    uint32_t false_sites;                   /* map sites that are no defect */
+    uint32_t period_x, period_y;            /* the map's lattice */
+    double residue_rms;                     /* at repaired truth sites, / local noise (RMS) */
+    double stripe_before, stripe_after;     /* max |column-class mean / mean - 1|, % */
+    int stripes_applied;
+    double stripe_amplitude;                /* measured by the map, % */
+    double seconds_apply;                   /* CPU time of one rawfix_apply */
+} case_score;
+
+/* The default defect set: focus lattice 12x10 with pairs at (4, 3), +-16 DN14 (+3 % of the
+ * signal), 200 hot and 200 cold pixels, +-0.5 % stripes. */
+void defect_case_defects(const defect_case *c, synth_defects *d);
+
+/* Runs the case: simulates c->frames frames, measures and accumulates them, builds the map
+ * (into *map when map is not NULL; caller frees), repairs one more frame and scores it. */
+int defect_case_run(const defect_case *c, case_score *s, rawfix_map *map);
+
+#endif
