@@ -19,8 +19,8 @@ MLVPIPE_SANITIZED=1 meson test -C build-san --print-errorlogs --num-processes "$
   --no-suite slow || true
 fuzz_seconds=${FUZZ_SECONDS:-30}
 if [ "$fuzz_seconds" != 0 ]; then
-  CC=clang meson setup build-fuzz --reconfigure -Dbuildtype=debugoptimized -Dfuzz=true -Dtests=false \
-    >/dev/null 2>&1 || CC=clang meson setup build-fuzz -Dbuildtype=debugoptimized -Dfuzz=true -Dtests=false
+  CC=clang meson setup build-fuzz --reconfigure -Dbuildtype=debugoptimized -Dfuzz=true -Dtests=false -Db_lundef=false \
+    >/dev/null 2>&1 || CC=clang meson setup build-fuzz -Dbuildtype=debugoptimized -Dfuzz=true -Dtests=false -Db_lundef=false
   meson compile -C build-fuzz
   fuzz_rc=0
   bash tests/fuzz/run.sh build-fuzz "$fuzz_seconds" || fuzz_rc=$?
