@@ -49,13 +49,27 @@ static void check_string_round_trip(const char *str)
     mp_text_free(&t);
 }
 
+/* Segments bit for bit, the defect map's pixel list by content (its pointer differs). */
+static int same_segment(const mp_levels_segment *a, const mp_levels_segment *b)
+{
+    mp_levels_segment x = *a, y = *b;
+    x.fix.pixels = y.fix.pixels = NULL;
+    return !memcmp(&x, &y, sizeof x) &&
+           (!a->fix.pixel_count ||
+            !memcmp(a->fix.pixels, b->fix.pixels, 2 * sizeof *a->fix.pixels * a->fix.pixel_count));
+}
+
 static int same_levels(const mp_clip_levels *a, const mp_clip_levels *b)
 {
-    return !memcmp(a->tool, b->tool, sizeof a->tool) && a->options_hash == b->options_hash &&
-           a->guid == b->guid && a->frame_count == b->frame_count &&
-           a->first_frame == b->first_frame && a->last_frame == b->last_frame &&
-           a->segment_count == b->segment_count &&
-           !memcmp(a->segments, b->segments, a->segment_count * sizeof *a->segments);
+    if (memcmp(a->tool, b->tool, sizeof a->tool) || a->options_hash != b->options_hash ||
+        a->guid != b->guid || a->frame_count != b->frame_count ||
+        a->first_frame != b->first_frame || a->last_frame != b->last_frame ||
+        a->segment_count != b->segment_count)
+        return 0;
+    for (uint32_t i = 0; i < a->segment_count; i++)
+        if (!same_segment(&a->segments[i], &b->segments[i]))
+            return 0;
+    return 1;
 }
 
 /* The file reader on the same bytes, through a memory file. */
