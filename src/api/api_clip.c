@@ -5,12 +5,6 @@
 #include <string.h>
 
 #include "common/mp_frame.h"
-#include "reader/mlv_reader.h"
-
-struct mlvpipe_clip {
-    mlv_clip *clip;
-    mlvpipe_logger log;       /* the open's logger, kept for the clip's lifetime */
-};
 
 /* A frame's buffers: the decoded samples and the decoder's scratch. */
 typedef struct frame_priv {

@@ -2,6 +2,7 @@
  * pipeline/progress.h. The public enums carry the internal values, so they convert by cast. */
 #include "api_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "pipeline/progress.h"
@@ -44,6 +45,27 @@ mlvpipe_status mp_api_status(mp_status st, const mp_error *in, mlvpipe_error *ou
         out->message[sizeof out->message - 1] = 0;
     }
     return (mlvpipe_status)st;
+}
+
+mlvpipe_status mp_api_text(mp_text *t, const char *what, mlvpipe_text *out, mlvpipe_error *err)
+{
+    *out = (mlvpipe_text){0};
+    if (t->failed || !t->data) {
+        mp_text_free(t);
+        mp_error e = {0};
+        return mp_api_status(mp_error_set(&e, MP_ERR_NOMEM, "%s: out of memory", what), &e, err);
+    }
+    *out = (mlvpipe_text){t->data, t->len};
+    *t = (mp_text){0};
+    return MLVPIPE_OK;
+}
+
+void mlvpipe_text_free(mlvpipe_text *t)
+{
+    if (t) {
+        free(t->data);
+        *t = (mlvpipe_text){0};
+    }
 }
 
 static void forward_log(void *opaque, mp_log_level level, const char *msg)
