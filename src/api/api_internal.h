@@ -21,6 +21,9 @@ mlvpipe_status mp_api_status(mp_status st, const mp_error *in, mlvpipe_error *ou
  * NULL. */
 mp_logger mp_api_logger(const mlvpipe_logger *log);
 
+/* "RGGB", "GRBG", "GBRG", "BGGR" for MP_CFA_*, NULL for anything else. */
+const char *mp_api_cfa_name(uint32_t cfa);
+
 /* Hands t over to out (t is left empty): MLVPIPE_OK, or MLVPIPE_ERR_NOMEM naming `what` when
  * t could not grow. */
 mlvpipe_status mp_api_text(mp_text *t, const char *what, mlvpipe_text *out, mlvpipe_error *err);
