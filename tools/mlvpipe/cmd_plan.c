@@ -136,6 +136,15 @@ static void clip_name(const char *path, char *out, size_t size)
         *dot = '\0';
 }
 
+/* One more --sbatch or --sbatch-work line into list (count so far in *count). */
+static int add_sbatch(const char *option, const char **list, uint32_t *count, const char *value)
+{
+    if (*count == MLVPIPE_PLAN_MAX_EXTRA)
+        return cli_usage_error("plan", "at most 32 %s options (this one: '%s')", option, value);
+    list[(*count)++] = value;
+    return EXIT_OK;
+}
+
 /* --engine's names, in mlvpipe_plan_engine order. */
 static int engine_parse(const char *name, mlvpipe_plan_engine *out)
 {
@@ -221,16 +230,12 @@ int cmd_plan(int argc, char **argv)
         case OPT_LEVELS: levels = optarg; break;
         case OPT_MLVPIPE: program = optarg; break;
         case OPT_SBATCH:
-            if (p.sbatch_count == MLVPIPE_PLAN_MAX_EXTRA)
-                return cli_usage_error(command,
-                                       "at most 32 --sbatch options (this one: '%s')", optarg);
-            p.sbatch[p.sbatch_count++] = optarg;
+            if ((rc = add_sbatch("--sbatch", p.sbatch, &p.sbatch_count, optarg)))
+                return rc;
             break;
         case OPT_SBATCH_WORK:
-            if (p.sbatch_work_count == MLVPIPE_PLAN_MAX_EXTRA)
-                return cli_usage_error(command,
-                                       "at most 32 --sbatch-work options (this one: '%s')", optarg);
-            p.sbatch_work[p.sbatch_work_count++] = optarg;
+            if ((rc = add_sbatch("--sbatch-work", p.sbatch_work, &p.sbatch_work_count, optarg)))
+                return rc;
             break;
         case OPT_MEM:
             if (!valid_mem(optarg))
