@@ -13,6 +13,7 @@
  *         fprintf(stderr, "%s\n", err.message);
  *
  * clip.h: open a clip, its metadata, its frames. convert.h: convert, analyze, join.
+ * report.h: an HTML page and JSON numbers that show clips at a glance.
  * common.h: status codes, errors, logging, progress. version.h: the API version. */
 #ifndef MLVPIPE_H
 #define MLVPIPE_H
@@ -20,6 +21,7 @@
 #include "mlvpipe/clip.h"
 #include "mlvpipe/common.h"
 #include "mlvpipe/convert.h"
+#include "mlvpipe/report.h"
 #include "mlvpipe/version.h"
 
 /* The library's version ("0.1.0") and the API version it was built with

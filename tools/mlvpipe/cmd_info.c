@@ -127,23 +127,6 @@ static const char *cfa_name(uint32_t cfa)
     return "unknown";
 }
 
-static const char *damage_kind_name(mlv_damage_kind k)
-{
-    switch (k) {
-    case MLV_DAMAGE_TRUNCATED: return "truncated";
-    case MLV_DAMAGE_ZERO_TAIL: return "zero_tail";
-    case MLV_DAMAGE_BAD_BLOCK: return "bad_block";
-    case MLV_DAMAGE_GUID_MISMATCH: return "guid_mismatch";
-    case MLV_DAMAGE_MISSING_CHUNK: return "missing_chunk";
-    case MLV_DAMAGE_DUPLICATE_FRAME: return "duplicate_frame";
-    case MLV_DAMAGE_RESYNC: return "resync";
-    case MLV_DAMAGE_LOST_FRAMES: return "lost_frames";
-    case MLV_DAMAGE_BAD_NUMBER: return "bad_number";
-    case MLV_DAMAGE_OVERSTATED: return "overstated_size";
-    }
-    return "unknown";
-}
-
 static double fps_of(const mlv_clip_info *in)
 {
     return in->fps_den ? (double)in->fps_num / in->fps_den : 0.0;
@@ -450,7 +433,7 @@ static void print_json(const info_report *r)
     for (uint32_t i = 0; i < in->damage_count; i++) {
         const mlv_damage *d = mp_mlv_clip_damage(c, i);
         printf("%s\n    {\"kind\": \"%s\", \"chunk\": %u, \"offset\": %" PRIu64 ", ",
-               i ? "," : "", damage_kind_name(d->kind), d->chunk, d->offset);
+               i ? "," : "", mp_mlv_damage_kind_name(d->kind), d->chunk, d->offset);
         json_key_str("message", d->message, "}");
     }
     for (uint32_t i = 0; i < r->bad_frames; i++) {
