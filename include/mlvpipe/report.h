@@ -1,6 +1,6 @@
 /* mlvpipe report: a look at clips before grading, as one self-contained HTML page (no
  * script, nothing fetched: pictures are inline PNG and SVG) and/or a JSON document with every
- * number (doc/json.md section 4; the same schema for one clip or many).
+ * number (doc/json.md section 5; the same schema for one clip or many).
  *
  * Per clip: a contact sheet, the raw histogram per channel in EV below the clip (per field
  * for dual ISO), clipped and crushed fractions over time, the dual-ISO levels with the

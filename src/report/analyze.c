@@ -84,7 +84,7 @@ static void worker_destroy(void *user, void *ctx)
     mp_dualiso_workspace_free(w->ws);
     mp_develop_workspace_free(&w->dev_ws);
     mp_develop_rgb_free(&w->rgb);
-    report_lut_free(&w->lut);
+    mp_report_lut_free(&w->lut);
     free(w);
 }
 
@@ -116,19 +116,19 @@ static mp_status measure_one(void *user, void *ctx, uint32_t i, uint32_t slot, m
     uint32_t k = mp_segment_of_index(j->segs, j->r->levels.segment_count, index);
     const dualiso_levels *lv = &j->r->levels.segments[k].levels;
     if ((st = mp_rawfix_apply(&j->fixes[k], &w->raw, err)) != MP_OK ||
-        (st = report_measure_raw(&w->raw, lv, &w->lut, w->hist, fr, err)) != MP_OK)
+        (st = mp_report_measure_raw(&w->raw, lv, &w->lut, w->hist, fr, err)) != MP_OK)
         return st;
     st = lv->is_dual ? mp_dualiso_reconstruct(&w->raw, lv, &j->dopt, w->ws, &w->lin, err)
                      : mp_dualiso_passthrough(&w->raw, lv, &w->lin, err);
     if (st != MP_OK)
         return st;
     w->lin.number = w->raw.number;
-    report_measure_linear(&w->lin, fr);
+    mp_report_measure_linear(&w->lin, fr);
     if (j->thumb_of[i] < 0 || !j->dev)
         return MP_OK;
     mp_report_thumb *t = &j->r->thumbs[j->thumb_of[i]];
     t->number = fi.number;
-    return report_thumb(&w->lin, j->dev, j->o->thumb_width, &w->small, &w->dev_ws, &w->rgb, t,
+    return mp_report_make_thumb(&w->lin, j->dev, j->o->thumb_width, &w->small, &w->dev_ws, &w->rgb, t,
                         err);
 }
 
@@ -251,7 +251,7 @@ static mp_status analyse(job *j, mp_error *err)
     mp_pool_options po = {j->o->threads, 0, j->o->cancel};
     mp_pool_callbacks cb = {j, worker_create, worker_destroy, measure_one, NULL};
     if ((st = mp_pool_run(j->r->frame_count, &po, &cb, NULL, err)) != MP_OK ||
-        (st = report_audio(j->clip, j->r, err)) != MP_OK)
+        (st = mp_report_audio(j->clip, j->r, err)) != MP_OK)
         return st;
     uint32_t damaged = 0;
     for (uint32_t i = 0; i < j->r->frame_count; i++)

@@ -13,7 +13,7 @@ static double dbfs(double amplitude)
     return amplitude > 0 ? fmax(20 * log10(amplitude / 32768.0), SILENCE_DBFS) : SILENCE_DBFS;
 }
 
-mp_status report_audio(const mlv_clip *clip, mp_clip_report *r, mp_error *err)
+mp_status mp_report_audio(const mlv_clip *clip, mp_clip_report *r, mp_error *err)
 {
     const mp_audio_format *a = &r->info.audio;
     if (!a->present || !r->info.audio_bytes || !a->block_align || !a->sample_rate)

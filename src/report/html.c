@@ -83,9 +83,9 @@ static void overview(mp_text *t, const mp_clip_report *const *r, uint32_t n)
                    "<th>status</th></tr>");
     for (uint32_t i = 0; i < n; i++) {
         report_clip_summary cs;
-        report_clip_summary_get(r[i], &cs);
+        mp_report_clip_summary_get(r[i], &cs);
         mp_text_printf(t, "<tr><td class=l><a href=\"#clip%u\">", i);
-        esc(t, report_base_name(r[i]->path));
+        esc(t, mp_report_base_name(r[i]->path));
         mp_text_printf(t, "</a></td><td>%u</td><td>%ux%u</td><td>%s</td><td>%.2f %%</td>"
                        "<td>%.2f %%</td><td class=%s>%s</td></tr>", r[i]->info.frame_count,
                        r[i]->info.raw.width, r[i]->info.raw.height, r[i]->dual ? "yes" : "no",
@@ -117,14 +117,14 @@ static void histogram_plot(mp_text *t, const mp_clip_report *r, int f)
     char title[96];
     snprintf(title, sizeof title, "raw histogram, %s", field);
     svg_axes a = {PLOT_W, PLOT_H, -(double)MP_REPORT_HIST_BINS * MP_REPORT_HIST_STEP_EV, 0, 0,
-                  top > 0 ? top * 1.05 : 1, "EV below the clip", "% of samples", title};
+                  top > 0 ? top * 1.05 : 1, "EV below the clip", "% of samples", title, 0};
     mp_text_printf(t, "<figure>");
-    svg_begin(t, &a);
+    mp_svg_begin(t, &a);
     for (int c = 0; c < 3; c++) {
         svg_series s = {x, y[c], MP_REPORT_HIST_BINS, colour[c], name[c], 0};
-        svg_series_add(t, &a, &s, (uint32_t)c);
+        mp_svg_series_add(t, &a, &s, (uint32_t)c);
     }
-    svg_end(t);
+    mp_svg_end(t);
     mp_text_printf(t, "<figcaption>%s (%s): %.3f %% at or above the clip, %.3f %% at or below "
                    "black; ¼-EV bins</figcaption></figure>", title,
                    r->dual ? "per field, its own black and clip" : "black and white of the clip",
@@ -151,19 +151,19 @@ static void clipping_plot(mp_text *t, const mp_clip_report *r, double *x, double
                                        r->frames[i].field_clipped[1]));
     svg_axes a = {PLOT_W, PLOT_H, r->info.first_number, fmax(r->info.last_number,
                   r->info.first_number + 1), 0, top * 1.05, "frame", "% of photosites",
-                  "clipped and crushed over time"};
+                  "clipped and crushed over time", 0};
     mp_text_printf(t, "<figure>");
-    svg_begin(t, &a);
+    mp_svg_begin(t, &a);
     frame_series(r, x, y, 0, 0);
-    svg_series_add(t, &a, &(svg_series){x, y, r->frame_count, "#f66", "clipped", 0}, 0);
+    mp_svg_series_add(t, &a, &(svg_series){x, y, r->frame_count, "#f66", "clipped", 0}, 0);
     frame_series(r, x, y, 1, 0);
-    svg_series_add(t, &a, &(svg_series){x, y, r->frame_count, "#69f", "crushed", 0}, 1);
+    mp_svg_series_add(t, &a, &(svg_series){x, y, r->frame_count, "#69f", "crushed", 0}, 1);
     if (r->dual) {
         frame_series(r, x, y, 2, 1);
-        svg_series_add(t, &a, &(svg_series){x, y, r->frame_count, "#fa5",
+        mp_svg_series_add(t, &a, &(svg_series){x, y, r->frame_count, "#fa5",
                                             "bright field clipped", 1}, 2);
     }
-    svg_end(t);
+    mp_svg_end(t);
     mp_text_printf(t, "<figcaption>Clipped: the linear frame (what convert writes) at its "
                    "white; crushed: at or below its black. %u measured frames.</figcaption>"
                    "</figure>", r->frame_count);
@@ -176,7 +176,7 @@ static void bands_plot(mp_text *t, const mp_clip_report *r, double *x, double *y
     report_band_summary s[MP_REPORT_BANDS];
     double top = 0.1;
     for (uint32_t b = 0; b < MP_REPORT_BANDS; b++) {
-        report_band_summary_get(r, b, &s[b]);
+        mp_report_band_summary_get(r, b, &s[b]);
         for (uint32_t i = 0; i < r->frame_count && s[b].mean > 0; i++)
             if (!r->frames[i].damaged && r->frames[i].band_tiles[b])
                 top = fmax(top, fabs(100 * (r->frames[i].band_mean[b] / s[b].mean - 1)));
@@ -184,9 +184,9 @@ static void bands_plot(mp_text *t, const mp_clip_report *r, double *x, double *y
     }
     svg_axes a = {PLOT_W, PLOT_H, r->info.first_number, fmax(r->info.last_number,
                   r->info.first_number + 1), -top * 1.1, top * 1.1, "frame",
-                  "% off the band's mean", "band means over time"};
+                  "% off the band's mean", "band means over time", 0};
     mp_text_printf(t, "<figure>");
-    svg_begin(t, &a);
+    mp_svg_begin(t, &a);
     uint32_t row = 0;
     for (uint32_t b = 0; b < MP_REPORT_BANDS; b++) {
         if (s[b].frames < 2)
@@ -199,9 +199,9 @@ static void bands_plot(mp_text *t, const mp_clip_report *r, double *x, double *y
         char label[48];
         snprintf(label, sizeof label, "%g-%g EV", b * MP_REPORT_BAND_EV,
                  (b + 1) * MP_REPORT_BAND_EV);
-        svg_series_add(t, &a, &(svg_series){x, y, r->frame_count, colour[b], label, 0}, row++);
+        mp_svg_series_add(t, &a, &(svg_series){x, y, r->frame_count, colour[b], label, 0}, row++);
     }
-    svg_end(t);
+    mp_svg_end(t);
     mp_text_printf(t, "<figcaption>Mean of the 16x16 tiles in each 2-EV band below the clip, "
                    "per frame. Flicker (spread over frames) against what each frame's own "
                    "noise predicts:");
@@ -226,8 +226,8 @@ static void audio_plot(mp_text *t, const mp_clip_report *r, double *x, double *y
     }
     double t0 = r->audio[0].time_s, t1 = r->audio[r->audio_count - 1].time_s;
     svg_axes ax = {PLOT_W, PLOT_H, fmin(t0, 0), fmax(t1, t0 + 0.1), -60, 0, "seconds",
-                   "dBFS", "audio level over time"};
-    svg_begin(t, &ax);
+                   "dBFS", "audio level over time", 0};
+    mp_svg_begin(t, &ax);
     static const char *const colour[2] = {"#6d6", "#d6d"};
     static const char *const label[2] = {"left RMS", "right RMS"};
     uint32_t channels = a->channels < 2 ? a->channels : 2;
@@ -236,10 +236,10 @@ static void audio_plot(mp_text *t, const mp_clip_report *r, double *x, double *y
             x[i] = r->audio[i].time_s;
             y[i] = r->audio[i].rms_dbfs[c];
         }
-        svg_series_add(t, &ax, &(svg_series){x, y, r->audio_count, colour[c],
+        mp_svg_series_add(t, &ax, &(svg_series){x, y, r->audio_count, colour[c],
                                              channels > 1 ? label[c] : "RMS", 0}, c);
     }
-    svg_end(t);
+    mp_svg_end(t);
     mp_text_printf(t, "<figcaption>RMS level of %u windows of 0.1 s, %u channels, %u Hz; time "
                    "0 is the first frame.</figcaption></figure>", r->audio_count, a->channels,
                    a->sample_rate);
@@ -248,21 +248,21 @@ static void audio_plot(mp_text *t, const mp_clip_report *r, double *x, double *y
 static void timeline_plot(mp_text *t, const mp_clip_report *r)
 {
     svg_axes a = {2 * PLOT_W, 70, r->info.first_number, fmax(r->info.last_number + 1.0,
-                  r->info.first_number + 1), 0, 1, "frame", "", "time line"};
+                  r->info.first_number + 1), 0, 1, "frame", "", "time line", 1};
     mp_text_printf(t, "<figure>");
-    svg_begin(t, &a);
+    mp_svg_begin(t, &a);
     char tip[96];
     for (uint32_t i = 0; i < r->frame_count; i++) {
         const mp_report_frame *f = &r->frames[i];
         snprintf(tip, sizeof tip, "frame %u%s", f->number, f->damaged ? " unreadable" : "");
-        svg_span(t, &a, f->number, f->number + 0.01, f->damaged ? "#f80" : "#4a4", tip);
+        mp_svg_span(t, &a, f->number, f->number + 0.01, f->damaged ? "#f80" : "#4a4", tip);
     }
     for (uint32_t i = 0; i < r->gap_count; i++) {
         snprintf(tip, sizeof tip, "frames %u-%u missing", r->gaps[i].first,
                  r->gaps[i].first + r->gaps[i].count - 1);
-        svg_span(t, &a, r->gaps[i].first, r->gaps[i].first + r->gaps[i].count, "#f33", tip);
+        mp_svg_span(t, &a, r->gaps[i].first, r->gaps[i].first + r->gaps[i].count, "#f33", tip);
     }
-    svg_end(t);
+    mp_svg_end(t);
     mp_text_printf(t, "<figcaption>Green: measured frames, orange: unreadable, red: missing "
                    "frame numbers (%u gaps, %u frames).</figcaption></figure>", r->gap_count,
                    r->info.missing_frames);
@@ -358,7 +358,7 @@ static void clip_header(mp_text *t, const mp_clip_report *r, uint32_t i)
     const mlv_clip_info *in = &r->info;
     double fps = in->fps_den ? (double)in->fps_num / in->fps_den : 0;
     mp_text_printf(t, "<section id=\"clip%u\"><h2>", i);
-    esc(t, report_base_name(r->path));
+    esc(t, mp_report_base_name(r->path));
     mp_text_printf(t, " <span class=%s>%s</span></h2><p>", status_class(r->status),
                    status_text(r->status));
     if (in->camera.present) {

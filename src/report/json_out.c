@@ -1,4 +1,4 @@
-/* The report as JSON (doc/json.md section 4): one document, a "clips" array, the same keys
+/* The report as JSON (doc/json.md section 5): one document, a "clips" array, the same keys
  * for every clip whether it was read, damaged or not readable at all. */
 #include "report_priv.h"
 
@@ -114,7 +114,7 @@ static void histogram(mp_text *t, const mp_clip_report *r)
 static void frames(mp_text *t, const mp_clip_report *r)
 {
     report_clip_summary cs;
-    report_clip_summary_get(r, &cs);
+    mp_report_clip_summary_get(r, &cs);
     mp_text_printf(t, "\"clipping\": {\"frames\": %u, \"damaged_frames\": %u, ", cs.frames,
                    cs.damaged);
     num(t, "clipped_mean", cs.clipped_mean, ", ");
@@ -148,7 +148,7 @@ static void frames(mp_text *t, const mp_clip_report *r)
     mp_text_printf(t, "%s],\n  \"bands\": [", r->frame_count ? "\n  " : "");
     for (uint32_t b = 0; b < MP_REPORT_BANDS; b++) {
         report_band_summary s;
-        report_band_summary_get(r, b, &s);
+        mp_report_band_summary_get(r, b, &s);
         mp_text_printf(t, "%s\n    {\"ev_below_clip\": [%g, %g], \"frames\": %u, ", b ? "," : "",
                        b * MP_REPORT_BAND_EV, (b + 1) * MP_REPORT_BAND_EV, s.frames);
         num(t, "mean", s.mean, ", ");
@@ -212,7 +212,7 @@ static void clip(mp_text *t, const mp_clip_report *r)
     mp_text_printf(t, "{\n  \"path\": ");
     mp_text_json_string(t, r->path);
     mp_text_printf(t, ", \"name\": ");
-    mp_text_json_string(t, report_base_name(r->path));
+    mp_text_json_string(t, mp_report_base_name(r->path));
     mp_text_printf(t, ",\n  \"status\": \"%s\", \"error\": ", status_name(r->status));
     if (r->status == MP_OK)
         mp_text_printf(t, "null");

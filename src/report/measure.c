@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-void report_lut_free(report_lut *l)
+void mp_report_lut_free(report_lut *l)
 {
     free(l->bin[0]);
     free(l->bin[1]);
@@ -34,7 +34,7 @@ static inline unsigned cfa_colour(uint32_t cfa, uint32_t x, uint32_t y)
     return c < 3 ? c : 1;
 }
 
-mp_status report_measure_raw(const mp_frame *raw, const dualiso_levels *lv, report_lut *lut,
+mp_status mp_report_measure_raw(const mp_frame *raw, const dualiso_levels *lv, report_lut *lut,
                              uint64_t hist[2][3][MP_REPORT_HIST_BINS + 2],
                              mp_report_frame *fr, mp_error *err)
 {
@@ -42,11 +42,11 @@ mp_status report_measure_raw(const mp_frame *raw, const dualiso_levels *lv, repo
         return mp_error_set(err, MP_ERR_ARG, "report: %u-bit frame", raw->bits);
     uint32_t size = 1u << raw->bits;
     if (lut->size != size) {
-        report_lut_free(lut);
+        mp_report_lut_free(lut);
         lut->bin[0] = malloc(size);
         lut->bin[1] = malloc(size);
         if (!lut->bin[0] || !lut->bin[1]) {
-            report_lut_free(lut);
+            mp_report_lut_free(lut);
             return mp_error_set(err, MP_ERR_NOMEM, "report: out of memory");
         }
         lut->size = size;
@@ -104,7 +104,7 @@ static int tile_stats(const mp_frame *f, uint32_t x0, uint32_t y0, double *mean,
     return 1;
 }
 
-void report_measure_linear(const mp_frame *lin, mp_report_frame *fr)
+void mp_report_measure_linear(const mp_frame *lin, mp_report_frame *fr)
 {
     uint64_t clipped = 0, crushed = 0;
     const size_t count = (size_t)lin->width * lin->height;

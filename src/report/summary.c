@@ -21,7 +21,7 @@ void mp_report_dynamic_range(const dualiso_levels *lv, double *dark, double *bri
         *combined = log2(range_dark * lv->ratio / lv->noise_bright);
 }
 
-void report_band_summary_get(const mp_clip_report *r, uint32_t band, report_band_summary *s)
+void mp_report_band_summary_get(const mp_clip_report *r, uint32_t band, report_band_summary *s)
 {
     double sum = 0, sum2 = 0, noise2 = 0;
     uint32_t n = 0;
@@ -44,7 +44,7 @@ void report_band_summary_get(const mp_clip_report *r, uint32_t band, report_band
     s->predicted_pct = s->mean > 0 ? 100 * sqrt(noise2 / n) / s->mean : 0;
 }
 
-void report_clip_summary_get(const mp_clip_report *r, report_clip_summary *s)
+void mp_report_clip_summary_get(const mp_clip_report *r, report_clip_summary *s)
 {
     memset(s, 0, sizeof *s);
     for (uint32_t i = 0; i < r->frame_count; i++) {
@@ -65,7 +65,7 @@ void report_clip_summary_get(const mp_clip_report *r, report_clip_summary *s)
     }
 }
 
-const char *report_base_name(const char *path)
+const char *mp_report_base_name(const char *path)
 {
     const char *slash = strrchr(path, '/');
     return slash ? slash + 1 : path;

@@ -28,7 +28,7 @@ static double tick_step(double span)
     return raw / p < 2 ? p : raw / p < 5 ? 2 * p : 5 * p;
 }
 
-void svg_begin(mp_text *t, const svg_axes *a)
+void mp_svg_begin(mp_text *t, const svg_axes *a)
 {
     mp_text_printf(t, "<svg width=\"%u\" height=\"%u\" "
                    "viewBox=\"0 0 %u %u\" role=\"img\" aria-label=\"", a->width, a->height,
@@ -39,7 +39,7 @@ void svg_begin(mp_text *t, const svg_axes *a)
                    a->height - MARGIN_T - MARGIN_B);
     for (int axis = 0; axis < 2; axis++) {
         double lo = axis ? a->y0 : a->x0, hi = axis ? a->y1 : a->x1;
-        if (!(hi > lo))
+        if (!(hi > lo) || (axis && a->no_y_ticks))
             continue;
         double step = tick_step(hi - lo);
         for (double v = ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) {
@@ -59,7 +59,7 @@ void svg_begin(mp_text *t, const svg_axes *a)
                    MARGIN_T + (a->height - MARGIN_T - MARGIN_B) / 2, a->y_label);
 }
 
-void svg_series_add(mp_text *t, const svg_axes *a, const svg_series *s, uint32_t legend_row)
+void mp_svg_series_add(mp_text *t, const svg_axes *a, const svg_series *s, uint32_t legend_row)
 {
     int open = 0;
     for (uint32_t i = 0; i < s->n; i++) {
@@ -83,7 +83,7 @@ void svg_series_add(mp_text *t, const svg_axes *a, const svg_series *s, uint32_t
                        s->label);
 }
 
-void svg_span(mp_text *t, const svg_axes *a, double x0, double x1, const char *colour,
+void mp_svg_span(mp_text *t, const svg_axes *a, double x0, double x1, const char *colour,
               const char *tip)
 {
     double l = px(a, x0), r = px(a, x1);
@@ -92,7 +92,7 @@ void svg_span(mp_text *t, const svg_axes *a, double x0, double x1, const char *c
                    a->height - MARGIN_T - MARGIN_B, colour, tip);
 }
 
-void svg_end(mp_text *t)
+void mp_svg_end(mp_text *t)
 {
     mp_text_printf(t, "</svg>");
 }

@@ -19,15 +19,16 @@ typedef struct svg_axes {
     double x0, x1, y0, y1;       /* data range shown */
     const char *x_label, *y_label;
     const char *title;           /* the accessible name (role="img" aria-label) */
+    int no_y_ticks;              /* a time line: y means nothing */
 } svg_axes;
 
-/* Opens the picture: frame, axis labels and tick values. Then svg_series_add, svg_rect and
- * svg_end. */
-void svg_begin(mp_text *t, const svg_axes *a);
-void svg_series_add(mp_text *t, const svg_axes *a, const svg_series *s, uint32_t legend_row);
+/* Opens the picture: frame, axis labels and tick values. Then mp_svg_series_add, svg_rect and
+ * mp_svg_end. */
+void mp_svg_begin(mp_text *t, const svg_axes *a);
+void mp_svg_series_add(mp_text *t, const svg_axes *a, const svg_series *s, uint32_t legend_row);
 /* A rectangle in data coordinates spanning the plot's height (gaps, damage, markers). */
-void svg_span(mp_text *t, const svg_axes *a, double x0, double x1, const char *colour,
+void mp_svg_span(mp_text *t, const svg_axes *a, double x0, double x1, const char *colour,
               const char *tip);
-void svg_end(mp_text *t);
+void mp_svg_end(mp_text *t);
 
 #endif

@@ -19,7 +19,7 @@ static void usage(FILE *out)
         "below the clip (per field for dual ISO), clipped and crushed fractions over time,\n"
         "the dual-ISO levels and dynamic range, the raw defect map, band means over time\n"
         "against the noise (flicker), audio levels, gaps and damage. --json writes every\n"
-        "number (doc/json.md, section 4). Frames are sampled over each clip and read the\n"
+        "number (doc/json.md, section 5). Frames are sampled over each clip and read the\n"
         "way convert reads them, so a long clip takes seconds. A folder stands for its .MLV\n"
         "and .RAW files.\n"
         "\n"

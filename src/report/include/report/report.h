@@ -9,7 +9,7 @@
  * dual-ISO reconstruction and the develop module for the thumbnails. It looks only at frames
  * spread over the clip (the pre-pass's samples plus `samples` of its own, on the work pool),
  * so a long clip costs seconds. The result depends on the clip and the options only, never
- * on the thread count. doc/json.md section 4 describes the JSON. */
+ * on the thread count. doc/json.md section 5 describes the JSON. */
 #ifndef MP_REPORT_H
 #define MP_REPORT_H
 
@@ -118,7 +118,7 @@ void mp_report_free(mp_clip_report *r);
 void mp_report_dynamic_range(const dualiso_levels *lv, double *dark, double *bright,
                              double *combined);
 
-/* The JSON document (section 4 of doc/json.md) and the HTML page of n reports; *text is
+/* The JSON document (section 5 of doc/json.md) and the HTML page of n reports; *text is
  * malloc'd and NUL-terminated. */
 mp_status mp_report_json(const mp_clip_report *const *r, uint32_t n, const char *tool,
                          char **text, size_t *len, mp_error *err);
