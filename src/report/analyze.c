@@ -123,13 +123,13 @@ static mp_status measure_one(void *user, void *ctx, uint32_t i, uint32_t slot, m
     if (st != MP_OK)
         return st;
     w->lin.number = w->raw.number;
-    mp_report_measure_linear(&w->lin, fr);
-    if (j->thumb_of[i] < 0 || !j->dev)
-        return MP_OK;
+    if ((st = mp_report_measure_linear(&w->lin, fr, err)) != MP_OK ||
+        j->thumb_of[i] < 0 || !j->dev)
+        return st;
     mp_report_thumb *t = &j->r->thumbs[j->thumb_of[i]];
     t->number = fi.number;
-    return mp_report_make_thumb(&w->lin, j->dev, j->o->thumb_width, &w->small, &w->dev_ws, &w->rgb, t,
-                        err);
+    return mp_report_make_thumb(&w->lin, j->dev, j->o->thumb_width, &w->small, &w->dev_ws,
+                                &w->rgb, t, err);
 }
 
 /* Thumbnails are developed like a movie with the clip's as-shot white balance; a camera
@@ -250,8 +250,9 @@ static mp_status analyse(job *j, mp_error *err)
         develop_create(j);
     mp_pool_options po = {j->o->threads, 0, j->o->cancel};
     mp_pool_callbacks cb = {j, worker_create, worker_destroy, measure_one, NULL};
-    if ((st = mp_pool_run(j->r->frame_count, &po, &cb, NULL, err)) != MP_OK ||
-        (st = mp_report_audio(j->clip, j->r, err)) != MP_OK)
+    st = mp_pool_run(j->r->frame_count, &po, &cb, NULL, err);
+    mp_report_bands(j->r);
+    if (st != MP_OK || (st = mp_report_audio(j->clip, j->r, err)) != MP_OK)
         return st;
     uint32_t damaged = 0;
     for (uint32_t i = 0; i < j->r->frame_count; i++)

@@ -104,7 +104,7 @@ static int tile_stats(const mp_frame *f, uint32_t x0, uint32_t y0, double *mean,
     return 1;
 }
 
-void mp_report_measure_linear(const mp_frame *lin, mp_report_frame *fr)
+mp_status mp_report_measure_linear(const mp_frame *lin, mp_report_frame *fr, mp_error *err)
 {
     uint64_t clipped = 0, crushed = 0;
     const size_t count = (size_t)lin->width * lin->height;
@@ -115,25 +115,81 @@ void mp_report_measure_linear(const mp_frame *lin, mp_report_frame *fr)
     fr->clipped = (double)clipped / (double)count;
     fr->crushed = (double)crushed / (double)count;
 
-    double sum[MP_REPORT_BANDS] = {0}, var[MP_REPORT_BANDS] = {0};
+    fr->tiles_x = lin->width / MP_REPORT_TILE;
+    fr->tiles_y = lin->height / MP_REPORT_TILE;
+    size_t tiles = (size_t)fr->tiles_x * fr->tiles_y;
+    fr->tile_rel = malloc((tiles ? tiles : 1) * sizeof *fr->tile_rel);
+    fr->tile_var = malloc((tiles ? tiles : 1) * sizeof *fr->tile_var);
+    if (!fr->tile_rel || !fr->tile_var)
+        return mp_error_set(err, MP_ERR_NOMEM, "report: out of memory");
     const double range = (double)lin->white - lin->black;
-    for (uint32_t ty = 0; ty + MP_REPORT_TILE <= lin->height; ty += MP_REPORT_TILE)
-        for (uint32_t tx = 0; tx + MP_REPORT_TILE <= lin->width; tx += MP_REPORT_TILE) {
+    for (uint32_t ty = 0; ty < fr->tiles_y; ty++)
+        for (uint32_t tx = 0; tx < fr->tiles_x; tx++) {
             double mean, mean_var;
-            if (!tile_stats(lin, tx, ty, &mean, &mean_var) || mean <= lin->black)
-                continue;
-            double rel = (mean - lin->black) / range;
-            double band = floor(-log2(rel) / MP_REPORT_BAND_EV);
-            if (band < 0 || band >= MP_REPORT_BANDS)
-                continue;
-            uint32_t b = (uint32_t)band;
-            sum[b] += rel;
-            var[b] += mean_var / (range * range);
-            fr->band_tiles[b]++;
+            size_t k = (size_t)ty * fr->tiles_x + tx;
+            if (tile_stats(lin, tx * MP_REPORT_TILE, ty * MP_REPORT_TILE, &mean, &mean_var)) {
+                fr->tile_rel[k] = (float)((mean - lin->black) / range);
+                fr->tile_var[k] = (float)(mean_var / (range * range));
+            } else {
+                fr->tile_rel[k] = fr->tile_var[k] = NAN;
+            }
         }
-    for (uint32_t b = 0; b < MP_REPORT_BANDS; b++) {
-        uint32_t n = fr->band_tiles[b];
-        fr->band_mean[b] = n ? sum[b] / n : 0;
-        fr->band_noise[b] = n ? sqrt(var[b]) / n : 0;
+    return MP_OK;
+}
+
+/* The band of each tile from its mean over the frames measured with the first readable
+ * frame's tile grid (a tile clipped in any of them has none); -1: no band. */
+static int8_t *tile_bands(const mp_clip_report *r, const mp_report_frame *first)
+{
+    size_t tiles = (size_t)first->tiles_x * first->tiles_y;
+    int8_t *band = malloc(tiles ? tiles : 1);
+    if (!band)
+        return NULL;
+    for (size_t k = 0; k < tiles; k++) {
+        double sum = 0;
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < r->frame_count; i++) {
+            const mp_report_frame *f = &r->frames[i];
+            if (f->tile_rel && f->tiles_x == first->tiles_x && f->tiles_y == first->tiles_y) {
+                sum += f->tile_rel[k];
+                n++;
+            }
+        }
+        double b = n && sum > 0 ? floor(-log2(sum / n) / MP_REPORT_BAND_EV) : -1;
+        band[k] = b >= 0 && b < MP_REPORT_BANDS ? (int8_t)b : -1;   /* NAN sums: -1 */
+    }
+    return band;
+}
+
+void mp_report_bands(mp_clip_report *r)
+{
+    const mp_report_frame *first = NULL;
+    for (uint32_t i = 0; i < r->frame_count && !first; i++)
+        if (r->frames[i].tile_rel)
+            first = &r->frames[i];
+    int8_t *band = first ? tile_bands(r, first) : NULL;
+    for (uint32_t i = 0; band && i < r->frame_count; i++) {
+        mp_report_frame *f = &r->frames[i];
+        if (!f->tile_rel || f->tiles_x != first->tiles_x || f->tiles_y != first->tiles_y)
+            continue;
+        double sum[MP_REPORT_BANDS] = {0}, var[MP_REPORT_BANDS] = {0};
+        for (size_t k = 0; k < (size_t)f->tiles_x * f->tiles_y; k++) {
+            if (band[k] < 0)
+                continue;
+            sum[band[k]] += f->tile_rel[k];
+            var[band[k]] += f->tile_var[k];
+            f->band_tiles[band[k]]++;
+        }
+        for (uint32_t b = 0; b < MP_REPORT_BANDS; b++) {
+            uint32_t n = f->band_tiles[b];
+            f->band_mean[b] = n ? sum[b] / n : 0;
+            f->band_noise[b] = n ? sqrt(var[b]) / n : 0;
+        }
+    }
+    free(band);
+    for (uint32_t i = 0; i < r->frame_count; i++) {
+        free(r->frames[i].tile_rel);
+        free(r->frames[i].tile_var);
+        r->frames[i].tile_rel = r->frames[i].tile_var = NULL;
     }
 }

@@ -20,14 +20,17 @@ void mp_report_lut_free(report_lut *l);
 mp_status mp_report_measure_raw(const mp_frame *raw, const dualiso_levels *lv, report_lut *lut,
                              uint64_t hist[2][3][MP_REPORT_HIST_BINS + 2],
                              mp_report_frame *fr, mp_error *err);
-/* The linear frame (what convert writes): clipped, crushed, band means and their noise. */
-void mp_report_measure_linear(const mp_frame *lin, mp_report_frame *fr);
+/* The linear frame (what convert writes): clipped, crushed and its tiles. */
+mp_status mp_report_measure_linear(const mp_frame *lin, mp_report_frame *fr, mp_error *err);
+/* Once every frame is measured: the bands of the tiles, each frame's band means and their
+ * noise; the tiles are freed. */
+void mp_report_bands(mp_clip_report *r);
 
 /* A thumbnail of the linear frame: same-colour samples binned to about `width` pixels,
  * developed by ctx, encoded as PNG (thumb.c). */
-mp_status mp_report_make_thumb(const mp_frame *lin, const develop_context *ctx, uint32_t width,
-                       mp_frame *small, develop_workspace *ws, develop_rgb *rgb,
-                       mp_report_thumb *t, mp_error *err);
+mp_status mp_report_make_thumb(const mp_frame *lin, const develop_context *ctx,
+                               uint32_t width, mp_frame *small, develop_workspace *ws,
+                               develop_rgb *rgb, mp_report_thumb *t, mp_error *err);
 
 /* Audio levels over the clip from short windows spread over it (audio.c). */
 mp_status mp_report_audio(const mlv_clip *clip, mp_clip_report *r, mp_error *err);

@@ -42,9 +42,9 @@ static mp_status shrink(const mp_frame *in, uint32_t width, mp_frame *out, mp_er
     return MP_OK;
 }
 
-mp_status mp_report_make_thumb(const mp_frame *lin, const develop_context *ctx, uint32_t width,
-                       mp_frame *small, develop_workspace *ws, develop_rgb *rgb,
-                       mp_report_thumb *t, mp_error *err)
+mp_status mp_report_make_thumb(const mp_frame *lin, const develop_context *ctx,
+                               uint32_t width, mp_frame *small, develop_workspace *ws,
+                               develop_rgb *rgb, mp_report_thumb *t, mp_error *err)
 {
     mp_status st = shrink(lin, width, small, err);
     if (st == MP_OK)

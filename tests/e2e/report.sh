@@ -1,6 +1,7 @@
 #!/bin/bash
 # mlvpipe report of generated clips (dual ISO with defects, a gradient, audio, a missing clip,
-# a damaged one with a dropped frame): the JSON against the clips' ground truth
+# a damaged one with a dropped frame, dual ISO with flickering light): the JSON against the
+# clips' ground truth
 # (report_check.py), exit status 3 (the worst clip: the missing one), one schema for one clip
 # or many, the same bytes with 1 and 2 threads, a page without script or URL carrying every
 # picture, outputs that would replace a clip refused.
@@ -17,7 +18,9 @@ here=$(dirname "$0")
     fail "mlvsynth gradient"
 "$mlvsynth" -o "$tmp/snd.MLV" --audio --size 256x128 --frames 24 >/dev/null || fail "mlvsynth audio"
 "$mlvsynth" -o "$tmp/cut.MLV" --frames 8 --truncate 5000 --drop 3 >/dev/null || fail "mlvsynth cut"
-clips=("$tmp/dual.MLV" "$tmp/grad.MLV" "$tmp/snd.MLV" "$tmp/gone.MLV" "$tmp/cut.MLV")
+"$mlvsynth" -o "$tmp/flick.MLV" --dual-iso --size 480x270 --frames 16 --illum-sigma 0.02 \
+    >/dev/null || fail "mlvsynth flicker"
+clips=("$tmp/dual.MLV" "$tmp/grad.MLV" "$tmp/snd.MLV" "$tmp/gone.MLV" "$tmp/cut.MLV" "$tmp/flick.MLV")
 
 run r1 3 report "${clips[@]}" -o "$tmp/r1.html" --json "$tmp/r1.json" --threads 1
 python3 "$here/report_check.py" "$tmp/r1.json" "$tmp" || fail "JSON against the truth"
@@ -32,7 +35,7 @@ grep -qiE "https?:|src=\"[^d]" "$tmp/r1.html" && fail "page refers to something 
 imgs=$(grep -o "<img " "$tmp/r1.html" | wc -l)
 want=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(sum(len(c['contact_sheet']) + sum(1 for s in c['segments'] if s['defects']['pixels'] or s['defects']['lattice']) for c in r['clips']))" "$tmp/r1.json")
 [ "$imgs" -eq "$want" ] || fail "page has $imgs pictures, the JSON says $want"
-for n in dual grad snd gone cut; do
+for n in dual grad snd gone cut flick; do
     grep -q "$n.MLV" "$tmp/r1.html" || fail "page does not name $n.MLV"
 done
 

@@ -104,13 +104,29 @@ def check_damaged(c, d):
     check(c["clipping"]["frames"] > 0, "cut: no frame measured")
 
 
+def check_flicker(static, flicker):
+    """The band means of the static clip move no more than its noise predicts; those of the
+    clip whose light jitters by 0.02 EV (1.4 %) from frame to frame move far more."""
+    for b in static["bands"]:
+        check(b["frames"] == 0 or b["flicker_pct"] <= 1.5 * b["predicted_pct"],
+              f"static: band {b['ev_below_clip']} flickers {b['flicker_pct']:.3f} % against "
+              f"{b['predicted_pct']:.3f} % predicted")
+    bands = [b for b in flicker["bands"] if b["frames"]]
+    check(len(bands) >= 4, f"flick: {len(bands)} bands")
+    for b in bands:
+        check(b["flicker_pct"] > 3 * b["predicted_pct"] and 0.7 < b["flicker_pct"] < 2.5,
+              f"flick: band {b['ev_below_clip']} flickers {b['flicker_pct']:.3f} % against "
+              f"{b['predicted_pct']:.3f} % predicted")
+
+
 def main():
     with open(sys.argv[1]) as f:
         r = json.load(f)
     d = sys.argv[2]
     check(r["format"] == "mlvpipe-report" and r["format_version"] == 1, "format")
     names = [c["name"] for c in r["clips"]]
-    check(names == ["dual.MLV", "grad.MLV", "snd.MLV", "gone.MLV", "cut.MLV"], f"clips {names}")
+    check(names == ["dual.MLV", "grad.MLV", "snd.MLV", "gone.MLV", "cut.MLV", "flick.MLV"],
+          f"clips {names}")
     if not fails:
         c = r["clips"]
         check_dual(c[0], d)
@@ -118,6 +134,7 @@ def main():
         check_audio(c[2], d)
         check(c[3]["status"] == "error" and "gone.MLV" in c[3]["error"], f"gone: {c[3]['error']}")
         check_damaged(c[4], d)
+        check_flicker(c[0], c[5])
         keys = [sorted(x.keys()) for x in c]
         check(all(k == keys[0] for k in keys), "clips do not share one schema")
     for f in fails:

@@ -29,8 +29,10 @@
  * samples at or below black ("crushed") and one at or above the clip ("clipped"). */
 #define MP_REPORT_HIST_BINS 64u
 #define MP_REPORT_HIST_STEP_EV 0.25
-/* Band means: 16x16 tiles of the linear frame, grouped by their mean in bands of 2 EV below
- * the clip: [0, 2), [2, 4) ... [10, 12). */
+/* Band means: 16x16 tiles of the linear frame, grouped by their mean over the measured
+ * frames in bands of 2 EV below the clip: [0, 2), [2, 4) ... [10, 12). A tile keeps its band
+ * in every frame, so a band's mean moves only with the light and the noise (the flicker check
+ * of doc/dualiso.md 8.7, with the clip's own average standing in for the truth). */
 #define MP_REPORT_BANDS 6u
 #define MP_REPORT_BAND_EV 2.0
 #define MP_REPORT_TILE 16u
@@ -63,6 +65,10 @@ typedef struct mp_report_frame {
     double band_noise[MP_REPORT_BANDS];  /* standard deviation of that mean the frame's own
                                           * noise predicts (same unit) */
     uint32_t band_tiles[MP_REPORT_BANDS];
+    /* per tile while the clip is analysed: (mean - black) / (white - black) and the variance
+     * of that its noise gives; NAN for a tile with a clipped sample (freed after the bands) */
+    float *tile_rel, *tile_var;
+    uint32_t tiles_x, tiles_y;
 } mp_report_frame;
 
 typedef struct mp_report_thumb {
