@@ -5,6 +5,7 @@
 
 #include <libavcodec/avcodec.h>
 #include <libavutil/frame.h>
+#include <libavutil/opt.h>
 
 /* Anything larger is not a thumbnail; the bound also keeps a caller's mistake from asking
  * libavcodec for gigabytes. */
@@ -33,6 +34,9 @@ mp_status mp_png_encode_rgb24(const uint8_t *rgb, uint32_t width, uint32_t heigh
     ctx->pix_fmt = AV_PIX_FMT_RGB24;
     ctx->time_base = (AVRational){1, 1};
     ctx->thread_count = 1;
+    ctx->compression_level = 9;
+    /* the best PNG row filter per row: photographs shrink by about a third against none */
+    av_opt_set(ctx->priv_data, "pred", "mixed", 0);
     if (avcodec_open2(ctx, codec, NULL) < 0) {
         st = mp_error_set(err, MP_ERR_UNSUPPORTED, "png: the encoder does not open");
         goto done;
