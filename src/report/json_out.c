@@ -15,6 +15,15 @@ static void num(mp_text *t, const char *key, double v, const char *sep)
         mp_text_printf(t, "\"%s\": null%s", key, sep);
 }
 
+/* "key": [v0, v1, ...] followed by sep; %.9g keeps what the numbers measure. */
+static void array(mp_text *t, const char *key, const double *v, uint32_t n, const char *sep)
+{
+    mp_text_printf(t, "\"%s\": [", key);
+    for (uint32_t i = 0; i < n; i++)
+        mp_text_printf(t, "%s%.9g", i ? ", " : "", isfinite(v[i]) ? v[i] : 0);
+    mp_text_printf(t, "]%s", sep);
+}
+
 static const char *status_name(mp_status st)
 {
     return st == MP_OK ? "ok" : st == MP_ERR_DAMAGED ? "damaged" : "error";
@@ -134,16 +143,9 @@ static void frames(mp_text *t, const mp_clip_report *r)
         mp_text_printf(t, ", ");
         num(t, "clipped", f->clipped, ", ");
         num(t, "crushed", f->crushed, ", ");
-        mp_text_printf(t, "\"field_clipped\": [%.9g", f->field_clipped[0]);
-        if (r->dual)
-            mp_text_printf(t, ", %.9g", f->field_clipped[1]);
-        mp_text_printf(t, "], \"band_mean\": [");
-        for (uint32_t b = 0; b < MP_REPORT_BANDS; b++)
-            mp_text_printf(t, "%s%.9g", b ? ", " : "", f->band_mean[b]);
-        mp_text_printf(t, "], \"band_noise\": [");
-        for (uint32_t b = 0; b < MP_REPORT_BANDS; b++)
-            mp_text_printf(t, "%s%.9g", b ? ", " : "", f->band_noise[b]);
-        mp_text_printf(t, "]}");
+        array(t, "field_clipped", f->field_clipped, r->dual ? 2 : 1, ", ");
+        array(t, "band_mean", f->band_mean, MP_REPORT_BANDS, ", ");
+        array(t, "band_noise", f->band_noise, MP_REPORT_BANDS, "}");
     }
     mp_text_printf(t, "%s],\n  \"bands\": [", r->frame_count ? "\n  " : "");
     for (uint32_t b = 0; b < MP_REPORT_BANDS; b++) {
@@ -173,13 +175,8 @@ static void audio(mp_text *t, const mp_clip_report *r)
         const mp_report_audio_point *p = &r->audio[i];
         mp_text_printf(t, "%s\n    {", i ? "," : "");
         num(t, "time_s", p->time_s, ", ");
-        mp_text_printf(t, "\"rms_dbfs\": [");
-        for (uint32_t c = 0; c < channels; c++)
-            mp_text_printf(t, "%s%.4f", c ? ", " : "", p->rms_dbfs[c]);
-        mp_text_printf(t, "], \"peak_dbfs\": [");
-        for (uint32_t c = 0; c < channels; c++)
-            mp_text_printf(t, "%s%.4f", c ? ", " : "", p->peak_dbfs[c]);
-        mp_text_printf(t, "]}");
+        array(t, "rms_dbfs", p->rms_dbfs, channels, ", ");
+        array(t, "peak_dbfs", p->peak_dbfs, channels, "}");
     }
     mp_text_printf(t, "%s]}", r->audio_count ? "\n  " : "");
 }
