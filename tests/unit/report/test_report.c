@@ -254,7 +254,8 @@ static void test_png_round_trip(void **state)
     av_packet_free(&pkt);
     avcodec_free_context(&ctx);
     free(png);
-    assert_int_equal(mp_png_encode_rgb24(&px[0][0], 0, H, sizeof px[0], &png, &size, &e), MP_ERR_ARG);
+    assert_int_equal(mp_png_encode_rgb24(&px[0][0], 0, H, sizeof px[0], &png, &size, &e),
+                     MP_ERR_ARG);
 }
 
 int main(void)
