@@ -18,6 +18,8 @@ test_pkgs="$test_pkgs parallel slurm-wlm munge openssh-server"
 test_pkgs="$test_pkgs tmux"
 # groff-base: renders the manual page in the man-page test (doc/check_man.py).
 test_pkgs="$test_pkgs groff-base"
+# chromium: renders the `mlvpipe report` page headless (tests/e2e/report_browser.sh).
+test_pkgs="$test_pkgs chromium"
 pkgs=$build_pkgs
 [ "$want" = test ] && pkgs="$pkgs $test_pkgs"
 missing=""
