@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/mp_big.h"
 #include "rawfix_accum.h"
 
 /* The means sum deviations of at most Z_SUM_CLAMP: a sample next to a moving edge is far
@@ -24,9 +25,9 @@ rawfix_accum *mp_rawfix_accum_new(uint32_t width, uint32_t height)
         return NULL;
     a->width = width;
     a->height = height;
-    a->sum = calloc(n, sizeof *a->sum);
-    a->counts = calloc(n, sizeof *a->counts);
-    a->stripe = calloc(n, sizeof *a->stripe);
+    a->sum = mp_big_calloc(n * sizeof *a->sum);
+    a->counts = mp_big_calloc(n * sizeof *a->counts);
+    a->stripe = mp_big_calloc(n * sizeof *a->stripe);
     if (!a->sum || !a->counts || !a->stripe) {
         mp_rawfix_accum_free(a);
         return NULL;

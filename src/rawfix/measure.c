@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/mp_big.h"
 #include "common/mp_cpu.h"
 #include "rawfix/rawfix_dsp.h"
 #include "rawfix_priv.h"
@@ -63,9 +64,9 @@ mp_status mp_rawfix_measure(const mp_frame *f, int dual, rawfix_measurement *m, 
         free(m->zv);
         free(m->stripe);
         m->capacity = 0;
-        m->zh = malloc(n * sizeof *m->zh);
-        m->zv = malloc(n * sizeof *m->zv);
-        m->stripe = malloc(n * sizeof *m->stripe);
+        m->zh = mp_big_calloc(n * sizeof *m->zh);
+        m->zv = mp_big_calloc(n * sizeof *m->zv);
+        m->stripe = mp_big_calloc(n * sizeof *m->stripe);
         if (!m->zh || !m->zv || !m->stripe)
             return mp_error_set(err, MP_ERR_NOMEM, "rawfix: out of memory for %ux%u", w, h);
         m->capacity = n;
