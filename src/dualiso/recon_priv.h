@@ -45,6 +45,8 @@ typedef struct frame_ctx {
     const dualiso_dsp *dsp;   /* kernels of the instruction-set level in use */
     uint16_t clip_raw[2];
     float search_level;       /* native bright level from which edges are searched */
+    float clip_floor;         /* least dark value under a clipped bright sample */
+    float var_dark, gain;     /* dark-field read noise variance, photon gain (DN, per DN) */
 } frame_ctx;
 
 /* Makes the tables (for lv) and the row buffers (for width, height) ready; resets the ring. */
