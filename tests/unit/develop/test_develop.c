@@ -609,7 +609,8 @@ static const double hl_patch[4][7] = {
     {24, 88, 96, 144, 11.6, 1.0, 1.0}, {136, 200, 96, 144, 11.6, 1.3, 0.6}};
 
 /* A dual-ISO clip (100/1600, the benchmark sensor without photon noise) of a grey ramp with
- * the four patches, reconstructed with levels pooled from it, then developed to linear
+ * the four patches, reconstructed with levels pooled from it (raw-clipped samples exactly at
+ * the frame's white), then developed to linear
  * Rec.709 (identity matrix: camera RGB is taken as Rec.709, white balance the scene neutral)
  * at 0 and +5 EV: every patch that clips (in the raw or by exposure) comes out neutral
  * within Delta E 2 inside, and the tinted band at its left and right edges is at most 2 px
@@ -651,6 +652,20 @@ static void dual_iso_highlights_stay_neutral(void **state)
     assert_int_equal(mp_dualiso_levels_pool(&stats, 1, &po, &lv, &err), MP_OK);
     dualiso_workspace *ws = mp_dualiso_workspace_new();
     assert_int_equal(mp_dualiso_reconstruct(&raw, &lv, NULL, ws, &rec, &err), MP_OK);
+    /* the raw clip is the frame's white (the DNG WhiteLevel), so a raw developer sees the
+     * clipped samples as clipped: every sample of the neutral patch, and the green and red
+     * of the coloured one (blue stays below), at exactly the white */
+    for (int i = 0; i < 2; i++) {
+        const double *q = hl_patch[i];
+        for (uint32_t y = (uint32_t)q[2] + 2; y < (uint32_t)q[3] - 2; y++)
+            for (uint32_t x = (uint32_t)q[0] + 2; x < (uint32_t)q[1] - 2; x++) {
+                uint16_t v = rec.data[(size_t)(y + s.ob_top) * rec.width + x + s.ob_left];
+                if (i == 0 || (y & 1) + (x & 1) < 2)
+                    assert_int_equal(v, rec.white);
+                else
+                    assert_true(v < rec.white);
+            }
+    }
     develop_rgb out = {0};
     for (int e = 0; e < 2; e++) {
         develop_params p;
