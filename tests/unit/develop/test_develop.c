@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "develop/curve.h"
-#include "dualiso/dualiso.h"
+#include "dualiso_case.h"
 #include "synth/synth.h"
 #include "develop_scene.h"
 #include "synth_case.h"
@@ -641,17 +641,8 @@ static void dual_iso_highlights_stay_neutral(void **state)
     mp_error err = {0};
     mp_frame raw = {0}, rec = {0};
     assert_int_equal(mp_synth_expose(&s, truth, HL_W, HL_H, 5, 0, &raw, &err), MP_OK);
-    dualiso_detection det;
-    dualiso_stats stats;
-    dualiso_pool_options po;
     dualiso_levels lv;
-    assert_int_equal(mp_dualiso_detect(&raw, &det, &err), MP_OK);
-    assert_true(det.is_dual);
-    assert_int_equal(mp_dualiso_stats_collect(&raw, det.phase, &stats, &err), MP_OK);
-    mp_dualiso_pool_options_default(&po);
-    assert_int_equal(mp_dualiso_levels_pool(&stats, 1, &po, &lv, &err), MP_OK);
-    dualiso_workspace *ws = mp_dualiso_workspace_new();
-    assert_int_equal(mp_dualiso_reconstruct(&raw, &lv, NULL, ws, &rec, &err), MP_OK);
+    assert_int_equal(dualiso_case_reconstruct(&raw, &rec, &lv, &err), MP_OK);
     /* the raw clip is the frame's white (the DNG WhiteLevel), so a raw developer sees the
      * clipped samples as clipped: every sample of the neutral patch, and the green and red
      * of the coloured one (blue stays below), at exactly the white */
@@ -706,7 +697,6 @@ static void dual_iso_highlights_stay_neutral(void **state)
         }
     }
     mp_develop_rgb_free(&out);
-    mp_dualiso_workspace_free(ws);
     mp_frame_free(&raw);
     mp_frame_free(&rec);
     free(truth);

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "dualiso/dualiso.h"
+#include "dualiso_case.h"
 #include "metrics.h"
 #include "synth/synth.h"
 
@@ -38,19 +38,9 @@ static void measure(synth_scene_kind kind, double ev_gap, qm_report *rep)
     assert_int_equal(mp_synth_expose(&s, truth, W, H, 7, 0, &raw, &err), MP_OK);
     const mp_frame *measured = &raw;
     double s_out = mp_synth_sensor_gain(&s);
-    dualiso_workspace *ws = NULL;
     if (ev_gap > 0) {
-        dualiso_detection det;
-        dualiso_stats stats;
-        dualiso_pool_options po;
         dualiso_levels lv;
-        assert_int_equal(mp_dualiso_detect(&raw, &det, &err), MP_OK);
-        assert_true(det.is_dual);
-        assert_int_equal(mp_dualiso_stats_collect(&raw, det.phase, &stats, &err), MP_OK);
-        mp_dualiso_pool_options_default(&po);
-        assert_int_equal(mp_dualiso_levels_pool(&stats, 1, &po, &lv, &err), MP_OK);
-        ws = mp_dualiso_workspace_new();
-        assert_int_equal(mp_dualiso_reconstruct(&raw, &lv, NULL, ws, &out, &err), MP_OK);
+        assert_int_equal(dualiso_case_reconstruct(&raw, &out, &lv, &err), MP_OK);
         measured = &out;
         s_out *= lv.out_scale;
     }
@@ -59,7 +49,6 @@ static void measure(synth_scene_kind kind, double ev_gap, qm_report *rep)
                    .white = measured->white, .s_out = s_out,
                    .objects = kind == SYNTH_SCENE_OBJECTS};
     assert_int_equal(qm_measure(&in, rep, &err), MP_OK);
-    mp_dualiso_workspace_free(ws);
     mp_frame_free(&raw);
     mp_frame_free(&out);
     free(truth);
