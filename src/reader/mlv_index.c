@@ -164,7 +164,7 @@ static mp_status index_block(mlv_clip *c, uint32_t chunk, uint64_t off, const ui
                                 (unsigned long long)off, strerror(errno));
         mp_mlv_block_parse(full, (size_t)got, &b);
     }
-    return mp_mlv_add_metadata(c, &b, err);
+    return mp_mlv_add_metadata(c, &b, chunk, off, err);
 }
 
 mp_status mp_mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err)

@@ -73,6 +73,8 @@ struct mlv_clip {
      * frames with different counts may have lost a frame between them. */
     uint32_t damage_seen;
     int have_rawi;
+    uint32_t wavi_chunk;    /* where the WAVI kept is, for messages */
+    uint64_t wavi_offset;
     int events_full;
     int32_t last_event[MLV_BLOCK_BKUP + 1];     /* per kind: latest event, -1 none */
     uint64_t kept_ts[MLV_BLOCK_BKUP + 1];       /* clip-level kinds: timestamp of the one kept */
@@ -84,8 +86,10 @@ void mp_mlv_add_damage(mlv_clip *c, mlv_damage_kind kind, uint32_t chunk, uint64
                     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 mp_status mp_mlv_add_frame(mlv_clip *c, const mlv_entry *e, mp_error *err);
 mp_status mp_mlv_add_audio(mlv_clip *c, const mlv_entry *e, mp_error *err);
-/* Any non-VIDF/AUDF block: per-frame kinds become events, the rest clip-level info. */
-mp_status mp_mlv_add_metadata(mlv_clip *c, const mlv_block *b, mp_error *err);
+/* Any non-VIDF/AUDF block, found at offset of chunk: per-frame kinds become events, the rest
+ * clip-level info. */
+mp_status mp_mlv_add_metadata(mlv_clip *c, const mlv_block *b, uint32_t chunk, uint64_t offset,
+                              mp_error *err);
 mp_status mp_mlv_finish_index(mlv_clip *c, mp_error *err);
 /* 1 when frames a and b (indices) have the same RAWI in force. */
 int mp_mlv_same_raw(const mlv_clip *c, uint32_t a, uint32_t b);
@@ -95,6 +99,9 @@ void mp_mlv_sort(void *base, uint32_t count, size_t size, int (*cmp)(const void 
 
 /* mlv_plausible.c: frame rate, numbers and timestamps against each other (file order). */
 mp_status mp_mlv_check_plausible(mlv_clip *c, mp_error *err);
+
+/* mlv_fields.c (mp_mlv_raw_problem: mlv_reader.h) */
+int mp_mlv_audio_problem(const mp_audio_format *a, char *why, size_t size);
 
 /* mlv_chunks.c */
 mp_status mp_mlv_find_chunks(mlv_clip *c, const char *path, int no_spanning, mp_error *err);

@@ -38,6 +38,7 @@ mp_status mp_mlv_index_legacy_raw(mlv_clip *c, mp_error *err)
     mlv_block b;
     memset(&b, 0, sizeof b);
     b.type = MLV_BLOCK_RAWI;
+    memcpy(b.tag, "RAWM", 5);
     b.u.rawi.width = mp_le16(f + 4);
     b.u.rawi.height = mp_le16(f + 6);
     mp_mlv_parse_raw_info(f + 32, &b.u.rawi);
@@ -50,7 +51,7 @@ mp_status mp_mlv_index_legacy_raw(mlv_clip *c, mp_error *err)
         return mp_error_set(err, MP_ERR_FORMAT, "%s: offset %llu: frameSize %u cannot hold a "
                             "%ux%u 14-bit frame", name, (unsigned long long)foot_at, frame_size,
                             b.u.rawi.width, b.u.rawi.height);
-    mp_status st = mp_mlv_add_metadata(c, &b, err);
+    mp_status st = mp_mlv_add_metadata(c, &b, last - 1, foot_at, err);
     if (st != MP_OK)
         return st;
     in->container = MLV_CONTAINER_RAW;

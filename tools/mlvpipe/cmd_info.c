@@ -140,6 +140,7 @@ static const char *damage_kind_name(mlv_damage_kind k)
     case MLV_DAMAGE_LOST_FRAMES: return "lost_frames";
     case MLV_DAMAGE_BAD_NUMBER: return "bad_number";
     case MLV_DAMAGE_OVERSTATED: return "overstated_size";
+    case MLV_DAMAGE_BAD_FIELD: return "bad_field";
     }
     return "unknown";
 }
@@ -226,6 +227,16 @@ static int collect_segments(info_report *r)
     }
     r->segment_count = n;
     return 0;
+}
+
+/* 1 when every segment's raw_info is impossible (damage listed): no frame can be used. */
+static int no_usable_frame(const info_report *r)
+{
+    char why[160];
+    for (uint32_t i = 0; i < r->segment_count; i++)
+        if (!r->segments[i].raw || !mp_mlv_raw_problem(r->segments[i].raw, why, sizeof why))
+            return 0;
+    return r->segment_count > 0;
 }
 
 /* ---- text ---- */
@@ -527,6 +538,9 @@ int cmd_info(int argc, char **argv)
         rc = EXIT_INPUT;
     } else if (!r.in->frame_count) {
         fprintf(stderr, "mlvpipe: error: %s: no frame in the clip\n", path);
+        rc = EXIT_INPUT;
+    } else if (no_usable_frame(&r)) {
+        fprintf(stderr, "mlvpipe: error: %s: no usable frame (see the damage list)\n", path);
         rc = EXIT_INPUT;
     } else if (r.in->damage_count || r.bad_frames ||   /* exactly when the damage list has entries */
                r.defects_err.code == MP_ERR_DAMAGED) {

@@ -43,7 +43,9 @@ typedef enum mlv_damage_kind {
     MLV_DAMAGE_LOST_FRAMES,     /* fewer VIDF blocks than the chunk's MLVI videoFrameCount */
     MLV_DAMAGE_BAD_NUMBER,      /* a frame number or timestamp implausible against its
                                  * neighbours, or a frame rate that is no rate */
-    MLV_DAMAGE_OVERSTATED       /* a blockSize reaching past the next block's start */
+    MLV_DAMAGE_OVERSTATED,      /* a blockSize reaching past the next block's start */
+    MLV_DAMAGE_BAD_FIELD        /* RAWI levels / CFA or a WAVI format nothing can have: the
+                                 * frames (or audio) it describes are left out */
 } mlv_damage_kind;
 
 typedef struct mlv_damage {
@@ -185,5 +187,9 @@ const char *mp_mlv_compression_name(mlv_compression c);
 /* MP_OK when frames of this clip can be decoded; else MP_ERR_UNSUPPORTED and a message
  * naming the video class (reading any frame fails the same way). */
 mp_status mp_mlv_clip_check_video(const mlv_clip *clip, mp_error *err);
+
+/* 1 (and why, in size bytes) when a RAWI holds levels or a CFA layout that no picture can
+ * have: its frames are not decoded (MP_ERR_DAMAGED) and the clip reports it as damage. */
+int mp_mlv_raw_problem(const mp_raw_info *r, char *why, size_t size);
 
 #endif
