@@ -518,6 +518,11 @@ static mp_status open_output(job *j, const mlv_clip_info *info, uint32_t selecte
     if (f->input == MP_INPUT_RGB) {
         if (!selected)
             return mp_error_set(err, MP_ERR_RANGE, "%s: no frame to put in a movie", o->input);
+        /* a usage error, not an output failure: another host would fail the same way */
+        if (f->audio == MP_AUDIO_NONE && o->audio != 0 && info->audio.present &&
+            info->audio_bytes)
+            return mp_error_set(err, MP_ERR_ARG, "%s: %s output carries no audio and the clip "
+                                "has some; add --no-audio", o->input, f->name);
         mp_sink_params *p = &j->params;
         p->gamut = j->develop.gamut;
         p->curve = j->develop.curve;

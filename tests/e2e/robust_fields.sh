@@ -4,7 +4,8 @@
 # a CFA layout that is not Bayer, levels no picture can have (white 1, white next to black),
 # in a MLV and in a legacy .RAW footer, and a WAVI that is not PCM. For each: exit 4 with
 # every other frame written equal to the undamaged clip's (3 when no frame is usable), and a
-# line naming the file, the offset and the problem.
+# line naming the file, the offset and the problem. Item 8: an MLV given to join as a segment
+# is a one-line input error (3), a clip with audio to rawvideo a usage error (2), never 5.
 # usage: robust_fields.sh MLVPIPE MLVSYNTH
 set -u
 mlvpipe=$1
@@ -88,4 +89,17 @@ same_frames wavi-md5 a-ref 6
 [ "$(find "$tmp/wavi-dng" -name '*.dng' | wc -l)" -eq 6 ] || fail "wavi: not 6 DNGs"
 ffprobe -v error -show_entries stream=codec_type -of csv=p=0 "$tmp/wavi-ffv1.ffv1" 2>/dev/null |
     grep -q audio && fail "wavi: the movie has an audio stream"
+
+# item 8: join refuses a clip as a segment in one line, before any libav message
+run a-mkv 0 convert "$tmp/a.MLV" --to ffv1 -o "$tmp/a.mkv"
+capped join-mlv 3 join "$tmp/j.mkv" "$tmp/a.mkv" "$tmp/a.MLV"
+says join-mlv "a.MLV: offset 0: a Magic Lantern clip, not a movie"
+[ "$(wc -l <"$tmp/join-mlv.err")" -eq 1 ] || fail "join-mlv: $(wc -l <"$tmp/join-mlv.err") lines"
+[ -e "$tmp/j.mkv" ] && fail "join-mlv: left an output"
+# item 8: rawvideo carries no audio: a usage error naming --no-audio; with it, the frames
+capped raw-audio 2 convert "$tmp/a.MLV" --to rawvideo -o "$tmp/a.raw"
+says raw-audio "rawvideo output carries no audio and the clip has some; add --no-audio"
+[ -e "$tmp/a.raw" ] && fail "raw-audio: left an output"
+capped raw-noaudio 0 convert "$tmp/a.MLV" --to rawvideo --no-audio -o - >/dev/null
+[ "$(stat -c %s "$tmp/raw-noaudio.out")" -eq $((6 * 64 * 32 * 6)) ] || fail "raw-noaudio: size"
 finish
