@@ -18,6 +18,8 @@ test_pkgs="$test_pkgs parallel slurm-wlm munge openssh-server"
 test_pkgs="$test_pkgs tmux"
 # groff-base: renders the manual page in the man-page test (doc/check_man.py).
 test_pkgs="$test_pkgs groff-base"
+# strace: tests/e2e/robust_signals.sh checks that the signal handlers come first in main().
+test_pkgs="$test_pkgs strace"
 pkgs=$build_pkgs
 [ "$want" = test ] && pkgs="$pkgs $test_pkgs"
 missing=""
