@@ -14,6 +14,8 @@ usage: mlv_mutate.py FILE KIND [ARGS]
   wavi FIELD VALUE      set a field of WAVI: format, channels, rate or bits
   zero-payload K AT N   zero N bytes from byte AT of the K-th VIDF's frame data
   vidf-offsets          print the offset of every VIDF, one a line
+  payload-offset K      print where the K-th VIDF's frame data starts
+  block-offsets         print every block's offset and tag after the MLVI, one a line
 """
 import struct
 import sys
@@ -49,6 +51,14 @@ def main():
     args = [int(a, 0) if a[0].isdigit() or a[0] == "-" else 0 for a in sys.argv[3:]]
     with open(path, "rb") as f:
         data = bytearray(f.read())
+    if kind == "block-offsets":
+        for tag, off, _ in blocks(data):
+            print(off, tag.decode("latin-1"))
+        return
+    if kind == "payload-offset":
+        off = vidf(data, args[0])
+        print(off + 32 + struct.unpack_from("<I", data, off + 28)[0])
+        return
     if kind == "vidf-offsets":
         for tag, off, _ in blocks(data):
             if tag == b"VIDF":
