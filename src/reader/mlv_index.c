@@ -16,11 +16,11 @@ static const char *chunk_name(const mlv_clip *c, uint32_t chunk)
 }
 
 /* pread that retries short reads; returns bytes read (short only at EOF) or -1. */
-static ssize_t read_at(int fd, void *dst, size_t len, uint64_t offset)
+static ssize_t read_at(const mlv_chunk *ch, void *dst, size_t len, uint64_t offset)
 {
     size_t done = 0;
     while (done < len) {
-        ssize_t got = pread(fd, (uint8_t *)dst + done, len - done, (off_t)(offset + done));
+        ssize_t got = mp_mlv_chunk_pread(ch, (uint8_t *)dst + done, len - done, offset + done);
         if (got < 0 && errno == EINTR)
             continue;
         if (got < 0)
@@ -35,7 +35,7 @@ static ssize_t read_at(int fd, void *dst, size_t len, uint64_t offset)
 mp_status mp_mlv_read_mlvi(const mlv_chunk *ch, mlv_file_header *h, mp_error *err)
 {
     uint8_t buf[MLV_MLVI_SIZE];
-    ssize_t got = read_at(ch->fd, buf, sizeof buf, 0);
+    ssize_t got = read_at(ch, buf, sizeof buf, 0);
     const char *name = mp_mlv_base_name(ch->path);
     if (got < 0)
         return mp_error_set(err, MP_ERR_IO, "%s: offset 0: %s", name, strerror(errno));
@@ -81,7 +81,7 @@ static uint64_t resync(const mlv_chunk *ch, uint64_t from, uint8_t *window)
         size_t want = RESYNC_WINDOW;
         if (ch->size - pos < want)
             want = (size_t)(ch->size - pos);
-        ssize_t got = read_at(ch->fd, window, want, pos);
+        ssize_t got = read_at(ch, window, want, pos);
         if (got < (ssize_t)MLV_HEADER_SIZE)
             break;
         /* candidates need a full 32-byte header inside the window, except at EOF */
@@ -158,7 +158,7 @@ static mp_status index_block(mlv_clip *c, uint32_t chunk, uint64_t off, const ui
         want = b.size;
     if (want > have) {
         uint8_t full[MLV_BLOCK_READ_MAX];
-        ssize_t got = read_at(ch->fd, full, want, off);
+        ssize_t got = read_at(ch, full, want, off);
         if (got < 0)
             return mp_error_set(err, MP_ERR_IO, "%s: offset %llu: %s", chunk_name(c, chunk),
                                 (unsigned long long)off, strerror(errno));
@@ -176,8 +176,7 @@ mp_status mp_mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err)
     mp_status st = mp_mlv_read_mlvi(ch, &h, &sub);
     if (st != MP_OK && chunk > 0 && st != MP_ERR_NOMEM) {
         mp_mlv_add_damage(c, MLV_DAMAGE_BAD_BLOCK, chunk, 0, "%s; chunk ignored", sub.msg);
-        close(ch->fd);
-        ch->fd = -1;
+        mp_mlv_chunk_drop(ch);
         return MP_OK;
     }
     if (st != MP_OK) {
@@ -196,8 +195,7 @@ mp_status mp_mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err)
         mp_mlv_add_damage(c, MLV_DAMAGE_GUID_MISMATCH, chunk, 0,
                        "%s: offset 0: GUID %016llx differs from the clip's %016llx; chunk ignored",
                        name, (unsigned long long)h.guid, (unsigned long long)c->info.guid);
-        close(ch->fd);
-        ch->fd = -1;
+        mp_mlv_chunk_drop(ch);
         return MP_OK;
     }
 
@@ -223,7 +221,7 @@ mp_status mp_mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err)
             break;
         }
         size_t have = remain < sizeof hdr ? (size_t)remain : sizeof hdr;
-        ssize_t got = read_at(ch->fd, hdr, have, off);
+        ssize_t got = read_at(ch, hdr, have, off);
         if (got < 0) {
             st = mp_error_set(err, MP_ERR_IO, "%s: offset %llu: %s", name,
                               (unsigned long long)off, strerror(errno));

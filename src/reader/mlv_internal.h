@@ -4,6 +4,7 @@
 #define MLV_INTERNAL_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "reader/mlv_blocks.h"
 #include "reader/mlv_reader.h"
@@ -16,7 +17,8 @@
 
 typedef struct mlv_chunk {
     char *path;
-    int fd;                 /* -1: chunk ignored (GUID mismatch, bad header) */
+    int fd;                 /* -1: no file (in memory, or ignored) */
+    const uint8_t *mem;     /* the bytes of an in-memory chunk (the caller's), else NULL */
     uint64_t size;          /* file size */
     uint64_t data_end;      /* end of usable data (RAW: the last chunk stops at the footer) */
     int after_gap;          /* a chunk name before this one is missing */
@@ -72,6 +74,8 @@ struct mlv_clip {
     /* Damage met so far in file order (and bumped for frames dropped after the walk): two
      * frames with different counts may have lost a frame between them. */
     uint32_t damage_seen;
+    const mlv_mem_file *mem_files;  /* mp_mlv_clip_open_memory's files, else NULL */
+    uint32_t mem_count;
     int have_rawi;
     uint32_t wavi_chunk;    /* where the WAVI kept is, for messages */
     uint64_t wavi_offset;
@@ -103,7 +107,12 @@ mp_status mp_mlv_check_plausible(mlv_clip *c, mp_error *err);
 /* mlv_fields.c (mp_mlv_raw_problem: mlv_reader.h) */
 int mp_mlv_audio_problem(const mp_audio_format *a, char *why, size_t size);
 
-/* mlv_chunks.c */
+/* mlv_chunks.c. A chunk is read when it is an open file or bytes in memory; one found
+ * unusable (GUID mismatch, bad header) is dropped and ignored from then on. */
+int mp_mlv_chunk_usable(const mlv_chunk *ch);
+void mp_mlv_chunk_drop(mlv_chunk *ch);
+/* Up to len bytes at offset (fewer at the end of the chunk): pread or a copy. */
+ssize_t mp_mlv_chunk_pread(const mlv_chunk *ch, void *dst, size_t len, uint64_t offset);
 mp_status mp_mlv_find_chunks(mlv_clip *c, const char *path, int no_spanning, mp_error *err);
 const char *mp_mlv_base_name(const char *path);
 

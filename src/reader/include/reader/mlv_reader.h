@@ -142,6 +142,20 @@ typedef struct mlv_scratch {
  * a file with no usable frame header (no MLVI/RAWI, no RAWM footer) fails. */
 mp_status mp_mlv_clip_open(mlv_clip **out, const char *path, const mlv_open_options *opt,
                         mp_error *err);
+
+/* A file held in memory, for mp_mlv_clip_open_memory: its name (the extension decides the
+ * kind and the chunk order as on disk) and its bytes. */
+typedef struct mlv_mem_file {
+    const char *name;
+    const uint8_t *data;
+    size_t size;
+} mlv_mem_file;
+
+/* The same as mp_mlv_clip_open with files[] standing for the folder: path names the one to
+ * open and the other chunks are looked up among the names (for fuzzing and tests: no file
+ * is touched). files and their bytes must outlive the clip. */
+mp_status mp_mlv_clip_open_memory(mlv_clip **out, const char *path, const mlv_mem_file *files,
+                                  uint32_t count, const mlv_open_options *opt, mp_error *err);
 void mp_mlv_clip_close(mlv_clip *clip);
 
 const mlv_clip_info *mp_mlv_clip_get_info(const mlv_clip *clip);
