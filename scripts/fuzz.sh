@@ -24,13 +24,13 @@ if [ ! -f "$build/build.ninja" ]; then
   CC=clang meson setup "$build" -Dbuildtype=debugoptimized -Dfuzz=true -Dtests=false \
     -Db_lundef=false >/dev/null
 fi
-meson compile -C "$build" >/dev/null
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  for exe in "$build"/tests/fuzz/fuzz_*; do
-    [ -f "$exe" ] && [ -x "$exe" ] && targets+=("$(basename "$exe")")
+  for src in tests/fuzz/fuzz_*.c; do
+    targets+=("$(basename "$src" .c)")
   done
 fi
+meson compile -C "$build" "${targets[@]}" >/dev/null   # only what the targets need
 seconds=$(awk -v m="$minutes" 'BEGIN { printf "%d", m * 60 }')
 status=0
 printf '%-18s %12s %9s %7s %7s %7s %s\n' target execs execs/s cov ft corpus findings
