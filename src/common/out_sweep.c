@@ -79,14 +79,13 @@ static int writer_gone(long pid, const struct stat *sb)
     return start >= 0 && start > (double)sb->st_mtime + 1.0;
 }
 
-mp_status mp_out_sweep(const char *folder, int (*ours)(void *opaque, const char *final_name),
-                       void *opaque, uint32_t *removed, mp_error *err)
+uint32_t mp_out_sweep(const char *folder, int (*ours)(void *opaque, const char *final_name),
+                      void *opaque)
 {
-    *removed = 0;
+    uint32_t removed = 0;
     DIR *d = opendir(folder);
-    if (!d)
-        return errno == ENOENT ? MP_OK
-                               : mp_error_set(err, MP_ERR_IO, "%s: %s", folder, strerror(errno));
+    if (!d)   /* nothing we could remove; writing there reports the real problem, if any */
+        return 0;
     const struct dirent *e;
     char final[256], path[PATH_MAX];
     while ((e = readdir(d)) != NULL) {
@@ -97,8 +96,8 @@ mp_status mp_out_sweep(const char *folder, int (*ours)(void *opaque, const char 
             lstat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || !writer_gone(pid, &sb))
             continue;
         if (unlink(path) == 0)
-            (*removed)++;
+            removed++;
     }
     closedir(d);
-    return MP_OK;
+    return removed;
 }

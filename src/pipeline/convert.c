@@ -525,7 +525,7 @@ static mp_status sweep_stale(job *j, const mlv_clip_info *info, uint32_t selecte
         st = mp_stale_sweep_sequence(j->folder, &j->params, j->indices, j->numbers, selected,
                                      writes_wav(j, info, selected), &removed, err);
     else if (j->format->extension && o->output && o->output[0] && strcmp(o->output, "-"))
-        st = mp_stale_sweep_file(o->output, &removed, err);
+        removed = mp_stale_sweep_file(o->output);
     if (removed)
         mp_log(&o->log, MP_LOG_INFO, "removed %u temporary files that killed runs left for "
                "this run's outputs", removed);

@@ -51,9 +51,9 @@ mp_status mp_stale_sweep_sequence(const char *folder, const mp_sink_params *p,
         s.hashes[s.count++] = name_hash(name);
     }
     qsort(s.hashes, s.count, sizeof *s.hashes, cmp_u64);
-    mp_status st = mp_out_sweep(folder, in_set, &s, removed, err);
+    *removed = mp_out_sweep(folder, in_set, &s);
     free(s.hashes);
-    return st;
+    return MP_OK;
 }
 
 static int same_name(void *opaque, const char *final_name)
@@ -61,15 +61,15 @@ static int same_name(void *opaque, const char *final_name)
     return !strcmp(opaque, final_name);
 }
 
-mp_status mp_stale_sweep_file(const char *path, uint32_t *removed, mp_error *err)
+uint32_t mp_stale_sweep_file(const char *path)
 {
     char folder[PATH_MAX];
     const char *slash = strrchr(path, '/');
     size_t n = slash ? (size_t)(slash - path) : 0;
     if (n >= sizeof folder)
-        return mp_error_set(err, MP_ERR_ARG, "%s: path too long", path);
+        return 0;   /* too long to be written either */
     memcpy(folder, path, n);
     folder[n] = 0;
     return mp_out_sweep(slash ? (n ? folder : "/") : ".", same_name,
-                        (void *)(slash ? slash + 1 : path), removed, err);
+                        (void *)(slash ? slash + 1 : path));
 }

@@ -15,7 +15,7 @@ mp_status mp_stale_sweep_sequence(const char *folder, const mp_sink_params *p,
                                   const uint32_t *indices, const uint32_t *numbers,
                                   uint32_t count, int with_audio, uint32_t *removed,
                                   mp_error *err);
-/* One output file. */
-mp_status mp_stale_sweep_file(const char *path, uint32_t *removed, mp_error *err);
+/* One output file; returns how many were removed. */
+uint32_t mp_stale_sweep_file(const char *path);
 
 #endif
