@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/mp_read.h"
 #include "mlv_internal.h"
 
 const char *mp_mlv_base_name(const char *path)
@@ -62,7 +63,7 @@ void mp_mlv_chunk_drop(mlv_chunk *ch)
 ssize_t mp_mlv_chunk_pread(const mlv_chunk *ch, void *dst, size_t len, uint64_t offset)
 {
     if (!ch->mem)
-        return pread(ch->fd, dst, len, (off_t)offset);
+        return mp_pread_full(ch->fd, dst, len, offset);
     if (offset >= ch->size)
         return 0;
     size_t n = ch->size - offset < len ? (size_t)(ch->size - offset) : len;

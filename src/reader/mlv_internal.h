@@ -111,7 +111,8 @@ int mp_mlv_audio_problem(const mp_audio_format *a, char *why, size_t size);
  * unusable (GUID mismatch, bad header) is dropped and ignored from then on. */
 int mp_mlv_chunk_usable(const mlv_chunk *ch);
 void mp_mlv_chunk_drop(mlv_chunk *ch);
-/* Up to len bytes at offset (fewer at the end of the chunk): pread or a copy. */
+/* len bytes at offset (fewer only at the end of the chunk), or -1 with errno set: a read
+ * that retries short reads and EINTR, or a copy. */
 ssize_t mp_mlv_chunk_pread(const mlv_chunk *ch, void *dst, size_t len, uint64_t offset);
 mp_status mp_mlv_find_chunks(mlv_clip *c, const char *path, int no_spanning, mp_error *err);
 const char *mp_mlv_base_name(const char *path);

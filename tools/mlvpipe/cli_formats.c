@@ -1,27 +1,26 @@
 /* The output formats as convert and plan show and check them, from the one table
- * (encode/formats.h): the only CLI file that reads it. */
+ * (mlvpipe_format_at): the only CLI file that reads it. */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "cli.h"
-#include "encode/formats.h"
 
-static int listed(const mp_format *f, int farm_only)
+static int listed(const mlvpipe_format *f, int farm_only)
 {
     return !farm_only || f->joinable;
 }
 
 /* A movie written as one file (MOV, MKV, NUT), as opposed to frames, text or nothing. */
-static int is_movie(const mp_format *f)
+static int is_movie(const mlvpipe_format *f)
 {
-    return f->input == MP_INPUT_RGB && f->extension;
+    return f->developed && f->extension;
 }
 
 void cli_print_formats(FILE *out, int farm_only)
 {
-    const mp_format *f;
-    for (size_t i = 0; (f = mp_format_at(i)); i++)
+    const mlvpipe_format *f;
+    for (size_t i = 0; (f = mlvpipe_format_at(i)); i++)
         if (listed(f, farm_only))
             fprintf(out, "                        %-12s %s\n", f->name, f->summary);
 }
@@ -29,10 +28,10 @@ void cli_print_formats(FILE *out, int farm_only)
 /* "dng, prores422hq, ..." into buf, for error messages; stdout_only: those -o - takes. */
 static const char *format_names(char *buf, size_t size, int stdout_only, int farm_only)
 {
-    const mp_format *f;
+    const mlvpipe_format *f;
     size_t n = 0;
     buf[0] = 0;
-    for (size_t i = 0; (f = mp_format_at(i)); i++)
+    for (size_t i = 0; (f = mlvpipe_format_at(i)); i++)
         if (listed(f, farm_only) && (!stdout_only || f->to_stdout) && n < size)
             n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "", f->name);
     return buf;
@@ -41,7 +40,7 @@ static const char *format_names(char *buf, size_t size, int stdout_only, int far
 int cli_check_format(const char *command, const char *name, const char *output, int farm_only,
                      const char **extension)
 {
-    const mp_format *f = mp_format_find(name);
+    const mlvpipe_format *f = mlvpipe_format_find(name);
     char names[256];
     if (!f || !listed(f, farm_only))
         return cli_usage_error(command, "--to %stakes %s, not '%s'", farm_only ? "for a farm " : "",
@@ -63,10 +62,10 @@ static const struct { const char *ext, *container; } foreign[] = {
     {"y4m", "YUV4MPEG"}};
 
 /* The first movie of the table written with extension ext, NULL if none. */
-static const mp_format *movie_for_extension(const char *ext)
+static const mlvpipe_format *movie_for_extension(const char *ext)
 {
-    const mp_format *f;
-    for (size_t i = 0; (f = mp_format_at(i)); i++)
+    const mlvpipe_format *f;
+    for (size_t i = 0; (f = mlvpipe_format_at(i)); i++)
         if (is_movie(f) && !strcasecmp(f->extension, ext))
             return f;
     return NULL;
@@ -84,8 +83,8 @@ int cli_format_from_output(const char *command, const char *to, const char *outp
                                    "movies are .mov (--to prores422hq, prores4444), .mkv "
                                    "(ffv1) or .nut (nut); for other containers pipe into "
                                    "ffmpeg (--to nut -o -)", output, foreign[i].container, ext);
-    const mp_format *named = movie_for_extension(ext);
-    const mp_format *given = mp_format_find(to);
+    const mlvpipe_format *named = movie_for_extension(ext);
+    const mlvpipe_format *given = mlvpipe_format_find(to);
     if (named && given && (given->sequence || (is_movie(given) &&
                                                strcasecmp(given->extension, ext)))) {
         char writes[64];

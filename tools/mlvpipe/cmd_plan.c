@@ -1,7 +1,7 @@
-/* mlvpipe plan CLIP -o DIR --chunk N: a render-farm job for the clip (src/farm/plan.h) on
+/* mlvpipe plan CLIP -o DIR --chunk N: a render-farm job for the clip (mlvpipe/plan.h) on
  * stdout: a Slurm submission script, a GNU parallel script, or a JSON task list. */
+#include <errno.h>
 #include <getopt.h>
-#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,8 +10,6 @@
 
 #include "cli.h"
 #include "cli_run.h"
-#include "farm/plan.h"
-#include "reader/mlv_reader.h"
 
 static void usage(FILE *out)
 {
@@ -138,48 +136,56 @@ static void clip_name(const char *path, char *out, size_t size)
         *dot = '\0';
 }
 
-/* Reads what the plan needs from the clip: GUID, frame numbers, audio. */
-static int read_clip(farm_plan *p, uint32_t **numbers)
+/* One more --sbatch or --sbatch-work line into list (count so far in *count). */
+static int add_sbatch(const char *option, const char **list, uint32_t *count, const char *value)
 {
-    mlv_clip *clip;
-    mp_error err = {0};
-    mlv_open_options oo = {.log = cli_logger};
-    mp_status st = mp_mlv_clip_open(&clip, p->clip, &oo, &err);
-    if (st != MP_OK) {
-        mp_log(&cli_logger, MP_LOG_ERROR, "%s", err.msg);
-        return cli_exit_for_input((mlvpipe_status)st);
-    }
-    const mlv_clip_info *info = mp_mlv_clip_get_info(clip);
-    p->guid = info->guid;
-    p->frame_count = info->frame_count;
-    p->first_frame = info->first_number;
-    p->last_frame = info->last_number;
-    p->has_audio = info->audio.present && info->audio_bytes > 0;
-    *numbers = malloc((info->frame_count ? info->frame_count : 1) * sizeof **numbers);
-    int rc = *numbers ? EXIT_OK : EXIT_INTERNAL;
-    for (uint32_t i = 0; rc == EXIT_OK && i < info->frame_count; i++) {
-        mlv_frame_info fi;
-        if ((st = mp_mlv_frame_info_get(clip, i, &fi)) != MP_OK) {
-            mp_log(&cli_logger, MP_LOG_ERROR, "%s: frame index %" PRIu32 ": %s", p->clip, i,
-                   mp_status_name(st));
-            rc = cli_exit_for_input((mlvpipe_status)st);
+    if (*count == MLVPIPE_PLAN_MAX_EXTRA)
+        return cli_usage_error("plan", "at most 32 %s options (this one: '%s')", option, value);
+    list[(*count)++] = value;
+    return EXIT_OK;
+}
+
+/* --engine's names, in mlvpipe_plan_engine order. */
+static int engine_parse(const char *name, mlvpipe_plan_engine *out)
+{
+    static const char *const names[] = {"slurm", "parallel", "json"};
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(name, names[i])) {
+            *out = (mlvpipe_plan_engine)i;
+            return 1;
         }
-        (*numbers)[i] = fi.number;
+    return 0;
+}
+
+/* Writes the plan of the clip at p->clip on stdout. */
+static int print_plan(const mlvpipe_plan_settings *p)
+{
+    mlvpipe_clip *clip;
+    mlvpipe_error err = {0};
+    mlvpipe_text text = {0};
+    mlvpipe_status st = mlvpipe_clip_open(p->clip, &cli_api_logger, &clip, &err);
+    if (st == MLVPIPE_OK) {
+        st = mlvpipe_plan(clip, p, &text, &err);
+        mlvpipe_clip_close(clip);
     }
-    if (rc == EXIT_OK && info->frame_count == 0) {
-        mp_log(&cli_logger, MP_LOG_ERROR, "%s: the clip has no frames", p->clip);
-        rc = EXIT_INPUT;
+    if (st != MLVPIPE_OK) {
+        cli_log(MLVPIPE_LOG_ERROR, "%s", err.message);
+        return cli_exit_for_input(st);
     }
-    mp_mlv_clip_close(clip);
+    int rc = EXIT_OK;
+    if (fwrite(text.data, 1, text.length, stdout) != text.length || fflush(stdout)) {
+        cli_log(MLVPIPE_LOG_ERROR, "stdout: cannot write the plan: %s", strerror(errno));
+        rc = EXIT_OUTPUT;
+    }
+    mlvpipe_text_free(&text);
     return rc;
 }
 
 int cmd_plan(int argc, char **argv)
 {
     static const char command[] = "plan";
-    farm_plan p = {.tool = "mlvpipe " MLVPIPE_VERSION, .phase = -1, .chunk_size = 1000,
-                   .requeues = 3};
-    farm_engine engine = FARM_SLURM;
+    mlvpipe_plan_settings p;
+    mlvpipe_default_plan_settings(&p);
     const char *output = NULL, *levels = NULL, *program = NULL;
     uint32_t value;
     int rc;
@@ -189,7 +195,7 @@ int cmd_plan(int argc, char **argv)
     while (dashes < argc && strcmp(argv[dashes], "--"))
         dashes++;
     for (int i = dashes + 1; i < argc; i++) {
-        if (p.extra_count == FARM_MAX_EXTRA)
+        if (p.extra_count == MLVPIPE_PLAN_MAX_EXTRA)
             return cli_usage_error(command,
                                    "at most 32 convert options after -- ('%s' is extra)", argv[i]);
         p.extra[p.extra_count++] = argv[i];
@@ -207,7 +213,7 @@ int cmd_plan(int argc, char **argv)
             p.chunk_size = value;
             break;
         case OPT_ENGINE:
-            if (!mp_farm_engine_parse(optarg, &engine))
+            if (!engine_parse(optarg, &p.engine))
                 return cli_usage_error(command,
                                        "--engine takes slurm, parallel or json, not '%s'", optarg);
             break;
@@ -224,16 +230,12 @@ int cmd_plan(int argc, char **argv)
         case OPT_LEVELS: levels = optarg; break;
         case OPT_MLVPIPE: program = optarg; break;
         case OPT_SBATCH:
-            if (p.sbatch_count == FARM_MAX_EXTRA)
-                return cli_usage_error(command,
-                                       "at most 32 --sbatch options (this one: '%s')", optarg);
-            p.sbatch[p.sbatch_count++] = optarg;
+            if ((rc = add_sbatch("--sbatch", p.sbatch, &p.sbatch_count, optarg)))
+                return rc;
             break;
         case OPT_SBATCH_WORK:
-            if (p.sbatch_work_count == FARM_MAX_EXTRA)
-                return cli_usage_error(command,
-                                       "at most 32 --sbatch-work options (this one: '%s')", optarg);
-            p.sbatch_work[p.sbatch_work_count++] = optarg;
+            if ((rc = add_sbatch("--sbatch-work", p.sbatch_work, &p.sbatch_work_count, optarg)))
+                return rc;
             break;
         case OPT_MEM:
             if (!valid_mem(optarg))
@@ -270,13 +272,13 @@ int cmd_plan(int argc, char **argv)
         return rc;
     if (!output)
         return cli_usage_error(command, "no output folder given (-o DIR)");
-    if ((rc = cli_check_format(command, p.format ? p.format : "dng", NULL, 1, &p.movie_ext)))
+    if ((rc = cli_check_format(command, p.format ? p.format : "dng", NULL, 1, NULL)))
         return rc;
 
     char clip_abs[PATH_MAX], out_abs[PATH_MAX], levels_abs[PATH_MAX], self[PATH_MAX];
     char name[NAME_MAX + 1];
     if (!realpath(clip, clip_abs)) {
-        mp_log(&cli_logger, MP_LOG_ERROR, "%s: cannot open: %m", clip);
+        cli_log(MLVPIPE_LOG_ERROR, "%s: cannot open: %s", clip, strerror(errno));
         return EXIT_INPUT;
     }
     if (!absolute(output, out_abs, sizeof out_abs))
@@ -299,27 +301,5 @@ int cmd_plan(int argc, char **argv)
     p.name = name;
     p.levels = levels_abs;
 
-    uint32_t *numbers = NULL;
-    rc = read_clip(&p, &numbers);
-    farm_chunk *chunks = NULL;
-    mp_error err = {0};
-    mp_text text = {0};
-    mp_status st = MP_OK;
-    if (rc == EXIT_OK)
-        st = mp_farm_chunks(numbers, p.frame_count, p.chunk_size, &chunks, &p.chunk_count, &err);
-    p.chunks = chunks;
-    if (rc == EXIT_OK && st == MP_OK)
-        st = mp_farm_plan_render(&p, engine, &text, &err);
-    if (rc == EXIT_OK && st != MP_OK) {
-        mp_log(&cli_logger, MP_LOG_ERROR, "%s", err.msg);
-        rc = st == MP_ERR_ARG ? EXIT_USAGE : EXIT_INTERNAL;
-    }
-    if (rc == EXIT_OK && (fwrite(text.data, 1, text.len, stdout) != text.len || fflush(stdout))) {
-        mp_log(&cli_logger, MP_LOG_ERROR, "stdout: cannot write the plan: %m");
-        rc = EXIT_OUTPUT;
-    }
-    mp_text_free(&text);
-    free(chunks);
-    free(numbers);
-    return rc;
+    return print_plan(&p);
 }
