@@ -20,6 +20,8 @@ test_pkgs="$test_pkgs tmux"
 test_pkgs="$test_pkgs groff-base"
 # chromium: renders the `mlvpipe report` page headless (tests/e2e/report_browser.sh).
 test_pkgs="$test_pkgs chromium"
+# strace: tests/e2e/robust_signals.sh checks that the signal handlers come first in main().
+test_pkgs="$test_pkgs strace"
 pkgs=$build_pkgs
 [ "$want" = test ] && pkgs="$pkgs $test_pkgs"
 missing=""

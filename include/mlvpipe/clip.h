@@ -73,7 +73,8 @@ MLVPIPE_API void mlvpipe_frame_free(mlvpipe_frame *frame);
  * that are damaged). A clip whose frames cannot be decoded is described too
  * (mlvpipe_clip_info.video_supported tells). MLVPIPE_OK: the damage list is empty;
  * MLVPIPE_ERR_DAMAGED: it has entries (or the defects pre-pass met damage), the report is
- * complete; MLVPIPE_ERR_NOMEM: no report. Messages of the pre-pass go to the clip's logger.
+ * complete; MLVPIPE_ERR_FORMAT: the same, and no frame can be used (every segment's levels
+ * or CFA layout are impossible), the report is complete; MLVPIPE_ERR_NOMEM: no report. Messages of the pre-pass go to the clip's logger.
  * Added in API 1.1. */
 MLVPIPE_API mlvpipe_status mlvpipe_clip_describe(const mlvpipe_clip *clip, unsigned flags,
                                                  mlvpipe_text *out, mlvpipe_error *err);

@@ -67,6 +67,17 @@ static int collect_segments(info_report *r)
     return 0;
 }
 
+/* 1 when every segment's raw_info is impossible (each is in the damage list): no frame of
+ * the clip can be used. */
+static int no_usable_frame(const info_report *r)
+{
+    char why[160];
+    for (uint32_t i = 0; i < r->segment_count; i++)
+        if (!r->segments[i].raw || !mp_mlv_raw_problem(r->segments[i].raw, why, sizeof why))
+            return 0;
+    return r->segment_count > 0;
+}
+
 mlvpipe_status mlvpipe_clip_describe(const mlvpipe_clip *clip, unsigned flags, mlvpipe_text *out,
                                      mlvpipe_error *err)
 {
@@ -100,6 +111,10 @@ mlvpipe_status mlvpipe_clip_describe(const mlvpipe_clip *clip, unsigned flags, m
         st = mp_api_status(mp_error_set(&e, MP_ERR_DAMAGED, "%s: damaged: %u entr%s in the "
                                         "damage list", mp_mlv_clip_path(clip->clip, 0), entries,
                                         entries == 1 ? "y" : "ies"), &e, err);
+    if (st == MLVPIPE_ERR_DAMAGED && no_usable_frame(&r))
+        st = mp_api_status(mp_error_set(&e, MP_ERR_FORMAT, "%s: no usable frame (see the "
+                                        "damage list)", mp_mlv_clip_path(clip->clip, 0)),
+                           &e, err);
     mp_clip_levels_free(&r.levels);
     free(r.segments);
     return st;

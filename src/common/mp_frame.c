@@ -23,6 +23,17 @@ mp_status mp_frame_reserve(mp_frame *f, uint32_t width, uint32_t height, mp_erro
     return MP_OK;
 }
 
+int mp_cfa_is_bayer(uint32_t cfa)
+{
+    uint32_t a = mp_cfa_colour(cfa, 0, 0), b = mp_cfa_colour(cfa, 1, 0);
+    uint32_t c = mp_cfa_colour(cfa, 0, 1), d = mp_cfa_colour(cfa, 1, 1);
+    if (a > 2 || b > 2 || c > 2 || d > 2)
+        return 0;
+    if (a == 1 && d == 1)
+        return b != 1 && c != 1 && b != c;
+    return b == 1 && c == 1 && a != 1 && d != 1 && a != d;
+}
+
 void mp_frame_free(mp_frame *f)
 {
     free(f->data);

@@ -198,25 +198,6 @@ void mp_develop_workspace_free(develop_workspace *ws)
     *ws = (develop_workspace){0};
 }
 
-/* Colour (0 R, 1 G, 2 B) of the CFA cell at column parity x, row parity y. */
-static uint32_t cfa_colour(uint32_t cfa, uint32_t x, uint32_t y)
-{
-    return (cfa >> (8 * (2 * (y & 1) + (x & 1)))) & 0xff;
-}
-
-/* Any 2x2 DNG CFAPattern with the greens on one diagonal and red and blue on the other (the
- * structure, not a list of constants, so every phase is accepted however it is spelled). */
-static int is_bayer(uint32_t cfa)
-{
-    uint32_t a = cfa_colour(cfa, 0, 0), b = cfa_colour(cfa, 1, 0);
-    uint32_t c = cfa_colour(cfa, 0, 1), d = cfa_colour(cfa, 1, 1);
-    if (a > 2 || b > 2 || c > 2 || d > 2)
-        return 0;
-    if (a == 1 && d == 1)
-        return b != 1 && c != 1 && b != c;
-    return b == 1 && c == 1 && a != 1 && d != 1 && a != d;
-}
-
 static mp_status check_frame(const mp_frame *f, mp_error *err)
 {
     if (!f->data || f->width < 2 || f->height < 2 || f->width > MP_FRAME_MAX_DIM ||
@@ -229,7 +210,7 @@ static mp_status check_frame(const mp_frame *f, mp_error *err)
     if (f->white <= f->black || f->white > 65535)
         return mp_error_set(err, MP_ERR_ARG, "develop: frame %u: white %u not above black %u",
                             f->number, f->white, f->black);
-    if (!is_bayer(f->cfa))
+    if (!mp_cfa_is_bayer(f->cfa))
         return mp_error_set(err, MP_ERR_UNSUPPORTED, "develop: frame %u: CFA pattern 0x%08x",
                             f->number, f->cfa);
     return MP_OK;
@@ -255,7 +236,7 @@ static void load_cfa(const develop_context *ctx, const mp_frame *f, uint32_t y0,
     float scale[2][2];
     for (uint32_t y = 0; y < 2; y++)
         for (uint32_t x = 0; x < 2; x++)
-            scale[y][x] = ctx->wb[cfa_colour(f->cfa, x, y)] / (float)(f->white - f->black);
+            scale[y][x] = ctx->wb[mp_cfa_colour(f->cfa, x, y)] / (float)(f->white - f->black);
     const float black = (float)f->black;
     for (uint32_t r = 0; r < rows; r++) {
         const uint16_t *src = f->data + (size_t)(y0 + r) * f->width;
@@ -377,7 +358,7 @@ mp_status mp_develop_frame(const develop_context *ctx, const mp_frame *frame, de
         w.rows = wy1 - wy0;
         for (uint32_t y = 0; y < 2; y++)
             for (uint32_t x = 0; x < 2; x++)
-                w.colour[y][x] = (uint8_t)cfa_colour(frame->cfa, x, wy0 + y);
+                w.colour[y][x] = (uint8_t)mp_cfa_colour(frame->cfa, x, wy0 + y);
         load_cfa(ctx, frame, wy0, w.rows, cfa);
         if (rcd)
             mp_demosaic_rcd(&w);
@@ -407,7 +388,7 @@ mp_status mp_develop_grey_world_add(develop_grey_world *acc, const mp_frame *fra
     uint32_t colour[2][2];
     for (uint32_t y = 0; y < 2; y++)
         for (uint32_t x = 0; x < 2; x++)
-            colour[y][x] = cfa_colour(frame->cfa, x, y);
+            colour[y][x] = mp_cfa_colour(frame->cfa, x, y);
     for (uint32_t y = 0; y + 1 < frame->height; y += 2)
         for (uint32_t x = 0; x + 1 < frame->width; x += 2) {
             const uint16_t *p = frame->data + (size_t)y * frame->width + x;

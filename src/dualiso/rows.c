@@ -159,9 +159,9 @@ static uint16_t repair_sample(const frame_ctx *c, uint32_t x, uint32_t y, uint16
     if (x + 2 < in->width)
         nb[n++] = row[x + 2];
     if (y >= 4)
-        nb[n++] = row[x - 4 * (size_t)in->width];
+        nb[n++] = in->data[(size_t)(y - 4) * in->width + x];
     if (y + 4 < in->height)
-        nb[n++] = row[x + 4 * (size_t)in->width];
+        nb[n++] = in->data[(size_t)(y + 4) * in->width + x];
     if (n < 3)
         return v;
     uint16_t lo = nb[0], hi = nb[0];

@@ -21,6 +21,7 @@
 #include "pipeline/levels_io.h"
 #include "pipeline/prepass.h"
 #include "pipeline/sampling.h"
+#include "pipeline/stale.h"
 #include "pipeline/workpool.h"
 
 #define AUDIO_CHUNK (1u << 20)
@@ -410,11 +411,17 @@ static mp_status write_audio(job *j, const mlv_clip_info *info, const char *wav_
     return st;
 }
 
-static mp_status maybe_audio(job *j, const mlv_clip_info *info, uint32_t selected, mp_error *err)
+/* 1 when the run writes a WAV beside the frames. */
+static int writes_wav(const job *j, const mlv_clip_info *info, uint32_t selected)
 {
     int whole = selected == info->frame_count;
-    if (!info->audio.present || !info->audio_bytes || j->format->audio != MP_AUDIO_BESIDE ||
-        j->o->audio == 0 || (j->o->audio < 0 && !whole) || !selected)
+    return info->audio.present && info->audio_bytes && j->format->audio == MP_AUDIO_BESIDE &&
+           j->o->audio != 0 && (j->o->audio > 0 || whole) && selected;
+}
+
+static mp_status maybe_audio(job *j, const mlv_clip_info *info, uint32_t selected, mp_error *err)
+{
+    if (!writes_wav(j, info, selected))
         return MP_OK;
     char name[MP_NAME_MAX], path[PATH_MAX];
     struct stat sb;
@@ -507,6 +514,24 @@ static mp_status read_clip_audio(void *opaque, uint64_t offset, void *buf, size_
     return mp_mlv_read_audio(clip, offset, buf, bytes, err);
 }
 
+/* Temporaries of killed runs for the files this run writes go first (logged). */
+static mp_status sweep_stale(job *j, const mlv_clip_info *info, uint32_t selected,
+                             mp_error *err)
+{
+    const mp_convert_options *o = j->o;
+    uint32_t removed = 0;
+    mp_status st = MP_OK;
+    if (j->format->sequence)
+        st = mp_stale_sweep_sequence(j->folder, &j->params, j->indices, j->numbers, selected,
+                                     writes_wav(j, info, selected), &removed, err);
+    else if (j->format->extension && o->output && o->output[0] && strcmp(o->output, "-"))
+        removed = mp_stale_sweep_file(o->output);
+    if (removed)
+        mp_log(&o->log, MP_LOG_INFO, "removed %u temporary files that killed runs left for "
+               "this run's outputs", removed);
+    return st;
+}
+
 /* Opens the sink the format names (and the WAV beside a DNG sequence); a sink that takes RGB
  * gets the develop context its frames are developed with and the clip's audio on demand. */
 static mp_status open_output(job *j, const mlv_clip_info *info, uint32_t selected,
@@ -518,6 +543,11 @@ static mp_status open_output(job *j, const mlv_clip_info *info, uint32_t selecte
     if (f->input == MP_INPUT_RGB) {
         if (!selected)
             return mp_error_set(err, MP_ERR_RANGE, "%s: no frame to put in a movie", o->input);
+        /* a usage error, not an output failure: another host would fail the same way */
+        if (f->audio == MP_AUDIO_NONE && o->audio != 0 && info->audio.present &&
+            info->audio_bytes)
+            return mp_error_set(err, MP_ERR_ARG, "%s: %s output carries no audio and the clip "
+                                "has some; add --no-audio", o->input, f->name);
         mp_sink_params *p = &j->params;
         p->gamut = j->develop.gamut;
         p->curve = j->develop.curve;
@@ -532,13 +562,14 @@ static mp_status open_output(job *j, const mlv_clip_info *info, uint32_t selecte
         int as_shot = mp_wb_as_shot_neutral(&info->white_balance, &cal, neutral);
         st = mp_develop_context_create(&j->develop, &info->raw, as_shot ? neutral : NULL,
                                        &j->dev, err);
-        if (st != MP_OK)
+        if (st != MP_OK || (st = sweep_stale(j, info, selected, err)) != MP_OK)
             return st;
     } else {
         char name[MP_NAME_MAX];
         mp_name_folder(&j->params, name);
         if ((st = mp_naming_check(&j->params, err)) != MP_OK ||
             (st = mp_path_join(j->folder, sizeof j->folder, o->output, name, err)) != MP_OK ||
+            (st = sweep_stale(j, info, selected, err)) != MP_OK ||
             (st = maybe_audio(j, info, selected, err)) != MP_OK)
             return st;
     }
@@ -569,9 +600,12 @@ static mp_status run_frames(job *j, uint32_t selected, mp_convert_result *res, m
     mp_pool_callbacks cb = {j, worker_create, worker_destroy, convert_one, deliver_one};
     uint32_t finished = 0;
     mp_status st = mp_pool_run_with_reader(selected, &po, &cb, read_one, &finished, err);
-    if (st == MP_ERR_INTERRUPTED)
+    if (st == MP_ERR_INTERRUPTED && j->format->sequence)
         mp_error_set(err, st, "interrupted: %u of %u frames finished; run again with "
                      "--skip-existing to complete", finished, selected);
+    else if (st == MP_ERR_INTERRUPTED)   /* one file: kept only when complete */
+        mp_error_set(err, st, "interrupted after %u of %u frames; %s not written (run "
+                     "again to make it)", finished, selected, j->o->output);
     for (uint32_t k = 0; k < window; k++) {
         mp_mlv_payload_free(&j->slots[k].payload);
         mp_frame_free(&j->slots[k].frame);

@@ -555,7 +555,7 @@ mp_status mp_prepass_run(const mlv_clip *clip, const mp_prepass_options *o, cons
                           .progress = {.kind = MP_PROGRESS_LEVELS},
                           .start_s = mp_progress_now(),
                           .defects_lock = PTHREAD_MUTEX_INITIALIZER};
-    uint32_t offsets[MP_SAMPLES_PER_SEGMENT];
+    uint32_t offsets[MP_SAMPLES_PER_SEGMENT], unusable = 0;
     for (uint32_t k = 0; k < nseg && st == MP_OK; k++)
         s->progress.total += mp_sample_offsets(segs[k].count, MP_SAMPLES_PER_SEGMENT, offsets);
     for (uint32_t k = 0; k < nseg && st == MP_OK; k++) {
@@ -571,6 +571,17 @@ mp_status mp_prepass_run(const mlv_clip *clip, const mp_prepass_options *o, cons
         }
         ls->first_frame = first.number;
         ls->last_frame = last.number;
+        char why[160];
+        if (first.raw && mp_mlv_raw_problem(first.raw, why, sizeof why)) {
+            /* no frame of it decodes (each is reported as damaged): nothing to measure */
+            ls->levels = (dualiso_levels){.bits = first.raw->bits, .in_black = first.raw->black,
+                                          .in_white = first.raw->white};
+            scans[k].pooled = 1;
+            if (++unusable == nseg)
+                st = mp_error_set(err, MP_ERR_FORMAT, "%s: no usable frame (%s)",
+                                  mp_mlv_clip_path(clip, 0), why);
+            continue;
+        }
         uint32_t collected;
         if (!o->no_defects && first.raw &&
             !(s->defects = mp_rawfix_accum_new(first.raw->width, first.raw->height)))

@@ -9,14 +9,24 @@ mp_status mp_mlv_finish_audio(mlv_clip *c, mp_error *err)
 {
     mlv_clip_info *in = &c->info;
     in->audio_blocks = c->audio_count;
+    const char *name = mp_mlv_base_name(c->chunks[0].path);
+    char why[160];
+    if (in->audio.present && mp_mlv_audio_problem(&in->audio, why, sizeof why)) {
+        if (c->audio_count)
+            mp_mlv_add_damage(c, MLV_DAMAGE_BAD_FIELD, c->wavi_chunk, c->wavi_offset, "%s: "
+                              "offset %llu: WAVI %s; %u audio blocks left out",
+                              mp_mlv_base_name(c->chunks[c->wavi_chunk].path),
+                              (unsigned long long)c->wavi_offset, why, c->audio_count);
+        in->audio.present = 0;
+        c->audio_count = 0;
+    }
     if (!c->audio_count)
         return MP_OK;
-    const char *name = mp_mlv_base_name(c->chunks[0].path);
-    uint32_t align = in->audio.block_align;
-    if (!in->audio.present || !align || (in->audio_class & 0x80)) {
+    uint32_t align = in->audio.block_align;   /* not 0: checked above */
+    if (!in->audio.present || (in->audio_class & 0x80)) {
         mp_log(&c->log, MP_LOG_WARNING, "%s: %u audio blocks ignored (%s)", name,
                c->audio_count, !in->audio.present ? "no WAVI block"
-               : !align ? "WAVI blockAlign 0" : "LZMA-compressed audio is not decoded");
+               : "LZMA-compressed audio is not decoded");
         c->audio_count = 0;
         return MP_OK;
     }

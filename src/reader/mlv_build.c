@@ -109,9 +109,9 @@ static void append_version(mlv_clip *c, const char *text)
     v[used + n] = 0;
 }
 
-mp_status mp_mlv_add_metadata(mlv_clip *c, const mlv_block *b, mp_error *err)
+mp_status mp_mlv_add_metadata(mlv_clip *c, const mlv_block *b, uint32_t chunk, uint64_t offset,
+                              mp_error *err)
 {
-    (void)err;
     c->seq++;
     if (is_per_frame(b->type)) {
         if (b->type == MLV_BLOCK_RAWI)
@@ -119,6 +119,12 @@ mp_status mp_mlv_add_metadata(mlv_clip *c, const mlv_block *b, mp_error *err)
         int32_t last = c->last_event[b->type];
         if (last >= 0 && !memcmp(&c->events[last].block.u, &b->u, sizeof b->u))
             return MP_OK;   /* a repeat changes nothing */
+        char why[160];
+        if (b->type == MLV_BLOCK_RAWI && mp_mlv_raw_problem(&b->u.rawi, why, sizeof why))
+            mp_mlv_add_damage(c, MLV_DAMAGE_BAD_FIELD, chunk, offset, "%s: offset %llu: %s %s; "
+                              "the frames it describes are not converted",
+                              mp_mlv_base_name(c->chunks[chunk].path),
+                              (unsigned long long)offset, b->tag, why);
         if (c->event_count >= MLV_EVENTS_MAX) {
             if (!c->events_full)
                 mp_log(&c->log, MP_LOG_WARNING, "%s: more than %u metadata changes; later "
@@ -154,7 +160,11 @@ mp_status mp_mlv_add_metadata(mlv_clip *c, const mlv_block *b, mp_error *err)
     case MLV_BLOCK_RTCI: in->wall_clock = b->u.rtci; break;
     case MLV_BLOCK_STYL: in->style = b->u.styl; break;
     case MLV_BLOCK_ELVL: in->level = b->u.elvl; break;
-    case MLV_BLOCK_WAVI: in->audio = b->u.wavi; break;
+    case MLV_BLOCK_WAVI:
+        in->audio = b->u.wavi;
+        c->wavi_chunk = chunk;
+        c->wavi_offset = offset;
+        break;
     case MLV_BLOCK_INFO:
         snprintf(in->info_text, sizeof in->info_text, "%s", b->u.text.text);
         break;

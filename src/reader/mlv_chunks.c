@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/mp_read.h"
 #include "mlv_internal.h"
 
 const char *mp_mlv_base_name(const char *path)
@@ -46,9 +47,43 @@ int mp_mlv_is_legacy_raw_name(const char *path)
     return extension_kind(path, &numbered) == 'R';
 }
 
-static int file_exists(const char *path)
+int mp_mlv_chunk_usable(const mlv_chunk *ch)
+{
+    return ch->fd >= 0 || ch->mem;
+}
+
+void mp_mlv_chunk_drop(mlv_chunk *ch)
+{
+    if (ch->fd >= 0)
+        close(ch->fd);
+    ch->fd = -1;
+    ch->mem = NULL;
+}
+
+ssize_t mp_mlv_chunk_pread(const mlv_chunk *ch, void *dst, size_t len, uint64_t offset)
+{
+    if (!ch->mem)
+        return mp_pread_full(ch->fd, dst, len, offset);
+    if (offset >= ch->size)
+        return 0;
+    size_t n = ch->size - offset < len ? (size_t)(ch->size - offset) : len;
+    memcpy(dst, ch->mem + offset, n);
+    return (ssize_t)n;
+}
+
+static const mlv_mem_file *mem_file(const mlv_clip *c, const char *path)
+{
+    for (uint32_t i = 0; i < c->mem_count; i++)
+        if (c->mem_files[i].name && !strcmp(c->mem_files[i].name, path))
+            return &c->mem_files[i];
+    return NULL;
+}
+
+static int file_exists(const mlv_clip *c, const char *path)
 {
     struct stat st;
+    if (c->mem_files)
+        return mem_file(c, path) != NULL;
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
@@ -73,8 +108,21 @@ static mp_status add_chunk(mlv_clip *c, char *path, mp_error *err)
 {
     mlv_chunk *ch = &c->chunks[c->info.chunk_count];
     ch->path = path;
-    /* Non-blocking: a FIFO must be refused below, not waited on (regular files ignore it). */
-    ch->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    ch->fd = -1;
+    if (c->mem_files) {
+        const mlv_mem_file *f = mem_file(c, path);
+        if (f) {
+            ch->mem = f->data ? f->data : (const uint8_t *)"";
+            ch->size = ch->data_end = f->size;
+            c->info.chunk_count++;
+            return MP_OK;
+        }
+        errno = ENOENT;
+    } else {
+        /* Non-blocking: a FIFO must be refused below, not waited on (regular files ignore
+         * it). */
+        ch->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    }
     if (ch->fd < 0) {
         int e = errno;
         if (c->info.chunk_count == 0) {
@@ -108,9 +156,9 @@ mp_status mp_mlv_find_chunks(mlv_clip *c, const char *path, int no_spanning, mp_
     char *first;
     if (kind && numbered && !no_spanning) {
         first = with_extension(path, kind == 'M' ? "MLV" : "RAW", upper);
-        if (first && !file_exists(first)) {
+        if (first && !file_exists(c, first)) {
             char *other = with_extension(path, kind == 'M' ? "MLV" : "RAW", !upper);
-            if (other && file_exists(other)) {
+            if (other && file_exists(c, other)) {
                 free(first);
                 first = other;
             } else {
@@ -135,9 +183,9 @@ mp_status mp_mlv_find_chunks(mlv_clip *c, const char *path, int no_spanning, mp_
     for (int i = 0; i < 100; i++) {
         snprintf(ext + 1, 3, "%02d", i);
         char *name = with_extension(path, ext, upper);
-        if (name && !file_exists(name)) {
+        if (name && !file_exists(c, name)) {
             char *other = with_extension(path, ext, !upper);
-            if (other && file_exists(other)) {
+            if (other && file_exists(c, other)) {
                 free(name);
                 name = other;
             } else {
@@ -174,7 +222,7 @@ mp_status mp_mlv_read_span(const mlv_clip *c, uint32_t chunk, uint64_t offset, v
 {
     uint8_t *out = dst;
     while (len > 0) {
-        if (chunk >= c->info.chunk_count || c->chunks[chunk].fd < 0)
+        if (chunk >= c->info.chunk_count || !mp_mlv_chunk_usable(&c->chunks[chunk]))
             return mp_error_set(err, MP_ERR_DAMAGED, "%s: offset %llu: data runs past the last "
                                 "chunk", mp_mlv_base_name(c->chunks[c->info.chunk_count - 1].path),
                                 (unsigned long long)offset);
@@ -186,7 +234,7 @@ mp_status mp_mlv_read_span(const mlv_clip *c, uint32_t chunk, uint64_t offset, v
         }
         uint64_t avail = ch->data_end - offset;
         size_t want = len < avail ? len : (size_t)avail;
-        ssize_t got = pread(ch->fd, out, want, (off_t)offset);
+        ssize_t got = mp_mlv_chunk_pread(ch, out, want, offset);
         if (got < 0 && errno == EINTR)
             continue;
         if (got < 0)

@@ -45,6 +45,7 @@ const char *mp_mlv_damage_kind_name(mlv_damage_kind k)
     case MLV_DAMAGE_LOST_FRAMES: return "lost_frames";
     case MLV_DAMAGE_BAD_NUMBER: return "bad_number";
     case MLV_DAMAGE_OVERSTATED: return "overstated_size";
+    case MLV_DAMAGE_BAD_FIELD: return "bad_field";
     }
     return "unknown";
 }
@@ -86,8 +87,8 @@ static void free_build_state(mlv_clip *c)
     c->event_count = c->event_cap = 0;
 }
 
-mp_status mp_mlv_clip_open(mlv_clip **out, const char *path, const mlv_open_options *opt,
-                        mp_error *err)
+static mp_status clip_open(mlv_clip **out, const char *path, const mlv_mem_file *files,
+                           uint32_t count, const mlv_open_options *opt, mp_error *err)
 {
     *out = NULL;
     mlv_clip *c = calloc(1, sizeof *c);
@@ -95,17 +96,19 @@ mp_status mp_mlv_clip_open(mlv_clip **out, const char *path, const mlv_open_opti
         return mp_error_set(err, MP_ERR_NOMEM, "%s: out of memory", path);
     if (opt)
         c->log = opt->log;
+    c->mem_files = files;
+    c->mem_count = count;
     for (size_t i = 0; i < sizeof c->last_event / sizeof c->last_event[0]; i++)
         c->last_event[i] = -1;
 
     mp_status st = mp_mlv_find_chunks(c, path, opt && opt->no_spanning, err);
     if (st == MP_OK) {
         uint8_t magic[4] = {0};
-        ssize_t got = pread(c->chunks[0].fd, magic, 4, 0);
+        ssize_t got = mp_mlv_chunk_pread(&c->chunks[0], magic, 4, 0);
         if (got == 4 && !memcmp(magic, "MLVI", 4)) {
             c->info.container = MLV_CONTAINER_MLV;
             for (uint32_t i = 0; i < c->info.chunk_count && st == MP_OK; i++)
-                if (c->chunks[i].fd >= 0)
+                if (mp_mlv_chunk_usable(&c->chunks[i]))
                     st = mp_mlv_index_chunk(c, i, err);
         } else if (mp_mlv_is_legacy_raw_name(c->chunks[0].path)) {
             st = mp_mlv_index_legacy_raw(c, err);
@@ -125,8 +128,25 @@ mp_status mp_mlv_clip_open(mlv_clip **out, const char *path, const mlv_open_opti
     }
     c->info.compression = compression_of(c->info.video_class);
     detect_mislabelled(c);
+    c->mem_files = NULL;    /* only names were looked up in it */
+    c->mem_count = 0;
     *out = c;
     return MP_OK;
+}
+
+mp_status mp_mlv_clip_open(mlv_clip **out, const char *path, const mlv_open_options *opt,
+                           mp_error *err)
+{
+    return clip_open(out, path, NULL, 0, opt, err);
+}
+
+mp_status mp_mlv_clip_open_memory(mlv_clip **out, const char *path, const mlv_mem_file *files,
+                                  uint32_t count, const mlv_open_options *opt, mp_error *err)
+{
+    if (!files && count)
+        return mp_error_set(err, MP_ERR_ARG, "%s: no files given", path);
+    static const mlv_mem_file none = {NULL, NULL, 0};
+    return clip_open(out, path, files ? files : &none, files ? count : 0, opt, err);
 }
 
 void mp_mlv_clip_close(mlv_clip *c)
@@ -134,8 +154,7 @@ void mp_mlv_clip_close(mlv_clip *c)
     if (!c)
         return;
     for (uint32_t i = 0; c->chunks && i < c->info.chunk_count; i++) {
-        if (c->chunks[i].fd >= 0)
-            close(c->chunks[i].fd);
+        mp_mlv_chunk_drop(&c->chunks[i]);
         free(c->chunks[i].path);
     }
     free(c->chunks);

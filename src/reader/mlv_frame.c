@@ -40,6 +40,11 @@ static mp_status check_geometry(const mlv_clip *c, const mlv_entry *e, const mp_
         return mp_error_set(err, MP_ERR_DAMAGED, "%s: offset %llu: frame %u: RAWI size %ux%u "
                             "impossible", frame_file(c, e), (unsigned long long)e->offset,
                             e->number, r->width, r->height);
+    char why[160];
+    if (mp_mlv_raw_problem(r, why, sizeof why))
+        return mp_error_set(err, MP_ERR_DAMAGED, "%s: offset %llu: frame %u: %s; not "
+                            "decoded", frame_file(c, e), (unsigned long long)e->offset,
+                            e->number, why);
     return MP_OK;
 }
 
@@ -147,6 +152,26 @@ mp_status mp_mlv_read_payload(const mlv_clip *c, uint32_t index, mlv_payload *bu
     return MP_OK;
 }
 
+/* A lossless JPEG stream decodes to any 16-bit value: a sample above the RAWI's depth is
+ * damage (later stages rely on the depth; a DNG writer would refuse the frame). */
+static mp_status check_depth(const mlv_clip *c, const mlv_entry *e, const mp_frame *out,
+                             mp_error *err)
+{
+    size_t count = (size_t)out->width * out->height;
+    uint16_t all = 0;
+    for (size_t i = 0; i < count; i++)
+        all |= out->data[i];
+    if (out->bits >= 16 || !(all >> out->bits))
+        return MP_OK;
+    size_t i = 0;
+    while (!(out->data[i] >> out->bits))
+        i++;
+    return mp_error_set(err, MP_ERR_DAMAGED, "%s: offset %llu: frame %u: LJ92 sample %u at "
+                        "x %zu y %zu exceeds the RAWI's %u bits", frame_file(c, e),
+                        (unsigned long long)e->offset, e->number, out->data[i],
+                        i % out->width, i / out->width, out->bits);
+}
+
 static mp_status decode_lj92(const mlv_clip *c, const mlv_entry *e, const uint8_t *bytes,
                              size_t len, mp_frame *out, mp_error *err)
 {
@@ -157,7 +182,7 @@ static mp_status decode_lj92(const mlv_clip *c, const mlv_entry *e, const uint8_
     if (st != MP_OK)
         return mp_error_set(err, st, "%s: offset %llu: frame %u: %s", frame_file(c, e),
                             (unsigned long long)e->offset, e->number, sub.msg);
-    return MP_OK;
+    return check_depth(c, e, out, err);
 }
 
 static mp_status decode_packed(const mlv_clip *c, const mlv_entry *e, const uint8_t *bytes,

@@ -4,9 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "common/mp_read.h"
 #include "mlv_internal.h"
 
 #define RESYNC_WINDOW 65536u
@@ -19,7 +17,7 @@ static const char *chunk_name(const mlv_clip *c, uint32_t chunk)
 mp_status mp_mlv_read_mlvi(const mlv_chunk *ch, mlv_file_header *h, mp_error *err)
 {
     uint8_t buf[MLV_MLVI_SIZE];
-    ssize_t got = mp_pread_full(ch->fd, buf, sizeof buf, 0);
+    ssize_t got = mp_mlv_chunk_pread(ch, buf, sizeof buf, 0);
     const char *name = mp_mlv_base_name(ch->path);
     if (got < 0)
         return mp_error_set(err, MP_ERR_IO, "%s: offset 0: %s", name, strerror(errno));
@@ -65,7 +63,7 @@ static uint64_t resync(const mlv_chunk *ch, uint64_t from, uint8_t *window)
         size_t want = RESYNC_WINDOW;
         if (ch->size - pos < want)
             want = (size_t)(ch->size - pos);
-        ssize_t got = mp_pread_full(ch->fd, window, want, pos);
+        ssize_t got = mp_mlv_chunk_pread(ch, window, want, pos);
         if (got < (ssize_t)MLV_HEADER_SIZE)
             break;
         /* candidates need a full 32-byte header inside the window, except at EOF */
@@ -142,13 +140,13 @@ static mp_status index_block(mlv_clip *c, uint32_t chunk, uint64_t off, const ui
         want = b.size;
     if (want > have) {
         uint8_t full[MLV_BLOCK_READ_MAX];
-        ssize_t got = mp_pread_full(ch->fd, full, want, off);
+        ssize_t got = mp_mlv_chunk_pread(ch, full, want, off);
         if (got < 0)
             return mp_error_set(err, MP_ERR_IO, "%s: offset %llu: %s", chunk_name(c, chunk),
                                 (unsigned long long)off, strerror(errno));
         mp_mlv_block_parse(full, (size_t)got, &b);
     }
-    return mp_mlv_add_metadata(c, &b, err);
+    return mp_mlv_add_metadata(c, &b, chunk, off, err);
 }
 
 mp_status mp_mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err)
@@ -160,8 +158,7 @@ mp_status mp_mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err)
     mp_status st = mp_mlv_read_mlvi(ch, &h, &sub);
     if (st != MP_OK && chunk > 0 && st != MP_ERR_NOMEM) {
         mp_mlv_add_damage(c, MLV_DAMAGE_BAD_BLOCK, chunk, 0, "%s; chunk ignored", sub.msg);
-        close(ch->fd);
-        ch->fd = -1;
+        mp_mlv_chunk_drop(ch);
         return MP_OK;
     }
     if (st != MP_OK) {
@@ -180,8 +177,7 @@ mp_status mp_mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err)
         mp_mlv_add_damage(c, MLV_DAMAGE_GUID_MISMATCH, chunk, 0,
                        "%s: offset 0: GUID %016llx differs from the clip's %016llx; chunk ignored",
                        name, (unsigned long long)h.guid, (unsigned long long)c->info.guid);
-        close(ch->fd);
-        ch->fd = -1;
+        mp_mlv_chunk_drop(ch);
         return MP_OK;
     }
 
@@ -207,7 +203,7 @@ mp_status mp_mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err)
             break;
         }
         size_t have = remain < sizeof hdr ? (size_t)remain : sizeof hdr;
-        ssize_t got = mp_pread_full(ch->fd, hdr, have, off);
+        ssize_t got = mp_mlv_chunk_pread(ch, hdr, have, off);
         if (got < 0) {
             st = mp_error_set(err, MP_ERR_IO, "%s: offset %llu: %s", name,
                               (unsigned long long)off, strerror(errno));

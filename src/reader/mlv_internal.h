@@ -4,6 +4,7 @@
 #define MLV_INTERNAL_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "reader/mlv_blocks.h"
 #include "reader/mlv_reader.h"
@@ -16,7 +17,8 @@
 
 typedef struct mlv_chunk {
     char *path;
-    int fd;                 /* -1: chunk ignored (GUID mismatch, bad header) */
+    int fd;                 /* -1: no file (in memory, or ignored) */
+    const uint8_t *mem;     /* the bytes of an in-memory chunk (the caller's), else NULL */
     uint64_t size;          /* file size */
     uint64_t data_end;      /* end of usable data (RAW: the last chunk stops at the footer) */
     int after_gap;          /* a chunk name before this one is missing */
@@ -72,7 +74,11 @@ struct mlv_clip {
     /* Damage met so far in file order (and bumped for frames dropped after the walk): two
      * frames with different counts may have lost a frame between them. */
     uint32_t damage_seen;
+    const mlv_mem_file *mem_files;  /* mp_mlv_clip_open_memory's files, else NULL */
+    uint32_t mem_count;
     int have_rawi;
+    uint32_t wavi_chunk;    /* where the WAVI kept is, for messages */
+    uint64_t wavi_offset;
     int events_full;
     int32_t last_event[MLV_BLOCK_BKUP + 1];     /* per kind: latest event, -1 none */
     uint64_t kept_ts[MLV_BLOCK_BKUP + 1];       /* clip-level kinds: timestamp of the one kept */
@@ -84,8 +90,10 @@ void mp_mlv_add_damage(mlv_clip *c, mlv_damage_kind kind, uint32_t chunk, uint64
                     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 mp_status mp_mlv_add_frame(mlv_clip *c, const mlv_entry *e, mp_error *err);
 mp_status mp_mlv_add_audio(mlv_clip *c, const mlv_entry *e, mp_error *err);
-/* Any non-VIDF/AUDF block: per-frame kinds become events, the rest clip-level info. */
-mp_status mp_mlv_add_metadata(mlv_clip *c, const mlv_block *b, mp_error *err);
+/* Any non-VIDF/AUDF block, found at offset of chunk: per-frame kinds become events, the rest
+ * clip-level info. */
+mp_status mp_mlv_add_metadata(mlv_clip *c, const mlv_block *b, uint32_t chunk, uint64_t offset,
+                              mp_error *err);
 mp_status mp_mlv_finish_index(mlv_clip *c, mp_error *err);
 /* 1 when frames a and b (indices) have the same RAWI in force. */
 int mp_mlv_same_raw(const mlv_clip *c, uint32_t a, uint32_t b);
@@ -96,7 +104,16 @@ void mp_mlv_sort(void *base, uint32_t count, size_t size, int (*cmp)(const void 
 /* mlv_plausible.c: frame rate, numbers and timestamps against each other (file order). */
 mp_status mp_mlv_check_plausible(mlv_clip *c, mp_error *err);
 
-/* mlv_chunks.c */
+/* mlv_fields.c (mp_mlv_raw_problem: mlv_reader.h) */
+int mp_mlv_audio_problem(const mp_audio_format *a, char *why, size_t size);
+
+/* mlv_chunks.c. A chunk is read when it is an open file or bytes in memory; one found
+ * unusable (GUID mismatch, bad header) is dropped and ignored from then on. */
+int mp_mlv_chunk_usable(const mlv_chunk *ch);
+void mp_mlv_chunk_drop(mlv_chunk *ch);
+/* len bytes at offset (fewer only at the end of the chunk), or -1 with errno set: a read
+ * that retries short reads and EINTR, or a copy. */
+ssize_t mp_mlv_chunk_pread(const mlv_chunk *ch, void *dst, size_t len, uint64_t offset);
 mp_status mp_mlv_find_chunks(mlv_clip *c, const char *path, int no_spanning, mp_error *err);
 const char *mp_mlv_base_name(const char *path);
 

@@ -15,6 +15,7 @@
 #define NUMBER_SLACK 64     /* out-of-order writing and short drops need no timestamp */
 #define TIME_SLACK 8.0      /* frame periods a timestamp may stray from its estimate */
 #define FALLBACK_FPS 25u    /* when neither the header nor the timestamps give a rate */
+#define TIME_MAX (1ull << 62)
 
 static int rate_valid(uint32_t num, uint32_t den)
 {
@@ -139,8 +140,11 @@ static void fix_bad_timestamps(mlv_clip *c, double period, int64_t *values)
 {
     uint32_t n = c->info.frame_count;
     int64_t scratch[2 * NEIGHBOURS + 1];
+    /* Timestamps clamped to 2^62 (146,000 years) keep every difference below in range:
+     * number * period stays under 2^32 * 1e9 us. */
     for (uint32_t i = 0; i < n; i++)
-        values[i] = (int64_t)c->frames[i].timestamp -
+        values[i] = (int64_t)(c->frames[i].timestamp < TIME_MAX ? c->frames[i].timestamp
+                                                                : TIME_MAX) -
                     (int64_t)llround(c->frames[i].number * period);
     for (uint32_t i = 0; i < n; i++) {
         mlv_entry *e = &c->frames[i];

@@ -15,7 +15,7 @@ mp_status mp_mlv_index_legacy_raw(mlv_clip *c, mp_error *err)
     mlv_clip_info *in = &c->info;
     /* the footer sits in the last chunk that could be opened */
     uint32_t last = in->chunk_count;
-    while (last > 0 && c->chunks[last - 1].fd < 0)
+    while (last > 0 && !mp_mlv_chunk_usable(&c->chunks[last - 1]))
         last--;
     if (last == 0)
         return mp_error_set(err, MP_ERR_IO, "%s: no readable chunk", mp_mlv_base_name(c->chunks[0].path));
@@ -27,7 +27,7 @@ mp_status mp_mlv_index_legacy_raw(mlv_clip *c, mp_error *err)
                             (unsigned long long)ch->size);
     uint64_t foot_at = ch->size - RAW_FOOTER_SIZE;
     uint8_t f[RAW_FOOTER_SIZE];
-    if (pread(ch->fd, f, sizeof f, (off_t)foot_at) != (ssize_t)sizeof f)
+    if (mp_mlv_chunk_pread(ch, f, sizeof f, foot_at) != (ssize_t)sizeof f)
         return mp_error_set(err, MP_ERR_IO, "%s: offset %llu: cannot read the footer: %s", name,
                             (unsigned long long)foot_at, strerror(errno));
     if (memcmp(f, "RAWM", 4))
@@ -38,6 +38,7 @@ mp_status mp_mlv_index_legacy_raw(mlv_clip *c, mp_error *err)
     mlv_block b;
     memset(&b, 0, sizeof b);
     b.type = MLV_BLOCK_RAWI;
+    memcpy(b.tag, "RAWM", 5);
     b.u.rawi.width = mp_le16(f + 4);
     b.u.rawi.height = mp_le16(f + 6);
     mp_mlv_parse_raw_info(f + 32, &b.u.rawi);
@@ -50,7 +51,7 @@ mp_status mp_mlv_index_legacy_raw(mlv_clip *c, mp_error *err)
         return mp_error_set(err, MP_ERR_FORMAT, "%s: offset %llu: frameSize %u cannot hold a "
                             "%ux%u 14-bit frame", name, (unsigned long long)foot_at, frame_size,
                             b.u.rawi.width, b.u.rawi.height);
-    mp_status st = mp_mlv_add_metadata(c, &b, err);
+    mp_status st = mp_mlv_add_metadata(c, &b, last - 1, foot_at, err);
     if (st != MP_OK)
         return st;
     in->container = MLV_CONTAINER_RAW;
@@ -61,7 +62,7 @@ mp_status mp_mlv_index_legacy_raw(mlv_clip *c, mp_error *err)
     /* The stream is contiguous only up to the first chunk that is missing or unreadable. */
     uint64_t stream = 0;
     uint32_t usable = 0;
-    while (usable < last && c->chunks[usable].fd >= 0 &&
+    while (usable < last && mp_mlv_chunk_usable(&c->chunks[usable]) &&
            !(usable > 0 && c->chunks[usable].after_gap))
         stream += c->chunks[usable++].data_end;
     uint64_t fit = stream >= payload ? (stream - payload) / frame_size + 1 : 0;

@@ -9,7 +9,13 @@ usage: mlv_mutate.py FILE KIND [ARGS]
   cut-after K           cut the file right after the K-th VIDF block (a block boundary)
   header-only           cut the file before its first VIDF
   fps NUM DEN           set MLVI sourceFpsNom / sourceFpsDenom
+  rawi FIELD VALUE [K]  set a field of the K-th RAWI (default 0): bits, black, white or cfa
+  footer FIELD VALUE    the same in a legacy .RAW file's RAWM footer
+  wavi FIELD VALUE      set a field of WAVI: format, channels, rate or bits
+  zero-payload K AT N   zero N bytes from byte AT of the K-th VIDF's frame data
   vidf-offsets          print the offset of every VIDF, one a line
+  payload-offset K      print where the K-th VIDF's frame data starts
+  block-offsets         print every block's offset and tag after the MLVI, one a line
 """
 import struct
 import sys
@@ -30,10 +36,29 @@ def vidf(data, k):
     return [off for tag, off, _ in blocks(data) if tag == b"VIDF"][k]
 
 
+# raw_info field offsets (doc/mlv-format.md 4.1, from the start of raw_info)
+RAW_INFO = {"bits": 24, "black": 28, "white": 32, "cfa": 76}
+# WAVI fields: offset in the block, struct format
+WAVI = {"format": (16, "<H"), "channels": (18, "<H"), "rate": (20, "<I"), "bits": (30, "<H")}
+
+
+def nth_block(data, tag, k=0):
+    return [off for t, off, _ in blocks(data) if t == tag][k]
+
+
 def main():
-    path, kind, args = sys.argv[1], sys.argv[2], [int(a, 0) for a in sys.argv[3:]]
+    path, kind = sys.argv[1], sys.argv[2]
+    args = [int(a, 0) if a[0].isdigit() or a[0] == "-" else 0 for a in sys.argv[3:]]
     with open(path, "rb") as f:
         data = bytearray(f.read())
+    if kind == "block-offsets":
+        for tag, off, _ in blocks(data):
+            print(off, tag.decode("latin-1"))
+        return
+    if kind == "payload-offset":
+        off = vidf(data, args[0])
+        print(off + 32 + struct.unpack_from("<I", data, off + 28)[0])
+        return
     if kind == "vidf-offsets":
         for tag, off, _ in blocks(data):
             if tag == b"VIDF":
@@ -57,6 +82,19 @@ def main():
         del data[vidf(data, 0):]
     elif kind == "fps":
         struct.pack_into("<II", data, 44, args[0], args[1])
+    elif kind == "rawi":
+        k = args[2] if len(args) > 2 else 0
+        struct.pack_into("<i", data, nth_block(data, b"RAWI", k) + 20 + RAW_INFO[sys.argv[3]],
+                         args[1])
+    elif kind == "footer":
+        struct.pack_into("<i", data, len(data) - 192 + 32 + RAW_INFO[sys.argv[3]], args[1])
+    elif kind == "wavi":
+        at, fmt = WAVI[sys.argv[3]]
+        struct.pack_into(fmt, data, nth_block(data, b"WAVI") + at, args[1])
+    elif kind == "zero-payload":
+        off = vidf(data, args[0])
+        start = off + 32 + struct.unpack_from("<I", data, off + 28)[0] + args[1]
+        data[start:start + args[2]] = bytes(args[2])
     else:
         sys.exit("unknown kind " + kind)
     with open(path, "wb") as f:

@@ -12,11 +12,21 @@
 #include "cli.h"
 
 atomic_int cli_cancel;
+static atomic_int honoured;
 
 static void on_signal(int sig)
 {
-    (void)sig;
-    atomic_store(&cli_cancel, 1);   /* lock-free, so async-signal-safe */
+    /* lock-free atomics and raise() are async-signal-safe */
+    if (!atomic_load(&honoured)) {
+        raise(sig);   /* SA_RESETHAND restored the default action: delivered on return */
+        return;
+    }
+    atomic_store(&cli_cancel, 1);
+}
+
+void cli_honour_signals(void)
+{
+    atomic_store(&honoured, 1);
 }
 
 void cli_install_signals(void)

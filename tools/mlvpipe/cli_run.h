@@ -8,9 +8,13 @@
 
 #include <mlvpipe/mlvpipe.h>
 
-/* Set by SIGINT/SIGTERM once cli_install_signals() ran; a second signal kills outright. */
+/* main() installs the handlers first thing (a signal during start-up must not kill a run
+ * that would have stopped cleanly), then honours them for the commands that watch
+ * cli_cancel: SIGINT/SIGTERM then set it, and a second signal kills outright. For the other
+ * commands a signal keeps its default action. */
 extern atomic_int cli_cancel;
 void cli_install_signals(void);
+void cli_honour_signals(void);
 
 typedef enum cli_progress_mode { CLI_PROGRESS_AUTO, CLI_PROGRESS_JSON, CLI_PROGRESS_NONE }
     cli_progress_mode;

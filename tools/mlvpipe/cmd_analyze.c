@@ -81,7 +81,6 @@ int cmd_analyze(int argc, char **argv)
         return rc;
     s.output = output;
 
-    cli_install_signals();
     s.cancel = &cli_cancel;
     cli_progress progress;
     cli_progress_init(&progress, CLI_PROGRESS_AUTO, 0, 0);

@@ -531,7 +531,6 @@ int cmd_convert(int argc, char **argv)
         return rc;
     rc = check_options(command, &o, to, dng_16bit, &clips);
     if (rc == EXIT_OK) {
-        cli_install_signals();
         o.cancel = &cli_cancel;
         mlvpipe_route_libav_log(&cli_api_logger);
         rc = clips.batch ? convert_batch(&o, &clips, mode, progress_every)

@@ -73,12 +73,13 @@ int cmd_info(int argc, char **argv)
                                          (defects ? MLVPIPE_DESCRIBE_DEFECTS : 0),
                                &report, &err);
     mlvpipe_clip_close(clip);
+    if (report.length)   /* also when no frame is usable: the damage list says why */
+        fwrite(report.data, 1, report.length, stdout);
+    mlvpipe_text_free(&report);
     if (st != MLVPIPE_OK && st != MLVPIPE_ERR_DAMAGED) {
         cli_log(MLVPIPE_LOG_ERROR, "%s", err.message);
         return cli_exit_for_input(st);
     }
-    fwrite(report.data, 1, report.length, stdout);
-    mlvpipe_text_free(&report);
 
     if (!info.video_supported)
         return EXIT_INPUT;

@@ -71,7 +71,6 @@ int cmd_join(int argc, char **argv)
             return cli_usage_error(command, "the output '%s' is also a segment", o.output);
 
     mlvpipe_route_libav_log(&cli_api_logger);
-    cli_install_signals();
     o.cancel = &cli_cancel;
     mlvpipe_join_result res;
     mlvpipe_error err = {0};

@@ -88,13 +88,16 @@ static const struct command {
     const char *name;
     int (*run)(int argc, char **argv);
     const char *summary;
+    int stops_cleanly;      /* watches cli_cancel: SIGINT/SIGTERM stop it with exit 6 */
 } commands[] = {
-    {"info", cmd_info, "describe a clip: camera, frames, levels, audio, dual ISO, damage"},
-    {"analyze", cmd_analyze, "estimate clip-level dual-ISO levels and write them as a sidecar"},
-    {"convert", cmd_convert, "convert a clip to CinemaDNG, a movie, or a stream on stdout"},
-    {"plan", cmd_plan, "print a render-farm job (Slurm, GNU parallel, JSON) for a clip"},
-    {"join", cmd_join, "join movie segments of farm chunks without re-encoding"},
-    {"report", cmd_report, "an HTML page (and JSON) showing clips at a glance before grading"},
+    {"info", cmd_info, "describe a clip: camera, frames, levels, audio, dual ISO, damage", 0},
+    {"analyze", cmd_analyze, "estimate clip-level dual-ISO levels and write them as a sidecar",
+     1},
+    {"convert", cmd_convert, "convert a clip to CinemaDNG, a movie, or a stream on stdout", 1},
+    {"plan", cmd_plan, "print a render-farm job (Slurm, GNU parallel, JSON) for a clip", 0},
+    {"join", cmd_join, "join movie segments of farm chunks without re-encoding", 1},
+    {"report", cmd_report, "an HTML page (and JSON) showing clips at a glance before grading",
+     0},
 };
 
 static void usage(FILE *out)
@@ -124,6 +127,7 @@ static int set_cpu_level(const char *name)
 
 int main(int argc, char **argv)
 {
+    cli_install_signals();
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
         if (!strcmp(argv[i], "-v"))
@@ -152,8 +156,11 @@ int main(int argc, char **argv)
     if (cli_verbosity >= 2)
         fprintf(stderr, "mlvpipe: info: SIMD kernels: %s\n", mlvpipe_cpu_level());
     for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++)
-        if (!strcmp(argv[i], commands[c].name))
+        if (!strcmp(argv[i], commands[c].name)) {
+            if (commands[c].stops_cleanly)
+                cli_honour_signals();
             return commands[c].run(argc - i, argv + i);
+        }
     fprintf(stderr, "mlvpipe: unknown command '%s'\n", argv[i]);
     usage(stderr);
     return EXIT_USAGE;

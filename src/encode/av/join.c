@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -56,10 +57,26 @@ static uint32_t map_streams(const AVFormatContext *ic, int *map)
     return k;
 }
 
+/* libavformat opens MLV files as movies (with its own reader, logging about their audio
+ * time base) and would only fail later on a codec mismatch: a clip is named as such. */
+static int is_mlv_clip(const char *path)
+{
+    uint8_t magic[4] = {0};
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    size_t n = fread(magic, 1, sizeof magic, f);
+    fclose(f);
+    return n == sizeof magic && !memcmp(magic, "MLVI", 4);
+}
+
 static mp_status open_segment(const char *path, AVFormatContext **ic, int *map, uint32_t *kept_n,
                               mp_error *err)
 {
     *ic = NULL;
+    if (is_mlv_clip(path))
+        return mp_error_set(err, MP_ERR_FORMAT, "%s: offset 0: a Magic Lantern clip, not a "
+                            "movie (convert it, then join the movies)", path);
     int r = avformat_open_input(ic, path, NULL, NULL);
     if (r < 0) {
         char reason[AV_ERROR_MAX_STRING_SIZE];

@@ -16,6 +16,17 @@
 #define MP_CFA_GBRG 0x01000201u
 #define MP_CFA_BGGR 0x00010102u
 
+/* Colour (0 R, 1 G, 2 B) of the CFA cell at column parity x, row parity y. */
+static inline uint32_t mp_cfa_colour(uint32_t cfa, uint32_t x, uint32_t y)
+{
+    return (cfa >> (8 * (2 * (y & 1) + (x & 1)))) & 0xff;
+}
+
+/* 1 for any 2x2 pattern with the greens on one diagonal and red and blue on the other (the
+ * structure, not a list of constants, so every phase is accepted however it is spelled):
+ * the only layouts the reader passes on and develop handles. */
+int mp_cfa_is_bayer(uint32_t cfa);
+
 /* Largest frame we accept: beyond any Canon sensor (the 5DS is 8736 x 5856), and a bound
  * that keeps hostile headers from making us allocate without limit. */
 #define MP_FRAME_MAX_DIM 16384u

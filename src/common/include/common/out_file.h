@@ -46,6 +46,13 @@ mp_status mp_out_protect(const char *path, mp_error *err);
  * regular file (a device, FIFO or folder that a rename would replace); MP_OK otherwise. */
 mp_status mp_out_check_target(const char *final_path, mp_error *err);
 
+/* Removes the temporaries that killed processes left in folder for the final names that
+ * ours() accepts (1): those whose pid is not a running process, or is one that started after
+ * the file last changed (a reused pid). Returns how many. A folder that cannot be listed
+ * (missing, not a folder) holds none. */
+uint32_t mp_out_sweep(const char *folder, int (*ours)(void *opaque, const char *final_name),
+                      void *opaque);
+
 /* Creates a folder (one level) unless it exists as a folder. */
 mp_status mp_make_dir(const char *path, mp_error *err);
 

@@ -14,8 +14,8 @@
 #define MLV_VIDF_HEADER 32u
 #define MLV_AUDF_HEADER 24u
 #define MLV_TEXT_MAX 255u        /* INFO / VERS text kept per block */
-/* Largest prefix of any block we ever read while indexing (RAWI, or INFO/VERS text). */
-#define MLV_BLOCK_READ_MAX (20u + MLV_TEXT_MAX)
+/* Largest prefix of any block we ever read while indexing: DEBG's 24 bytes and its text. */
+#define MLV_BLOCK_READ_MAX (24u + MLV_TEXT_MAX)
 
 typedef enum mlv_block_type {
     MLV_BLOCK_UNKNOWN,

@@ -43,7 +43,9 @@ typedef enum mlv_damage_kind {
     MLV_DAMAGE_LOST_FRAMES,     /* fewer VIDF blocks than the chunk's MLVI videoFrameCount */
     MLV_DAMAGE_BAD_NUMBER,      /* a frame number or timestamp implausible against its
                                  * neighbours, or a frame rate that is no rate */
-    MLV_DAMAGE_OVERSTATED       /* a blockSize reaching past the next block's start */
+    MLV_DAMAGE_OVERSTATED,      /* a blockSize reaching past the next block's start */
+    MLV_DAMAGE_BAD_FIELD        /* RAWI levels / CFA or a WAVI format nothing can have: the
+                                 * frames (or audio) it describes are left out */
 } mlv_damage_kind;
 
 typedef struct mlv_damage {
@@ -140,6 +142,20 @@ typedef struct mlv_scratch {
  * a file with no usable frame header (no MLVI/RAWI, no RAWM footer) fails. */
 mp_status mp_mlv_clip_open(mlv_clip **out, const char *path, const mlv_open_options *opt,
                         mp_error *err);
+
+/* A file held in memory, for mp_mlv_clip_open_memory: its name (the extension decides the
+ * kind and the chunk order as on disk) and its bytes. */
+typedef struct mlv_mem_file {
+    const char *name;
+    const uint8_t *data;
+    size_t size;
+} mlv_mem_file;
+
+/* The same as mp_mlv_clip_open with files[] standing for the folder: path names the one to
+ * open and the other chunks are looked up among the names (for fuzzing and tests: no file
+ * is touched). files and their bytes must outlive the clip. */
+mp_status mp_mlv_clip_open_memory(mlv_clip **out, const char *path, const mlv_mem_file *files,
+                                  uint32_t count, const mlv_open_options *opt, mp_error *err);
 void mp_mlv_clip_close(mlv_clip *clip);
 
 const mlv_clip_info *mp_mlv_clip_get_info(const mlv_clip *clip);
@@ -187,5 +203,9 @@ const char *mp_mlv_damage_kind_name(mlv_damage_kind k);
 /* MP_OK when frames of this clip can be decoded; else MP_ERR_UNSUPPORTED and a message
  * naming the video class (reading any frame fails the same way). */
 mp_status mp_mlv_clip_check_video(const mlv_clip *clip, mp_error *err);
+
+/* 1 (and why, in size bytes) when a RAWI holds levels or a CFA layout that no picture can
+ * have: its frames are not decoded (MP_ERR_DAMAGED) and the clip reports it as damage. */
+int mp_mlv_raw_problem(const mp_raw_info *r, char *why, size_t size);
 
 #endif
