@@ -5,8 +5,6 @@
 
 #include "encode/dng.h"
 #include "encode/naming.h"
-#include "common/out_file.h"
-#include "encode/timecode.h"
 
 typedef struct dng_sink {
     mp_sink_params p;
@@ -33,29 +31,15 @@ static mp_status dng_open(void *priv, const char *path, const mp_sink_params *p,
 {
     dng_sink *s = priv;
     s->p = *p;
-    char name[MP_NAME_MAX];
-    mp_rational fps;
-    mp_status st = mp_naming_check(p, err);
-    if (st == MP_OK)  /* a bad rate should fail here, not at every frame */
-        st = mp_sink_fps(p, &fps, err);
-    if (st != MP_OK)
-        return st;
-    mp_name_folder(p, name);
-    if (path && *path && (st = mp_make_dir(path, err)) != MP_OK)
-        return st;
-    st = mp_path_join(s->folder, sizeof s->folder, path, name, err);
-    if (st == MP_OK)
-        st = mp_make_dir(s->folder, err);
-    return st;
+    return mp_sequence_folder_open(path, p, s->folder, err);
 }
 
 static mp_status dng_write_frame(void *priv, const mp_frame *f, const mp_frame_meta *m,
                                  mp_error *err)
 {
     dng_sink *s = priv;
-    char name[MP_NAME_MAX], path[PATH_MAX];
-    mp_name_frame(&s->p, f->number, name);
-    mp_status st = mp_path_join(path, sizeof path, s->folder, name, err);
+    char path[PATH_MAX];
+    mp_status st = mp_sequence_frame_path(s->folder, &s->p, f->number, path, err);
     if (st == MP_OK)
         st = mp_dng_write_file(path, f, m, &s->p, err);
     if (st == MP_OK)

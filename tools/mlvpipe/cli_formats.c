@@ -15,7 +15,7 @@ static int listed(const mp_format *f, int farm_only)
 /* A movie written as one file (MOV, MKV, NUT), as opposed to frames, text or nothing. */
 static int is_movie(const mp_format *f)
 {
-    return f->input == MP_INPUT_RGB && f->extension;
+    return f->input == MP_INPUT_RGB && !f->sequence && f->extension;
 }
 
 void cli_print_formats(FILE *out, int farm_only)
