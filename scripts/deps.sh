@@ -18,6 +18,9 @@ test_pkgs="$test_pkgs parallel slurm-wlm munge openssh-server"
 test_pkgs="$test_pkgs tmux"
 # groff-base: renders the manual page in the man-page test (doc/check_man.py).
 test_pkgs="$test_pkgs groff-base"
+# openexr (exrheader, exrmaketiled) and libtiff-tools (tiffinfo): outside readers of the EXR and
+# TIFF sequences in tests/e2e/cli_formats.sh.
+test_pkgs="$test_pkgs openexr libtiff-tools"
 pkgs=$build_pkgs
 [ "$want" = test ] && pkgs="$pkgs $test_pkgs"
 missing=""

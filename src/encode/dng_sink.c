@@ -47,24 +47,10 @@ static mp_status dng_write_frame(void *priv, const mp_frame *f, const mp_frame_m
     return st;
 }
 
-static mp_status dng_finish(void *priv, mp_error *err)
-{
-    (void)priv;
-    (void)err;
-    return MP_OK;   /* every frame was committed when it was written */
-}
-
-static void dng_abort(void *priv)
-{
-    (void)priv;     /* a failed frame removes its own temporary file */
-}
-
 const mp_sink_ops mp_sink_dng = {
     .name = "dng",
     .priv_size = sizeof(dng_sink),
     .concurrent_frames = 1,
     .open = dng_open,
     .write_frame = dng_write_frame,
-    .finish = dng_finish,
-    .abort = dng_abort,
-};
+};   /* no finish or abort: each file is committed when written, or removed on failure */

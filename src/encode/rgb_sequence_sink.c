@@ -53,18 +53,6 @@ static mp_status sequence_write(rgb_sequence *s, const mp_rgb_frame *rgb, encode
     return st;
 }
 
-static mp_status sequence_finish(void *priv, mp_error *err)
-{
-    (void)priv;
-    (void)err;
-    return MP_OK;   /* every frame was committed when it was written */
-}
-
-static void sequence_abort(void *priv)
-{
-    (void)priv;     /* a failed frame removes its own temporary file */
-}
-
 #define RGB_SEQUENCE_SINK(id, encoder)                                                         \
     static mp_status write_##id(void *priv, const mp_rgb_frame *rgb, mp_error *err)            \
     {                                                                                          \
@@ -72,9 +60,8 @@ static void sequence_abort(void *priv)
     }                                                                                          \
     const mp_sink_ops mp_sink_##id = {                                                         \
         .name = #id, .priv_size = sizeof(rgb_sequence), .concurrent_frames = 1,                \
-        .open = sequence_open, .write_rgb = write_##id, .finish = sequence_finish,             \
-        .abort = sequence_abort,                                                               \
-    };
+        .open = sequence_open, .write_rgb = write_##id,                                        \
+    };   /* no finish or abort: each file is committed when written, or removed on failure */
 
 RGB_SEQUENCE_SINK(tiff, mp_rgb_image_tiff)
 RGB_SEQUENCE_SINK(exr, mp_rgb_image_exr)

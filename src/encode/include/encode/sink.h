@@ -126,8 +126,9 @@ typedef struct mp_sink_ops {
                             mp_error *err);                 /* NULL: lost frames are no event */
     mp_status (*write_audio)(void *priv, const void *pcm, size_t bytes,
                              mp_error *err);                /* NULL: takes no audio */
-    mp_status (*finish)(void *priv, mp_error *err);
-    void (*abort)(void *priv);
+    mp_status (*finish)(void *priv, mp_error *err);   /* NULL: every file is complete once
+                                                       * written (sequences) */
+    void (*abort)(void *priv);                        /* NULL: nothing to remove */
 } mp_sink_ops;
 
 typedef struct mp_sink mp_sink;
