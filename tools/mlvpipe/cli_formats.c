@@ -38,6 +38,12 @@ static const char *format_names(char *buf, size_t size, int stdout_only, int far
     return buf;
 }
 
+int cli_format_is_sequence(const char *name)
+{
+    const mp_format *f = mp_format_find(name);
+    return f && f->sequence;
+}
+
 int cli_check_format(const char *command, const char *name, const char *output, int farm_only,
                      const char **extension)
 {
@@ -55,6 +61,54 @@ int cli_check_format(const char *command, const char *name, const char *output, 
     if (extension)
         *extension = f->sequence ? NULL : f->extension;
     return EXIT_OK;
+}
+
+static int in_scope(const mp_format *f, cli_scope scope)
+{
+    switch (scope) {
+    case CLI_SCOPE_DEVELOPED: return f->input == MP_INPUT_RGB;
+    case CLI_SCOPE_RAW_SEQUENCE: return f->input == MP_INPUT_RAW && f->sequence;
+    case CLI_SCOPE_SEQUENCE: return f->sequence;
+    case CLI_SCOPE_WAV: return f->audio == MP_AUDIO_BESIDE;
+    }
+    return 0;
+}
+
+/* What f does where an option of scope would need something else. */
+static const char *instead(const mp_format *f, cli_scope scope, char *buf, size_t size)
+{
+    switch (scope) {
+    case CLI_SCOPE_DEVELOPED:
+        return "takes the raw mosaic, undeveloped";
+    case CLI_SCOPE_RAW_SEQUENCE:
+        return f->input == MP_INPUT_RGB ? "writes developed RGB, not DNG" : "writes no DNG";
+    case CLI_SCOPE_SEQUENCE:
+        if (!f->extension)
+            return f->to_stdout ? "writes one stream, not a folder of files" : "writes no file";
+        snprintf(buf, size, "writes one .%s file", f->extension);
+        return buf;
+    case CLI_SCOPE_WAV:
+        return f->audio == MP_AUDIO_MUXED ? "carries the audio of its frames in the file, "
+                                            "whatever --frames says"
+                                          : "writes no audio";
+    }
+    return "";
+}
+
+int cli_check_applies(const char *command, const char *format, const char *option,
+                      const char *does, cli_scope scope)
+{
+    const mp_format *f = mp_format_find(format), *g;
+    if (!f || in_scope(f, scope))
+        return EXIT_OK;
+    char names[256], what[64];
+    size_t n = 0;
+    names[0] = 0;
+    for (size_t i = 0; (g = mp_format_at(i)); i++)
+        if (in_scope(g, scope) && n < sizeof names)
+            n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", n ? ", " : "", g->name);
+    return cli_usage_error(command, "%s %s (--to %s); --to %s %s", option, does, names, format,
+                           instead(f, scope, what, sizeof what));
 }
 
 /* Containers people name with -o that mlvpipe does not write (ffmpeg makes them from a pipe). */

@@ -24,7 +24,8 @@ static void fill_planes(const mp_rgb_image *im, AVFrame *f)
     for (int c = 0; c < 3; c++)
         for (uint32_t y = 0; y < im->height; y++) {
             const uint16_t *in = im->plane[c] + (size_t)y * im->stride;
-            float *row = (float *)(f->data[plane_of[c]] + (size_t)y * (size_t)f->linesize[plane_of[c]]);
+            int k = plane_of[c];
+            float *row = (float *)(f->data[k] + (size_t)y * (size_t)f->linesize[k]);
             for (uint32_t x = 0; x < im->width; x++)
                 row[x] = (float)in[x] / 65535.0f;
         }

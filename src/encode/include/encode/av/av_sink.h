@@ -36,10 +36,10 @@
  * copies the same packets but, for MOV, adds each segment's absolute start to the duration
  * before it (the joined file reads longer than the frames) and drops the time code track.
  *
- * ProRes and DNxHR are intra-only and FFV1 is written with a key frame every frame, so every packet is
- * the same bytes whichever segment it was rendered in. Output bytes depend only on the params
- * and the frames (bit-exact flags: no encoder version strings, no random Matroska UIDs), never
- * on the encoder thread count.
+ * ProRes and DNxHR are intra-only and FFV1 is written with a key frame every frame, so every
+ * packet is the same bytes whichever segment it was rendered in. Output bytes depend only on
+ * the params and the frames (bit-exact flags: no encoder version strings, no random Matroska
+ * UIDs), never on the encoder thread count.
  *
  * Time code: the code of the first frame written goes into the "timecode" metadata (MOV: a
  * tmcd track; Matroska and NUT: a TIMECODE tag).
