@@ -16,7 +16,7 @@ typedef struct cli_convert_args {
     cli_progress_mode mode;
     double progress_every;
     int dng_16bit;
-    int help;                         /* --help was printed: nothing else to do */
+    int help;                         /* --help given: print the usage, nothing else */
     unsigned char given[CLI_CONVERT_OPTIONS];   /* long options given, by id */
     char **operands;                  /* the clips and folders */
     int operand_count;
@@ -25,6 +25,9 @@ typedef struct cli_convert_args {
 /* Parses argv (argv[0]: the command's name) with getopt_long: EXIT_OK or the usage error of
  * command. */
 int cli_convert_parse(const char *command, int argc, char **argv, cli_convert_args *a);
+/* The first option given in both a and b (abbreviated or not; "-o" for -o/--output, else
+ * its long name without the dashes), NULL if none. */
+const char *cli_convert_given_both(const cli_convert_args *a, const cli_convert_args *b);
 /* The checks that need every option and the clips: -o, the format (from --to or -o's
  * extension), options the format does not take, exclusive options. EXIT_OK or the usage
  * error of command. */

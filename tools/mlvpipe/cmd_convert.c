@@ -551,10 +551,7 @@ int cli_convert_parse(const char *command, int argc, char **argv, cli_convert_ar
                                        optarg);
             o->wb = MLVPIPE_WB_CUSTOM;
             break;
-        case 'h':
-            usage(stdout);
-            a->help = 1;
-            return EXIT_OK;
+        case 'h': a->help = 1; return EXIT_OK;
         case 'v':
         case 'q': cli_verbosity_option(c); break;
         default: return cli_option_error(command, c, argv);
@@ -565,11 +562,27 @@ int cli_convert_parse(const char *command, int argc, char **argv, cli_convert_ar
     return EXIT_OK;
 }
 
+static int given(const cli_convert_args *a, int val)
+{
+    return val == 'o' ? a->o.output != NULL
+                      : val >= OPT_TO && val < OPT_END && a->given[val - OPT_TO];
+}
+
+const char *cli_convert_given_both(const cli_convert_args *a, const cli_convert_args *b)
+{
+    for (const struct option *o = long_options; o->name; o++)
+        if (given(a, o->val) && given(b, o->val))
+            return o->val == 'o' ? "-o" : o->name;
+    return NULL;
+}
+
 int cmd_convert(int argc, char **argv)
 {
     static const char command[] = "convert";
     cli_convert_args a;
     int rc = cli_convert_parse(command, argc, argv, &a);
+    if (rc == EXIT_OK && a.help)
+        usage(stdout);
     if (rc || a.help)
         return rc;
     cli_clips clips;

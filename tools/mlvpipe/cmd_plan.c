@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_convert.h"
 #include "cli_run.h"
 #include "farm/plan.h"
 #include "reader/mlv_reader.h"
@@ -68,7 +69,10 @@ static void usage(FILE *out)
         "GNU parallel:\n"
         "      --sshlogin LIST   GNU parallel --sshlogin (e.g. 2/node1,2/node2)\n"
         "      --jobs N          GNU parallel --jobs (tasks at once per host)\n"
-        "  -- ARGS               passed to every convert task as they are\n"
+        "  -- ARGS               passed to every convert task as they are, once checked\n"
+        "                        on a task's whole command as convert checks it (unknown\n"
+        "                        options, values, options the format does not take, or\n"
+        "                        ones the plan writes itself: exit 2, nothing planned)\n"
         "  -h, --help            show this help\n"
         "\n"
         "Chunk tasks are idempotent: DNG chunks run with --skip-existing (a killed or requeued\n"
@@ -174,6 +178,73 @@ static int read_clip(farm_plan *p, uint32_t **numbers)
     return rc;
 }
 
+/* The options after "--" on their own, through convert's parser into *a: unknown options,
+ * bad values (convert's messages), words that are no option. */
+static int check_extra(const farm_plan *p, cli_convert_args *a)
+{
+    char *argv[FARM_MAX_EXTRA + 2] = {"convert"};
+    for (uint32_t i = 0; i < p->extra_count; i++)
+        argv[i + 1] = (char *)p->extra[i];
+    int rc = cli_convert_parse("convert", (int)p->extra_count + 1, argv, a);
+    a->operands = NULL;   /* they were in argv: only their count stays valid */
+    if (rc)
+        return rc;
+    if (a->help)
+        return cli_usage_error("plan", "--help after -- would go to every task; see 'mlvpipe "
+                               "convert --help' for the options");
+    if (a->operand_count)
+        return cli_usage_error("plan", "'%s' after -- is not a convert option (the clip goes "
+                               "before --)", argv[p->extra_count + 1 - a->operand_count]);
+    return EXIT_OK;
+}
+
+/* Chunk 0's convert command through convert's parser (its argv[0] is the program, argv[1]
+ * "convert", where convert's own argv starts); EXIT_OK or convert's usage error. */
+static int parse_task(const farm_plan *p, cli_convert_args *a, char ***words)
+{
+    uint32_t n = 0;
+    mp_error err = {0};
+    if (mp_farm_chunk_argv(p, 0, words, &n, &err) != MP_OK) {
+        mp_log(&cli_logger, MP_LOG_ERROR, "%s", err.msg);
+        return EXIT_INTERNAL;
+    }
+    return cli_convert_parse("convert", (int)n - 1, *words + 1, a);
+}
+
+/* A task's whole convert command (chunk 0's: the others differ only in --frames and the
+ * segment name) as the node will run it, through convert's parser and checks: e.g. an option
+ * the format does not take. An option after -- that the plan writes itself too (from its own
+ * --to, --threads, ... or always, like -o and --frames) is refused. Nothing is read or
+ * written. */
+static int check_task(const farm_plan *p)
+{
+    farm_plan own = *p;
+    own.extra_count = 0;
+    char **words = NULL, **own_words = NULL;
+    cli_convert_args a, plan_only, extra;
+    cli_clips clips = {0};
+    int rc = parse_task(&own, &plan_only, &own_words);
+    if (rc == EXIT_OK)
+        rc = check_extra(p, &extra);
+    /* The plan's format (dng without --to) decides what each task writes and the join. */
+    const char *both = rc != EXIT_OK ? NULL : extra.to ? "--to"
+                                            : cli_convert_given_both(&plan_only, &extra);
+    if (both)
+        rc = cli_usage_error("plan", "%s%s after -- contradicts what the plan writes into every "
+                             "task; give plan its own option instead", both[0] == '-' ? "" : "--",
+                             both);
+    if (rc == EXIT_OK)
+        rc = parse_task(p, &a, &words);
+    if (rc == EXIT_OK)
+        rc = cli_clips_collect("convert", a.operands, a.operand_count, &clips);
+    if (rc == EXIT_OK)
+        rc = cli_convert_check("convert", &a, &clips);
+    cli_clips_free(&clips);
+    mp_farm_argv_free(words);
+    mp_farm_argv_free(own_words);
+    return rc;
+}
+
 int cmd_plan(int argc, char **argv)
 {
     static const char command[] = "plan";
@@ -270,7 +341,9 @@ int cmd_plan(int argc, char **argv)
         return rc;
     if (!output)
         return cli_usage_error(command, "no output folder given (-o DIR)");
-    if ((rc = cli_check_format(command, p.format ? p.format : "dng", NULL, 1, &p.movie_ext)))
+    cli_convert_args extra;
+    if ((rc = cli_check_format(command, p.format ? p.format : "dng", NULL, 1, &p.movie_ext)) ||
+        (rc = check_extra(&p, &extra)))
         return rc;
 
     char clip_abs[PATH_MAX], out_abs[PATH_MAX], levels_abs[PATH_MAX], self[PATH_MAX];
@@ -308,6 +381,8 @@ int cmd_plan(int argc, char **argv)
     if (rc == EXIT_OK)
         st = mp_farm_chunks(numbers, p.frame_count, p.chunk_size, &chunks, &p.chunk_count, &err);
     p.chunks = chunks;
+    if (rc == EXIT_OK && st == MP_OK)
+        rc = check_task(&p);
     if (rc == EXIT_OK && st == MP_OK)
         st = mp_farm_plan_render(&p, engine, &text, &err);
     if (rc == EXIT_OK && st != MP_OK) {
