@@ -4,7 +4,8 @@
 # and convert jobs, not on the single-threaded final join; --sbatch on every job; the array
 # throttled with %N; analyze and convert --requeue with append-mode logs and a self-requeue
 # on exit 6 while the job runs on; convert tasks log JSON progress per 10 s; bad values exit 2;
-# the options after -- checked at plan time as convert checks them (item 3).
+# the options after -- checked at plan time as convert checks them (item 3); several clips and
+# folders in one plan (item 12).
 # usage: cli_plan.sh MLVPIPE MLVSYNTH
 set -u
 mlvpipe=$1
@@ -83,4 +84,27 @@ run dev-ok 0 plan "$tmp/A001.MLV" -o "$tmp/out" --to ffv1 --engine json -- --cur
 grep -q '"--curve", "logc3", "--gamut", "aces", "--fast"' "$tmp/dev-ok.out" || fail "develop options not passed on"
 run seq-ok 0 plan "$tmp/A001.MLV" -o "$tmp/out" --to tiff -- --curve linear --naming resolve --one-based
 run dng-ok 0 plan "$tmp/A001.MLV" -o "$tmp/out" -- --dng-bits 16 --naming resolve --clip-index 3 --phase 0
+
+# Item 12: several clips and folders, as convert batches take them: one plan per clip (their
+# own sidecar, tasks and final step in the one DIR), made before anything is printed; JSON an
+# array of the plans (one clip: the plan object as before). Before: "one clip at a time".
+mkdir -p "$tmp/card/sub"
+cp "$tmp/A001.MLV" "$tmp/card/A001.MLV"
+"$mlvsynth" -o "$tmp/card/B002.MLV" --frames 12 --size 96x64 >/dev/null || fail "mlvsynth B002"
+cp "$tmp/A001.MLV" "$tmp/card/sub/A001.MLV"
+run many 0 plan "$tmp/card" -o "$tmp/out" --chunk 10 --engine json
+got=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(" ".join("%s:%d:%s" % (p["clip"]["path"].split("/")[-1], sum(t["kind"]=="convert" for t in p["tasks"]), p["tasks"][0]["output"].split("/")[-1]) for p in d))' "$tmp/many.out")
+[ "$got" = "A001.MLV:4:A001.levels.json B002.MLV:2:B002.levels.json" ] || fail "plan of a folder: $got"
+run many-slurm 0 plan "$tmp/card/B002.MLV" "$tmp/A001.MLV" -o "$tmp/out" --chunk 10
+bash -n "$tmp/many-slurm.out" || fail "the Slurm script of two clips does not parse"
+[ "$(grep -c '^analyze=$(sbatch' "$tmp/many-slurm.out")" = 2 ] || fail "two clips: not two analyze jobs"
+grep -q 'mlvpipe-B002-convert' "$tmp/many-slurm.out" && grep -q 'mlvpipe-A001-convert' "$tmp/many-slurm.out" ||
+    fail "two clips: a convert array is missing"
+run one-json 0 plan "$tmp/A001.MLV" -o "$tmp/out" --engine json
+python3 -c 'import json,sys; assert isinstance(json.load(open(sys.argv[1])), dict)' "$tmp/one-json.out" ||
+    fail "one clip: the JSON plan is no longer an object"
+bad same-name "are both named A001" "$tmp/card/sub"
+run missing-clip 3 plan "$tmp/card/B002.MLV" "$tmp/nothere.MLV" -o "$tmp/out"
+[ -s "$tmp/missing-clip.out" ] && fail "a plan was printed though a clip is missing"
+bad many-levels "--levels belongs to one clip" --levels "$tmp/x.json" "$tmp/card/B002.MLV"
 finish

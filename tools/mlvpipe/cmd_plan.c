@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_batch.h"
 #include "cli_convert.h"
 #include "cli_run.h"
 #include "farm/plan.h"
@@ -17,7 +18,8 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-        "usage: mlvpipe plan CLIP -o DIR [--chunk N] [--engine slurm|parallel|json] [options]\n"
+        "usage: mlvpipe plan CLIP|FOLDER... -o DIR [--chunk N] [--engine slurm|parallel|json]\n"
+        "                    [options]\n"
         "                    [-- CONVERT_OPTIONS]\n"
         "\n"
         "Prints a render-farm job that converts CLIP in chunks of N frame numbers: one\n"
@@ -28,6 +30,9 @@ static void usage(FILE *out)
         "[FIRST + k*N, FIRST + (k+1)*N - 1] (the last one ends at the clip's last frame;\n"
         "chunks in which the clip has no frame are left out), so boundaries and file names\n"
         "depend only on the clip and N. Every host must see CLIP and DIR at the same paths.\n"
+        "Several clips, or folders (their .MLV and .RAW clips, as convert batches take them),\n"
+        "get one plan each in the one DIR, printed one after the other (json: an array of the\n"
+        "plans); a clip that cannot be read, or two clips of one name, print nothing.\n"
         "\n"
         "engines:\n"
         "  slurm     (default) a bash script that submits the analyze job, a job array\n"
@@ -142,6 +147,22 @@ static void clip_name(const char *path, char *out, size_t size)
         *dot = '\0';
 }
 
+/* Two clips of one name (A/A001.MLV, B/A001.MLV) would write the same files in DIR. */
+static int check_names(const cli_clips *clips)
+{
+    char a[NAME_MAX + 1], b[NAME_MAX + 1];
+    for (int i = 0; i < clips->count; i++)
+        for (int j = i + 1; j < clips->count; j++) {
+            clip_name(clips->path[i], a, sizeof a);
+            clip_name(clips->path[j], b, sizeof b);
+            if (!strcmp(a, b))
+                return cli_usage_error("plan", "%s and %s are both named %s: their outputs in "
+                                       "one folder would collide (plan them separately)",
+                                       clips->path[i], clips->path[j], a);
+        }
+    return EXIT_OK;
+}
+
 /* Reads what the plan needs from the clip: GUID, frame numbers, audio. */
 static int read_clip(farm_plan *p, uint32_t **numbers)
 {
@@ -245,6 +266,47 @@ static int check_task(const farm_plan *p)
     return rc;
 }
 
+/* One clip's plan, from the options in *shared (its per-clip fields are filled here), appended
+ * to text. */
+static int plan_clip(farm_plan *shared, const char *clip, const char *levels, farm_engine engine,
+                     mp_text *text)
+{
+    farm_plan p = *shared;
+    char clip_abs[PATH_MAX], levels_abs[PATH_MAX], name[NAME_MAX + 1];
+    if (!realpath(clip, clip_abs)) {
+        mp_log(&cli_logger, MP_LOG_ERROR, "%s: cannot open: %m", clip);
+        return EXIT_INPUT;
+    }
+    clip_name(clip_abs, name, sizeof name);
+    if (levels ? !absolute(levels, levels_abs, sizeof levels_abs)
+               : snprintf(levels_abs, sizeof levels_abs, "%s/%s.levels.json", p.output, name) >=
+                     (int)sizeof levels_abs)
+        return cli_usage_error("plan", "the sidecar path is too long");
+    p.clip = clip_abs;
+    p.name = name;
+    p.levels = levels_abs;
+
+    uint32_t *numbers = NULL;
+    farm_chunk *chunks = NULL;
+    mp_error err = {0};
+    mp_status st = MP_OK;
+    int rc = read_clip(&p, &numbers);
+    if (rc == EXIT_OK)
+        st = mp_farm_chunks(numbers, p.frame_count, p.chunk_size, &chunks, &p.chunk_count, &err);
+    p.chunks = chunks;
+    if (rc == EXIT_OK && st == MP_OK)
+        rc = check_task(&p);
+    if (rc == EXIT_OK && st == MP_OK)
+        st = mp_farm_plan_render(&p, engine, text, &err);
+    if (rc == EXIT_OK && st != MP_OK) {
+        mp_log(&cli_logger, MP_LOG_ERROR, "%s", err.msg);
+        rc = st == MP_ERR_ARG ? EXIT_USAGE : EXIT_INTERNAL;
+    }
+    free(chunks);
+    free(numbers);
+    return rc;
+}
+
 int cmd_plan(int argc, char **argv)
 {
     static const char command[] = "plan";
@@ -336,65 +398,54 @@ int cmd_plan(int argc, char **argv)
         }
     }
     /* getopt_long moved the operands to the end. */
-    const char *clip;
-    if ((rc = cli_one_clip(command, argv + optind, dashes - optind, &clip)))
+    cli_clips clips;
+    if ((rc = cli_clips_collect(command, argv + optind, dashes - optind, &clips)))
         return rc;
-    if (!output)
-        return cli_usage_error(command, "no output folder given (-o DIR)");
     cli_convert_args extra;
-    if ((rc = cli_check_format(command, p.format ? p.format : "dng", NULL, 1, &p.movie_ext)) ||
-        (rc = check_extra(&p, &extra)))
-        return rc;
-
-    char clip_abs[PATH_MAX], out_abs[PATH_MAX], levels_abs[PATH_MAX], self[PATH_MAX];
-    char name[NAME_MAX + 1];
-    if (!realpath(clip, clip_abs)) {
-        mp_log(&cli_logger, MP_LOG_ERROR, "%s: cannot open: %m", clip);
-        return EXIT_INPUT;
-    }
-    if (!absolute(output, out_abs, sizeof out_abs))
-        return cli_usage_error(command, "cannot make '%s' an absolute path", output);
-    clip_name(clip_abs, name, sizeof name);
-    if (levels ? !absolute(levels, levels_abs, sizeof levels_abs)
-               : snprintf(levels_abs, sizeof levels_abs, "%s/%s.levels.json", out_abs, name) >=
-                     (int)sizeof levels_abs)
-        return cli_usage_error(command, "the sidecar path is too long");
-    if (!program) {
+    char out_abs[PATH_MAX], self[PATH_MAX];
+    if (!output)
+        rc = cli_usage_error(command, "no output folder given (-o DIR)");
+    else if (levels && clips.count > 1)
+        rc = cli_usage_error(command, "--levels belongs to one clip; several clips each get "
+                             "their own sidecar in DIR");
+    if (rc == EXIT_OK)
+        rc = check_names(&clips);
+    if (rc == EXIT_OK)
+        rc = cli_check_format(command, p.format ? p.format : "dng", NULL, 1, &p.movie_ext);
+    if (rc == EXIT_OK)
+        rc = check_extra(&p, &extra);
+    if (rc == EXIT_OK && !absolute(output, out_abs, sizeof out_abs))
+        rc = cli_usage_error(command, "cannot make '%s' an absolute path", output);
+    if (rc == EXIT_OK && !program) {
         ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
         if (n <= 0)
-            return cli_usage_error(command, "cannot find this program's path; give --mlvpipe PATH");
-        self[n] = '\0';
+            rc = cli_usage_error(command, "cannot find this program's path; give --mlvpipe PATH");
+        else
+            self[n] = '\0';
         program = self;
     }
     p.program = program;
-    p.clip = clip_abs;
     p.output = out_abs;
-    p.name = name;
-    p.levels = levels_abs;
-
-    uint32_t *numbers = NULL;
-    rc = read_clip(&p, &numbers);
-    farm_chunk *chunks = NULL;
-    mp_error err = {0};
+    /* Every clip's plan is made before anything is printed: one that fails prints nothing. */
     mp_text text = {0};
-    mp_status st = MP_OK;
-    if (rc == EXIT_OK)
-        st = mp_farm_chunks(numbers, p.frame_count, p.chunk_size, &chunks, &p.chunk_count, &err);
-    p.chunks = chunks;
-    if (rc == EXIT_OK && st == MP_OK)
-        rc = check_task(&p);
-    if (rc == EXIT_OK && st == MP_OK)
-        st = mp_farm_plan_render(&p, engine, &text, &err);
-    if (rc == EXIT_OK && st != MP_OK) {
-        mp_log(&cli_logger, MP_LOG_ERROR, "%s", err.msg);
-        rc = st == MP_ERR_ARG ? EXIT_USAGE : EXIT_INTERNAL;
+    if (engine == FARM_JSON && clips.count > 1)
+        mp_text_printf(&text, "[\n");
+    for (int i = 0; rc == EXIT_OK && i < clips.count; i++) {
+        if (i)
+            mp_text_printf(&text, engine == FARM_JSON ? ",\n" : "\n");
+        rc = plan_clip(&p, clips.path[i], levels, engine, &text);
+    }
+    if (engine == FARM_JSON && clips.count > 1)
+        mp_text_printf(&text, "]\n");
+    if (rc == EXIT_OK && text.failed) {
+        mp_log(&cli_logger, MP_LOG_ERROR, "plan: out of memory");
+        rc = EXIT_INTERNAL;
     }
     if (rc == EXIT_OK && (fwrite(text.data, 1, text.len, stdout) != text.len || fflush(stdout))) {
         mp_log(&cli_logger, MP_LOG_ERROR, "stdout: cannot write the plan: %m");
         rc = EXIT_OUTPUT;
     }
     mp_text_free(&text);
-    free(chunks);
-    free(numbers);
+    cli_clips_free(&clips);
     return rc;
 }
