@@ -9,7 +9,10 @@ a duplicate VIDF carrying another picture than its original (so keeping the wron
 RTCI fields, VERS padding, and AUDF frameSpace 232 with
 the PCM of the documented tone (left TONE Hz, right 1.5 TONE, amplitude 8192).
 
-usage: synth_layout.py CLIP.MLV"""
+usage: synth_layout.py [--expect-damage] CLIP.MLV...
+Checks every clip given (one Python start for a whole list: the test calls it on 60 clips).
+With --expect-damage every clip must break a rule (it was damaged on purpose); the rule it
+breaks is printed."""
 import datetime
 import json
 import math
@@ -27,16 +30,19 @@ HEADERS = {
 HEADERS["all"] = HEADERS["mlv-lite"] + [b"STYL", b"ELVL", b"INFO"]
 
 
+class LayoutError(Exception):
+    pass
+
+
 def fail(clip, msg):
-    sys.exit("%s: %s" % (os.path.basename(clip), msg))
+    raise LayoutError("%s: %s" % (os.path.basename(clip), msg))
 
 
 def chunk_names(clip, count):
     return [clip] + [clip[:-2] + "%02d" % i for i in range(count - 1)]
 
 
-def main():
-    clip = sys.argv[1]
+def check(clip):
     with open(os.path.splitext(clip)[0] + ".truth.json") as fh:
         t = json.load(fh)
     first_us, num, den = t["first_frame_us"], t["fps"][0], t["fps"][1]
@@ -185,6 +191,27 @@ def check_audio(clip, t, audio, audf):
                 if abs(got - want) > 0.5 + 1e-6:
                     fail(clip, "AUDF %d sample %d: %d, expected %.3f" % (k, i, got, want))
         n += count
+
+
+def main():
+    args = sys.argv[1:]
+    expect_damage = bool(args) and args[0] == "--expect-damage"
+    clips = args[1:] if expect_damage else args
+    if not clips:
+        sys.exit(__doc__)
+    status = 0
+    for clip in clips:
+        try:
+            check(clip)
+        except LayoutError as err:
+            if not expect_damage:
+                status = 1
+            print("%s%s" % (err, " (damage, as intended)" if expect_damage else ""))
+        else:
+            if expect_damage:
+                status = 1
+                print("%s: damage not visible in the layout" % os.path.basename(clip))
+    sys.exit(status)
 
 
 main()
