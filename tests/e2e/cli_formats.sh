@@ -10,7 +10,8 @@
 #   rgb48le bytes as the reference; the WAV beside; --frames with a step; --skip-existing;
 #   OpenEXR: OpenEXR's exrheader reads half R, G, B; exrmaketiled (the OpenEXR library)
 #   reads every pixel and writes its own file, which ffmpeg decodes within 65 dB of the
-#   reference (measured 72.9: half floats keep 11 significant bits).
+#   reference (measured 72.9: half floats keep 11 significant bits);
+#   farm chunks: EXR frames and joined DNxHR segments equal one whole run.
 # Before item 13 every --to here was a usage error (exit 2).
 # usage: cli_formats.sh MLVPIPE MLVSYNTH
 set -u
@@ -117,4 +118,15 @@ else
 fi
 run exr-1 0 convert A001.MLV --to exr -o exr1 --no-audio --threads 1
 diff -r exr exr1 >/dev/null || fail "exr: --threads 1 and 3 differ"
+
+# Farm chunks: sequence frames are the whole run's files; DNxHR segments join into the
+# whole run's packets.
+run exr-a 0 convert A001.MLV --to exr -o exr2 --no-audio --frames 0-1
+run exr-b 0 convert A001.MLV --to exr -o exr2 --no-audio --frames 2-3
+diff -r exr exr2 >/dev/null || fail "exr: two chunks differ from one run"
+run dnx-a 0 convert A001.MLV --to dnxhrhqx -o a.mov --frames 0-1
+run dnx-b 0 convert A001.MLV --to dnxhrhqx -o b.mov --frames 2-3
+run dnx-join 0 join joined.mov a.mov b.mov
+packets() { ffmpeg -nostdin -v error -i "$1" -map 0:v -c copy -f framemd5 - | grep -v '^#'; }
+[ "$(packets joined.mov)" = "$(packets dnxhrhqx.mov)" ] || fail "dnxhrhqx: joined chunks differ from one run"
 finish

@@ -23,7 +23,7 @@ void cli_print_formats(FILE *out, int farm_only)
     const mp_format *f;
     for (size_t i = 0; (f = mp_format_at(i)); i++)
         if (listed(f, farm_only))
-            fprintf(out, "                        %-12s %s\n", f->name, f->summary);
+            fprintf(out, "                        %-14s %s\n", f->name, f->summary);
 }
 
 /* "dng, prores422hq, ..." into buf, for error messages; stdout_only: those -o - takes. */
@@ -135,7 +135,7 @@ int cli_format_from_output(const char *command, const char *to, const char *outp
     for (size_t i = 0; i < sizeof foreign / sizeof foreign[0]; i++)
         if (!strcasecmp(ext, foreign[i].ext))
             return cli_usage_error(command, "-o %s: mlvpipe does not write %s (.%s) files; "
-                                   "movies are .mov (--to prores422hq, prores4444), .mkv "
+                                   "movies are .mov (--to prores422hq and the other ProRes and DNxHR), .mkv "
                                    "(ffv1) or .nut (nut); for other containers pipe into "
                                    "ffmpeg (--to nut -o -)", output, foreign[i].container, ext);
     const mp_format *named = movie_for_extension(ext);
