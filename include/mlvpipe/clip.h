@@ -62,4 +62,20 @@ MLVPIPE_API mlvpipe_status mlvpipe_clip_read_frame(const mlvpipe_clip *clip, uin
                                                    mlvpipe_frame *frame, mlvpipe_error *err);
 MLVPIPE_API void mlvpipe_frame_free(mlvpipe_frame *frame);
 
+/* mlvpipe_clip_describe's flags. */
+#define MLVPIPE_DESCRIBE_JSON    1u  /* one JSON object (keys: doc/json.md, section 1) */
+#define MLVPIPE_DESCRIBE_DEFECTS 2u  /* also run convert's pre-pass and report the raw defects
+                                      * it finds per segment (reads up to 32 frames each) */
+
+/* The report `mlvpipe info` prints, into *out (release it with mlvpipe_text_free): every fact
+ * of the clip's headers, a dual-ISO check of the pixels of 5 frames spread over the clip, the
+ * metadata segments, and the damage list (the reader's damage, then frames of the check
+ * that are damaged). A clip whose frames cannot be decoded is described too
+ * (mlvpipe_clip_info.video_supported tells). MLVPIPE_OK: the damage list is empty;
+ * MLVPIPE_ERR_DAMAGED: it has entries (or the defects pre-pass met damage), the report is
+ * complete; MLVPIPE_ERR_NOMEM: no report. Messages of the pre-pass go to the clip's logger.
+ * Added in API 1.1. */
+MLVPIPE_API mlvpipe_status mlvpipe_clip_describe(const mlvpipe_clip *clip, unsigned flags,
+                                                 mlvpipe_text *out, mlvpipe_error *err);
+
 #endif

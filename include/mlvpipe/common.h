@@ -32,6 +32,16 @@ typedef struct mlvpipe_error {
     char message[512];
 } mlvpipe_error;
 
+/* Text the library wrote for the caller (a clip report, a farm job): data is NUL-terminated,
+ * length bytes long without the NUL. Added in API 1.1. */
+typedef struct mlvpipe_text {
+    char *data;
+    size_t length;
+} mlvpipe_text;
+
+/* Releases t->data and zeroes t (a zeroed text may be freed again). */
+MLVPIPE_API void mlvpipe_text_free(mlvpipe_text *t);
+
 /* "ok", "bad argument", ...: a short static name of a status. */
 MLVPIPE_API const char *mlvpipe_status_name(mlvpipe_status status);
 

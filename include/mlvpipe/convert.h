@@ -9,6 +9,7 @@
 #define MLVPIPE_CONVERT_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "mlvpipe/common.h"
@@ -156,6 +157,33 @@ typedef struct mlvpipe_join_result {
  * overlap by a frame or more, or (unless allow_gaps) that leave frames out between them. */
 MLVPIPE_API mlvpipe_status mlvpipe_join(const mlvpipe_join_settings *s,
                                         mlvpipe_join_result *result, mlvpipe_error *err);
+
+/* An output format mlvpipe_convert_settings.format can name, from the one table convert
+ * uses. The library owns these structs (they live as long as the program) and may add
+ * members at their end in a minor version. Added in API 1.1. */
+typedef enum mlvpipe_format_audio {
+    MLVPIPE_FORMAT_AUDIO_NONE,
+    MLVPIPE_FORMAT_AUDIO_BESIDE,  /* a WAV beside the frames */
+    MLVPIPE_FORMAT_AUDIO_MUXED    /* in the same file */
+} mlvpipe_format_audio;
+
+typedef struct mlvpipe_format {
+    const char *name;             /* "dng", "prores422hq", ... */
+    const char *summary;          /* one line for a --help */
+    const char *container;        /* "CinemaDNG", "MOV", "Matroska", "NUT", "none", "text" */
+    const char *extension;        /* of the file(s) written; NULL: no name of its own */
+    int developed;                /* 1: developed RGB (a movie when it has an extension);
+                                   * 0: the raw mosaic */
+    int sequence;                 /* one file per frame in a folder (output is the folder) */
+    int to_stdout;                /* output "-" writes it to standard output */
+    int joinable;                 /* farm chunks of it join into the whole clip (plan.h) */
+    mlvpipe_format_audio audio;
+} mlvpipe_format;
+
+/* The i-th format in --help order ("dng" first, the default), NULL past the last. */
+MLVPIPE_API const mlvpipe_format *mlvpipe_format_at(size_t i);
+/* NULL when no format has that name. */
+MLVPIPE_API const mlvpipe_format *mlvpipe_format_find(const char *name);
 
 /* Sends libavcodec/libavformat's own messages to log (process-wide: libav has one log
  * callback); NULL: back to libav's default. */

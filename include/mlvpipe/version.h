@@ -1,11 +1,20 @@
 /* mlvpipe API version. The major number changes when a function, struct or enum changes in
  * a way old callers would notice (and the shared library's soname with it); the minor number
- * when something is added; the patch number for fixes that leave the API as it is. */
+ * when something is added; the patch number for fixes that leave the API as it is.
+ *
+ * ABI: a minor version adds functions, enum values at the end, and members at the end of
+ * structs the library owns and hands out by const pointer (mlvpipe_format). Structs the
+ * caller allocates (settings, results, mlvpipe_clip_info, mlvpipe_error, mlvpipe_text) keep
+ * their size and layout until the next major version.
+ *
+ * 1.0: clips, frames, convert, analyze, join, logging, progress.
+ * 1.1: mlvpipe_clip_describe, mlvpipe_plan (plan.h), mlvpipe_format_at/_find,
+ *      mlvpipe_cpu_level/_limit, mlvpipe_text, mlvpipe_plan_task_argv/mlvpipe_argv_free. */
 #ifndef MLVPIPE_VERSION_H
 #define MLVPIPE_VERSION_H
 
 #define MLVPIPE_API_VERSION_MAJOR 1
-#define MLVPIPE_API_VERSION_MINOR 0
+#define MLVPIPE_API_VERSION_MINOR 1
 #define MLVPIPE_API_VERSION_PATCH 0
 
 #define MLVPIPE_API_VERSION_INT(major, minor, patch) (((major) << 16) | ((minor) << 8) | (patch))

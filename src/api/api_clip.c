@@ -1,16 +1,11 @@
 /* mlvpipe_clip_*: the public face of reader/mlv_reader.h. */
 #include "api_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/mp_frame.h"
-#include "reader/mlv_reader.h"
-
-struct mlvpipe_clip {
-    mlv_clip *clip;
-    mlvpipe_logger log;       /* the open's logger, kept for the clip's lifetime */
-};
 
 /* A frame's buffers: the decoded samples and the decoder's scratch. */
 typedef struct frame_priv {
@@ -20,12 +15,8 @@ typedef struct frame_priv {
 
 static void cfa_name(uint32_t cfa, char out[5])
 {
-    const char *name = cfa == MP_CFA_RGGB   ? "RGGB"
-                       : cfa == MP_CFA_GRBG ? "GRBG"
-                       : cfa == MP_CFA_GBRG ? "GBRG"
-                       : cfa == MP_CFA_BGGR ? "BGGR"
-                                            : "";
-    memcpy(out, name, strlen(name) + 1);
+    const char *name = mp_api_cfa_name(cfa);
+    snprintf(out, 5, "%s", name ? name : "");
 }
 
 mlvpipe_status mlvpipe_clip_open(const char *path, const mlvpipe_logger *log,

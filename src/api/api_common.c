@@ -2,8 +2,11 @@
  * pipeline/progress.h. The public enums carry the internal values, so they convert by cast. */
 #include "api_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "common/mp_cpu.h"
+#include "common/mp_frame.h"
 #include "pipeline/progress.h"
 
 _Static_assert((int)MLVPIPE_ERR_RANGE == (int)MP_ERR_RANGE &&
@@ -31,6 +34,23 @@ unsigned mlvpipe_version_api(void)
     return MLVPIPE_API_VERSION;
 }
 
+const char *mlvpipe_cpu_level(void)
+{
+    return mp_cpu_level_name(mp_cpu_level_get());
+}
+
+mlvpipe_status mlvpipe_cpu_limit(const char *level, mlvpipe_error *err)
+{
+    mp_error e = {0};
+    int l = mp_cpu_level_from_name(level);
+    if (l < 0)
+        mp_error_set(&e, MP_ERR_ARG, "'%s' is not a CPU level (c, sse2, avx2 or neon)", level);
+    else if (mp_cpu_set_level((mp_cpu_level)l) != 0)
+        mp_error_set(&e, MP_ERR_UNSUPPORTED, "CPU level %s: not available on this CPU or build",
+                     level);
+    return mp_api_status(e.code, &e, err);
+}
+
 const char *mlvpipe_status_name(mlvpipe_status status)
 {
     return mp_status_name((mp_status)status);
@@ -44,6 +64,38 @@ mlvpipe_status mp_api_status(mp_status st, const mp_error *in, mlvpipe_error *ou
         out->message[sizeof out->message - 1] = 0;
     }
     return (mlvpipe_status)st;
+}
+
+const char *mp_api_cfa_name(uint32_t cfa)
+{
+    switch (cfa) {
+    case MP_CFA_RGGB: return "RGGB";
+    case MP_CFA_GRBG: return "GRBG";
+    case MP_CFA_GBRG: return "GBRG";
+    case MP_CFA_BGGR: return "BGGR";
+    }
+    return NULL;
+}
+
+mlvpipe_status mp_api_text(mp_text *t, const char *what, mlvpipe_text *out, mlvpipe_error *err)
+{
+    *out = (mlvpipe_text){0};
+    if (t->failed || !t->data) {
+        mp_text_free(t);
+        mp_error e = {0};
+        return mp_api_status(mp_error_set(&e, MP_ERR_NOMEM, "%s: out of memory", what), &e, err);
+    }
+    *out = (mlvpipe_text){t->data, t->len};
+    *t = (mp_text){0};
+    return MLVPIPE_OK;
+}
+
+void mlvpipe_text_free(mlvpipe_text *t)
+{
+    if (t) {
+        free(t->data);
+        *t = (mlvpipe_text){0};
+    }
 }
 
 static void forward_log(void *opaque, mp_log_level level, const char *msg)

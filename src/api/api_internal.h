@@ -4,8 +4,15 @@
 
 #include "mlvpipe/mlvpipe.h"
 
+#include "common/json.h"
 #include "common/mp_status.h"
 #include "pipeline/progress.h"
+#include "reader/mlv_reader.h"
+
+struct mlvpipe_clip {
+    mlv_clip *clip;
+    mlvpipe_logger log;       /* the open's logger, kept for the clip's lifetime */
+};
 
 /* Copies the internal error into the public one (if any) and returns the public status. */
 mlvpipe_status mp_api_status(mp_status st, const mp_error *in, mlvpipe_error *out);
@@ -13,6 +20,13 @@ mlvpipe_status mp_api_status(mp_status st, const mp_error *in, mlvpipe_error *ou
 /* An mp_logger that forwards to log (which must outlive it); silent when log or its fn is
  * NULL. */
 mp_logger mp_api_logger(const mlvpipe_logger *log);
+
+/* "RGGB", "GRBG", "GBRG", "BGGR" for MP_CFA_*, NULL for anything else. */
+const char *mp_api_cfa_name(uint32_t cfa);
+
+/* Hands t over to out (t is left empty): MLVPIPE_OK, or MLVPIPE_ERR_NOMEM naming `what` when
+ * t could not grow. */
+mlvpipe_status mp_api_text(mp_text *t, const char *what, mlvpipe_text *out, mlvpipe_error *err);
 
 void mp_api_progress_event(const mp_progress_event *ev, mlvpipe_progress *out);
 

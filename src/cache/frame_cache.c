@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/mp_read.h"
 #include "common/out_file.h"
 #include "cache/entry.h"
 
@@ -128,23 +129,6 @@ static int key_equal(const mp_cache_key *a, const mp_cache_key *b)
            a->settings_hash == b->settings_hash;
 }
 
-/* pread until len bytes or end of file; returns the bytes read, -1 on error. */
-static ssize_t read_at(int fd, uint8_t *buf, size_t len, off_t offset)
-{
-    size_t done = 0;
-    while (done < len) {
-        ssize_t n = pread(fd, buf + done, len - done, offset + (off_t)done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return -1;
-        if (n == 0)
-            break;
-        done += (size_t)n;
-    }
-    return (ssize_t)done;
-}
-
 /* Reads and checks the entry in fd; MP_ERR_NOMEM is the only status that is not "unusable". */
 static mp_status read_entry(int fd, const char *path, const mp_cache_key *key, mp_frame *out,
                             mp_cache_scratch *s, mp_error *err)
@@ -153,7 +137,7 @@ static mp_status read_entry(int fd, const char *path, const mp_cache_key *key, m
     if (fstat(fd, &sb) != 0)
         return mp_error_set(err, MP_ERR_IO, "%s: stat failed: %s", path, strerror(errno));
     uint8_t header[MP_CACHE_HEADER_SIZE];
-    ssize_t got = read_at(fd, header, sizeof header, 0);
+    ssize_t got = mp_pread_full(fd, header, sizeof header, 0);
     if (got < 0)
         return mp_error_set(err, MP_ERR_IO, "%s: offset 0: read failed: %s", path,
                             strerror(errno));
@@ -168,7 +152,7 @@ static mp_status read_entry(int fd, const char *path, const mp_cache_key *key, m
                             "(stale)", path);
     if ((st = mp_cache_reserve(&s->entry, &s->entry_cap, info.packed_size, err)) != MP_OK)
         return st;
-    got = read_at(fd, s->entry, info.packed_size, MP_CACHE_HEADER_SIZE);
+    got = mp_pread_full(fd, s->entry, info.packed_size, MP_CACHE_HEADER_SIZE);
     if (got < 0)
         return mp_error_set(err, MP_ERR_IO, "%s: offset %u: read failed: %s", path,
                             MP_CACHE_HEADER_SIZE, strerror(errno));

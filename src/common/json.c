@@ -331,18 +331,24 @@ static int text_reserve(mp_text *t, size_t more)
     return 1;
 }
 
+void mp_text_vprintf(mp_text *t, const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    if (n >= 0 && text_reserve(t, (size_t)n)) {
+        vsnprintf(t->data + t->len, (size_t)n + 1, fmt, again);
+        t->len += (size_t)n;
+    }
+    va_end(again);
+}
+
 void mp_text_printf(mp_text *t, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    mp_text_vprintf(t, fmt, ap);
     va_end(ap);
-    if (n < 0 || !text_reserve(t, (size_t)n))
-        return;
-    va_start(ap, fmt);
-    vsnprintf(t->data + t->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    t->len += (size_t)n;
 }
 
 static void text_append(mp_text *t, const char *s, size_t n)

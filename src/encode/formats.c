@@ -47,6 +47,7 @@ static const mp_format formats[] = {
      .input = MP_INPUT_RAW, .container = "none", .extension = NULL, .sequence = 0,
      .to_stdout = 0, .joinable = 0, .audio = MP_AUDIO_NONE, .ops = &mp_sink_null},
 };
+_Static_assert(sizeof formats / sizeof formats[0] <= MP_FORMAT_MAX, "raise MP_FORMAT_MAX");
 
 const mp_format *mp_format_find(const char *name)
 {

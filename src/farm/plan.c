@@ -75,17 +75,6 @@ mp_status mp_farm_check_text(const char *what, const char *s, mp_error *err)
     return MP_OK;
 }
 
-int mp_farm_engine_parse(const char *s, farm_engine *out)
-{
-    static const char *const names[] = {"slurm", "parallel", "json"};
-    for (int i = 0; i < 3; i++)
-        if (!strcmp(s, names[i])) {
-            *out = (farm_engine)i;
-            return 1;
-        }
-    return 0;
-}
-
 static mp_status path_printf(char *out, size_t size, mp_error *err, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 static mp_status path_printf(char *out, size_t size, mp_error *err, const char *fmt, ...)

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/mp_read.h"
 #include "mlv_internal.h"
 
 #define RESYNC_WINDOW 65536u
@@ -15,27 +16,10 @@ static const char *chunk_name(const mlv_clip *c, uint32_t chunk)
     return mp_mlv_base_name(c->chunks[chunk].path);
 }
 
-/* pread that retries short reads; returns bytes read (short only at EOF) or -1. */
-static ssize_t read_at(int fd, void *dst, size_t len, uint64_t offset)
-{
-    size_t done = 0;
-    while (done < len) {
-        ssize_t got = pread(fd, (uint8_t *)dst + done, len - done, (off_t)(offset + done));
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0)
-            return -1;
-        if (got == 0)
-            break;
-        done += (size_t)got;
-    }
-    return (ssize_t)done;
-}
-
 mp_status mp_mlv_read_mlvi(const mlv_chunk *ch, mlv_file_header *h, mp_error *err)
 {
     uint8_t buf[MLV_MLVI_SIZE];
-    ssize_t got = read_at(ch->fd, buf, sizeof buf, 0);
+    ssize_t got = mp_pread_full(ch->fd, buf, sizeof buf, 0);
     const char *name = mp_mlv_base_name(ch->path);
     if (got < 0)
         return mp_error_set(err, MP_ERR_IO, "%s: offset 0: %s", name, strerror(errno));
@@ -81,7 +65,7 @@ static uint64_t resync(const mlv_chunk *ch, uint64_t from, uint8_t *window)
         size_t want = RESYNC_WINDOW;
         if (ch->size - pos < want)
             want = (size_t)(ch->size - pos);
-        ssize_t got = read_at(ch->fd, window, want, pos);
+        ssize_t got = mp_pread_full(ch->fd, window, want, pos);
         if (got < (ssize_t)MLV_HEADER_SIZE)
             break;
         /* candidates need a full 32-byte header inside the window, except at EOF */
@@ -158,7 +142,7 @@ static mp_status index_block(mlv_clip *c, uint32_t chunk, uint64_t off, const ui
         want = b.size;
     if (want > have) {
         uint8_t full[MLV_BLOCK_READ_MAX];
-        ssize_t got = read_at(ch->fd, full, want, off);
+        ssize_t got = mp_pread_full(ch->fd, full, want, off);
         if (got < 0)
             return mp_error_set(err, MP_ERR_IO, "%s: offset %llu: %s", chunk_name(c, chunk),
                                 (unsigned long long)off, strerror(errno));
@@ -223,7 +207,7 @@ mp_status mp_mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err)
             break;
         }
         size_t have = remain < sizeof hdr ? (size_t)remain : sizeof hdr;
-        ssize_t got = read_at(ch->fd, hdr, have, off);
+        ssize_t got = mp_pread_full(ch->fd, hdr, have, off);
         if (got < 0) {
             st = mp_error_set(err, MP_ERR_IO, "%s: offset %llu: %s", name,
                               (unsigned long long)off, strerror(errno));

@@ -1,6 +1,9 @@
 /* A program written against the installed libmlvpipe only (tests/build/install_api.sh):
- * api_demo CLIP OUT.md5 prints the clip's size and frames, reads its first and last frame,
- * and converts it to per-frame MD5s (--to md5) with a progress callback. */
+ * api_demo CLIP OUT.md5 INFO.json PLAN.json prints the clip's size and frames, reads its first
+ * and last frame, converts it to per-frame MD5s (--to md5) with a progress callback, writes
+ * its report (as `mlvpipe info --json`) and a JSON farm plan (as `mlvpipe plan --engine json
+ * --chunk 4 -o /out --mlvpipe mlvpipe`), and prints a line about the format table and the
+ * SIMD level. */
 #include <stdio.h>
 #include <string.h>
 
@@ -19,9 +22,46 @@ static void count_frames(void *opaque, const mlvpipe_progress *p)
         ++*(unsigned *)opaque;
 }
 
+static int write_text(const char *path, mlvpipe_text *t)
+{
+    FILE *f = fopen(path, "wb");
+    int ok = f && fwrite(t->data, 1, t->length, f) == t->length;
+    if (f && fclose(f))
+        ok = 0;
+    mlvpipe_text_free(t);
+    return ok;
+}
+
+/* The clip's report and farm plan into the files named. */
+static int describe_and_plan(const mlvpipe_clip *clip, const char *path, const char *info_path,
+                             const char *plan_path)
+{
+    mlvpipe_error err;
+    mlvpipe_text text;
+    if (mlvpipe_clip_describe(clip, MLVPIPE_DESCRIBE_JSON, &text, &err) != MLVPIPE_OK ||
+        !write_text(info_path, &text)) {
+        fprintf(stderr, "api_demo: describe: %s\n", err.message);
+        return 0;
+    }
+    mlvpipe_plan_settings p;
+    mlvpipe_default_plan_settings(&p);
+    p.engine = MLVPIPE_PLAN_JSON;
+    p.program = "mlvpipe";
+    p.clip = path;
+    p.output = "/out";
+    p.name = "d";
+    p.levels = "/out/d.levels.json";
+    p.chunk_size = 4;
+    if (mlvpipe_plan(clip, &p, &text, &err) != MLVPIPE_OK || !write_text(plan_path, &text)) {
+        fprintf(stderr, "api_demo: plan: %s\n", err.message);
+        return 0;
+    }
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 3)
+    if (argc != 5)
         return 2;
     if (mlvpipe_version_api() != MLVPIPE_API_VERSION) {
         fprintf(stderr, "api_demo: header API %x, library %x\n", MLVPIPE_API_VERSION,
@@ -47,7 +87,10 @@ int main(int argc, char **argv)
         numbers[k] = frame.number;
     }
     mlvpipe_frame_free(&frame);
+    int described = describe_and_plan(clip, argv[1], argv[3], argv[4]);
     mlvpipe_clip_close(clip);
+    if (!described)
+        return 1;
 
     unsigned progress_frames = 0;
     mlvpipe_convert_settings s;
@@ -67,5 +110,14 @@ int main(int argc, char **argv)
     printf("mlvpipe %s size %ux%u %s frames %u numbers %u-%u written %u progress %u\n",
            mlvpipe_version(), info.width, info.height, info.cfa, info.frame_count, numbers[0],
            numbers[1], res.written, progress_frames);
+    const mlvpipe_format *first = mlvpipe_format_at(0), *ffv1 = mlvpipe_format_find("ffv1");
+    if (!first || !ffv1)
+        return 1;
+    printf("first format %s, ffv1 %s .%s developed %d joinable %d, ",
+           first->name, ffv1->container, ffv1->extension, ffv1->developed, ffv1->joinable);
+    printf("cpu %s ", mlvpipe_cpu_level());
+    printf("limit sse7: %s, ", mlvpipe_status_name(mlvpipe_cpu_limit("sse7", &err)));
+    printf("limit c: %s, ", mlvpipe_status_name(mlvpipe_cpu_limit("c", &err)));
+    printf("now %s\n", mlvpipe_cpu_level());
     return 0;
 }

@@ -3,7 +3,9 @@
 # (api_demo.c) compiled against the INSTALLED headers and library through
 # `pkg-config --cflags --libs mlvpipe` only, linked shared and static. Each build
 # converts an mlvsynth dual-ISO clip to per-frame MD5s, which must equal the installed CLI's
-# `convert --to md5` output, with every frame written and reported by the progress callback.
+# `convert --to md5` output, with every frame written and reported by the progress callback;
+# its report and JSON farm plan must equal `info --json` and `plan --engine json`; the format
+# table and the SIMD level answer through the API.
 # usage: install_api.sh BUILD_DIR SRC_ROOT MLVSYNTH
 set -u
 build=$1 src=$2 mlvsynth=$3
@@ -17,7 +19,7 @@ prefix=$(meson introspect "$build" --buildoptions |
 pc=$(find "$dest" -name mlvpipe.pc | head -n 1)
 [ -n "$pc" ] || { fail "no mlvpipe.pc installed"; finish; }
 for f in include/mlvpipe/mlvpipe.h include/mlvpipe/clip.h include/mlvpipe/convert.h \
-         include/mlvpipe/common.h include/mlvpipe/version.h bin/mlvpipe; do
+         include/mlvpipe/common.h include/mlvpipe/plan.h include/mlvpipe/version.h bin/mlvpipe; do
     [ -e "$dest$prefix/$f" ] || fail "not installed: $prefix/$f"
 done
 libdir=$(dirname "$(dirname "$pc")")
@@ -50,13 +52,23 @@ ldd "$tmp/demo-static" | grep -q libmlvpipe && fail "demo-static needs libmlvpip
 "$mlvsynth" -o "$tmp/d.MLV" --dual-iso --size 256x144 --frames 6 >/dev/null || fail "mlvsynth"
 "$dest$prefix/bin/mlvpipe" convert "$tmp/d.MLV" --to md5 -o "$tmp/cli.md5" || fail "CLI convert"
 [ "$(wc -l <"$tmp/cli.md5")" -eq 6 ] || fail "CLI md5 list: $(wc -l <"$tmp/cli.md5") lines"
+clip=$(realpath "$tmp/d.MLV")
+"$dest$prefix/bin/mlvpipe" info --json "$clip" >"$tmp/cli.info.json" || fail "CLI info"
+"$dest$prefix/bin/mlvpipe" plan "$clip" -o /out --engine json --chunk 4 --mlvpipe mlvpipe \
+    >"$tmp/cli.plan.json" || fail "CLI plan"
+grep -q '"frame_count": 6' "$tmp/cli.info.json" || fail "CLI info: $(head -c 300 "$tmp/cli.info.json")"
+grep -q '"format": "mlvpipe-plan"' "$tmp/cli.plan.json" || fail "CLI plan: $(head -c 300 "$tmp/cli.plan.json")"
 for kind in shared static; do
-    LD_LIBRARY_PATH=$libdir "$tmp/demo-$kind" "$tmp/d.MLV" "$tmp/$kind.md5" >"$tmp/$kind.out" ||
-        fail "demo-$kind failed"
+    LD_LIBRARY_PATH=$libdir "$tmp/demo-$kind" "$clip" "$tmp/$kind.md5" "$tmp/$kind.info.json" \
+        "$tmp/$kind.plan.json" >"$tmp/$kind.out" || fail "demo-$kind failed"
     echo "demo-$kind: $(cat "$tmp/$kind.out")"
     grep -q "size 256x144 RGGB frames 6 numbers 0-5 written 6 progress 6\$" "$tmp/$kind.out" ||
         fail "demo-$kind: $(cat "$tmp/$kind.out")"
+    grep -q "^first format dng, ffv1 Matroska .mkv developed 1 joinable 1, cpu [a-z0-9]* limit sse7: invalid argument, limit c: ok, now c\$" \
+        "$tmp/$kind.out" || fail "demo-$kind formats/cpu: $(tail -n 1 "$tmp/$kind.out")"
     cmp -s "$tmp/$kind.md5" "$tmp/cli.md5" || fail "demo-$kind MD5s differ from the CLI's"
+    cmp -s "$tmp/$kind.info.json" "$tmp/cli.info.json" || fail "demo-$kind report differs from info --json"
+    cmp -s "$tmp/$kind.plan.json" "$tmp/cli.plan.json" || fail "demo-$kind plan differs from the CLI's"
 done
 LD_LIBRARY_PATH=$libdir ldd "$tmp/demo-shared" | grep -q "libmlvpipe.so.1 => $libdir" ||
     fail "demo-shared does not load the installed libmlvpipe.so.1"

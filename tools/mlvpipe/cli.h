@@ -4,8 +4,6 @@
 
 #include <mlvpipe/mlvpipe.h>
 
-#include "common/mp_status.h"
-
 /* Exit codes, documented in README.md ("EXIT STATUS"); farms key retries on them. */
 enum {
     EXIT_OK = 0,
@@ -30,7 +28,6 @@ int cli_exit_for_input(mlvpipe_status st);
 
 /* The CLI's logger prints "mlvpipe: level: msg" on stderr; verbosity set by -v/-q. */
 extern int cli_verbosity;   /* 0 quiet (errors only), 1 default (warnings), 2 info, 3 debug */
-extern const mp_logger cli_logger;        /* for info and plan, still on the modules */
 extern const mlvpipe_logger cli_api_logger;
 void cli_log(mlvpipe_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -1,27 +1,26 @@
 /* The output formats as convert and plan show and check them, from the one table
- * (encode/formats.h): the only CLI file that reads it. */
+ * (mlvpipe_format_at): the only CLI file that reads it. */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "cli.h"
-#include "encode/formats.h"
 
-static int listed(const mp_format *f, int farm_only)
+static int listed(const mlvpipe_format *f, int farm_only)
 {
     return !farm_only || f->joinable;
 }
 
 /* A movie written as one file (MOV, MKV, NUT), as opposed to frames, text or nothing. */
-static int is_movie(const mp_format *f)
+static int is_movie(const mlvpipe_format *f)
 {
-    return f->input == MP_INPUT_RGB && !f->sequence && f->extension;
+    return f->developed && !f->sequence && f->extension;
 }
 
 void cli_print_formats(FILE *out, int farm_only)
 {
-    const mp_format *f;
-    for (size_t i = 0; (f = mp_format_at(i)); i++)
+    const mlvpipe_format *f;
+    for (size_t i = 0; (f = mlvpipe_format_at(i)); i++)
         if (listed(f, farm_only))
             fprintf(out, "                        %-14s %s\n", f->name, f->summary);
 }
@@ -29,10 +28,10 @@ void cli_print_formats(FILE *out, int farm_only)
 /* "dng, prores422hq, ..." into buf, for error messages; stdout_only: those -o - takes. */
 static const char *format_names(char *buf, size_t size, int stdout_only, int farm_only)
 {
-    const mp_format *f;
+    const mlvpipe_format *f;
     size_t n = 0;
     buf[0] = 0;
-    for (size_t i = 0; (f = mp_format_at(i)); i++)
+    for (size_t i = 0; (f = mlvpipe_format_at(i)); i++)
         if (listed(f, farm_only) && (!stdout_only || f->to_stdout) && n < size)
             n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "", f->name);
     return buf;
@@ -40,14 +39,14 @@ static const char *format_names(char *buf, size_t size, int stdout_only, int far
 
 int cli_format_is_sequence(const char *name)
 {
-    const mp_format *f = mp_format_find(name);
+    const mlvpipe_format *f = mlvpipe_format_find(name);
     return f && f->sequence;
 }
 
 int cli_check_format(const char *command, const char *name, const char *output, int farm_only,
                      const char **extension)
 {
-    const mp_format *f = mp_format_find(name);
+    const mlvpipe_format *f = mlvpipe_format_find(name);
     char names[256];
     if (!f || !listed(f, farm_only))
         return cli_usage_error(command, "--to %stakes %s, not '%s'", farm_only ? "for a farm " : "",
@@ -63,34 +62,34 @@ int cli_check_format(const char *command, const char *name, const char *output, 
     return EXIT_OK;
 }
 
-static int in_scope(const mp_format *f, cli_scope scope)
+static int in_scope(const mlvpipe_format *f, cli_scope scope)
 {
     switch (scope) {
-    case CLI_SCOPE_DEVELOPED: return f->input == MP_INPUT_RGB;
-    case CLI_SCOPE_RAW_SEQUENCE: return f->input == MP_INPUT_RAW && f->sequence;
+    case CLI_SCOPE_DEVELOPED: return f->developed;
+    case CLI_SCOPE_RAW_SEQUENCE: return !f->developed && f->sequence;
     case CLI_SCOPE_SEQUENCE: return f->sequence;
-    case CLI_SCOPE_WAV: return f->audio == MP_AUDIO_BESIDE;
+    case CLI_SCOPE_WAV: return f->audio == MLVPIPE_FORMAT_AUDIO_BESIDE;
     }
     return 0;
 }
 
 /* What f does where an option of scope would need something else. */
-static const char *instead(const mp_format *f, cli_scope scope, char *buf, size_t size)
+static const char *instead(const mlvpipe_format *f, cli_scope scope, char *buf, size_t size)
 {
     switch (scope) {
     case CLI_SCOPE_DEVELOPED:
         return "takes the raw mosaic, undeveloped";
     case CLI_SCOPE_RAW_SEQUENCE:
-        return f->input == MP_INPUT_RGB ? "writes developed RGB, not DNG" : "writes no DNG";
+        return f->developed ? "writes developed RGB, not DNG" : "writes no DNG";
     case CLI_SCOPE_SEQUENCE:
         if (!f->extension)
             return f->to_stdout ? "writes one stream, not a folder of files" : "writes no file";
         snprintf(buf, size, "writes one .%s file", f->extension);
         return buf;
     case CLI_SCOPE_WAV:
-        return f->audio == MP_AUDIO_MUXED ? "carries the audio of its frames in the file, "
-                                            "whatever --frames says"
-                                          : "writes no audio";
+        return f->audio == MLVPIPE_FORMAT_AUDIO_MUXED ? "carries the audio of its frames in "
+                                                        "the file, whatever --frames says"
+                                                      : "writes no audio";
     }
     return "";
 }
@@ -98,13 +97,13 @@ static const char *instead(const mp_format *f, cli_scope scope, char *buf, size_
 int cli_check_applies(const char *command, const char *format, const char *option,
                       const char *does, cli_scope scope)
 {
-    const mp_format *f = mp_format_find(format), *g;
+    const mlvpipe_format *f = mlvpipe_format_find(format), *g;
     if (!f || in_scope(f, scope))
         return EXIT_OK;
     char names[256], what[64];
     size_t n = 0;
     names[0] = 0;
-    for (size_t i = 0; (g = mp_format_at(i)); i++)
+    for (size_t i = 0; (g = mlvpipe_format_at(i)); i++)
         if (in_scope(g, scope) && n < sizeof names)
             n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", n ? ", " : "", g->name);
     return cli_usage_error(command, "%s %s (--to %s); --to %s %s", option, does, names, format,
@@ -117,10 +116,10 @@ static const struct { const char *ext, *container; } foreign[] = {
     {"y4m", "YUV4MPEG"}};
 
 /* The first movie of the table written with extension ext, NULL if none. */
-static const mp_format *movie_for_extension(const char *ext)
+static const mlvpipe_format *movie_for_extension(const char *ext)
 {
-    const mp_format *f;
-    for (size_t i = 0; (f = mp_format_at(i)); i++)
+    const mlvpipe_format *f;
+    for (size_t i = 0; (f = mlvpipe_format_at(i)); i++)
         if (is_movie(f) && !strcasecmp(f->extension, ext))
             return f;
     return NULL;
@@ -138,8 +137,8 @@ int cli_format_from_output(const char *command, const char *to, const char *outp
                                    "movies are .mov (--to prores422hq and the other ProRes and DNxHR), .mkv "
                                    "(ffv1) or .nut (nut); for other containers pipe into "
                                    "ffmpeg (--to nut -o -)", output, foreign[i].container, ext);
-    const mp_format *named = movie_for_extension(ext);
-    const mp_format *given = mp_format_find(to);
+    const mlvpipe_format *named = movie_for_extension(ext);
+    const mlvpipe_format *given = mlvpipe_format_find(to);
     if (named && given && (given->sequence || (is_movie(given) &&
                                                strcasecmp(given->extension, ext)))) {
         char writes[64];

@@ -1,7 +1,7 @@
-/* mlvpipe plan CLIP -o DIR --chunk N: a render-farm job for the clip (src/farm/plan.h) on
+/* mlvpipe plan CLIP -o DIR --chunk N: a render-farm job for the clip (mlvpipe/plan.h) on
  * stdout: a Slurm submission script, a GNU parallel script, or a JSON task list. */
+#include <errno.h>
 #include <getopt.h>
-#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,8 +12,6 @@
 #include "cli_batch.h"
 #include "cli_convert.h"
 #include "cli_run.h"
-#include "farm/plan.h"
-#include "reader/mlv_reader.h"
 
 static void usage(FILE *out)
 {
@@ -147,6 +145,96 @@ static void clip_name(const char *path, char *out, size_t size)
         *dot = '\0';
 }
 
+/* One more --sbatch or --sbatch-work line into list (count so far in *count). */
+static int add_sbatch(const char *option, const char **list, uint32_t *count, const char *value)
+{
+    if (*count == MLVPIPE_PLAN_MAX_EXTRA)
+        return cli_usage_error("plan", "at most 32 %s options (this one: '%s')", option, value);
+    list[(*count)++] = value;
+    return EXIT_OK;
+}
+
+/* --engine's names, in mlvpipe_plan_engine order. */
+static int engine_parse(const char *name, mlvpipe_plan_engine *out)
+{
+    static const char *const names[] = {"slurm", "parallel", "json"};
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(name, names[i])) {
+            *out = (mlvpipe_plan_engine)i;
+            return 1;
+        }
+    return 0;
+}
+
+/* The options after "--" on their own, through convert's parser into *a: unknown options,
+ * bad values (convert's messages), words that are no option. */
+static int check_extra(const mlvpipe_plan_settings *p, cli_convert_args *a)
+{
+    char *argv[MLVPIPE_PLAN_MAX_EXTRA + 2] = {"convert"};
+    for (uint32_t i = 0; i < p->extra_count; i++)
+        argv[i + 1] = (char *)p->extra[i];
+    int rc = cli_convert_parse("convert", (int)p->extra_count + 1, argv, a);
+    a->operands = NULL;   /* they were in argv: only their count stays valid */
+    if (rc)
+        return rc;
+    if (a->help)
+        return cli_usage_error("plan", "--help after -- would go to every task; see 'mlvpipe "
+                               "convert --help' for the options");
+    if (a->operand_count)
+        return cli_usage_error("plan", "'%s' after -- is not a convert option (the clip goes "
+                               "before --)", argv[p->extra_count + 1 - a->operand_count]);
+    return EXIT_OK;
+}
+
+/* The first chunk's convert task (mlvpipe_plan_task_argv) through convert's parser; its
+ * argv[0] is the program, argv[1] "convert", where convert's own argv starts. */
+static int parse_task(const mlvpipe_clip *clip, const mlvpipe_plan_settings *p,
+                      cli_convert_args *a, char ***words)
+{
+    uint32_t n = 0;
+    mlvpipe_error err = {0};
+    mlvpipe_status st = mlvpipe_plan_task_argv(clip, p, words, &n, &err);
+    if (st != MLVPIPE_OK) {
+        cli_log(MLVPIPE_LOG_ERROR, "%s", err.message);
+        return st == MLVPIPE_ERR_ARG ? EXIT_USAGE : cli_exit_for_input(st);
+    }
+    return cli_convert_parse("convert", (int)n - 1, *words + 1, a);
+}
+
+/* A task's whole convert command (the first chunk's: the others differ only in --frames and
+ * the segment name) as the node will run it, through convert's parser and checks: e.g. an
+ * option the format does not take. An option after -- that the plan writes itself too (its
+ * --to always; -o, --frames, --levels, and --threads ... when plan gives its own) is refused.
+ * Nothing is written. */
+static int check_task(const mlvpipe_clip *clip, const mlvpipe_plan_settings *p)
+{
+    mlvpipe_plan_settings own = *p;
+    own.extra_count = 0;
+    char **words = NULL, **own_words = NULL;
+    cli_convert_args a, plan_only, extra;
+    cli_clips clips = {0};
+    int rc = parse_task(clip, &own, &plan_only, &own_words);
+    if (rc == EXIT_OK)
+        rc = check_extra(p, &extra);
+    /* The plan's format (dng without --to) decides what each task writes and the join. */
+    const char *both = rc != EXIT_OK ? NULL : extra.to ? "--to"
+                                            : cli_convert_given_both(&plan_only, &extra);
+    if (both)
+        rc = cli_usage_error("plan", "%s%s after -- contradicts what the plan writes into every "
+                             "task; give plan its own option instead", both[0] == '-' ? "" : "--",
+                             both);
+    if (rc == EXIT_OK)
+        rc = parse_task(clip, p, &a, &words);
+    if (rc == EXIT_OK)
+        rc = cli_clips_collect("convert", a.operands, a.operand_count, &clips);
+    if (rc == EXIT_OK)
+        rc = cli_convert_check("convert", &a, &clips);
+    cli_clips_free(&clips);
+    mlvpipe_argv_free(words);
+    mlvpipe_argv_free(own_words);
+    return rc;
+}
+
 /* Two clips of one name (A/A001.MLV, B/A001.MLV) would write the same files in DIR. */
 static int check_names(const cli_clips *clips)
 {
@@ -163,118 +251,15 @@ static int check_names(const cli_clips *clips)
     return EXIT_OK;
 }
 
-/* Reads what the plan needs from the clip: GUID, frame numbers, audio. */
-static int read_clip(farm_plan *p, uint32_t **numbers)
+/* One clip's plan from the settings in *shared (clip, name and sidecar filled in here), its
+ * task checked first, appended to *all (malloc'd text, *length bytes). */
+static int plan_clip(const mlvpipe_plan_settings *shared, const char *path, const char *levels,
+                     char **all, size_t *length)
 {
-    mlv_clip *clip;
-    mp_error err = {0};
-    mlv_open_options oo = {.log = cli_logger};
-    mp_status st = mp_mlv_clip_open(&clip, p->clip, &oo, &err);
-    if (st != MP_OK) {
-        mp_log(&cli_logger, MP_LOG_ERROR, "%s", err.msg);
-        return cli_exit_for_input((mlvpipe_status)st);
-    }
-    const mlv_clip_info *info = mp_mlv_clip_get_info(clip);
-    p->guid = info->guid;
-    p->frame_count = info->frame_count;
-    p->first_frame = info->first_number;
-    p->last_frame = info->last_number;
-    p->has_audio = info->audio.present && info->audio_bytes > 0;
-    *numbers = malloc((info->frame_count ? info->frame_count : 1) * sizeof **numbers);
-    int rc = *numbers ? EXIT_OK : EXIT_INTERNAL;
-    for (uint32_t i = 0; rc == EXIT_OK && i < info->frame_count; i++) {
-        mlv_frame_info fi;
-        if ((st = mp_mlv_frame_info_get(clip, i, &fi)) != MP_OK) {
-            mp_log(&cli_logger, MP_LOG_ERROR, "%s: frame index %" PRIu32 ": %s", p->clip, i,
-                   mp_status_name(st));
-            rc = cli_exit_for_input((mlvpipe_status)st);
-        }
-        (*numbers)[i] = fi.number;
-    }
-    if (rc == EXIT_OK && info->frame_count == 0) {
-        mp_log(&cli_logger, MP_LOG_ERROR, "%s: the clip has no frames", p->clip);
-        rc = EXIT_INPUT;
-    }
-    mp_mlv_clip_close(clip);
-    return rc;
-}
-
-/* The options after "--" on their own, through convert's parser into *a: unknown options,
- * bad values (convert's messages), words that are no option. */
-static int check_extra(const farm_plan *p, cli_convert_args *a)
-{
-    char *argv[FARM_MAX_EXTRA + 2] = {"convert"};
-    for (uint32_t i = 0; i < p->extra_count; i++)
-        argv[i + 1] = (char *)p->extra[i];
-    int rc = cli_convert_parse("convert", (int)p->extra_count + 1, argv, a);
-    a->operands = NULL;   /* they were in argv: only their count stays valid */
-    if (rc)
-        return rc;
-    if (a->help)
-        return cli_usage_error("plan", "--help after -- would go to every task; see 'mlvpipe "
-                               "convert --help' for the options");
-    if (a->operand_count)
-        return cli_usage_error("plan", "'%s' after -- is not a convert option (the clip goes "
-                               "before --)", argv[p->extra_count + 1 - a->operand_count]);
-    return EXIT_OK;
-}
-
-/* Chunk 0's convert command through convert's parser (its argv[0] is the program, argv[1]
- * "convert", where convert's own argv starts); EXIT_OK or convert's usage error. */
-static int parse_task(const farm_plan *p, cli_convert_args *a, char ***words)
-{
-    uint32_t n = 0;
-    mp_error err = {0};
-    if (mp_farm_chunk_argv(p, 0, words, &n, &err) != MP_OK) {
-        mp_log(&cli_logger, MP_LOG_ERROR, "%s", err.msg);
-        return EXIT_INTERNAL;
-    }
-    return cli_convert_parse("convert", (int)n - 1, *words + 1, a);
-}
-
-/* A task's whole convert command (chunk 0's: the others differ only in --frames and the
- * segment name) as the node will run it, through convert's parser and checks: e.g. an option
- * the format does not take. An option after -- that the plan writes itself too (from its own
- * --to, --threads, ... or always, like -o and --frames) is refused. Nothing is read or
- * written. */
-static int check_task(const farm_plan *p)
-{
-    farm_plan own = *p;
-    own.extra_count = 0;
-    char **words = NULL, **own_words = NULL;
-    cli_convert_args a, plan_only, extra;
-    cli_clips clips = {0};
-    int rc = parse_task(&own, &plan_only, &own_words);
-    if (rc == EXIT_OK)
-        rc = check_extra(p, &extra);
-    /* The plan's format (dng without --to) decides what each task writes and the join. */
-    const char *both = rc != EXIT_OK ? NULL : extra.to ? "--to"
-                                            : cli_convert_given_both(&plan_only, &extra);
-    if (both)
-        rc = cli_usage_error("plan", "%s%s after -- contradicts what the plan writes into every "
-                             "task; give plan its own option instead", both[0] == '-' ? "" : "--",
-                             both);
-    if (rc == EXIT_OK)
-        rc = parse_task(p, &a, &words);
-    if (rc == EXIT_OK)
-        rc = cli_clips_collect("convert", a.operands, a.operand_count, &clips);
-    if (rc == EXIT_OK)
-        rc = cli_convert_check("convert", &a, &clips);
-    cli_clips_free(&clips);
-    mp_farm_argv_free(words);
-    mp_farm_argv_free(own_words);
-    return rc;
-}
-
-/* One clip's plan, from the options in *shared (its per-clip fields are filled here), appended
- * to text. */
-static int plan_clip(farm_plan *shared, const char *clip, const char *levels, farm_engine engine,
-                     mp_text *text)
-{
-    farm_plan p = *shared;
+    mlvpipe_plan_settings p = *shared;
     char clip_abs[PATH_MAX], levels_abs[PATH_MAX], name[NAME_MAX + 1];
-    if (!realpath(clip, clip_abs)) {
-        mp_log(&cli_logger, MP_LOG_ERROR, "%s: cannot open: %m", clip);
+    if (!realpath(path, clip_abs)) {
+        cli_log(MLVPIPE_LOG_ERROR, "%s: cannot open: %s", path, strerror(errno));
         return EXIT_INPUT;
     }
     clip_name(clip_abs, name, sizeof name);
@@ -285,34 +270,52 @@ static int plan_clip(farm_plan *shared, const char *clip, const char *levels, fa
     p.clip = clip_abs;
     p.name = name;
     p.levels = levels_abs;
-
-    uint32_t *numbers = NULL;
-    farm_chunk *chunks = NULL;
-    mp_error err = {0};
-    mp_status st = MP_OK;
-    int rc = read_clip(&p, &numbers);
-    if (rc == EXIT_OK)
-        st = mp_farm_chunks(numbers, p.frame_count, p.chunk_size, &chunks, &p.chunk_count, &err);
-    p.chunks = chunks;
-    if (rc == EXIT_OK && st == MP_OK)
-        rc = check_task(&p);
-    if (rc == EXIT_OK && st == MP_OK)
-        st = mp_farm_plan_render(&p, engine, text, &err);
-    if (rc == EXIT_OK && st != MP_OK) {
-        mp_log(&cli_logger, MP_LOG_ERROR, "%s", err.msg);
-        rc = st == MP_ERR_ARG ? EXIT_USAGE : EXIT_INTERNAL;
+    mlvpipe_clip *clip;
+    mlvpipe_error err = {0};
+    mlvpipe_text text = {0};
+    mlvpipe_status st = mlvpipe_clip_open(p.clip, &cli_api_logger, &clip, &err);
+    if (st != MLVPIPE_OK) {
+        cli_log(MLVPIPE_LOG_ERROR, "%s", err.message);
+        return cli_exit_for_input(st);
     }
-    free(chunks);
-    free(numbers);
+    int rc = check_task(clip, &p);
+    if (rc == EXIT_OK && (st = mlvpipe_plan(clip, &p, &text, &err)) != MLVPIPE_OK) {
+        cli_log(MLVPIPE_LOG_ERROR, "%s", err.message);
+        rc = cli_exit_for_input(st);
+    }
+    mlvpipe_clip_close(clip);
+    char *grown = rc == EXIT_OK ? realloc(*all, *length + text.length + 1) : NULL;
+    if (rc == EXIT_OK && !grown) {
+        cli_log(MLVPIPE_LOG_ERROR, "plan: out of memory");
+        rc = EXIT_INTERNAL;
+    }
+    if (grown) {
+        memcpy(grown + *length, text.data, text.length);
+        *length += text.length;
+        *all = grown;
+    }
+    mlvpipe_text_free(&text);
     return rc;
+}
+
+/* Appends a short piece of text (JSON brackets, separators) to *all. */
+static int append(char **all, size_t *length, const char *piece)
+{
+    size_t n = strlen(piece);
+    char *grown = realloc(*all, *length + n + 1);
+    if (!grown)
+        return 0;
+    memcpy(grown + *length, piece, n);
+    *length += n;
+    *all = grown;
+    return 1;
 }
 
 int cmd_plan(int argc, char **argv)
 {
     static const char command[] = "plan";
-    farm_plan p = {.tool = "mlvpipe " MLVPIPE_VERSION, .phase = -1, .chunk_size = 1000,
-                   .requeues = 3};
-    farm_engine engine = FARM_SLURM;
+    mlvpipe_plan_settings p;
+    mlvpipe_default_plan_settings(&p);
     const char *output = NULL, *levels = NULL, *program = NULL;
     uint32_t value;
     int rc;
@@ -322,7 +325,7 @@ int cmd_plan(int argc, char **argv)
     while (dashes < argc && strcmp(argv[dashes], "--"))
         dashes++;
     for (int i = dashes + 1; i < argc; i++) {
-        if (p.extra_count == FARM_MAX_EXTRA)
+        if (p.extra_count == MLVPIPE_PLAN_MAX_EXTRA)
             return cli_usage_error(command,
                                    "at most 32 convert options after -- ('%s' is extra)", argv[i]);
         p.extra[p.extra_count++] = argv[i];
@@ -340,7 +343,7 @@ int cmd_plan(int argc, char **argv)
             p.chunk_size = value;
             break;
         case OPT_ENGINE:
-            if (!mp_farm_engine_parse(optarg, &engine))
+            if (!engine_parse(optarg, &p.engine))
                 return cli_usage_error(command,
                                        "--engine takes slurm, parallel or json, not '%s'", optarg);
             break;
@@ -357,16 +360,12 @@ int cmd_plan(int argc, char **argv)
         case OPT_LEVELS: levels = optarg; break;
         case OPT_MLVPIPE: program = optarg; break;
         case OPT_SBATCH:
-            if (p.sbatch_count == FARM_MAX_EXTRA)
-                return cli_usage_error(command,
-                                       "at most 32 --sbatch options (this one: '%s')", optarg);
-            p.sbatch[p.sbatch_count++] = optarg;
+            if ((rc = add_sbatch("--sbatch", p.sbatch, &p.sbatch_count, optarg)))
+                return rc;
             break;
         case OPT_SBATCH_WORK:
-            if (p.sbatch_work_count == FARM_MAX_EXTRA)
-                return cli_usage_error(command,
-                                       "at most 32 --sbatch-work options (this one: '%s')", optarg);
-            p.sbatch_work[p.sbatch_work_count++] = optarg;
+            if ((rc = add_sbatch("--sbatch-work", p.sbatch_work, &p.sbatch_work_count, optarg)))
+                return rc;
             break;
         case OPT_MEM:
             if (!valid_mem(optarg))
@@ -411,7 +410,7 @@ int cmd_plan(int argc, char **argv)
     if (rc == EXIT_OK)
         rc = check_names(&clips);
     if (rc == EXIT_OK)
-        rc = cli_check_format(command, p.format ? p.format : "dng", NULL, 1, &p.movie_ext);
+        rc = cli_check_format(command, p.format ? p.format : "dng", NULL, 1, NULL);
     if (rc == EXIT_OK)
         rc = check_extra(&p, &extra);
     if (rc == EXIT_OK && !absolute(output, out_abs, sizeof out_abs))
@@ -427,25 +426,24 @@ int cmd_plan(int argc, char **argv)
     p.program = program;
     p.output = out_abs;
     /* Every clip's plan is made before anything is printed: one that fails prints nothing. */
-    mp_text text = {0};
-    if (engine == FARM_JSON && clips.count > 1)
-        mp_text_printf(&text, "[\n");
-    for (int i = 0; rc == EXIT_OK && i < clips.count; i++) {
-        if (i)
-            mp_text_printf(&text, engine == FARM_JSON ? ",\n" : "\n");
-        rc = plan_clip(&p, clips.path[i], levels, engine, &text);
-    }
-    if (engine == FARM_JSON && clips.count > 1)
-        mp_text_printf(&text, "]\n");
-    if (rc == EXIT_OK && text.failed) {
-        mp_log(&cli_logger, MP_LOG_ERROR, "plan: out of memory");
+    char *all = NULL;
+    size_t length = 0;
+    int json_list = p.engine == MLVPIPE_PLAN_JSON && clips.count > 1;
+    if (rc == EXIT_OK && json_list && !append(&all, &length, "[\n"))
         rc = EXIT_INTERNAL;
+    for (int i = 0; rc == EXIT_OK && i < clips.count; i++) {
+        if (i && !append(&all, &length, json_list ? ",\n" : "\n"))
+            rc = EXIT_INTERNAL;
+        if (rc == EXIT_OK)
+            rc = plan_clip(&p, clips.path[i], levels, &all, &length);
     }
-    if (rc == EXIT_OK && (fwrite(text.data, 1, text.len, stdout) != text.len || fflush(stdout))) {
-        mp_log(&cli_logger, MP_LOG_ERROR, "stdout: cannot write the plan: %m");
+    if (rc == EXIT_OK && json_list && !append(&all, &length, "]\n"))
+        rc = EXIT_INTERNAL;
+    if (rc == EXIT_OK && (fwrite(all, 1, length, stdout) != length || fflush(stdout))) {
+        cli_log(MLVPIPE_LOG_ERROR, "stdout: cannot write the plan: %s", strerror(errno));
         rc = EXIT_OUTPUT;
     }
-    mp_text_free(&text);
+    free(all);
     cli_clips_free(&clips);
     return rc;
 }

@@ -6,7 +6,6 @@
 
 #include "cli.h"
 #include "cli_run.h"
-#include "common/mp_cpu.h"
 
 int cli_verbosity = 1;
 
@@ -40,19 +39,12 @@ static void cli_print(mlvpipe_log_level level, const char *msg)
             atomic_load(&cli_progress_line_open) ? "\r\033[K" : "", names[level], msg);
 }
 
-static void cli_log_fn(void *opaque, mp_log_level level, const char *msg)
-{
-    (void)opaque;
-    cli_print((mlvpipe_log_level)level, msg);
-}
-
 static void cli_api_log_fn(void *opaque, mlvpipe_log_level level, const char *msg)
 {
     (void)opaque;
     cli_print(level, msg);
 }
 
-const mp_logger cli_logger = {cli_log_fn, NULL};
 const mlvpipe_logger cli_api_logger = {cli_api_log_fn, NULL};
 
 void cli_log(mlvpipe_log_level level, const char *fmt, ...)
@@ -119,11 +111,11 @@ static void usage(FILE *out)
 /* --cpu-flags: the highest instruction-set level the kernels may use. */
 static int set_cpu_level(const char *name)
 {
-    int level = mp_cpu_level_from_name(name);
-    if (level < 0 || mp_cpu_set_level((mp_cpu_level)level) != 0) {
+    mlvpipe_status st = mlvpipe_cpu_limit(name, NULL);
+    if (st != MLVPIPE_OK) {
         fprintf(stderr, "mlvpipe: --cpu-flags %s: %s\n", name,
-                level < 0 ? "unknown level (c, sse2, avx2 or neon)"
-                          : "not available on this CPU or build");
+                st == MLVPIPE_ERR_ARG ? "unknown level (c, sse2, avx2 or neon)"
+                                      : "not available on this CPU or build");
         return EXIT_USAGE;
     }
     return EXIT_OK;
@@ -157,8 +149,7 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     if (cli_verbosity >= 2)
-        fprintf(stderr, "mlvpipe: info: SIMD kernels: %s\n",
-                mp_cpu_level_name(mp_cpu_level_get()));
+        fprintf(stderr, "mlvpipe: info: SIMD kernels: %s\n", mlvpipe_cpu_level());
     for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++)
         if (!strcmp(argv[i], commands[c].name))
             return commands[c].run(argc - i, argv + i);

@@ -124,10 +124,6 @@ static void test_check_text(void **state)
     assert_int_equal(mp_farm_check_text("clip path", "/a\nMLVPIPE_JOB", &err), MP_ERR_ARG);
     assert_non_null(strstr(err.msg, "clip path"));
     assert_non_null(strstr(err.msg, "offset 2"));
-    farm_engine e;
-    assert_true(mp_farm_engine_parse("parallel", &e) && e == FARM_PARALLEL);
-    assert_true(mp_farm_engine_parse("json", &e) && e == FARM_JSON);
-    assert_false(mp_farm_engine_parse("sge", &e));
 }
 
 static const farm_chunk three[] = {{0, 9, 10}, {10, 19, 10}, {20, 24, 5}};

@@ -4,6 +4,7 @@
 #ifndef MP_JSON_H
 #define MP_JSON_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -61,6 +62,7 @@ typedef struct mp_text {
 } mp_text;
 
 void mp_text_printf(mp_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void mp_text_vprintf(mp_text *t, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 /* Appends s as a JSON string literal: '"' and '\\' escaped, control characters and DEL as
  * \u00XX, valid UTF-8 copied, and every byte that does not start a valid UTF-8 sequence
  * (damaged metadata, Latin-1 file names) as \ufffd, so the output always parses. */

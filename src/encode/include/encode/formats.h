@@ -34,6 +34,9 @@ typedef struct mp_format {
                                      * in order unless ops->concurrent_frames */
 } mp_format;
 
+/* The table holds at most this many (the public API mirrors it in an array this size). */
+#define MP_FORMAT_MAX 32
+
 /* NULL when no format has that name. */
 const mp_format *mp_format_find(const char *name);
 /* The i-th format in --help order (dng first, the default), NULL past the last. */

@@ -50,9 +50,6 @@ mp_status mp_farm_check_text(const char *what, const char *s, mp_error *err);
 
 typedef enum farm_engine { FARM_SLURM, FARM_PARALLEL, FARM_JSON } farm_engine;
 
-/* Parses "slurm", "parallel" or "json"; returns 0 on anything else. */
-int mp_farm_engine_parse(const char *s, farm_engine *out);
-
 #define FARM_MAX_EXTRA 32
 
 typedef struct farm_plan {

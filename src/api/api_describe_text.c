@@ -1,0 +1,134 @@
+/* The clip report as text (mlvpipe info). */
+#include "api_describe.h"
+
+#include <inttypes.h>
+
+static void print_defects_text(const info_report *r, mp_text *t)
+{
+    if (r->defects_err.code != MP_OK)
+        mp_text_printf(t, "raw defects:   %s\n", r->defects_err.msg);
+    for (uint32_t i = 0; i < r->levels.segment_count; i++) {
+        const mp_levels_segment *s = &r->levels.segments[i];
+        const rawfix_map *m = &s->fix;
+        mp_text_printf(t, "raw defects:   frames %u..%u (%u sampled): ", s->first_frame,
+                       s->last_frame, m->frames);
+        if (m->lattice.period_x)
+            mp_text_printf(t, "focus pixels %ux%u lattice, %u classes, %" PRIu64 " sites; ",
+                           m->lattice.period_x, m->lattice.period_y, m->lattice.class_count,
+                           mp_rawfix_lattice_sites(&m->lattice));
+        else
+            mp_text_printf(t, "no focus-pixel lattice; ");
+        mp_text_printf(t, "%u hot/cold pixels; stripes %.3f %% (%s)\n", m->pixel_count,
+                       100 * m->stripe_amplitude, m->stripes ? "corrected" : "not significant");
+    }
+}
+
+void mp_api_describe_text(const info_report *r, mp_text *t)
+{
+    const mlv_clip_info *in = r->in;
+    const mlv_clip *c = r->clip;
+    mp_text_printf(t, "file:          %s\n", mp_mlv_clip_path(c, 0));
+    for (uint32_t i = 1; i < in->chunk_count; i++)
+        mp_text_printf(t, "chunk %-7u  %s\n", i, mp_mlv_clip_path(c, i));
+    if (in->container == MLV_CONTAINER_MLV)
+        mp_text_printf(t,
+                       "container:     MLV, %u chunk file%s, GUID %016" PRIx64
+                       ", videoClass 0x%x, "
+                       "audioClass 0x%x\n",
+                       in->chunk_count, in->chunk_count == 1 ? "" : "s", in->guid,
+                       in->video_class, in->audio_class);
+    else
+        mp_text_printf(t, "container:     legacy RAW, %u chunk file%s\n", in->chunk_count,
+                       in->chunk_count == 1 ? "" : "s");
+    if (in->camera.present)
+        mp_text_printf(t, "camera:        %s (model 0x%08x%s%s)\n", in->camera.name,
+                       in->camera.model, in->camera.serial[0] ? ", serial " : "",
+                       in->camera.serial);
+    else
+        mp_text_printf(t, "camera:        unknown (no IDNT block)\n");
+    if (in->lens.present)
+        mp_text_printf(t, "lens:          %s, %u mm, f/%.1f\n",
+                       in->lens.name[0] ? in->lens.name : "unnamed", in->lens.focal_mm,
+                       in->lens.aperture_x100 / 100.0);
+    mp_text_printf(t, "resolution:    %ux%u\n", in->raw.width, in->raw.height);
+    mp_text_printf(t, "bit depth:     %u\n", in->raw.bits);
+    mp_text_printf(t, "levels:        black %d, white %d\n", in->raw.black, in->raw.white);
+    mp_text_printf(t, "CFA:           %s\n", cfa_name(in->raw.cfa));
+    mp_text_printf(t, "fps:           %.3f (%u/%u)\n", fps_of(in), in->fps_num, in->fps_den);
+    mp_text_printf(t, "frames:        %u", in->frame_count);
+    if (in->frame_count)
+        mp_text_printf(t, " (numbers %u..%u)", in->first_number, in->last_number);
+    mp_text_printf(t, "\n");
+    mp_text_printf(t, "gaps:          %u (%u missing frame%s)\n", in->gap_count,
+                   in->missing_frames, in->missing_frames == 1 ? "" : "s");
+    mp_text_printf(t, "duration:      %.3f s\n", duration_s(in));
+    mp_text_printf(t, "compression:   %s%s%s\n", mp_mlv_compression_name(in->compression),
+                   in->lj92_tagged_raw ? " (LJ92 payloads in a videoClass 0x01 clip)" : "",
+                   in->lzma_tagged_raw
+                       ? " (LZMA payloads in a videoClass 0x01 clip: mislabelled by "
+                         "mlv_dump builds of 2015-2017)"
+                       : "");
+    if (r->video_err.code != MP_OK)
+        mp_text_printf(t, "video:         UNSUPPORTED: %s\n", r->video_err.msg);
+    if (in->exposure.present)
+        mp_text_printf(t, "exposure:      ISO %u, shutter %" PRIu64 " us\n", in->exposure.iso,
+                       in->exposure.shutter_us);
+    if (in->white_balance.present)
+        mp_text_printf(t, "white balance: mode %u, %u K, gains %u/%u/%u\n",
+                       in->white_balance.mode, in->white_balance.kelvin,
+                       in->white_balance.gain_r, in->white_balance.gain_g,
+                       in->white_balance.gain_b);
+    if (in->wall_clock.present)
+        mp_text_printf(t, "recorded:      %04d-%02d-%02d %02d:%02d:%02d\n", in->wall_clock.year,
+                       in->wall_clock.month, in->wall_clock.day, in->wall_clock.hour,
+                       in->wall_clock.minute, in->wall_clock.second);
+    if (in->audio_bytes)
+        mp_text_printf(
+            t,
+            "audio:         PCM format %u, %u ch, %u Hz, %u-bit, %.3f s, starts %+.3f ms "
+            "from the first frame\n",
+            in->audio.format, in->audio.channels, in->audio.sample_rate,
+            in->audio.bits_per_sample, audio_duration_s(in), audio_offset_ms(in));
+    else
+        mp_text_printf(t, "audio:         none\n");
+    if (in->dual_iso.present)
+        mp_text_printf(
+            t, "dual ISO tag:  DISO mode %u, recovery setting %d -> ISO %u (primary ISO %u)\n",
+            in->dual_iso.mode, in->dual_iso.iso_value, in->dual_iso.recovery_iso,
+            in->exposure.iso);
+    else
+        mp_text_printf(t, "dual ISO tag:  none (no DISO block)\n");
+    if (r->dual_found)
+        mp_text_printf(
+            t, "dual ISO pixels: yes in %u of %u frames checked, row phase %d, ~%.1f EV\n",
+            r->dual_found, r->dual_checked, mp_dualiso_phase_majority(r->phase_votes),
+            r->ev_sum / r->dual_found);
+    else
+        mp_text_printf(t, "dual ISO pixels: no (%u frame%s checked)\n", r->dual_checked,
+                       r->dual_checked == 1 ? "" : "s");
+    if (r->dual_err.code != MP_OK)
+        mp_text_printf(t, "dual ISO check: %s\n", r->dual_err.msg);
+    if (in->info_text[0])
+        mp_text_printf(t, "info text:     %s\n", in->info_text);
+    mp_text_printf(t, "segments:      %u\n", r->segment_count);
+    for (uint32_t i = 0; r->segment_count > 1 && i < r->segment_count; i++) {
+        const segment_summary *s = &r->segments[i];
+        mp_text_printf(
+            t, "  frames %u..%u: %ux%u %u-bit, black %d, white %d, ISO %u, dual ISO %s\n",
+            s->first, s->last, s->raw->width, s->raw->height, s->raw->bits, s->raw->black,
+            s->raw->white, s->exposure->iso,
+            s->dual_iso->present && s->dual_iso->mode ? "on" : "off");
+    }
+    print_defects_text(r, t);
+    uint32_t entries = in->damage_count + in->damage_omitted + r->bad_frames;
+    if (!entries)
+        mp_text_printf(t, "damage:        none\n");
+    else
+        mp_text_printf(t, "damage:        %u entr%s\n", entries, entries == 1 ? "y" : "ies");
+    for (uint32_t i = 0; i < in->damage_count; i++)
+        mp_text_printf(t, "  %s\n", mp_mlv_clip_damage(c, i)->message);
+    for (uint32_t i = 0; i < r->bad_frames; i++)
+        mp_text_printf(t, "  %s\n", r->bad_err[i].msg);
+    if (in->damage_omitted)
+        mp_text_printf(t, "  ... %u more not listed\n", in->damage_omitted);
+}
