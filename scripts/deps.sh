@@ -21,6 +21,8 @@ test_pkgs="$test_pkgs groff-base"
 # openexr (exrheader, exrmaketiled) and libtiff-tools (tiffinfo): outside readers of the EXR and
 # TIFF sequences in tests/e2e/cli_formats.sh.
 test_pkgs="$test_pkgs openexr libtiff-tools"
+# chromium: renders the `mlvpipe report` page headless (tests/e2e/report_browser.sh).
+test_pkgs="$test_pkgs chromium"
 pkgs=$build_pkgs
 [ "$want" = test ] && pkgs="$pkgs $test_pkgs"
 missing=""

@@ -22,6 +22,13 @@ typedef enum mlvpipe_curve {
     MLVPIPE_CURVE_LINEAR, MLVPIPE_CURVE_BT709, MLVPIPE_CURVE_LOGC3, MLVPIPE_CURVE_SLOG3
 } mlvpipe_curve;
 
+/* Highlights of developed movies (README "Highlights"): BLEND (default) takes every pixel
+ * near a raw clip, or near the top of the output curve, smoothly to white; CLIP only clips
+ * the white-balanced channels at the same level (dcraw's default: neutral where all clip). */
+typedef enum mlvpipe_highlights {
+    MLVPIPE_HIGHLIGHTS_BLEND, MLVPIPE_HIGHLIGHTS_CLIP
+} mlvpipe_highlights;
+
 /* The colour temperatures MLVPIPE_WB_KELVIN takes (where the daylight-locus fit holds). */
 #define MLVPIPE_WB_KELVIN_MIN 2000
 #define MLVPIPE_WB_KELVIN_MAX 25000
@@ -93,6 +100,7 @@ typedef struct mlvpipe_convert_settings {
     /* raw defects found in the clip and repaired before dual ISO (README "Raw defects"); each
      * non-zero leaves one fix out; all three: not even looked for */
     int no_focus_pixels, no_bad_pixels, no_stripes;
+    mlvpipe_highlights highlights;    /* movies */
 } mlvpipe_convert_settings;
 
 MLVPIPE_API void mlvpipe_default_convert_settings(mlvpipe_convert_settings *s);

@@ -14,6 +14,7 @@
  *
  * clip.h: open a clip, its metadata, its frames. convert.h: convert, analyze, join.
  * plan.h: render-farm jobs.
+ * report.h: an HTML page and JSON numbers that show clips at a glance.
  * common.h: status codes, errors, logging, progress. version.h: the API version. */
 #ifndef MLVPIPE_H
 #define MLVPIPE_H
@@ -22,6 +23,7 @@
 #include "mlvpipe/common.h"
 #include "mlvpipe/convert.h"
 #include "mlvpipe/plan.h"
+#include "mlvpipe/report.h"
 #include "mlvpipe/version.h"
 
 /* The library's version ("0.1.0") and the API version it was built with

@@ -5,23 +5,6 @@
 #include <inttypes.h>
 #include <stdarg.h>
 
-static const char *damage_kind_name(mlv_damage_kind k)
-{
-    switch (k) {
-    case MLV_DAMAGE_TRUNCATED: return "truncated";
-    case MLV_DAMAGE_ZERO_TAIL: return "zero_tail";
-    case MLV_DAMAGE_BAD_BLOCK: return "bad_block";
-    case MLV_DAMAGE_GUID_MISMATCH: return "guid_mismatch";
-    case MLV_DAMAGE_MISSING_CHUNK: return "missing_chunk";
-    case MLV_DAMAGE_DUPLICATE_FRAME: return "duplicate_frame";
-    case MLV_DAMAGE_RESYNC: return "resync";
-    case MLV_DAMAGE_LOST_FRAMES: return "lost_frames";
-    case MLV_DAMAGE_BAD_NUMBER: return "bad_number";
-    case MLV_DAMAGE_OVERSTATED: return "overstated_size";
-    }
-    return "unknown";
-}
-
 static void print_defects_json(const info_report *r, mp_text *t)
 {
     mp_text_printf(t, "  \"raw_defects\": ");
@@ -190,7 +173,7 @@ void mp_api_describe_json(const info_report *r, mp_text *t)
     for (uint32_t i = 0; i < in->damage_count; i++) {
         const mlv_damage *d = mp_mlv_clip_damage(c, i);
         mp_text_printf(t, "%s\n    {\"kind\": \"%s\", \"chunk\": %u, \"offset\": %" PRIu64 ", ",
-                       i ? "," : "", damage_kind_name(d->kind), d->chunk, d->offset);
+                       i ? "," : "", mp_mlv_damage_kind_name(d->kind), d->chunk, d->offset);
         json_key_str(t, "message", d->message, "}");
     }
     for (uint32_t i = 0; i < r->bad_frames; i++) {

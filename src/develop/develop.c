@@ -20,10 +20,18 @@
  * demosaiced values would leave it tinted. */
 #define HIGHLIGHT_BLEND_START 0.8f
 
+/* The same ramp in the output: past this fraction of the value the curve maps to its top
+ * code, BLEND desaturates towards the brightest channel, reaching it there. A picture pushed
+ * by exposure (or a bright, saturated colour) clips in the curve one channel at a time, which
+ * turns a pale patch mint or cyan and an orange one yellow; desaturating first takes it to
+ * white instead, as the raw clip is. */
+#define OUTPUT_BLEND_START 0.8f
+
 struct develop_context {
     develop_params params;
     float wb[3];            /* raw multipliers, smallest 1.0 */
     float matrix[3][3];     /* white-balanced camera -> output, exposure included */
+    float out_top;          /* scene-linear output value the curve maps to its top code */
     curve_lut lut;
 };
 
@@ -113,6 +121,23 @@ static mp_status check_params(const develop_params *p, mp_error *err)
     return MP_OK;
 }
 
+/* Least scene-linear value the curve takes to code 1.0 (within the table's range): 1.0 for
+ * the display curves, higher for the log curves' headroom. */
+static float curve_top(mp_curve c)
+{
+    double lo = 0, hi = (double)(1 << CURVE_LOG2_MAX);
+    if (mp_curve_eval(c, hi) < 1)
+        return (float)hi;
+    for (int i = 0; i < 60; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (mp_curve_eval(c, mid) >= 1)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return (float)hi;
+}
+
 mp_status mp_develop_context_create(const develop_params *params, const mp_raw_info *raw,
                                  const double *as_shot_neutral, develop_context **out,
                                  mp_error *err)
@@ -145,6 +170,7 @@ mp_status mp_develop_context_create(const develop_params *params, const mp_raw_i
         for (int c = 0; c < 3; c++)
             ctx->matrix[r][c] = (float)(m.m[r][c] * gain);
     mp_curve_lut_init(&ctx->lut, params->curve);
+    ctx->out_top = curve_top(params->curve);
     *out = ctx;
     return MP_OK;
 }
@@ -270,6 +296,8 @@ static void grade_row(const develop_context *ctx, const float *near, float *rest
     const float(*m)[3] = ctx->matrix;
     const float blend = ctx->params.highlight == DEVELOP_HIGHLIGHT_BLEND ? 1.0f : 0.0f;
     const float ramp = 1.0f / (1.0f - HIGHLIGHT_BLEND_START);
+    const float out_start = OUTPUT_BLEND_START * ctx->out_top;
+    const float out_ramp = 1.0f / ((1.0f - OUTPUT_BLEND_START) * ctx->out_top);
     for (uint32_t x = 0; x < width; x++) {
         float c0 = r[x], c1 = g[x], c2 = b[x];
         c0 = c0 > 0 ? (c0 < 1 ? c0 : 1) : 0;
@@ -284,9 +312,18 @@ static void grade_row(const develop_context *ctx, const float *near, float *rest
         c0 += w * (peak - c0);
         c1 += w * (peak - c1);
         c2 += w * (peak - c2);
-        r[x] = m[0][0] * c0 + m[0][1] * c1 + m[0][2] * c2;
-        g[x] = m[1][0] * c0 + m[1][1] * c1 + m[1][2] * c2;
-        b[x] = m[2][0] * c0 + m[2][1] * c1 + m[2][2] * c2;
+        float o0 = m[0][0] * c0 + m[0][1] * c1 + m[0][2] * c2;
+        float o1 = m[1][0] * c0 + m[1][1] * c1 + m[1][2] * c2;
+        float o2 = m[2][0] * c0 + m[2][1] * c1 + m[2][2] * c2;
+        float top = o0 > o1 ? o0 : o1;
+        top = top > o2 ? top : o2;
+        float u = (top - out_start) * out_ramp;
+        u = u > 0 ? u : 0;
+        u = u < 1 ? u : 1;
+        float wo = blend * u * u * (3.0f - 2.0f * u);
+        r[x] = o0 + wo * (top - o0);
+        g[x] = o1 + wo * (top - o1);
+        b[x] = o2 + wo * (top - o2);
     }
 }
 

@@ -2,8 +2,9 @@
  * above and below (in dark rows marked as a step edge, or not, for the blend's edge-side
  * choice), and, where the bright field clips and only the dark rows carry data, an
  * edge-directed estimate: the direction from a colour-neutral log guide at quarter-pixel
- * steps, then every dark sample near the edge line, of any colour through the local colour
- * ratios, weighted by its distance to the line. */
+ * steps, then every dark sample and unclipped bright sample near the edge line, of any
+ * colour through the local colour ratios, that the pixel's own bright sample allows on its
+ * side of the edge, weighted by its distance to the line. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -120,42 +121,88 @@ typedef struct line_row {
     const uint8_t *clip;
     int32_t dy;         /* row offset from the target row */
     int gpar;           /* parity of its green columns */
+    int own_field;      /* a row of the target's own field: only its unclipped samples count */
 } line_row;
 
-#define LINE_ROWS 4
-#define LINE_HALF 0.5f    /* samples count within this many px of the edge line */
+#define LINE_ROWS 10
+#define LINE_HALF 0.6f      /* samples count within this many px of the edge line */
+#define CONSIST_SIGMAS 4.0f /* near its clip, an unclipped bright sample keeps the line
+                               samples within this many dark-field sigmas of its value */
+#define COLOUR_EDGE 0.15f   /* colour ratios that differ by this many EV above and below
+                               halve the weight of the other colours' samples */
 
+/* What the edge-directed estimate of one pixel needs besides the rows. */
+typedef struct line_query {
+    int32_t x;
+    float t;            /* edge direction, px per row */
+    float mul[3];       /* factors to the target colour: green, non-green of the target's
+                           row type, non-green of the other row type */
+    int green;          /* the target is green */
+    float other_w;      /* weight of samples of other colours than the target's */
+    float lo, hi;       /* values a sample on the pixel's side of the edge can have */
+} line_query;
 
 /* Where only the dark rows carry data, the pixel lies on an edge line x + t (row - y) that
  * the dark rows cross at sub-pixel offsets of their own: every dark sample near the line
- * (of any colour, brought to green by its local colour ratio) is a sample of the same
- * profile across the edge. The estimate weights them by their distance to the line, so the
- * nearest decide on which side of a hard edge the pixel lies, and by their row distance;
- * then it goes back to the target colour through its ratio on the same-colour rows. */
-static int line_estimate(const line_row *rows, int nrows, uint32_t w, int32_t x, float t,
-                         const float mul[3], float *out, int *clipped)
+ * (of any colour, brought to the target colour by the local colour ratios) is a sample of
+ * the same profile across the edge, and so is every unclipped sample of the bright rows
+ * nearby. The pixel's own bright sample says which of them can be on its side of the edge:
+ * clipped, only those at least near the clip; unclipped near the clip, those within the
+ * noise of its value (lo..hi). The estimate is a weighted mean in log space (an edge the
+ * line samples cannot place comes out at the geometric midpoint, which halves the worst
+ * log error against either side), by distance to the line, so the nearest decide on which
+ * side the pixel lies, by row distance, and by colour: across a colour edge the ratios at
+ * the pixel misconvert the other colours' samples, so they count less where the ratios
+ * above and below differ. When no sample passes the side test, the plain linear mean of
+ * all; when clipped samples outweigh the rest, none (*clipped). */
+static int line_estimate(const line_row *rows, int nrows, uint32_t w, const line_query *lq,
+                         float *out, int *clipped)
 {
-    float sw = 0, sv = 0;
+    float sw = 0, sv = 0, aw = 0, av = 0, cw = 0;
     for (int i = 0; i < nrows; i++) {
         const line_row *r = &rows[i];
-        float xr = (float)x + t * (float)r->dy;
+        float xr = (float)lq->x + lq->t * (float)r->dy;
         int32_t q0 = (int32_t)floorf(xr);
         float rw = 1.0f / (float)abs(r->dy);
         for (int32_t q = q0; q <= q0 + 1; q++) {
             float d = fabsf((float)q - xr);
             if (d >= LINE_HALF || q < 0 || q >= (int32_t)w)
                 continue;
-            *clipped |= r->clip[q];
             float k = 1 - d / LINE_HALF;
-            float wt = rw * k * k;
-            sw += wt;
-            sv += wt * r->v[q] * ((q & 1) == r->gpar ? mul[0] : mul[1 + (r->dy & 1)]);
+            int green = (q & 1) == r->gpar;
+            int same = lq->green ? green : !green && !(r->dy & 1);
+            float wt = rw * k * k * (same ? 1.0f : lq->other_w);
+            if (r->clip[q]) {
+                cw += r->own_field ? 0 : wt;
+                continue;
+            }
+            float v = r->v[q] * (green ? lq->mul[0] : lq->mul[1 + (r->dy & 1)]);
+            aw += wt;
+            av += wt * v;
+            if (v >= lq->lo && v <= lq->hi && v > 0) {
+                sw += wt;
+                sv += wt * log2f(v);
+            }
         }
     }
-    if (!(sw > 0))
+    if (cw > aw) {
+        *clipped = 1;
         return 0;
-    *out = sv / sw;
+    }
+    if (sw > 0) {
+        *out = exp2f(sv / sw);
+        return 1;
+    }
+    if (!(aw > 0))
+        return 0;
+    *out = av / aw;
     return 1;
+}
+
+/* |log2 a/b| of two ratios, 0 unless both are known. */
+static inline float ratio_gap(float a, float b)
+{
+    return a > 0 && b > 0 ? fabsf(log2f(a / b)) : 0;
 }
 
 typedef struct line_ctx {
@@ -276,26 +323,35 @@ static void directed_span(const line_ctx *l, int32_t x0, int32_t x1)
                 step = 0.5f * (cm - cp) / curv;
         }
         float t = 0.25f * ((float)t4 + step);
-        /* colour ratios to green of both row types near x, then the factors that take a
-         * green, a non-green of the target's row type and one of the other row type to the
-         * target's colour */
-        int is_green = (x & 1) == gpar;
-        int32_t xs = is_green ? x + 1 : x, xo = is_green ? x : x + 1; /* non-green columns */
-        float r_same = mean_ratio(ratio_to_green(pa, (uint32_t)w, xs),
-                                  ratio_to_green(pb, (uint32_t)w, xs));
-        float r_other = mean_ratio(ratio_to_green(pn, (uint32_t)w, xo),
-                                   ratio_to_green(pf, (uint32_t)w, xo));
+        /* colour ratios to green of both row types near x (above and below), then the
+         * factors that take a green, a non-green of the target's row type and one of the
+         * other row type to the target's colour */
+        line_query lq = {.x = x, .t = t, .green = (x & 1) == gpar, .hi = INFINITY};
+        int32_t xs = lq.green ? x + 1 : x, xo = lq.green ? x : x + 1; /* non-green columns */
+        float rsa = ratio_to_green(pa, (uint32_t)w, xs), rsb = ratio_to_green(pb, (uint32_t)w, xs),
+              ron = ratio_to_green(pn, (uint32_t)w, xo), rof = ratio_to_green(pf, (uint32_t)w, xo);
+        float r_same = mean_ratio(rsa, rsb), r_other = mean_ratio(ron, rof);
         if (!(r_same > 0 && r_other > 0))
             continue;
-        float mul[3];
-        mul[0] = is_green ? 1 : r_same;
-        mul[1] = is_green ? 1 / r_same : 1;
-        mul[2] = mul[0] / r_other;
+        lq.mul[0] = lq.green ? 1 : r_same;
+        lq.mul[1] = lq.green ? 1 / r_same : 1;
+        lq.mul[2] = lq.mul[0] / r_other;
+        float cd = max_f(ratio_gap(rsa, rsb), ratio_gap(ron, rof)) / COLOUR_EDGE;
+        lq.other_w = 1 / (1 + cd * cd);
+        /* the side test from the pixel's own bright sample */
+        const int ys = l->y & (RING - 1);
+        lq.lo = l->c->clip_floor;
+        if (!ws->clip[ys][x]) {
+            float n = ws->lin[ys][x];
+            float k = CONSIST_SIGMAS * sqrtf(l->c->var_dark + l->c->gain * max_f(n, 0));
+            lq.lo = n - k;
+            lq.hi = n + k;
+        }
         float g;
         clipped = 0;
-        if (line_estimate(l->rows, l->nrows, (uint32_t)w, x, t, mul, &g, &clipped) &&
-            !clipped) {
+        if (line_estimate(l->rows, l->nrows, (uint32_t)w, &lq, &g, &clipped) && !clipped) {
             ws->est[x] = g;
+            ws->est_clip[x] = 0; /* the integer-step pair may have met a clipped sample */
             ws->est_mid[x] = 0;
         }
     }
@@ -358,10 +414,11 @@ void mp_dualiso_interpolate_row(frame_ctx *c, int32_t y)
     int sn = mp_dualiso_load_row(c, yn), sf = mp_dualiso_load_row(c, yf);
     const int srcs[4] = {sa, sb, sn, sf};
     const int gpar = dualiso_cfa_color(c->in->cfa, 0, (uint32_t)y) == 1 ? 0 : 1;
-    /* the other field's rows around: 1 and 2 rows on one side, 2 and 3 on the other (the
-     * next pairs, 5 to 7 rows away, sharpened straight edges on the HD benchmark but
-     * followed the wrong structure where the scene curves within those 14 rows) */
-    static const int32_t dys[LINE_ROWS] = {1, 2, -2, -3};
+    /* the other field's rows around: 1 and 2 rows on one side, 2 and 3 on the other, the
+     * next pairs 5 to 7 rows away (their sub-pixel offsets place an edge more finely; they
+     * blurred the second scene's star spokes until the other colours' weight followed
+     * colour edges), then the target field's rows 1 and 3 away (unclipped samples only) */
+    static const int32_t dys[LINE_ROWS] = {1, 2, -2, -3, 5, 6, -6, -7, -1, 3};
     line_row rows[LINE_ROWS];
     int nrows = 0;
     for (int i = 0; i < LINE_ROWS; i++) {
@@ -370,7 +427,7 @@ void mp_dualiso_interpolate_row(frame_ctx *c, int32_t y)
             continue;
         int sl = mp_dualiso_load_row(c, yr);
         rows[nrows++] = (line_row){ws->lin[sl], ws->clip[sl], dys[i] * s,
-                                   (dys[i] & 1) ? 1 - gpar : gpar};
+                                   (dys[i] & 1) ? 1 - gpar : gpar, i >= 8};
     }
     const line_ctx lc = {c, y, s, gpar, srcs, rows, nrows};
     /* runs of columns that need a direction, joined across short gaps */

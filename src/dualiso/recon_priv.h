@@ -9,7 +9,7 @@
 #include "dualiso/dsp.h"
 #include "dualiso_priv.h"
 
-#define RING 16               /* rows y-6 .. y+6 converted, power of two */
+#define RING 16               /* rows y-7 .. y+7 converted, power of two */
 #define NSCRATCH 6            /* blend scratch rows */
 #define QPAD 32               /* padding of the quarter-pixel guide rows (>= 3 rows x 2 px) */
 #define CS_RING 8             /* chroma smoothing: cell rows kept (>= 5 for 5x5), power of 2 */
@@ -45,6 +45,8 @@ typedef struct frame_ctx {
     const dualiso_dsp *dsp;   /* kernels of the instruction-set level in use */
     uint16_t clip_raw[2];
     float search_level;       /* native bright level from which edges are searched */
+    float clip_floor;         /* least dark value under a clipped bright sample */
+    float var_dark, gain;     /* dark-field read noise variance, photon gain (DN, per DN) */
 } frame_ctx;
 
 /* Makes the tables (for lv) and the row buffers (for width, height) ready; resets the ring. */

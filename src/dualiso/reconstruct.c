@@ -198,8 +198,13 @@ mp_status mp_dualiso_reconstruct(const mp_frame *in, const dualiso_levels *lv,
     if (st != MP_OK)
         return st;
 
-    frame_ctx c = {in, lv, opt, ws, mp_dualiso_dsp_for(mp_cpu_level_get()), {0, 0}, 0};
-    c.search_level = (float)(SEARCH_LO * (lv->white_bright - lv->black_bright) / lv->ratio);
+    const double clip_b = (lv->white_bright - lv->black_bright) / lv->ratio;
+    frame_ctx c = {.in = in, .lv = lv, .opt = opt, .ws = ws,
+                   .dsp = mp_dualiso_dsp_for(mp_cpu_level_get()),
+                   .search_level = (float)(SEARCH_LO * clip_b),
+                   .clip_floor = (float)(CLIP_FLOOR * clip_b),
+                   .var_dark = (float)(lv->noise_dark * lv->noise_dark),
+                   .gain = (float)lv->gain_dark};
     double top = (1u << lv->bits) - 1;
     c.clip_raw[0] = (uint16_t)fmin(ceil(lv->white_dark), top);
     c.clip_raw[1] = (uint16_t)fmin(ceil(lv->white_bright), top);

@@ -22,17 +22,79 @@ typedef struct stats_acc {
     noise_acc noise[2][DUALISO_CELLS];
 } stats_acc;
 
-static void add_pair(pair_acc *p, int64_t dark2, int64_t bright2, int64_t step,
-                     uint16_t raw_dark, uint16_t raw_bright)
+/* One row's samples [x0, x1) of one cell, in branch-free loops over local sums (exact
+ * integers, so the order of the additions does not matter) that the compiler vectorises. */
+typedef struct cell_row {
+    const uint16_t *row, *up, *dn;      /* up, dn: NULL where the row has no pair rows */
+    uint32_t w;
+    int32_t black, white;
+    int bright;
+} cell_row;
+
+static void noise_row(const cell_row *c, uint32_t x0, uint32_t x1, noise_acc *na)
 {
-    p->n++;
-    p->sum_step += step;
-    p->sum_dark2 += dark2;
-    p->sum_bright2 += bright2;
-    if (raw_dark > p->max_dark)
-        p->max_dark = raw_dark;
-    if (raw_bright > p->max_bright)
-        p->max_bright = raw_bright;
+    const uint16_t *restrict row = c->row;
+    const int32_t black = c->black, white = c->white;
+    size_t lo = x0 > 2 ? x0 : 2, hi = x1 + 2 < c->w ? x1 : (c->w > 2 ? c->w - 2 : 0);
+    /* int32 sums as in pair_row; the squares (< 2^36) summed in a double: exact while the
+     * sum stays below 2^53 (684 x 2^36 does), and cheaper than 64-bit products */
+    int32_t n = 0, level2 = 0;
+    double diff2 = 0;
+    for (size_t x = lo; x < hi; x++) {
+        int32_t v = row[x], l = row[x - 2], r = row[x + 2];
+        int32_t ok = (v < white) & (l < white) & (r < white);
+        int32_t d = ok ? 2 * v - l - r : 0;
+        n += ok;
+        level2 += ok ? 2 * (v - black) : 0;
+        diff2 += (double)d * d;
+    }
+    na->n += n;
+    na->sum_level2 += level2;
+    na->sum_diff2 += (uint64_t)diff2;
+}
+
+/* The matched pairs of the samples x0, x0 + 2, ... < x1 (one colour): each sample with the
+ * mean of the other field's samples two rows above and below. */
+static void pair_row(const cell_row *c, size_t x0, size_t x1, pair_acc *pa)
+{
+    const uint16_t *restrict row = c->row, *restrict up = c->up, *restrict dn = c->dn;
+    const int32_t black = c->black, white = c->white, bright = c->bright;
+    /* int32 sums: a cell row holds at most MP_FRAME_MAX_DIM / DUALISO_CELLS_X + 1 = 684
+     * samples, each term below 2^18 */
+    int32_t n = 0, dark2 = 0, bright2 = 0, step = 0;
+    int32_t max_dark = pa->max_dark, max_bright = pa->max_bright;
+    for (size_t x = x0; x < x1; x += 2) {
+        int32_t v = row[x], a = up[x], b = dn[x];
+        int32_t ok = (v < white) & (a < white) & (b < white);
+        int32_t own2 = 2 * (v - black), other2 = a + b - 2 * black, other_max = a > b ? a : b;
+        int32_t d2 = bright ? other2 : own2, b2 = bright ? own2 : other2;
+        int32_t md = ok ? (bright ? other_max : v) : 0, mb = ok ? (bright ? v : other_max) : 0;
+        n += ok;
+        dark2 += ok ? d2 : 0;
+        bright2 += ok ? b2 : 0;
+        step += ok && !bright ? a - b : 0;
+        max_dark = md > max_dark ? md : max_dark;
+        max_bright = mb > max_bright ? mb : max_bright;
+    }
+    pa->n += n;
+    pa->sum_dark2 += dark2;
+    pa->sum_bright2 += bright2;
+    pa->sum_step += step;
+    pa->max_dark = (uint16_t)max_dark;
+    pa->max_bright = (uint16_t)max_bright;
+}
+
+/* The row's largest sample and how often it occurs. */
+static void row_max(const uint16_t *restrict row, uint32_t w, uint16_t *max, uint64_t *count)
+{
+    uint16_t m = 0;
+    for (uint32_t x = 0; x < w; x++)
+        m = row[x] > m ? row[x] : m;
+    uint32_t k = 0;
+    for (uint32_t x = 0; x < w; x++)
+        k += row[x] == m;
+    *max = m;
+    *count = k;
 }
 
 mp_status mp_dualiso_stats_collect(const mp_frame *f, uint32_t phase, dualiso_stats *st,
@@ -49,7 +111,7 @@ mp_status mp_dualiso_stats_collect(const mp_frame *f, uint32_t phase, dualiso_st
 
     const uint32_t w = f->width, h = f->height;
     const int64_t black = f->black;
-    const uint16_t white = (uint16_t)f->white;
+    const int32_t white = (uint16_t)f->white;
     uint16_t fmax[2] = {0, 0};
     uint64_t fcount[2] = {0, 0};
 
@@ -62,40 +124,25 @@ mp_status mp_dualiso_stats_collect(const mp_frame *f, uint32_t phase, dualiso_st
         const uint16_t *dn = have_pair ? row + 2 * (size_t)w : NULL;
         int color[2] = {dualiso_cfa_color(f->cfa, 0, y), dualiso_cfa_color(f->cfa, 1, y)};
 
-        for (uint32_t x = 0; x < w; x++) {
-            uint16_t v = row[x];
-            if (v > fmax[bright]) {
-                fmax[bright] = v;
-                fcount[bright] = 0;
-            }
-            fcount[bright] += v == fmax[bright];
+        uint16_t m;
+        uint64_t k;
+        row_max(row, w, &m, &k);
+        if (m > fmax[bright]) {
+            fmax[bright] = m;
+            fcount[bright] = 0;
         }
+        fcount[bright] += m == fmax[bright] ? k : 0;
+        const cell_row cr = {row, up, dn, w, (int32_t)black, white, bright};
         for (uint32_t cx = 0; cx < DUALISO_CELLS_X; cx++) {
             uint32_t x0 = (uint32_t)(((uint64_t)cx * w + DUALISO_CELLS_X - 1) / DUALISO_CELLS_X);
             uint32_t x1 = (uint32_t)(((uint64_t)(cx + 1) * w + DUALISO_CELLS_X - 1) /
                                      DUALISO_CELLS_X);
             uint32_t cell = cy * DUALISO_CELLS_X + cx;
-            noise_acc *na = &acc->noise[bright][cell];
-            for (uint32_t x = x0; x < x1; x++) {
-                uint16_t v = row[x];
-                if (x >= 2 && x + 2 < w && v < white && row[x - 2] < white &&
-                    row[x + 2] < white) {
-                    int64_t d = 2 * (int64_t)v - row[x - 2] - row[x + 2];
-                    na->n++;
-                    na->sum_level2 += 2 * ((int64_t)v - black);
-                    na->sum_diff2 += (uint64_t)(d * d);
-                }
-                if (!have_pair || v >= white || up[x] >= white || dn[x] >= white)
-                    continue;
-                int64_t own2 = 2 * ((int64_t)v - black);
-                int64_t other2 = (int64_t)up[x] + dn[x] - 2 * black;
-                uint16_t other_max = up[x] > dn[x] ? up[x] : dn[x];
-                pair_acc *pa = &acc->pairs[cell][color[x & 1]];
-                if (bright)
-                    add_pair(pa, other2, own2, 0, other_max, v);
-                else
-                    add_pair(pa, own2, other2, (int64_t)up[x] - dn[x], v, other_max);
-            }
+            noise_row(&cr, x0, x1, &acc->noise[bright][cell]);
+            if (have_pair)
+                for (uint32_t par = 0; par < 2; par++)
+                    pair_row(&cr, x0 + ((x0 & 1) != par), x1,
+                             &acc->pairs[cell][color[par]]);
         }
     }
 

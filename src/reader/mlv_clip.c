@@ -32,6 +32,23 @@ const char *mp_mlv_compression_name(mlv_compression c)
     return "unknown";
 }
 
+const char *mp_mlv_damage_kind_name(mlv_damage_kind k)
+{
+    switch (k) {
+    case MLV_DAMAGE_TRUNCATED: return "truncated";
+    case MLV_DAMAGE_ZERO_TAIL: return "zero_tail";
+    case MLV_DAMAGE_BAD_BLOCK: return "bad_block";
+    case MLV_DAMAGE_GUID_MISMATCH: return "guid_mismatch";
+    case MLV_DAMAGE_MISSING_CHUNK: return "missing_chunk";
+    case MLV_DAMAGE_DUPLICATE_FRAME: return "duplicate_frame";
+    case MLV_DAMAGE_RESYNC: return "resync";
+    case MLV_DAMAGE_LOST_FRAMES: return "lost_frames";
+    case MLV_DAMAGE_BAD_NUMBER: return "bad_number";
+    case MLV_DAMAGE_OVERSTATED: return "overstated_size";
+    }
+    return "unknown";
+}
+
 /* Class 0x01 files whose first frame is smaller than an uncompressed frame were written by
  * a tool that mislabelled its compression: the 2017-03-30 mlv_lite builds (LJ92, starts with
  * the SOI marker FF D8) and mlv_dump builds of 2015-01 to 2017-04 (LZMA, a frame header that

@@ -18,6 +18,41 @@ void mp_synth_benchmark_patch(uint32_t width, uint32_t height, int i, double *x0
     *ev = 2 + 3 * i;
 }
 
+/* Second scene: patch EVs and colour gains (R, B; green 1): neutral, warm, cool, warm. */
+static const double objects_patch_gain[SYNTH_PATCH_COUNT][2] = {
+    {0.50, 0.60}, {0.90, 0.35}, {0.35, 0.90}, {0.80, 0.50}};
+
+static void objects_patch(uint32_t width, uint32_t height, int i, double *x0, double *x1,
+                          double *y0, double *y1, double *ev)
+{
+    *x0 = (0.06 + 0.23 * i) * width;
+    *x1 = *x0 + 0.13 * width;
+    *y0 = 0.50 * height;
+    *y1 = 0.62 * height;
+    *ev = 3.5 + 3 * i;
+}
+
+void mp_synth_scene_patch(synth_scene_kind kind, uint32_t width, uint32_t height, int i,
+                          double *x0, double *x1, double *y0, double *y1, double *ev)
+{
+    if (kind == SYNTH_SCENE_OBJECTS)
+        objects_patch(width, height, i, x0, x1, y0, y1, ev);
+    else
+        mp_synth_benchmark_patch(width, height, i, x0, x1, y0, y1, ev);
+}
+
+void mp_synth_objects_layout(uint32_t width, uint32_t height, synth_objects_layout *l)
+{
+    l->star_r = 0.15 * height;
+    l->star_x[0] = 0.60 * width;
+    l->star_x[1] = 0.84 * width;
+    l->star_y[0] = l->star_y[1] = 0.24 * height;
+    l->zone_x0 = 0.04 * width;
+    l->zone_x1 = 0.44 * width;
+    l->zone_y0 = 0.06 * height;
+    l->zone_y1 = 0.40 * height;
+}
+
 double mp_synth_scene_offset(const synth_scene *scene, uint32_t frame)
 {
     return frame * scene->shift_px;
@@ -59,6 +94,46 @@ static double benchmark_ev(double x, double y, double w, double h, double row_ev
     return ev;
 }
 
+#define STAR_SECTORS 24          /* alternate sectors of a star */
+#define ZONE_FX 0.11              /* zone plate: cycles per px at the box's side edges */
+#define ZONE_FY 0.16              /* ... and at its top and bottom (past one field's 0.125) */
+
+/* EV and colour gains (R, G, B) of the second scene at scene position (x, y). */
+static double objects_ev(const synth_objects_layout *l, double x, double y, double w, double h,
+                         double gain[3])
+{
+    double u = x / w, v = y / h;
+    for (int i = 0; i < SYNTH_PATCH_COUNT; i++) {
+        double x0, x1, y0, y1, ev;
+        objects_patch((uint32_t)w, (uint32_t)h, i, &x0, &x1, &y0, &y1, &ev);
+        if (x >= x0 && x < x1 && y >= y0 && y < y1) {
+            gain[0] = objects_patch_gain[i][0];
+            gain[2] = objects_patch_gain[i][1];
+            return ev;
+        }
+    }
+    for (int i = 0; i < 2; i++) {
+        double dx = x - l->star_x[i], dy = y - l->star_y[i];
+        if (dx * dx + dy * dy >= l->star_r * l->star_r)
+            continue;
+        double side = sign(sin(STAR_SECTORS / 2 * atan2(dy, dx)));
+        gain[0] = side > 0 ? 0.50 : 0.85;
+        gain[2] = side > 0 ? 0.62 : 0.32;
+        return (i ? 12.8 : 8.5) + 1.2 * dx / l->star_r + 0.8 * side;
+    }
+    if (x >= l->zone_x0 && x < l->zone_x1 && y >= l->zone_y0 && y < l->zone_y1) {
+        double ax = 0.5 * (l->zone_x1 - l->zone_x0), ay = 0.5 * (l->zone_y1 - l->zone_y0);
+        double dx = x - (l->zone_x0 + ax), dy = y - (l->zone_y0 + ay);
+        gain[0] = 0.70;
+        gain[2] = 0.45;
+        return 8.5 + 1.5 * dx / ax + 0.7 * cos(M_PI * (ZONE_FX * dx * dx / ax + ZONE_FY * dy * dy / ay));
+    }
+    gain[0] = 0.60 - 0.15 * v;
+    gain[2] = 0.50 + 0.25 * u;
+    double a = h / w, t = sqrt(u * u + (1 - v) * (1 - v) * a * a) / sqrt(1 + a * a);
+    return -1.5 + 19 * t + 0.5 * sin(2 * M_PI * 1.25 * (u - v));
+}
+
 static mp_status check_scene(const synth_scene *scene, uint32_t width, uint32_t height,
                              mp_error *err)
 {
@@ -66,7 +141,7 @@ static mp_status check_scene(const synth_scene *scene, uint32_t width, uint32_t 
         return mp_error_set(err, MP_ERR_ARG, "synth: scene size %ux%u out of range", width,
                             height);
     if (scene->kind != SYNTH_SCENE_BENCHMARK && scene->kind != SYNTH_SCENE_FLAT &&
-        scene->kind != SYNTH_SCENE_RAMP)
+        scene->kind != SYNTH_SCENE_RAMP && scene->kind != SYNTH_SCENE_OBJECTS)
         return mp_error_set(err, MP_ERR_ARG, "synth: unknown scene kind %d", (int)scene->kind);
     if (!isfinite(scene->exposure_ev) || fabs(scene->exposure_ev) > 60 ||
         !isfinite(scene->shift_px) || !(scene->illum_sigma_ev >= 0 && scene->illum_sigma_ev <= 8))
@@ -85,6 +160,8 @@ static void render(const synth_scene *scene, uint32_t width, uint32_t height, ui
     double w = width, h = height;
     double offset = mp_synth_scene_offset(scene, frame);
     double scale = mp_synth_scene_illumination(scene, frame);
+    synth_objects_layout l;
+    mp_synth_objects_layout(width, height, &l);
     for (uint32_t y = 0; y < height; y++) {
         double v = y / h;
         double row_ev = 1.2 * sin(2 * M_PI * 1.5 * v);
@@ -94,6 +171,8 @@ static void render(const synth_scene *scene, uint32_t width, uint32_t height, ui
             double ev, gain[3] = {1, 1, 1};
             if (scene->kind == SYNTH_SCENE_FLAT) {
                 ev = 0;
+            } else if (scene->kind == SYNTH_SCENE_OBJECTS) {
+                ev = objects_ev(&l, xs, y, w, h, gain);
             } else {
                 ev = scene->kind == SYNTH_SCENE_BENCHMARK ? benchmark_ev(xs, y, w, h, row_ev)
                                                           : -1.5 + 18 * xs / w;

@@ -10,13 +10,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "checkasm.h"
 #include "dualiso/dsp.h"
 
 enum { MAX_W = 1920, TEST_W = 700, BENCH_W = MAX_W };
 
-static uint64_t rng_state;
+uint64_t rng_state;
 
-static uint32_t rnd(void)
+uint32_t rnd(void)
 {
     rng_state ^= rng_state << 13;
     rng_state ^= rng_state >> 7;
@@ -124,7 +125,7 @@ static int check_level(mp_cpu_level level, int rounds, int *checked)
     return failures;
 }
 
-static double cpu_now(void)
+double cpu_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
@@ -177,6 +178,11 @@ int main(int argc, char **argv)
         printf("  %-5s dualiso blend (noise, mix): %s (%d rows)\n", mp_cpu_level_name(l),
                f ? "FAILED" : "ok", checked);
         failures += f;
+        checked = 0;
+        f = checkasm_rawfix((mp_cpu_level)l, rounds, &checked);
+        printf("  %-5s rawfix rows (diffs, texture, z): %s (%d rows)\n", mp_cpu_level_name(l),
+               f ? "FAILED" : "ok", checked);
+        failures += f;
     }
     if (bench && !failures) {
         static row_buf buf, fresh;
@@ -195,6 +201,7 @@ int main(int argc, char **argv)
             printf("  %-5s blend_noise %6.3f  blend_mix %6.3f\n", mp_cpu_level_name(l),
                    bench_fn(d, 0, &buf, &fresh), bench_fn(d, 1, &buf, &fresh));
         }
+        checkasm_rawfix_bench();
     }
     return failures ? 1 : 0;
 }

@@ -1,7 +1,8 @@
 #!/bin/bash
 # The SIMD levels give the same bytes: a dual-ISO clip (width not a multiple of any vector)
-# converted to DNGs and per-frame MD5s at every level this CPU has (--cpu-flags and
-# MLVPIPE_CPU_FLAGS) equals the plain C conversion; -v names the level in use; a level the
+# with sensor defects (8 frames, so the raw-defect map is built from the rawfix kernels'
+# measurements) converted to DNGs and per-frame MD5s at every level this CPU has
+# (--cpu-flags and MLVPIPE_CPU_FLAGS) equals the plain C conversion; -v names the level in use; a level the
 # CPU lacks or an unknown name is a usage error (exit 2).
 # usage: cpu_levels.sh MLVPIPE MLVSYNTH
 set -u
@@ -9,18 +10,21 @@ mlvpipe=$1
 mlvsynth=$2
 . "$(dirname "$0")/lib.sh"
 
-"$mlvsynth" -o "$tmp/d.MLV" --dual-iso --size 498x214 --frames 3 >/dev/null || fail "mlvsynth"
+"$mlvsynth" -o "$tmp/d.MLV" --dual-iso --defects --size 498x214 --frames 8 >/dev/null ||
+    fail "mlvsynth"
 
 run c 0 -v --cpu-flags c convert "$tmp/d.MLV" -o "$tmp/c" --threads 2
 run c-md5 0 --cpu-flags c convert "$tmp/d.MLV" --to md5 -o "$tmp/c.md5" --threads 1
 grep -q "SIMD kernels: c$" "$tmp/c.err" || fail "-v does not name level c"
+grep -Eq "raw defects from 8 frames: .* [1-9][0-9]* single defects" "$tmp/c.err" ||
+    fail "no defect map: $(grep 'raw defects' "$tmp/c.err")"
 levels=0
 for level in sse2 avx2 neon; do
     "$mlvpipe" --cpu-flags "$level" info "$tmp/d.MLV" >/dev/null 2>&1 || continue
     levels=$((levels+1))
     run "$level" 0 -v --cpu-flags "$level" convert "$tmp/d.MLV" -o "$tmp/$level" --threads 2
     grep -q "SIMD kernels: $level$" "$tmp/$level.err" || fail "-v does not name level $level"
-    for f in 0 1 2; do
+    for f in 0 1 2 3 4 5 6 7; do
         cmp -s "$tmp/c/d/d_00000$f.dng" "$tmp/$level/d/d_00000$f.dng" ||
             fail "$level: frame $f differs from C"
     done

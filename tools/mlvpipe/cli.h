@@ -67,5 +67,6 @@ int cmd_analyze(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_join(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

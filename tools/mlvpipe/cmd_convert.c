@@ -110,6 +110,8 @@ static void usage(FILE *out)
         "      --gamut G         rec709 (default), rec2020, aces (AP0)\n"
         "      --curve C         bt709 (default), linear, logc3, slog3\n"
         "      --exposure EV     exposure offset, -16..16 (default 0)\n"
+        "      --highlights H    blend (default: near a raw clip or the top of the curve,\n"
+        "                        smoothly to white) or clip (channels clipped alike only)\n"
         "      --fast            bilinear demosaic instead of RCD\n"
         "  -h, --help            show this help\n"
         "\n"
@@ -129,7 +131,8 @@ static void usage(FILE *out)
 }
 
 enum { OPT_TO = 256, OPT_FRAMES, OPT_THREADS, OPT_LEVELS, OPT_SKIP, OPT_OVERWRITE,
-       OPT_PROGRESS, OPT_AUDIO, OPT_NO_AUDIO, OPT_PHASE, OPT_CHROMA, OPT_GAMUT, OPT_CURVE, OPT_EXPOSURE,
+       OPT_PROGRESS, OPT_AUDIO, OPT_NO_AUDIO, OPT_PHASE, OPT_CHROMA, OPT_GAMUT, OPT_CURVE,
+       OPT_EXPOSURE, OPT_HIGHLIGHTS,
        OPT_FAST, OPT_CACHE, OPT_DNG_BITS, OPT_DNG_COMPRESSION, OPT_NAMING, OPT_CLIP_INDEX,
        OPT_ONE_BASED, OPT_FPS, OPT_TIMECODE, OPT_DROP_FRAME, OPT_WB, OPT_PROGRESS_EVERY,
        OPT_NO_FOCUS, OPT_NO_BAD, OPT_NO_STRIPES, OPT_END };
@@ -153,6 +156,7 @@ static const struct option long_options[] = {
     {"gamut", required_argument, NULL, OPT_GAMUT},
     {"curve", required_argument, NULL, OPT_CURVE},
     {"exposure", required_argument, NULL, OPT_EXPOSURE},
+    {"highlights", required_argument, NULL, OPT_HIGHLIGHTS},
     {"fast", no_argument, NULL, OPT_FAST},
     {"cache", required_argument, NULL, OPT_CACHE},
     {"dng-bits", required_argument, NULL, OPT_DNG_BITS},
@@ -185,6 +189,8 @@ static const struct applies {
     {OPT_EXPOSURE, "--exposure", "shifts the exposure of the developed picture",
      CLI_SCOPE_DEVELOPED},
     {OPT_FAST, "--fast", "picks the demosaic of the developed picture", CLI_SCOPE_DEVELOPED},
+    {OPT_HIGHLIGHTS, "--highlights", "sets how the developed picture renders clipped areas",
+     CLI_SCOPE_DEVELOPED},
     {OPT_DNG_BITS, "--dng-bits", "sets the sample size of DNG files", CLI_SCOPE_RAW_SEQUENCE},
     {OPT_DNG_COMPRESSION, "--dng-compression", "compresses DNG files", CLI_SCOPE_RAW_SEQUENCE},
     {OPT_NAMING, "--naming", "names the folder and files of an image sequence",
@@ -488,6 +494,13 @@ int cli_convert_parse(const char *command, int argc, char **argv, cli_convert_ar
             o->exposure_ev = (float)ev;
             break;
         }
+        case OPT_HIGHLIGHTS:
+            if (strcmp(optarg, "blend") && strcmp(optarg, "clip"))
+                return cli_usage_error(command, "--highlights takes blend or clip, not '%s'",
+                                       optarg);
+            o->highlights = strcmp(optarg, "clip") ? MLVPIPE_HIGHLIGHTS_BLEND
+                                                  : MLVPIPE_HIGHLIGHTS_CLIP;
+            break;
         case OPT_FAST: o->fast = 1; break;
         case OPT_CACHE: o->cache_dir = optarg; break;
         case OPT_DNG_BITS:

@@ -94,6 +94,7 @@ static const struct command {
     {"convert", cmd_convert, "convert a clip to CinemaDNG, a movie, or a stream on stdout"},
     {"plan", cmd_plan, "print a render-farm job (Slurm, GNU parallel, JSON) for a clip"},
     {"join", cmd_join, "join movie segments of farm chunks without re-encoding"},
+    {"report", cmd_report, "an HTML page (and JSON) showing clips at a glance before grading"},
 };
 
 static void usage(FILE *out)

@@ -1,12 +1,14 @@
-/* Unit tests for src/common: error formatting and frame buffer bounds. */
+/* Unit tests for src/common: error formatting, frame buffer bounds, big allocations. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include "common/mp_big.h"
 #include "common/mp_frame.h"
 #include "common/mp_status.h"
 
@@ -74,6 +76,28 @@ static void frame_reserve_reuses_and_bounds(void **state)
     assert_null(f.data);
 }
 
+/* Zeroed every time, also where freed dirty memory comes back; big ones on Linux aligned to
+ * the 2 MiB huge page. */
+static void big_calloc_zeroed_and_aligned(void **state)
+{
+    (void)state;
+    const size_t sizes[] = {1, 4096, (3u << 20) + 17};
+    for (int round = 0; round < 2; round++)
+        for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+            unsigned char *p = mp_big_calloc(sizes[k]);
+            assert_non_null(p);
+            for (size_t i = 0; i < sizes[k]; i++)
+                if (p[i])
+                    fail_msg("byte %zu of %zu not zero (round %d)", i, sizes[k], round);
+#if defined(__linux__)
+            if (sizes[k] >= (2u << 20))
+                assert_int_equal((uintptr_t)p % (2u << 20), 0);
+#endif
+            memset(p, 0xff, sizes[k]);
+            free(p);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -81,6 +105,7 @@ int main(void)
         cmocka_unit_test(error_message_is_truncated_not_overflowed),
         cmocka_unit_test(log_goes_only_through_callback),
         cmocka_unit_test(frame_reserve_reuses_and_bounds),
+        cmocka_unit_test(big_calloc_zeroed_and_aligned),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,6 +13,8 @@
 #include <cmocka.h>
 
 #include "develop/curve.h"
+#include "dualiso_case.h"
+#include "synth/synth.h"
 #include "develop_scene.h"
 #include "synth_case.h"
 
@@ -570,6 +572,136 @@ static void clipped_highlights_stay_neutral(void **state)
     mp_frame_free(&f);
 }
 
+/* ---- dual-ISO highlights (issue 15) ---- */
+
+/* CIE L*a*b* of linear Rec.709 RGB (D65 white = RGB 1,1,1). */
+static void rec709_to_lab(const double rgb[3], double lab[3])
+{
+    static const double d65[3] = {0.95047, 1.0, 1.08883};
+    double xyz[3], f[3];
+    apply3(rec709_to_xyz, rgb, xyz);
+    for (int k = 0; k < 3; k++) {
+        double t = xyz[k] / d65[k];
+        f[k] = t > 216.0 / 24389 ? cbrt(t) : (24389.0 / 27 * t + 16) / 116;
+    }
+    lab[0] = 116 * f[1] - 16;
+    lab[1] = 500 * (f[0] - f[1]);
+    lab[2] = 200 * (f[1] - f[2]);
+}
+
+/* Chroma C*ab of an output pixel: its distance in L*a*b* from the grey of the same L*. */
+static double chroma_at(const develop_rgb *out, uint32_t x, uint32_t y)
+{
+    double rgb[3] = {pixel(out, 0, x, y), pixel(out, 1, x, y), pixel(out, 2, x, y)}, lab[3];
+    rec709_to_lab(rgb, lab);
+    return hypot(lab[1], lab[2]);
+}
+
+#define HL_W 256
+#define HL_H 160
+/* Scene neutral of the highlight test: raw R, G, B of a grey (daylight-like). */
+static const double hl_neutral[3] = {0.5, 1.0, 0.65};
+/* Patches: x0, x1, y0, y1 (active area), green EV, colour relative to neutral (R, B). Clip is
+ * 16 EV (66000 e-): 0 and 1 clip in the raw (1: green and red, not blue), 2 and 3 are clipped
+ * only by +5 EV of exposure in the developed picture. */
+static const double hl_patch[4][7] = {
+    {24, 88, 24, 72, 17.2, 1.0, 1.0},  {136, 200, 24, 72, 16.6, 1.6, 0.35},
+    {24, 88, 96, 144, 11.6, 1.0, 1.0}, {136, 200, 96, 144, 11.6, 1.3, 0.6}};
+
+/* A dual-ISO clip (100/1600, the benchmark sensor without photon noise) of a grey ramp with
+ * the four patches, reconstructed with levels pooled from it (raw-clipped samples exactly at
+ * the frame's white), then developed to linear
+ * Rec.709 (identity matrix: camera RGB is taken as Rec.709, white balance the scene neutral)
+ * at 0 and +5 EV: every patch that clips (in the raw or by exposure) comes out neutral
+ * within Delta E 2 inside, and the tinted band at its left and right edges is at most 2 px
+ * wide (pixels over C*ab 2 on the rows through its middle). */
+static void dual_iso_highlights_stay_neutral(void **state)
+{
+    (void)state;
+    synth_sensor s;
+    mp_synth_sensor_default(&s, 14, 4);
+    s.photon_noise = 0;
+    s.read_noise_dark = s.read_noise_bright = 0.6;
+    float *truth = malloc(sizeof *truth * HL_W * HL_H);
+    assert_non_null(truth);
+    for (uint32_t y = 0; y < HL_H; y++)
+        for (uint32_t x = 0; x < HL_W; x++) {
+            int c = (int)((y & 1) + (x & 1));
+            double ev = 7 + 3.0 * x / HL_W, tint[3] = {1, 1, 1};
+            for (int i = 0; i < 4; i++) {
+                const double *p = hl_patch[i];
+                if (x >= p[0] && x < p[1] && y >= p[2] && y < p[3]) {
+                    ev = p[4];
+                    tint[0] = p[5];
+                    tint[2] = p[6];
+                }
+            }
+            truth[(size_t)y * HL_W + x] = (float)(exp2(ev) * hl_neutral[c] * tint[c]);
+        }
+    mp_error err = {0};
+    mp_frame raw = {0}, rec = {0};
+    assert_int_equal(mp_synth_expose(&s, truth, HL_W, HL_H, 5, 0, &raw, &err), MP_OK);
+    dualiso_levels lv;
+    assert_int_equal(dualiso_case_reconstruct(&raw, &rec, &lv, &err), MP_OK);
+    /* the raw clip is the frame's white (the DNG WhiteLevel), so a raw developer sees the
+     * clipped samples as clipped: every sample of the neutral patch, and the green and red
+     * of the coloured one (blue stays below), at exactly the white */
+    for (int i = 0; i < 2; i++) {
+        const double *q = hl_patch[i];
+        for (uint32_t y = (uint32_t)q[2] + 2; y < (uint32_t)q[3] - 2; y++)
+            for (uint32_t x = (uint32_t)q[0] + 2; x < (uint32_t)q[1] - 2; x++) {
+                uint16_t v = rec.data[(size_t)(y + s.ob_top) * rec.width + x + s.ob_left];
+                if (i == 0 || (y & 1) + (x & 1) < 2)
+                    assert_int_equal(v, rec.white);
+                else
+                    assert_true(v < rec.white);
+            }
+    }
+    develop_rgb out = {0};
+    for (int e = 0; e < 2; e++) {
+        develop_params p;
+        mp_develop_params_default(&p);
+        p.matrix = DEVELOP_MATRIX_IDENTITY;
+        p.curve = MP_CURVE_LINEAR;
+        p.wb = DEVELOP_WB_CUSTOM;
+        for (int c = 0; c < 3; c++)
+            p.wb_gains[c] = (float)(1 / hl_neutral[c]);
+        p.exposure_ev = e ? 5 : 0;
+        develop_once(&p, NULL, NULL, &rec, &out);
+        for (int i = 0; i < 4; i++) {
+            const double *q = hl_patch[i];
+            if (q[4] + p.exposure_ev < 16.5)
+                continue; /* not clipped at this exposure */
+            uint32_t x0 = (uint32_t)q[0] + s.ob_left, x1 = (uint32_t)q[1] + s.ob_left;
+            uint32_t y0 = (uint32_t)q[2] + s.ob_top, y1 = (uint32_t)q[3] + s.ob_top;
+            double worst = 0;
+            for (uint32_t y = y0 + 4; y < y1 - 4; y++)
+                for (uint32_t x = x0 + 4; x < x1 - 4; x++)
+                    worst = fmax(worst, chroma_at(&out, x, y));
+            if (worst > 2)
+                fail_msg("patch %d at %+g EV: Delta E %.2f from neutral inside", i,
+                         p.exposure_ev, worst);
+            uint32_t band = 0;
+            for (uint32_t y = y0 + 8; y < y1 - 8; y++) {
+                uint32_t left = 0, right = 0;
+                for (uint32_t x = x0 - 6; x < x0 + 6; x++)
+                    left += chroma_at(&out, x, y) > 2;
+                for (uint32_t x = x1 - 6; x < x1 + 6; x++)
+                    right += chroma_at(&out, x, y) > 2;
+                band = band > left ? band : left;
+                band = band > right ? band : right;
+            }
+            if (band > 2)
+                fail_msg("patch %d at %+g EV: a tinted band %u px wide at its edge", i,
+                         p.exposure_ev, band);
+        }
+    }
+    mp_develop_rgb_free(&out);
+    mp_frame_free(&raw);
+    mp_frame_free(&rec);
+    free(truth);
+}
+
 /* ---- determinism ---- */
 
 static void output_is_identical_for_any_strip_size_and_run(void **state)
@@ -785,6 +917,7 @@ int main(void)
         cmocka_unit_test(curve_lut_matches_formula),
         cmocka_unit_test(exposure_scales_scene_linear),
         cmocka_unit_test(clipped_highlights_stay_neutral),
+        cmocka_unit_test(dual_iso_highlights_stay_neutral),
         cmocka_unit_test(output_is_identical_for_any_strip_size_and_run),
         cmocka_unit_test(threads_share_a_context),
         cmocka_unit_test(black_white_and_noise_frames),

@@ -1,6 +1,6 @@
 /* bench_dualiso_quality: the dual-ISO quality benchmark of doc/dualiso.md 8.
  *
- * Renders the benchmark scene, exposes it (a) on the plain ISO-100 sensor (control) and
+ * Renders the benchmark scene (and the second scene of 8.8, by default both), exposes it (a) on the plain ISO-100 sensor (control) and
  * (b) as dual ISO 100/1600, pools clip levels from the dual frames' statistics (blind: no
  * nominal ratio), reconstructs every dual frame with those levels, and prints the 8.7
  * metrics side by side with the cr2hdr reference figures (8.4, 8.6) and the targets (9).
@@ -20,6 +20,7 @@
 
 typedef struct options {
     uint32_t width, height, frames, bits, phase, chroma_smooth;
+    uint32_t scenes;               /* bit 0: the benchmark scene, bit 1: the second scene */
     double ev_gap, shift_px, jitter_ev;
     uint64_t seed;
 } options;
@@ -29,10 +30,11 @@ static void usage(FILE *to)
     fprintf(to,
             "usage: bench_dualiso_quality [--size WxH] [--frames N] [--ev-gap EV] [--phase P]\n"
             "                             [--bits B] [--seed S] [--shift PX] [--jitter EV]\n"
-            "                             [--chroma-smooth 0|2|3|5]\n"
+            "                             [--chroma-smooth 0|2|3|5] [--scene 1|2|both]\n"
             "defaults: 1920x1080, 1 frame, 4 EV (ISO 100/1600), phase 0 (ddBB), 14 bits,\n"
             "seed 7, no drift, no illumination jitter (8.6 uses --frames 8 --jitter 0.5 --seed 11),\n"
-            "no chroma smoothing (dualiso_options.chroma_smooth)\n");
+            "no chroma smoothing (dualiso_options.chroma_smooth), both scenes (1: doc/dualiso.md\n"
+            "8.2, 2: the second scene of 8.8), each reported in full, then a summary of both\n");
 }
 
 static int parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
@@ -60,7 +62,7 @@ static int parse_double(const char *s, double lo, double hi, double *out)
 static int parse_args(int argc, char **argv, options *o)
 {
     *o = (options){.width = 1920, .height = 1080, .frames = 1, .bits = 14, .ev_gap = 4,
-                   .seed = 7};
+                   .seed = 7, .scenes = 3};
     for (int i = 1; i < argc; i += 2) {  /* every option takes one value */
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int bad;
@@ -70,7 +72,7 @@ static int parse_args(int argc, char **argv, options *o)
         }
         static const char *const known[] = {"--size",  "--frames", "--ev-gap", "--phase",
                                             "--bits",  "--seed",   "--shift",  "--jitter",
-                                            "--chroma-smooth"};
+                                            "--chroma-smooth", "--scene"};
         int is_known = 0;
         for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
             is_known |= !strcmp(a, known[k]);
@@ -104,6 +106,14 @@ static int parse_args(int argc, char **argv, options *o)
             o->seed = s;
         } else if (!strcmp(a, "--shift")) {
             bad = parse_double(v, -100, 100, &o->shift_px);
+        } else if (!strcmp(a, "--scene")) {
+            bad = 0;
+            if (!strcmp(v, "both"))
+                o->scenes = 3;
+            else if (!strcmp(v, "1") || !strcmp(v, "2"))
+                o->scenes = (uint32_t)(v[0] - '0');
+            else
+                bad = 1;
         } else if (!strcmp(a, "--chroma-smooth")) {
             bad = parse_u32(v, 0, 5, &o->chroma_smooth) || o->chroma_smooth == 1 ||
                   o->chroma_smooth == 4;
@@ -134,6 +144,7 @@ static double peak_rss_mb(void)
 
 typedef struct run {
     const options *opt;
+    int objects;               /* the second scene */
     synth_scene scene;
     synth_sensor control, dual;
     float *truth;
@@ -188,6 +199,8 @@ typedef struct column {
     double r_ref;              /* frame 0's W - B: the flicker reference range */
     double s_ref;              /* frame 0's S_out */
     double seconds;            /* reconstruction time, all frames */
+    double edge_le2[2], zone_le2;  /* all frames: sums of squared log errors */
+    uint64_t edge_n[2], zone_n;
     double bias_sum[QM_BINS];  /* bin bias % summed over frames, and its s.e. squared */
     double se2_sum[QM_BINS];
     uint32_t bias_frames[QM_BINS];
@@ -202,7 +215,8 @@ static void patch_chroma(const qm_input *in, int i, double out[2])
 {
     double x0, x1, y0, y1, ev, sum[2] = {0, 0}, sum2[2] = {0, 0};
     uint64_t n = 0;
-    mp_synth_benchmark_patch(in->width, in->height, 1 + i, &x0, &x1, &y0, &y1, &ev);
+    mp_synth_scene_patch(in->objects ? SYNTH_SCENE_OBJECTS : SYNTH_SCENE_BENCHMARK, in->width,
+                         in->height, 1 + i, &x0, &x1, &y0, &y1, &ev);
     for (uint32_t y = 0; y + 1 < in->height; y += 2)
         for (uint32_t x = 0; x + 1 < in->width; x += 2) {
             double xs = x + in->scene_offset;
@@ -239,11 +253,17 @@ static mp_status measure(const run *r, const mp_frame *out, uint32_t rx, uint32_
     qm_input in = {.truth = r->truth, .width = r->opt->width, .height = r->opt->height,
                    .out = out, .roi_x = rx, .roi_y = ry, .black = out->black,
                    .white = out->white, .s_out = s_out,
-                   .scene_offset = mp_synth_scene_offset(&r->scene, f)};
+                   .scene_offset = mp_synth_scene_offset(&r->scene, f), .objects = r->objects};
     qm_report rep;
     mp_status st = qm_measure(&in, &rep, err);
     if (st != MP_OK)
         return st;
+    for (int k = 0; k < 2; k++) {
+        c->edge_le2[k] += rep.edge_le2[k];
+        c->edge_n[k] += rep.edge_n[k];
+    }
+    c->zone_le2 += rep.zone_le2;
+    c->zone_n += rep.zone_n;
     for (int i = 0; i < QM_BINS; i++)
         if (rep.bin_valid[i]) {
             c->bias_sum[i] += rep.bins[i].bias_pct;
@@ -435,26 +455,44 @@ static void print_flicker(const column *ctl, const column *dual, uint32_t frames
            " errors were independent; model = shot + read noise of the best unclipped field)\n");
 }
 
+/* EV of flat patch i of the run's scene. */
+static double patch_ev(const run *r, int i)
+{
+    double x0, x1, y0, y1, ev;
+    mp_synth_scene_patch(r->scene.kind, r->opt->width, r->opt->height, i, &x0, &x1, &y0, &y1,
+                         &ev);
+    return ev;
+}
+
+static double pooled_rms(double le2, uint64_t n)
+{
+    return n ? sqrt(le2 / (double)n) : NAN;
+}
+
+/* cr2hdr's figures (8.4) were measured on the first scene only. */
+#define REF(v) (r->objects ? NAN : (v))
+
 static void report(const run *r, const column *ctl, const column *dual, const dual_info *info,
                    double expose_s)
 {
     const options *o = r->opt;
     const qm_report *c = &ctl->first, *d = &dual->first;
     double true_g = mp_synth_sensor_gain(&r->dual);
-    printf("dual-ISO quality benchmark (doc/dualiso.md 8): %ux%u active, %u frame(s), %u-bit, "
-           "gap %.2f EV, phase %u, seed %llu, drift %.2f px, jitter %.2f EV, chroma smoothing "
-           "%u\n\n",
+    printf("dual-ISO quality benchmark (doc/dualiso.md 8), scene %d (%s): %ux%u active, "
+           "%u frame(s), %u-bit, gap %.2f EV, phase %u, seed %llu, drift %.2f px, jitter %.2f "
+           "EV, chroma smoothing %u\n\n",
+           1 + r->objects, r->objects ? "8.8, stars and elliptical zone plate" : "8.2",
            o->width, o->height, o->frames, o->bits, o->ev_gap, o->phase,
            (unsigned long long)o->seed, o->shift_px, o->jitter_ev, o->chroma_smooth);
     printf("%-30s %9s %9s %9s %9s  %-14s %s\n", "metric (frame 0)", "control", "cr2hdr-c",
            "mlvpipe", "cr2hdr", "target", "");
-    row("clip (e-)", c->clip_e, 66000, d->clip_e, 65511, "", -1);
-    row("engineering DR (EV)", c->dr_ev, 10.95, d->dr_ev, 14.00, ">= 14.0", d->dr_ev >= 14.0);
-    row("deep-shadow noise (e-)", c->deep_shadow_noise, 32.9, d->deep_shadow_noise, 3.65, "",
+    row("clip (e-)", c->clip_e, REF(66000), d->clip_e, REF(65511), "", -1);
+    row("engineering DR (EV)", c->dr_ev, REF(10.95), d->dr_ev, REF(14.00), ">= 14.0", d->dr_ev >= 14.0);
+    row("deep-shadow noise (e-)", c->deep_shadow_noise, REF(32.9), d->deep_shadow_noise, REF(3.65), "",
         -1);
-    row("mid-tone bias 9.0 bin (%)", c->midtone_bias_pct[0], 0, d->midtone_bias_pct[0], -0.64,
+    row("mid-tone bias 9.0 bin (%)", c->midtone_bias_pct[0], REF(0), d->midtone_bias_pct[0], REF(-0.64),
         "|.| <= 0.1", fabs(d->midtone_bias_pct[0]) <= 0.1);
-    row("mid-tone bias 10.0 bin (%)", c->midtone_bias_pct[1], 0, d->midtone_bias_pct[1], -0.53,
+    row("mid-tone bias 10.0 bin (%)", c->midtone_bias_pct[1], REF(0), d->midtone_bias_pct[1], REF(-0.53),
         "|.| <= 0.1", fabs(d->midtone_bias_pct[1]) <= 0.1);
     row("max |bias| 5-14 EV bins (%)", c->max_abs_bias_pct, NAN, d->max_abs_bias_pct, NAN,
         "<= 0.1", midtone_ok(d));
@@ -467,19 +505,29 @@ static void report(const run *r, const column *ctl, const column *dual, const du
         row("  mean of all frames (%)", ca, NAN, da, NAN, "<= 0.1", da <= 0.1);
         row("  same, beyond 2 s.e. (%)", ce, NAN, de, NAN, "<= 0.1", de <= 0.1);
     }
-    row("noise at 2^9 e- (e-)", c->noise_at_512, 41.3, d->noise_at_512, 28.3, "", -1);
-    row("edge RMS 6-11 EV (EV)", c->edge_rms[0], 0.458, d->edge_rms[0], 0.174, "<= 0.10",
+    row("noise at 2^9 e- (e-)", c->noise_at_512, REF(41.3), d->noise_at_512, REF(28.3), "", -1);
+    row("edge RMS 6-11 EV (EV)", c->edge_rms[0], REF(0.458), d->edge_rms[0], REF(0.174), "<= 0.10",
         d->edge_rms[0] <= 0.10);
-    row("edge RMS 11-15 EV (EV)", c->edge_rms[1], 0.022, d->edge_rms[1], 0.204, "<= 0.10",
+    row("edge RMS 11-15 EV (EV)", c->edge_rms[1], REF(0.022), d->edge_rms[1], REF(0.204), "<= 0.10",
         d->edge_rms[1] <= 0.10);
-    row("zone plate RMS 6-11 EV (EV)", c->zone_rms, 0.832, d->zone_rms, 0.339, "<= 0.25",
+    row("zone plate RMS 6-11 EV (EV)", c->zone_rms, REF(0.832), d->zone_rms, REF(0.339), "<= 0.25",
         d->zone_rms <= 0.25);
+    if (o->frames > 1) {
+        row("  edge 6-11, all frames (EV)", pooled_rms(ctl->edge_le2[0], ctl->edge_n[0]), NAN,
+            pooled_rms(dual->edge_le2[0], dual->edge_n[0]), NAN, "", -1);
+        row("  edge 11-15, all frames (EV)", pooled_rms(ctl->edge_le2[1], ctl->edge_n[1]), NAN,
+            pooled_rms(dual->edge_le2[1], dual->edge_n[1]), NAN, "", -1);
+        row("  zone plate, all frames (EV)", pooled_rms(ctl->zone_le2, ctl->zone_n), NAN,
+            pooled_rms(dual->zone_le2, dual->zone_n), NAN, "", -1);
+    }
     row("stripe edge 10-90% width (px)", c->edge_width_px, NAN, d->edge_width_px, NAN, "", -1);
-    row("green SNR patch 2^5 e-", c->patches[1].snr[1], 0.95, d->patches[1].snr[1], 5.4, "", -1);
-    row("green SNR patch 2^8 e-", c->patches[2].snr[1], 7.0, d->patches[2].snr[1], 16.1, "", -1);
+    char name[64];
+    snprintf(name, sizeof name, "green SNR patch 2^%g e-", patch_ev(r, 1));
+    row(name, c->patches[1].snr[1], REF(0.95), d->patches[1].snr[1], REF(5.4), "", -1);
+    snprintf(name, sizeof name, "green SNR patch 2^%g e-", patch_ev(r, 2));
+    row(name, c->patches[2].snr[1], REF(7.0), d->patches[2].snr[1], REF(16.1), "", -1);
     for (int p = 0; p < 4; p++) {
-        char name[64];
-        snprintf(name, sizeof name, "patch 2^%d e- error R/G/B (%%)", 2 + 3 * p);
+        snprintf(name, sizeof name, "patch 2^%g e- error R/G/B (%%)", patch_ev(r, p));
         printf("%-30s %+9.2f/%+.2f/%+.2f   mlvpipe %+.2f/%+.2f/%+.2f\n", name,
                c->patches[p].error_pct[0], c->patches[p].error_pct[1],
                c->patches[p].error_pct[2], d->patches[p].error_pct[0],
@@ -487,8 +535,7 @@ static void report(const run *r, const column *ctl, const column *dual, const du
     }
     for (int i = 0; i < CHROMA_PATCHES; i++)
         for (int k = 0; k < 2; k++) {
-            char name[64];
-            snprintf(name, sizeof name, "chroma noise 2^%d e- %s (EV)", 5 + 3 * i,
+            snprintf(name, sizeof name, "chroma noise 2^%g e- %s (EV)", patch_ev(r, 1 + i),
                      k ? "B/G" : "R/G");
             row(name, ctl->chroma[i][k], NAN, dual->chroma[i][k], NAN, "", -1);
         }
@@ -549,14 +596,84 @@ static void report(const run *r, const column *ctl, const column *dual, const du
     }
 }
 
+typedef struct scene_summary {
+    qm_report first;           /* mlvpipe, frame 0 */
+    double edge_all[2], zone_all;  /* mlvpipe, all frames */
+    double bias_all;           /* max |bias| 5-14 EV, mean of all frames */
+    double seconds;            /* reconstruction per frame */
+} scene_summary;
+
+/* One scene end to end: control, dual ISO, the full report, and its summary. */
+static int run_scene(run *r, scene_summary *sum)
+{
+    const options *o = r->opt;
+    column ctl = {0}, dual = {0};
+    ctl.bands = calloc(o->frames, sizeof *ctl.bands);
+    dual.bands = calloc(o->frames, sizeof *dual.bands);
+    mp_error err = {0};
+    int rc = 0;
+    if (!ctl.bands || !dual.bands) {
+        fprintf(stderr, "bench_dualiso_quality: out of memory\n");
+        rc = 1;
+    }
+    if (!rc) {
+        double t0 = now_s();
+        mp_status st = make_frame(r, &r->dual, 0, &err);
+        double expose_s = now_s() - t0;
+        dual_info info = {0};
+        if (st == MP_OK)
+            st = run_control(r, &ctl, &err);
+        if (st == MP_OK)
+            st = run_dual(r, &dual, &info, &err);
+        if (st != MP_OK) {
+            fprintf(stderr, "bench_dualiso_quality: scene %d: %s\n", 1 + r->objects, err.msg);
+            rc = 1;
+        } else {
+            report(r, &ctl, &dual, &info, expose_s);
+            double excess;
+            sum->first = dual.first;
+            for (int k = 0; k < 2; k++)
+                sum->edge_all[k] = pooled_rms(dual.edge_le2[k], dual.edge_n[k]);
+            sum->zone_all = pooled_rms(dual.zone_le2, dual.zone_n);
+            frame_mean_bias(&dual, &sum->bias_all, &excess);
+            sum->seconds = dual.seconds / o->frames;
+        }
+    }
+    free(ctl.bands);
+    free(dual.bands);
+    return rc;
+}
+
+static void print_summary(const options *o, const scene_summary s[2])
+{
+    printf("\n==== Summary, both scenes: %ux%u, %u frame(s), gap %.2f EV (mlvpipe; RMS on frame "
+           "0 / over all frames) ====\n", o->width, o->height, o->frames, o->ev_gap);
+    printf("%-28s %17s %17s\n", "metric", "scene 1", "scene 2");
+    printf("%-28s %17.3f %17.3f\n", "engineering DR (EV)", s[0].first.dr_ev, s[1].first.dr_ev);
+    printf("%-28s %17.3f %17.3f\n", "deep-shadow noise (e-)", s[0].first.deep_shadow_noise,
+           s[1].first.deep_shadow_noise);
+    printf("%-28s %17.3f %17.3f\n", "noise at 2^9 e- (e-)", s[0].first.noise_at_512,
+           s[1].first.noise_at_512);
+    printf("%-28s %17.3f %17.3f\n", "max |bias| 5-14 EV, mean (%)", s[0].bias_all,
+           s[1].bias_all);
+    static const char *names[3] = {"edge RMS 6-11 EV", "edge RMS 11-15 EV", "zone plate RMS"};
+    for (int k = 0; k < 3; k++) {
+        double f[2], a[2];
+        for (int i = 0; i < 2; i++) {
+            f[i] = k < 2 ? s[i].first.edge_rms[k] : s[i].first.zone_rms;
+            a[i] = k < 2 ? s[i].edge_all[k] : s[i].zone_all;
+        }
+        printf("%-28s     %6.3f / %6.3f     %6.3f / %6.3f\n", names[k], f[0], a[0], f[1], a[1]);
+    }
+    printf("%-28s %17.3f %17.3f\n", "reconstruction s/frame", s[0].seconds, s[1].seconds);
+}
+
 int main(int argc, char **argv)
 {
     options o;
     if (parse_args(argc, argv, &o))
         return 2;
     run r = {.opt = &o};
-    r.scene = (synth_scene){.kind = SYNTH_SCENE_BENCHMARK, .shift_px = o.shift_px,
-                            .illum_sigma_ev = o.jitter_ev, .seed = o.seed};
     mp_synth_sensor_default(&r.control, o.bits, 0);
     mp_synth_sensor_default(&r.dual, o.bits, o.ev_gap);
     r.dual.phase = o.phase;
@@ -564,36 +681,28 @@ int main(int argc, char **argv)
         r.control.ob_left = r.dual.ob_left = 160;
         r.control.ob_top = r.dual.ob_top = 60;
     }
-    column ctl = {0}, dual = {0};
     r.truth = malloc(sizeof *r.truth * o.width * o.height);
-    ctl.bands = calloc(o.frames, sizeof *ctl.bands);
-    dual.bands = calloc(o.frames, sizeof *dual.bands);
-    mp_error err = {0};
     int rc = 0;
-    if (!r.truth || !ctl.bands || !dual.bands) {
+    if (!r.truth) {
         fprintf(stderr, "bench_dualiso_quality: out of memory\n");
         rc = 1;
     }
-    double expose_s = 0;
-    if (!rc) {
-        double t0 = now_s();
-        mp_status st = make_frame(&r, &r.dual, 0, &err);
-        expose_s = now_s() - t0;
-        dual_info info = {0};
-        if (st == MP_OK)
-            st = run_control(&r, &ctl, &err);
-        if (st == MP_OK)
-            st = run_dual(&r, &dual, &info, &err);
-        if (st != MP_OK) {
-            fprintf(stderr, "bench_dualiso_quality: %s\n", err.msg);
-            rc = 1;
-        } else {
-            report(&r, &ctl, &dual, &info, expose_s);
-        }
+    scene_summary sum[2];
+    memset(sum, 0, sizeof sum);
+    for (int k = 0; k < 2 && !rc; k++) {
+        if (!(o.scenes & (1u << k)))
+            continue;
+        r.objects = k;
+        r.scene = (synth_scene){.kind = k ? SYNTH_SCENE_OBJECTS : SYNTH_SCENE_BENCHMARK,
+                                .shift_px = o.shift_px, .illum_sigma_ev = o.jitter_ev,
+                                .seed = o.seed};
+        if (k && (o.scenes & 1))
+            printf("\n\n");
+        rc = run_scene(&r, &sum[k]);
     }
+    if (!rc && o.scenes == 3)
+        print_summary(&o, sum);
     free(r.truth);
-    free(ctl.bands);
-    free(dual.bands);
     mp_frame_free(&r.raw);
     mp_frame_free(&r.out);
     return rc;

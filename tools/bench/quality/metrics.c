@@ -47,11 +47,47 @@ typedef struct where {
     int x, y;
 } where;
 
+#define OBJECTS_GAP 4        /* second scene: px around objects left out of the ramp mask */
+#define STAR_RING_LO 0.25   /* its edge region: the stars between these shares of radius */
+#define STAR_RING_HI 0.95
+
+static double dist2(double x0, double y0, double x1, double y1)
+{
+    return (x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0);
+}
+
+/* Second scene: 0 smooth ramp, 1 star ring (edges), 2 zone plate (inset), 3 other. */
+static int objects_region(const where *p, const qm_input *in)
+{
+    synth_objects_layout l;
+    mp_synth_objects_layout(in->width, in->height, &l);
+    for (int i = 0; i < 2; i++) {
+        double r2 = dist2(p->xs, p->y, l.star_x[i], l.star_y[i]);
+        double lo = STAR_RING_LO * l.star_r, hi = STAR_RING_HI * l.star_r;
+        if (r2 > lo * lo && r2 < hi * hi)
+            return 1;
+        double out = l.star_r + OBJECTS_GAP;
+        if (r2 < out * out)
+            return 3;
+    }
+    if (p->xs >= l.zone_x0 + MARGIN && p->xs < l.zone_x1 - MARGIN &&
+        p->y >= l.zone_y0 + MARGIN && p->y < l.zone_y1 - MARGIN)
+        return 2;
+    if (p->xs >= l.zone_x0 - OBJECTS_GAP && p->xs < l.zone_x1 + OBJECTS_GAP &&
+        p->y >= l.zone_y0 - OBJECTS_GAP && p->y < l.zone_y1 + OBJECTS_GAP)
+        return 3;
+    if (p->v > 0.48 && p->v < 0.64)
+        return 3;  /* patches */
+    return 0;
+}
+
 static int in_smooth_ramp(const where *p, const qm_input *in, int with_margin)
 {
     if (with_margin && (p->x < MARGIN || p->x >= (int)in->width - MARGIN || p->y < MARGIN ||
                         p->y >= (int)in->height - MARGIN))
         return 0;
+    if (in->objects)
+        return objects_region(p, in) == 0;
     if (p->v > 0.35 && p->v < 0.5)
         return 0;  /* stripes */
     if (p->u < 0.45 && p->v > 0.62 && p->v < 0.95)
@@ -64,6 +100,20 @@ static int in_smooth_ramp(const where *p, const qm_input *in, int with_margin)
 static int inside_x_margin(const where *p, const qm_input *in)
 {
     return p->x > MARGIN && p->x < (int)in->width - MARGIN;
+}
+
+static int in_edges(const where *p, const qm_input *in)
+{
+    if (in->objects)
+        return objects_region(p, in) == 1;
+    return p->v > 0.36 && p->v < 0.49;
+}
+
+static int in_zone(const where *p, const qm_input *in)
+{
+    if (in->objects)
+        return objects_region(p, in) == 2;
+    return p->u < 0.45 && p->v > 0.64 && p->v < 0.93;
 }
 
 static mp_status check_input(const qm_input *in, mp_error *err)
@@ -214,13 +264,14 @@ mp_status qm_measure(const qm_input *in, qm_report *rep, mp_error *err)
     const double clip_bins = 0.98 * rep->clip_e, clip_log = 0.9 * rep->clip_e;
 
     sums bins[QM_BINS] = {{0}}, shadow = {0}, patch[4][QM_CHANNELS] = {{{0}}};
-    double edge_le2[2] = {0}, zone_le2 = 0;
+    double *edge_le2 = rep->edge_le2;
     esf edges = {{0}, {0}};
     double patch_rect[4][4];
     for (int i = 0; i < 4; i++) {
         double ev;
-        mp_synth_benchmark_patch(in->width, in->height, i, &patch_rect[i][0], &patch_rect[i][1],
-                              &patch_rect[i][2], &patch_rect[i][3], &ev);
+        mp_synth_scene_patch(in->objects ? SYNTH_SCENE_OBJECTS : SYNTH_SCENE_BENCHMARK,
+                             in->width, in->height, i, &patch_rect[i][0], &patch_rect[i][1],
+                             &patch_rect[i][2], &patch_rect[i][3], &ev);
     }
 
     for (uint32_t y = 0; y < in->height; y++) {
@@ -242,14 +293,15 @@ mp_status qm_measure(const qm_input *in, qm_report *rep, mp_error *err)
             }
             if (t > 0 && t < clip_log && inside_x_margin(&p, in)) {
                 double ev = log2(t), le = log2(fmax(e_out, 0.5)) - ev;
-                if (p.v > 0.36 && p.v < 0.49 && ev >= 6 && ev < 15) {
+                if (ev >= 6 && ev < 15 && in_edges(&p, in)) {
                     int k = ev >= 11;
                     edge_le2[k] += le * le;
                     rep->edge_n[k]++;
-                    esf_add(&edges, &p, t, e_out);
+                    if (!in->objects)
+                        esf_add(&edges, &p, t, e_out);
                 }
-                if (p.u < 0.45 && p.v > 0.64 && p.v < 0.93 && ev >= 6 && ev < 11) {
-                    zone_le2 += le * le;
+                if (ev >= 6 && ev < 11 && in_zone(&p, in)) {
+                    rep->zone_le2 += le * le;
                     rep->zone_n++;
                 }
             }
@@ -266,8 +318,8 @@ mp_status qm_measure(const qm_input *in, qm_report *rep, mp_error *err)
     rep->deep_shadow_noise = shadow.n > 0 ? std_of(&shadow) : NAN;
     for (int k = 0; k < 2; k++)
         rep->edge_rms[k] = rep->edge_n[k] ? sqrt(edge_le2[k] / rep->edge_n[k]) : NAN;
-    rep->zone_rms = rep->zone_n ? sqrt(zone_le2 / rep->zone_n) : NAN;
-    rep->edge_width_px = esf_width(&edges);
+    rep->zone_rms = rep->zone_n ? sqrt(rep->zone_le2 / rep->zone_n) : NAN;
+    rep->edge_width_px = in->objects ? NAN : esf_width(&edges);
     for (int i = 0; i < 4; i++)
         for (int c = 0; c < QM_CHANNELS; c++) {
             const sums *s = &patch[i][c];

@@ -32,6 +32,8 @@ typedef struct qm_input {
     double s_out;              /* output DN per electron at the dark-field exposure */
     double scene_offset;       /* the frame's horizontal scene shift (mp_synth_scene_offset);
                                   the zone plate and patches move with it */
+    int objects;               /* 0: the benchmark scene (8.7's regions); 1: the second
+                                  scene, SYNTH_SCENE_OBJECTS (its regions, 8.8) */
 } qm_input;
 
 typedef struct qm_bin {
@@ -66,11 +68,15 @@ typedef struct qm_report {
     double dr_bin_ev;                /* that bin's lower edge */
     double deep_shadow_noise;        /* std(err) over mask pixels with e_true < 2 e- */
     double noise_at_512;             /* noise of the 9.0-9.5 EV bin */
-    double edge_rms[2];              /* RMS log2 error on the stripes, [6,11) and [11,15) EV */
+    double edge_rms[2];              /* RMS log2 error on the stripes (second scene: the
+                                        stars' rings), [6,11) and [11,15) EV */
+    double edge_le2[2];              /* their sums of squares, to pool frames */
     uint64_t edge_n[2];
     double zone_rms;                 /* RMS log2 error on the zone plate, [6,11) EV */
+    double zone_le2;
     uint64_t zone_n;
-    double edge_width_px;            /* 10-90 % width of the stripe edges (perpendicular, px) */
+    double edge_width_px;            /* 10-90 % width of the stripe edges (perpendicular, px;
+                                        NAN on the second scene) */
     qm_patch patches[4];
     double gain_error_pct;           /* 100 * (a - 1) of the fit e_out = a e_true + b */
     double offset_e;                 /* b of that fit: over bins 5..14 EV, weights n / noise^2 */

@@ -181,6 +181,8 @@ mp_status mp_mlv_read_audio(const mlv_clip *clip, uint64_t offset, void *dst, si
                          mp_error *err);
 
 const char *mp_mlv_compression_name(mlv_compression c);
+/* "truncated", "zero_tail" ...: the name info --json and report --json give a damage kind. */
+const char *mp_mlv_damage_kind_name(mlv_damage_kind k);
 
 /* MP_OK when frames of this clip can be decoded; else MP_ERR_UNSUPPORTED and a message
  * naming the video class (reading any frame fails the same way). */

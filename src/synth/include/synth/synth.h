@@ -38,7 +38,8 @@ int mp_synth_row_is_bright(const synth_sensor *s, uint32_t y);
 typedef enum synth_scene_kind {
     SYNTH_SCENE_BENCHMARK,      /* doc/dualiso.md 8.2: log ramp, stripes, zone plate, patches */
     SYNTH_SCENE_FLAT,           /* uniform, level = exposure_ev */
-    SYNTH_SCENE_RAMP            /* horizontal log ramp only */
+    SYNTH_SCENE_RAMP,           /* horizontal log ramp only */
+    SYNTH_SCENE_OBJECTS         /* second benchmark scene: stars, elliptical zone plate */
 } synth_scene_kind;
 
 /* Scene layouts (electrons before colour gains, u = x / width, v = y / height over the
@@ -61,6 +62,26 @@ typedef struct synth_scene {
  * fractional) and its EV before exposure_ev. */
 void mp_synth_benchmark_patch(uint32_t width, uint32_t height, int i, double *x0, double *x1,
                            double *y0, double *y1, double *ev);
+
+/* The second benchmark scene (SYNTH_SCENE_OBJECTS, doc/dualiso.md 8.8): different layout
+ * and content from the first, so tuning on one is checked on the other. Over a radial log
+ * ramp (dark at the bottom-left corner, -1.5 to +17.5 EV) with a wave along the angle:
+ * two Siemens stars of 24 spokes whose spokes alternate by 1.6 EV AND in colour (neutral /
+ * warm), one around 8.5 EV and one around 12.8 EV (where the bright field clips at
+ * 100/1600), both with a horizontal level gradient; an elliptical zone plate that reaches
+ * higher vertical than horizontal frequencies; four coloured flat patches at 3.5, 6.5,
+ * 9.5 and 12.5 EV. Geometry in scene pixels for a width x height area: */
+typedef struct synth_objects_layout {
+    double star_x[2], star_y[2], star_r;   /* star centres, outer radius */
+    double zone_x0, zone_x1, zone_y0, zone_y1;  /* zone plate box */
+} synth_objects_layout;
+
+void mp_synth_objects_layout(uint32_t width, uint32_t height, synth_objects_layout *l);
+
+/* Flat patch i (0..3) of a scene kind with patches (BENCHMARK or OBJECTS), as
+ * mp_synth_benchmark_patch. */
+void mp_synth_scene_patch(synth_scene_kind kind, uint32_t width, uint32_t height, int i,
+                          double *x0, double *x1, double *y0, double *y1, double *ev);
 
 /* Horizontal scene offset of a frame (frame * shift_px) and its illumination factor
  * 2^(illum_sigma_ev * N(0,1)), N drawn from (seed, frame); 1 when illum_sigma_ev is 0. */

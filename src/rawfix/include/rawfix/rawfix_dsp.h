@@ -1,0 +1,41 @@
+/* rawfix_dsp: the per-row kernels of rawfix_measure, in plain C (the reference) and in
+ * versions built for wider instruction sets, chosen at run time. All versions are the same
+ * C source built with different flags (rows_body.h): integer arithmetic and double
+ * divisions, comparisons and roundings that IEEE defines exactly, no contraction into FMA,
+ * so every version gives the same bits. tests/checkasm holds them to that. */
+#ifndef MP_RAWFIX_DSP_H
+#define MP_RAWFIX_DSP_H
+
+#include <stdint.h>
+
+#include "common/mp_cpu.h"
+
+#define RAWFIX_LEVEL_BINS 40
+
+/* One row y of a frame and its work arrays (w entries each; a kernel writes x in the
+ * range it names, the caller owns the buffers). */
+typedef struct rawfix_row {
+    const uint16_t *c, *u, *d;      /* row y and the same-colour rows above and below */
+    uint32_t w;                     /* >= 5 */
+    int32_t white, black;
+    int32_t *dh2, *dv2;             /* second differences x 2 along the row / column, DN */
+    int32_t *bin_h, *bin_v;         /* brightness bins of the row / column pairs of
+                                     * neighbours (RAWFIX_LEVEL_BINS half-EV bins) */
+    int32_t *ok;                    /* 1: neither the sample nor its 4 neighbours clipped */
+    int32_t *act;                   /* 8 x the texture yardstick */
+    int32_t *left, *right, *win_max;   /* stripe window halves and their largest sample */
+    const double *sigma;            /* noise sigma of a difference per brightness bin */
+    int16_t *zh, *zv;               /* out: deviations in noise units x 16, or RAWFIX_NO_Z */
+    int32_t (*stripe)[2];           /* out: stripe sums (rawfix_measurement.stripe) */
+} rawfix_row;
+
+typedef struct rawfix_dsp {
+    void (*diffs)(rawfix_row *r);   /* dh2, dv2, bin_h, bin_v, ok at x in [2, w - 2) */
+    void (*texture)(rawfix_row *r); /* act at [2, w - 2); left, right, win_max at [8, w - 8) */
+    void (*z)(rawfix_row *r);       /* the whole rows zh, zv, stripe from all of the above */
+} rawfix_dsp;
+
+/* The kernels for a level (the best this build and CPU have at or below it). */
+const rawfix_dsp *mp_rawfix_dsp_for(mp_cpu_level level);
+
+#endif

@@ -1,0 +1,16 @@
+/* The row kernels of each level (rows_body.h), for dsp.c's table. */
+#ifndef MP_RAWFIX_ROWS_H
+#define MP_RAWFIX_ROWS_H
+
+#include "rawfix/rawfix_dsp.h"
+
+#define RAWFIX_ROW_KERNELS(l)                                                                  \
+    void mp_rawfix_row_diffs_##l(rawfix_row *r);                                              \
+    void mp_rawfix_row_texture_##l(rawfix_row *r);                                            \
+    void mp_rawfix_row_z_##l(rawfix_row *r);
+
+RAWFIX_ROW_KERNELS(c)
+RAWFIX_ROW_KERNELS(sse2)
+RAWFIX_ROW_KERNELS(avx2)
+
+#endif

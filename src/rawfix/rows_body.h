@@ -1,0 +1,142 @@
+/* rawfix_measure's row kernels, written once; rows_c.c, rows_sse2.c and rows_avx2.c define
+ * FN and include this file, and meson builds each with its instruction set's flags
+ * (-ffp-contract=off -fno-trapping-math: the latter only lets the compiler evaluate both
+ * sides of a select, which changes no value). The loops are branch-free over restrict
+ * pointers so that the compiler vectorises them. */
+#include <math.h>
+#include <string.h>
+
+#include "rawfix/rawfix_dsp.h"
+#include "rawfix_priv.h"
+
+static inline int32_t iabs32(int32_t v)
+{
+    return v < 0 ? -v : v;
+}
+
+static inline int32_t imax32(int32_t a, int32_t b)
+{
+    return a > b ? a : b;
+}
+
+/* 1 + floor(2 log2(level)) for level = level2 / 2 - black >= 1, else 0, at most
+ * RAWFIX_LEVEL_BINS - 1: with v = level2 - 2 black = 2 level and k = floor(log2 v), the
+ * exponent of (float)v (exact below 2^24), 2 log2 v reaches 2k + 1 where v / 2^k >= sqrt 2,
+ * i.e. where the float's fraction bits reach 0x3504f4 (sqrt 2 is irrational, so no v lies on
+ * the boundary). Integer and bit operations only, so it vectorises. */
+static inline int32_t level_bin(int32_t level2, int32_t black)
+{
+    int32_t v = level2 - 2 * black, bits;
+    float fv = (float)v;
+    memcpy(&bits, &fv, sizeof bits);
+    int32_t b = 2 * ((bits >> 23) - 127) - 1 + ((bits & 0x7fffff) >= 0x3504f4);
+    b = v < 2 ? 0 : b;
+    return b < RAWFIX_LEVEL_BINS - 1 ? b : RAWFIX_LEVEL_BINS - 1;
+}
+
+/* A sample that is clipped says nothing; one whose neighbour is clipped (a dead pixel in
+ * the highlights still shows, but the differences say nothing about the noise) neither. */
+void FN(mp_rawfix_row_diffs)(rawfix_row *r)
+{
+    const uint16_t *restrict c = r->c, *restrict u = r->u, *restrict d = r->d;
+    int32_t *restrict dh2 = r->dh2, *restrict dv2 = r->dv2, *restrict bin_h = r->bin_h,
+            *restrict bin_v = r->bin_v, *restrict ok = r->ok;
+    const int32_t white = r->white, black = r->black;
+    const size_t end = r->w - 2;
+    for (size_t x = 2; x < end; x++) {
+        int32_t v = c[x], lf = c[x - 2], rt = c[x + 2], up = u[x], dn = d[x];
+        dh2[x] = 2 * v - lf - rt;
+        dv2[x] = 2 * v - up - dn;
+        bin_h[x] = level_bin(lf + rt, black);
+        bin_v[x] = level_bin(up + dn, black);
+        ok[x] = imax32(imax32(imax32(v, lf), imax32(rt, up)), dn) < white;
+    }
+}
+
+/* act: how much the scene itself varies around the sample, the absolute second
+ * differences of its four same-colour neighbours, each across the direction that would
+ * include the sample (so that a defect does not raise its own yardstick). In flat areas
+ * act / 8 is about 0.8 sigma of the noise; in fine static texture (a test pattern, a brick
+ * wall on a tripod) about the sample's own deviation, so texture does not look like a
+ * defect however many frames are pooled. The stripe window: same-colour samples
+ * x - 8 .. x - 2 and x + 2 .. x + 8. */
+void FN(mp_rawfix_row_texture)(rawfix_row *r)
+{
+    const uint16_t *restrict c = r->c, *restrict u = r->u, *restrict d = r->d;
+    int32_t *restrict act = r->act, *restrict left = r->left, *restrict right = r->right,
+            *restrict win_max = r->win_max;
+    const size_t end = r->w - 2;
+    for (size_t x = 2; x < end; x++)
+        act[x] = iabs32(2 * c[x - 2] - u[x - 2] - d[x - 2]) +
+                 iabs32(2 * c[x + 2] - u[x + 2] - d[x + 2]) +
+                 iabs32(2 * u[x] - u[x - 2] - u[x + 2]) + iabs32(2 * d[x] - d[x - 2] - d[x + 2]);
+    if (r->w <= 2 * STRIPE_REACH)
+        return;
+    const size_t wend = r->w - STRIPE_REACH;
+    for (size_t x = STRIPE_REACH; x < wend; x++) {
+        int32_t lsum = 0, rsum = 0, m = 0;
+        for (int k = 2; k <= STRIPE_REACH; k += 2) {
+            int32_t a = c[x - k], b = c[x + k];
+            lsum += a;
+            rsum += b;
+            m = imax32(imax32(m, a), b);
+        }
+        left[x] = lsum;
+        right[x] = rsum;
+        win_max[x] = m;
+    }
+}
+
+/* A second difference (x 2) in noise units x Z_SCALE, clamped and rounded to the nearest,
+ * ties to even, as lrint in the default rounding mode (adding and taking off 1.5 x 2^52
+ * leaves no fraction bits; unlike a libm call this vectorises). */
+static inline int32_t z_units(int32_t d2, double sigma)
+{
+    const double round_even = 6755399441055744.0;
+    double z = Z_SCALE * d2 / 2.0 / sigma;
+    z = z < Z_CLAMP ? z : Z_CLAMP;
+    z = z > -Z_CLAMP ? z : -Z_CLAMP;
+    return (int32_t)((z + round_even) - round_even);
+}
+
+#define TEXTURE_WEIGHT 1.25     /* the yardstick is act / 8 x this, in DN */
+
+void FN(mp_rawfix_row_z)(rawfix_row *r)
+{
+    const uint16_t *restrict c = r->c;
+    const int32_t *restrict dh2 = r->dh2, *restrict dv2 = r->dv2, *restrict ok = r->ok,
+                  *restrict act8 = r->act, *restrict left = r->left, *restrict right = r->right,
+                  *restrict win_max = r->win_max, *restrict bin_h = r->bin_h,
+                  *restrict bin_v = r->bin_v;
+    const double *restrict sigma_of = r->sigma;
+    int16_t *restrict zh = r->zh, *restrict zv = r->zv;
+    int32_t (*restrict stripe)[2] = r->stripe;
+    const size_t w = r->w, end = w - 2;
+    for (size_t x = 2; x < end; x++) {
+        double act = TEXTURE_WEIGHT * (act8[x] / 8.0);
+        double sh = sigma_of[bin_h[x]], sv = sigma_of[bin_v[x]];
+        int32_t h = z_units(dh2[x], sh > act ? sh : act);
+        int32_t v = z_units(dv2[x], sv > act ? sv : act);
+        zh[x] = (int16_t)(ok[x] ? h : RAWFIX_NO_Z);
+        zv[x] = (int16_t)(ok[x] ? v : RAWFIX_NO_Z);
+    }
+    zh[0] = zh[1] = zh[w - 2] = zh[w - 1] = RAWFIX_NO_Z;
+    zv[0] = zv[1] = zv[w - 2] = zv[w - 1] = RAWFIX_NO_Z;
+
+    /* Stripe sums only where the signal stands well above the noise, away from defects,
+     * and where the window's two halves agree (no edge, not across the border of the
+     * optical black). */
+    const int32_t n = STRIPE_REACH, white = r->white, black = r->black;  /* n: window size */
+    const size_t edge = w < 2 * STRIPE_REACH ? w : STRIPE_REACH, wend = w - edge;
+    for (size_t x = 0; x < edge; x++)
+        stripe[x][0] = stripe[x][1] = stripe[wend + x][0] = stripe[wend + x][1] = 0;
+    for (size_t x = STRIPE_REACH; x < wend; x++) {
+        int32_t win = left[x] + right[x], above = win - n * black, dev = n * c[x] - win;
+        double sigma = sigma_of[bin_h[x]];
+        int32_t use = ok[x] & (win_max[x] < white) & !(above < 2 * sigma * n) &
+                      !(fabs((double)dev) > 4 * sigma * n) &
+                      !(fabs((double)(left[x] - right[x])) > 2 * sigma * n);
+        stripe[x][0] = use ? c[x] - black : 0;
+        stripe[x][1] = use ? above : 0;
+    }
+}

@@ -1,0 +1,126 @@
+/* checkasm: rawfix_measure's row kernels (rawfix/rawfix_dsp.h) against C, bit for bit, on
+ * random rows: every width from 5 (the least rawfix_measure takes) to 40, which covers the
+ * stripe window's edge cases (w <= 16: no window), then random widths; samples around
+ * black, clipped ones, zeros and the 16-bit maximum mixed in; white levels below and above
+ * the samples' range; noise sigmas from a fraction of a DN to thousands, so the z values
+ * reach the clamp and rounding ties occur. */
+#include <stdio.h>
+#include <string.h>
+
+#include "checkasm.h"
+#include "rawfix/rawfix.h"
+#include "rawfix/rawfix_dsp.h"
+
+enum { RW = 1920, WORK = 9 };
+
+typedef struct rawfix_buf {
+    uint16_t rows[3][RW];
+    int32_t work[WORK][RW];
+    double sigma[RAWFIX_LEVEL_BINS];
+    int16_t zh[RW], zv[RW];
+    int32_t stripe[RW][2];
+} rawfix_buf;
+
+static rawfix_row row_for(rawfix_buf *b, uint32_t w, int32_t white, int32_t black)
+{
+    return (rawfix_row){.c = b->rows[1], .u = b->rows[0], .d = b->rows[2], .w = w,
+                        .white = white, .black = black, .dh2 = b->work[0],
+                        .dv2 = b->work[1], .bin_h = b->work[2], .bin_v = b->work[3],
+                        .ok = b->work[4], .act = b->work[5], .left = b->work[6],
+                        .right = b->work[7], .win_max = b->work[8], .sigma = b->sigma,
+                        .zh = b->zh, .zv = b->zv, .stripe = b->stripe};
+}
+
+static uint16_t sample(int32_t black, int32_t white)
+{
+    switch (rnd() % 16) {
+    case 0: return (uint16_t)white;
+    case 1: return (uint16_t)(white + rnd() % 64);
+    case 2: return 0;
+    case 3: return 65535;
+    case 4: case 5: return (uint16_t)(black + rnd() % 8);      /* at black: zero bins */
+    default: {
+        uint32_t level = rnd() % 3 ? 1u << (rnd() % 14) : rnd() % 16384;
+        return (uint16_t)((uint32_t)black + level + rnd() % 40) & 0xffff;
+    }
+    }
+}
+
+static void fill(rawfix_buf *b, uint32_t w, int32_t black, int32_t white)
+{
+    for (int r = 0; r < 3; r++)
+        for (uint32_t x = 0; x < w; x++)
+            b->rows[r][x] = sample(black, white);
+    for (int k = 0; k < RAWFIX_LEVEL_BINS; k++)
+        b->sigma[k] = rnd() % 8 ? 0.25 + (rnd() % 4000) / 16.0 : (rnd() % 5 + 1) * 0.5;
+    memset(b->work, 0x5a, sizeof b->work);      /* what the kernels leave alone stays equal */
+    memset(b->zh, 0x5a, sizeof b->zh);
+    memset(b->zv, 0x5a, sizeof b->zv);
+    memset(b->stripe, 0x5a, sizeof b->stripe);
+}
+
+static void run(const rawfix_dsp *d, rawfix_buf *b, uint32_t w, int32_t white, int32_t black)
+{
+    rawfix_row r = row_for(b, w, white, black);
+    d->diffs(&r);
+    d->texture(&r);
+    d->z(&r);
+}
+
+static int same(const char *what, const void *a, const void *b, size_t n, uint32_t w)
+{
+    if (!memcmp(a, b, n))
+        return 1;
+    fprintf(stderr, "  rawfix %s differs (width %u)\n", what, w);
+    return 0;
+}
+
+int checkasm_rawfix(mp_cpu_level level, int rounds, int *checked)
+{
+    const rawfix_dsp *ref = mp_rawfix_dsp_for(MP_CPU_C), *d = mp_rawfix_dsp_for(level);
+    static rawfix_buf a, b;
+    int failures = 0;
+    for (int round = 0; round < rounds && failures < 5; round++) {
+        uint32_t w = round < 36 ? 5 + (uint32_t)round : 5 + rnd() % (RW - 4);
+        int32_t black = (int32_t)(rnd() % 2049);
+        int32_t white = rnd() % 4 ? black + 1000 + (int32_t)(rnd() % 15000) :
+                        (int32_t)(65536 + rnd() % 4);      /* nothing clips */
+        fill(&a, w, black, white);
+        b = a;
+        run(ref, &a, w, white, black);
+        run(d, &b, w, white, black);
+        if (!(same("work rows", a.work, b.work, sizeof a.work, w) &&
+              same("zh", a.zh, b.zh, sizeof a.zh, w) && same("zv", a.zv, b.zv, sizeof a.zv, w) &&
+              same("stripe", a.stripe, b.stripe, sizeof a.stripe, w))) {
+            fprintf(stderr, "checkasm: %s rawfix rows differ from C: width %u, black %d, "
+                    "white %d (round %d)\n", mp_cpu_level_name(level), w, black, white, round);
+            failures++;
+        }
+        (*checked)++;
+    }
+    return failures;
+}
+
+void checkasm_rawfix_bench(void)
+{
+    static rawfix_buf fresh, buf;
+    fill(&fresh, RW, 2048, 15000);
+    printf("rawfix rows, ns/pixel (CPU time, best of 5 x 200 rows of %d)\n", RW);
+    for (int l = MP_CPU_C; l < MP_CPU_LEVELS; l++) {
+        if (!mp_cpu_has((mp_cpu_level)l))
+            continue;
+        const rawfix_dsp *d = mp_rawfix_dsp_for((mp_cpu_level)l);
+        double best = 1e30;
+        for (int batch = 0; batch < 5; batch++) {
+            double t = 0;
+            for (int i = 0; i < 200; i++) {
+                memcpy(&buf, &fresh, sizeof buf);
+                double t0 = cpu_now();
+                run(d, &buf, RW, 15000, 2048);
+                t += cpu_now() - t0;
+            }
+            best = t < best ? t : best;
+        }
+        printf("  %-5s diffs + texture + z %6.3f\n", mp_cpu_level_name(l), best * 1e9 / (200.0 * RW));
+    }
+}
