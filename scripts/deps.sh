@@ -18,6 +18,9 @@ test_pkgs="$test_pkgs parallel slurm-wlm munge openssh-server"
 test_pkgs="$test_pkgs tmux"
 # groff-base: renders the manual page in the man-page test (doc/check_man.py).
 test_pkgs="$test_pkgs groff-base"
+# openexr (exrheader, exrmaketiled) and libtiff-tools (tiffinfo): outside readers of the EXR and
+# TIFF sequences in tests/e2e/cli_formats.sh.
+test_pkgs="$test_pkgs openexr libtiff-tools"
 # chromium: renders the `mlvpipe report` page headless (tests/e2e/report_browser.sh).
 test_pkgs="$test_pkgs chromium"
 # strace: tests/e2e/robust_signals.sh checks that the signal handlers come first in main().

@@ -57,10 +57,13 @@ typedef enum mlvpipe_naming {
 
 typedef struct mlvpipe_convert_settings {
     const char *input;            /* the clip (.MLV, .RAW, or any chunk's name) */
-    const char *output;           /* DNG: the folder the sequence folder goes in; a movie or
-                                   * md5: the file, "-" for stdout */
-    const char *format;           /* "dng" (default), "prores422hq", "prores4444", "ffv1",
-                                   * "nut", "rawvideo", "md5" or "null" */
+    const char *output;           /* a sequence (DNG, TIFF, EXR): the folder the sequence
+                                   * folder goes in; a movie or md5: the file, "-" for stdout */
+    const char *format;           /* "dng" (default), "tiff", "exr", "prores422hq",
+                                   * "prores4444", "prores422", "prores422lt",
+                                   * "prores422proxy", "dnxhrhq", "dnxhrhqx", "dnxhr444",
+                                   * "ffv1", "nut", "rawvideo", "md5" or "null" (the README's
+                                   * --to) */
     const char *frames;           /* absolute frame numbers, e.g. "100-199" (see the README's
                                    * --frames); NULL: the whole clip */
     uint32_t threads;             /* 0: one per CPU; never changes the output */

@@ -66,4 +66,13 @@ MLVPIPE_API void mlvpipe_default_plan_settings(mlvpipe_plan_settings *s);
 MLVPIPE_API mlvpipe_status mlvpipe_plan(const mlvpipe_clip *clip, const mlvpipe_plan_settings *s,
                                         mlvpipe_text *out, mlvpipe_error *err);
 
+/* The words of the first chunk's convert task, as every engine runs it (the program first,
+ * then "convert"; the other chunks differ only in --frames and a movie segment's name), so
+ * that a caller can check the options before planning. *argv is NULL-terminated with *argc
+ * words; release it with mlvpipe_argv_free. Errors as mlvpipe_plan's. */
+MLVPIPE_API mlvpipe_status mlvpipe_plan_task_argv(const mlvpipe_clip *clip,
+                                                  const mlvpipe_plan_settings *s, char ***argv,
+                                                  uint32_t *argc, mlvpipe_error *err);
+MLVPIPE_API void mlvpipe_argv_free(char **argv);
+
 #endif

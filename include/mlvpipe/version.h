@@ -9,7 +9,7 @@
  *
  * 1.0: clips, frames, convert, analyze, join, logging, progress.
  * 1.1: mlvpipe_clip_describe, mlvpipe_plan (plan.h), mlvpipe_format_at/_find,
- *      mlvpipe_cpu_level/_limit, mlvpipe_text. */
+ *      mlvpipe_cpu_level/_limit, mlvpipe_text, mlvpipe_plan_task_argv/mlvpipe_argv_free. */
 #ifndef MLVPIPE_VERSION_H
 #define MLVPIPE_VERSION_H
 

@@ -44,11 +44,12 @@ static mp_status read_clip(const mlv_clip *clip, farm_plan *p, uint32_t **number
     return MP_OK;
 }
 
-mlvpipe_status mlvpipe_plan(const mlvpipe_clip *clip, const mlvpipe_plan_settings *s,
-                            mlvpipe_text *out, mlvpipe_error *err)
+/* The farm plan of clip from s, chunks cut, into *p (*numbers and *chunks malloc'd, also on
+ * failure: free both). */
+static mp_status prepare(const mlvpipe_clip *clip, const mlvpipe_plan_settings *s, farm_plan *p,
+                         uint32_t **numbers, farm_chunk **chunks, mp_error *e)
 {
-    *out = (mlvpipe_text){0};
-    farm_plan p = {
+    *p = (farm_plan){
         .tool = s->tool ? s->tool : "mlvpipe " MLVPIPE_VERSION,
         .program = s->program,
         .clip = s->clip,
@@ -69,30 +70,39 @@ mlvpipe_status mlvpipe_plan(const mlvpipe_clip *clip, const mlvpipe_plan_setting
         .sshlogin = s->sshlogin,
         .jobs = s->jobs,
     };
-    mp_error e = {0};
+    *numbers = NULL;
+    *chunks = NULL;
     const mp_format *f = mp_format_find(s->format ? s->format : "dng");
     if (!f || !f->joinable)
-        return mp_api_status(mp_error_set(&e, MP_ERR_ARG, "plan: format '%s' cannot be "
-                                          "converted in chunks and joined", s->format), &e, err);
+        return mp_error_set(e, MP_ERR_ARG, "plan: format '%s' cannot be converted in chunks "
+                            "and joined", s->format);
     if ((unsigned)s->engine > MLVPIPE_PLAN_JSON)
-        return mp_api_status(mp_error_set(&e, MP_ERR_ARG, "plan: no engine %d", (int)s->engine),
-                             &e, err);
+        return mp_error_set(e, MP_ERR_ARG, "plan: no engine %d", (int)s->engine);
     if (s->extra_count > FARM_MAX_EXTRA || s->sbatch_count > FARM_MAX_EXTRA ||
         s->sbatch_work_count > FARM_MAX_EXTRA)
-        return mp_api_status(mp_error_set(&e, MP_ERR_ARG, "plan: more than %d options in a list",
-                                          FARM_MAX_EXTRA), &e, err);
-    p.movie_ext = f->sequence ? NULL : f->extension;
-    memcpy(p.extra, s->extra, sizeof p.extra);
-    memcpy(p.sbatch, s->sbatch, sizeof p.sbatch);
-    memcpy(p.sbatch_work, s->sbatch_work, sizeof p.sbatch_work);
-
-    uint32_t *numbers = NULL;
-    farm_chunk *chunks = NULL;
-    mp_text text = {0};
-    mp_status st = read_clip(clip->clip, &p, &numbers, &e);
+        return mp_error_set(e, MP_ERR_ARG, "plan: more than %d options in a list",
+                            FARM_MAX_EXTRA);
+    p->movie_ext = f->sequence ? NULL : f->extension;
+    memcpy(p->extra, s->extra, sizeof p->extra);
+    memcpy(p->sbatch, s->sbatch, sizeof p->sbatch);
+    memcpy(p->sbatch_work, s->sbatch_work, sizeof p->sbatch_work);
+    mp_status st = read_clip(clip->clip, p, numbers, e);
     if (st == MP_OK)
-        st = mp_farm_chunks(numbers, p.frame_count, p.chunk_size, &chunks, &p.chunk_count, &e);
-    p.chunks = chunks;
+        st = mp_farm_chunks(*numbers, p->frame_count, p->chunk_size, chunks, &p->chunk_count, e);
+    p->chunks = *chunks;
+    return st;
+}
+
+mlvpipe_status mlvpipe_plan(const mlvpipe_clip *clip, const mlvpipe_plan_settings *s,
+                            mlvpipe_text *out, mlvpipe_error *err)
+{
+    *out = (mlvpipe_text){0};
+    farm_plan p;
+    uint32_t *numbers;
+    farm_chunk *chunks;
+    mp_text text = {0};
+    mp_error e = {0};
+    mp_status st = prepare(clip, s, &p, &numbers, &chunks, &e);
     if (st == MP_OK)
         st = mp_farm_plan_render(&p, (farm_engine)s->engine, &text, &e);
     free(chunks);
@@ -102,4 +112,26 @@ mlvpipe_status mlvpipe_plan(const mlvpipe_clip *clip, const mlvpipe_plan_setting
         return mp_api_status(st, &e, err);
     }
     return mp_api_text(&text, "plan", out, err);
+}
+
+mlvpipe_status mlvpipe_plan_task_argv(const mlvpipe_clip *clip, const mlvpipe_plan_settings *s,
+                                      char ***argv, uint32_t *argc, mlvpipe_error *err)
+{
+    *argv = NULL;
+    *argc = 0;
+    farm_plan p;
+    uint32_t *numbers;
+    farm_chunk *chunks;
+    mp_error e = {0};
+    mp_status st = prepare(clip, s, &p, &numbers, &chunks, &e);
+    if (st == MP_OK)
+        st = mp_farm_chunk_argv(&p, 0, argv, argc, &e);
+    free(chunks);
+    free(numbers);
+    return st == MP_OK ? MLVPIPE_OK : mp_api_status(st, &e, err);
+}
+
+void mlvpipe_argv_free(char **argv)
+{
+    mp_farm_argv_free(argv);
 }

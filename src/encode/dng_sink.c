@@ -5,8 +5,6 @@
 
 #include "encode/dng.h"
 #include "encode/naming.h"
-#include "common/out_file.h"
-#include "encode/timecode.h"
 
 typedef struct dng_sink {
     mp_sink_params p;
@@ -33,46 +31,20 @@ static mp_status dng_open(void *priv, const char *path, const mp_sink_params *p,
 {
     dng_sink *s = priv;
     s->p = *p;
-    char name[MP_NAME_MAX];
-    mp_rational fps;
-    mp_status st = mp_naming_check(p, err);
-    if (st == MP_OK)  /* a bad rate should fail here, not at every frame */
-        st = mp_sink_fps(p, &fps, err);
-    if (st != MP_OK)
-        return st;
-    mp_name_folder(p, name);
-    if (path && *path && (st = mp_make_dir(path, err)) != MP_OK)
-        return st;
-    st = mp_path_join(s->folder, sizeof s->folder, path, name, err);
-    if (st == MP_OK)
-        st = mp_make_dir(s->folder, err);
-    return st;
+    return mp_sequence_folder_open(path, p, s->folder, err);
 }
 
 static mp_status dng_write_frame(void *priv, const mp_frame *f, const mp_frame_meta *m,
                                  mp_error *err)
 {
     dng_sink *s = priv;
-    char name[MP_NAME_MAX], path[PATH_MAX];
-    mp_name_frame(&s->p, f->number, name);
-    mp_status st = mp_path_join(path, sizeof path, s->folder, name, err);
+    char path[PATH_MAX];
+    mp_status st = mp_sequence_frame_path(s->folder, &s->p, f->number, path, err);
     if (st == MP_OK)
         st = mp_dng_write_file(path, f, m, &s->p, err);
     if (st == MP_OK)
         check_levels(s, f);
     return st;
-}
-
-static mp_status dng_finish(void *priv, mp_error *err)
-{
-    (void)priv;
-    (void)err;
-    return MP_OK;   /* every frame was committed when it was written */
-}
-
-static void dng_abort(void *priv)
-{
-    (void)priv;     /* a failed frame removes its own temporary file */
 }
 
 const mp_sink_ops mp_sink_dng = {
@@ -81,6 +53,4 @@ const mp_sink_ops mp_sink_dng = {
     .concurrent_frames = 1,
     .open = dng_open,
     .write_frame = dng_write_frame,
-    .finish = dng_finish,
-    .abort = dng_abort,
-};
+};   /* no finish or abort: each file is committed when written, or removed on failure */

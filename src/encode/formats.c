@@ -2,19 +2,35 @@
 
 #include <string.h>
 
-extern const mp_sink_ops mp_sink_dng, mp_sink_md5, mp_sink_null, mp_sink_prores422hq,
-    mp_sink_prores4444, mp_sink_ffv1, mp_sink_nut, mp_sink_rawvideo;
+extern const mp_sink_ops mp_sink_dng, mp_sink_tiff, mp_sink_exr, mp_sink_md5, mp_sink_null,
+    mp_sink_prores422hq, mp_sink_prores4444, mp_sink_prores422, mp_sink_prores422lt,
+    mp_sink_prores422proxy, mp_sink_dnxhrhq, mp_sink_dnxhrhqx, mp_sink_dnxhr444, mp_sink_ffv1,
+    mp_sink_nut, mp_sink_rawvideo;
+
+/* Movies in MOV: one file, seekable output only, joinable, PCM muxed. */
+#define MOV_ROW(id, text)                                                                      \
+    {.name = #id, .summary = text, .input = MP_INPUT_RGB, .container = "MOV",                  \
+     .extension = "mov", .sequence = 0, .to_stdout = 0, .joinable = 1,                         \
+     .audio = MP_AUDIO_MUXED, .ops = &mp_sink_##id}
 
 static const mp_format formats[] = {
     {.name = "dng", .summary = "CinemaDNG sequence in DIR/NAME/ (+ NAME.wav)",
      .input = MP_INPUT_RAW, .container = "CinemaDNG", .extension = "dng", .sequence = 1,
      .to_stdout = 0, .joinable = 1, .audio = MP_AUDIO_BESIDE, .ops = &mp_sink_dng},
-    {.name = "prores422hq", .summary = "ProRes 422 HQ in MOV",
-     .input = MP_INPUT_RGB, .container = "MOV", .extension = "mov", .sequence = 0,
-     .to_stdout = 0, .joinable = 1, .audio = MP_AUDIO_MUXED, .ops = &mp_sink_prores422hq},
-    {.name = "prores4444", .summary = "ProRes 4444 in MOV",
-     .input = MP_INPUT_RGB, .container = "MOV", .extension = "mov", .sequence = 0,
-     .to_stdout = 0, .joinable = 1, .audio = MP_AUDIO_MUXED, .ops = &mp_sink_prores4444},
+    {.name = "tiff", .summary = "16-bit RGB TIFF sequence in DIR/NAME/ (+ NAME.wav)",
+     .input = MP_INPUT_RGB, .container = "TIFF", .extension = "tiff", .sequence = 1,
+     .to_stdout = 0, .joinable = 1, .audio = MP_AUDIO_BESIDE, .ops = &mp_sink_tiff},
+    {.name = "exr", .summary = "OpenEXR half-float RGB sequence in DIR/NAME/ (+ NAME.wav)",
+     .input = MP_INPUT_RGB, .container = "OpenEXR", .extension = "exr", .sequence = 1,
+     .to_stdout = 0, .joinable = 1, .audio = MP_AUDIO_BESIDE, .ops = &mp_sink_exr},
+    MOV_ROW(prores422hq, "ProRes 422 HQ in MOV"),   /* first: what .mov means without --to */
+    MOV_ROW(prores4444, "ProRes 4444 in MOV"),
+    MOV_ROW(prores422, "ProRes 422 in MOV"),
+    MOV_ROW(prores422lt, "ProRes 422 LT in MOV"),
+    MOV_ROW(prores422proxy, "ProRes 422 Proxy in MOV"),
+    MOV_ROW(dnxhrhq, "DNxHR HQ (8-bit 4:2:2) in MOV, from 256x120 up"),
+    MOV_ROW(dnxhrhqx, "DNxHR HQX (10-bit 4:2:2) in MOV, from 256x120 up"),
+    MOV_ROW(dnxhr444, "DNxHR 444 (10-bit 4:4:4) in MOV, from 256x120 up"),
     {.name = "ffv1", .summary = "FFV1 (lossless RGB) in Matroska (MKV)",
      .input = MP_INPUT_RGB, .container = "Matroska", .extension = "mkv", .sequence = 0,
      .to_stdout = 1, .joinable = 1, .audio = MP_AUDIO_MUXED, .ops = &mp_sink_ffv1},

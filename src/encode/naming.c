@@ -1,8 +1,11 @@
 #include "encode/naming.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "common/out_file.h"
+#include "encode/timecode.h"
 #include "encode/wallclock.h"
 
 mp_status mp_naming_check(const mp_sink_params *p, mp_error *err)
@@ -44,7 +47,8 @@ void mp_name_frame(const mp_sink_params *p, uint32_t number, char *out)
     name_base(p, base);
     /* 64-bit so that number + 1 cannot wrap; 7 digits appear only past frame 999999. */
     unsigned long long n = (unsigned long long)number + (p->one_based ? 1 : 0);
-    snprintf(out, MP_NAME_MAX, "%.200s_%06llu.dng", base, n);
+    snprintf(out, MP_NAME_MAX, "%.200s_%06llu.%.16s", base, n,
+             p->extension ? p->extension : "dng");
 }
 
 void mp_name_audio(const mp_sink_params *p, char *out)
@@ -52,6 +56,33 @@ void mp_name_audio(const mp_sink_params *p, char *out)
     char base[MP_NAME_MAX];
     name_base(p, base);
     snprintf(out, MP_NAME_MAX, "%.200s.wav", base);
+}
+
+mp_status mp_sequence_folder_open(const char *path, const mp_sink_params *p, char *folder,
+                                  mp_error *err)
+{
+    char name[MP_NAME_MAX];
+    mp_rational fps;
+    mp_status st = mp_naming_check(p, err);
+    if (st == MP_OK)  /* a bad rate should fail here, not at every frame */
+        st = mp_sink_fps(p, &fps, err);
+    if (st != MP_OK)
+        return st;
+    mp_name_folder(p, name);
+    if (path && *path && (st = mp_make_dir(path, err)) != MP_OK)
+        return st;
+    st = mp_path_join(folder, PATH_MAX, path, name, err);
+    if (st == MP_OK)
+        st = mp_make_dir(folder, err);
+    return st;
+}
+
+mp_status mp_sequence_frame_path(const char *folder, const mp_sink_params *p, uint32_t number,
+                                 char *out, mp_error *err)
+{
+    char name[MP_NAME_MAX];
+    mp_name_frame(p, number, name);
+    return mp_path_join(out, PATH_MAX, folder, name, err);
 }
 
 mp_status mp_path_join(char *out, size_t size, const char *dir, const char *name,

@@ -86,7 +86,7 @@ mp_status mp_sink_write_audio(mp_sink *s, const void *pcm, size_t bytes, mp_erro
 
 mp_status mp_sink_finish(mp_sink *s, mp_error *err)
 {
-    mp_status st = s->ops->finish(s->priv, err);
+    mp_status st = s->ops->finish ? s->ops->finish(s->priv, err) : MP_OK;
     free(s->priv);
     free(s);
     return st;
@@ -96,7 +96,8 @@ void mp_sink_abort(mp_sink *s)
 {
     if (!s)
         return;
-    s->ops->abort(s->priv);
+    if (s->ops->abort)
+        s->ops->abort(s->priv);
     free(s->priv);
     free(s);
 }

@@ -213,6 +213,55 @@ static void chunk_frames(const farm_chunk *c, char *out, size_t size)
     snprintf(out, size, "%" PRIu32 "-%" PRIu32, c->first, c->last);
 }
 
+/* A chunk's whole convert command: the shared words, --frames, and -o for a movie segment
+ * (its path into `path`, 4096 bytes, for the caller's JSON). */
+static mp_status chunk_convert_words(const farm_plan *p, const farm_chunk *c, words *w,
+                                     char *path, mp_error *err)
+{
+    char frames[32];
+    chunk_frames(c, frames, sizeof frames);
+    convert_words(p, w);
+    words_add(w, "--frames");
+    words_add(w, frames);
+    if (is_movie(p)) {
+        if (mp_farm_segment_path(p, c, path, 4096, err) != MP_OK) {
+            words_free(w);
+            return err->code;
+        }
+        words_add(w, "-o");
+        words_add(w, path);
+    }
+    return MP_OK;
+}
+
+mp_status mp_farm_chunk_argv(const farm_plan *p, uint32_t index, char ***argv, uint32_t *argc,
+                             mp_error *err)
+{
+    *argv = NULL;
+    *argc = 0;
+    if (index >= p->chunk_count)
+        return mp_error_set(err, MP_ERR_RANGE, "plan: no chunk %" PRIu32, index);
+    words w = {0};
+    char path[4096];
+    mp_status st = chunk_convert_words(p, &p->chunks[index], &w, path, err);
+    if (st != MP_OK)
+        return st;
+    char **out = w.failed ? NULL : calloc(w.n + 1, sizeof *out);
+    if (!out)
+        return words_finish(&w, 1, err);
+    memcpy(out, w.w, w.n * sizeof *out);   /* the copies change hands */
+    *argv = out;
+    *argc = w.n;
+    return MP_OK;
+}
+
+void mp_farm_argv_free(char **argv)
+{
+    for (size_t i = 0; argv && argv[i]; i++)
+        free(argv[i]);
+    free(argv);
+}
+
 /* The chunks' frame ranges "A-B A-B ...", for a shell array or a parallel input source. */
 static void shell_ranges(mp_text *t, const farm_plan *p)
 {
@@ -542,19 +591,8 @@ static mp_status render_json(const farm_plan *p, mp_text *t, mp_error *err)
 
     for (uint32_t i = 0; i < p->chunk_count; i++) {
         const farm_chunk *c = &p->chunks[i];
-        char frames[32];
-        chunk_frames(c, frames, sizeof frames);
-        convert_words(p, &w);
-        words_add(&w, "--frames");
-        words_add(&w, frames);
-        if (is_movie(p)) {
-            if (mp_farm_segment_path(p, c, path, sizeof path, err) != MP_OK) {
-                words_free(&w);
-                return err->code;
-            }
-            words_add(&w, "-o");
-            words_add(&w, path);
-        }
+        if (chunk_convert_words(p, c, &w, path, err) != MP_OK)
+            return err->code;
         mp_text_printf(t, ",\n    {\"id\": ");
         json_task_id(t, c);
         mp_text_printf(t, ", \"kind\": \"convert\", \"after\": [\"analyze\"], \"index\": %" PRIu32

@@ -225,6 +225,12 @@ static void cache_put(job *j, worker *w, const mp_cache_key *key, const mp_frame
                "counted): %s", key->frame, e.msg);
 }
 
+static mp_rgb_frame slot_picture(const slot *s)
+{
+    return (mp_rgb_frame){{s->rgb.plane[0], s->rgb.plane[1], s->rgb.plane[2]}, s->rgb.width,
+                          s->rgb.height, s->number};
+}
+
 static mp_status convert_one(void *user, void *ctx, uint32_t i, uint32_t slot_index,
                              mp_error *err)
 {
@@ -263,11 +269,17 @@ static mp_status convert_one(void *user, void *ctx, uint32_t i, uint32_t slot_in
         if (cached)
             cache_put(j, w, &key, out);
     }
-    if (rgb)
-        return mp_develop_frame(j->dev, out, &w->dev, &s->rgb, err);
-    if (j->ordered)
+    if (rgb) {
+        st = mp_develop_frame(j->dev, out, &w->dev, &s->rgb, err);
+        if (st != MP_OK || j->ordered)
+            return st;
+        const mp_rgb_frame pic = slot_picture(s);
+        st = mp_sink_write_rgb(j->sink, &pic, err);
+    } else if (j->ordered) {
         return MP_OK;
-    st = mp_sink_write_frame(j->sink, out, &s->meta, err);
+    } else {
+        st = mp_sink_write_frame(j->sink, out, &s->meta, err);
+    }
     if (st != MP_OK)
         atomic_store(&j->output_failed, 1);
     return st;
@@ -281,8 +293,7 @@ static mp_status write_in_order(job *j, const slot *s, mp_error *err)
         return mp_sink_skip_frame(j->sink, s->number, err);
     if (j->format->input == MP_INPUT_RAW)
         return mp_sink_write_frame(j->sink, &s->frame, &s->meta, err);
-    const mp_rgb_frame rgb = {{s->rgb.plane[0], s->rgb.plane[1], s->rgb.plane[2]},
-                              s->rgb.width, s->rgb.height, s->number};
+    const mp_rgb_frame rgb = slot_picture(s);
     return mp_sink_write_rgb(j->sink, &rgb, err);
 }
 
@@ -333,6 +344,7 @@ static void fill_params(job *j, const mlv_clip_info *info, uint32_t selected)
     p->fps_override_den = j->o->fps_override_den;
     p->timecode_time_of_day = j->o->timecode_time_of_day;
     p->timecode_drop_frame = j->o->timecode_drop_frame;
+    p->extension = j->format->sequence ? j->format->extension : NULL;
     p->storage = j->o->dng_storage == MP_DNG_NATIVE && !j->native ? MP_DNG_16BIT
                                                                   : j->o->dng_storage;
     p->naming = j->o->naming;
@@ -532,8 +544,8 @@ static mp_status sweep_stale(job *j, const mlv_clip_info *info, uint32_t selecte
     return st;
 }
 
-/* Opens the sink the format names (and the WAV beside a DNG sequence); a sink that takes RGB
- * gets the develop context its frames are developed with and the clip's audio on demand. */
+/* Opens the sink the format names (and the WAV beside a sequence); a sink that takes RGB gets
+ * the develop context its frames are developed with and the clip's audio on demand. */
 static mp_status open_output(job *j, const mlv_clip_info *info, uint32_t selected,
                              mp_error *err)
 {
@@ -541,7 +553,7 @@ static mp_status open_output(job *j, const mlv_clip_info *info, uint32_t selecte
     const mp_format *f = j->format;
     mp_status st;
     if (f->input == MP_INPUT_RGB) {
-        if (!selected)
+        if (!selected && !f->sequence)
             return mp_error_set(err, MP_ERR_RANGE, "%s: no frame to put in a movie", o->input);
         /* a usage error, not an output failure: another host would fail the same way */
         if (f->audio == MP_AUDIO_NONE && o->audio != 0 && info->audio.present &&
@@ -564,7 +576,8 @@ static mp_status open_output(job *j, const mlv_clip_info *info, uint32_t selecte
                                        &j->dev, err);
         if (st != MP_OK || (st = sweep_stale(j, info, selected, err)) != MP_OK)
             return st;
-    } else {
+    }
+    if (f->sequence) {
         char name[MP_NAME_MAX];
         mp_name_folder(&j->params, name);
         if ((st = mp_naming_check(&j->params, err)) != MP_OK ||
@@ -574,7 +587,10 @@ static mp_status open_output(job *j, const mlv_clip_info *info, uint32_t selecte
             return st;
     }
     j->ordered = !f->ops->concurrent_frames;
-    if ((st = mp_sink_open(&j->sink, f->ops, o->output, &j->params, err)) != MP_OK)
+    /* Unsupported: the format cannot take this clip (a picture below DNxHR's minimum, ...),
+     * which no retry of the output fixes. */
+    st = mp_sink_open(&j->sink, f->ops, o->output, &j->params, err);
+    if (st != MP_OK && st != MP_ERR_UNSUPPORTED)
         atomic_store(&j->output_failed, 1);
     return st;
 }
@@ -686,7 +702,7 @@ static mp_status convert_clip(job *j, mp_convert_result *res, mp_error *err)
         return st;
     j->indices = indices;
     res->selected = selected;
-    if (j->format->input == MP_INPUT_RGB &&
+    if (j->format->input == MP_INPUT_RGB && !j->format->sequence &&
         (spec.count > 1 || (spec.count && spec.terms[0].step > 1)))
         return mp_error_set(err, MP_ERR_ARG, "--frames: a movie takes one range without step "
                             "(A-B, A-, -B or N)");
@@ -765,7 +781,8 @@ static int inside_folder(const char *path, const char *folder)
 
 /* Outputs that would replace an input (the clip, a chunk, the sidecar), a device or FIFO, or
  * land among the cache's entries are refused before any work (per file again when written). */
-static mp_status check_output(const mp_convert_options *o, const mlv_clip *clip, mp_error *err)
+static mp_status check_output(const mp_convert_options *o, const mp_format *format,
+                              const mlv_clip *clip, mp_error *err)
 {
     mp_status st = mp_protect_inputs(clip, o->levels_path, err);
     if (st != MP_OK || !strcmp(o->output, "-") || !strcmp(o->format, "null"))
@@ -773,7 +790,7 @@ static mp_status check_output(const mp_convert_options *o, const mlv_clip *clip,
     if (o->cache_dir && inside_folder(o->output, o->cache_dir))
         return mp_error_set(err, MP_ERR_ARG, "%s: inside the cache folder %s; not writing "
                             "there", o->output, o->cache_dir);
-    return strcmp(o->format, "dng") ? mp_out_check_target(o->output, err) : MP_OK;
+    return format->sequence ? MP_OK : mp_out_check_target(o->output, err);
 }
 
 mp_status mp_convert(const mp_convert_options *o, mp_convert_result *res, mp_error *err)
@@ -792,7 +809,8 @@ mp_status mp_convert(const mp_convert_options *o, mp_convert_result *res, mp_err
     if (!format)
         return mp_error_set(err, MP_ERR_ARG, "unknown output format '%s'", o->format);
     if (o->skip_existing && !format->sequence)
-        return mp_error_set(err, MP_ERR_ARG, "--skip-existing needs a DNG sequence output");
+        return mp_error_set(err, MP_ERR_ARG, "--skip-existing needs an image sequence output "
+                            "(--to %s writes one file)", o->format);
     job j;
     memset(&j, 0, sizeof j);
     j.o = o;
@@ -803,7 +821,7 @@ mp_status mp_convert(const mp_convert_options *o, mp_convert_result *res, mp_err
     if (st != MP_OK)
         return st;
     j.clip = clip;
-    if ((st = check_output(o, clip, err)) != MP_OK) {
+    if ((st = check_output(o, format, clip, err)) != MP_OK) {
         mp_mlv_clip_close(clip);
         return st;
     }

@@ -19,7 +19,7 @@ for kind in $movie_kinds; do
         fail "$to whole: $(head -c 300 "$tmp/w.err")"
     for r in 0-11 12-23 24-35 36-47; do
         "$mlvpipe" convert "$tmp/A001.MLV" -o "$tmp/c$r.$ext" --to "$to" --frames "$r" \
-            --audio 2>"$tmp/c.err" || fail "$to chunk $r: $(head -c 300 "$tmp/c.err")"
+            2>"$tmp/c.err" || fail "$to chunk $r: $(head -c 300 "$tmp/c.err")"
     done
     c() { for r in "$@"; do printf '%s\n' "$tmp/c$r.$ext"; done; }
     # Wrong order (as a user typed it): same packets as the whole run.
@@ -61,7 +61,7 @@ for engine in slurm parallel; do
 done
 
 # Overlapping chunks: 0-11 and 6-17 share frames 6-11.
-"$mlvpipe" convert "$tmp/A001.MLV" -o "$tmp/v.mkv" --to ffv1 --frames 6-17 --audio 2>/dev/null ||
+"$mlvpipe" convert "$tmp/A001.MLV" -o "$tmp/v.mkv" --to ffv1 --frames 6-17 2>/dev/null ||
     fail "chunk 6-17"
 "$mlvpipe" join "$tmp/ov.mkv" "$tmp/c0-11.mkv" "$tmp/v.mkv" 2>"$tmp/ov.err"; rc=$?
 [ "$rc" = 3 ] && grep -q "frames 6-11 are in both" "$tmp/ov.err" ||

@@ -12,6 +12,14 @@ finish() {
     exit 0
 }
 
+# need TOOL...: skips the test (exit 77) unless every TOOL is on the PATH
+need() {
+    local tool
+    for tool in "$@"; do
+        command -v "$tool" >/dev/null || { echo "SKIP: $tool not installed"; exit 77; }
+    done
+}
+
 # run NAME EXPECTED_EXIT ARGS...: runs mlvpipe; stdout in $tmp/NAME.out, stderr in $tmp/NAME.err
 run() {
     local name=$1 want=$2

@@ -1,14 +1,17 @@
 #!/bin/bash
 # Pinned outputs: the MD5 of every file `mlvpipe convert` writes for a fixed set of clips and
-# output formats (DNG plain and LJ92, WAV, ProRes 422 HQ, ProRes 4444, FFV1, NUT, rawvideo on
-# stdout, the md5 sink), compared with tests/e2e/pinned_outputs.md5. Any changed byte fails.
+# output formats (DNG plain and LJ92, WAV, ProRes 422 HQ, 4444, 422, LT and Proxy, DNxHR HQ,
+# HQX and 444 (the plain clip only: the others are below DNxHR's 256x120), FFV1, NUT,
+# rawvideo on stdout, 16-bit TIFF and half-float EXR sequences, the md5 sink), compared with
+# tests/e2e/pinned_outputs.md5. Any changed byte fails.
 # It guards refactorings: a change that should not alter output must pass unchanged.
 #
 # Clips: two written by mlvsynth (a dual-ISO one and a non-dual one with audio; the MD5 of
 # each clip is pinned too, so a change in mlvsynth is told apart from a change in convert) and,
 # when ../shared/samples is present, two shared samples (an LJ92 dual-ISO synthetic clip and a
 # real mlv_dump LJ92 clip); without them those lines are skipped and the reason printed.
-# Movie containers carry the libavformat/libavcodec version, so movie files are compared only
+# Movie containers (and EXR, from libavcodec's encoder and zlib) depend on the libav version,
+# so those files are compared only
 # when the versions match the ones the pins were made with (first line of the pin file);
 # otherwise they are skipped with the reason. Two runs give identical files (checked at
 # --threads 1 and 2 below), so nothing per run (time, paths) is in the bytes.
@@ -48,10 +51,15 @@ convert_all() {
     mkdir -p "$d"
     run "$c-dng" 0 convert "$in" -o "$d/dng" --threads "$t"
     run "$c-dng-lj92" 0 convert "$in" -o "$d/dng-lj92" --dng-compression lj92 --threads "$t"
-    for f in prores422hq:mov prores4444:mov ffv1:mkv nut:nut; do
+    local movies="prores422hq:mov prores4444:mov ffv1:mkv nut:nut prores422:mov prores422lt:mov"
+    movies="$movies prores422proxy:mov"
+    [ "$c" = plain ] && movies="$movies dnxhrhq:mov dnxhrhqx:mov dnxhr444:mov"
+    for f in $movies; do
         k=${f%%:*} e=${f##*:}
         run "$c-$k" 0 convert "$in" --to "$k" -o "$d/$c.$k.$e" --threads "$t"
     done
+    run "$c-tiff" 0 convert "$in" --to tiff -o "$d/tiff" --threads "$t"
+    run "$c-exr" 0 convert "$in" --to exr -o "$d/exr" --threads "$t"
     "$mlvpipe" convert "$in" --to rawvideo -o - --no-audio --threads "$t" >"$d/$c.rawvideo" 2>"$tmp/raw.err" ||
         fail "$c rawvideo: $(head -c 400 "$tmp/raw.err")"
     run "$c-md5" 0 convert "$in" --to md5 -o "$d/$c.md5" --threads "$t"
@@ -87,7 +95,7 @@ while read -r sum path; do
     [ "$clip" = clips ] && clip=$(basename "$path" .MLV)
     case " $clips " in *" $clip "*) ;; *) continue ;; esac
     case "$path" in
-    *.mov | *.mkv | *.nut)
+    *.mov | *.mkv | *.nut | *.exr)
         [ "$pinned_libav" = "# $libav" ] || { echo "skip $path: pinned with ${pinned_libav#\# }, have $libav"; continue; } ;;
     esac
     if [ "$path" = "${path#clips/}" ]; then file="$tmp/out/$path"; else file="$tmp/$path"; fi

@@ -26,7 +26,7 @@ run u-noout 2 convert "$in"
 run u-two 2 convert "$in" "$in" -o "$tmp/u"
 run u-threads 2 convert "$in" -o "$tmp/u" --threads 0
 run u-progress 2 convert "$in" -o "$tmp/u" --progress loud
-run u-to 2 convert "$in" -o "$tmp/u" --to tiff
+run u-to 2 convert "$in" -o "$tmp/u" --to gif
 run u-both 2 convert "$in" -o "$tmp/u" --skip-existing --overwrite
 run u-opt 2 convert "$in" -o "$tmp/u" --turbo
 run u-frames 2 convert "$in" -o "$tmp/u" --frames 5-2

@@ -40,12 +40,26 @@ void cli_print_formats(FILE *out, int farm_only);
  * NULL for a sequence or a format without one. */
 int cli_check_format(const char *command, const char *name, const char *output, int farm_only,
                      const char **extension);
+/* 1 when --to `name` writes an image sequence (a folder of files, one per frame). */
+int cli_format_is_sequence(const char *name);
 /* The format -o's extension names when --to (to) is absent: a movie whose table extension
  * it is (.mov prores422hq, the first of the table; .mkv ffv1; .nut nut), else *format is left
  * alone (DNG folders take any name). With --to, a movie extension that contradicts it, and
  * any time a container mlvpipe does not write (.mp4 ...), is a usage error naming both. */
 int cli_format_from_output(const char *command, const char *to, const char *output,
                            const char **format);
+
+/* Which formats take an option, from the format table's properties. */
+typedef enum cli_scope {
+    CLI_SCOPE_DEVELOPED,      /* formats of developed RGB (not the raw mosaic) */
+    CLI_SCOPE_RAW_SEQUENCE,   /* sequences of the raw mosaic: DNG */
+    CLI_SCOPE_SEQUENCE,       /* image sequences: one file per frame in a folder */
+    CLI_SCOPE_WAV             /* formats with the clip's audio as a WAV beside the frames */
+} cli_scope;
+/* EXIT_OK when format (a known --to name) is in scope, else the usage error of command:
+ * "OPTION DOES (--to the formats in scope); --to FORMAT what it does instead". */
+int cli_check_applies(const char *command, const char *format, const char *option,
+                      const char *does, cli_scope scope);
 
 /* Each subcommand: argv[0] is the subcommand name. */
 int cmd_info(int argc, char **argv);

@@ -14,7 +14,7 @@ static int listed(const mlvpipe_format *f, int farm_only)
 /* A movie written as one file (MOV, MKV, NUT), as opposed to frames, text or nothing. */
 static int is_movie(const mlvpipe_format *f)
 {
-    return f->developed && f->extension;
+    return f->developed && !f->sequence && f->extension;
 }
 
 void cli_print_formats(FILE *out, int farm_only)
@@ -22,7 +22,7 @@ void cli_print_formats(FILE *out, int farm_only)
     const mlvpipe_format *f;
     for (size_t i = 0; (f = mlvpipe_format_at(i)); i++)
         if (listed(f, farm_only))
-            fprintf(out, "                        %-12s %s\n", f->name, f->summary);
+            fprintf(out, "                        %-14s %s\n", f->name, f->summary);
 }
 
 /* "dng, prores422hq, ..." into buf, for error messages; stdout_only: those -o - takes. */
@@ -35,6 +35,12 @@ static const char *format_names(char *buf, size_t size, int stdout_only, int far
         if (listed(f, farm_only) && (!stdout_only || f->to_stdout) && n < size)
             n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "", f->name);
     return buf;
+}
+
+int cli_format_is_sequence(const char *name)
+{
+    const mlvpipe_format *f = mlvpipe_format_find(name);
+    return f && f->sequence;
 }
 
 int cli_check_format(const char *command, const char *name, const char *output, int farm_only,
@@ -54,6 +60,54 @@ int cli_check_format(const char *command, const char *name, const char *output, 
     if (extension)
         *extension = f->sequence ? NULL : f->extension;
     return EXIT_OK;
+}
+
+static int in_scope(const mlvpipe_format *f, cli_scope scope)
+{
+    switch (scope) {
+    case CLI_SCOPE_DEVELOPED: return f->developed;
+    case CLI_SCOPE_RAW_SEQUENCE: return !f->developed && f->sequence;
+    case CLI_SCOPE_SEQUENCE: return f->sequence;
+    case CLI_SCOPE_WAV: return f->audio == MLVPIPE_FORMAT_AUDIO_BESIDE;
+    }
+    return 0;
+}
+
+/* What f does where an option of scope would need something else. */
+static const char *instead(const mlvpipe_format *f, cli_scope scope, char *buf, size_t size)
+{
+    switch (scope) {
+    case CLI_SCOPE_DEVELOPED:
+        return "takes the raw mosaic, undeveloped";
+    case CLI_SCOPE_RAW_SEQUENCE:
+        return f->developed ? "writes developed RGB, not DNG" : "writes no DNG";
+    case CLI_SCOPE_SEQUENCE:
+        if (!f->extension)
+            return f->to_stdout ? "writes one stream, not a folder of files" : "writes no file";
+        snprintf(buf, size, "writes one .%s file", f->extension);
+        return buf;
+    case CLI_SCOPE_WAV:
+        return f->audio == MLVPIPE_FORMAT_AUDIO_MUXED ? "carries the audio of its frames in "
+                                                        "the file, whatever --frames says"
+                                                      : "writes no audio";
+    }
+    return "";
+}
+
+int cli_check_applies(const char *command, const char *format, const char *option,
+                      const char *does, cli_scope scope)
+{
+    const mlvpipe_format *f = mlvpipe_format_find(format), *g;
+    if (!f || in_scope(f, scope))
+        return EXIT_OK;
+    char names[256], what[64];
+    size_t n = 0;
+    names[0] = 0;
+    for (size_t i = 0; (g = mlvpipe_format_at(i)); i++)
+        if (in_scope(g, scope) && n < sizeof names)
+            n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", n ? ", " : "", g->name);
+    return cli_usage_error(command, "%s %s (--to %s); --to %s %s", option, does, names, format,
+                           instead(f, scope, what, sizeof what));
 }
 
 /* Containers people name with -o that mlvpipe does not write (ffmpeg makes them from a pipe). */
@@ -80,7 +134,7 @@ int cli_format_from_output(const char *command, const char *to, const char *outp
     for (size_t i = 0; i < sizeof foreign / sizeof foreign[0]; i++)
         if (!strcasecmp(ext, foreign[i].ext))
             return cli_usage_error(command, "-o %s: mlvpipe does not write %s (.%s) files; "
-                                   "movies are .mov (--to prores422hq, prores4444), .mkv "
+                                   "movies are .mov (--to prores422hq and the other ProRes and DNxHR), .mkv "
                                    "(ffv1) or .nut (nut); for other containers pipe into "
                                    "ffmpeg (--to nut -o -)", output, foreign[i].container, ext);
     const mlvpipe_format *named = movie_for_extension(ext);

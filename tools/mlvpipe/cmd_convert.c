@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "cli_batch.h"
+#include "cli_convert.h"
 #include "cli_run.h"
 
 static void usage(FILE *out)
@@ -18,14 +19,15 @@ static void usage(FILE *out)
         "       mlvpipe convert CLIP|FOLDER... -o DIR [options]       (a batch)\n"
         "\n"
         "Converts a Magic Lantern clip (.MLV with its chunks, or .RAW) to a CinemaDNG\n"
-        "sequence DIR/NAME/NAME_000000.dng (+ NAME.wav when the clip has audio), or to a\n"
-        "movie file (--to). Dual-ISO clips are reconstructed with clip-level levels (16-bit\n"
-        "DNG); other clips keep their recorded samples. Files appear under their final name\n"
-        "only when complete. A movie of a --frames range starts at that frame's time stamp,\n"
-        "so chunks join with 'mlvpipe join'; lost frames repeat the previous one.\n"
+        "sequence DIR/NAME/NAME_000000.dng (+ NAME.wav when the clip has audio), a developed\n"
+        "TIFF or OpenEXR sequence, or a movie file (--to). Dual-ISO clips are reconstructed\n"
+        "with clip-level levels (16-bit DNG); other clips keep their recorded samples. Files\n"
+        "appear under their final name only when complete. A movie of a --frames range\n"
+        "starts at that frame's time stamp, so chunks join with 'mlvpipe join'; lost frames\n"
+        "repeat the previous one. Options the format does not take are usage errors.\n"
         "\n"
         "options:\n"
-        "  -o, --output OUT      output directory (DNG), file or - (movies) (required)\n"
+        "  -o, --output OUT      output directory (sequences), file or - (movies) (required)\n"
         "      --to FORMAT       one of:\n");
     cli_print_formats(out, 0);
     fprintf(out,
@@ -96,7 +98,7 @@ static void usage(FILE *out)
         "      --clip-index N    the C0000 part of resolve names, 0..9999 (default 0)\n"
         "      --one-based       file numbers start at 1 (frame 0 -> _000001); TimeCodes\n"
         "                        are unchanged\n"
-        "movies (develop raw to RGB):\n"
+        "movies, TIFF and EXR (developed RGB):\n"
         "      --wb WB           white balance: asshot (default: the clip's WBAL as Magic\n"
         "                        Lantern means it: custom gains, else the Kelvin of its\n"
         "                        mode; daylight without WBAL), daylight (ColorMatrix1's\n"
@@ -129,10 +131,13 @@ static void usage(FILE *out)
 }
 
 enum { OPT_TO = 256, OPT_FRAMES, OPT_THREADS, OPT_LEVELS, OPT_SKIP, OPT_OVERWRITE,
-       OPT_PROGRESS, OPT_AUDIO, OPT_NO_AUDIO, OPT_PHASE, OPT_CHROMA, OPT_GAMUT, OPT_CURVE, OPT_EXPOSURE, OPT_HIGHLIGHTS,
+       OPT_PROGRESS, OPT_AUDIO, OPT_NO_AUDIO, OPT_PHASE, OPT_CHROMA, OPT_GAMUT, OPT_CURVE,
+       OPT_EXPOSURE, OPT_HIGHLIGHTS,
        OPT_FAST, OPT_CACHE, OPT_DNG_BITS, OPT_DNG_COMPRESSION, OPT_NAMING, OPT_CLIP_INDEX,
        OPT_ONE_BASED, OPT_FPS, OPT_TIMECODE, OPT_DROP_FRAME, OPT_WB, OPT_PROGRESS_EVERY,
-       OPT_NO_FOCUS, OPT_NO_BAD, OPT_NO_STRIPES };
+       OPT_NO_FOCUS, OPT_NO_BAD, OPT_NO_STRIPES, OPT_END };
+
+_Static_assert(OPT_END - OPT_TO <= CLI_CONVERT_OPTIONS, "cli_convert_args.given too small");
 
 static const struct option long_options[] = {
     {"output", required_argument, NULL, 'o'},
@@ -168,6 +173,36 @@ static const struct option long_options[] = {
     {"no-stripes", no_argument, NULL, OPT_NO_STRIPES},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
+};
+
+/* Options that only some formats take, with what they do: given with another --to they are a
+ * usage error saying so (cli_check_applies derives the formats from the format table). */
+static const struct applies {
+    int option;
+    const char *name, *does;
+    cli_scope scope;
+} applies[] = {
+    {OPT_WB, "--wb", "sets the white balance of the developed picture", CLI_SCOPE_DEVELOPED},
+    {OPT_GAMUT, "--gamut", "sets the primaries of the developed picture", CLI_SCOPE_DEVELOPED},
+    {OPT_CURVE, "--curve", "sets the transfer curve of the developed picture",
+     CLI_SCOPE_DEVELOPED},
+    {OPT_EXPOSURE, "--exposure", "shifts the exposure of the developed picture",
+     CLI_SCOPE_DEVELOPED},
+    {OPT_FAST, "--fast", "picks the demosaic of the developed picture", CLI_SCOPE_DEVELOPED},
+    {OPT_HIGHLIGHTS, "--highlights", "sets how the developed picture renders clipped areas",
+     CLI_SCOPE_DEVELOPED},
+    {OPT_DNG_BITS, "--dng-bits", "sets the sample size of DNG files", CLI_SCOPE_RAW_SEQUENCE},
+    {OPT_DNG_COMPRESSION, "--dng-compression", "compresses DNG files", CLI_SCOPE_RAW_SEQUENCE},
+    {OPT_NAMING, "--naming", "names the folder and files of an image sequence",
+     CLI_SCOPE_SEQUENCE},
+    {OPT_CLIP_INDEX, "--clip-index", "numbers the folder and files of an image sequence",
+     CLI_SCOPE_SEQUENCE},
+    {OPT_ONE_BASED, "--one-based", "numbers the files of an image sequence from 1",
+     CLI_SCOPE_SEQUENCE},
+    {OPT_SKIP, "--skip-existing", "keeps the finished files of an image sequence",
+     CLI_SCOPE_SEQUENCE},
+    {OPT_AUDIO, "--audio", "writes the WAV beside an image sequence for a --frames part",
+     CLI_SCOPE_WAV},
 };
 
 /* Index of s in names (count entries), or -1. */
@@ -251,10 +286,12 @@ static int check_output(const char *command, const mlvpipe_convert_settings *o)
     return EXIT_OK;
 }
 
-/* The checks that need every option: formats, outputs, exclusive options. */
-static int check_options(const char *command, mlvpipe_convert_settings *o, const char *to,
-                         int dng_16bit, const cli_clips *clips)
+/* The checks that need every option: formats, outputs, options the format does not take,
+ * exclusive options. */
+int cli_convert_check(const char *command, cli_convert_args *a, const cli_clips *clips)
 {
+    mlvpipe_convert_settings *o = &a->o;
+    const char *to = a->to;
     int rc;
     if (!o->output)
         return cli_usage_error(command, "no output given (-o DIR)");
@@ -280,8 +317,17 @@ static int check_options(const char *command, mlvpipe_convert_settings *o, const
         if ((rc = check_output(command, o)))
             return rc;
     }
+    for (size_t i = 0; i < sizeof applies / sizeof applies[0]; i++)
+        if (a->given[applies[i].option - OPT_TO] &&
+            (rc = cli_check_applies(command, o->format, applies[i].name, applies[i].does,
+                                    applies[i].scope)))
+            return rc;
+    if (a->given[OPT_CLIP_INDEX - OPT_TO] && o->naming != MLVPIPE_NAMING_RESOLVE)
+        return cli_usage_error(command, "--clip-index is the C0000 part of resolve names; give "
+                               "--naming resolve with it");
     if (o->skip_existing && o->overwrite)
         return cli_usage_error(command, "--skip-existing and --overwrite exclude each other");
+    int dng_16bit = a->dng_16bit;
     if (dng_16bit && o->dng_storage != MLVPIPE_DNG_NATIVE)
         return cli_usage_error(command, "--dng-bits 16 is for uncompressed DNGs (lj92 keeps "
                                "the samples' own depth)");
@@ -310,7 +356,7 @@ static int convert_one(mlvpipe_convert_settings *o, cli_progress_mode mode, doub
         return EXIT_INTERRUPTED;
     if (res.output_failed && strstr(err.message, "exists (not overwriting)"))
         cli_log(MLVPIPE_LOG_ERROR, "--overwrite replaces existing files%s",
-                strcmp(o->format, "dng") ? ""
+                !cli_format_is_sequence(o->format) ? ""
                 : "; --skip-existing keeps them and writes the missing frames (resume)");
     return res.output_failed ? EXIT_OUTPUT : cli_exit_for_input(st);
 }
@@ -342,8 +388,8 @@ static int convert_batch(mlvpipe_convert_settings *o, const cli_clips *clips,
         cli_log(MLVPIPE_LOG_ERROR, "out of memory");
         return EXIT_INTERNAL;
     }
-    if (strcmp(o->format, "dng") && strcmp(o->format, "null"))
-        mkdir(folder, 0777);        /* DNG makes its own; a failure shows on the first clip */
+    if (!cli_format_is_sequence(o->format) && strcmp(o->format, "null"))
+        mkdir(folder, 0777);        /* sequences make theirs; a failure shows on the first clip */
     int worst = EXIT_OK, done = 0;
     char path[4096];
     for (; done < clips->count && worst != EXIT_INTERRUPTED; done++) {
@@ -373,71 +419,70 @@ static int convert_batch(mlvpipe_convert_settings *o, const cli_clips *clips,
     return worst;
 }
 
-int cmd_convert(int argc, char **argv)
+int cli_convert_parse(const char *command, int argc, char **argv, cli_convert_args *a)
 {
-    static const char command[] = "convert";
-    mlvpipe_convert_settings o;
-    mlvpipe_default_convert_settings(&o);
-    o.tool = "mlvpipe " MLVPIPE_VERSION;
-    o.log = cli_api_logger;
-    cli_progress_mode mode = CLI_PROGRESS_AUTO;
-    double progress_every = 0;
-    const char *to = NULL;
-    int k, rc, dng_16bit = 0;
-
+    memset(a, 0, sizeof *a);
+    mlvpipe_convert_settings *o = &a->o;
+    mlvpipe_default_convert_settings(o);
+    o->tool = "mlvpipe " MLVPIPE_VERSION;
+    o->log = cli_api_logger;
+    a->mode = CLI_PROGRESS_AUTO;
+    int k, rc;
     optind = 1;
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, CLI_COMMON_SHORT "o:", long_options, NULL)) != -1) {
+        if (c >= OPT_TO && c < OPT_END)
+            a->given[c - OPT_TO] = 1;
         switch (c) {
-        case 'o': o.output = optarg; break;
-        case OPT_TO: to = optarg; break;
-        case OPT_FRAMES: o.frames = optarg; break;
+        case 'o': o->output = optarg; break;
+        case OPT_TO: a->to = optarg; break;
+        case OPT_FRAMES: o->frames = optarg; break;
         case OPT_THREADS:
-            if ((rc = cli_option_threads(command, optarg, &o.threads)))
+            if ((rc = cli_option_threads(command, optarg, &o->threads)))
                 return rc;
             break;
-        case OPT_LEVELS: o.levels_path = optarg; break;
-        case OPT_SKIP: o.skip_existing = 1; break;
-        case OPT_OVERWRITE: o.overwrite = 1; break;
+        case OPT_LEVELS: o->levels_path = optarg; break;
+        case OPT_SKIP: o->skip_existing = 1; break;
+        case OPT_OVERWRITE: o->overwrite = 1; break;
         case OPT_PROGRESS:
-            if (!cli_parse_progress(optarg, &mode))
+            if (!cli_parse_progress(optarg, &a->mode))
                 return cli_usage_error(command,
                                        "--progress takes auto, json or none, not '%s'", optarg);
             break;
         case OPT_PROGRESS_EVERY:
-            if (!cli_parse_seconds(optarg, &progress_every))
+            if (!cli_parse_seconds(optarg, &a->progress_every))
                 return cli_usage_error(command, "--progress-every takes seconds from 0 to "
                                        "86400, not '%s'", optarg);
             break;
-        case OPT_AUDIO: o.audio = 1; break;
-        case OPT_NO_AUDIO: o.audio = 0; break;
+        case OPT_AUDIO: o->audio = 1; break;
+        case OPT_NO_AUDIO: o->audio = 0; break;
         case OPT_PHASE:
-            if ((rc = cli_option_phase(command, optarg, &o.force_phase)))
+            if ((rc = cli_option_phase(command, optarg, &o->force_phase)))
                 return rc;
             break;
-        case OPT_NO_FOCUS: o.no_focus_pixels = 1; break;
-        case OPT_NO_BAD: o.no_bad_pixels = 1; break;
-        case OPT_NO_STRIPES: o.no_stripes = 1; break;
+        case OPT_NO_FOCUS: o->no_focus_pixels = 1; break;
+        case OPT_NO_BAD: o->no_bad_pixels = 1; break;
+        case OPT_NO_STRIPES: o->no_stripes = 1; break;
         case OPT_CHROMA:
             if (strcmp(optarg, "0") && strcmp(optarg, "2") && strcmp(optarg, "3") &&
                 strcmp(optarg, "5"))
                 return cli_usage_error(command,
                                        "--chroma-smooth takes 0, 2, 3 or 5, not '%s'", optarg);
-            o.chroma_smooth = optarg[0] - '0';
+            o->chroma_smooth = optarg[0] - '0';
             break;
         case OPT_GAMUT:
             if ((k = pick(optarg, gamuts, 3)) < 0)
                 return cli_usage_error(command,
                                        "--gamut takes rec709, rec2020 or aces, not '%s'", optarg);
-            o.gamut = gamut_values[k];
+            o->gamut = gamut_values[k];
             break;
         case OPT_CURVE:
             if ((k = pick(optarg, curves, 4)) < 0)
                 return cli_usage_error(command,
                                        "--curve takes bt709, linear, logc3 or slog3, not '%s'",
                                        optarg);
-            o.curve = curve_values[k];
+            o->curve = curve_values[k];
             break;
         case OPT_EXPOSURE: {
             char *end;
@@ -446,45 +491,45 @@ int cmd_convert(int argc, char **argv)
                 return cli_usage_error(command,
                                        "--exposure takes a number of EV from -16 to 16, not '%s'",
                                        optarg);
-            o.exposure_ev = (float)ev;
+            o->exposure_ev = (float)ev;
             break;
         }
         case OPT_HIGHLIGHTS:
             if (strcmp(optarg, "blend") && strcmp(optarg, "clip"))
                 return cli_usage_error(command, "--highlights takes blend or clip, not '%s'",
                                        optarg);
-            o.highlights = strcmp(optarg, "clip") ? MLVPIPE_HIGHLIGHTS_BLEND
+            o->highlights = strcmp(optarg, "clip") ? MLVPIPE_HIGHLIGHTS_BLEND
                                                   : MLVPIPE_HIGHLIGHTS_CLIP;
             break;
-        case OPT_FAST: o.fast = 1; break;
-        case OPT_CACHE: o.cache_dir = optarg; break;
+        case OPT_FAST: o->fast = 1; break;
+        case OPT_CACHE: o->cache_dir = optarg; break;
         case OPT_DNG_BITS:
             if (strcmp(optarg, "native") && strcmp(optarg, "16"))
                 return cli_usage_error(command, "--dng-bits takes native or 16, not '%s'",
                                        optarg);
-            dng_16bit = !strcmp(optarg, "16");
+            a->dng_16bit = !strcmp(optarg, "16");
             break;
         case OPT_DNG_COMPRESSION:
             if ((k = pick(optarg, compressions, 3)) < 0)
                 return cli_usage_error(command,
                                        "--dng-compression takes none, lj92 or lj92-2c, not '%s'",
                                        optarg);
-            o.dng_storage = compression_values[k];
+            o->dng_storage = compression_values[k];
             break;
         case OPT_NAMING:
             if ((k = pick(optarg, namings, 2)) < 0)
                 return cli_usage_error(command, "--naming takes plain or resolve, not '%s'",
                                        optarg);
-            o.naming = naming_values[k];
+            o->naming = naming_values[k];
             break;
         case OPT_CLIP_INDEX:
-            if (!parse_uint(optarg, 0, 9999, &o.resolve_clip_index))
+            if (!parse_uint(optarg, 0, 9999, &o->resolve_clip_index))
                 return cli_usage_error(command, "--clip-index takes 0 to 9999, not '%s'",
                                        optarg);
             break;
-        case OPT_ONE_BASED: o.one_based = 1; break;
+        case OPT_ONE_BASED: o->one_based = 1; break;
         case OPT_FPS:
-            if (!parse_fps(optarg, &o.fps_num, &o.fps_den))
+            if (!parse_fps(optarg, &o->fps_num, &o->fps_den))
                 return cli_usage_error(command, "--fps takes NUM or NUM/DEN (e.g. 25, "
                                        "24000/1001), 1/1000 to 1000 fps, not '%s'", optarg);
             break;
@@ -492,16 +537,16 @@ int cmd_convert(int argc, char **argv)
             if (strcmp(optarg, "zero") && strcmp(optarg, "time-of-day"))
                 return cli_usage_error(command, "--timecode takes zero or time-of-day, not '%s'",
                                        optarg);
-            o.timecode_time_of_day = !strcmp(optarg, "time-of-day");
+            o->timecode_time_of_day = !strcmp(optarg, "time-of-day");
             break;
-        case OPT_DROP_FRAME: o.timecode_drop_frame = 1; break;
+        case OPT_DROP_FRAME: o->timecode_drop_frame = 1; break;
         case OPT_WB:
             if (!strcmp(optarg, "auto")) {
-                o.wb = MLVPIPE_WB_GREY_WORLD;
+                o->wb = MLVPIPE_WB_GREY_WORLD;
                 break;
             }
             if ((k = pick(optarg, wbs, 2)) >= 0) {
-                o.wb = wb_values[k];
+                o->wb = wb_values[k];
                 break;
             }
             if (optarg[0] && optarg[strspn(optarg, "0123456789")] == 0) {
@@ -509,32 +554,59 @@ int cmd_convert(int argc, char **argv)
                 if (kelvin < MLVPIPE_WB_KELVIN_MIN || kelvin > MLVPIPE_WB_KELVIN_MAX)
                     return cli_usage_error(command, "--wb K takes %d to %d kelvin, not '%s'",
                                            MLVPIPE_WB_KELVIN_MIN, MLVPIPE_WB_KELVIN_MAX, optarg);
-                o.wb = MLVPIPE_WB_KELVIN;
-                o.wb_kelvin = (uint32_t)kelvin;
+                o->wb = MLVPIPE_WB_KELVIN;
+                o->wb_kelvin = (uint32_t)kelvin;
                 break;
             }
-            if (!parse_gains(optarg, o.wb_gains))
+            if (!parse_gains(optarg, o->wb_gains))
                 return cli_usage_error(command, "--wb takes asshot, daylight, auto, a colour "
                                        "temperature K or R,G,B (each 0.01 to 100), not '%s'",
                                        optarg);
-            o.wb = MLVPIPE_WB_CUSTOM;
+            o->wb = MLVPIPE_WB_CUSTOM;
             break;
-        case 'h': usage(stdout); return EXIT_OK;
+        case 'h': a->help = 1; return EXIT_OK;
         case 'v':
         case 'q': cli_verbosity_option(c); break;
         default: return cli_option_error(command, c, argv);
         }
     }
-    /* getopt_long moved the operands to the end. */
-    cli_clips clips;
-    if ((rc = cli_clips_collect(command, argv + optind, argc - optind, &clips)))
+    a->operands = argv + optind;   /* getopt_long moved them to the end */
+    a->operand_count = argc - optind;
+    return EXIT_OK;
+}
+
+static int given(const cli_convert_args *a, int val)
+{
+    return val == 'o' ? a->o.output != NULL
+                      : val >= OPT_TO && val < OPT_END && a->given[val - OPT_TO];
+}
+
+const char *cli_convert_given_both(const cli_convert_args *a, const cli_convert_args *b)
+{
+    for (const struct option *o = long_options; o->name; o++)
+        if (given(a, o->val) && given(b, o->val))
+            return o->val == 'o' ? "-o" : o->name;
+    return NULL;
+}
+
+int cmd_convert(int argc, char **argv)
+{
+    static const char command[] = "convert";
+    cli_convert_args a;
+    int rc = cli_convert_parse(command, argc, argv, &a);
+    if (rc == EXIT_OK && a.help)
+        usage(stdout);
+    if (rc || a.help)
         return rc;
-    rc = check_options(command, &o, to, dng_16bit, &clips);
+    cli_clips clips;
+    if ((rc = cli_clips_collect(command, a.operands, a.operand_count, &clips)))
+        return rc;
+    rc = cli_convert_check(command, &a, &clips);
     if (rc == EXIT_OK) {
-        o.cancel = &cli_cancel;
+        a.o.cancel = &cli_cancel;
         mlvpipe_route_libav_log(&cli_api_logger);
-        rc = clips.batch ? convert_batch(&o, &clips, mode, progress_every)
-                         : convert_one(&o, mode, progress_every);
+        rc = clips.batch ? convert_batch(&a.o, &clips, a.mode, a.progress_every)
+                         : convert_one(&a.o, a.mode, a.progress_every);
     }
     cli_clips_free(&clips);
     return rc;

@@ -9,12 +9,15 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_batch.h"
+#include "cli_convert.h"
 #include "cli_run.h"
 
 static void usage(FILE *out)
 {
     fprintf(out,
-        "usage: mlvpipe plan CLIP -o DIR [--chunk N] [--engine slurm|parallel|json] [options]\n"
+        "usage: mlvpipe plan CLIP|FOLDER... -o DIR [--chunk N] [--engine slurm|parallel|json]\n"
+        "                    [options]\n"
         "                    [-- CONVERT_OPTIONS]\n"
         "\n"
         "Prints a render-farm job that converts CLIP in chunks of N frame numbers: one\n"
@@ -25,6 +28,9 @@ static void usage(FILE *out)
         "[FIRST + k*N, FIRST + (k+1)*N - 1] (the last one ends at the clip's last frame;\n"
         "chunks in which the clip has no frame are left out), so boundaries and file names\n"
         "depend only on the clip and N. Every host must see CLIP and DIR at the same paths.\n"
+        "Several clips, or folders (their .MLV and .RAW clips, as convert batches take them),\n"
+        "get one plan each in the one DIR, printed one after the other (json: an array of the\n"
+        "plans); a clip that cannot be read, or two clips of one name, print nothing.\n"
         "\n"
         "engines:\n"
         "  slurm     (default) a bash script that submits the analyze job, a job array\n"
@@ -66,7 +72,10 @@ static void usage(FILE *out)
         "GNU parallel:\n"
         "      --sshlogin LIST   GNU parallel --sshlogin (e.g. 2/node1,2/node2)\n"
         "      --jobs N          GNU parallel --jobs (tasks at once per host)\n"
-        "  -- ARGS               passed to every convert task as they are\n"
+        "  -- ARGS               passed to every convert task as they are, once checked\n"
+        "                        on a task's whole command as convert checks it (unknown\n"
+        "                        options, values, options the format does not take, or\n"
+        "                        ones the plan writes itself: exit 2, nothing planned)\n"
         "  -h, --help            show this help\n"
         "\n"
         "Chunk tasks are idempotent: DNG chunks run with --skip-existing (a killed or requeued\n"
@@ -157,28 +166,149 @@ static int engine_parse(const char *name, mlvpipe_plan_engine *out)
     return 0;
 }
 
-/* Writes the plan of the clip at p->clip on stdout. */
-static int print_plan(const mlvpipe_plan_settings *p)
+/* The options after "--" on their own, through convert's parser into *a: unknown options,
+ * bad values (convert's messages), words that are no option. */
+static int check_extra(const mlvpipe_plan_settings *p, cli_convert_args *a)
 {
+    char *argv[MLVPIPE_PLAN_MAX_EXTRA + 2] = {"convert"};
+    for (uint32_t i = 0; i < p->extra_count; i++)
+        argv[i + 1] = (char *)p->extra[i];
+    int rc = cli_convert_parse("convert", (int)p->extra_count + 1, argv, a);
+    a->operands = NULL;   /* they were in argv: only their count stays valid */
+    if (rc)
+        return rc;
+    if (a->help)
+        return cli_usage_error("plan", "--help after -- would go to every task; see 'mlvpipe "
+                               "convert --help' for the options");
+    if (a->operand_count)
+        return cli_usage_error("plan", "'%s' after -- is not a convert option (the clip goes "
+                               "before --)", argv[p->extra_count + 1 - a->operand_count]);
+    return EXIT_OK;
+}
+
+/* The first chunk's convert task (mlvpipe_plan_task_argv) through convert's parser; its
+ * argv[0] is the program, argv[1] "convert", where convert's own argv starts. */
+static int parse_task(const mlvpipe_clip *clip, const mlvpipe_plan_settings *p,
+                      cli_convert_args *a, char ***words)
+{
+    uint32_t n = 0;
+    mlvpipe_error err = {0};
+    mlvpipe_status st = mlvpipe_plan_task_argv(clip, p, words, &n, &err);
+    if (st != MLVPIPE_OK) {
+        cli_log(MLVPIPE_LOG_ERROR, "%s", err.message);
+        return st == MLVPIPE_ERR_ARG ? EXIT_USAGE : cli_exit_for_input(st);
+    }
+    return cli_convert_parse("convert", (int)n - 1, *words + 1, a);
+}
+
+/* A task's whole convert command (the first chunk's: the others differ only in --frames and
+ * the segment name) as the node will run it, through convert's parser and checks: e.g. an
+ * option the format does not take. An option after -- that the plan writes itself too (its
+ * --to always; -o, --frames, --levels, and --threads ... when plan gives its own) is refused.
+ * Nothing is written. */
+static int check_task(const mlvpipe_clip *clip, const mlvpipe_plan_settings *p)
+{
+    mlvpipe_plan_settings own = *p;
+    own.extra_count = 0;
+    char **words = NULL, **own_words = NULL;
+    cli_convert_args a, plan_only, extra;
+    cli_clips clips = {0};
+    int rc = parse_task(clip, &own, &plan_only, &own_words);
+    if (rc == EXIT_OK)
+        rc = check_extra(p, &extra);
+    /* The plan's format (dng without --to) decides what each task writes and the join. */
+    const char *both = rc != EXIT_OK ? NULL : extra.to ? "--to"
+                                            : cli_convert_given_both(&plan_only, &extra);
+    if (both)
+        rc = cli_usage_error("plan", "%s%s after -- contradicts what the plan writes into every "
+                             "task; give plan its own option instead", both[0] == '-' ? "" : "--",
+                             both);
+    if (rc == EXIT_OK)
+        rc = parse_task(clip, p, &a, &words);
+    if (rc == EXIT_OK)
+        rc = cli_clips_collect("convert", a.operands, a.operand_count, &clips);
+    if (rc == EXIT_OK)
+        rc = cli_convert_check("convert", &a, &clips);
+    cli_clips_free(&clips);
+    mlvpipe_argv_free(words);
+    mlvpipe_argv_free(own_words);
+    return rc;
+}
+
+/* Two clips of one name (A/A001.MLV, B/A001.MLV) would write the same files in DIR. */
+static int check_names(const cli_clips *clips)
+{
+    char a[NAME_MAX + 1], b[NAME_MAX + 1];
+    for (int i = 0; i < clips->count; i++)
+        for (int j = i + 1; j < clips->count; j++) {
+            clip_name(clips->path[i], a, sizeof a);
+            clip_name(clips->path[j], b, sizeof b);
+            if (!strcmp(a, b))
+                return cli_usage_error("plan", "%s and %s are both named %s: their outputs in "
+                                       "one folder would collide (plan them separately)",
+                                       clips->path[i], clips->path[j], a);
+        }
+    return EXIT_OK;
+}
+
+/* One clip's plan from the settings in *shared (clip, name and sidecar filled in here), its
+ * task checked first, appended to *all (malloc'd text, *length bytes). */
+static int plan_clip(const mlvpipe_plan_settings *shared, const char *path, const char *levels,
+                     char **all, size_t *length)
+{
+    mlvpipe_plan_settings p = *shared;
+    char clip_abs[PATH_MAX], levels_abs[PATH_MAX], name[NAME_MAX + 1];
+    if (!realpath(path, clip_abs)) {
+        cli_log(MLVPIPE_LOG_ERROR, "%s: cannot open: %s", path, strerror(errno));
+        return EXIT_INPUT;
+    }
+    clip_name(clip_abs, name, sizeof name);
+    if (levels ? !absolute(levels, levels_abs, sizeof levels_abs)
+               : snprintf(levels_abs, sizeof levels_abs, "%s/%s.levels.json", p.output, name) >=
+                     (int)sizeof levels_abs)
+        return cli_usage_error("plan", "the sidecar path is too long");
+    p.clip = clip_abs;
+    p.name = name;
+    p.levels = levels_abs;
     mlvpipe_clip *clip;
     mlvpipe_error err = {0};
     mlvpipe_text text = {0};
-    mlvpipe_status st = mlvpipe_clip_open(p->clip, &cli_api_logger, &clip, &err);
-    if (st == MLVPIPE_OK) {
-        st = mlvpipe_plan(clip, p, &text, &err);
-        mlvpipe_clip_close(clip);
-    }
+    mlvpipe_status st = mlvpipe_clip_open(p.clip, &cli_api_logger, &clip, &err);
     if (st != MLVPIPE_OK) {
         cli_log(MLVPIPE_LOG_ERROR, "%s", err.message);
         return cli_exit_for_input(st);
     }
-    int rc = EXIT_OK;
-    if (fwrite(text.data, 1, text.length, stdout) != text.length || fflush(stdout)) {
-        cli_log(MLVPIPE_LOG_ERROR, "stdout: cannot write the plan: %s", strerror(errno));
-        rc = EXIT_OUTPUT;
+    int rc = check_task(clip, &p);
+    if (rc == EXIT_OK && (st = mlvpipe_plan(clip, &p, &text, &err)) != MLVPIPE_OK) {
+        cli_log(MLVPIPE_LOG_ERROR, "%s", err.message);
+        rc = cli_exit_for_input(st);
+    }
+    mlvpipe_clip_close(clip);
+    char *grown = rc == EXIT_OK ? realloc(*all, *length + text.length + 1) : NULL;
+    if (rc == EXIT_OK && !grown) {
+        cli_log(MLVPIPE_LOG_ERROR, "plan: out of memory");
+        rc = EXIT_INTERNAL;
+    }
+    if (grown) {
+        memcpy(grown + *length, text.data, text.length);
+        *length += text.length;
+        *all = grown;
     }
     mlvpipe_text_free(&text);
     return rc;
+}
+
+/* Appends a short piece of text (JSON brackets, separators) to *all. */
+static int append(char **all, size_t *length, const char *piece)
+{
+    size_t n = strlen(piece);
+    char *grown = realloc(*all, *length + n + 1);
+    if (!grown)
+        return 0;
+    memcpy(grown + *length, piece, n);
+    *length += n;
+    *all = grown;
+    return 1;
 }
 
 int cmd_plan(int argc, char **argv)
@@ -267,39 +397,53 @@ int cmd_plan(int argc, char **argv)
         }
     }
     /* getopt_long moved the operands to the end. */
-    const char *clip;
-    if ((rc = cli_one_clip(command, argv + optind, dashes - optind, &clip)))
+    cli_clips clips;
+    if ((rc = cli_clips_collect(command, argv + optind, dashes - optind, &clips)))
         return rc;
+    cli_convert_args extra;
+    char out_abs[PATH_MAX], self[PATH_MAX];
     if (!output)
-        return cli_usage_error(command, "no output folder given (-o DIR)");
-    if ((rc = cli_check_format(command, p.format ? p.format : "dng", NULL, 1, NULL)))
-        return rc;
-
-    char clip_abs[PATH_MAX], out_abs[PATH_MAX], levels_abs[PATH_MAX], self[PATH_MAX];
-    char name[NAME_MAX + 1];
-    if (!realpath(clip, clip_abs)) {
-        cli_log(MLVPIPE_LOG_ERROR, "%s: cannot open: %s", clip, strerror(errno));
-        return EXIT_INPUT;
-    }
-    if (!absolute(output, out_abs, sizeof out_abs))
-        return cli_usage_error(command, "cannot make '%s' an absolute path", output);
-    clip_name(clip_abs, name, sizeof name);
-    if (levels ? !absolute(levels, levels_abs, sizeof levels_abs)
-               : snprintf(levels_abs, sizeof levels_abs, "%s/%s.levels.json", out_abs, name) >=
-                     (int)sizeof levels_abs)
-        return cli_usage_error(command, "the sidecar path is too long");
-    if (!program) {
+        rc = cli_usage_error(command, "no output folder given (-o DIR)");
+    else if (levels && clips.count > 1)
+        rc = cli_usage_error(command, "--levels belongs to one clip; several clips each get "
+                             "their own sidecar in DIR");
+    if (rc == EXIT_OK)
+        rc = check_names(&clips);
+    if (rc == EXIT_OK)
+        rc = cli_check_format(command, p.format ? p.format : "dng", NULL, 1, NULL);
+    if (rc == EXIT_OK)
+        rc = check_extra(&p, &extra);
+    if (rc == EXIT_OK && !absolute(output, out_abs, sizeof out_abs))
+        rc = cli_usage_error(command, "cannot make '%s' an absolute path", output);
+    if (rc == EXIT_OK && !program) {
         ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
         if (n <= 0)
-            return cli_usage_error(command, "cannot find this program's path; give --mlvpipe PATH");
-        self[n] = '\0';
+            rc = cli_usage_error(command, "cannot find this program's path; give --mlvpipe PATH");
+        else
+            self[n] = '\0';
         program = self;
     }
     p.program = program;
-    p.clip = clip_abs;
     p.output = out_abs;
-    p.name = name;
-    p.levels = levels_abs;
-
-    return print_plan(&p);
+    /* Every clip's plan is made before anything is printed: one that fails prints nothing. */
+    char *all = NULL;
+    size_t length = 0;
+    int json_list = p.engine == MLVPIPE_PLAN_JSON && clips.count > 1;
+    if (rc == EXIT_OK && json_list && !append(&all, &length, "[\n"))
+        rc = EXIT_INTERNAL;
+    for (int i = 0; rc == EXIT_OK && i < clips.count; i++) {
+        if (i && !append(&all, &length, json_list ? ",\n" : "\n"))
+            rc = EXIT_INTERNAL;
+        if (rc == EXIT_OK)
+            rc = plan_clip(&p, clips.path[i], levels, &all, &length);
+    }
+    if (rc == EXIT_OK && json_list && !append(&all, &length, "]\n"))
+        rc = EXIT_INTERNAL;
+    if (rc == EXIT_OK && (fwrite(all, 1, length, stdout) != length || fflush(stdout))) {
+        cli_log(MLVPIPE_LOG_ERROR, "stdout: cannot write the plan: %s", strerror(errno));
+        rc = EXIT_OUTPUT;
+    }
+    free(all);
+    cli_clips_free(&clips);
+    return rc;
 }

@@ -132,7 +132,6 @@ int cmd_report(int argc, char **argv)
         return rc;
     s.inputs = (const char *const *)clips.path;
     s.input_count = (uint32_t)clips.count;
-    cli_install_signals();
     s.cancel = &cli_cancel;
     clip_codes codes = {EXIT_OK};
     s.clip_done = clip_done;

@@ -97,7 +97,7 @@ static const struct command {
     {"plan", cmd_plan, "print a render-farm job (Slurm, GNU parallel, JSON) for a clip", 0},
     {"join", cmd_join, "join movie segments of farm chunks without re-encoding", 1},
     {"report", cmd_report, "an HTML page (and JSON) showing clips at a glance before grading",
-     0},
+     1},
 };
 
 static void usage(FILE *out)

@@ -25,20 +25,38 @@ typedef struct kind_info {
     const char *muxer;         /* NULL: none (rawvideo frames as they are) */
     const char *encoder;
     enum AVPixelFormat pix_fmt;
-    int profile;
+    int profile;               /* the encoder's private "profile" option, or UNKNOWN */
     int takes_audio;
     int needs_seek;
+    uint32_t min_width, min_height;   /* the encoder refuses smaller pictures */
 } kind_info;
 
+/* prores_ks does not tie its profile to a pixel format (doc/outputs.md 1): the 4:2:2 profiles
+ * get yuv422p10le, 4444 yuv444p10le. dnxhd checks the pairing itself (DNxHR HQ is 8-bit
+ * 4:2:2 only, HQX 10-bit 4:2:2, 444 10-bit 4:4:4) and takes DNxHR from 256x120 up. */
 static const kind_info kinds[] = {
     [AV_SINK_PRORES_422HQ] = {"prores422hq", "mov", "prores_ks", AV_PIX_FMT_YUV422P10LE,
-                              FF_PROFILE_PRORES_HQ, 1, 1},
+                              FF_PROFILE_PRORES_HQ, 1, 1, 2, 2},
     [AV_SINK_PRORES_4444] = {"prores4444", "mov", "prores_ks", AV_PIX_FMT_YUV444P10LE,
-                             FF_PROFILE_PRORES_4444, 1, 1},
-    [AV_SINK_FFV1] = {"ffv1", "matroska", "ffv1", AV_PIX_FMT_GBRP16LE, FF_PROFILE_UNKNOWN, 1, 0},
-    [AV_SINK_NUT] = {"nut", "nut", "rawvideo", AV_PIX_FMT_GBRP16LE, FF_PROFILE_UNKNOWN, 1, 0},
+                             FF_PROFILE_PRORES_4444, 1, 1, 2, 2},
+    [AV_SINK_FFV1] = {"ffv1", "matroska", "ffv1", AV_PIX_FMT_GBRP16LE, FF_PROFILE_UNKNOWN, 1, 0,
+                      2, 2},
+    [AV_SINK_NUT] = {"nut", "nut", "rawvideo", AV_PIX_FMT_GBRP16LE, FF_PROFILE_UNKNOWN, 1, 0, 2,
+                     2},
     [AV_SINK_RAWVIDEO] = {"rawvideo", "rawvideo", "rawvideo", AV_PIX_FMT_RGB48LE,
-                          FF_PROFILE_UNKNOWN, 0, 0},
+                          FF_PROFILE_UNKNOWN, 0, 0, 2, 2},
+    [AV_SINK_PRORES_422] = {"prores422", "mov", "prores_ks", AV_PIX_FMT_YUV422P10LE,
+                            FF_PROFILE_PRORES_STANDARD, 1, 1, 2, 2},
+    [AV_SINK_PRORES_422LT] = {"prores422lt", "mov", "prores_ks", AV_PIX_FMT_YUV422P10LE,
+                              FF_PROFILE_PRORES_LT, 1, 1, 2, 2},
+    [AV_SINK_PRORES_PROXY] = {"prores422proxy", "mov", "prores_ks", AV_PIX_FMT_YUV422P10LE,
+                              FF_PROFILE_PRORES_PROXY, 1, 1, 2, 2},
+    [AV_SINK_DNXHR_HQ] = {"dnxhrhq", "mov", "dnxhd", AV_PIX_FMT_YUV422P, FF_PROFILE_DNXHR_HQ, 1,
+                          1, 256, 120},
+    [AV_SINK_DNXHR_HQX] = {"dnxhrhqx", "mov", "dnxhd", AV_PIX_FMT_YUV422P10LE,
+                           FF_PROFILE_DNXHR_HQX, 1, 1, 256, 120},
+    [AV_SINK_DNXHR_444] = {"dnxhr444", "mov", "dnxhd", AV_PIX_FMT_YUV444P10LE,
+                           FF_PROFILE_DNXHR_444, 1, 1, 256, 120},
 };
 #define KIND_COUNT (sizeof kinds / sizeof kinds[0])
 
@@ -46,6 +64,9 @@ struct mp_av_sink {
     mp_av_sink_params p;
     const kind_info *kind;
     int is_yuv;
+    int chroma_shift;            /* Y'CbCr: 1 for 4:2:2, 0 for 4:4:4 */
+    int yuv_bits;                /* Y'CbCr: 8 or 10 */
+    uint16_t *row8;              /* 8-bit Y'CbCr: one row of each plane before narrowing */
     mp_av_yuv_coeffs yuv;
     AVRational fps, time_base;
     mp_av_output out;
@@ -132,6 +153,10 @@ static mp_status check_params(const mp_av_sink_params *p, const char *path, mp_e
     if (p->width < 2 || p->height < 2 || p->width > MAX_SIZE || p->height > MAX_SIZE)
         return mp_error_set(err, MP_ERR_ARG, "%s: frame size %ux%u outside 2..%d", path,
                             p->width, p->height, MAX_SIZE);
+    if (p->width < k->min_width || p->height < k->min_height)
+        return mp_error_set(err, MP_ERR_UNSUPPORTED, "%s: %s needs a picture of at least %ux%u, "
+                            "this clip's is %ux%u", path, k->name, k->min_width,
+                            k->min_height, p->width, p->height);
     if (p->threads < 0 || p->threads > 256)
         return mp_error_set(err, MP_ERR_ARG, "%s: %d encoder threads", path, p->threads);
     if (k->needs_seek && strcmp(path, "-") == 0)
@@ -196,10 +221,17 @@ static mp_status open_encoder(mp_av_sink *s, mp_error *err)
         c->color_range = AVCOL_RANGE_JPEG;
     }
     if (s->is_yuv) {
-        /* prores_ks picks its profile from its private option (AVCodecContext.profile is
-         * only reported back), and would auto-select from the pixel format otherwise. */
+        /* prores_ks and dnxhd pick their profile from their private option
+         * (AVCodecContext.profile is only reported back); prores_ks would auto-select from
+         * the pixel format otherwise, dnxhd would write DNxHD. */
         av_opt_set_int(c->priv_data, "profile", k->profile, 0);
     }
+    /* prores_ks under-estimates the packet of a detailed or noisy picture at the low rates
+     * (Proxy, LT), grows the packet, and says so with a warning that asks for a sample and an
+     * FFmpeg update; the frame is correct, so that note goes to the debug level (its failures
+     * still come back as return codes). */
+    if (!strcmp(k->encoder, "prores_ks"))
+        c->log_level_offset = AV_LOG_DEBUG - AV_LOG_WARNING;
     if (s->p.kind == AV_SINK_FFV1) {
         c->level = 3;
         /* Fixed by the frame size, never by the thread count, so the bytes do not change
@@ -308,12 +340,20 @@ mp_status mp_av_sink_open(mp_av_sink **out, const char *path, const mp_av_sink_p
         return mp_error_set(err, MP_ERR_NOMEM, "%s: out of memory", path);
     s->p = *p;
     s->kind = &kinds[p->kind];
-    s->is_yuv = p->kind == AV_SINK_PRORES_422HQ || p->kind == AV_SINK_PRORES_4444;
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(s->kind->pix_fmt);
+    s->is_yuv = !(desc->flags & AV_PIX_FMT_FLAG_RGB);
+    s->chroma_shift = desc->log2_chroma_w;
+    s->yuv_bits = desc->comp[0].depth;
     if (s->is_yuv && p->yuv_range == AVCOL_RANGE_JPEG)
-        st = mp_error_set(err, MP_ERR_UNSUPPORTED, "%s: ProRes is limited range only (its "
-                          "decoders and MOV's nclc atom know no full-range ProRes)", path);
+        st = mp_error_set(err, MP_ERR_UNSUPPORTED, "%s: %s is limited range only (its "
+                          "decoders and MOV's nclc atom know no full-range stream)", path,
+                          s->kind->name);
     if (st == MP_OK && s->is_yuv)
-        st = with_path(mp_av_yuv_init(&s->yuv, p->yuv_matrix, p->yuv_range, err), path, err);
+        st = with_path(mp_av_yuv_init_bits(&s->yuv, p->yuv_matrix, p->yuv_range, s->yuv_bits,
+                                           err), path, err);
+    if (st == MP_OK && s->is_yuv && s->yuv_bits == 8 &&
+        !(s->row8 = malloc(3 * (size_t)p->width * sizeof *s->row8)))
+        st = mp_error_set(err, MP_ERR_NOMEM, "%s: out of memory", path);
     if (st == MP_OK)
         st = with_path(mp_av_stream_rate(p->fps_num, p->fps_den, &s->fps, &s->time_base, err),
                        path, err);
@@ -366,6 +406,30 @@ static mp_status emit_audio_packet(void *opaque, const uint8_t *data, size_t byt
     return write_packet(s, s->audio_stream, (AVRational){1, (int)s->audio.rate}, err);
 }
 
+/* One row of Y'CbCr into the frame's planes; 8-bit codes go through row8. */
+static void fill_yuv_row(mp_av_sink *s, const uint16_t *r, const uint16_t *g, const uint16_t *b,
+                         uint32_t y)
+{
+    AVFrame *f = s->frame;
+    uint32_t w = s->p.width;
+    uint16_t *row[3];
+    for (int i = 0; i < 3; i++)
+        row[i] = s->row8 ? s->row8 + (size_t)i * w
+                         : (uint16_t *)(f->data[i] + (size_t)y * (size_t)f->linesize[i]);
+    if (s->chroma_shift)
+        mp_av_yuv_row_422(&s->yuv, r, g, b, w, row[0], row[1], row[2]);
+    else
+        mp_av_yuv_row_444(&s->yuv, r, g, b, w, row[0], row[1], row[2]);
+    if (!s->row8)
+        return;
+    for (int i = 0; i < 3; i++) {
+        uint8_t *out = f->data[i] + (size_t)y * (size_t)f->linesize[i];
+        uint32_t n = i ? (w + (1u << s->chroma_shift) - 1) >> s->chroma_shift : w;
+        for (uint32_t x = 0; x < n; x++)
+            out[x] = (uint8_t)row[i][x];   /* already 8-bit codes (mp_av_yuv_init_bits) */
+    }
+}
+
 /* Fills the AVFrame with the kind's pixel format from R, G, B planes. */
 static void fill_frame(mp_av_sink *s, const uint16_t *const rgb[3], size_t stride)
 {
@@ -374,30 +438,22 @@ static void fill_frame(mp_av_sink *s, const uint16_t *const rgb[3], size_t strid
     for (uint32_t y = 0; y < s->p.height; y++) {
         const uint16_t *r = rgb[0] + y * stride, *g = rgb[1] + y * stride,
                        *b = rgb[2] + y * stride;
-        uint16_t *row[3];
-        for (int i = 0; i < 3; i++)
-            row[i] = (uint16_t *)(f->data[i] + (size_t)y * (size_t)f->linesize[i]);
-        switch (s->p.kind) {
-        case AV_SINK_PRORES_422HQ:
-            mp_av_yuv_row_422(&s->yuv, r, g, b, w, row[0], row[1], row[2]);
-            break;
-        case AV_SINK_PRORES_4444:
-            mp_av_yuv_row_444(&s->yuv, r, g, b, w, row[0], row[1], row[2]);
-            break;
-        case AV_SINK_RAWVIDEO: {
+        if (s->is_yuv) {
+            fill_yuv_row(s, r, g, b, y);
+        } else if (s->p.kind == AV_SINK_RAWVIDEO) {
             uint16_t *packed = (uint16_t *)(f->data[0] + (size_t)y * (size_t)f->linesize[0]);
             for (uint32_t x = 0; x < w; x++) {
                 packed[3 * x] = r[x];
                 packed[3 * x + 1] = g[x];
                 packed[3 * x + 2] = b[x];
             }
-            break;
-        }
-        default:   /* gbrp16le: planes in G, B, R order */
+        } else {   /* gbrp16le: planes in G, B, R order */
+            uint16_t *row[3];
+            for (int i = 0; i < 3; i++)
+                row[i] = (uint16_t *)(f->data[i] + (size_t)y * (size_t)f->linesize[i]);
             memcpy(row[0], g, w * sizeof *g);
             memcpy(row[1], b, w * sizeof *b);
             memcpy(row[2], r, w * sizeof *r);
-            break;
         }
     }
 }
@@ -495,6 +551,7 @@ void mp_av_sink_abort(mp_av_sink *s)
     av_packet_free(&s->pkt);
     mp_av_audio_free(&s->audio);
     mp_av_output_abort(&s->out);
+    free(s->row8);
     free(s);
 }
 

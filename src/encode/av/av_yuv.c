@@ -15,6 +15,15 @@ static int64_t fixed(double v)
 mp_status mp_av_yuv_init(mp_av_yuv_coeffs *c, enum AVColorSpace matrix, enum AVColorRange range,
                       mp_error *err)
 {
+    return mp_av_yuv_init_bits(c, matrix, range, 10, err);
+}
+
+mp_status mp_av_yuv_init_bits(mp_av_yuv_coeffs *c, enum AVColorSpace matrix,
+                              enum AVColorRange range, int bits, mp_error *err)
+{
+    if (bits != 8 && bits != 10)
+        return mp_error_set(err, MP_ERR_UNSUPPORTED, "%d-bit Y'CbCr is not supported", bits);
+    const int step = 1 << (bits - 8), top = (1 << bits) - 1;
     double kr, kb;
     switch (matrix) {
     case AVCOL_SPC_UNSPECIFIED:
@@ -33,14 +42,18 @@ mp_status mp_av_yuv_init(mp_av_yuv_coeffs *c, enum AVColorSpace matrix, enum AVC
     case AVCOL_RANGE_UNSPECIFIED:
         range = AVCOL_RANGE_MPEG;
         /* fall through */
-    case AVCOL_RANGE_MPEG: y_span = 876; c_span = 896; y_base = 64; c->min = 4; c->max = 1019; break;
-    case AVCOL_RANGE_JPEG: y_span = 1023; c_span = 1023; y_base = 0; c->min = 0; c->max = 1023; break;
+    case AVCOL_RANGE_MPEG:
+        y_span = 219 * step; c_span = 224 * step; y_base = 16 * step;
+        c->min = step; c->max = 255 * step - 1;    /* codes outside are reserved for sync */
+        break;
+    case AVCOL_RANGE_JPEG: y_span = top; c_span = top; y_base = 0; c->min = 0; c->max = top; break;
     default:
         return mp_error_set(err, MP_ERR_UNSUPPORTED, "colour range %d is not supported", range);
     }
     double ys = y_span / 65535.0, cs = c_span / 65535.0;
     /* The green coefficients absorb the rounding so that grey gives exactly Y = Y' span and
-     * Cb = Cr = 0 before the offsets: white is 940 (1023), every grey has chroma 512. */
+     * Cb = Cr = 0 before the offsets: white is 940 (1023) at 10 bits, every grey has chroma
+     * 512 (128 at 8 bits). */
     c->y[0] = fixed(kr * ys);
     c->y[2] = fixed(kb * ys);
     c->y[1] = fixed(ys) - c->y[0] - c->y[2];
@@ -52,7 +65,7 @@ mp_status mp_av_yuv_init(mp_av_yuv_coeffs *c, enum AVColorSpace matrix, enum AVC
     c->cr[2] = fixed(-kb / crd * cs);
     c->cr[1] = -c->cr[0] - c->cr[2];
     c->y_offset = (int64_t)y_base * ONE + ONE / 2;
-    c->c_offset = (int64_t)512 * ONE + ONE / 2;
+    c->c_offset = (int64_t)(128 * step) * ONE + ONE / 2;
     c->matrix = matrix;
     c->range = range;
     return MP_OK;

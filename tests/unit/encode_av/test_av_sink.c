@@ -81,13 +81,16 @@ static mp_status open_status(const mp_av_sink_params *p, const char *path, mp_er
     return st;
 }
 
-/* The format table: every movie (RGB input) is the sink of its own name, and the av sink kind
- * names match the --to names; raw formats have write_frame sinks. */
+/* The format table: every format is the sink of its own name, and the av sink kind names match
+ * the --to names; raw formats have write_frame sinks, RGB ones write_rgb (movies in frame
+ * order, image sequences from any thread). */
 static void test_kind_names(void **state)
 {
     (void)state;
-    const char *names[] = {"prores422hq", "prores4444", "ffv1", "nut", "rawvideo"};
-    for (int k = 0; k < 5; k++) {
+    const char *names[] = {"prores422hq", "prores4444", "ffv1", "nut", "rawvideo",
+                           "prores422", "prores422lt", "prores422proxy", "dnxhrhq", "dnxhrhqx",
+                           "dnxhr444"};
+    for (int k = 0; k < 11; k++) {
         const mp_format *f = mp_format_find(names[k]);
         assert_non_null(f);
         assert_int_equal(f->input, MP_INPUT_RGB);
@@ -100,11 +103,12 @@ static void test_kind_names(void **state)
         assert_ptr_equal(mp_format_find(f->name), f);
         assert_ptr_equal(mp_sink_find(f->name), f->ops);
         if (f->input == MP_INPUT_RGB)
-            assert_true(f->ops->write_rgb && !f->ops->write_frame && !f->ops->concurrent_frames);
+            assert_true(f->ops->write_rgb && !f->ops->write_frame &&
+                        f->ops->concurrent_frames == f->sequence);
         else
             assert_true(f->ops->write_frame && !f->ops->write_rgb);
     }
-    assert_int_equal(count, 8);
+    assert_int_equal(count, 16);
     assert_null(mp_format_find("prores"));
     assert_null(mp_format_find("wav"));   /* a sink, but only beside a DNG sequence */
     assert_non_null(mp_sink_find("wav"));
@@ -124,8 +128,13 @@ static void test_bad_params(void **state)
     params(&p, AV_SINK_FFV1);
     p.fps_den = 0;
     assert_int_equal(open_status(&p, path_of("a.mkv"), &err), MP_ERR_ARG);
-    params(&p, (mp_av_sink_kind)9);
+    params(&p, (mp_av_sink_kind)99);
     assert_int_equal(open_status(&p, path_of("a.mkv"), &err), MP_ERR_ARG);
+    /* DNxHR takes 256x120 and up. */
+    params(&p, AV_SINK_DNXHR_HQ);
+    p.width = 254;
+    assert_int_equal(open_status(&p, path_of("a.mov"), &err), MP_ERR_UNSUPPORTED);
+    assert_non_null(strstr(err.msg, "at least 256x120"));
     /* MOV cannot be streamed. */
     params(&p, AV_SINK_PRORES_4444);
     assert_int_equal(open_status(&p, "-", &err), MP_ERR_ARG);

@@ -1,4 +1,4 @@
-/* RGB -> 10-bit Y'CbCr: published colour-bar values, ranges, grey neutrality, agreement with
+/* RGB -> 10-bit (and 8-bit) Y'CbCr: published colour-bar values, ranges, grey neutrality, agreement with
  * the double-precision formula everywhere, 4:2:2 siting and filter, bad matrices. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -49,6 +49,38 @@ static void test_bt709_bars(void **state)
     expect(m, tv, 65535, 0, 65535, 313, 857, 919);    /* magenta */
     /* Unspecified means BT.709 limited. */
     expect(AVCOL_SPC_UNSPECIFIED, AVCOL_RANGE_UNSPECIFIED, 65535, 0, 0, 250, 409, 960);
+}
+
+/* The same bars at 8 bits (DNxHR HQ): the published 8-bit BT.709 values; full range. */
+static void expect8(enum AVColorRange range, uint16_t r, uint16_t g, uint16_t b, int y, int cb,
+                    int cr)
+{
+    mp_av_yuv_coeffs c;
+    uint16_t o[3];
+    assert_int_equal(mp_av_yuv_init_bits(&c, AVCOL_SPC_BT709, range, 8, NULL), MP_OK);
+    mp_av_yuv_row_444(&c, &r, &g, &b, 1, &o[0], &o[1], &o[2]);
+    if (o[0] != y || o[1] != cb || o[2] != cr)
+        fail_msg("8-bit %s RGB %u,%u,%u -> %u,%u,%u, expected %d,%d,%d",
+                 av_color_range_name(range), r, g, b, o[0], o[1], o[2], y, cb, cr);
+}
+
+static void test_bt709_bars_8bit(void **state)
+{
+    (void)state;
+    const enum AVColorRange tv = AVCOL_RANGE_MPEG;
+    expect8(tv, 65535, 65535, 65535, 235, 128, 128);
+    expect8(tv, 0, 0, 0, 16, 128, 128);
+    expect8(tv, 65535, 0, 0, 63, 102, 240);
+    expect8(tv, 0, 65535, 0, 173, 42, 26);
+    expect8(tv, 0, 0, 65535, 32, 240, 118);
+    expect8(tv, 65535, 65535, 0, 219, 16, 138);
+    expect8(tv, 0, 65535, 65535, 188, 154, 16);
+    expect8(tv, 65535, 0, 65535, 78, 214, 230);
+    expect8(AVCOL_RANGE_JPEG, 65535, 65535, 65535, 255, 128, 128);
+    expect8(AVCOL_RANGE_JPEG, 0, 0, 0, 0, 128, 128);
+    mp_av_yuv_coeffs c;
+    mp_error err;
+    assert_int_equal(mp_av_yuv_init_bits(&c, AVCOL_SPC_BT709, tv, 12, &err), MP_ERR_UNSUPPORTED);
 }
 
 static void test_bt2020_and_601(void **state)
@@ -188,6 +220,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bt709_bars),
+        cmocka_unit_test(test_bt709_bars_8bit),
         cmocka_unit_test(test_bt2020_and_601),
         cmocka_unit_test(test_full_range),
         cmocka_unit_test(test_greys),

@@ -3,11 +3,12 @@
  * point. A sink takes either the raw mosaic (write_frame) or developed RGB (write_rgb); the
  * format table (formats.h) lists them with their properties.
  *
- * Sinks, chosen by name: "dng" (CinemaDNG sequence, one file per frame), "wav" (the clip's
- * audio with bext + iXML), "md5" (per-frame MD5 lines, for tests), "null" (discards), and the
- * movies "prores422hq", "prores4444", "ffv1", "nut", "rawvideo" (av/movie_sink.c).
- * `path` is the output directory for "dng" and "wav": both write into PATH/<sequence folder>/
- * (naming.h), creating the folders. For "md5" it is the text file to write (NULL: none); for
+ * Sinks, chosen by name: "dng" (CinemaDNG sequence, one file per frame), "tiff" and "exr"
+ * (developed RGB, one file per frame: rgb_sequence_sink.c), "wav" (the clip's audio with
+ * bext + iXML), "md5" (per-frame MD5 lines, for tests), "null" (discards), and the movies
+ * (av/movie_sink.c; the format table lists them all). `path` is the output directory for the
+ * sequences and "wav": they write into PATH/<sequence folder>/ (naming.h), creating the
+ * folders. For "md5" it is the text file to write (NULL: none); for
  * a movie the file, or "-" for standard output.
  *
  * Every file is written under a temporary name in its final folder and renamed when complete;
@@ -65,7 +66,8 @@ typedef struct mp_sink_params {
     int timecode_drop_frame;         /* drop-frame codes (29.97 and 59.94 only) */
     mp_rational baseline_exposure;   /* BaselineExposure, constant over the clip (0/0: 0) */
 
-    /* DNG output */
+    /* Sequences (DNG, TIFF, EXR): names of the folder and files, DNG storage */
+    const char *extension;           /* of the frame files, from the format table; NULL: dng */
     mp_dng_storage storage;
     mp_naming naming;
     uint32_t resolve_clip_index;     /* the C0000 part of Resolve names */
@@ -124,8 +126,9 @@ typedef struct mp_sink_ops {
                             mp_error *err);                 /* NULL: lost frames are no event */
     mp_status (*write_audio)(void *priv, const void *pcm, size_t bytes,
                              mp_error *err);                /* NULL: takes no audio */
-    mp_status (*finish)(void *priv, mp_error *err);
-    void (*abort)(void *priv);
+    mp_status (*finish)(void *priv, mp_error *err);   /* NULL: every file is complete once
+                                                       * written (sequences) */
+    void (*abort)(void *priv);                        /* NULL: nothing to remove */
 } mp_sink_ops;
 
 typedef struct mp_sink mp_sink;

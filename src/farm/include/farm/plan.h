@@ -97,6 +97,14 @@ mp_status mp_farm_segment_path(const farm_plan *p, const farm_chunk *c, char *ou
 /* The joined movie: OUTPUT/NAME.EXT. */
 mp_status mp_farm_movie_path(const farm_plan *p, char *out, size_t size, mp_error *err);
 
+/* Chunk `index`'s convert command as every engine runs it (the program first; the scripts
+ * put the chunk's --frames and segment path in through variables), for checking its options
+ * before anything is planned: *argv is NULL-terminated, *argc words, freed with
+ * mp_farm_argv_free. */
+mp_status mp_farm_chunk_argv(const farm_plan *p, uint32_t index, char ***argv, uint32_t *argc,
+                             mp_error *err);
+void mp_farm_argv_free(char **argv);
+
 /* Writes the job description for engine e. Fails (MP_ERR_ARG) on text that cannot go into a
  * script, MP_ERR_NOMEM when out could not grow. */
 mp_status mp_farm_plan_render(const farm_plan *p, farm_engine e, mp_text *out, mp_error *err);

@@ -4,13 +4,20 @@
  *   kind            codec, pixel format                            container   audio
  *   PRORES_422HQ    prores_ks profile 3 (apch), yuv422p10le        MOV         PCM
  *   PRORES_4444     prores_ks profile 4 (ap4h), yuv444p10le        MOV         PCM
+ *   PRORES_422      prores_ks profile 2 (apcn), yuv422p10le        MOV         PCM
+ *   PRORES_422LT    prores_ks profile 1 (apcs), yuv422p10le        MOV         PCM
+ *   PRORES_PROXY    prores_ks profile 0 (apco), yuv422p10le        MOV         PCM
+ *   DNXHR_HQ        dnxhd profile dnxhr_hq, yuv422p (8 bits)       MOV (AVdh)  PCM
+ *   DNXHR_HQX       dnxhd profile dnxhr_hqx, yuv422p10le           MOV (AVdh)  PCM
+ *   DNXHR_444       dnxhd profile dnxhr_444, yuv444p10le           MOV (AVdh)  PCM
+ *                   (DNxHR from 256x120 up: smaller pictures are refused at open)
  *   FFV1            FFV1 version 3, gbrp16le, intra-only, slice    Matroska    PCM
  *                   CRCs, 4 slices (16 from 1280x720 up)
  *   NUT             rawvideo gbrp16le                              NUT         PCM
  *   RAWVIDEO        rawvideo rgb48le, frames back to back          none        none
  *
- * ProRes gets Y'CbCr from our own integer conversion (av_yuv.h) with the matrix and range of
- * the params, tagged the same way; FFV1 and NUT carry the RGB samples unchanged (tagged
+ * ProRes and DNxHR get Y'CbCr from our own integer conversion (av_yuv.h) with the matrix and
+ * range of the params, tagged the same way; FFV1 and NUT carry the RGB samples unchanged (tagged
  * AVCOL_SPC_RGB, full range), so decoding them is bit-exact. Colour primaries, transfer and
  * matrix go on the encoder, every frame and the stream (MOV colr atom and ProRes frame header,
  * Matroska Colour element); NUT and rawvideo cannot carry them, so the reading side must be
@@ -29,10 +36,10 @@
  * copies the same packets but, for MOV, adds each segment's absolute start to the duration
  * before it (the joined file reads longer than the frames) and drops the time code track.
  *
- * ProRes is intra-only and FFV1 is written with a key frame every frame, so every packet is
- * the same bytes whichever segment it was rendered in. Output bytes depend only on the params
- * and the frames (bit-exact flags: no encoder version strings, no random Matroska UIDs), never
- * on the encoder thread count.
+ * ProRes and DNxHR are intra-only and FFV1 is written with a key frame every frame, so every
+ * packet is the same bytes whichever segment it was rendered in. Output bytes depend only on
+ * the params and the frames (bit-exact flags: no encoder version strings, no random Matroska
+ * UIDs), never on the encoder thread count.
  *
  * Time code: the code of the first frame written goes into the "timecode" metadata (MOV: a
  * tmcd track; Matroska and NUT: a TIMECODE tag).
@@ -66,7 +73,13 @@ typedef enum mp_av_sink_kind {
     AV_SINK_PRORES_4444,
     AV_SINK_FFV1,
     AV_SINK_NUT,
-    AV_SINK_RAWVIDEO
+    AV_SINK_RAWVIDEO,
+    AV_SINK_PRORES_422,
+    AV_SINK_PRORES_422LT,
+    AV_SINK_PRORES_PROXY,
+    AV_SINK_DNXHR_HQ,
+    AV_SINK_DNXHR_HQX,
+    AV_SINK_DNXHR_444
 } mp_av_sink_kind;
 
 typedef struct mp_av_sink_params {
@@ -83,10 +96,10 @@ typedef struct mp_av_sink_params {
     int timecode_drop_frame;           /* with timecode_frames: 29.97 / 59.94 drop-frame */
 
     /* Colour tags (from mp_color_tags_for: primaries, transfer, yuv_matrix). yuv_matrix and
-     * yuv_range are what ProRes is converted with and tagged as: BT.709 (also for
-     * UNSPECIFIED), BT.2020 NCL or BT.601; ProRes is limited range (AVCOL_RANGE_MPEG, also
-     * for UNSPECIFIED): ProRes decoders take every stream as limited range and MOV's nclc
-     * atom cannot say otherwise, so AVCOL_RANGE_JPEG is refused for ProRes. */
+     * yuv_range are what ProRes and DNxHR are converted with and tagged as: BT.709 (also for
+     * UNSPECIFIED), BT.2020 NCL or BT.601; both are limited range (AVCOL_RANGE_MPEG, also
+     * for UNSPECIFIED): their decoders take every stream as limited range and MOV's nclc
+     * atom cannot say otherwise, so AVCOL_RANGE_JPEG is refused for them. */
     enum AVColorPrimaries primaries;
     enum AVColorTransferCharacteristic transfer;
     enum AVColorSpace yuv_matrix;

@@ -1,0 +1,67 @@
+/* The "tiff" and "exr" sinks: developed RGB, one file per frame, PATH/<folder>/<frame name>.EXT
+ * (naming.h) as the "dng" sink names them. The picture is the whole active area
+ * (mp_raw_active_area; odd sizes kept, unlike movies). Each file is complete on its own, so
+ * frames may be written from several threads and in any order; a lost frame has no file. */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/out_file.h"
+#include "encode/naming.h"
+#include "encode/rgb_image.h"
+
+typedef mp_status (*encode_fn)(const mp_rgb_image *im, uint8_t **out, size_t *len,
+                               mp_error *err);
+
+typedef struct rgb_sequence {
+    mp_sink_params p;
+    char folder[PATH_MAX];
+    uint32_t area[4];                /* top, left, bottom, right */
+} rgb_sequence;
+
+static mp_status sequence_open(void *priv, const char *path, const mp_sink_params *p,
+                               mp_error *err)
+{
+    rgb_sequence *s = priv;
+    s->p = *p;
+    mp_raw_active_area(&p->meta.raw, p->meta.raw.width, p->meta.raw.height, s->area);
+    return mp_sequence_folder_open(path, p, s->folder, err);
+}
+
+static mp_status sequence_write(rgb_sequence *s, const mp_rgb_frame *rgb, encode_fn encode,
+                                mp_error *err)
+{
+    const uint32_t *a = s->area;
+    if (a[2] > rgb->height || a[3] > rgb->width)
+        return mp_error_set(err, MP_ERR_ARG, "frame %u: %ux%u picture, smaller than the "
+                            "active area", rgb->number, rgb->width, rgb->height);
+    size_t corner = (size_t)a[0] * rgb->width + a[1];
+    const mp_rgb_image im = {{rgb->plane[0] + corner, rgb->plane[1] + corner,
+                              rgb->plane[2] + corner}, rgb->width, a[3] - a[1], a[2] - a[0]};
+    char path[PATH_MAX];
+    uint8_t *bytes = NULL;
+    size_t len = 0;
+    mp_status st = mp_sequence_frame_path(s->folder, &s->p, rgb->number, path, err);
+    if (st == MP_OK && (st = encode(&im, &bytes, &len, err)) != MP_OK && err) {
+        char why[MP_ERROR_MAX];
+        memcpy(why, err->msg, sizeof why);
+        mp_error_set(err, st, "%s: %s", path, why);
+    }
+    if (st == MP_OK)
+        st = mp_out_write_file(path, bytes, len, s->p.overwrite, s->p.fsync, err);
+    free(bytes);
+    return st;
+}
+
+#define RGB_SEQUENCE_SINK(id, encoder)                                                         \
+    static mp_status write_##id(void *priv, const mp_rgb_frame *rgb, mp_error *err)            \
+    {                                                                                          \
+        return sequence_write(priv, rgb, encoder, err);                                        \
+    }                                                                                          \
+    const mp_sink_ops mp_sink_##id = {                                                         \
+        .name = #id, .priv_size = sizeof(rgb_sequence), .concurrent_frames = 1,                \
+        .open = sequence_open, .write_rgb = write_##id,                                        \
+    };   /* no finish or abort: each file is committed when written, or removed on failure */
+
+RGB_SEQUENCE_SINK(tiff, mp_rgb_image_tiff)
+RGB_SEQUENCE_SINK(exr, mp_rgb_image_exr)
