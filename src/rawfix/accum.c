@@ -26,7 +26,9 @@ rawfix_accum *mp_rawfix_accum_new(uint32_t width, uint32_t height)
     a->sum = calloc(n, sizeof *a->sum);
     a->counts = calloc(n, sizeof *a->counts);
     a->stripe = calloc(n, sizeof *a->stripe);
-    if (!a->sum || !a->counts || !a->stripe) {
+    a->zh_sum = calloc(n, sizeof *a->zh_sum);
+    a->zh_sq = calloc(n, sizeof *a->zh_sq);
+    if (!a->sum || !a->counts || !a->stripe || !a->zh_sum || !a->zh_sq) {
         mp_rawfix_accum_free(a);
         return NULL;
     }
@@ -40,6 +42,8 @@ void mp_rawfix_accum_free(rawfix_accum *a)
     free(a->sum);
     free(a->counts);
     free(a->stripe);
+    free(a->zh_sum);
+    free(a->zh_sq);
     free(a);
 }
 
@@ -62,6 +66,8 @@ mp_status mp_rawfix_accum_add(rawfix_accum *a, const rawfix_measurement *m, uint
         if (zh == RAWFIX_NO_Z)
             continue;
         a->sum[i][0] += clamp_z(zh);
+        a->zh_sum[i] += zh;
+        a->zh_sq[i] += (uint32_t)(zh * zh);
         a->sum[i][1] += clamp_z(zv);
         uint8_t *c = a->counts[i];
         c[COUNT_USED]++;

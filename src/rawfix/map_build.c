@@ -6,14 +6,22 @@
 
 #include "rawfix_accum.h"
 
+/* Where the frames give fewer independent looks (map_looks.c: a noiseless clip, frames that
+ * are copies), nothing is a defect: a sample, or a periodic set of them, that is off its
+ * neighbours the same way in every frame is the scene's own static detail. Below this over
+ * the frame the map stays empty; in a tile, no sample is found by its count of big
+ * deviations, and the mean deviation needs more sigmas. */
+#define MIN_LOOKS 4
 /* Fewer sampled frames cannot tell a defect from a scene's own static detail (measured: the
  * noiseless test pattern of the shared samples, 3-4 frames, gave hundreds of "defects"). */
 #define MIN_FRAMES 8
 /* A single defect: its mean deviation over the frames, in noise units, reaches
- * STRONG_SIGMAS / sqrt(frames) both ways and never less than STRONG_FLOOR (twice the
- * scene's own variation around it, which pooling frames does not average out), with the same sign
- * both ways in 60 % of the frames (the row and column deviations share the sample's own
- * noise, so this is nearly a single test: 5.5 sigmas is one false defect in ~10^7 samples); or it is off by 6 sigmas (Z_BIG) in three quarters of them. A lattice
+ * STRONG_SIGMAS / sqrt(looks) both ways (looks: the independent looks the frames give there,
+ * map_looks.c) and never less than STRONG_FLOOR (twice the scene's own variation around it,
+ * which pooling frames does not average out), with the same sign both ways in 60 % of the
+ * frames (the row and column deviations share the sample's own noise, so this is nearly a
+ * single test: 5.5 sigmas is one false defect in ~10^7 samples); or it is off by 6 sigmas
+ * (Z_BIG) in three quarters of them. A lattice
  * candidate needs only LATTICE_SIGMAS: one false candidate in ~10^4 samples does not make
  * a class of a lattice, whose members are found together. */
 #define STRONG_SIGMAS 5.5
@@ -78,37 +86,41 @@ static int in_lattice(const rawfix_lattice *l, uint32_t x, uint32_t y)
 }
 
 /* Per sample: candidate sign bits and STRONG; rank orders strong ones (samples far off in
- * most frames first, then by their mean deviation). */
-static uint32_t classify(const rawfix_accum *a, uint8_t *flag, float *rank)
+ * most frames first, then by their mean deviation). The thresholds scale with the number of
+ * independent looks the frames give where the sample is (map_looks.c), not with the number
+ * of frames: on a noiseless clip, 16 frames are one look, and a sample off its neighbours
+ * in all of them is the scene, not a defect. */
+static uint32_t classify(const rawfix_accum *a, const rawfix_looks *looks, uint32_t min_used,
+                         uint8_t *flag, float *rank)
 {
-    const size_t n = (size_t)a->width * a->height;
-    const double strong = fmax(STRONG_FLOOR, STRONG_SIGMAS / sqrt(a->frames));
-    const double cand = fmin(strong, fmax(LATTICE_FLOOR, LATTICE_SIGMAS / sqrt(a->frames)));
-    /* measured (nothing clipped around it) in three quarters of the frames */
-    const uint32_t min_used = 3 * a->frames / 4 > 3 ? 3 * a->frames / 4 : 3;
     uint32_t candidates = 0;
-    for (size_t i = 0; i < n; i++) {
-        const uint8_t *c = a->counts[i];
-        flag[i] = 0;
-        rank[i] = 0;
-        if (c[COUNT_USED] < min_used)
-            continue;
-        double zh = (double)a->sum[i][0] / Z_SCALE / c[COUNT_USED];
-        double zv = (double)a->sum[i][1] / Z_SCALE / c[COUNT_USED];
-        int pos = zh > 0;
-        /* off both ways, in the same direction, in most frames */
-        double z = (zh > 0) != (zv > 0) ? 0 : pos ? fmin(zh, zv) : fmax(zh, zv);
-        uint32_t same = pos ? c[COUNT_POS] : c[COUNT_NEG];
-        int steady = z != 0 && 5 * same >= 3 * c[COUNT_USED];
-        int big = 4 * c[COUNT_BIG] >= 3 * c[COUNT_USED];
-        if ((steady && fabs(z) >= cand) || big) {
-            flag[i] = pos ? CAND_POS : CAND_NEG;
-            candidates++;
+    for (uint32_t y = 0; y < a->height; y++)
+        for (uint32_t x = 0; x < a->width; x++) {
+            const size_t i = (size_t)y * a->width + x;
+            const uint8_t *c = a->counts[i];
+            flag[i] = 0;
+            rank[i] = 0;
+            const double n = mp_rawfix_looks_at(looks, x, y);
+            if (c[COUNT_USED] < min_used)
+                continue;
+            const double strong = fmax(STRONG_FLOOR, STRONG_SIGMAS / sqrt(n));
+            const double cand = fmin(strong, fmax(LATTICE_FLOOR, LATTICE_SIGMAS / sqrt(n)));
+            double zh = (double)a->sum[i][0] / Z_SCALE / c[COUNT_USED];
+            double zv = (double)a->sum[i][1] / Z_SCALE / c[COUNT_USED];
+            int pos = zh > 0;
+            /* off both ways, in the same direction, in most frames */
+            double z = (zh > 0) != (zv > 0) ? 0 : pos ? fmin(zh, zv) : fmax(zh, zv);
+            uint32_t same = pos ? c[COUNT_POS] : c[COUNT_NEG];
+            int steady = z != 0 && 5 * same >= 3 * c[COUNT_USED];
+            int big = n >= MIN_LOOKS && 4 * c[COUNT_BIG] >= 3 * c[COUNT_USED];
+            if ((steady && fabs(z) >= cand) || big) {
+                flag[i] = pos ? CAND_POS : CAND_NEG;
+                candidates++;
+            }
+            if ((steady && fabs(z) >= strong) || big)
+                flag[i] |= STRONG;
+            rank[i] = (float)(fabs(z) + 10.0 * c[COUNT_BIG] / c[COUNT_USED]);
         }
-        if ((steady && fabs(z) >= strong) || big)
-            flag[i] |= STRONG;
-        rank[i] = (float)(fabs(z) + 10.0 * c[COUNT_BIG] / c[COUNT_USED]);
-    }
     return candidates;
 }
 
@@ -335,8 +347,16 @@ mp_status mp_rawfix_map_build(const rawfix_accum *a, rawfix_map *m, mp_error *er
     if (!flag || !rank)
         st = mp_error_set(err, MP_ERR_NOMEM, "rawfix: out of memory for a %ux%u map",
                           a->width, a->height);
-    if (st == MP_OK) {
-        uint32_t candidates = classify(a, flag, rank);
+    /* measured (nothing clipped around it) in three quarters of the frames */
+    const uint32_t min_used = 3 * a->frames / 4 > 3 ? 3 * a->frames / 4 : 3;
+    rawfix_looks looks = {0};
+    if (st == MP_OK)
+        st = mp_rawfix_looks(a, min_used, &looks, err);
+    if (st == MP_OK && looks.frame_looks < MIN_LOOKS) {
+        memset(flag, 0, n);
+        memset(&m->lattice, 0, sizeof m->lattice);
+    } else if (st == MP_OK) {
+        uint32_t candidates = classify(a, &looks, min_used, flag, rank);
         m->lattice.period_x = find_period(a, flag, candidates, 1);
         m->lattice.period_y = find_period(a, flag, candidates, 0);
         if (m->lattice.period_x && m->lattice.period_y)
@@ -352,6 +372,7 @@ mp_status mp_rawfix_map_build(const rawfix_accum *a, rawfix_map *m, mp_error *er
     if (st == MP_OK)
         mp_rawfix_build_stripes(a, sites.is_site, m);
     mp_rawfix_plan_free(&sites);
+    mp_rawfix_looks_free(&looks);
     free(flag);
     free(rank);
     if (st != MP_OK)
