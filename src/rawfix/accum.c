@@ -65,6 +65,10 @@ mp_status mp_rawfix_accum_add(rawfix_accum *a, const rawfix_measurement *m, uint
         int zh = m->zh[i], zv = m->zv[i];
         if (zh == RAWFIX_NO_Z)
             continue;
+        if (zh == RAWFIX_CLIPPED_LOW || zh == RAWFIX_CLIPPED_HIGH) {
+            a->counts[i][zh == RAWFIX_CLIPPED_LOW ? COUNT_CLIPPED_LOW : COUNT_CLIPPED_HIGH]++;
+            continue;
+        }
         a->sum[i][0] += clamp_z(zh);
         a->zh_sum[i] += zh;
         a->zh_sq[i] += (uint32_t)(zh * zh);

@@ -93,6 +93,8 @@ static int in_lattice(const rawfix_lattice *l, uint32_t x, uint32_t y)
 static uint32_t classify(const rawfix_accum *a, const rawfix_looks *looks, uint32_t min_used,
                          uint8_t *flag, float *rank)
 {
+    /* far off in most frames where it could be judged: measured, or seen beyond clipping */
+    const uint32_t min_judged = a->frames / 4 > 3 ? a->frames / 4 : 3;
     uint32_t candidates = 0;
     for (uint32_t y = 0; y < a->height; y++)
         for (uint32_t x = 0; x < a->width; x++) {
@@ -100,26 +102,30 @@ static uint32_t classify(const rawfix_accum *a, const rawfix_looks *looks, uint3
             const uint8_t *c = a->counts[i];
             flag[i] = 0;
             rank[i] = 0;
-            const double n = mp_rawfix_looks_at(looks, x, y);
-            if (c[COUNT_USED] < min_used)
+            const uint32_t used = c[COUNT_USED];
+            const uint32_t judged = used + c[COUNT_CLIPPED_LOW] + c[COUNT_CLIPPED_HIGH];
+            if (judged < min_judged)
                 continue;
+            const double n = mp_rawfix_looks_at(looks, x, y);
             const double strong = fmax(STRONG_FLOOR, STRONG_SIGMAS / sqrt(n));
             const double cand = fmin(strong, fmax(LATTICE_FLOOR, LATTICE_SIGMAS / sqrt(n)));
-            double zh = (double)a->sum[i][0] / Z_SCALE / c[COUNT_USED];
-            double zv = (double)a->sum[i][1] / Z_SCALE / c[COUNT_USED];
-            int pos = zh > 0;
+            double zh = used ? (double)a->sum[i][0] / Z_SCALE / used : 0;
+            double zv = used ? (double)a->sum[i][1] / Z_SCALE / used : 0;
             /* off both ways, in the same direction, in most frames */
-            double z = (zh > 0) != (zv > 0) ? 0 : pos ? fmin(zh, zv) : fmax(zh, zv);
-            uint32_t same = pos ? c[COUNT_POS] : c[COUNT_NEG];
-            int steady = z != 0 && 5 * same >= 3 * c[COUNT_USED];
-            int big = n >= MIN_LOOKS && 4 * c[COUNT_BIG] >= 3 * c[COUNT_USED];
+            double z = (zh > 0) != (zv > 0) ? 0 : zh > 0 ? fmin(zh, zv) : fmax(zh, zv);
+            uint32_t same = zh > 0 ? c[COUNT_POS] : c[COUNT_NEG];
+            int steady = used >= min_used && z != 0 && 5 * same >= 3 * used;
+            uint32_t far_high = c[COUNT_CLIPPED_HIGH] + (zh > 0 ? c[COUNT_BIG] : 0);
+            uint32_t far_low = c[COUNT_CLIPPED_LOW] + (zh < 0 ? c[COUNT_BIG] : 0);
+            int pos = steady ? zh > 0 : far_high > far_low;
+            int big = n >= MIN_LOOKS && 4 * (pos ? far_high : far_low) >= 3 * judged;
             if ((steady && fabs(z) >= cand) || big) {
                 flag[i] = pos ? CAND_POS : CAND_NEG;
                 candidates++;
             }
             if ((steady && fabs(z) >= strong) || big)
                 flag[i] |= STRONG;
-            rank[i] = (float)(fabs(z) + 10.0 * c[COUNT_BIG] / c[COUNT_USED]);
+            rank[i] = (float)(fabs(z) + 10.0 * (pos ? far_high : far_low) / judged);
         }
     return candidates;
 }

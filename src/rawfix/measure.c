@@ -87,6 +87,22 @@ static double activity(const sample_ctx *c, size_t i)
     return a / 8.0;
 }
 
+/* What a sample that cannot be measured still shows, where clipping only hides more of the
+ * same: far below its neighbours while one of them is clipped (their true values are
+ * higher still: a dead pixel in the highlights), or clipped itself while far above its four
+ * unclipped neighbours (its true value is higher still: a pixel stuck at white). "Far" is
+ * Z_BIG both ways, as for a measured sample. */
+static int16_t beyond_clipping(const sample_ctx *c, size_t i, int clipped, int zh, int zv)
+{
+    if (clipped == CLIPPED_NEAR)
+        return zh <= -Z_BIG && zv <= -Z_BIG ? RAWFIX_CLIPPED_LOW : RAWFIX_NO_Z;
+    const uint16_t *p = c->d + i;
+    const ptrdiff_t up = (ptrdiff_t)c->s * c->w;
+    if (p[-2] >= c->white || p[2] >= c->white || p[-up] >= c->white || p[up] >= c->white)
+        return RAWFIX_NO_Z;
+    return zh >= Z_BIG && zv >= Z_BIG ? RAWFIX_CLIPPED_HIGH : RAWFIX_NO_Z;
+}
+
 /* A second difference (x 2) in noise units x Z_SCALE, clamped. */
 static int16_t z_units(int32_t d2, double sigma)
 {
@@ -177,13 +193,18 @@ mp_status mp_rawfix_measure(const mp_frame *f, int dual, rawfix_measurement *m, 
         for (uint32_t x = 2; x < w - 2; x++) {
             size_t i = (size_t)y * w + x;
             int32_t dh2, dv2, sum_h, sum_v;
-            if (second_diffs(&c, i, &dh2, &dv2, &sum_h, &sum_v))
-                continue;
+            int clipped = second_diffs(&c, i, &dh2, &dv2, &sum_h, &sum_v);
             double sh = sigma[(y % 4) * LEVEL_BINS + level_bin(sum_h, f->black)];
             double sv = sigma[(y % 4) * LEVEL_BINS + level_bin(sum_v, f->black)];
             double act = TEXTURE_WEIGHT * activity(&c, i);
-            m->zh[i] = z_units(dh2, sh > act ? sh : act);
-            m->zv[i] = z_units(dv2, sv > act ? sv : act);
+            int16_t zh = z_units(dh2, sh > act ? sh : act);
+            int16_t zv = z_units(dv2, sv > act ? sv : act);
+            if (clipped) {
+                m->zh[i] = m->zv[i] = beyond_clipping(&c, i, clipped, zh, zv);
+                continue;
+            }
+            m->zh[i] = zh;
+            m->zv[i] = zv;
             stripe_add(&c, f, x, y, sh, m);
         }
     return MP_OK;

@@ -49,8 +49,9 @@ static void flat_and_dark_scenes_single_and_dual(void **state)
         }
 }
 
-/* The benchmark scene drifting 1.5 px per frame: every focus pixel and no false site; hot and
- * cold pixels where the highlights never clip around them. */
+/* The benchmark scene drifting 1.5 px per frame: every focus pixel and no false site; 92 % of
+ * the hot and cold pixels, also where the highlights clip around them in some frames (seen
+ * beyond clipping: 94 % single / 84 % dual before that, 98 % / 94 % since). */
 static void textured_scene(void **state)
 {
     (void)state;
@@ -60,7 +61,7 @@ static void textured_scene(void **state)
         assert_true(s.false_sites * 10000.0 <= s.pixels);
         assert_int_equal(s.period_x, 12);
         assert_int_equal(s.period_y, 10);
-        assert_true(s.bad_found * 100 >= 80 * s.bad_true);
+        assert_true(s.bad_found * 100 >= 92 * s.bad_true);
     }
 }
 

@@ -74,6 +74,12 @@ typedef struct rawfix_measurement {
     uint32_t *hist;                 /* noise histograms (internal) */
 } rawfix_measurement;
 #define RAWFIX_NO_Z INT16_MIN
+/* zh = zv = RAWFIX_CLIPPED_LOW: not measurable (clipping around it) but below half of each of
+ * its four same-colour neighbours' signal while one of them is clipped (a dead pixel in the
+ * highlights); RAWFIX_CLIPPED_HIGH: clipped itself while its four neighbours are unclipped and
+ * have less than half its signal (a pixel stuck at white in the shadows). */
+#define RAWFIX_CLIPPED_LOW (INT16_MIN + 1)
+#define RAWFIX_CLIPPED_HIGH (INT16_MIN + 2)
 
 /* Measures a raw frame; dual says its rows alternate ISO (column step 4). */
 mp_status mp_rawfix_measure(const mp_frame *f, int dual, rawfix_measurement *m, mp_error *err);
