@@ -11,9 +11,13 @@
  * and along its column (y +- 2, or y +- 4 in dual-ISO frames so that the neighbours are in
  * its own field): the mean deviation over the frames, in noise units, is large both ways and
  * has the same sign. A scene edge is off one way only; texture that moves averages out.
- * Defects of one sign that repeat with a period along x and along y form the focus-pixel
- * lattice, which is completed: every site of its classes inside its box is repaired, also
- * those too weak to show alone. Stripe gains are the ratio of each column class (x mod 8,
+ * The thresholds count the independent looks the frames give (the variation of each
+ * sample's deviation between frames, per tile), so a noiseless clip, whose frames are one
+ * look, has no defects. Where clipping hides a sample or its neighbours, it still counts
+ * when even the clipped values put it far off. Isolated defects of one sign that repeat with
+ * a period along x and along y (a period that stands out of the distances around it) form
+ * the focus-pixel lattice, which is completed: every site of its classes inside its box is
+ * repaired, also those too weak to show alone. Stripe gains are the ratio of each column class (x mod 8,
  * per row class y mod 4, hence per field in dual ISO) to its same-colour neighbours over 16
  * columns, pooled over all frames and smooth areas, defects left out; they are applied only
  * when significant (against their spread between 8 bands of rows).
