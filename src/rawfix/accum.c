@@ -28,7 +28,9 @@ rawfix_accum *mp_rawfix_accum_new(uint32_t width, uint32_t height)
     a->sum = mp_big_calloc(n * sizeof *a->sum);
     a->counts = mp_big_calloc(n * sizeof *a->counts);
     a->stripe = mp_big_calloc(n * sizeof *a->stripe);
-    if (!a->sum || !a->counts || !a->stripe) {
+    a->zh_sum = mp_big_calloc(n * sizeof *a->zh_sum);
+    a->zh_sq = mp_big_calloc(n * sizeof *a->zh_sq);
+    if (!a->sum || !a->counts || !a->stripe || !a->zh_sum || !a->zh_sq) {
         mp_rawfix_accum_free(a);
         return NULL;
     }
@@ -42,6 +44,8 @@ void mp_rawfix_accum_free(rawfix_accum *a)
     free(a->sum);
     free(a->counts);
     free(a->stripe);
+    free(a->zh_sum);
+    free(a->zh_sq);
     free(a);
 }
 
@@ -60,20 +64,28 @@ mp_status mp_rawfix_accum_add(rawfix_accum *a, const rawfix_measurement *m, uint
     /* Branch-free over restrict pointers, so the compiler vectorises it: a sample without a
      * measurement adds zeros. */
     int32_t (*restrict sum)[2] = a->sum, (*restrict stripe)[2] = a->stripe;
-    uint8_t (*restrict counts)[4] = a->counts;
+    uint8_t (*restrict counts)[COUNTS] = a->counts;
+    int32_t *restrict zh_sum = a->zh_sum;
+    uint32_t *restrict zh_sq = a->zh_sq;
     const int16_t *restrict zhs = m->zh, *restrict zvs = m->zv;
     const int32_t (*restrict ms)[2] = (const int32_t (*)[2])m->stripe;
     for (size_t i = 0; i < n; i++) {
         stripe[i][0] += ms[i][0];
         stripe[i][1] += ms[i][1];
-        int zh = zhs[i], zv = zvs[i], used = zh != RAWFIX_NO_Z;
+        int zh = zhs[i], zv = zvs[i];
+        int low = zh == RAWFIX_CLIPPED_LOW, high = zh == RAWFIX_CLIPPED_HIGH;
+        int used = (zh != RAWFIX_NO_Z) & !low & !high;
         sum[i][0] += clamp_z(zh) & -used;
         sum[i][1] += clamp_z(zv) & -used;
+        zh_sum[i] += zh & -used;
+        zh_sq[i] += (uint32_t)(zh * zh) & (uint32_t)-used;
         counts[i][COUNT_USED] += used;
         counts[i][COUNT_POS] += used & (zh > 0) & (zv > 0);
         counts[i][COUNT_NEG] += used & (zh < 0) & (zv < 0);
         counts[i][COUNT_BIG] += used & (((zh >= Z_BIG) & (zv >= Z_BIG)) |
                                         ((zh <= -Z_BIG) & (zv <= -Z_BIG)));
+        counts[i][COUNT_CLIPPED_LOW] += low;
+        counts[i][COUNT_CLIPPED_HIGH] += high;
     }
     return MP_OK;
 }

@@ -6,14 +6,22 @@
 
 #include "rawfix_accum.h"
 
+/* Where the frames give fewer independent looks (map_looks.c: a noiseless clip, frames that
+ * are copies), nothing is a defect: a sample, or a periodic set of them, that is off its
+ * neighbours the same way in every frame is the scene's own static detail. Below this over
+ * the frame the map stays empty; in a tile, no sample is found by its count of big
+ * deviations, and the mean deviation needs more sigmas. */
+#define MIN_LOOKS 4
 /* Fewer sampled frames cannot tell a defect from a scene's own static detail (measured: the
  * noiseless test pattern of the shared samples, 3-4 frames, gave hundreds of "defects"). */
 #define MIN_FRAMES 8
 /* A single defect: its mean deviation over the frames, in noise units, reaches
- * STRONG_SIGMAS / sqrt(frames) both ways and never less than STRONG_FLOOR (twice the
- * scene's own variation around it, which pooling frames does not average out), with the same sign
- * both ways in 60 % of the frames (the row and column deviations share the sample's own
- * noise, so this is nearly a single test: 5.5 sigmas is one false defect in ~10^7 samples); or it is off by 6 sigmas (Z_BIG) in three quarters of them. A lattice
+ * STRONG_SIGMAS / sqrt(looks) both ways (looks: the independent looks the frames give there,
+ * map_looks.c) and never less than STRONG_FLOOR (twice the scene's own variation around it,
+ * which pooling frames does not average out), with the same sign both ways in 60 % of the
+ * frames (the row and column deviations share the sample's own noise, so this is nearly a
+ * single test: 5.5 sigmas is one false defect in ~10^7 samples); or it is off by 6 sigmas
+ * (Z_BIG) in three quarters of them. A lattice
  * candidate needs only LATTICE_SIGMAS: one false candidate in ~10^4 samples does not make
  * a class of a lattice, whose members are found together. */
 #define STRONG_SIGMAS 5.5
@@ -23,6 +31,13 @@
 /* A lattice class: at least CLASS_MIN_HITS candidates filling CLASS_MIN_FILL of its sites
  * inside their bounding box. */
 #define CLASS_MIN_HITS 8
+/* A period stands out of the counts at the distances around it by this many times their
+ * scatter, and at PERIOD_CONTRAST times their level: a lattice's members pair up at its
+ * period and hardly at other distances (measured at 640x360: level / peak 0.005-0.16), while
+ * a static scene's periodic detail (the benchmark scene's 37-pixel structure) still pairs up
+ * near it (0.4-0.55), and this ratio does not grow with the frame's size as the scatter does. */
+#define PERIOD_SIGMAS 8
+#define PERIOD_CONTRAST 4
 #define CLASS_MIN_FILL 0.3
 
 enum { CAND_POS = 1, CAND_NEG = 2, STRONG = 4 };
@@ -78,42 +93,102 @@ static int in_lattice(const rawfix_lattice *l, uint32_t x, uint32_t y)
 }
 
 /* Per sample: candidate sign bits and STRONG; rank orders strong ones (samples far off in
- * most frames first, then by their mean deviation). */
-static uint32_t classify(const rawfix_accum *a, uint8_t *flag, float *rank)
+ * most frames first, then by their mean deviation). The thresholds scale with the number of
+ * independent looks the frames give where the sample is (map_looks.c), not with the number
+ * of frames: on a noiseless clip, 16 frames are one look, and a sample off its neighbours
+ * in all of them is the scene, not a defect. */
+static uint32_t classify(const rawfix_accum *a, const rawfix_looks *looks, uint32_t min_used,
+                         uint8_t *flag, float *rank)
 {
-    const size_t n = (size_t)a->width * a->height;
-    const double strong = fmax(STRONG_FLOOR, STRONG_SIGMAS / sqrt(a->frames));
-    const double cand = fmin(strong, fmax(LATTICE_FLOOR, LATTICE_SIGMAS / sqrt(a->frames)));
-    /* measured (nothing clipped around it) in three quarters of the frames */
-    const uint32_t min_used = 3 * a->frames / 4 > 3 ? 3 * a->frames / 4 : 3;
+    /* far off in most frames where it could be judged: measured, or seen beyond clipping */
+    const uint32_t min_judged = a->frames / 4 > 3 ? a->frames / 4 : 3;
     uint32_t candidates = 0;
-    for (size_t i = 0; i < n; i++) {
-        const uint8_t *c = a->counts[i];
-        flag[i] = 0;
-        rank[i] = 0;
-        if (c[COUNT_USED] < min_used)
-            continue;
-        double zh = (double)a->sum[i][0] / Z_SCALE / c[COUNT_USED];
-        double zv = (double)a->sum[i][1] / Z_SCALE / c[COUNT_USED];
-        int pos = zh > 0;
-        /* off both ways, in the same direction, in most frames */
-        double z = (zh > 0) != (zv > 0) ? 0 : pos ? fmin(zh, zv) : fmax(zh, zv);
-        uint32_t same = pos ? c[COUNT_POS] : c[COUNT_NEG];
-        int steady = z != 0 && 5 * same >= 3 * c[COUNT_USED];
-        int big = 4 * c[COUNT_BIG] >= 3 * c[COUNT_USED];
-        if ((steady && fabs(z) >= cand) || big) {
-            flag[i] = pos ? CAND_POS : CAND_NEG;
-            candidates++;
+    for (uint32_t y = 0; y < a->height; y++)
+        for (uint32_t x = 0; x < a->width; x++) {
+            const size_t i = (size_t)y * a->width + x;
+            const uint8_t *c = a->counts[i];
+            flag[i] = 0;
+            rank[i] = 0;
+            const uint32_t used = c[COUNT_USED];
+            const uint32_t judged = used + c[COUNT_CLIPPED_LOW] + c[COUNT_CLIPPED_HIGH];
+            if (judged < min_judged)
+                continue;
+            const double n = mp_rawfix_looks_at(looks, x, y);
+            const double strong = fmax(STRONG_FLOOR, STRONG_SIGMAS / sqrt(n));
+            const double cand = fmin(strong, fmax(LATTICE_FLOOR, LATTICE_SIGMAS / sqrt(n)));
+            double zh = used ? (double)a->sum[i][0] / Z_SCALE / used : 0;
+            double zv = used ? (double)a->sum[i][1] / Z_SCALE / used : 0;
+            /* off both ways, in the same direction, in most frames */
+            double z = (zh > 0) != (zv > 0) ? 0 : zh > 0 ? fmin(zh, zv) : fmax(zh, zv);
+            uint32_t same = zh > 0 ? c[COUNT_POS] : c[COUNT_NEG];
+            int steady = used >= min_used && z != 0 && 5 * same >= 3 * used;
+            uint32_t far_high = c[COUNT_CLIPPED_HIGH] + (zh > 0 ? c[COUNT_BIG] : 0);
+            uint32_t far_low = c[COUNT_CLIPPED_LOW] + (zh < 0 ? c[COUNT_BIG] : 0);
+            int pos = steady ? zh > 0 : far_high > far_low;
+            int big = n >= MIN_LOOKS && 4 * (pos ? far_high : far_low) >= 3 * judged;
+            if ((steady && fabs(z) >= cand) || big) {
+                flag[i] = pos ? CAND_POS : CAND_NEG;
+                candidates++;
+            }
+            if ((steady && fabs(z) >= strong) || big)
+                flag[i] |= STRONG;
+            rank[i] = (float)(fabs(z) + 10.0 * (pos ? far_high : far_low) / judged);
         }
-        if ((steady && fabs(z) >= strong) || big)
-            flag[i] |= STRONG;
-        rank[i] = (float)(fabs(z) + 10.0 * c[COUNT_BIG] / c[COUNT_USED]);
-    }
     return candidates;
 }
 
+/* The candidates whose same-colour neighbours along the row and the column (x +- 2, y +- 2)
+ * are not candidates of the same sign: the members of a focus-pixel lattice stand alone (the
+ * repair needs those neighbours), while the static detail of a scene, even a periodic one (a
+ * fence, a chart on a tripod), gives runs and clusters. Only these look for the lattice. */
+static uint32_t isolated_candidates(const rawfix_accum *a, const uint8_t *flag, uint8_t *lone)
+{
+    const uint32_t w = a->width, h = a->height;
+    uint32_t count = 0;
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) {
+            const size_t i = (size_t)y * w + x;
+            const uint8_t s = flag[i] & (CAND_POS | CAND_NEG);
+            int alone = s && !(x >= 2 && (flag[i - 2] & s)) && !(x + 2 < w && (flag[i + 2] & s)) &&
+                        !(y >= 2 && (flag[i - 2 * (size_t)w] & s)) &&
+                        !(y + 2 < h && (flag[i + 2 * (size_t)w] & s));
+            lone[i] = alone ? s : 0;
+            count += alone;
+        }
+    return count;
+}
+
+/* How far count[p] stands above the counts at the distances around it (the median of p +- 1
+ * .. 3): clustered candidates (the edges of a static scene) raise every short distance
+ * alike, a lattice raises its period alone. */
+static int64_t excess_at(const uint32_t *count, uint32_t p, uint32_t *background)
+{
+    uint32_t near[6], k = 0;
+    for (uint32_t q = p > 3 ? p - 3 : 1; q <= p + 3 && q <= RAWFIX_MAX_PERIOD; q++)
+        if (q != p)
+            near[k++] = count[q];
+    for (uint32_t i = 1; i < k; i++)   /* insertion sort of at most 6 */
+        for (uint32_t j = i; j > 0 && near[j - 1] > near[j]; j--) {
+            uint32_t t = near[j];
+            near[j] = near[j - 1];
+            near[j - 1] = t;
+        }
+    *background = near[k / 2];
+    return (int64_t)count[p] - near[k / 2];
+}
+
+/* Whether a distance's count of candidate pairs stands out: above chance, and above the
+ * counts around it by PERIOD_SIGMAS times their scatter (about their square root: counts of
+ * chance pairs) and PERIOD_CONTRAST times their level. */
+static int stands_out(uint32_t count, int64_t excess, uint32_t background, double chance)
+{
+    return excess >= 16 && excess >= PERIOD_SIGMAS * sqrt(background) &&
+           PERIOD_CONTRAST * (double)background <= count && count >= 4 * chance + 8;
+}
+
 /* The shortest distance at which candidates of one sign repeat along x (dx = 1) or y,
- * clearly above chance; 0 when there is none. */
+ * clearly above chance and above the distances around it; 0 when there is none. It divides
+ * the distance that stands out most (the lattice repeats at every multiple of its period). */
 static uint32_t find_period(const rawfix_accum *a, const uint8_t *flag, uint32_t candidates,
                             int along_x)
 {
@@ -128,15 +203,20 @@ static uint32_t find_period(const rawfix_accum *a, const uint8_t *flag, uint32_t
             for (uint32_t p = 1; s && p <= RAWFIX_MAX_PERIOD && at + p < len; p++)
                 count[p] += (flag[i + p * step] & s) != 0;
         }
-    uint32_t best = 0;
-    for (uint32_t p = 2; p <= RAWFIX_MAX_PERIOD; p++)
-        if (count[p] > count[best])
+    int64_t excess[RAWFIX_MAX_PERIOD + 1] = {0};
+    uint32_t background[RAWFIX_MAX_PERIOD + 1] = {0}, best = 0;
+    for (uint32_t p = 2; p <= RAWFIX_MAX_PERIOD; p++) {
+        excess[p] = excess_at(count, p, &background[p]);
+        if (!best || excess[p] > excess[best])
             best = p;
-    double chance = (double)candidates * candidates / ((double)w * h);
-    if (!best || count[best] < 16 || count[best] < 4 * chance + 8)
+    }
+    const double chance = (double)candidates * candidates / ((double)w * h);
+    if (!best || !stands_out(count[best], excess[best], background[best], chance))
         return 0;
-    for (uint32_t p = 2; p <= best; p++)
-        if (2 * count[p] >= count[best])
+    /* a divisor that stands out too is the period (dual ISO: members of the two fields pair
+     * up less often than members of one field, so twice the period may stand out more) */
+    for (uint32_t p = 2; p < best; p++)
+        if (best % p == 0 && stands_out(count[p], excess[p], background[p], chance))
             return p;
     return best;
 }
@@ -329,18 +409,27 @@ mp_status mp_rawfix_map_build(const rawfix_accum *a, rawfix_map *m, mp_error *er
     if (a->frames < MIN_FRAMES)
         return MP_OK;
     const size_t n = (size_t)a->width * a->height;
-    uint8_t *flag = malloc(n);
+    uint8_t *flag = malloc(n), *lone = malloc(n);
     float *rank = malloc(n * sizeof *rank);
     mp_status st = MP_OK;
-    if (!flag || !rank)
+    if (!flag || !lone || !rank)
         st = mp_error_set(err, MP_ERR_NOMEM, "rawfix: out of memory for a %ux%u map",
                           a->width, a->height);
-    if (st == MP_OK) {
-        uint32_t candidates = classify(a, flag, rank);
-        m->lattice.period_x = find_period(a, flag, candidates, 1);
-        m->lattice.period_y = find_period(a, flag, candidates, 0);
+    /* measured (nothing clipped around it) in three quarters of the frames */
+    const uint32_t min_used = 3 * a->frames / 4 > 3 ? 3 * a->frames / 4 : 3;
+    rawfix_looks looks = {0};
+    if (st == MP_OK)
+        st = mp_rawfix_looks(a, min_used, &looks, err);
+    if (st == MP_OK && looks.frame_looks < MIN_LOOKS) {
+        memset(flag, 0, n);
+        memset(&m->lattice, 0, sizeof m->lattice);
+    } else if (st == MP_OK) {
+        classify(a, &looks, min_used, flag, rank);
+        uint32_t candidates = isolated_candidates(a, flag, lone);
+        m->lattice.period_x = find_period(a, lone, candidates, 1);
+        m->lattice.period_y = find_period(a, lone, candidates, 0);
         if (m->lattice.period_x && m->lattice.period_y)
-            st = find_classes(a, flag, &m->lattice, err);
+            st = find_classes(a, lone, &m->lattice, err);
         else
             memset(&m->lattice, 0, sizeof m->lattice);
     }
@@ -352,7 +441,9 @@ mp_status mp_rawfix_map_build(const rawfix_accum *a, rawfix_map *m, mp_error *er
     if (st == MP_OK)
         mp_rawfix_build_stripes(a, sites.is_site, m);
     mp_rawfix_plan_free(&sites);
+    mp_rawfix_looks_free(&looks);
     free(flag);
+    free(lone);
     free(rank);
     if (st != MP_OK)
         mp_rawfix_map_free(m);

@@ -53,6 +53,29 @@ static void row_at(rawfix_row *r, const mp_frame *f, uint32_t y, uint32_t vs)
     r->d = r->c + (size_t)vs * f->width;
 }
 
+/* What a sample that cannot be measured (row.ok 0: it or a neighbour clipped) still shows,
+ * where clipping only hides more of the same: far below its neighbours while one of them is
+ * clipped (their true values are higher still: a dead pixel in the highlights), or clipped
+ * itself while far above its four unclipped neighbours (its true value is higher still: a
+ * pixel stuck at white). "Far" is Z_BIG both ways, as for a measured sample. Scalar and the
+ * same at every CPU level: clipped samples are few. */
+static int16_t beyond_clipping(const rawfix_row *r, size_t x)
+{
+    const int32_t white = r->white;
+    int self = r->c[x] >= white;
+    int near = r->c[x - 2] >= white || r->c[x + 2] >= white || r->u[x] >= white ||
+               r->d[x] >= white;
+    double act = TEXTURE_WEIGHT * (r->act[x] / 8.0);
+    double sh = r->sigma[r->bin_h[x]], sv = r->sigma[r->bin_v[x]];
+    double zh = Z_SCALE * r->dh2[x] / 2.0 / (sh > act ? sh : act);
+    double zv = Z_SCALE * r->dv2[x] / 2.0 / (sv > act ? sv : act);
+    if (!self)
+        return zh <= -Z_BIG && zv <= -Z_BIG ? RAWFIX_CLIPPED_LOW : RAWFIX_NO_Z;
+    if (near)
+        return RAWFIX_NO_Z;
+    return zh >= Z_BIG && zv >= Z_BIG ? RAWFIX_CLIPPED_HIGH : RAWFIX_NO_Z;
+}
+
 mp_status mp_rawfix_measure(const mp_frame *f, int dual, rawfix_measurement *m, mp_error *err)
 {
     const uint32_t w = f->width, h = f->height, vs = mp_rawfix_vstep(dual);
@@ -134,6 +157,9 @@ mp_status mp_rawfix_measure(const mp_frame *f, int dual, rawfix_measurement *m, 
         dsp->texture(&row);
         row.sigma = sigma + (y % 4) * LEVEL_BINS;
         dsp->z(&row);
+        for (uint32_t x = 2; x < w - 2; x++)
+            if (!row.ok[x])
+                row.zh[x] = row.zv[x] = beyond_clipping(&row, x);
     }
     free(row.dh2);
     return MP_OK;

@@ -4,20 +4,43 @@
 
 #include "rawfix_priv.h"
 
-enum { COUNT_USED, COUNT_POS, COUNT_NEG, COUNT_BIG };
+enum { COUNT_USED, COUNT_POS, COUNT_NEG, COUNT_BIG, COUNT_CLIPPED_LOW, COUNT_CLIPPED_HIGH,
+       COUNTS };
 
 struct rawfix_accum {
     uint32_t width, height;
     uint32_t frames;
     uint64_t added;                 /* bit per sample number */
     int32_t (*sum)[2];              /* per sample: sums of zh and zv */
-    uint8_t (*counts)[4];           /* per sample: frames measured, zh and zv both > 0,
-                                     * both < 0, both big with the same sign */
+    uint8_t (*counts)[COUNTS];      /* per sample: frames measured, zh and zv both > 0,
+                                     * both < 0, both big with the same sign; frames where
+                                     * it was RAWFIX_CLIPPED_LOW, RAWFIX_CLIPPED_HIGH */
     int32_t (*stripe)[2];           /* per sample: sums of rawfix_measurement.stripe */
+    int32_t *zh_sum;                /* per sample: sum of zh, not clamped to Z_SUM_CLAMP */
+    uint32_t *zh_sq;                /* ... and of its square: how much it varies between frames */
 };
 
 /* map_stripes.c: the map's stripe gains from the sums, leaving out samples whose stripe
  * window holds a defect (is_site, a width x height bitmap, or NULL). */
 void mp_rawfix_build_stripes(const rawfix_accum *a, const uint8_t *is_site, rawfix_map *m);
+
+/* map_looks.c: per tile of RAWFIX_LOOKS_TILE x RAWFIX_LOOKS_TILE samples, how many
+ * independent looks the frames give (1 .. frames), from the samples measured in at least
+ * min_used frames; tiles with few such samples take the frame's. */
+#define RAWFIX_LOOKS_TILE 32
+typedef struct rawfix_looks {
+    uint32_t tiles_x;
+    double frame_looks;
+    double *looks;
+} rawfix_looks;
+
+mp_status mp_rawfix_looks(const rawfix_accum *a, uint32_t min_used, rawfix_looks *out,
+                          mp_error *err);
+void mp_rawfix_looks_free(rawfix_looks *l);
+
+static inline double mp_rawfix_looks_at(const rawfix_looks *l, uint32_t x, uint32_t y)
+{
+    return l->looks[(size_t)(y / RAWFIX_LOOKS_TILE) * l->tiles_x + x / RAWFIX_LOOKS_TILE];
+}
 
 #endif

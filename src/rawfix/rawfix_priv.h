@@ -6,6 +6,7 @@
 
 #define Z_SCALE 16              /* rawfix_measurement.z = deviation / noise x Z_SCALE */
 #define Z_CLAMP 2000            /* |z| stored at most (125 noise sigmas) */
+#define TEXTURE_WEIGHT 1.25     /* the texture yardstick is act / 8 x this, in DN */
 #define Z_BIG (6 * Z_SCALE)     /* a frame where the sample is off by 6 sigmas or more */
 #define Z_SUM_CLAMP (4 * Z_SCALE)   /* largest deviation one frame adds to a mean */
 #define STRIPE_REACH 8          /* stripe window: same-colour columns x +- 2 .. x +- 8 */

@@ -99,8 +99,6 @@ static inline int32_t z_units(int32_t d2, double sigma)
     return (int32_t)((z + round_even) - round_even);
 }
 
-#define TEXTURE_WEIGHT 1.25     /* the yardstick is act / 8 x this, in DN */
-
 void FN(mp_rawfix_row_z)(rawfix_row *r)
 {
     const uint16_t *restrict c = r->c;

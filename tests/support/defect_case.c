@@ -135,8 +135,8 @@ int defect_case_run(const defect_case *c, case_score *s, rawfix_map *map_out)
     }
     /* Repair frames the map never saw; stripe residue over 4 of them. */
     double sb[4][8] = {{0}}, cb[4][8] = {{0}}, sa[4][8] = {{0}}, ca[4][8] = {{0}};
-    double res2 = 0;
-    uint32_t res_n = 0;
+    double res2 = 0, found2 = 0;
+    uint32_t res_n = 0, found_n = 0;
     const double g_dark = mp_synth_sensor_gain(&m.sensor);
     for (uint32_t k = 0; k < 4; k++) {
         uint32_t fr = c->frames + k;
@@ -161,11 +161,14 @@ int defect_case_run(const defect_case *c, case_score *s, rawfix_map *map_out)
             double r = (f.data[(size_t)y * bw + x] - expect) / noise;
             res2 += r * r;
             res_n++;
+            if (plan.is_site && plan.is_site[(size_t)y * bw + x])
+                found2 += r * r, found_n++;
         }
     }
     s->stripe_before = stripe_residue(sb, cb);
     s->stripe_after = stripe_residue(sa, ca);
     s->residue_rms = res_n ? sqrt(res2 / res_n) : 0;
+    s->residue_found_rms = found_n ? sqrt(found2 / found_n) : 0;
     rc = 0;
 done:
     if (rc && err.msg[0])

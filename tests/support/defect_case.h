@@ -25,7 +25,8 @@ typedef struct case_score {
     uint32_t bad_true, bad_found;           /* hot + cold */
     uint32_t false_sites;                   /* map sites that are no defect */
     uint32_t period_x, period_y;            /* the map's lattice */
-    double residue_rms;                     /* at repaired truth sites, / local noise (RMS) */
+    double residue_rms;                     /* at truth sites, / local noise (RMS) */
+    double residue_found_rms;               /* ... at those the map repairs */
     double stripe_before, stripe_after;     /* max |column-class mean / mean - 1|, % */
     int stripes_applied;
     double stripe_amplitude;                /* measured by the map, % */

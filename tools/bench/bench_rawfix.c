@@ -2,7 +2,8 @@
  * pixels and +-0.5 % 8-column stripes (src/synth), at ISO 100 and dual ISO 100/1600, in flat,
  * textured (benchmark scene drifting 1.5 px/frame), dark and static textured scenes: the map
  * found from FRAMES frames against truth (recall, false sites in % of pixels, lattice period),
- * the residue at repaired sites in units of the local noise, the stripe residue before and
+ * the residue at the defect sites in units of the local noise (all of them; those the map
+ * repairs), the stripe residue before and
  * after, the CPU time of one repair, and the same on clean clips (which must get an empty
  * map). Usage: bench_rawfix [WxH active, default 1920x1080] [frames, default 16] */
 #include <stdio.h>
@@ -20,8 +21,8 @@ int main(int argc, char **argv)
     static const char *scene_names[] = {"flat", "textured", "dark", "static"};
     printf("%ux%u active, %u frames; recall %% (found/true), false sites %% of pixels\n", w, h,
            frames);
-    printf("%-6s %-9s %-6s %-16s %-16s %-9s %-7s %-8s %-15s %-9s %s\n", "mode", "scene",
-           "clip", "focus recall", "hot/cold recall", "false %", "period", "residue",
+    printf("%-6s %-9s %-6s %-16s %-16s %-9s %-7s %-13s %-15s %-9s %s\n", "mode", "scene",
+           "clip", "focus recall", "hot/cold recall", "false %", "period", "residue/found",
            "stripes % b/a", "measured", "apply ms");
     int failed = 0;
     for (int clean = 0; clean < 2; clean++)
@@ -33,13 +34,13 @@ int main(int argc, char **argv)
                     failed = 1;
                     continue;
                 }
-                printf("%-6s %-9s %-6s %6.2f (%5u) %7.2f (%5u)  %9.5f %3ux%-3u %7.2f  "
+                printf("%-6s %-9s %-6s %6.2f (%5u) %7.2f (%5u)  %9.5f %3ux%-3u %6.2f/%-6.2f "
                        "%6.3f/%-6.3f %s%6.3f %8.2f\n",
                        gap ? "dual" : "single", scene_names[sc], clean ? "clean" : "defect",
                        s.focus_true ? 100.0 * s.focus_found / s.focus_true : 100.0,
                        s.focus_true, s.bad_true ? 100.0 * s.bad_found / s.bad_true : 100.0,
                        s.bad_true, 100.0 * s.false_sites / s.pixels, s.period_x, s.period_y,
-                       s.residue_rms, s.stripe_before, s.stripe_after,
+                       s.residue_rms, s.residue_found_rms, s.stripe_before, s.stripe_after,
                        s.stripes_applied ? "on " : "off", s.stripe_amplitude,
                        1e3 * s.seconds_apply);
                 fflush(stdout);

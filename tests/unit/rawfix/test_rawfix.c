@@ -49,8 +49,9 @@ static void flat_and_dark_scenes_single_and_dual(void **state)
         }
 }
 
-/* The benchmark scene drifting 1.5 px per frame: every focus pixel and no false site; hot and
- * cold pixels where the highlights never clip around them. */
+/* The benchmark scene drifting 1.5 px per frame: every focus pixel and no false site; 92 % of
+ * the hot and cold pixels, also where the highlights clip around them in some frames (seen
+ * beyond clipping: 94 % single / 84 % dual before that, 98 % / 94 % since). */
 static void textured_scene(void **state)
 {
     (void)state;
@@ -60,7 +61,25 @@ static void textured_scene(void **state)
         assert_true(s.false_sites * 10000.0 <= s.pixels);
         assert_int_equal(s.period_x, 12);
         assert_int_equal(s.period_y, 10);
-        assert_true(s.bad_found * 100 >= 80 * s.bad_true);
+        assert_true(s.bad_found * 100 >= 92 * s.bad_true);
+    }
+}
+
+/* The benchmark scene standing still (a tripod): its detail, which includes a 37-pixel
+ * periodic structure, does not average out, yet the lattice is found in both modes (dual ISO:
+ * 13 % of it before periods were judged against the distances around them) and the clean
+ * clip gets none. */
+static void static_scene_lattice(void **state)
+{
+    (void)state;
+    for (int gap = 0; gap <= 4; gap += 4) {
+        case_score s = run(gap, CASE_STATIC, 1);
+        assert_true(s.focus_found * 100 >= 99 * s.focus_true);
+        assert_int_equal(s.period_x, 12);
+        assert_int_equal(s.period_y, 10);
+        assert_true(s.false_sites * 1000.0 <= s.pixels);
+        s = run(gap, CASE_STATIC, 0);
+        assert_int_equal(s.period_x, 0);
     }
 }
 
@@ -91,6 +110,77 @@ static void clean_clips_get_an_empty_map(void **state)
             assert_false(m.stripes);
             mp_rawfix_map_free(&m);
         }
+}
+
+/* Frames with nothing that varies between them carry one look, however many there are: a
+ * noiseless clip (mlvsynth's default pattern, whose (x y mod 13) term is a static texture
+ * that is even periodic, and its gradient) or copies of one noisy frame. No defect may come
+ * out of them, in either mode, at several sizes and frame counts (the old detector found 135
+ * "hot/cold pixels" in the 64x32, 8-frame pattern and a 13x13 "lattice" at 256x128). */
+static uint16_t pattern_sample(uint32_t x, uint32_t y, uint32_t f)
+{
+    return (uint16_t)((37u * x + 101u * y + 7919u * f + x * y % 13u) & 16383u);
+}
+
+static uint16_t gradient_sample(uint32_t x, uint32_t y, uint32_t f, uint32_t w)
+{
+    (void)y;
+    return (uint16_t)(2048 + (15000 - 2048) * ((x + f) % w) / (w - 1));
+}
+
+static uint16_t frozen_noise_sample(uint32_t x, uint32_t y, uint32_t f)
+{
+    (void)f;   /* the same noise in every frame */
+    uint32_t h = (x * 73856093u) ^ (y * 19349663u);
+    int noise = 0;
+    for (int k = 0; k < 4; k++) {
+        h = h * 1103515245u + 12345u;
+        noise += (int)((h >> 16) % 17) - 8;
+    }
+    return (uint16_t)(3000 + noise);
+}
+
+static void no_defects_without_independent_frames(void **state)
+{
+    (void)state;
+    static const uint32_t shape[][3] = {{64, 32, 8}, {128, 64, 16}, {256, 128, 8},
+                                        {256, 128, 16}, {200, 120, 12}};
+    mp_error err = {0};
+    mp_frame f = {0};
+    rawfix_measurement meas = {0};
+    for (int content = 0; content < 3; content++)
+        for (size_t k = 0; k < sizeof shape / sizeof *shape; k++)
+            for (int dual = 0; dual < 2; dual++) {
+                const uint32_t w = shape[k][0], h = shape[k][1], frames = shape[k][2];
+                rawfix_accum *acc = mp_rawfix_accum_new(w, h);
+                assert_non_null(acc);
+                assert_int_equal(mp_frame_reserve(&f, w, h, &err), MP_OK);
+                f.black = 2048;
+                f.white = 15000;
+                f.bits = 14;
+                for (uint32_t fr = 0; fr < frames; fr++) {
+                    for (uint32_t y = 0; y < h; y++)
+                        for (uint32_t x = 0; x < w; x++)
+                            f.data[(size_t)y * w + x] =
+                                content == 0 ? pattern_sample(x, y, fr)
+                                : content == 1 ? gradient_sample(x, y, fr, w)
+                                               : frozen_noise_sample(x, y, fr);
+                    assert_int_equal(mp_rawfix_measure(&f, dual, &meas, &err), MP_OK);
+                    assert_int_equal(mp_rawfix_accum_add(acc, &meas, fr, &err), MP_OK);
+                }
+                rawfix_map m;
+                assert_int_equal(mp_rawfix_map_build(acc, &m, &err), MP_OK);
+                printf("content %d %ux%u %u frames dual %d: %u pixels, lattice %ux%u\n",
+                       content, w, h, frames, dual, m.pixel_count, m.lattice.period_x,
+                       m.lattice.period_y);
+                assert_int_equal(m.pixel_count, 0);
+                assert_int_equal(m.lattice.period_x, 0);
+                assert_false(m.stripes);
+                mp_rawfix_map_free(&m);
+                mp_rawfix_accum_free(acc);
+            }
+    mp_frame_free(&f);
+    mp_rawfix_measurement_free(&meas);
 }
 
 /* The same frames added in another order give the same map, bit for bit. */
@@ -164,8 +254,10 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(flat_and_dark_scenes_single_and_dual),
         cmocka_unit_test(textured_scene),
+        cmocka_unit_test(static_scene_lattice),
         cmocka_unit_test(stripes_corrected_on_a_flat_field),
         cmocka_unit_test(clean_clips_get_an_empty_map),
+        cmocka_unit_test(no_defects_without_independent_frames),
         cmocka_unit_test(map_does_not_depend_on_frame_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

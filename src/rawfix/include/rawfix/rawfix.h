@@ -11,9 +11,13 @@
  * and along its column (y +- 2, or y +- 4 in dual-ISO frames so that the neighbours are in
  * its own field): the mean deviation over the frames, in noise units, is large both ways and
  * has the same sign. A scene edge is off one way only; texture that moves averages out.
- * Defects of one sign that repeat with a period along x and along y form the focus-pixel
- * lattice, which is completed: every site of its classes inside its box is repaired, also
- * those too weak to show alone. Stripe gains are the ratio of each column class (x mod 8,
+ * The thresholds count the independent looks the frames give (the variation of each
+ * sample's deviation between frames, per tile), so a noiseless clip, whose frames are one
+ * look, has no defects. Where clipping hides a sample or its neighbours, it still counts
+ * when even the clipped values put it far off. Isolated defects of one sign that repeat with
+ * a period along x and along y (a period that stands out of the distances around it) form
+ * the focus-pixel lattice, which is completed: every site of its classes inside its box is
+ * repaired, also those too weak to show alone. Stripe gains are the ratio of each column class (x mod 8,
  * per row class y mod 4, hence per field in dual ISO) to its same-colour neighbours over 16
  * columns, pooled over all frames and smooth areas, defects left out; they are applied only
  * when significant (against their spread between 8 bands of rows).
@@ -74,6 +78,12 @@ typedef struct rawfix_measurement {
     uint32_t *hist;                 /* noise histograms (internal) */
 } rawfix_measurement;
 #define RAWFIX_NO_Z INT16_MIN
+/* zh = zv = RAWFIX_CLIPPED_LOW: not measurable (clipping around it) but below half of each of
+ * its four same-colour neighbours' signal while one of them is clipped (a dead pixel in the
+ * highlights); RAWFIX_CLIPPED_HIGH: clipped itself while its four neighbours are unclipped and
+ * have less than half its signal (a pixel stuck at white in the shadows). */
+#define RAWFIX_CLIPPED_LOW (INT16_MIN + 1)
+#define RAWFIX_CLIPPED_HIGH (INT16_MIN + 2)
 
 /* Measures a raw frame; dual says its rows alternate ISO (column step 4). */
 mp_status mp_rawfix_measure(const mp_frame *f, int dual, rawfix_measurement *m, mp_error *err);
