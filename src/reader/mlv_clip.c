@@ -199,6 +199,8 @@ mp_status mp_mlv_frame_info_get(const mlv_clip *c, uint32_t index, mlv_frame_inf
     out->exposure = &s->exposure;
     out->dual_iso = &s->dual_iso;
     out->white_balance = &s->white_balance;
+    out->chunk = e->chunk;
+    out->offset = e->offset;
     return MP_OK;
 }
 

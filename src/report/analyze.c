@@ -177,6 +177,38 @@ static mp_status find_gaps(const mlv_clip *clip, mp_clip_report *r, mp_error *er
     return MP_OK;
 }
 
+/* Damage is found at a byte position; the time line shows it before the frame that follows
+ * it in the files (frames are ordered by number, which spanned or reordered clips need not
+ * follow in the files). */
+static mp_status place_damage(const mlv_clip *clip, mp_clip_report *r, mp_error *err)
+{
+    const uint32_t n = r->info.damage_count;
+    if (!(r->damage_before = malloc(n * sizeof *r->damage_before)))
+        return mp_error_set(err, MP_ERR_NOMEM, "report: out of memory");
+    uint64_t *best = malloc(n * sizeof *best);
+    if (!best)
+        return mp_error_set(err, MP_ERR_NOMEM, "report: out of memory");
+    for (uint32_t k = 0; k < n; k++) {
+        r->damage_before[k] = r->info.last_number + 1;
+        best[k] = UINT64_MAX;
+    }
+    for (uint32_t i = 0; i < r->info.frame_count; i++) {
+        mlv_frame_info fi;
+        if (mp_mlv_frame_info_get(clip, i, &fi) != MP_OK)
+            continue;
+        uint64_t at = ((uint64_t)fi.chunk << 48) | fi.offset;
+        for (uint32_t k = 0; k < n; k++) {
+            uint64_t d = ((uint64_t)r->damage[k].chunk << 48) | r->damage[k].offset;
+            if (at > d && at < best[k]) {
+                best[k] = at;
+                r->damage_before[k] = fi.number;
+            }
+        }
+    }
+    free(best);
+    return MP_OK;
+}
+
 static mp_status copy_index(const mlv_clip *clip, mp_clip_report *r, mp_error *err)
 {
     r->info = *mp_mlv_clip_get_info(clip);
@@ -185,6 +217,9 @@ static mp_status copy_index(const mlv_clip *clip, mp_clip_report *r, mp_error *e
             return mp_error_set(err, MP_ERR_NOMEM, "report: out of memory");
         for (uint32_t i = 0; i < r->info.damage_count; i++)
             r->damage[i] = *mp_mlv_clip_damage(clip, i);
+        mp_status st = place_damage(clip, r, err);
+        if (st != MP_OK)
+            return st;
     }
     if (!r->info.frame_count)
         return mp_error_set(err, MP_ERR_FORMAT, "%s: no frame in the clip", r->path);
@@ -318,6 +353,7 @@ void mp_report_free(mp_clip_report *r)
     free(r->audio);
     free(r->gaps);
     free(r->damage);
+    free(r->damage_before);
     mp_clip_levels_free(&r->levels);
     memset(r, 0, sizeof *r);
 }

@@ -262,10 +262,16 @@ static void timeline_plot(mp_text *t, const mp_clip_report *r)
                  r->gaps[i].first + r->gaps[i].count - 1);
         mp_svg_span(t, &a, r->gaps[i].first, r->gaps[i].first + r->gaps[i].count, "#f33", tip);
     }
+    for (uint32_t k = 0; r->damage && k < r->info.damage_count; k++) {
+        snprintf(tip, sizeof tip, "damage before frame %u: %s", r->damage_before[k],
+                 mp_mlv_damage_kind_name(r->damage[k].kind));
+        mp_svg_span(t, &a, r->damage_before[k] - 0.5, r->damage_before[k] - 0.2, "#a0f", tip);
+    }
     mp_svg_end(t);
     mp_text_printf(t, "<figcaption>Green: measured frames, orange: unreadable, red: missing "
-                   "frame numbers (%u gaps, %u frames).</figcaption></figure>", r->gap_count,
-                   r->info.missing_frames);
+                   "frame numbers (%u gaps, %u frames), violet: damage in the files (%u), "
+                   "before the frame that follows it.</figcaption></figure>", r->gap_count,
+                   r->info.missing_frames, r->info.damage_count);
 }
 
 static mp_status defect_map(mp_text *t, const rawfix_map *m, mp_error *err)

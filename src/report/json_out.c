@@ -191,8 +191,9 @@ static void timeline(mp_text *t, const mp_clip_report *r)
     for (uint32_t i = 0; r->damage && i < r->info.damage_count; i++) {
         const mlv_damage *d = &r->damage[i];
         mp_text_printf(t, "%s\n    {\"kind\": \"%s\", \"chunk\": %u, \"offset\": %llu, "
-                       "\"message\": ", i ? "," : "", mp_mlv_damage_kind_name(d->kind),
-                       d->chunk, (unsigned long long)d->offset);
+                       "\"before_frame\": %u, \"message\": ", i ? "," : "",
+                       mp_mlv_damage_kind_name(d->kind), d->chunk,
+                       (unsigned long long)d->offset, r->damage_before[i]);
         mp_text_json_string(t, d->message);
         mp_text_printf(t, "}");
     }

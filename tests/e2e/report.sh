@@ -38,6 +38,7 @@ want=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(sum(le
 for n in dual grad snd gone cut flick; do
     grep -q "$n.MLV" "$tmp/r1.html" || fail "page does not name $n.MLV"
 done
+grep -q "damage before frame 7: truncated" "$tmp/r1.html" || fail "the cut is not on the time line"
 
 # one clip: the same schema, the clip's entry as in the batch
 run one 0 report "$tmp/grad.MLV" --json "$tmp/one.json"

@@ -106,6 +106,11 @@ def check_damaged(c, d):
     gaps = [{"first": f, "count": 1} for f in t["dropped"]]
     check(c["gaps"] == gaps, f"cut: gaps {c['gaps']}, dropped {t['dropped']}")
     check(any(x["kind"] == "truncated" for x in c["damage"]), f"cut: damage {c['damage']}")
+    # the cut took the last frame: its damage stands before the frame after the last intact one
+    cut = [x for x in c["damage"] if x["kind"] == "truncated"]
+    check(cut and cut[0]["before_frame"] == max(t["intact_frames"]) + 1,
+          f"cut: damage placed before frame {cut and cut[0]['before_frame']}, "
+          f"expected {max(t['intact_frames']) + 1}")
     check(c["clipping"]["frames"] > 0, "cut: no frame measured")
 
 

@@ -105,6 +105,8 @@ typedef struct mlv_frame_info {
     const mp_exposure *exposure;
     const mp_dual_iso_tag *dual_iso;
     const mp_white_balance *white_balance;
+    uint32_t chunk;                     /* where its payload is: chunk file and byte offset */
+    uint64_t offset;
 } mlv_frame_info;
 
 typedef struct mlv_open_options {

@@ -94,6 +94,8 @@ typedef struct mp_clip_report {
     /* what the reader says */
     mlv_clip_info info;
     mlv_damage *damage;           /* info.damage_count entries */
+    uint32_t *damage_before;      /* per damage: the number of the first frame after it in
+                                   * the files, or info.last_number + 1 after the last */
     mp_report_gap *gaps;
     uint32_t gap_count;
     /* what the pre-pass found: levels and defect map per segment */
