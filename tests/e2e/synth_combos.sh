@@ -6,7 +6,7 @@
 set -euo pipefail
 mlvsynth=$(realpath "$1")
 roundtrip=$(realpath "$2")
-count=${3:-300}
+count=${3:-150}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
