@@ -689,7 +689,8 @@ static const double hl_patch[4][7] = {
  * Rec.709 (identity matrix: camera RGB is taken as Rec.709, white balance the scene neutral)
  * at 0 and +5 EV: every patch that clips (in the raw or by exposure) comes out neutral
  * within Delta E 2 inside, and the tinted band at its left and right edges is at most 2 px
- * wide (pixels over C*ab 2 on the rows through its middle). */
+ * wide (pixels over C*ab 2 on the rows through its middle); with BLEND and with RECONSTRUCT,
+ * whose clip test (raw >= the frame's white) is the same WhiteLevel checked here. */
 static void dual_iso_highlights_stay_neutral(void **state)
 {
     (void)state;

@@ -255,9 +255,21 @@ static void summarise_bins(const sums *bins, qm_report *rep)
 }
 
 /* Expected squared log2 error of t + sigma z (z standard normal), clamped at 0.5 as the
- * metric clamps: Gauss-Hermite quadrature of 16 nodes, exact enough for a floor. */
+ * metric clamps: Gauss-Hermite quadrature of 16 nodes where the clamp is more than 4.5
+ * sigmas away (exact enough for a floor), else a sum over z in steps of 0.01 (the clamp's
+ * kink defeats the quadrature: 20 % off at an SNR of 1.3). */
 static double expected_le2(double t, double sigma)
 {
+    if (t - 0.5 < 4.5 * sigma) {
+        double s = 0, w = 0, lt = log2(t);
+        for (int i = -800; i <= 800; i++) {
+            double z = 0.01 * i, g = exp(-0.5 * z * z);
+            double le = log2(fmax(t + sigma * z, 0.5)) - lt;
+            s += g * le * le;
+            w += g;
+        }
+        return s / w;
+    }
     static const double node[8] = {0.27348104613815, 0.82295144914466, 1.38025853919888,
                                    1.95178799091625, 2.54620215784748, 3.17699916197996,
                                    3.86944790486012, 4.68873893930582};
