@@ -37,34 +37,67 @@ void mp_dualiso_options_default(dualiso_options *o)
     o->chroma_smooth = 0;
 }
 
+/* One step of a colour's running sum at its sample i (s: that colour's samples, stride 2,
+ * len of them): sample i + r comes in, sample i - r - 1 goes out; returns the mean. */
+static inline float box_step(const float *s, uint32_t len, uint32_t r, uint32_t i, float *acc,
+                             uint32_t *n, float full)
+{
+    if (i + r < len) {
+        *acc += s[2 * (i + r)];
+        (*n)++;
+    }
+    if (i > r) {
+        *acc -= s[2 * (i - r - 1)];
+        (*n)--;
+    }
+    return *n == 2 * r + 1 ? *acc * full : *acc / (float)*n;
+}
+
 /* out[x] = mean of the same-colour samples in[x - 2r], in[x - 2r + 2] .. in[x + 2r] (clipped
- * at the row ends); out must not be in. Each colour is one running sum (sample i + r comes
- * in, sample i - r - 1 goes out); the two colours' sums are independent chains, stepped
- * together so their latencies overlap. */
+ * at the row ends); out must not be in. Each colour is one running sum; the two colours'
+ * sums are independent chains, stepped together so their latencies overlap, and between
+ * the row ends, where every window is full, without a branch (the same operations in the
+ * same order as box_step, so the same bits). */
 static void box_mean(const float *restrict in, float *restrict out, uint32_t w, uint32_t r)
 {
-    const uint32_t span = 2 * r + 1;
-    const float full = 1.0f / (float)span;
+    const float full = 1.0f / (float)(2 * r + 1);
     const uint32_t len[2] = {(w + 1) / 2, w / 2}; /* samples of each colour: in[p + 2i] */
     float acc[2] = {0, 0};
     uint32_t n[2] = {0, 0};
     for (int p = 0; p < 2; p++)
         for (uint32_t i = 0; i < len[p] && i < r; i++, n[p]++)
             acc[p] += in[p + 2 * i];
-    for (uint32_t i = 0; i < len[0]; i++)
-        for (uint32_t p = 0; p < 2; p++) {
-            if (i >= len[p])
-                continue;
-            if (i + r < len[p]) {
-                acc[p] += in[p + 2 * (i + r)];
-                n[p]++;
-            }
-            if (i > r) {
-                acc[p] -= in[p + 2 * (i - r - 1)];
-                n[p]--;
-            }
-            out[p + 2 * i] = n[p] == span ? acc[p] * full : acc[p] / (float)n[p];
-        }
+    /* full windows of both colours: i in [r + 1, len[1] - r) (len[1] <= len[0]) */
+    const uint32_t mid_lo = r + 1 < len[0] ? r + 1 : len[0];
+    const uint32_t mid_hi = len[1] > r && len[1] - r > mid_lo ? len[1] - r : mid_lo;
+    uint32_t i = 0;
+    for (; i < mid_lo; i++)
+        for (uint32_t p = 0; p < 2; p++)
+            if (i < len[p])
+                out[p + 2 * i] = box_step(in + p, len[p], r, i, &acc[p], &n[p], full);
+    float a0 = acc[0], a1 = acc[1];
+    for (; i < mid_hi; i++) {
+        a0 += in[2 * (i + r)];
+        a1 += in[1 + 2 * (i + r)];
+        a0 -= in[2 * (i - r - 1)];
+        a1 -= in[1 + 2 * (i - r - 1)];
+        out[2 * i] = a0 * full;
+        out[1 + 2 * i] = a1 * full;
+    }
+    acc[0] = a0;
+    acc[1] = a1;
+    for (; i < len[0]; i++)
+        for (uint32_t p = 0; p < 2; p++)
+            if (i < len[p])
+                out[p + 2 * i] = box_step(in + p, len[p], r, i, &acc[p], &n[p], full);
+}
+
+/* out[x] = a[x] unless a_clip[x], else b[x] (a select the compiler vectorises). */
+static void pick_unclipped(const float *restrict a, const uint8_t *restrict a_clip,
+                           const float *restrict b, float *restrict out, uint32_t w)
+{
+    for (uint32_t x = 0; x < w; x++)
+        out[x] = a_clip[x] ? b[x] : a[x];
 }
 
 static void blend_row(frame_ctx *c, int32_t y, uint16_t *dst)
@@ -100,10 +133,10 @@ static void blend_row(frame_ctx *c, int32_t y, uint16_t *dst)
     /* The level that sets photon noise and the fade: the cleanest value at hand, averaged
      * along the row so the weights hardly depend on the noise of the values they mix
      * (a weight that follows a value's own noise biases the mix). */
-    for (uint32_t x = 0; x < w; x++) {
-        int b_ok = bright ? !nclip[x] : !ws->est_clip[x];
-        lev[x] = b_ok ? (bright ? nat[x] : ws->est[x]) : (bright ? ws->est[x] : nat[x]);
-    }
+    if (bright)
+        pick_unclipped(nat, nclip, ws->est, lev, w);
+    else
+        pick_unclipped(ws->est, ws->est_clip, nat, lev, w);
     box_mean(lev, ws->scratch[1], w, LEVEL_WIN);
     /* noise of both values, and how much native and estimate disagree beyond it */
     c->dsp->blend_noise(&r, 0, w);
