@@ -12,6 +12,56 @@ dualiso_workspace *mp_dualiso_workspace_new(void)
     return calloc(1, sizeof(dualiso_workspace));
 }
 
+/* The blend's row buffers interpolation and the blend use now (in ws's own fields, where
+ * interp.c reads them). */
+static blend_set current_set(const dualiso_workspace *ws)
+{
+    blend_set s = {ws->est, ws->mis, ws->est_clip, ws->est_mid, {0}};
+    memcpy(s.scratch, ws->scratch, sizeof s.scratch);
+    return s;
+}
+
+static void use_set(dualiso_workspace *ws, const blend_set *s)
+{
+    ws->est = s->est;
+    ws->mis = s->mis;
+    ws->est_clip = s->est_clip;
+    ws->est_mid = s->est_mid;
+    memcpy(ws->scratch, s->scratch, sizeof ws->scratch);
+}
+
+void mp_dualiso_swap_sets(dualiso_workspace *ws)
+{
+    blend_set cur = current_set(ws);
+    use_set(ws, &ws->other);
+    ws->other = cur;
+}
+
+static void set_free(blend_set *s)
+{
+    free(s->est);
+    free(s->mis);
+    free(s->est_clip);
+    free(s->est_mid);
+    for (int i = 0; i < NSCRATCH; i++)
+        free(s->scratch[i]);
+    memset(s, 0, sizeof *s);
+}
+
+static int set_alloc(blend_set *s, uint32_t width)
+{
+    s->est = malloc(width * sizeof(float));
+    s->mis = malloc(width * sizeof(float));
+    s->est_clip = malloc(width);
+    s->est_mid = malloc(width);
+    int ok = s->est && s->mis && s->est_clip && s->est_mid;
+    for (int i = 0; i < NSCRATCH; i++) {
+        s->scratch[i] = malloc(width * sizeof(float));
+        ok &= s->scratch[i] != NULL;
+    }
+    return ok;
+}
+
 static void free_rows(dualiso_workspace *ws)
 {
     for (int i = 0; i < RING; i++) {
@@ -38,17 +88,10 @@ static void free_rows(dualiso_workspace *ws)
     }
     free(ws->keys);
     ws->keys = NULL;
-    free(ws->est);
-    free(ws->mis);
-    free(ws->est_clip);
-    free(ws->est_mid);
-    ws->est_mid = NULL;
-    for (int i = 0; i < NSCRATCH; i++) {
-        free(ws->scratch[i]);
-        ws->scratch[i] = NULL;
-    }
-    ws->est = ws->mis = NULL;
-    ws->est_clip = NULL;
+    blend_set cur = current_set(ws);
+    set_free(&cur);
+    set_free(&ws->other);
+    use_set(ws, &cur);
     ws->width = 0;
 }
 
@@ -126,15 +169,10 @@ mp_status mp_dualiso_ws_prepare(dualiso_workspace *ws, const dualiso_levels *lv,
         }
         ws->keys = malloc(width * sizeof *ws->keys);
         ok &= ws->keys != NULL;
-        ws->est = malloc(width * sizeof(float));
-        ws->mis = malloc(width * sizeof(float));
-        ws->est_clip = malloc(width);
-        ws->est_mid = malloc(width);
-        ok &= ws->est && ws->mis && ws->est_clip && ws->est_mid;
-        for (int i = 0; i < NSCRATCH; i++) {
-            ws->scratch[i] = malloc(width * sizeof(float));
-            ok &= ws->scratch[i] != NULL;
-        }
+        blend_set cur;
+        ok &= set_alloc(&cur, width);
+        use_set(ws, &cur);
+        ok &= set_alloc(&ws->other, width);
         if (!ok) {
             free_rows(ws);
             return mp_error_set(err, MP_ERR_NOMEM, "dualiso: cannot allocate row buffers");
