@@ -76,6 +76,7 @@ struct mp_av_encoder {
 struct mp_av_sink {
     mp_av_sink_params p;
     const kind_info *kind;
+    const char *encoder;         /* the kind's, or prores_aw (params.prores_aw) */
     int is_yuv;
     int chroma_shift;            /* Y'CbCr: 1 for 4:2:2, 0 for 4:4:4 */
     int yuv_bits;                /* Y'CbCr: 8 or 10 */
@@ -168,6 +169,9 @@ static mp_status check_params(const mp_av_sink_params *p, const char *path, mp_e
         return mp_error_set(err, MP_ERR_UNSUPPORTED, "%s: %s needs a picture of at least %ux%u, "
                             "this clip's is %ux%u", path, k->name, k->min_width,
                             k->min_height, p->width, p->height);
+    if (p->prores_aw && strcmp(k->encoder, "prores_ks"))
+        return mp_error_set(err, MP_ERR_ARG, "%s: %s is not ProRes: prores_aw does not apply",
+                            path, k->name);
     if (p->threads < 0 || p->threads > 256)
         return mp_error_set(err, MP_ERR_ARG, "%s: %d encoder threads", path, p->threads);
     if (k->needs_seek && strcmp(path, "-") == 0)
@@ -221,10 +225,10 @@ static mp_status encoder_open(const mp_av_sink *s, int threads, mp_av_encoder **
     const kind_info *k = s->kind;
     const char *name = mp_av_output_name(&s->out);
     *out = NULL;
-    const AVCodec *codec = avcodec_find_encoder_by_name(k->encoder);
+    const AVCodec *codec = avcodec_find_encoder_by_name(s->encoder);
     if (!codec)
         return mp_error_set(err, MP_ERR_UNSUPPORTED, "%s: libavcodec has no %s encoder", name,
-                            k->encoder);
+                            s->encoder);
     mp_av_encoder *e = calloc(1, sizeof *e);
     AVCodecContext *c = e ? e->ctx = avcodec_alloc_context3(codec) : NULL;
     if (e) {
@@ -268,7 +272,7 @@ static mp_status encoder_open(const mp_av_sink *s, int threads, mp_av_encoder **
      * (Proxy, LT), grows the packet, and says so with a warning that asks for a sample and an
      * FFmpeg update; the frame is correct, so that note goes to the debug level (its failures
      * still come back as return codes). */
-    if (!strcmp(k->encoder, "prores_ks"))
+    if (!strcmp(s->encoder, "prores_ks"))
         c->log_level_offset = AV_LOG_DEBUG - AV_LOG_WARNING;
     if (s->p.kind == AV_SINK_FFV1) {
         c->level = 3;
@@ -289,7 +293,7 @@ static mp_status encoder_open(const mp_av_sink *s, int threads, mp_av_encoder **
     }
     if (r < 0) {
         mp_av_encoder_free(e);
-        return mp_av_output_fail(NULL, r, name, k->encoder, err);
+        return mp_av_output_fail(NULL, r, name, s->encoder, err);
     }
     *out = e;
     return MP_OK;
@@ -398,6 +402,7 @@ mp_status mp_av_sink_open(mp_av_sink **out, const char *path, const mp_av_sink_p
         return mp_error_set(err, MP_ERR_NOMEM, "%s: out of memory", path);
     s->p = *p;
     s->kind = &kinds[p->kind];
+    s->encoder = p->prores_aw ? "prores_aw" : s->kind->encoder;
     const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(s->kind->pix_fmt);
     s->is_yuv = !(desc->flags & AV_PIX_FMT_FLAG_RGB);
     s->chroma_shift = desc->log2_chroma_w;
@@ -525,7 +530,7 @@ mp_status mp_av_encode_rgb(mp_av_encoder *e, const uint16_t *const planes[3], si
     f->key_frame = 1;
     /* Slice threads only (encoder_open): the packet comes out of the same call. */
     if ((r = avcodec_send_frame(c, f)) < 0 || (r = avcodec_receive_packet(c, e->pkt)) < 0)
-        return mp_av_output_fail(NULL, r, name, s->kind->encoder, err);
+        return mp_av_output_fail(NULL, r, name, s->encoder, err);
     AVPacket *p = av_packet_alloc();
     if (!p) {
         av_packet_unref(e->pkt);

@@ -124,6 +124,7 @@ static mp_status movie_open(movie *m, const char *path, mp_av_sink_kind kind,
     ap.transfer = color.transfer;
     ap.yuv_matrix = color.yuv_matrix;
     ap.threads = (int)p->threads;
+    ap.prores_aw = p->prores_aw;
     ap.overwrite = p->overwrite;
     ap.log = p->log;
     if (p->audio.present && p->audio_bytes && p->read_audio) {

@@ -86,6 +86,7 @@ typedef struct mp_sink_params {
     mp_gamut gamut;
     mp_curve curve;
     uint32_t threads;                /* 0 = 1 */
+    int prores_aw;                   /* ProRes: prores_aw instead of prores_ks (av_sink.h) */
     uint64_t audio_bytes;
     mp_status (*read_audio)(void *opaque, uint64_t offset, void *buf, size_t bytes,
                             mp_error *err);

@@ -7,6 +7,7 @@
  *   PRORES_422      prores_ks profile 2 (apcn), yuv422p10le        MOV         PCM
  *   PRORES_422LT    prores_ks profile 1 (apcs), yuv422p10le        MOV         PCM
  *   PRORES_PROXY    prores_ks profile 0 (apco), yuv422p10le        MOV         PCM
+ *                   (or prores_aw for every ProRes kind: params.prores_aw)
  *   DNXHR_HQ        dnxhd profile dnxhr_hq, yuv422p (8 bits)       MOV (AVdh)  PCM
  *   DNXHR_HQX       dnxhd profile dnxhr_hqx, yuv422p10le           MOV (AVdh)  PCM
  *   DNXHR_444       dnxhd profile dnxhr_444, yuv444p10le           MOV (AVdh)  PCM
@@ -112,6 +113,9 @@ typedef struct mp_av_sink_params {
     int64_t audio_offset;              /* sample frames to drop (> 0) or pad (< 0) at the start */
 
     int threads;                       /* encoder threads; 0 = 1 */
+    int prores_aw;                     /* ProRes kinds: prores_aw (profile from
+                                        * AVCodecContext.profile, fixed quantisers: ~2.3x
+                                        * faster, ~1.4x the bytes) instead of prores_ks */
     int overwrite;                     /* replace an existing output file */
     mp_logger log;
 } mp_av_sink_params;
