@@ -310,7 +310,7 @@ mp_status mp_develop_frame(const develop_context *ctx, const mp_frame *frame, de
                 w.colour[y][x] = (uint8_t)mp_cfa_colour(frame->cfa, x, wy0 + y);
         load_cfa(ctx, dsp, frame, wy0, w.rows, scale, cfa);
         if (rcd)
-            mp_demosaic_rcd(&w);
+            dsp->rcd(&w);
         else
             mp_demosaic_bilinear(&w, 0, width, 0, w.rows);
         for (uint32_t y = y0; y < y1; y++) {

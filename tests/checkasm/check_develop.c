@@ -2,7 +2,7 @@
  * rows: every width from 1 to 40 (each vector tail), then random widths; values below 0,
  * above 1, at the ramps' edges, NaN, and across the curve table's whole range (below its
  * first entry, at octave edges, at and past its top) for every curve; both highlight modes
- * and random matrices. The C encode kernel is held to curve_lut_apply itself (curve.h), the
+ * and random matrices; RCD on random windows of every CFA order. The C encode kernel is held to curve_lut_apply itself (curve.h), the
  * table lookup the rest of develop knows. */
 #include <math.h>
 #include <stdio.h>
@@ -76,6 +76,51 @@ static void run(const develop_dsp *d, develop_buf *b, uint32_t w, const develop_
     d->encode(lut, b->r, w, b->out);
 }
 
+enum { RCD_W = 203, RCD_ROWS = 40 };
+
+typedef struct rcd_buf {
+    float cfa[RCD_ROWS * RCD_W];
+    float plane[3 + 5][RCD_ROWS * RCD_W];   /* R, G, B, then RCD's scratch */
+} rcd_buf;
+
+/* RCD of one random window (any CFA order; flats, clipped and black patches, noise) at a
+ * level against C: the three planes bit for bit. */
+static int check_rcd(const develop_dsp *ref, const develop_dsp *d, uint32_t width,
+                     uint32_t rows)
+{
+    static rcd_buf a, b;
+    for (uint32_t i = 0; i < width * rows; i++) {
+        switch (rnd() % 8) {
+        case 0: a.cfa[i] = 1; break;
+        case 1: a.cfa[i] = 0; break;
+        default: a.cfa[i] = unit(); break;
+        }
+    }
+    memset(a.plane, 0x5a, sizeof a.plane);
+    b = a;
+    uint32_t order = rnd() % 4;
+    demosaic_window wa = {.cfa = a.cfa, .width = width, .rows = rows}, wb = wa;
+    wb.cfa = b.cfa;
+    for (int k = 0; k < 8; k++) {
+        if (k < 3) {
+            wa.rgb[k] = a.plane[k];
+            wb.rgb[k] = b.plane[k];
+        } else {
+            wa.scratch[k - 3] = a.plane[k];
+            wb.scratch[k - 3] = b.plane[k];
+        }
+    }
+    for (uint32_t y = 0; y < 2; y++)
+        for (uint32_t x = 0; x < 2; x++) {
+            uint32_t phase = ((y ^ (order >> 1)) << 1) | (x ^ (order & 1));
+            uint8_t c = phase == 0 ? 0 : phase == 3 ? 2 : 1;   /* RGGB shifted */
+            wa.colour[y][x] = wb.colour[y][x] = c;
+        }
+    ref->rcd(&wa);
+    d->rcd(&wb);
+    return !memcmp(a.plane, b.plane, 3 * sizeof a.plane[0]);
+}
+
 int checkasm_develop(mp_cpu_level level, int rounds, int *checked)
 {
     const develop_dsp *ref = mp_develop_dsp_for(MP_CPU_C), *d = mp_develop_dsp_for(level);
@@ -102,6 +147,14 @@ int checkasm_develop(mp_cpu_level level, int rounds, int *checked)
         if (memcmp(want, a.out, w * sizeof *want)) {
             fprintf(stderr, "checkasm: C encode differs from curve_lut_apply: width %u\n", w);
             failures++;
+        }
+        if (round % 8 == 0) {
+            uint32_t rw = 11 + rnd() % (RCD_W - 10), rr = 11 + rnd() % (RCD_ROWS - 10);
+            if (!check_rcd(ref, d, rw, rr)) {
+                fprintf(stderr, "checkasm: %s RCD differs from C: window %ux%u (round %d)\n",
+                        mp_cpu_level_name(level), rw, rr, round);
+                failures++;
+            }
         }
         if (memcmp(&a, &b, sizeof a)) {
             fprintf(stderr, "checkasm: %s develop rows differ from C: width %u (round %d)\n",

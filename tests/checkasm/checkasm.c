@@ -185,7 +185,7 @@ int main(int argc, char **argv)
         failures += f;
         checked = 0;
         f = checkasm_develop((mp_cpu_level)l, rounds, &checked);
-        printf("  %-5s develop rows (load, near, grade, encode): %s (%d rows)\n",
+        printf("  %-5s develop rows (load, near, grade, encode, RCD): %s (%d rows)\n",
                mp_cpu_level_name(l), f ? "FAILED" : "ok", checked);
         failures += f;
     }

@@ -11,6 +11,15 @@
 #include "common/mp_cpu.h"
 #include "develop/curve.h"
 
+/* A band of full-width rows of a frame for the demosaic (src/develop/demosaic.h). */
+typedef struct demosaic_window {
+    const float *cfa;        /* rows x width samples, white-balanced, within [0, 1] */
+    float *rgb[3];           /* rows x width each: R, G, B */
+    float *scratch[5];       /* rows x width each, RCD only */
+    uint32_t width, rows;
+    uint8_t colour[2][2];    /* colour (0 R, 1 G, 2 B) of window pixel (x, r): [r & 1][x & 1] */
+} demosaic_window;
+
 /* Highlights and matrix of one row (develop.c grade_row's constants). */
 typedef struct develop_grade {
     float m[3][3];           /* white-balanced camera -> output */
@@ -31,6 +40,8 @@ typedef struct develop_dsp {
                   uint32_t w);
     /* out = curve_lut_apply(lut, in) */
     void (*encode)(const curve_lut *lut, const float *in, uint32_t w, uint16_t *out);
+    /* RCD over a window (src/develop/demosaic.h) */
+    void (*rcd)(const demosaic_window *w);
 } develop_dsp;
 
 /* The kernels for a level (the best this build and CPU have at or below it). */

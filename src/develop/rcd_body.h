@@ -14,7 +14,11 @@
  *      at green along the cardinals.
  * Step reach in rows, chained for an output row: step 4 at green reads step 4 at +-3 rows,
  * which reads green at +-2, which reads the direction at +-1 and the CFA at +-4, the
- * direction reading the CFA at +-4 again: 10 rows (DEMOSAIC_RCD_CONTEXT keeps 12). */
+ * direction reading the CFA at +-4 again: 10 rows (DEMOSAIC_RCD_CONTEXT keeps 12).
+ *
+ * Written once: rcd_c.c, rcd_sse2.c and rcd_avx2.c define FN and include this file, built
+ * with their level's flags (meson.build); elementwise IEEE operations in a fixed order, no
+ * FMA, so each level gives the C reference's bits (demosaic.h mp_demosaic_rcd dispatches). */
 #include "demosaic.h"
 
 #include <math.h>
@@ -24,12 +28,6 @@ static const float eps = 1e-5f, eps_sq = 1e-10f;
 
 /* rows and columns this close to the window's edge are bilinear: the statistics reach 4 */
 enum { BORDER = 5 };
-
-static inline float high_pass(const float *p, ptrdiff_t step)
-{
-    return (p[-3 * step] + p[3 * step]) - 3.0f * (p[-2 * step] + p[2 * step]) -
-           (p[-step] + p[step]) + 6.0f * p[0];
-}
 
 /* Column parity of the greens in window row r. */
 static inline uint32_t green_parity(const demosaic_window *w, uint32_t r)
@@ -41,12 +39,6 @@ static inline uint32_t green_parity(const demosaic_window *w, uint32_t r)
 static inline uint32_t first_of_parity(uint32_t from, uint32_t parity)
 {
     return from + ((from ^ parity) & 1);
-}
-
-/* Sum of squared high-pass responses at the pixel and its two neighbours along the axis. */
-static inline float direction_stat(const float *hp, ptrdiff_t step)
-{
-    return eps_sq + hp[-step] * hp[-step] + hp[0] * hp[0] + hp[step] * hp[step];
 }
 
 /* The pixel's own direction statistic or its diagonal neighbours' mean, whichever lies farther
@@ -64,49 +56,89 @@ static inline float mix(float est_a, float grad_a, float est_b, float grad_b)
     return (grad_b * est_a + grad_a * est_b) / (grad_a + grad_b);
 }
 
-static void low_pass(const demosaic_window *w, float *lpf)
+static void low_pass(const demosaic_window *w, float *restrict lpf)
 {
     const ptrdiff_t s = w->width;
-    for (uint32_t r = 1; r + 1 < w->rows; r++)
-        for (uint32_t x = 1; x + 1 < w->width; x++) {
-            const float *p = w->cfa + r * s + x;
-            lpf[r * s + x] = 4.0f * p[0] + 2.0f * (p[-s] + p[s] + p[-1] + p[1]) +
-                             (p[-s - 1] + p[-s + 1] + p[s - 1] + p[s + 1]);
-        }
+    for (uint32_t r = 1; r + 1 < w->rows; r++) {
+        const float *restrict up = w->cfa + (r - 1) * s, *restrict mid = up + s,
+                              *restrict dn = mid + s;
+        float *restrict out = lpf + r * s;
+        for (uint32_t x = 1; x + 1 < w->width; x++)
+            out[x] = 4.0f * mid[x] + 2.0f * (up[x] + dn[x] + mid[x - 1] + mid[x + 1]) +
+                     (up[x - 1] + up[x + 1] + dn[x - 1] + dn[x + 1]);
+    }
+}
+
+/* The 7-tap high-pass [1 -3 -1 6 -1 -3 1] through (x, row c3) of rows c0..c6 (ck: k - 3
+ * rows away), stepping dx columns per row: 0 vertical, 1 and -1 the diagonals. */
+static inline float high_pass_rows(const float *c0, const float *c1, const float *c2,
+                                   const float *c3, const float *c4, const float *c5,
+                                   const float *c6, uint32_t x, ptrdiff_t dx)
+{
+    c0 += x, c1 += x, c2 += x, c4 += x, c5 += x, c6 += x;   /* signed offsets from x */
+    return (c0[-3 * dx] + c6[3 * dx]) - 3.0f * (c1[-2 * dx] + c5[2 * dx]) -
+           (c2[-dx] + c4[dx]) + 6.0f * c3[x];
+}
+
+/* Sum of the squared high-pass responses at a pixel (b) and its two neighbours along the
+ * axis (a, c). */
+static inline float stat3(float a, float b, float c)
+{
+    return eps_sq + a * a + b * b + c * c;
 }
 
 /* Direction statistics in [0, 1], the first axis' share of the high-pass energy (near 1: the
  * first axis varies, so interpolate along the second): vh for vertical against horizontal at
- * every pixel, pq for the two diagonals at red/blue pixels only (whose diagonal neighbours are
- * red/blue too). The filter responses go to hp_a, hp_b first so each is computed once, not
- * three times. */
-static void directions(const demosaic_window *w, float *vh, float *pq, float *hp_a, float *hp_b)
+ * every pixel, pq for the two diagonals (used at red/blue pixels only, whose diagonal
+ * neighbours are red/blue too; computed everywhere, which lets every loop run over whole
+ * rows). The filter responses go to hp_a, hp_b first so each is computed once, not three
+ * times. */
+static void directions(const demosaic_window *w, float *restrict vh, float *restrict pq,
+                       float *restrict hp_a, float *restrict hp_b)
 {
     const ptrdiff_t s = w->width;
-    for (uint32_t r = 3; r + 3 < w->rows; r++)
-        for (uint32_t x = 3; x + 3 < w->width; x++) {
-            size_t i = r * s + x;
-            hp_a[i] = high_pass(w->cfa + i, s);
-            hp_b[i] = high_pass(w->cfa + i, 1);
+    const uint32_t width = w->width;
+    for (int diagonal = 0; diagonal < 2; diagonal++) {
+        for (uint32_t r = 3; r + 3 < w->rows; r++) {
+            const float *restrict c0 = w->cfa + (r - 3) * s, *restrict c1 = c0 + s,
+                                  *restrict c2 = c1 + s, *restrict mid = c2 + s,
+                                  *restrict c4 = mid + s, *restrict c5 = c4 + s,
+                                  *restrict c6 = c5 + s;
+            float *restrict a = hp_a + r * s, *restrict b = hp_b + r * s;
+            if (diagonal) {
+                for (uint32_t x = 3; x + 3 < width; x++) {
+                    a[x] = high_pass_rows(c0, c1, c2, mid, c4, c5, c6, x, 1);
+                    b[x] = high_pass_rows(c0, c1, c2, mid, c4, c5, c6, x, -1);
+                }
+            } else {
+                for (uint32_t x = 3; x + 3 < width; x++) {
+                    a[x] = high_pass_rows(c0, c1, c2, mid, c4, c5, c6, x, 0);
+                    b[x] = (mid[x - 3] + mid[x + 3]) - 3.0f * (mid[x - 2] + mid[x + 2]) -
+                           (mid[x - 1] + mid[x + 1]) + 6.0f * mid[x];
+                }
+            }
         }
-    for (uint32_t r = 4; r + 4 < w->rows; r++)
-        for (uint32_t x = 4; x + 4 < w->width; x++) {
-            size_t i = r * s + x;
-            float v = direction_stat(hp_a + i, s), h = direction_stat(hp_b + i, 1);
-            vh[i] = v / (v + h);
+        for (uint32_t r = 4; r + 4 < w->rows; r++) {
+            const float *restrict a0 = hp_a + (r - 1) * s, *restrict a1 = a0 + s,
+                                  *restrict a2 = a1 + s;
+            const float *restrict b0 = hp_b + (r - 1) * s, *restrict b1 = b0 + s,
+                                  *restrict b2 = b1 + s;
+            float *restrict out = (diagonal ? pq : vh) + r * s;
+            if (diagonal) {
+                for (uint32_t x = 4; x + 4 < width; x++) {
+                    float d1 = stat3(a0[x - 1], a1[x], a2[x + 1]);
+                    float d2 = stat3(b0[x + 1], b1[x], b2[x - 1]);
+                    out[x] = d1 / (d1 + d2);
+                }
+            } else {
+                for (uint32_t x = 4; x + 4 < width; x++) {
+                    float v = stat3(a0[x], a1[x], a2[x]);
+                    float h = stat3(b1[x - 1], b1[x], b1[x + 1]);
+                    out[x] = v / (v + h);
+                }
+            }
         }
-    for (uint32_t r = 3; r + 3 < w->rows; r++)
-        for (uint32_t x = first_of_parity(3, green_parity(w, r) ^ 1); x + 3 < w->width; x += 2) {
-            size_t i = r * s + x;
-            hp_a[i] = high_pass(w->cfa + i, s + 1);
-            hp_b[i] = high_pass(w->cfa + i, s - 1);
-        }
-    for (uint32_t r = 4; r + 4 < w->rows; r++)
-        for (uint32_t x = first_of_parity(4, green_parity(w, r) ^ 1); x + 4 < w->width; x += 2) {
-            size_t i = r * s + x;
-            float d1 = direction_stat(hp_a + i, s + 1), d2 = direction_stat(hp_b + i, s - 1);
-            pq[i] = d1 / (d1 + d2);
-        }
+    }
 }
 
 static void green(const demosaic_window *w, const float *lpf, const float *vh)
@@ -194,7 +226,7 @@ static void chroma_at_green(const demosaic_window *w, const float *vh)
         }
 }
 
-void mp_demosaic_rcd(const demosaic_window *w)
+void FN(mp_demosaic_rcd)(const demosaic_window *w)
 {
     const uint32_t width = w->width, rows = w->rows;
     if (width <= 2 * BORDER || rows <= 2 * BORDER) {
