@@ -93,7 +93,8 @@ static inline float stat3(float a, float b, float c)
  * neighbours are red/blue too; computed everywhere, which lets every loop run over whole
  * rows). The filter responses go to hp_a, hp_b first so each is computed once, not three
  * times. */
-static void directions(const demosaic_window *w, float *restrict vh, float *restrict pq,
+__attribute__((noinline)) static void directions(const demosaic_window *w, float *restrict vh,
+                                                 float *restrict pq,
                        float *restrict hp_a, float *restrict hp_b)
 {
     const ptrdiff_t s = w->width;
@@ -141,89 +142,133 @@ static void directions(const demosaic_window *w, float *restrict vh, float *rest
     }
 }
 
-static void green(const demosaic_window *w, const float *lpf, const float *vh)
+/* Green at every pixel of row r's interior from the ratio-corrected estimates (only red/blue
+ * pixels keep it: computing it everywhere lets the loop run over whole rows), into est. */
+__attribute__((noinline)) static void green_estimates(const float *restrict cfa,
+                                                      const float *restrict lpf,
+                                                      const float *restrict vh, ptrdiff_t s,
+                                                      uint32_t r, uint32_t width,
+                                                      float *restrict est)
+{
+    for (uint32_t x = BORDER; x + BORDER < width; x++) {
+        size_t i = r * s + x;
+        const float *p = cfa + i, *l = lpf + i;
+        float n_grad = eps + fabsf(p[-s] - p[s]) + fabsf(p[0] - p[-2 * s]) +
+                       fabsf(p[-s] - p[-3 * s]) + fabsf(p[-2 * s] - p[-4 * s]);
+        float s_grad = eps + fabsf(p[s] - p[-s]) + fabsf(p[0] - p[2 * s]) +
+                       fabsf(p[s] - p[3 * s]) + fabsf(p[2 * s] - p[4 * s]);
+        float w_grad = eps + fabsf(p[-1] - p[1]) + fabsf(p[0] - p[-2]) +
+                       fabsf(p[-1] - p[-3]) + fabsf(p[-2] - p[-4]);
+        float e_grad = eps + fabsf(p[1] - p[-1]) + fabsf(p[0] - p[2]) +
+                       fabsf(p[1] - p[3]) + fabsf(p[2] - p[4]);
+        float twice = 2.0f * l[0];
+        float n_est = p[-s] * twice / (eps + l[0] + l[-2 * s]);
+        float s_est = p[s] * twice / (eps + l[0] + l[2 * s]);
+        float w_est = p[-1] * twice / (eps + l[0] + l[-2]);
+        float e_est = p[1] * twice / (eps + l[0] + l[2]);
+        float v_est = mix(n_est, n_grad, s_est, s_grad);
+        float h_est = mix(w_est, w_grad, e_est, e_grad);
+        float g = v_est + refine(vh + i, s) * (h_est - v_est);
+        est[x] = g < 0 ? 0 : g > 1 ? 1 : g;
+    }
+}
+
+static void green(const demosaic_window *w, const float *lpf, const float *vh, float *est)
 {
     const ptrdiff_t s = w->width;
     for (uint32_t r = BORDER; r + BORDER < w->rows; r++) {
         uint32_t gp = green_parity(w, r), own = w->colour[r & 1][gp ^ 1];
-        for (uint32_t x = first_of_parity(BORDER, gp); x + BORDER < w->width; x += 2)
-            w->rgb[1][r * s + x] = w->cfa[r * s + x];
-        for (uint32_t x = first_of_parity(BORDER, gp ^ 1); x + BORDER < w->width; x += 2) {
-            size_t i = r * s + x;
-            const float *p = w->cfa + i, *l = lpf + i;
-            w->rgb[own][i] = p[0];
-            float n_grad = eps + fabsf(p[-s] - p[s]) + fabsf(p[0] - p[-2 * s]) +
-                           fabsf(p[-s] - p[-3 * s]) + fabsf(p[-2 * s] - p[-4 * s]);
-            float s_grad = eps + fabsf(p[s] - p[-s]) + fabsf(p[0] - p[2 * s]) +
-                           fabsf(p[s] - p[3 * s]) + fabsf(p[2 * s] - p[4 * s]);
-            float w_grad = eps + fabsf(p[-1] - p[1]) + fabsf(p[0] - p[-2]) +
-                           fabsf(p[-1] - p[-3]) + fabsf(p[-2] - p[-4]);
-            float e_grad = eps + fabsf(p[1] - p[-1]) + fabsf(p[0] - p[2]) +
-                           fabsf(p[1] - p[3]) + fabsf(p[2] - p[4]);
-            float twice = 2.0f * l[0];
-            float n_est = p[-s] * twice / (eps + l[0] + l[-2 * s]);
-            float s_est = p[s] * twice / (eps + l[0] + l[2 * s]);
-            float w_est = p[-1] * twice / (eps + l[0] + l[-2]);
-            float e_est = p[1] * twice / (eps + l[0] + l[2]);
-            float v_est = mix(n_est, n_grad, s_est, s_grad);
-            float h_est = mix(w_est, w_grad, e_est, e_grad);
-            float g = v_est + refine(vh + i, s) * (h_est - v_est);
-            w->rgb[1][i] = g < 0 ? 0 : g > 1 ? 1 : g;
-        }
+        green_estimates(w->cfa, lpf, vh, s, r, w->width, est);
+        const float *restrict cfa = w->cfa + r * s;
+        float *restrict g = w->rgb[1] + r * s, *restrict c = w->rgb[own] + r * s;
+        for (uint32_t x = BORDER; x + BORDER < w->width; x++)
+            g[x] = ((x ^ gp) & 1) ? est[x] : cfa[x];
+        for (uint32_t x = first_of_parity(BORDER, gp ^ 1); x + BORDER < w->width; x += 2)
+            c[x] = cfa[x];
     }
 }
 
-/* The missing chroma at red/blue pixels, from the colour differences on both diagonals. */
-static void chroma_at_chroma(const demosaic_window *w, const float *pq)
+/* The missing chroma (plane c) at the red/blue pixels of row r from the colour differences on
+ * both diagonals, computed at every interior pixel into est (only red/blue pixels keep it; at
+ * the others it reads values no result depends on). */
+__attribute__((noinline)) static void chroma_estimates(const float *restrict g_plane,
+                                                       const float *restrict c_plane,
+                                                       const float *restrict pq, ptrdiff_t s,
+                                                       uint32_t r, uint32_t width,
+                                                       float *restrict est)
 {
-    const ptrdiff_t s = w->width, d1 = s + 1, d2 = s - 1;
+    const ptrdiff_t d1 = s + 1, d2 = s - 1;
+    for (uint32_t x = BORDER; x + BORDER < width; x++) {
+        size_t i = r * s + x;
+        const float *g = g_plane + i, *c = c_plane + i;
+        float nw_grad = eps + fabsf(c[-d1] - c[d1]) + fabsf(c[-d1] - c[-3 * d1]) +
+                        fabsf(g[0] - g[-2 * d1]);
+        float se_grad = eps + fabsf(c[d1] - c[-d1]) + fabsf(c[d1] - c[3 * d1]) +
+                        fabsf(g[0] - g[2 * d1]);
+        float ne_grad = eps + fabsf(c[-d2] - c[d2]) + fabsf(c[-d2] - c[-3 * d2]) +
+                        fabsf(g[0] - g[-2 * d2]);
+        float sw_grad = eps + fabsf(c[d2] - c[-d2]) + fabsf(c[d2] - c[3 * d2]) +
+                        fabsf(g[0] - g[2 * d2]);
+        float p_est = mix(c[-d1] - g[-d1], nw_grad, c[d1] - g[d1], se_grad);
+        float q_est = mix(c[-d2] - g[-d2], ne_grad, c[d2] - g[d2], sw_grad);
+        est[x] = g[0] + p_est + refine(pq + i, s) * (q_est - p_est);
+    }
+}
+
+static void chroma_at_chroma(const demosaic_window *w, const float *pq, float *est)
+{
+    const ptrdiff_t s = w->width;
     for (uint32_t r = BORDER; r + BORDER < w->rows; r++) {
         uint32_t gp = green_parity(w, r), own = w->colour[r & 1][gp ^ 1];
-        for (uint32_t x = first_of_parity(BORDER, gp ^ 1); x + BORDER < w->width; x += 2) {
-            size_t i = r * s + x;
-            const float *g = w->rgb[1] + i;
-            const float *c = w->rgb[2 - own] + i;
-            float nw_grad = eps + fabsf(c[-d1] - c[d1]) + fabsf(c[-d1] - c[-3 * d1]) +
-                            fabsf(g[0] - g[-2 * d1]);
-            float se_grad = eps + fabsf(c[d1] - c[-d1]) + fabsf(c[d1] - c[3 * d1]) +
-                            fabsf(g[0] - g[2 * d1]);
-            float ne_grad = eps + fabsf(c[-d2] - c[d2]) + fabsf(c[-d2] - c[-3 * d2]) +
-                            fabsf(g[0] - g[-2 * d2]);
-            float sw_grad = eps + fabsf(c[d2] - c[-d2]) + fabsf(c[d2] - c[3 * d2]) +
-                            fabsf(g[0] - g[2 * d2]);
-            float p_est = mix(c[-d1] - g[-d1], nw_grad, c[d1] - g[d1], se_grad);
-            float q_est = mix(c[-d2] - g[-d2], ne_grad, c[d2] - g[d2], sw_grad);
-            w->rgb[2 - own][i] = g[0] + p_est + refine(pq + i, s) * (q_est - p_est);
-        }
+        float *c = w->rgb[2 - own];
+        chroma_estimates(w->rgb[1], c, pq, s, r, w->width, est);
+        float *restrict row = c + r * s;
+        for (uint32_t x = first_of_parity(BORDER, gp ^ 1); x + BORDER < w->width; x += 2)
+            row[x] = est[x];
+    }
+}
+
+/* Plane c (red or blue) at the green pixels of row r from the colour differences of the four
+ * cardinal neighbours, computed at every interior pixel into est (only greens keep it). */
+__attribute__((noinline)) static void chroma_green_estimates(const float *restrict g_plane,
+                                                             const float *restrict c_plane,
+                                                             const float *restrict vh,
+                                                             ptrdiff_t s, uint32_t r,
+                                                             uint32_t width,
+                                                             float *restrict est)
+{
+    for (uint32_t x = BORDER; x + BORDER < width; x++) {
+        size_t i = r * s + x;
+        const float *g = g_plane + i, *c = c_plane + i;
+        float dir = refine(vh + i, s);
+        float gn = fabsf(g[-s] - g[s]) + fabsf(g[0] - g[-2 * s]);
+        float gs = fabsf(g[s] - g[-s]) + fabsf(g[0] - g[2 * s]);
+        float gw = fabsf(g[-1] - g[1]) + fabsf(g[0] - g[-2]);
+        float ge = fabsf(g[1] - g[-1]) + fabsf(g[0] - g[2]);
+        float n_grad = eps + gn + fabsf(c[-s] - c[s]) + fabsf(c[-s] - c[-3 * s]);
+        float s_grad = eps + gs + fabsf(c[s] - c[-s]) + fabsf(c[s] - c[3 * s]);
+        float w_grad = eps + gw + fabsf(c[-1] - c[1]) + fabsf(c[-1] - c[-3]);
+        float e_grad = eps + ge + fabsf(c[1] - c[-1]) + fabsf(c[1] - c[3]);
+        float v_est = mix(c[-s] - g[-s], n_grad, c[s] - g[s], s_grad);
+        float h_est = mix(c[-1] - g[-1], w_grad, c[1] - g[1], e_grad);
+        est[x] = g[0] + v_est + dir * (h_est - v_est);
     }
 }
 
 /* Red and blue at green pixels, from the colour differences of the four cardinal neighbours
  * (all red/blue pixels, complete after chroma_at_chroma). */
-static void chroma_at_green(const demosaic_window *w, const float *vh)
+static void chroma_at_green(const demosaic_window *w, const float *vh, float *est)
 {
     const ptrdiff_t s = w->width;
-    for (uint32_t r = BORDER; r + BORDER < w->rows; r++)
-        for (uint32_t x = first_of_parity(BORDER, green_parity(w, r)); x + BORDER < w->width;
-             x += 2) {
-            size_t i = r * s + x;
-            const float *g = w->rgb[1] + i;
-            float dir = refine(vh + i, s);
-            float gn = fabsf(g[-s] - g[s]) + fabsf(g[0] - g[-2 * s]);
-            float gs = fabsf(g[s] - g[-s]) + fabsf(g[0] - g[2 * s]);
-            float gw = fabsf(g[-1] - g[1]) + fabsf(g[0] - g[-2]);
-            float ge = fabsf(g[1] - g[-1]) + fabsf(g[0] - g[2]);
-            for (int k = 0; k < 3; k += 2) {
-                const float *c = w->rgb[k] + i;
-                float n_grad = eps + gn + fabsf(c[-s] - c[s]) + fabsf(c[-s] - c[-3 * s]);
-                float s_grad = eps + gs + fabsf(c[s] - c[-s]) + fabsf(c[s] - c[3 * s]);
-                float w_grad = eps + gw + fabsf(c[-1] - c[1]) + fabsf(c[-1] - c[-3]);
-                float e_grad = eps + ge + fabsf(c[1] - c[-1]) + fabsf(c[1] - c[3]);
-                float v_est = mix(c[-s] - g[-s], n_grad, c[s] - g[s], s_grad);
-                float h_est = mix(c[-1] - g[-1], w_grad, c[1] - g[1], e_grad);
-                w->rgb[k][i] = g[0] + v_est + dir * (h_est - v_est);
-            }
+    for (uint32_t r = BORDER; r + BORDER < w->rows; r++) {
+        uint32_t gp = green_parity(w, r);
+        for (int k = 0; k < 3; k += 2) {
+            chroma_green_estimates(w->rgb[1], w->rgb[k], vh, s, r, w->width, est);
+            float *restrict row = w->rgb[k] + r * s;
+            for (uint32_t x = first_of_parity(BORDER, gp); x + BORDER < w->width; x += 2)
+                row[x] = est[x];
         }
+    }
 }
 
 void FN(mp_demosaic_rcd)(const demosaic_window *w)
@@ -241,7 +286,7 @@ void FN(mp_demosaic_rcd)(const demosaic_window *w)
     float *lpf = w->scratch[0], *vh = w->scratch[1], *pq = w->scratch[2];
     low_pass(w, lpf);
     directions(w, vh, pq, w->scratch[3], w->scratch[4]);
-    green(w, lpf, vh);
-    chroma_at_chroma(w, pq);
-    chroma_at_green(w, vh);
+    green(w, lpf, vh, w->scratch[3]);   /* the high-pass responses are spent */
+    chroma_at_chroma(w, pq, w->scratch[3]);
+    chroma_at_green(w, vh, w->scratch[3]);
 }
