@@ -531,12 +531,18 @@ mp_status mp_av_encode_rgb(mp_av_encoder *e, const uint16_t *const planes[3], si
     /* Slice threads only (encoder_open): the packet comes out of the same call. */
     if ((r = avcodec_send_frame(c, f)) < 0 || (r = avcodec_receive_packet(c, e->pkt)) < 0)
         return mp_av_output_fail(NULL, r, name, s->encoder, err);
+    /* The encoder's buffer is sized for its worst case (FFV1 16-bit: about 4x what a frame
+     * takes, its slices written spread over all of it); packets wait in the pipeline's slots,
+     * so each keeps only its bytes. */
     AVPacket *p = av_packet_alloc();
-    if (!p) {
+    if (!p || (r = av_new_packet(p, e->pkt->size)) < 0 ||
+        (r = av_packet_copy_props(p, e->pkt)) < 0) {
+        av_packet_free(&p);
         av_packet_unref(e->pkt);
         return mp_error_set(err, MP_ERR_NOMEM, "%s: cannot allocate a packet", name);
     }
-    av_packet_move_ref(p, e->pkt);
+    memcpy(p->data, e->pkt->data, (size_t)e->pkt->size);
+    av_packet_unref(e->pkt);
     *out = p;
     return MP_OK;
 }
