@@ -119,6 +119,28 @@ typedef struct mlvpipe_convert_result {
 MLVPIPE_API mlvpipe_status mlvpipe_convert(const mlvpipe_convert_settings *s,
                                            mlvpipe_convert_result *result, mlvpipe_error *err);
 
+/* The encoder of the ProRes formats (API 1.2): KS is libavcodec's prores_ks (the default: it
+ * picks each slice's quantiser to keep to the profile's data rate), AW its prores_aw (README
+ * "--prores-encoder": fixed quantisers, much faster, more bytes than the profile's rate). */
+typedef enum mlvpipe_prores_encoder {
+    MLVPIPE_PRORES_KS, MLVPIPE_PRORES_AW
+} mlvpipe_prores_encoder;
+
+/* Movie settings added after 1.1 (mlvpipe_convert_settings keeps its size); all zero is the
+ * default. */
+typedef struct mlvpipe_movie_settings {
+    mlvpipe_prores_encoder prores_encoder;   /* ProRes formats only (mlvpipe_format.prores) */
+    int reserved[15];                        /* zero */
+} mlvpipe_movie_settings;
+
+/* mlvpipe_convert with movie settings (API 1.2; m NULL: the defaults). A setting the format
+ * does not take (a ProRes encoder for another format), or a reserved field not zero, is
+ * MLVPIPE_ERR_ARG before any work. */
+MLVPIPE_API mlvpipe_status mlvpipe_convert_movie(const mlvpipe_convert_settings *s,
+                                                 const mlvpipe_movie_settings *m,
+                                                 mlvpipe_convert_result *result,
+                                                 mlvpipe_error *err);
+
 typedef struct mlvpipe_analyze_settings {
     const char *input;
     const char *output;           /* the sidecar (JSON); NULL: only returned as text */
@@ -188,6 +210,7 @@ typedef struct mlvpipe_format {
     int to_stdout;                /* output "-" writes it to standard output */
     int joinable;                 /* farm chunks of it join into the whole clip (plan.h) */
     mlvpipe_format_audio audio;
+    int prores;                   /* ProRes: takes mlvpipe_movie_settings.prores_encoder (1.2) */
 } mlvpipe_format;
 
 /* The i-th format in --help order ("dng" first, the default), NULL past the last. */

@@ -9,7 +9,9 @@
  *
  * 1.0: clips, frames, convert, analyze, join, logging, progress.
  * 1.1: mlvpipe_clip_describe, mlvpipe_plan (plan.h), mlvpipe_format_at/_find,
- *      mlvpipe_cpu_level/_limit, mlvpipe_text, mlvpipe_plan_task_argv/mlvpipe_argv_free. */
+ *      mlvpipe_cpu_level/_limit, mlvpipe_text, mlvpipe_plan_task_argv/mlvpipe_argv_free.
+ * 1.2: mlvpipe_convert_movie with mlvpipe_movie_settings (the ProRes encoder),
+ *      mlvpipe_format.prores. */
 #ifndef MLVPIPE_VERSION_H
 #define MLVPIPE_VERSION_H
 

@@ -7,6 +7,7 @@
 #include "develop/develop.h"
 #include "encode/av/av_sink.h"
 #include "encode/av/join.h"
+#include "encode/formats.h"
 #include "pipeline/convert.h"
 #include "pipeline/inputs.h"
 #include "pipeline/levels_io.h"
@@ -64,8 +65,40 @@ static void relay_progress(void *opaque, const mp_progress_event *ev)
 mlvpipe_status mlvpipe_convert(const mlvpipe_convert_settings *s, mlvpipe_convert_result *result,
                                mlvpipe_error *err)
 {
+    return mlvpipe_convert_movie(s, NULL, result, err);
+}
+
+/* A movie setting the format does not take, or a reserved field set: the message, else NULL. */
+static const char *movie_refusal(const mlvpipe_movie_settings *m, const char *format)
+{
+    for (size_t i = 0; i < sizeof m->reserved / sizeof m->reserved[0]; i++)
+        if (m->reserved[i])
+            return "reserved movie settings must be zero";
+    if ((unsigned)m->prores_encoder > MLVPIPE_PRORES_AW)
+        return "unknown ProRes encoder";
+    const mp_format *f = mp_format_find(format);
+    if (m->prores_encoder != MLVPIPE_PRORES_KS && f && !f->prores)
+        return "the ProRes encoder applies to the ProRes formats only";
+    return NULL;
+}
+
+mlvpipe_status mlvpipe_convert_movie(const mlvpipe_convert_settings *s,
+                                     const mlvpipe_movie_settings *m,
+                                     mlvpipe_convert_result *result, mlvpipe_error *err)
+{
     mp_convert_options o;
     mp_convert_options_default(&o);
+    static const mlvpipe_movie_settings movie_defaults;
+    m = m ? m : &movie_defaults;
+    const char *refusal = movie_refusal(m, s->format ? s->format : o.format);
+    if (refusal) {
+        if (result)
+            *result = (mlvpipe_convert_result){0};
+        mp_error e;
+        return mp_api_status(mp_error_set(&e, MP_ERR_ARG, "%s: %s", s->format ? s->format
+                                          : o.format, refusal), &e, err);
+    }
+    o.prores_aw = m->prores_encoder == MLVPIPE_PRORES_AW;
     o.input = s->input;
     o.output = s->output;
     if (s->format)

@@ -28,6 +28,7 @@ static void make_table(void)
             .to_stdout = f->to_stdout,
             .joinable = f->joinable,
             .audio = (mlvpipe_format_audio)f->audio,
+            .prores = f->prores,
         };
 }
 

@@ -7,17 +7,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct demosaic_window {
-    const float *cfa;        /* rows x width samples, white-balanced, within [0, top] */
-    float top;               /* 1, or the highlight rebuild's largest value */
-    float *rgb[3];           /* rows x width each: R, G, B */
-    float *scratch[5];       /* rows x width each, RCD only */
-    uint32_t width, rows;
-    uint8_t colour[2][2];    /* colour (0 R, 1 G, 2 B) of window pixel (x, r): [r & 1][x & 1] */
-} demosaic_window;
+#include "develop/develop_dsp.h"
+
 
 /* Rows of context each side of a strip that make the strip's output identical to developing
- * the whole frame at once (the reach of every step chained, see demosaic_rcd.c). */
+ * the whole frame at once (the reach of every step chained, see rcd_body.h). */
 #define DEMOSAIC_BILINEAR_CONTEXT 1
 #define DEMOSAIC_RCD_CONTEXT 12
 #define DEMOSAIC_RCD_SCRATCH 5
@@ -28,7 +22,10 @@ typedef struct demosaic_window {
 void mp_demosaic_bilinear(const demosaic_window *w, uint32_t x0, uint32_t x1, uint32_t r0,
                        uint32_t r1);
 
-/* RCD over the whole window (bilinear within 5 pixels of its edges). */
-void mp_demosaic_rcd(const demosaic_window *w);
+/* RCD over the whole window (bilinear within 5 pixels of its edges), built per instruction
+ * set level (rcd_body.h); every level gives the same bits. */
+void mp_demosaic_rcd_c(const demosaic_window *w);
+void mp_demosaic_rcd_sse2(const demosaic_window *w);
+void mp_demosaic_rcd_avx2(const demosaic_window *w);
 
 #endif

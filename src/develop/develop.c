@@ -3,9 +3,11 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "color_math.h"
 #include "develop/curve.h"
+#include "develop/develop_dsp.h"
 #include "demosaic.h"
 #include "highlights.h"
 
@@ -242,90 +244,33 @@ static mp_status reserve(void **buf, size_t *capacity, size_t need, size_t size,
 
 /* Black/white normalisation and white balance of window rows [y0, y0 + rows), clipped to
  * [0, 1]: 1.0 is where the least amplified channel clips, so a clipped area is neutral
- * (RECONSTRUCT: to [0, cfa_top], every measured value kept for the rebuild). */
-static void load_cfa(const develop_context *ctx, const mp_frame *f, uint32_t y0, uint32_t rows,
-                     float *cfa)
+ * (RECONSTRUCT: to [0, cfa_top], every measured value kept for the rebuild).
+ * scale: 2 x width floats of room for the factors of even and odd rows. */
+static void load_cfa(const develop_context *ctx, const develop_dsp *dsp, const mp_frame *f,
+                     uint32_t y0, uint32_t rows, float *scale, float *cfa)
 {
-    float scale[2][2];
     for (uint32_t y = 0; y < 2; y++)
-        for (uint32_t x = 0; x < 2; x++)
-            scale[y][x] = ctx->wb[mp_cfa_colour(f->cfa, x, y)] / (float)(f->white - f->black);
-    const float black = (float)f->black, top = ctx->cfa_top;
-    for (uint32_t r = 0; r < rows; r++) {
-        const uint16_t *src = f->data + (size_t)(y0 + r) * f->width;
-        float *dst = cfa + (size_t)r * f->width;
-        const float *s = scale[(y0 + r) & 1];
-        for (uint32_t x = 0; x < f->width; x++) {
-            float v = ((float)src[x] - black) * s[x & 1];
-            dst[x] = v < 0 ? 0 : v > top ? top : v;
-        }
-    }
+        for (uint32_t x = 0; x < f->width; x++)
+            scale[y * f->width + x] =
+                ctx->wb[mp_cfa_colour(f->cfa, x & 1, y)] / (float)(f->white - f->black);
+    for (uint32_t r = 0; r < rows; r++)
+        dsp->load(f->data + (size_t)(y0 + r) * f->width, scale + ((y0 + r) & 1) * f->width,
+                  (float)f->black, ctx->cfa_top, f->width, cfa + (size_t)r * f->width);
 }
 
-/* Brightest CFA sample in each pixel's 3x3 neighbourhood (clipped at the frame's edges) for
- * one row; up/down may be NULL at the first and last row of the frame. */
-static void clip_proximity_row(const float *up, const float *mid, const float *down,
-                               uint32_t width, float *near)
+/* The constants of the highlight and matrix step (rows_body.h grade). */
+static develop_grade grade_of(const develop_context *ctx)
 {
-    up = up ? up : mid;
-    down = down ? down : mid;
-    for (uint32_t x = 0; x < width; x++) {
-        float v = up[x] > mid[x] ? up[x] : mid[x];
-        near[x] = v > down[x] ? v : down[x];
-    }
-    float left = near[0];
-    for (uint32_t x = 0; x < width; x++) {
-        float v = near[x], right = x + 1 < width ? near[x + 1] : v;
-        float m = left > v ? left : v;
-        near[x] = m > right ? m : right;
-        left = v;
-    }
-}
-
-/* Highlights and matrix for one row of demosaiced camera RGB, in place; branch-free so the
- * compiler can vectorise it (blend weight 0 below the start of the ramp). */
-static void grade_row(const develop_context *ctx, const float *near, float *restrict r,
-                      float *restrict g, float *restrict b, uint32_t width)
-{
-    const float(*m)[3] = ctx->matrix;
-    const float blend = ctx->params.highlight != DEVELOP_HIGHLIGHT_CLIP ? 1.0f : 0.0f;
-    const float top_in = ctx->cfa_top;
-    const float ramp = 1.0f / (1.0f - HIGHLIGHT_BLEND_START);
-    const float out_start = OUTPUT_BLEND_START * ctx->out_top;
-    const float out_ramp = 1.0f / ((1.0f - OUTPUT_BLEND_START) * ctx->out_top);
-    for (uint32_t x = 0; x < width; x++) {
-        float c0 = r[x], c1 = g[x], c2 = b[x];
-        c0 = c0 > 0 ? (c0 < top_in ? c0 : top_in) : 0;
-        c1 = c1 > 0 ? (c1 < top_in ? c1 : top_in) : 0;
-        c2 = c2 > 0 ? (c2 < top_in ? c2 : top_in) : 0;
-        float peak = c0 > c1 ? c0 : c1;
-        peak = peak > c2 ? peak : c2;
-        float t = (near[x] - HIGHLIGHT_BLEND_START) * ramp;
-        t = t > 0 ? t : 0;
-        t = t < 1 ? t : 1;
-        float w = blend * t * t * (3.0f - 2.0f * t);
-        c0 += w * (peak - c0);
-        c1 += w * (peak - c1);
-        c2 += w * (peak - c2);
-        float o0 = m[0][0] * c0 + m[0][1] * c1 + m[0][2] * c2;
-        float o1 = m[1][0] * c0 + m[1][1] * c1 + m[1][2] * c2;
-        float o2 = m[2][0] * c0 + m[2][1] * c1 + m[2][2] * c2;
-        float top = o0 > o1 ? o0 : o1;
-        top = top > o2 ? top : o2;
-        float u = (top - out_start) * out_ramp;
-        u = u > 0 ? u : 0;
-        u = u < 1 ? u : 1;
-        float wo = blend * u * u * (3.0f - 2.0f * u);
-        r[x] = o0 + wo * (top - o0);
-        g[x] = o1 + wo * (top - o1);
-        b[x] = o2 + wo * (top - o2);
-    }
-}
-
-static void encode_row(const curve_lut *lut, const float *in, uint32_t width, uint16_t *out)
-{
-    for (uint32_t x = 0; x < width; x++)
-        out[x] = curve_lut_apply(lut, in[x]);
+    develop_grade g = {
+        .blend = ctx->params.highlight != DEVELOP_HIGHLIGHT_CLIP ? 1.0f : 0.0f,
+        .top_in = ctx->cfa_top,
+        .start = HIGHLIGHT_BLEND_START,
+        .ramp = 1.0f / (1.0f - HIGHLIGHT_BLEND_START),
+        .out_start = OUTPUT_BLEND_START * ctx->out_top,
+        .out_ramp = 1.0f / ((1.0f - OUTPUT_BLEND_START) * ctx->out_top),
+    };
+    memcpy(g.m, ctx->matrix, sizeof g.m);
+    return g;
 }
 
 mp_status mp_develop_frame(const develop_context *ctx, const mp_frame *frame, develop_workspace *ws,
@@ -348,9 +293,10 @@ mp_status mp_develop_frame(const develop_context *ctx, const mp_frame *frame, de
     const int planes = 4 + (rcd ? DEMOSAIC_RCD_SCRATCH : 0) + rebuild;
 
     size_t pixels = (size_t)width * height;
+    /* after the planes: near, the near kernel's scratch, the even and odd rows' scales */
     if ((st = reserve((void **)&out->plane[0], &out->capacity, 3 * pixels, sizeof(uint16_t), err)) ||
-        (st = reserve((void **)&ws->buf, &ws->capacity, planes * plane + width, sizeof(float),
-                      err)))
+        (st = reserve((void **)&ws->buf, &ws->capacity, planes * plane + 4 * (size_t)width,
+                      sizeof(float), err)))
         return st;
     out->plane[1] = out->plane[0] + pixels;
     out->plane[2] = out->plane[1] + pixels;
@@ -358,7 +304,10 @@ mp_status mp_develop_frame(const develop_context *ctx, const mp_frame *frame, de
     out->height = height;
     out->number = frame->number;
 
-    float *cfa = ws->buf, *near = ws->buf + planes * plane;
+    const develop_dsp *dsp = mp_develop_dsp_for(mp_cpu_level_get());
+    const develop_grade grade = grade_of(ctx);
+    float *cfa = ws->buf, *near = ws->buf + planes * plane, *tmp = near + width,
+          *scale = tmp + width;
     /* RECONSTRUCT: 1 where a clipped sample stayed unresolved, the plane BLEND's ramp reads */
     float *failed = rebuild ? ws->buf + (planes - 1) * plane : NULL;
     highlight_rebuild hr = {.f = frame, .unresolved = ctx->wb_clip, .top = ctx->cfa_top};
@@ -383,21 +332,21 @@ mp_status mp_develop_frame(const develop_context *ctx, const mp_frame *frame, de
         for (uint32_t y = 0; y < 2; y++)
             for (uint32_t x = 0; x < 2; x++)
                 w.colour[y][x] = (uint8_t)mp_cfa_colour(frame->cfa, x, wy0 + y);
-        load_cfa(ctx, frame, wy0, w.rows, cfa);
+        load_cfa(ctx, dsp, frame, wy0, w.rows, scale, cfa);
         if (rebuild)
             mp_highlight_rebuild_rows(&hr, cfa, failed, wy0, w.rows, 0, w.rows);
         if (rcd)
-            mp_demosaic_rcd(&w);
+            dsp->rcd(&w);
         else
             mp_demosaic_bilinear(&w, 0, width, 0, w.rows);
         for (uint32_t y = y0; y < y1; y++) {
             size_t in = (size_t)(y - wy0) * width, o = (size_t)y * width;
-            const float *prox = rebuild ? failed : cfa;
-            clip_proximity_row(y > 0 ? prox + in - width : NULL, prox + in,
-                               y + 1 < height ? prox + in + width : NULL, width, near);
-            grade_row(ctx, near, w.rgb[0] + in, w.rgb[1] + in, w.rgb[2] + in, width);
+            const float *mid = (rebuild ? failed : cfa) + in;
+            dsp->near(y > 0 ? mid - width : mid, mid, y + 1 < height ? mid + width : mid, width,
+                      tmp, near);
+            dsp->grade(&grade, near, w.rgb[0] + in, w.rgb[1] + in, w.rgb[2] + in, width);
             for (int k = 0; k < 3; k++)
-                encode_row(&ctx->lut, w.rgb[k] + in, width, out->plane[k] + o);
+                dsp->encode(&ctx->lut, w.rgb[k] + in, width, out->plane[k] + o);
         }
     }
     return MP_OK;

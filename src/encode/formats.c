@@ -8,10 +8,10 @@ extern const mp_sink_ops mp_sink_dng, mp_sink_tiff, mp_sink_exr, mp_sink_md5, mp
     mp_sink_nut, mp_sink_rawvideo;
 
 /* Movies in MOV: one file, seekable output only, joinable, PCM muxed. */
-#define MOV_ROW(id, text)                                                                      \
+#define MOV_ROW(id, text, is_prores)                                                           \
     {.name = #id, .summary = text, .input = MP_INPUT_RGB, .container = "MOV",                  \
      .extension = "mov", .sequence = 0, .to_stdout = 0, .joinable = 1,                         \
-     .audio = MP_AUDIO_MUXED, .ops = &mp_sink_##id}
+     .audio = MP_AUDIO_MUXED, .prores = is_prores, .ops = &mp_sink_##id}
 
 static const mp_format formats[] = {
     {.name = "dng", .summary = "CinemaDNG sequence in DIR/NAME/ (+ NAME.wav)",
@@ -23,14 +23,14 @@ static const mp_format formats[] = {
     {.name = "exr", .summary = "OpenEXR half-float RGB sequence in DIR/NAME/ (+ NAME.wav)",
      .input = MP_INPUT_RGB, .container = "OpenEXR", .extension = "exr", .sequence = 1,
      .to_stdout = 0, .joinable = 1, .audio = MP_AUDIO_BESIDE, .ops = &mp_sink_exr},
-    MOV_ROW(prores422hq, "ProRes 422 HQ in MOV"),   /* first: what .mov means without --to */
-    MOV_ROW(prores4444, "ProRes 4444 in MOV"),
-    MOV_ROW(prores422, "ProRes 422 in MOV"),
-    MOV_ROW(prores422lt, "ProRes 422 LT in MOV"),
-    MOV_ROW(prores422proxy, "ProRes 422 Proxy in MOV"),
-    MOV_ROW(dnxhrhq, "DNxHR HQ (8-bit 4:2:2) in MOV, from 256x120 up"),
-    MOV_ROW(dnxhrhqx, "DNxHR HQX (10-bit 4:2:2) in MOV, from 256x120 up"),
-    MOV_ROW(dnxhr444, "DNxHR 444 (10-bit 4:4:4) in MOV, from 256x120 up"),
+    MOV_ROW(prores422hq, "ProRes 422 HQ in MOV", 1),   /* first: what .mov means without --to */
+    MOV_ROW(prores4444, "ProRes 4444 in MOV", 1),
+    MOV_ROW(prores422, "ProRes 422 in MOV", 1),
+    MOV_ROW(prores422lt, "ProRes 422 LT in MOV", 1),
+    MOV_ROW(prores422proxy, "ProRes 422 Proxy in MOV", 1),
+    MOV_ROW(dnxhrhq, "DNxHR HQ (8-bit 4:2:2) in MOV, from 256x120 up", 0),
+    MOV_ROW(dnxhrhqx, "DNxHR HQX (10-bit 4:2:2) in MOV, from 256x120 up", 0),
+    MOV_ROW(dnxhr444, "DNxHR 444 (10-bit 4:4:4) in MOV, from 256x120 up", 0),
     {.name = "ffv1", .summary = "FFV1 (lossless RGB) in Matroska (MKV)",
      .input = MP_INPUT_RGB, .container = "Matroska", .extension = "mkv", .sequence = 0,
      .to_stdout = 1, .joinable = 1, .audio = MP_AUDIO_MUXED, .ops = &mp_sink_ffv1},

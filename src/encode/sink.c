@@ -69,6 +69,38 @@ mp_status mp_sink_write_rgb(mp_sink *s, const mp_rgb_frame *rgb, mp_error *err)
     return st;
 }
 
+mp_status mp_sink_encoder_new(mp_sink *s, void **enc, mp_error *err)
+{
+    *enc = NULL;
+    return s->ops->encoder_new ? s->ops->encoder_new(s->priv, enc, err) : MP_OK;
+}
+
+void mp_sink_encoder_free(mp_sink *s, void *enc)
+{
+    if (enc)
+        s->ops->encoder_free(enc);
+}
+
+mp_status mp_sink_encode_rgb(mp_sink *s, void *enc, const mp_rgb_frame *rgb,
+                             mp_sink_unit **unit, mp_error *err)
+{
+    return s->ops->encode_rgb(s->priv, enc, rgb, unit, err);
+}
+
+mp_status mp_sink_write_unit(mp_sink *s, mp_sink_unit *unit, mp_error *err)
+{
+    mp_status st = s->ops->write_unit(s->priv, unit, err);
+    if (st == MP_OK)
+        atomic_fetch_add(&s->frames, 1);
+    return st;
+}
+
+void mp_sink_unit_free(mp_sink *s, mp_sink_unit *unit)
+{
+    if (unit)
+        s->ops->unit_free(unit);
+}
+
 mp_status mp_sink_skip_frame(mp_sink *s, uint32_t number, mp_error *err)
 {
     return s->ops->skip_frame ? s->ops->skip_frame(s->priv, number, err) : MP_OK;

@@ -52,7 +52,8 @@ typedef struct slot {
     mp_error read_error;         /* code: the read's status (MP_ERR_DAMAGED: why it failed) */
     mp_frame frame;              /* only for sinks that take frames one at a time */
     mp_frame_meta meta;
-    develop_rgb rgb;             /* only for sinks that take RGB (movies) */
+    develop_rgb rgb;             /* RGB sinks that encode in write_rgb (DNxHR) */
+    mp_sink_unit *unit;          /* the encoded picture, from sinks that encode on workers */
 } slot;
 
 typedef struct job {
@@ -86,6 +87,9 @@ typedef struct worker {
     mp_frame raw, out;
     dualiso_workspace *ws;
     develop_workspace dev;
+    develop_rgb rgb;             /* the picture a worker encodes itself */
+    void *enc;                   /* the worker's encoder (sinks that encode on workers) */
+    int enc_made;                /* mp_sink_encoder_new was called (enc may still be NULL) */
     mp_cache_scratch cache_scratch;
 } worker;
 
@@ -108,8 +112,10 @@ static mp_status worker_create(void *user, void **ctx, mp_error *err)
 
 static void worker_destroy(void *user, void *ctx)
 {
-    (void)user;
+    job *j = user;
     worker *w = ctx;
+    mp_sink_encoder_free(j->sink, w->enc);
+    mp_develop_rgb_free(&w->rgb);
     mp_mlv_scratch_free(&w->scratch);
     mp_frame_free(&w->raw);
     mp_frame_free(&w->out);
@@ -269,7 +275,20 @@ static mp_status convert_one(void *user, void *ctx, uint32_t i, uint32_t slot_in
         if (cached)
             cache_put(j, w, &key, out);
     }
-    if (rgb) {
+    if (rgb && j->ordered && !w->enc_made) {
+        w->enc_made = 1;
+        if ((st = mp_sink_encoder_new(j->sink, &w->enc, err)) != MP_OK) {
+            atomic_store(&j->output_failed, 1);
+            return st;
+        }
+    }
+    if (rgb && w->enc) {   /* only the packet waits in the slot */
+        if ((st = mp_develop_frame(j->dev, out, &w->dev, &w->rgb, err)) != MP_OK)
+            return st;
+        const mp_rgb_frame pic = {{w->rgb.plane[0], w->rgb.plane[1], w->rgb.plane[2]},
+                                  w->rgb.width, w->rgb.height, s->number};
+        st = mp_sink_encode_rgb(j->sink, w->enc, &pic, &s->unit, err);
+    } else if (rgb) {
         st = mp_develop_frame(j->dev, out, &w->dev, &s->rgb, err);
         if (st != MP_OK || j->ordered)
             return st;
@@ -287,12 +306,17 @@ static mp_status convert_one(void *user, void *ctx, uint32_t i, uint32_t slot_in
 
 /* An in-order sink's frame from its slot; lost ones are announced (a movie repeats the
  * previous picture). Concurrent sinks were written by the workers. */
-static mp_status write_in_order(job *j, const slot *s, mp_error *err)
+static mp_status write_in_order(job *j, slot *s, mp_error *err)
 {
     if (s->outcome != FRAME_WRITTEN)
         return mp_sink_skip_frame(j->sink, s->number, err);
     if (j->format->input == MP_INPUT_RAW)
         return mp_sink_write_frame(j->sink, &s->frame, &s->meta, err);
+    if (s->unit) {
+        mp_sink_unit *u = s->unit;
+        s->unit = NULL;
+        return mp_sink_write_unit(j->sink, u, err);
+    }
     const mp_rgb_frame rgb = slot_picture(s);
     return mp_sink_write_rgb(j->sink, &rgb, err);
 }
@@ -350,6 +374,7 @@ static void fill_params(job *j, const mlv_clip_info *info, uint32_t selected)
     p->naming = j->o->naming;
     p->resolve_clip_index = j->o->resolve_clip_index;
     p->one_based = j->o->one_based;
+    p->prores_aw = j->o->prores_aw;
     p->audio = info->audio;
     p->audio_start_us = info->audio_start_us;
     p->video_start_us = info->video_start_us;
@@ -626,6 +651,7 @@ static mp_status run_frames(job *j, uint32_t selected, mp_convert_result *res, m
         mp_mlv_payload_free(&j->slots[k].payload);
         mp_frame_free(&j->slots[k].frame);
         mp_develop_rgb_free(&j->slots[k].rgb);
+        mp_sink_unit_free(j->sink, j->slots[k].unit);
     }
     free(j->slots);
     j->slots = NULL;

@@ -64,6 +64,8 @@ for kind in shared static; do
     echo "demo-$kind: $(cat "$tmp/$kind.out")"
     grep -q "size 256x144 RGGB frames 6 numbers 0-5 written 6 progress 6\$" "$tmp/$kind.out" ||
         fail "demo-$kind: $(cat "$tmp/$kind.out")"
+    grep -q "^prores422hq prores 1, aw for md5: invalid argument\$" "$tmp/$kind.out" ||
+        fail "$kind: the ProRes encoder for md5: $(tail -n 1 "$tmp/$kind.out")"
     grep -q "^first format dng, ffv1 Matroska .mkv developed 1 joinable 1, cpu [a-z0-9]* limit sse7: invalid argument, limit c: ok, now c\$" \
         "$tmp/$kind.out" || fail "demo-$kind formats/cpu: $(tail -n 1 "$tmp/$kind.out")"
     cmp -s "$tmp/$kind.md5" "$tmp/cli.md5" || fail "demo-$kind MD5s differ from the CLI's"

@@ -210,6 +210,11 @@ int main(int argc, char **argv)
         printf("  %-5s rawfix rows (diffs, texture, z): %s (%d rows)\n", mp_cpu_level_name(l),
                f ? "FAILED" : "ok", checked);
         failures += f;
+        checked = 0;
+        f = checkasm_develop((mp_cpu_level)l, rounds, &checked);
+        printf("  %-5s develop rows (load, near, grade, encode, RCD): %s (%d rows)\n",
+               mp_cpu_level_name(l), f ? "FAILED" : "ok", checked);
+        failures += f;
     }
     if (bench && !failures) {
         static row_buf buf, fresh;
@@ -229,6 +234,7 @@ int main(int argc, char **argv)
                    bench_fn(d, 0, &buf, &fresh), bench_fn(d, 1, &buf, &fresh));
         }
         checkasm_rawfix_bench();
+        checkasm_develop_bench();
     }
     return failures ? 1 : 0;
 }

@@ -15,4 +15,8 @@ double cpu_now(void);   /* CPU time of this thread, seconds */
 int checkasm_rawfix(mp_cpu_level level, int rounds, int *checked);
 void checkasm_rawfix_bench(void);
 
+/* check_develop.c: the develop row kernels of one level against C. */
+int checkasm_develop(mp_cpu_level level, int rounds, int *checked);
+void checkasm_develop_bench(void);
+
 #endif

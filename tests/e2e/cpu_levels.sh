@@ -1,7 +1,8 @@
 #!/bin/bash
 # The SIMD levels give the same bytes: a dual-ISO clip (width not a multiple of any vector)
 # with sensor defects (8 frames, so the raw-defect map is built from the rawfix kernels'
-# measurements) converted to DNGs and per-frame MD5s at every level this CPU has
+# measurements) converted to DNGs, per-frame MD5s and developed RGB (rawvideo: the develop
+# kernels) at every level this CPU has
 # (--cpu-flags and MLVPIPE_CPU_FLAGS) equals the plain C conversion; -v names the level in use; a level the
 # CPU lacks or an unknown name is a usage error (exit 2).
 # usage: cpu_levels.sh MLVPIPE MLVSYNTH
@@ -15,6 +16,8 @@ mlvsynth=$2
 
 run c 0 -v --cpu-flags c convert "$tmp/d.MLV" -o "$tmp/c" --threads 2
 run c-md5 0 --cpu-flags c convert "$tmp/d.MLV" --to md5 -o "$tmp/c.md5" --threads 1
+"$mlvpipe" --cpu-flags c convert "$tmp/d.MLV" --to rawvideo -o - --no-audio >"$tmp/c.rgb" ||
+    fail "c: rawvideo run"
 grep -q "SIMD kernels: c$" "$tmp/c.err" || fail "-v does not name level c"
 grep -Eq "raw defects from 8 frames: .* [1-9][0-9]* single defects" "$tmp/c.err" ||
     fail "no defect map: $(grep 'raw defects' "$tmp/c.err")"
@@ -31,6 +34,9 @@ for level in sse2 avx2 neon; do
     MLVPIPE_CPU_FLAGS=$level "$mlvpipe" convert "$tmp/d.MLV" --to md5 -o "$tmp/$level.md5" \
         --threads 1 || fail "$level: md5 run"
     cmp -s "$tmp/c.md5" "$tmp/$level.md5" || fail "$level (MLVPIPE_CPU_FLAGS): MD5s differ"
+    "$mlvpipe" --cpu-flags "$level" convert "$tmp/d.MLV" --to rawvideo -o - --no-audio \
+        >"$tmp/$level.rgb" || fail "$level: rawvideo run"
+    cmp -s "$tmp/c.rgb" "$tmp/$level.rgb" || fail "$level: developed RGB differs from C"
 done
 case "$(uname -m)" in
 x86_64|aarch64) [ "$levels" -ge 1 ] || fail "no SIMD level available" ;;

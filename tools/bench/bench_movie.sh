@@ -12,11 +12,14 @@
 #      against 2 bytes per pixel.
 # Wall time, CPU time (user + sys, all threads), peak RSS and fps = frames / wall. Scratch in /dev/shm
 # when there is one, so the disk does not count. mlvpipe runs include its levels pre-pass.
-# usage: bench_movie.sh MLVPIPE MLVSYNTH [FRAMES (48)]
+# Part (a) also runs mlvpipe at --threads 1 (memory per worker), with --prores-encoder aw, and
+# at --cpu-flags c (the develop kernels' SIMD gain), and prints the movies' data rates.
+# usage: bench_movie.sh MLVPIPE MLVSYNTH [FRAMES (48) [a: part (a) only]]
 set -u
 mlvpipe=$1
 mlvsynth=$2
 frames=${3:-48}
+only=${4:-}
 W=1920 H=1080
 command -v ffmpeg >/dev/null || { echo "no ffmpeg: skip"; exit 77; }
 base=/tmp
@@ -46,12 +49,20 @@ echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 "$mlvsynth" -o "$tmp/n.MLV" --content dualiso --ev-gap 0.01 --no-diso --size ${W}x${H} \
     --frames "$frames" >/dev/null ||
     die "mlvsynth (non-dual)"
-"$mlvsynth" -o "$tmp/d.MLV" --dual-iso --size ${W}x${H} --frames "$frames" >/dev/null ||
-    die "mlvsynth (dual ISO)"
+[ "$only" = a ] || "$mlvsynth" -o "$tmp/d.MLV" --dual-iso --size ${W}x${H} --frames "$frames" \
+    >/dev/null || die "mlvsynth (dual ISO)"
 
 echo "(a) non-dual -> ProRes 422 HQ"
 measure "mlvpipe convert --to prores422hq" \
     "$mlvpipe" convert "$tmp/n.MLV" --to prores422hq -o "$tmp/a1.mov"
+measure "mlvpipe convert --to prores422hq --threads 1" \
+    "$mlvpipe" convert "$tmp/n.MLV" --to prores422hq --threads 1 -o "$tmp/a1t.mov"
+cmp -s "$tmp/a1.mov" "$tmp/a1t.mov" || die "--threads 1 and default threads differ"
+measure "mlvpipe convert --to prores422hq --cpu-flags c" \
+    "$mlvpipe" --cpu-flags c convert "$tmp/n.MLV" --to prores422hq -o "$tmp/a1c.mov"
+cmp -s "$tmp/a1.mov" "$tmp/a1c.mov" || die "--cpu-flags c differs"
+measure "mlvpipe convert --to prores422hq --prores-encoder aw" \
+    "$mlvpipe" convert "$tmp/n.MLV" --to prores422hq --prores-encoder aw -o "$tmp/a1w.mov"
 measure "mlvpipe convert --to prores422hq --fast" \
     "$mlvpipe" convert "$tmp/n.MLV" --to prores422hq --fast -o "$tmp/a2.mov"
 measure "ffmpeg -c:v prores_ks -profile:v 3" \
@@ -66,10 +77,16 @@ measure "mlvpipe convert --to ffv1" \
 measure "ffmpeg ffv1 gbrp16le -level 3 -slices 16 -coder 1" \
     ffmpeg -nostdin -v error -i "$tmp/n.MLV" -c:v ffv1 -level 3 -slices 16 -coder 1 \
     -slicecrc 1 -g 1 -pix_fmt gbrp16le "$tmp/a6.mkv"
-for f in a1.mov a3.mov a4.mov a5.mkv a6.mkv; do
+measure "mlvpipe convert --to ffv1 --threads 1" \
+    "$mlvpipe" convert "$tmp/n.MLV" --to ffv1 --threads 1 -o "$tmp/a5t.mkv"
+for f in a1.mov a1w.mov a3.mov a4.mov a5.mkv a6.mkv; do
     printf '  %-8s %6.1f Mb/s\n' "$f" "$(echo "$(stat -c %s "$tmp/$f") * 8 * 25 / $frames / 1000000" | bc -l)"
 done
 
+if [ "$only" = a ]; then
+    echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+    exit 0
+fi
 echo "(b) dual ISO -> ProRes 422 HQ"
 measure "mlvpipe convert --to prores422hq" \
     "$mlvpipe" convert "$tmp/d.MLV" --to prores422hq -o "$tmp/b1.mov"

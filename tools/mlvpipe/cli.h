@@ -54,7 +54,8 @@ typedef enum cli_scope {
     CLI_SCOPE_DEVELOPED,      /* formats of developed RGB (not the raw mosaic) */
     CLI_SCOPE_RAW_SEQUENCE,   /* sequences of the raw mosaic: DNG */
     CLI_SCOPE_SEQUENCE,       /* image sequences: one file per frame in a folder */
-    CLI_SCOPE_WAV             /* formats with the clip's audio as a WAV beside the frames */
+    CLI_SCOPE_WAV,            /* formats with the clip's audio as a WAV beside the frames */
+    CLI_SCOPE_PRORES          /* the ProRes movies */
 } cli_scope;
 /* EXIT_OK when format (a known --to name) is in scope, else the usage error of command:
  * "OPTION DOES (--to the formats in scope); --to FORMAT what it does instead". */

@@ -12,6 +12,7 @@
 
 typedef struct cli_convert_args {
     mlvpipe_convert_settings o;
+    mlvpipe_movie_settings movie;
     const char *to;                   /* --to as given, NULL: from -o, else dng */
     cli_progress_mode mode;
     double progress_every;

@@ -69,6 +69,7 @@ static int in_scope(const mlvpipe_format *f, cli_scope scope)
     case CLI_SCOPE_RAW_SEQUENCE: return !f->developed && f->sequence;
     case CLI_SCOPE_SEQUENCE: return f->sequence;
     case CLI_SCOPE_WAV: return f->audio == MLVPIPE_FORMAT_AUDIO_BESIDE;
+    case CLI_SCOPE_PRORES: return f->prores;
     }
     return 0;
 }
@@ -90,6 +91,8 @@ static const char *instead(const mlvpipe_format *f, cli_scope scope, char *buf, 
         return f->audio == MLVPIPE_FORMAT_AUDIO_MUXED ? "carries the audio of its frames in "
                                                         "the file, whatever --frames says"
                                                       : "writes no audio";
+    case CLI_SCOPE_PRORES:
+        return is_movie(f) ? "is not ProRes" : "writes no movie";
     }
     return "";
 }

@@ -29,11 +29,15 @@ typedef struct kind_info {
     int takes_audio;
     int needs_seek;
     uint32_t min_width, min_height;   /* the encoder refuses smaller pictures */
+    int stateful;              /* the encoder carries state from frame to frame (below) */
 } kind_info;
 
 /* prores_ks does not tie its profile to a pixel format (doc/outputs.md 1): the 4:2:2 profiles
  * get yuv422p10le, 4444 yuv444p10le. dnxhd checks the pairing itself (DNxHR HQ is 8-bit
- * 4:2:2 only, HQX 10-bit 4:2:2, 444 10-bit 4:4:4) and takes DNxHR from 256x120 up. */
+ * 4:2:2 only, HQX 10-bit 4:2:2, 444 10-bit 4:4:4) and takes DNxHR from 256x120 up.
+ * dnxhd starts each frame's quantiser search from the previous frame's result, so it is the
+ * one kind kept on a single encoder (stateful); every other encoder here codes a picture the
+ * same whichever encoder instance sees it, which lets workers encode frames in parallel. */
 static const kind_info kinds[] = {
     [AV_SINK_PRORES_422HQ] = {"prores422hq", "mov", "prores_ks", AV_PIX_FMT_YUV422P10LE,
                               FF_PROFILE_PRORES_HQ, 1, 1, 2, 2},
@@ -52,28 +56,36 @@ static const kind_info kinds[] = {
     [AV_SINK_PRORES_PROXY] = {"prores422proxy", "mov", "prores_ks", AV_PIX_FMT_YUV422P10LE,
                               FF_PROFILE_PRORES_PROXY, 1, 1, 2, 2},
     [AV_SINK_DNXHR_HQ] = {"dnxhrhq", "mov", "dnxhd", AV_PIX_FMT_YUV422P, FF_PROFILE_DNXHR_HQ, 1,
-                          1, 256, 120},
+                          1, 256, 120, 1},
     [AV_SINK_DNXHR_HQX] = {"dnxhrhqx", "mov", "dnxhd", AV_PIX_FMT_YUV422P10LE,
-                           FF_PROFILE_DNXHR_HQX, 1, 1, 256, 120},
+                           FF_PROFILE_DNXHR_HQX, 1, 1, 256, 120, 1},
     [AV_SINK_DNXHR_444] = {"dnxhr444", "mov", "dnxhd", AV_PIX_FMT_YUV444P10LE,
-                           FF_PROFILE_DNXHR_444, 1, 1, 256, 120},
+                           FF_PROFILE_DNXHR_444, 1, 1, 256, 120, 1},
 };
 #define KIND_COUNT (sizeof kinds / sizeof kinds[0])
+
+/* One encoder instance with its picture buffer: the sink's own, or one per worker thread. */
+struct mp_av_encoder {
+    const mp_av_sink *sink;      /* read only: kind, sizes, Y'CbCr coefficients */
+    AVCodecContext *ctx;
+    AVFrame *frame;
+    AVPacket *pkt;
+    uint16_t *row8;              /* 8-bit Y'CbCr: one row of each plane before narrowing */
+};
 
 struct mp_av_sink {
     mp_av_sink_params p;
     const kind_info *kind;
+    const char *encoder;         /* the kind's, or prores_aw (params.prores_aw) */
     int is_yuv;
     int chroma_shift;            /* Y'CbCr: 1 for 4:2:2, 0 for 4:4:4 */
     int yuv_bits;                /* Y'CbCr: 8 or 10 */
-    uint16_t *row8;              /* 8-bit Y'CbCr: one row of each plane before narrowing */
     mp_av_yuv_coeffs yuv;
     AVRational fps, time_base;
     mp_av_output out;
     AVFormatContext *fmt;
-    AVCodecContext *enc;
+    mp_av_encoder *enc;          /* the stream's parameters, and write_rgb's encoder */
     AVStream *video, *audio_stream;
-    AVFrame *frame;
     AVPacket *pkt;
     mp_av_audio audio;
     int audio_ended;             /* mp_av_sink_end_audio: pad with silence as the video goes */
@@ -157,6 +169,9 @@ static mp_status check_params(const mp_av_sink_params *p, const char *path, mp_e
         return mp_error_set(err, MP_ERR_UNSUPPORTED, "%s: %s needs a picture of at least %ux%u, "
                             "this clip's is %ux%u", path, k->name, k->min_width,
                             k->min_height, p->width, p->height);
+    if (p->prores_aw && strcmp(k->encoder, "prores_ks"))
+        return mp_error_set(err, MP_ERR_ARG, "%s: %s is not ProRes: prores_aw does not apply",
+                            path, k->name);
     if (p->threads < 0 || p->threads > 256)
         return mp_error_set(err, MP_ERR_ARG, "%s: %d encoder threads", path, p->threads);
     if (k->needs_seek && strcmp(path, "-") == 0)
@@ -190,17 +205,43 @@ static mp_status start_timecode(const mp_av_sink *s, char out[AV_TIMECODE_CHARS]
                      mp_av_output_name(&s->out), err);
 }
 
-static mp_status open_encoder(mp_av_sink *s, mp_error *err)
+void mp_av_encoder_free(mp_av_encoder *e)
+{
+    if (!e)
+        return;
+    avcodec_free_context(&e->ctx);
+    av_frame_free(&e->frame);
+    av_packet_free(&e->pkt);
+    free(e->row8);
+    free(e);
+}
+
+/* An opened encoder of the sink's kind. Only slice threads: a frame-threaded encoder holds
+ * frames back and keeps a copy of every picture in flight per thread, and the pipeline runs
+ * frames in parallel itself (mp_av_encoder_new). */
+static mp_status encoder_open(const mp_av_sink *s, int threads, mp_av_encoder **out,
+                              mp_error *err)
 {
     const kind_info *k = s->kind;
-    const AVCodec *codec = avcodec_find_encoder_by_name(k->encoder);
+    const char *name = mp_av_output_name(&s->out);
+    *out = NULL;
+    const AVCodec *codec = avcodec_find_encoder_by_name(s->encoder);
     if (!codec)
-        return mp_error_set(err, MP_ERR_UNSUPPORTED, "%s: libavcodec has no %s encoder",
-                            mp_av_output_name(&s->out), k->encoder);
-    AVCodecContext *c = s->enc = avcodec_alloc_context3(codec);
-    if (!c)
-        return mp_error_set(err, MP_ERR_NOMEM, "%s: cannot allocate the encoder",
-                            mp_av_output_name(&s->out));
+        return mp_error_set(err, MP_ERR_UNSUPPORTED, "%s: libavcodec has no %s encoder", name,
+                            s->encoder);
+    mp_av_encoder *e = calloc(1, sizeof *e);
+    AVCodecContext *c = e ? e->ctx = avcodec_alloc_context3(codec) : NULL;
+    if (e) {
+        e->sink = s;
+        e->frame = av_frame_alloc();
+        e->pkt = av_packet_alloc();
+        if (s->is_yuv && s->yuv_bits == 8)
+            e->row8 = malloc(3 * (size_t)s->p.width * sizeof *e->row8);
+    }
+    if (!c || !e->frame || !e->pkt || (s->is_yuv && s->yuv_bits == 8 && !e->row8)) {
+        mp_av_encoder_free(e);
+        return mp_error_set(err, MP_ERR_NOMEM, "%s: cannot allocate the encoder", name);
+    }
     c->width = (int)s->p.width;
     c->height = (int)s->p.height;
     c->pix_fmt = k->pix_fmt;
@@ -208,7 +249,8 @@ static mp_status open_encoder(mp_av_sink *s, mp_error *err)
     c->framerate = s->fps;
     c->sample_aspect_ratio = (AVRational){1, 1};
     c->gop_size = 1;
-    c->thread_count = s->p.threads ? s->p.threads : 1;
+    c->thread_count = threads;
+    c->thread_type = FF_THREAD_SLICE;
     c->flags |= AV_CODEC_FLAG_BITEXACT;
     c->color_primaries = s->p.primaries;
     c->color_trc = s->p.transfer;
@@ -230,44 +272,64 @@ static mp_status open_encoder(mp_av_sink *s, mp_error *err)
      * (Proxy, LT), grows the packet, and says so with a warning that asks for a sample and an
      * FFmpeg update; the frame is correct, so that note goes to the debug level (its failures
      * still come back as return codes). */
-    if (!strcmp(k->encoder, "prores_ks"))
+    if (!strcmp(s->encoder, "prores_ks"))
         c->log_level_offset = AV_LOG_DEBUG - AV_LOG_WARNING;
     if (s->p.kind == AV_SINK_FFV1) {
         c->level = 3;
         /* Fixed by the frame size, never by the thread count, so the bytes do not change
          * with --threads; slices are what FFV1's threads work on. */
         c->slices = s->p.width >= 1280 && s->p.height >= 720 ? 16 : 4;
-        c->thread_type = FF_THREAD_SLICE;
         av_opt_set_int(c->priv_data, "slicecrc", 1, 0);
         av_opt_set_int(c->priv_data, "coder", 1, 0);   /* range coder: what > 8 bits needs */
     }
     if (s->fmt->oformat->flags & AVFMT_GLOBALHEADER)
         c->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
     int r = avcodec_open2(c, codec, NULL);
-    if (r < 0)
-        return mp_av_fail(s, r, k->encoder, err);
+    if (r >= 0) {
+        e->frame->format = c->pix_fmt;
+        e->frame->width = c->width;
+        e->frame->height = c->height;
+        r = av_frame_get_buffer(e->frame, 0);
+    }
+    if (r < 0) {
+        mp_av_encoder_free(e);
+        return mp_av_output_fail(NULL, r, name, s->encoder, err);
+    }
+    *out = e;
+    return MP_OK;
+}
 
+mp_status mp_av_encoder_new(const mp_av_sink *s, mp_av_encoder **out, mp_error *err)
+{
+    *out = NULL;
+    return s->kind->stateful ? MP_OK : encoder_open(s, 1, out, err);
+}
+
+mp_av_encoder *mp_av_sink_encoder(mp_av_sink *s)
+{
+    return s->enc;
+}
+
+static mp_status open_encoder(mp_av_sink *s, mp_error *err)
+{
+    mp_status st = encoder_open(s, s->p.threads ? s->p.threads : 1, &s->enc, err);
+    if (st != MP_OK)
+        return st;
+    AVCodecContext *c = s->enc->ctx;
     s->video = avformat_new_stream(s->fmt, NULL);
     if (!s->video)
         return mp_error_set(err, MP_ERR_NOMEM, "%s: cannot add the video stream",
                             mp_av_output_name(&s->out));
-    if ((r = avcodec_parameters_from_context(s->video->codecpar, c)) < 0)
+    int r = avcodec_parameters_from_context(s->video->codecpar, c);
+    if (r < 0)
         return mp_av_fail(s, r, "video stream parameters", err);
     s->video->time_base = s->time_base;
     s->video->avg_frame_rate = s->fps;
     s->video->r_frame_rate = s->fps;
     s->video->sample_aspect_ratio = c->sample_aspect_ratio;
-
-    s->frame = av_frame_alloc();
-    s->pkt = av_packet_alloc();
-    if (!s->frame || !s->pkt)
-        return mp_error_set(err, MP_ERR_NOMEM, "%s: cannot allocate a frame",
+    if (!(s->pkt = av_packet_alloc()))
+        return mp_error_set(err, MP_ERR_NOMEM, "%s: cannot allocate a packet",
                             mp_av_output_name(&s->out));
-    s->frame->format = c->pix_fmt;
-    s->frame->width = c->width;
-    s->frame->height = c->height;
-    if ((r = av_frame_get_buffer(s->frame, 0)) < 0)
-        return mp_av_fail(s, r, "frame buffer", err);
     return MP_OK;
 }
 
@@ -340,6 +402,7 @@ mp_status mp_av_sink_open(mp_av_sink **out, const char *path, const mp_av_sink_p
         return mp_error_set(err, MP_ERR_NOMEM, "%s: out of memory", path);
     s->p = *p;
     s->kind = &kinds[p->kind];
+    s->encoder = p->prores_aw ? "prores_aw" : s->kind->encoder;
     const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(s->kind->pix_fmt);
     s->is_yuv = !(desc->flags & AV_PIX_FMT_FLAG_RGB);
     s->chroma_shift = desc->log2_chroma_w;
@@ -351,9 +414,6 @@ mp_status mp_av_sink_open(mp_av_sink **out, const char *path, const mp_av_sink_p
     if (st == MP_OK && s->is_yuv)
         st = with_path(mp_av_yuv_init_bits(&s->yuv, p->yuv_matrix, p->yuv_range, s->yuv_bits,
                                            err), path, err);
-    if (st == MP_OK && s->is_yuv && s->yuv_bits == 8 &&
-        !(s->row8 = malloc(3 * (size_t)p->width * sizeof *s->row8)))
-        st = mp_error_set(err, MP_ERR_NOMEM, "%s: out of memory", path);
     if (st == MP_OK)
         st = with_path(mp_av_stream_rate(p->fps_num, p->fps_den, &s->fps, &s->time_base, err),
                        path, err);
@@ -377,20 +437,6 @@ static mp_status write_packet(mp_av_sink *s, AVStream *st, AVRational from, mp_e
     return r < 0 ? mp_av_fail(s, r, "writing a packet", err) : MP_OK;
 }
 
-static mp_status drain_encoder(mp_av_sink *s, mp_error *err)
-{
-    for (;;) {
-        int r = avcodec_receive_packet(s->enc, s->pkt);
-        if (r == AVERROR(EAGAIN) || r == AVERROR_EOF)
-            return MP_OK;
-        if (r < 0)
-            return mp_av_fail(s, r, s->kind->encoder, err);
-        mp_status st = write_packet(s, s->video, s->enc->time_base, err);
-        if (st != MP_OK)
-            return st;
-    }
-}
-
 static mp_status emit_audio_packet(void *opaque, const uint8_t *data, size_t bytes, int64_t pts,
                                    uint32_t samples, mp_error *err)
 {
@@ -407,20 +453,21 @@ static mp_status emit_audio_packet(void *opaque, const uint8_t *data, size_t byt
 }
 
 /* One row of Y'CbCr into the frame's planes; 8-bit codes go through row8. */
-static void fill_yuv_row(mp_av_sink *s, const uint16_t *r, const uint16_t *g, const uint16_t *b,
-                         uint32_t y)
+static void fill_yuv_row(mp_av_encoder *e, const uint16_t *r, const uint16_t *g,
+                         const uint16_t *b, uint32_t y)
 {
-    AVFrame *f = s->frame;
+    const mp_av_sink *s = e->sink;
+    AVFrame *f = e->frame;
     uint32_t w = s->p.width;
     uint16_t *row[3];
     for (int i = 0; i < 3; i++)
-        row[i] = s->row8 ? s->row8 + (size_t)i * w
+        row[i] = e->row8 ? e->row8 + (size_t)i * w
                          : (uint16_t *)(f->data[i] + (size_t)y * (size_t)f->linesize[i]);
     if (s->chroma_shift)
         mp_av_yuv_row_422(&s->yuv, r, g, b, w, row[0], row[1], row[2]);
     else
         mp_av_yuv_row_444(&s->yuv, r, g, b, w, row[0], row[1], row[2]);
-    if (!s->row8)
+    if (!e->row8)
         return;
     for (int i = 0; i < 3; i++) {
         uint8_t *out = f->data[i] + (size_t)y * (size_t)f->linesize[i];
@@ -431,15 +478,16 @@ static void fill_yuv_row(mp_av_sink *s, const uint16_t *r, const uint16_t *g, co
 }
 
 /* Fills the AVFrame with the kind's pixel format from R, G, B planes. */
-static void fill_frame(mp_av_sink *s, const uint16_t *const rgb[3], size_t stride)
+static void fill_frame(mp_av_encoder *e, const uint16_t *const rgb[3], size_t stride)
 {
-    AVFrame *f = s->frame;
+    const mp_av_sink *s = e->sink;
+    AVFrame *f = e->frame;
     uint32_t w = s->p.width;
     for (uint32_t y = 0; y < s->p.height; y++) {
         const uint16_t *r = rgb[0] + y * stride, *g = rgb[1] + y * stride,
                        *b = rgb[2] + y * stride;
         if (s->is_yuv) {
-            fill_yuv_row(s, r, g, b, y);
+            fill_yuv_row(e, r, g, b, y);
         } else if (s->p.kind == AV_SINK_RAWVIDEO) {
             uint16_t *packed = (uint16_t *)(f->data[0] + (size_t)y * (size_t)f->linesize[0]);
             for (uint32_t x = 0; x < w; x++) {
@@ -458,39 +506,89 @@ static void fill_frame(mp_av_sink *s, const uint16_t *const rgb[3], size_t strid
     }
 }
 
-mp_status mp_av_sink_write_rgb(mp_av_sink *s, const uint16_t *const planes[3], size_t stride,
-                            uint64_t frame, mp_error *err)
+mp_status mp_av_encode_rgb(mp_av_encoder *e, const uint16_t *const planes[3], size_t stride,
+                           AVPacket **out, mp_error *err)
+{
+    const mp_av_sink *s = e->sink;
+    const char *name = mp_av_output_name(&s->out);
+    *out = NULL;
+    if (stride < s->p.width)
+        return mp_error_set(err, MP_ERR_ARG, "%s: row stride %zu below the width %u", name,
+                            stride, s->p.width);
+    int r = av_frame_make_writable(e->frame);
+    if (r < 0)
+        return mp_av_output_fail(NULL, r, name, "frame buffer", err);
+    fill_frame(e, planes, stride);
+    AVFrame *f = e->frame;
+    AVCodecContext *c = e->ctx;
+    f->pts = 0;   /* the writer stamps the packet */
+    f->color_primaries = c->color_primaries;
+    f->color_trc = c->color_trc;
+    f->colorspace = c->colorspace;
+    f->color_range = c->color_range;
+    f->pict_type = AV_PICTURE_TYPE_I;
+    f->key_frame = 1;
+    /* Slice threads only (encoder_open): the packet comes out of the same call. */
+    if ((r = avcodec_send_frame(c, f)) < 0 || (r = avcodec_receive_packet(c, e->pkt)) < 0)
+        return mp_av_output_fail(NULL, r, name, s->encoder, err);
+    /* The encoder's buffer is sized for its worst case (FFV1 16-bit: about 4x what a frame
+     * takes, its slices written spread over all of it); packets wait in the pipeline's slots,
+     * so each keeps only its bytes. */
+    AVPacket *p = av_packet_alloc();
+    if (!p || (r = av_new_packet(p, e->pkt->size)) < 0 ||
+        (r = av_packet_copy_props(p, e->pkt)) < 0) {
+        av_packet_free(&p);
+        av_packet_unref(e->pkt);
+        return mp_error_set(err, MP_ERR_NOMEM, "%s: cannot allocate a packet", name);
+    }
+    memcpy(p->data, e->pkt->data, (size_t)e->pkt->size);
+    av_packet_unref(e->pkt);
+    *out = p;
+    return MP_OK;
+}
+
+static mp_status check_next(const mp_av_sink *s, uint64_t frame, mp_error *err)
 {
     uint64_t expected = s->p.first_frame + s->frames;
     if (frame != expected)
         return mp_error_set(err, MP_ERR_RANGE, "%s: frame %llu arrived, %llu expected (frames "
                             "must come in order, none missing)", mp_av_output_name(&s->out),
                             (unsigned long long)frame, (unsigned long long)expected);
-    if (stride < s->p.width)
-        return mp_error_set(err, MP_ERR_ARG, "%s: row stride %zu below the width %u",
-                            mp_av_output_name(&s->out), stride, s->p.width);
-    /* The encoder may still hold the previous frame's buffer (frame threads). */
-    int r = av_frame_make_writable(s->frame);
+    return MP_OK;
+}
+
+mp_status mp_av_sink_write_packet(mp_av_sink *s, const AVPacket *pkt, uint64_t frame,
+                                  mp_error *err)
+{
+    mp_status st = check_next(s, frame, err);
+    if (st != MP_OK)
+        return st;
+    int r = av_packet_ref(s->pkt, pkt);
     if (r < 0)
-        return mp_av_fail(s, r, "frame buffer", err);
-    fill_frame(s, planes, stride);
-    AVFrame *f = s->frame;
-    f->pts = (int64_t)frame;
-    f->color_primaries = s->enc->color_primaries;
-    f->color_trc = s->enc->color_trc;
-    f->colorspace = s->enc->colorspace;
-    f->color_range = s->enc->color_range;
-    f->pict_type = AV_PICTURE_TYPE_I;
-    f->key_frame = 1;
-    if ((r = avcodec_send_frame(s->enc, f)) < 0)
-        return mp_av_fail(s, r, s->kind->encoder, err);
-    mp_status st = drain_encoder(s, err);
+        return mp_av_fail(s, r, "packet", err);
+    s->pkt->pts = s->pkt->dts = (int64_t)frame;
+    s->pkt->flags |= AV_PKT_FLAG_KEY;
+    st = write_packet(s, s->video, s->enc->ctx->time_base, err);
     if (st != MP_OK)
         return st;
     s->frames++;
     if (s->audio_stream)
         return mp_av_audio_emit(&s->audio, frame + 1, s->audio_ended, emit_audio_packet, s, err);
     return MP_OK;
+}
+
+mp_status mp_av_sink_write_rgb(mp_av_sink *s, const uint16_t *const planes[3], size_t stride,
+                            uint64_t frame, mp_error *err)
+{
+    mp_status st = check_next(s, frame, err);
+    if (st != MP_OK)
+        return st;
+    AVPacket *pkt;
+    st = mp_av_encode_rgb(s->enc, planes, stride, &pkt, err);
+    if (st == MP_OK)
+        st = mp_av_sink_write_packet(s, pkt, frame, err);
+    av_packet_free(&pkt);
+    return st;
 }
 
 mp_status mp_av_sink_write_audio(mp_av_sink *s, const void *pcm, size_t bytes, mp_error *err)
@@ -524,9 +622,9 @@ mp_status mp_av_sink_finish(mp_av_sink *s, mp_error *err)
         mp_av_sink_abort(s);
         return st;
     }
-    int r = avcodec_send_frame(s->enc, NULL);
-    mp_status st = r < 0 ? mp_av_fail(s, r, s->kind->encoder, err) : drain_encoder(s, err);
-    if (st == MP_OK && s->audio_stream)
+    mp_status st = MP_OK;
+    int r;
+    if (s->audio_stream)
         st = mp_av_audio_emit(&s->audio, s->p.first_frame + s->frames, 1, emit_audio_packet, s,
                            err);
     if (st == MP_OK && (r = av_write_trailer(s->fmt)) < 0)
@@ -546,12 +644,10 @@ void mp_av_sink_abort(mp_av_sink *s)
     if (s->fmt)
         s->fmt->pb = NULL;   /* mp_av_output owns it */
     avformat_free_context(s->fmt);
-    avcodec_free_context(&s->enc);
-    av_frame_free(&s->frame);
+    mp_av_encoder_free(s->enc);
     av_packet_free(&s->pkt);
     mp_av_audio_free(&s->audio);
     mp_av_output_abort(&s->out);
-    free(s->row8);
     free(s);
 }
 

@@ -7,7 +7,9 @@
  * bounded for any clip length. The first frame written has PTS = its absolute frame number,
  * so chunks of a clip join with farm/join.h (mlvpipe join). NUT and rawvideo carry no colour
  * tags (rawvideo no size or rate either): opening one logs, at info level (-v), the ffmpeg
- * input options that read it as written. */
+ * input options that read it as written. Pictures are encoded on the pipeline's workers
+ * (one encoder each, mp_sink_ops.encoder_new) except DNxHR's, which write_rgb encodes; a lost
+ * frame repeats the previous packet (the same bytes a second encoding would give). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,9 +28,7 @@ typedef struct movie {
     uint32_t next;                /* next number expected */
     uint64_t written;             /* pictures given to the sink */
     uint32_t pending;             /* lost frames before the first picture */
-    uint16_t *last;               /* copy of the last picture (3 planes), to fill lost frames */
-    size_t last_capacity;         /* samples */
-    uint32_t last_width, last_height;
+    AVPacket *last;               /* the last picture's packet, to fill lost frames */
     /* audio */
     mp_status (*read_audio)(void *opaque, uint64_t offset, void *buf, size_t bytes,
                             mp_error *err);
@@ -65,14 +65,15 @@ static mp_status push_audio(movie *m, mp_error *err)
     return MP_OK;
 }
 
-static mp_status emit(movie *m, const mp_rgb_frame *rgb, uint32_t times, mp_error *err)
+struct mp_sink_unit {
+    AVPacket *pkt;
+    uint32_t number;
+};
+
+static mp_status emit(movie *m, const AVPacket *pkt, uint32_t times, mp_error *err)
 {
-    size_t corner = (size_t)m->crop_top * rgb->width + m->crop_left;
-    const uint16_t *const planes[3] = {rgb->plane[0] + corner, rgb->plane[1] + corner,
-                                       rgb->plane[2] + corner};
     for (uint32_t i = 0; i < times; i++) {
-        mp_status st = mp_av_sink_write_rgb(m->sink, planes, rgb->width, m->first + m->written,
-                                            err);
+        mp_status st = mp_av_sink_write_packet(m->sink, pkt, m->first + m->written, err);
         if (st != MP_OK)
             return st;
         m->written++;
@@ -82,37 +83,12 @@ static mp_status emit(movie *m, const mp_rgb_frame *rgb, uint32_t times, mp_erro
     return MP_OK;
 }
 
-static mp_rgb_frame last_picture(const movie *m)
-{
-    size_t n = (size_t)m->last_width * m->last_height;
-    return (mp_rgb_frame){{m->last, m->last + n, m->last + 2 * n}, m->last_width,
-                          m->last_height, 0};
-}
-
-static mp_status keep_last(movie *m, const mp_rgb_frame *rgb, mp_error *err)
-{
-    size_t n = (size_t)rgb->width * rgb->height;
-    if (m->last_capacity < 3 * n) {
-        uint16_t *p = realloc(m->last, 3 * n * sizeof *p);
-        if (!p)
-            return mp_error_set(err, MP_ERR_NOMEM, "movie: out of memory");
-        m->last = p;
-        m->last_capacity = 3 * n;
-    }
-    for (int c = 0; c < 3; c++)
-        memcpy(m->last + c * n, rgb->plane[c], n * sizeof *rgb->plane[c]);
-    m->last_width = rgb->width;
-    m->last_height = rgb->height;
-    return MP_OK;
-}
-
 static void movie_abort(void *priv)
 {
     movie *m = priv;
     mp_av_sink_abort(m->sink);
     m->sink = NULL;
-    free(m->last);
-    m->last = NULL;
+    av_packet_free(&m->last);
     free(m->audio_buf);
     m->audio_buf = NULL;
 }
@@ -148,6 +124,7 @@ static mp_status movie_open(movie *m, const char *path, mp_av_sink_kind kind,
     ap.transfer = color.transfer;
     ap.yuv_matrix = color.yuv_matrix;
     ap.threads = (int)p->threads;
+    ap.prores_aw = p->prores_aw;
     ap.overwrite = p->overwrite;
     ap.log = p->log;
     if (p->audio.present && p->audio_bytes && p->read_audio) {
@@ -174,40 +151,92 @@ static mp_status movie_open(movie *m, const char *path, mp_av_sink_kind kind,
     return st;
 }
 
-/* The picture of frame `number`, or NULL when it was lost. */
-static mp_status movie_picture(movie *m, uint32_t number, const mp_rgb_frame *rgb, mp_error *err)
+/* The active area of a picture through enc (NULL: the sink's own encoder) into u. */
+static mp_status movie_encode(movie *m, mp_av_encoder *enc, const mp_rgb_frame *rgb,
+                              mp_sink_unit *u, mp_error *err)
 {
-    if (number < m->next || number >= m->end)
+    size_t corner = (size_t)m->crop_top * rgb->width + m->crop_left;
+    const uint16_t *const planes[3] = {rgb->plane[0] + corner, rgb->plane[1] + corner,
+                                       rgb->plane[2] + corner};
+    u->number = rgb->number;
+    return mp_av_encode_rgb(enc ? enc : mp_av_sink_encoder(m->sink), planes, rgb->width,
+                            &u->pkt, err);
+}
+
+/* The packet of frame `number`, or NULL when it was lost; a packet given is kept as the last
+ * picture (the movie takes it). */
+static mp_status movie_picture(movie *m, uint32_t number, AVPacket *pkt, mp_error *err)
+{
+    if (number < m->next || number >= m->end) {
+        av_packet_free(&pkt);
         return mp_error_set(err, MP_ERR_ARG, "movie: frame %u out of order (expected %u-%u)",
                             number, m->next, m->end - 1);
+    }
     uint32_t gap = number - m->next;
     m->next = number + 1;
-    mp_status st;
-    if (!rgb) {
+    if (!pkt) {
         if (!m->last) {
             m->pending += gap + 1;
             return MP_OK;
         }
-        mp_rgb_frame last = last_picture(m);
-        return emit(m, &last, gap + 1, err);
+        return emit(m, m->last, gap + 1, err);
     }
-    if (m->last) {
-        mp_rgb_frame last = last_picture(m);
-        st = emit(m, &last, gap, err);
-    } else {
-        st = emit(m, rgb, m->pending + gap, err);   /* nothing earlier: hold this picture */
-    }
+    mp_status st;
+    if (m->last)
+        st = emit(m, m->last, gap, err);
+    else
+        st = emit(m, pkt, m->pending + gap, err);   /* nothing earlier: hold this picture */
     m->pending = 0;
-    if (st == MP_OK)
-        st = emit(m, rgb, 1, err);
-    if (st == MP_OK)
-        st = keep_last(m, rgb, err);
-    return st;
+    av_packet_free(&m->last);
+    m->last = pkt;
+    return st == MP_OK ? emit(m, pkt, 1, err) : st;
 }
 
 static mp_status movie_write_rgb(void *priv, const mp_rgb_frame *rgb, mp_error *err)
 {
-    return movie_picture(priv, rgb->number, rgb, err);
+    movie *m = priv;
+    mp_sink_unit u;
+    mp_status st = movie_encode(m, NULL, rgb, &u, err);
+    return st == MP_OK ? movie_picture(m, rgb->number, u.pkt, err) : st;
+}
+
+static mp_status movie_encoder_new(void *priv, void **enc, mp_error *err)
+{
+    movie *m = priv;
+    return mp_av_encoder_new(m->sink, (mp_av_encoder **)enc, err);
+}
+
+static void movie_encoder_free(void *enc)
+{
+    mp_av_encoder_free(enc);
+}
+
+static mp_status movie_encode_rgb(void *priv, void *enc, const mp_rgb_frame *rgb,
+                                  mp_sink_unit **unit, mp_error *err)
+{
+    *unit = NULL;
+    mp_sink_unit *u = malloc(sizeof *u);
+    if (!u)
+        return mp_error_set(err, MP_ERR_NOMEM, "movie: out of memory");
+    mp_status st = movie_encode(priv, enc, rgb, u, err);
+    if (st != MP_OK)
+        free(u);
+    else
+        *unit = u;
+    return st;
+}
+
+static mp_status movie_write_unit(void *priv, mp_sink_unit *u, mp_error *err)
+{
+    mp_status st = movie_picture(priv, u->number, u->pkt, err);
+    free(u);
+    return st;
+}
+
+static void movie_unit_free(mp_sink_unit *u)
+{
+    av_packet_free(&u->pkt);
+    free(u);
 }
 
 static mp_status movie_skip(void *priv, uint32_t number, mp_error *err)
@@ -223,8 +252,7 @@ static mp_status movie_finish(void *priv, mp_error *err)
         st = mp_error_set(err, MP_ERR_DAMAGED, "movie: no frame of %u-%u could be decoded",
                           m->first, m->end - 1);
     } else if (m->next < m->end) {
-        mp_rgb_frame last = last_picture(m);
-        st = emit(m, &last, m->end - m->next, err);
+        st = emit(m, m->last, m->end - m->next, err);
     }
     if (st == MP_OK) {
         st = mp_av_sink_finish(m->sink, err);
@@ -243,7 +271,9 @@ static mp_status movie_finish(void *priv, mp_error *err)
     const mp_sink_ops mp_sink_##id = {                                                         \
         .name = #id, .priv_size = sizeof(movie), .open = open_##id,                            \
         .write_rgb = movie_write_rgb, .skip_frame = movie_skip, .finish = movie_finish,        \
-        .abort = movie_abort,                                                                  \
+        .abort = movie_abort, .encoder_new = movie_encoder_new,                                \
+        .encoder_free = movie_encoder_free, .encode_rgb = movie_encode_rgb,                    \
+        .write_unit = movie_write_unit, .unit_free = movie_unit_free,                          \
     };
 
 MOVIE_SINK(prores422hq, AV_SINK_PRORES_422HQ)

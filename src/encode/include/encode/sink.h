@@ -86,6 +86,7 @@ typedef struct mp_sink_params {
     mp_gamut gamut;
     mp_curve curve;
     uint32_t threads;                /* 0 = 1 */
+    int prores_aw;                   /* ProRes: prores_aw instead of prores_ks (av_sink.h) */
     uint64_t audio_bytes;
     mp_status (*read_audio)(void *opaque, uint64_t offset, void *buf, size_t bytes,
                             mp_error *err);
@@ -111,6 +112,10 @@ typedef struct mp_rgb_frame {
     uint32_t number;
 } mp_rgb_frame;
 
+/* An encoded picture (movies): made by encode_rgb on a worker thread, written in frame order
+ * by write_unit. */
+typedef struct mp_sink_unit mp_sink_unit;
+
 /* One format. priv is priv_size zeroed bytes owned by the generic layer. */
 typedef struct mp_sink_ops {
     const char *name;
@@ -129,6 +134,17 @@ typedef struct mp_sink_ops {
     mp_status (*finish)(void *priv, mp_error *err);   /* NULL: every file is complete once
                                                        * written (sequences) */
     void (*abort)(void *priv);                        /* NULL: nothing to remove */
+    /* Optional (movies): encoding on the caller's worker threads, so that only muxing is
+     * left to the one in-order writer. encoder_new makes one thread's encoder (*enc NULL:
+     * this sink encodes in write_rgb only); encode_rgb may run on several threads at once,
+     * each with its own encoder; write_unit takes the units in frame order, as write_rgb
+     * takes pictures, and frees them; unit_free frees one that is not written. */
+    mp_status (*encoder_new)(void *priv, void **enc, mp_error *err);
+    void (*encoder_free)(void *enc);
+    mp_status (*encode_rgb)(void *priv, void *enc, const mp_rgb_frame *rgb,
+                            mp_sink_unit **unit, mp_error *err);
+    mp_status (*write_unit)(void *priv, mp_sink_unit *unit, mp_error *err);
+    void (*unit_free)(mp_sink_unit *unit);
 } mp_sink_ops;
 
 typedef struct mp_sink mp_sink;
@@ -143,6 +159,15 @@ mp_status mp_sink_write_frame(mp_sink *s, const mp_frame *f, const mp_frame_meta
                               mp_error *err);
 /* A developed picture, for sinks with write_rgb (in frame order). */
 mp_status mp_sink_write_rgb(mp_sink *s, const mp_rgb_frame *rgb, mp_error *err);
+/* Worker-thread encoding (mp_sink_ops.encoder_new): *enc NULL when the sink has none; then
+ * give it pictures with mp_sink_write_rgb. Free encoders before finishing the sink. */
+mp_status mp_sink_encoder_new(mp_sink *s, void **enc, mp_error *err);
+void mp_sink_encoder_free(mp_sink *s, void *enc);   /* NULL is ignored */
+mp_status mp_sink_encode_rgb(mp_sink *s, void *enc, const mp_rgb_frame *rgb,
+                             mp_sink_unit **unit, mp_error *err);
+/* Takes the unit (frees it, also on failure); in frame order like mp_sink_write_rgb. */
+mp_status mp_sink_write_unit(mp_sink *s, mp_sink_unit *unit, mp_error *err);
+void mp_sink_unit_free(mp_sink *s, mp_sink_unit *unit);   /* NULL is ignored */
 /* Frame `number` will not come (lost or unreadable): a movie repeats the previous picture. */
 mp_status mp_sink_skip_frame(mp_sink *s, uint32_t number, mp_error *err);
 /* Interleaved PCM in params.audio's format, in stream order, any byte count. */

@@ -47,6 +47,7 @@ typedef struct mp_convert_options {
     unsigned raw_fixes;          /* RAWFIX_* bits (src/rawfix) repaired; default RAWFIX_ALL,
                                   * 0 also skips looking for defects in the pre-pass */
     develop_params develop;      /* movies: raw -> RGB */
+    int prores_aw;               /* ProRes formats: libavcodec's prores_aw, not prores_ks */
     int wb_grey_world;           /* movies: develop.wb becomes DEVELOP_WB_CUSTOM with grey-world
                                   * gains pooled over frames sampled across the whole clip
                                   * (never only the --frames part: farm chunks agree) */

@@ -7,6 +7,7 @@
  *   PRORES_422      prores_ks profile 2 (apcn), yuv422p10le        MOV         PCM
  *   PRORES_422LT    prores_ks profile 1 (apcs), yuv422p10le        MOV         PCM
  *   PRORES_PROXY    prores_ks profile 0 (apco), yuv422p10le        MOV         PCM
+ *                   (or prores_aw for every ProRes kind: params.prores_aw)
  *   DNXHR_HQ        dnxhd profile dnxhr_hq, yuv422p (8 bits)       MOV (AVdh)  PCM
  *   DNXHR_HQX       dnxhd profile dnxhr_hqx, yuv422p10le           MOV (AVdh)  PCM
  *   DNXHR_444       dnxhd profile dnxhr_444, yuv444p10le           MOV (AVdh)  PCM
@@ -55,14 +56,17 @@
  * audio first is fine; it is held in memory until the frames arrive), and call
  * mp_av_sink_end_audio when the clip's audio runs out before the video does.
  *
- * Threads: one sink is used by one thread at a time (the pipeline's ordered writer); the
- * encoder itself runs `threads` threads. */
+ * Threads: one sink is used by one thread at a time (the pipeline's ordered writer); its own
+ * encoder (mp_av_sink_write_rgb) runs `threads` slice threads. Frames can also be encoded in
+ * parallel, each thread with its own mp_av_encoder, and the packets written in order with
+ * mp_av_sink_write_packet: a packet is the same bytes whichever encoder made it. */
 #ifndef MP_AV_SINK_H
 #define MP_AV_SINK_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include <libavcodec/packet.h>
 #include <libavutil/pixfmt.h>
 
 #include "common/mp_meta.h"
@@ -109,6 +113,9 @@ typedef struct mp_av_sink_params {
     int64_t audio_offset;              /* sample frames to drop (> 0) or pad (< 0) at the start */
 
     int threads;                       /* encoder threads; 0 = 1 */
+    int prores_aw;                     /* ProRes kinds: prores_aw (profile from
+                                        * AVCodecContext.profile, fixed quantisers: ~2.3x
+                                        * faster, ~1.4x the bytes) instead of prores_ks */
     int overwrite;                     /* replace an existing output file */
     mp_logger log;
 } mp_av_sink_params;
@@ -138,6 +145,25 @@ mp_status mp_av_sink_open(mp_av_sink **out, const char *path, const mp_av_sink_p
  * frame for a lost one). */
 mp_status mp_av_sink_write_rgb(mp_av_sink *s, const uint16_t *const planes[3], size_t stride,
                             uint64_t frame, mp_error *err);
+
+/* Encoding on the caller's threads: an encoder of the sink's kind with its own picture
+ * buffer (about one picture in the kind's pixel format), used by one thread at a time, freed
+ * before the sink is finished. *enc is NULL (and MP_OK returned) for DNxHR, whose encoder
+ * carries its quantiser from frame to frame: write its frames with mp_av_sink_write_rgb. */
+typedef struct mp_av_encoder mp_av_encoder;
+mp_status mp_av_encoder_new(const mp_av_sink *s, mp_av_encoder **enc, mp_error *err);
+void mp_av_encoder_free(mp_av_encoder *enc);   /* NULL is ignored */
+/* The sink's own encoder (every kind; `threads` slice threads), owned by the sink. */
+mp_av_encoder *mp_av_sink_encoder(mp_av_sink *s);
+
+/* One picture (as mp_av_sink_write_rgb takes it) -> *pkt, the caller's to av_packet_free. */
+mp_status mp_av_encode_rgb(mp_av_encoder *enc, const uint16_t *const planes[3], size_t stride,
+                           AVPacket **pkt, mp_error *err);
+
+/* A packet from mp_av_encode_rgb as frame `frame` (the same order rule as write_rgb); the
+ * packet is left to the caller, so a lost frame may repeat the previous one's packet. */
+mp_status mp_av_sink_write_packet(mp_av_sink *s, const AVPacket *pkt, uint64_t frame,
+                                  mp_error *err);
 
 /* Interleaved PCM in params.audio's format, in stream order, any byte count. */
 mp_status mp_av_sink_write_audio(mp_av_sink *s, const void *pcm, size_t bytes, mp_error *err);

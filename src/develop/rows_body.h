@@ -1,0 +1,107 @@
+/* mp_develop_frame's row kernels (develop_dsp.h), written once; rows_c.c, rows_sse2.c and
+ * rows_avx2.c define FN and include this file, and meson builds each with its level's flags
+ * (-ffp-contract=off -fno-trapping-math: the latter only lets the compiler evaluate both
+ * sides of a select, which changes no value). The loops are branch-free over restrict
+ * pointers so that the compiler vectorises them; every lookup index is clamped into the
+ * table, so computing all sides of a select reads nothing outside it. */
+#include <math.h>
+#include <string.h>
+
+#include "develop/develop_dsp.h"
+
+void FN(mp_develop_load)(const uint16_t *restrict src, const float *restrict scale, float black,
+                         float top, uint32_t w, float *restrict dst)
+{
+    for (uint32_t x = 0; x < w; x++) {
+        float v = ((float)src[x] - black) * scale[x];
+        v = v < 0 ? 0 : v;
+        dst[x] = v > top ? top : v;
+    }
+}
+
+void FN(mp_develop_near)(const float *restrict up, const float *restrict mid,
+                         const float *restrict down, uint32_t w, float *restrict tmp,
+                         float *restrict near)
+{
+    for (uint32_t x = 0; x < w; x++) {
+        float v = up[x] > mid[x] ? up[x] : mid[x];
+        tmp[x] = v > down[x] ? v : down[x];
+    }
+    if (w == 1) {
+        near[0] = tmp[0];
+        return;
+    }
+    near[0] = tmp[0] > tmp[1] ? tmp[0] : tmp[1];
+    for (uint32_t x = 1; x + 1 < w; x++) {
+        float m = tmp[x - 1] > tmp[x] ? tmp[x - 1] : tmp[x];
+        near[x] = m > tmp[x + 1] ? m : tmp[x + 1];
+    }
+    near[w - 1] = tmp[w - 2] > tmp[w - 1] ? tmp[w - 2] : tmp[w - 1];
+}
+
+void FN(mp_develop_grade)(const develop_grade *gp, const float *restrict near, float *restrict r,
+                          float *restrict g, float *restrict b, uint32_t w)
+{
+    const develop_grade k = *gp;
+    for (uint32_t x = 0; x < w; x++) {
+        float c0 = r[x], c1 = g[x], c2 = b[x];
+        c0 = c0 > 0 ? (c0 < k.top_in ? c0 : k.top_in) : 0;
+        c1 = c1 > 0 ? (c1 < k.top_in ? c1 : k.top_in) : 0;
+        c2 = c2 > 0 ? (c2 < k.top_in ? c2 : k.top_in) : 0;
+        float peak = c0 > c1 ? c0 : c1;
+        peak = peak > c2 ? peak : c2;
+        float t = (near[x] - k.start) * k.ramp;
+        t = t > 0 ? t : 0;
+        t = t < 1 ? t : 1;
+        float wt = k.blend * t * t * (3.0f - 2.0f * t);
+        c0 += wt * (peak - c0);
+        c1 += wt * (peak - c1);
+        c2 += wt * (peak - c2);
+        float o0 = k.m[0][0] * c0 + k.m[0][1] * c1 + k.m[0][2] * c2;
+        float o1 = k.m[1][0] * c0 + k.m[1][1] * c1 + k.m[1][2] * c2;
+        float o2 = k.m[2][0] * c0 + k.m[2][1] * c1 + k.m[2][2] * c2;
+        float top = o0 > o1 ? o0 : o1;
+        top = top > o2 ? top : o2;
+        float u = (top - k.out_start) * k.out_ramp;
+        u = u > 0 ? u : 0;
+        u = u < 1 ? u : 1;
+        float wo = k.blend * u * u * (3.0f - 2.0f * u);
+        r[x] = o0 + wo * (top - o0);
+        g[x] = o1 + wo * (top - o1);
+        b[x] = o2 + wo * (top - o2);
+    }
+}
+
+/* curve_lut_apply (curve.h) with all three ranges computed and one selected. */
+void FN(mp_develop_encode)(const curve_lut *lut, const float *restrict in, uint32_t w,
+                           uint16_t *restrict out)
+{
+    const float lo = 1.0f / (float)(1 << -CURVE_LOG2_MIN), hi = (float)(1 << CURVE_LOG2_MAX);
+    const float below_hi = nextafterf(hi, 0);
+    const int32_t frac_bits = 23 - CURVE_MANTISSA_BITS;
+    const float *restrict table = lut->y;
+    /* the table's ends copied out of it: read through lut, they keep GCC from vectorising */
+    float zero, first, last;
+    memcpy(&zero, &lut->zero, sizeof zero);
+    memcpy(&first, &lut->y[0], sizeof first);
+    memcpy(&last, &lut->y[CURVE_ENTRIES - 1], sizeof last);
+    const float rise0 = first - zero;
+    for (uint32_t x = 0; x < w; x++) {
+        float v = in[x];
+        float pos = v > 0 ? v : 0;                      /* also NaN -> 0 */
+        float y_lo = zero + rise0 * (pos / lo);
+        float c = v > lo ? v : lo;                      /* NaN -> lo */
+        c = c < below_hi ? c : below_hi;
+        int32_t bits;
+        memcpy(&bits, &c, sizeof bits);
+        /* c >= lo > 0: the sign bit is clear, so bits is the same as unsigned */
+        int32_t i = ((bits >> 23) - (127 + CURVE_LOG2_MIN)) * CURVE_STEPS_PER_OCTAVE +
+                    ((bits >> frac_bits) & (CURVE_STEPS_PER_OCTAVE - 1));
+        float t = (float)(bits & ((1 << frac_bits) - 1)) * (1.0f / (float)(1 << frac_bits));
+        float y_mid = table[i] + (table[i + 1] - table[i]) * t;
+        float y = v >= hi ? last : y_mid;
+        y = v >= lo ? y : y_lo;
+        y = y < 65535.0f ? y : 65535.0f;
+        out[x] = (uint16_t)(int32_t)(y + 0.5f);
+    }
+}

@@ -1,0 +1,214 @@
+/* checkasm: the develop row kernels (develop/develop_dsp.h) against C, bit for bit, on random
+ * rows: every width from 1 to 40 (each vector tail), then random widths; values below 0,
+ * above 1, at the ramps' edges, NaN, and across the curve table's whole range (below its
+ * first entry, at octave edges, at and past its top) for every curve; both highlight modes
+ * and random matrices; RCD on random windows of every CFA order. The C encode kernel is held to curve_lut_apply itself (curve.h), the
+ * table lookup the rest of develop knows. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "checkasm.h"
+#include "develop/develop_dsp.h"
+
+enum { RW = 1920 };
+
+typedef struct develop_buf {
+    uint16_t raw[RW], out[RW];
+    float scale[RW], up[RW], mid[RW], down[RW], tmp[RW], near[RW], r[RW], g[RW], b[RW];
+} develop_buf;
+
+static float unit(void)
+{
+    return (float)(rnd() & 0xffffff) / (float)0x1000000;
+}
+
+/* A developed value: mostly in [0, 1.2], with the ramps' edges, negatives, NaN, tiny and huge
+ * values, and the curve table's octave edges exactly. */
+static float value(void)
+{
+    switch (rnd() % 12) {
+    case 0: return -unit();
+    case 1: return NAN;
+    case 2: return ldexpf(1.0f, (int)(rnd() % 30) - 20);                 /* octave edges */
+    case 3: return ldexpf(unit(), -(int)(rnd() % 24));                    /* tiny */
+    case 4: return 200 + 100 * unit();                                    /* past the top */
+    case 5: return 0.8f + 0.2f * (float)(rnd() % 3) / 2;                  /* ramp edges */
+    default: return 1.2f * unit();
+    }
+}
+
+static void fill(develop_buf *b, uint32_t w)
+{
+    for (uint32_t x = 0; x < w; x++) {
+        b->raw[x] = (uint16_t)(rnd() % 4 ? rnd() % 16384 : rnd());
+        b->scale[x] = unit() / 8000;
+        b->up[x] = unit() * 1.1f;
+        b->mid[x] = unit() * 1.1f;
+        b->down[x] = unit() * 1.1f;
+        b->r[x] = value();
+        b->g[x] = value();
+        b->b[x] = value();
+    }
+    memset(b->tmp, 0x5a, sizeof b->tmp);
+    memset(b->near, 0x5a, sizeof b->near);
+    memset(b->out, 0x5a, sizeof b->out);
+}
+
+static develop_grade random_grade(void)
+{
+    develop_grade g = {.blend = (float)(rnd() & 1), .start = 0.8f, .ramp = 5.0f};
+    float top = rnd() % 2 ? 1.0f : 1 + 60 * unit();
+    g.out_start = 0.8f * top;
+    g.out_ramp = 1.0f / (0.2f * top);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            g.m[i][j] = (i == j ? 1.5f : -0.3f) + 0.2f * (unit() - 0.5f);
+    return g;
+}
+
+static void run(const develop_dsp *d, develop_buf *b, uint32_t w, const develop_grade *g,
+                const curve_lut *lut)
+{
+    d->load(b->raw, b->scale, 1024.0f, w, b->up);
+    d->near(b->up, b->mid, b->down, w, b->tmp, b->near);
+    d->grade(g, b->near, b->r, b->g, b->b, w);
+    d->encode(lut, b->r, w, b->out);
+}
+
+enum { RCD_W = 203, RCD_ROWS = 40 };
+
+typedef struct rcd_buf {
+    float cfa[RCD_ROWS * RCD_W];
+    float plane[3 + 5][RCD_ROWS * RCD_W];   /* R, G, B, then RCD's scratch */
+} rcd_buf;
+
+/* RCD of one random window (any CFA order; flats, clipped and black patches, noise) at a
+ * level against C: the three planes bit for bit. */
+static int check_rcd(const develop_dsp *ref, const develop_dsp *d, uint32_t width,
+                     uint32_t rows)
+{
+    static rcd_buf a, b;
+    for (uint32_t i = 0; i < width * rows; i++) {
+        switch (rnd() % 8) {
+        case 0: a.cfa[i] = 1; break;
+        case 1: a.cfa[i] = 0; break;
+        default: a.cfa[i] = unit(); break;
+        }
+    }
+    memset(a.plane, 0x5a, sizeof a.plane);
+    b = a;
+    uint32_t order = rnd() % 4;
+    demosaic_window wa = {.cfa = a.cfa, .width = width, .rows = rows}, wb = wa;
+    wb.cfa = b.cfa;
+    for (int k = 0; k < 8; k++) {
+        if (k < 3) {
+            wa.rgb[k] = a.plane[k];
+            wb.rgb[k] = b.plane[k];
+        } else {
+            wa.scratch[k - 3] = a.plane[k];
+            wb.scratch[k - 3] = b.plane[k];
+        }
+    }
+    for (uint32_t y = 0; y < 2; y++)
+        for (uint32_t x = 0; x < 2; x++) {
+            uint32_t phase = ((y ^ (order >> 1)) << 1) | (x ^ (order & 1));
+            uint8_t c = phase == 0 ? 0 : phase == 3 ? 2 : 1;   /* RGGB shifted */
+            wa.colour[y][x] = wb.colour[y][x] = c;
+        }
+    ref->rcd(&wa);
+    d->rcd(&wb);
+    return !memcmp(a.plane, b.plane, 3 * sizeof a.plane[0]);
+}
+
+int checkasm_develop(mp_cpu_level level, int rounds, int *checked)
+{
+    const develop_dsp *ref = mp_develop_dsp_for(MP_CPU_C), *d = mp_develop_dsp_for(level);
+    static develop_buf a, b;
+    static curve_lut luts[MP_CURVE_SLOG3 + 1];
+    for (int c = 0; c <= MP_CURVE_SLOG3; c++)
+        mp_curve_lut_init(&luts[c], (mp_curve)c);
+    int failures = 0;
+    for (int round = 0; round < rounds && failures < 5; round++) {
+        uint32_t w = round < 40 ? 1 + (uint32_t)round : 1 + rnd() % RW;
+        develop_grade g = random_grade();
+        const curve_lut *lut = &luts[rnd() % (MP_CURVE_SLOG3 + 1)];
+        fill(&a, w);
+        b = a;
+        float in[RW];   /* the raw values, NaN and extremes included, for encode alone */
+        memcpy(in, a.r, w * sizeof *in);
+        run(ref, &a, w, &g, lut);
+        run(d, &b, w, &g, lut);
+        uint16_t want[RW];
+        ref->encode(lut, in, w, a.out);
+        d->encode(lut, in, w, b.out);
+        for (uint32_t x = 0; x < w; x++)
+            want[x] = curve_lut_apply(lut, in[x]);
+        if (memcmp(want, a.out, w * sizeof *want)) {
+            fprintf(stderr, "checkasm: C encode differs from curve_lut_apply: width %u\n", w);
+            failures++;
+        }
+        if (round % 8 == 0) {
+            uint32_t rw = 11 + rnd() % (RCD_W - 10), rr = 11 + rnd() % (RCD_ROWS - 10);
+            if (!check_rcd(ref, d, rw, rr)) {
+                fprintf(stderr, "checkasm: %s RCD differs from C: window %ux%u (round %d)\n",
+                        mp_cpu_level_name(level), rw, rr, round);
+                failures++;
+            }
+        }
+        if (memcmp(&a, &b, sizeof a)) {
+            fprintf(stderr, "checkasm: %s develop rows differ from C: width %u (round %d)\n",
+                    mp_cpu_level_name(level), w, round);
+            failures++;
+        }
+        (*checked)++;
+    }
+    return failures;
+}
+
+void checkasm_develop_bench(void)
+{
+    static develop_buf fresh, buf;
+    static curve_lut lut;
+    mp_curve_lut_init(&lut, MP_CURVE_BT709);
+    fill(&fresh, RW);
+    for (uint32_t x = 0; x < RW; x++) {   /* a developed picture's values: no NaN */
+        fresh.r[x] = 1.1f * unit();
+        fresh.g[x] = 1.1f * unit();
+        fresh.b[x] = 1.1f * unit();
+    }
+    develop_grade g = random_grade();
+    g.blend = 1;
+    printf("develop rows, ns/pixel (CPU time, best of 5 x 200 rows of %d)\n", RW);
+    for (int l = MP_CPU_C; l < MP_CPU_LEVELS; l++) {
+        if (!mp_cpu_has((mp_cpu_level)l))
+            continue;
+        const develop_dsp *d = mp_develop_dsp_for((mp_cpu_level)l);
+        double best[4] = {1e30, 1e30, 1e30, 1e30};
+        for (int batch = 0; batch < 5; batch++) {
+            double t[4] = {0, 0, 0, 0};
+            for (int i = 0; i < 200; i++) {
+                memcpy(&buf, &fresh, sizeof buf);
+                double t0 = cpu_now();
+                d->load(buf.raw, buf.scale, 1024.0f, RW, buf.up);
+                double t1 = cpu_now();
+                d->near(buf.up, buf.mid, buf.down, RW, buf.tmp, buf.near);
+                double t2 = cpu_now();
+                d->grade(&g, buf.near, buf.r, buf.g, buf.b, RW);
+                double t3 = cpu_now();
+                for (int k = 0; k < 3; k++)   /* as develop does: every plane */
+                    d->encode(&lut, k == 0 ? buf.r : k == 1 ? buf.g : buf.b, RW, buf.out);
+                double t4 = cpu_now();
+                t[0] += t1 - t0;
+                t[1] += t2 - t1;
+                t[2] += t3 - t2;
+                t[3] += t4 - t3;
+            }
+            for (int k = 0; k < 4; k++)
+                best[k] = t[k] < best[k] ? t[k] : best[k];
+        }
+        double s = 1e9 / (200.0 * RW);
+        printf("  %-5s load %6.3f  near %6.3f  grade %6.3f  encode x3 %6.3f\n",
+               mp_cpu_level_name(l), best[0] * s, best[1] * s, best[2] * s, best[3] * s);
+    }
+}
