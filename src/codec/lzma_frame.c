@@ -94,7 +94,11 @@ mp_status mp_lzma_frame_encode(const uint8_t *src, size_t size, uint8_t **out, s
     lzma_options_lzma opt;
     if (lzma_lzma_preset(&opt, 6))
         return mp_error_set(err, MP_ERR_ARG, "LZMA: preset unavailable");
-    opt.dict_size = ENCODER_DICT;
+    /* A dictionary beyond the frame finds nothing more and costs its tables (~12x its size,
+     * zeroed for every frame). */
+    opt.dict_size = size < LZMA_DICT_SIZE_MIN ? LZMA_DICT_SIZE_MIN
+                  : size < ENCODER_DICT       ? (uint32_t)size
+                                              : ENCODER_DICT;
     opt.ext_flags = 0;  /* no end marker: the size field says where the stream ends */
     lzma_filter filters[] = {{LZMA_FILTER_LZMA1EXT, &opt}, {LZMA_VLI_UNKNOWN, NULL}};
 

@@ -61,10 +61,7 @@ static int hex_digit(int c)
     return -1;
 }
 
-/* Length (1..4) of the valid UTF-8 sequence at s (at most avail bytes), 0 when the bytes at
- * s are not UTF-8. A NUL ends a NUL-terminated string's sequence early, so a large avail is
- * safe there. */
-static size_t utf8_length(const unsigned char *s, size_t avail)
+size_t mp_utf8_length(const unsigned char *s, size_t avail)
 {
     size_t n = s[0] < 0x80 ? 1 : s[0] < 0xC2 ? 0 : s[0] < 0xE0 ? 2 : s[0] < 0xF0 ? 3
              : s[0] < 0xF5 ? 4 : 0;
@@ -93,7 +90,7 @@ static mp_status parse_string(parser *p, uint32_t *out)
         if (c < 0x20)
             return fail(p, "control character in string");
         if (c >= 0x80) {   /* RFC 8259: the text is UTF-8, so what we write back is too */
-            size_t n = utf8_length((const unsigned char *)p->text + p->pos, p->len - p->pos);
+            size_t n = mp_utf8_length((const unsigned char *)p->text + p->pos, p->len - p->pos);
             if (!n)
                 return fail(p, "string is not UTF-8");
             memcpy(dst + p->str_used, p->text + p->pos, n);
@@ -365,7 +362,7 @@ void mp_text_json_string(mp_text *t, const char *str)
     const unsigned char *s = (const unsigned char *)str;
     text_append(t, "\"", 1);
     while (*s) {
-        size_t n = utf8_length(s, SIZE_MAX);
+        size_t n = mp_utf8_length(s, SIZE_MAX);
         char esc[8];
         if (*s == '"' || *s == '\\') {
             esc[0] = '\\';

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/json.h"
 #include "common/mp_bytes.h"
 #include "encode/timecode.h"
 #include "encode/wallclock.h"
@@ -70,17 +71,23 @@ static uint8_t *chunk(uint8_t *p, const char id[4], uint32_t size)
     return p + 8;
 }
 
-/* Copies s into out (size bytes) with XML escapes, never splitting an escape. */
+/* Copies s into out (size bytes) with XML escapes, never splitting an escape or a UTF-8
+ * character. Control characters and bytes that are not UTF-8 (a file name can hold any)
+ * become '?': XML allows neither, and readers refuse the whole chunk for one. */
 static void xml_escape(char *out, size_t size, const char *s)
 {
     size_t n = 0;
-    for (; *s; s++) {
+    while (*s) {
+        const unsigned char *u = (const unsigned char *)s;
         const char *e = *s == '&' ? "&amp;" : *s == '<' ? "&lt;" : *s == '>' ? "&gt;" : NULL;
-        size_t len = e ? strlen(e) : 1;
+        size_t in = mp_utf8_length(u, SIZE_MAX), len = e ? strlen(e) : in;
+        if (!in || *u < 0x20)
+            e = "?", in = len = 1;
         if (n + len >= size)
             break;
         memcpy(out + n, e ? e : s, len);
         n += len;
+        s += in;
     }
     out[n] = 0;
 }

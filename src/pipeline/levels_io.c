@@ -534,14 +534,27 @@ mp_status mp_clip_levels_read(const char *path, mp_clip_levels *cl, mp_error *er
         close(fd);
         return mp_error_set(err, MP_ERR_IO, "%s: not a regular file", path);
     }
-    char *buf = malloc(MP_JSON_MAX_BYTES + 1);
+    /* Sized by the file (a sidecar is a few KiB), grown to the bound if it grows meanwhile;
+     * one byte more than the bound shows a file that is too large. */
+    size_t cap = (sb.st_size < (off_t)MP_JSON_MAX_BYTES ? (size_t)sb.st_size : MP_JSON_MAX_BYTES) + 1;
+    char *buf = malloc(cap);
     if (!buf) {
         close(fd);
         return mp_error_set(err, MP_ERR_NOMEM, "%s: out of memory", path);
     }
     size_t len = 0;
     for (;;) {
-        ssize_t n = read(fd, buf + len, MP_JSON_MAX_BYTES + 1 - len);
+        if (len == cap) {
+            char *bigger = realloc(buf, MP_JSON_MAX_BYTES + 1);
+            if (!bigger) {
+                free(buf);
+                close(fd);
+                return mp_error_set(err, MP_ERR_NOMEM, "%s: out of memory", path);
+            }
+            buf = bigger;
+            cap = MP_JSON_MAX_BYTES + 1;
+        }
+        ssize_t n = read(fd, buf + len, cap - len);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0) {

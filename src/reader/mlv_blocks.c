@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "common/mp_bytes.h"
+
 static const struct {
     char tag[5];
     mlv_block_type type;
@@ -30,10 +32,12 @@ static const struct {
     {"BKUP", MLV_BLOCK_BKUP, MLV_HEADER_SIZE},
 };
 
+/* Tags compared as one 32-bit word: resync asks this at every byte of a damaged range. */
 mlv_block_type mp_mlv_block_type_of(const uint8_t tag[4])
 {
+    uint32_t word = mp_le32(tag);
     for (size_t i = 0; i < sizeof block_table / sizeof block_table[0]; i++)
-        if (!memcmp(tag, block_table[i].tag, 4))
+        if (word == mp_le32((const uint8_t *)block_table[i].tag))
             return block_table[i].type;
     return MLV_BLOCK_UNKNOWN;
 }

@@ -3,12 +3,16 @@
 # left (".NAME.PID-N.part") are removed by the next run that writes the same files: those of
 # dead processes and of reused pids; never a live process's, nor one for a file this run does
 # not write (farm chunks share folders). Item 10: the SIGINT/SIGTERM handlers are installed
-# before anything else in main() (before option parsing and the pre-pass), and an
-# interrupted movie run does not suggest --skip-existing, which only resumes DNG sequences.
-# usage: robust_signals.sh MLVPIPE MLVSYNTH
+# before the libraries initialise and before main() (option parsing, the pre-pass): a
+# SIGTERM sent from a library initialiser (EARLY_SIGTERM_SO, preloaded) stops convert with
+# exit 6 and nothing written, and kills the commands that do not stop cleanly (info) and
+# --version as the signal does (143); an interrupted movie run does not suggest
+# --skip-existing, which only resumes DNG sequences.
+# usage: robust_signals.sh MLVPIPE MLVSYNTH EARLY_SIGTERM_SO
 set -u
 mlvpipe=$1
 mlvsynth=$2
+early=$3
 . "$(dirname "$0")/lib.sh"
 
 "$mlvsynth" -o "$tmp/k.MLV" --frames 8 --size 64x32 --audio >/dev/null || fail "synth k"
@@ -53,6 +57,23 @@ stop_when $! has_parts
 grep -q "i.mkv not written" "$tmp/i.err" || fail "interrupted movie: $(cat "$tmp/i.err")"
 grep -q -- "--skip-existing" "$tmp/i.err" && fail "interrupted movie suggests --skip-existing"
 [ -z "$(parts "$tmp")" ] && [ ! -e "$tmp/i.mkv" ] || fail "interrupted movie left files"
+
+# item 10: a SIGTERM while the libraries initialise (the sanitizers' runtime comes first in
+# the list of libraries; the preloaded one is not instrumented)
+early() {
+    ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
+        LD_PRELOAD=$early "$mlvpipe" "$@"
+}
+early convert "$tmp/k.MLV" -o "$tmp/e" >/dev/null 2>"$tmp/e.err"
+rc=$?
+[ "$rc" -eq 6 ] || fail "SIGTERM while loading, convert: exit $rc ($(head -c 300 "$tmp/e.err"))"
+[ -z "$(find "$tmp/e" -type f 2>/dev/null)" ] || fail "SIGTERM while loading: files written"
+early info "$tmp/k.MLV" >/dev/null 2>&1
+rc=$?
+[ "$rc" -eq 143 ] || fail "SIGTERM while loading, info: exit $rc, not killed (143)"
+early --version >/dev/null 2>&1
+rc=$?
+[ "$rc" -eq 143 ] || fail "SIGTERM while loading, --version: exit $rc, not killed (143)"
 
 # item 10: the handlers come before main() does anything else (its -v line, the clip)
 if strace -o /dev/null true 2>/dev/null; then

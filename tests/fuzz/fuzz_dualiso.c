@@ -9,6 +9,8 @@
 
 #include "dualiso/dualiso.h"
 
+#define MAX_PIXELS 4096u
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static uint32_t u16(const uint8_t *p) { return p[0] | (uint32_t)p[1] << 8; }
@@ -19,6 +21,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     mp_frame in = {0};
     uint32_t w = 8 + 2 * (data[0] % 61u), h = 8 + 4 * (data[1] % 31u);
+    if (w * h > MAX_PIXELS)   /* any width or height, not both large: thousands of runs a second */
+        h = MAX_PIXELS / w / 4 * 4;
     mp_error err;
     if (mp_frame_reserve(&in, w, h, &err) != MP_OK)
         abort();
@@ -53,7 +57,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         o.shadow_smooth = data[8] >> 2 & 1;
         static const int chroma[4] = {0, 2, 3, 5};
         o.chroma_smooth = chroma[data[8] >> 3 & 3];
-        dualiso_workspace *ws = mp_dualiso_workspace_new();
+        /* one workspace for every input, as a worker thread keeps it from frame to frame */
+        static dualiso_workspace *ws;
+        if (!ws)
+            ws = mp_dualiso_workspace_new();
         mp_frame a = {0}, b = {0};
         if (!ws || mp_dualiso_reconstruct(&in, &lv, &o, ws, &a, &err) != MP_OK ||
             mp_dualiso_reconstruct(&in, &lv, &o, ws, &b, &err) != MP_OK ||
@@ -61,7 +68,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         mp_frame_free(&a);
         mp_frame_free(&b);
-        mp_dualiso_workspace_free(ws);
     }
     free(st);
     mp_frame_free(&in);

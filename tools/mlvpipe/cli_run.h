@@ -8,13 +8,14 @@
 
 #include <mlvpipe/mlvpipe.h>
 
-/* main() installs the handlers first thing (a signal during start-up must not kill a run
- * that would have stopped cleanly), then honours them for the commands that watch
- * cli_cancel: SIGINT/SIGTERM then set it, and a second signal kills outright. For the other
- * commands a signal keeps its default action. */
+/* SIGINT/SIGTERM handlers are installed before the libraries initialise (cli_run.c); a
+ * signal that comes before main chose its command is kept. main then honours them for the
+ * commands that watch cli_cancel (a kept signal sets it at once; later ones set it, and a
+ * second signal kills outright), or gives the others the default actions (a kept signal is
+ * raised again: the process ends as killed by it). */
 extern atomic_int cli_cancel;
-void cli_install_signals(void);
 void cli_honour_signals(void);
+void cli_default_signals(void);
 
 typedef enum cli_progress_mode { CLI_PROGRESS_AUTO, CLI_PROGRESS_JSON, CLI_PROGRESS_NONE }
     cli_progress_mode;

@@ -440,7 +440,9 @@ int cli_convert_parse(const char *command, int argc, char **argv, cli_convert_ar
     o->log = cli_api_logger;
     a->mode = CLI_PROGRESS_AUTO;
     int k, rc;
-    optind = 1;
+    /* 0, not 1: glibc then starts afresh, forgetting where a previous parse (plan parses
+     * several command lines) stopped inside a cluster of short options such as -vq. */
+    optind = 0;
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, CLI_COMMON_SHORT "o:", long_options, NULL)) != -1) {

@@ -125,9 +125,8 @@ static int set_cpu_level(const char *name)
     return EXIT_OK;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
-    cli_install_signals();
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
         if (!strcmp(argv[i], "-v"))
@@ -159,9 +158,18 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], commands[c].name)) {
             if (commands[c].stops_cleanly)
                 cli_honour_signals();
+            else
+                cli_default_signals();
             return commands[c].run(argc - i, argv + i);
         }
     fprintf(stderr, "mlvpipe: unknown command '%s'\n", argv[i]);
     usage(stderr);
     return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    int rc = run(argc, argv);
+    cli_default_signals();   /* a signal kept for a command that never ran ends us now */
+    return rc;
 }

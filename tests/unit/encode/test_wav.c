@@ -140,6 +140,23 @@ static void write_ramp(mp_sink *s, uint32_t frames)
     free(pcm);
 }
 
+/* Fuzzing finding (fuzz_writers): a clip name with control characters or bytes that are not
+ * UTF-8 (file names hold any) went into iXML as they were, which XML readers refuse. They
+ * become '?'; valid UTF-8 and escapes stay whole even where the name is cut. */
+static void test_ixml_name_is_xml(void **state)
+{
+    (void)state;
+    mp_sink_params p;
+    stereo_params(&p);
+    snprintf(p.clip_name, sizeof p.clip_name, "a\x01" "b\tc\xc3\x28" "d\xed\xa0\x80" "e \xc3\xa9" " &<");
+    mp_rational fps = {25, 1};
+    uint8_t h[MP_WAV_HEADER_MAX];
+    size_t n = mp_wav_header(&p, fps, 0, h);
+    wav_view v = walk(h, n);
+    assert_non_null(strstr((const char *)v.ixml,
+                           "<PROJECT>a?b?c?(d???e \xc3\xa9 &amp;&lt;</PROJECT>"));
+}
+
 static void test_header_and_trim(void **state)
 {
     (void)state;
@@ -320,6 +337,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_alignment_maths),
         cmocka_unit_test(test_header_and_trim),
+        cmocka_unit_test(test_ixml_name_is_xml),
         cmocka_unit_test(test_pad_start_and_end),
         cmocka_unit_test(test_odd_sized_8bit_mono),
         cmocka_unit_test(test_format_checks),

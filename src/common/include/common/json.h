@@ -61,6 +61,11 @@ typedef struct mp_text {
     int failed;
 } mp_text;
 
+/* Length (1..4) of the valid UTF-8 sequence at s (at most avail bytes), 0 when the bytes at
+ * s are not UTF-8 (overlong forms, surrogates and code points past U+10FFFF are not). A NUL
+ * ends a NUL-terminated string's sequence early, so a large avail is safe there. */
+size_t mp_utf8_length(const unsigned char *s, size_t avail);
+
 void mp_text_printf(mp_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void mp_text_vprintf(mp_text *t, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 /* Appends s as a JSON string literal: '"' and '\\' escaped, control characters and DEL as
