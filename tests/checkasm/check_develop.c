@@ -58,6 +58,8 @@ static void fill(develop_buf *b, uint32_t w)
 static develop_grade random_grade(void)
 {
     develop_grade g = {.blend = (float)(rnd() & 1), .start = 0.8f, .ramp = 5.0f};
+    /* 1, or the RECONSTRUCT highlight mode's top above the clip */
+    g.top_in = rnd() % 2 ? 1.0f : 1 + unit();
     float top = rnd() % 2 ? 1.0f : 1 + 60 * unit();
     g.out_start = 0.8f * top;
     g.out_ramp = 1.0f / (0.2f * top);
@@ -70,7 +72,7 @@ static develop_grade random_grade(void)
 static void run(const develop_dsp *d, develop_buf *b, uint32_t w, const develop_grade *g,
                 const curve_lut *lut)
 {
-    d->load(b->raw, b->scale, 1024.0f, w, b->up);
+    d->load(b->raw, b->scale, 1024.0f, g->top_in, w, b->up);
     d->near(b->up, b->mid, b->down, w, b->tmp, b->near);
     d->grade(g, b->near, b->r, b->g, b->b, w);
     d->encode(lut, b->r, w, b->out);
@@ -89,9 +91,11 @@ static int check_rcd(const develop_dsp *ref, const develop_dsp *d, uint32_t widt
                      uint32_t rows)
 {
     static rcd_buf a, b;
+    /* 1, or the RECONSTRUCT highlight mode's top above the clip */
+    const float top = rnd() % 2 ? 1.0f : 1 + unit();
     for (uint32_t i = 0; i < width * rows; i++) {
         switch (rnd() % 8) {
-        case 0: a.cfa[i] = 1; break;
+        case 0: a.cfa[i] = top; break;
         case 1: a.cfa[i] = 0; break;
         default: a.cfa[i] = unit(); break;
         }
@@ -99,7 +103,7 @@ static int check_rcd(const develop_dsp *ref, const develop_dsp *d, uint32_t widt
     memset(a.plane, 0x5a, sizeof a.plane);
     b = a;
     uint32_t order = rnd() % 4;
-    demosaic_window wa = {.cfa = a.cfa, .width = width, .rows = rows}, wb = wa;
+    demosaic_window wa = {.cfa = a.cfa, .top = top, .width = width, .rows = rows}, wb = wa;
     wb.cfa = b.cfa;
     for (int k = 0; k < 8; k++) {
         if (k < 3) {
@@ -190,7 +194,7 @@ void checkasm_develop_bench(void)
             for (int i = 0; i < 200; i++) {
                 memcpy(&buf, &fresh, sizeof buf);
                 double t0 = cpu_now();
-                d->load(buf.raw, buf.scale, 1024.0f, RW, buf.up);
+                d->load(buf.raw, buf.scale, 1024.0f, g.top_in, RW, buf.up);
                 double t1 = cpu_now();
                 d->near(buf.up, buf.mid, buf.down, RW, buf.tmp, buf.near);
                 double t2 = cpu_now();
