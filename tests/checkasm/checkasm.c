@@ -1,7 +1,11 @@
 /* checkasm: every SIMD kernel against its C reference, bit for bit, at every instruction-set
  * level this CPU has, on random rows of random widths (not multiples of any vector width)
  * with the edge cases mixed in: clipped samples, values in the fade bands where the kernels
- * fall back to cosf per lane, negative levels, column ranges starting and ending anywhere.
+ * fall back to cosf per lane, negative levels, column ranges starting and ending anywhere;
+ * then whole frames through the modules (check_frames.c). Every level sees the same rows
+ * (the generator restarts from the seed), and each line ends with a hash of the outputs:
+ * with the same seed and rounds, a build for another architecture must print the same
+ * hashes (tests/checkasm/cross_arm64.sh).
  * With --bench, the time per pixel of every kernel at every level.
  * Usage: checkasm [--seed N] [--rounds N] [--bench] */
 #include <math.h>
@@ -16,6 +20,14 @@
 enum { MAX_W = 1920, TEST_W = 700, BENCH_W = MAX_W };
 
 uint64_t rng_state;
+
+uint64_t checkasm_hash(uint64_t h, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
 
 uint32_t rnd(void)
 {
@@ -89,7 +101,7 @@ static int same_floats(const char *what, const float *a, const float *b, uint32_
     return 1;
 }
 
-static int check_level(mp_cpu_level level, int rounds, int *checked)
+static int check_level(mp_cpu_level level, int rounds, int *checked, uint64_t *hash)
 {
     const dualiso_dsp *ref = mp_dualiso_dsp_for(MP_CPU_C), *d = mp_dualiso_dsp_for(level);
     static row_buf a, b;
@@ -114,6 +126,11 @@ static int check_level(mp_cpu_level level, int rounds, int *checked)
                 fprintf(stderr, "  dst[%u]: C %u, SIMD %u\n", x, a.dst[x], b.dst[x]);
                 ok = 0;
             }
+        *hash = checkasm_hash(*hash, b.est, sizeof b.est[0] * w);
+        *hash = checkasm_hash(*hash, b.vn, sizeof b.vn[0] * w);
+        *hash = checkasm_hash(*hash, b.vo, sizeof b.vo[0] * w);
+        *hash = checkasm_hash(*hash, b.ex, sizeof b.ex[0] * w);
+        *hash = checkasm_hash(*hash, b.dst, sizeof b.dst[0] * w);
         if (!ok) {
             fprintf(stderr, "checkasm: %s blend differs from C: width %u, columns %u..%u, "
                     "bright %d, shadow %d (round %d)\n", mp_cpu_level_name(level), w, x0, x1,
@@ -168,24 +185,32 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    rng_state = seed ? seed : 1;
-    printf("checkasm: seed %llu\n", (unsigned long long)seed);
+    seed = seed ? seed : 1;
+    printf("checkasm: seed %llu, %d rounds\n", (unsigned long long)seed, rounds);
     int failures = 0;
-    for (int l = MP_CPU_C + 1; l < MP_CPU_LEVELS; l++) {
+    /* level c against itself too: its line carries the reference hash */
+    for (int l = MP_CPU_C; l < MP_CPU_LEVELS; l++) {
         if (!mp_cpu_has((mp_cpu_level)l))
             continue;
-        int checked = 0, f = check_level((mp_cpu_level)l, rounds, &checked);
-        printf("  %-5s dualiso blend (noise, mix): %s (%d rows)\n", mp_cpu_level_name(l),
-               f ? "FAILED" : "ok", checked);
+        uint64_t hash = CHECKASM_HASH_START;
+        int checked = 0;
+        rng_state = seed;
+        int f = check_level((mp_cpu_level)l, rounds, &checked, &hash);
+        printf("  %-5s dualiso blend (noise, mix): %s (%d rows) hash %016llx\n",
+               mp_cpu_level_name(l), f ? "FAILED" : "ok", checked, (unsigned long long)hash);
         failures += f;
         checked = 0;
-        f = checkasm_rawfix((mp_cpu_level)l, rounds, &checked);
-        printf("  %-5s rawfix rows (diffs, texture, z): %s (%d rows)\n", mp_cpu_level_name(l),
-               f ? "FAILED" : "ok", checked);
+        hash = CHECKASM_HASH_START;
+        rng_state = seed;
+        f = checkasm_rawfix((mp_cpu_level)l, rounds, &checked, &hash);
+        printf("  %-5s rawfix rows (diffs, texture, z): %s (%d rows) hash %016llx\n",
+               mp_cpu_level_name(l), f ? "FAILED" : "ok", checked, (unsigned long long)hash);
         failures += f;
     }
+    failures += checkasm_frames();
     if (bench && !failures) {
         static row_buf buf, fresh;
+        rng_state = seed;
         fill(&fresh, BENCH_W, 5);
         /* levels of a log ramp over 14 EV, as across the benchmark scene: few in the bands */
         for (uint32_t x = 0; x < BENCH_W; x++) {

@@ -1,0 +1,41 @@
+#!/bin/bash
+# checkasm on arm64: cross-builds the kernel modules and checkasm for aarch64 (Debian's
+# gcc-aarch64-linux-gnu, cross/aarch64-linux-gnu.txt, -Dkernels_only=true: there is no arm64
+# libav to link), runs it under qemu-aarch64 (every kernel's NEON level against C, and the
+# clip through rawfix, dual ISO and develop at levels c and neon), and compares each hash it
+# prints with this build's checkasm on the same seed: an ARM farm node writes the bytes an
+# x86 one does. The cross build stays in BUILD_DIR/cross-arm64 (incremental on reruns).
+# usage: cross_arm64.sh SRC_DIR BUILD_DIR CHECKASM
+set -u
+src=$1
+build=$2/cross-arm64
+checkasm=$3
+. "$src/tests/e2e/lib.sh"
+need aarch64-linux-gnu-gcc qemu-aarch64
+args=(--seed 7 --rounds 1000)
+
+if [ ! -f "$build/build.ninja" ]; then
+    meson setup "$build" "$src" --cross-file "$src/cross/aarch64-linux-gnu.txt" \
+        -Dkernels_only=true -Dbuildtype=release >"$tmp/setup.log" 2>&1 ||
+        { cat "$tmp/setup.log"; fail "cross setup"; finish; }
+fi
+meson compile -C "$build" checkasm >"$tmp/compile.log" 2>&1 ||
+    { tail -40 "$tmp/compile.log"; fail "cross compile"; finish; }
+grep -i "warning:" "$tmp/compile.log" && fail "cross compile warnings"
+# ELF machine 0xb7: AArch64
+[ "$(od -An -tx1 -j18 -N2 "$build/tests/checkasm/checkasm" | tr -d ' ')" = b700 ] ||
+    fail "checkasm is not an arm64 program"
+
+qemu-aarch64 -L /usr/aarch64-linux-gnu "$build/tests/checkasm/checkasm" "${args[@]}" \
+    >"$tmp/arm64.out" 2>&1 || fail "checkasm under qemu-aarch64: $(grep -v ' ok ' "$tmp/arm64.out")"
+"$checkasm" "${args[@]}" >"$tmp/native.out" 2>&1 || fail "native checkasm"
+grep -q "^  neon .* ok " "$tmp/arm64.out" || fail "no neon level checked under qemu"
+cat "$tmp/arm64.out"
+# one line per check and hash, whatever the level (checkasm already holds the levels equal)
+hashes() { sed -nE 's/^  [a-z0-9]+ +([^:]+):.* hash ([0-9a-f]+)$/\1 \2/p' "$1" | sort -u; }
+hashes "$tmp/arm64.out" >"$tmp/arm64.hashes"
+hashes "$tmp/native.out" >"$tmp/native.hashes"
+[ "$(wc -l <"$tmp/native.hashes")" -ge 6 ] || fail "too few hashes: $(cat "$tmp/native.hashes")"
+diff "$tmp/native.hashes" "$tmp/arm64.hashes" >"$tmp/diff" ||
+    fail "arm64 and $(uname -m) outputs differ: $(cat "$tmp/diff")"
+finish
