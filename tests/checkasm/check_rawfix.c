@@ -105,6 +105,13 @@ int checkasm_rawfix(mp_cpu_level level, int rounds, int *checked, uint64_t *hash
     return failures;
 }
 
+void checkasm_rawfix_once(mp_cpu_level level)
+{
+    static rawfix_buf b;
+    fill(&b, RW, 2048, 15000);
+    run(mp_rawfix_dsp_for(level), &b, RW, 15000, 2048);
+}
+
 void checkasm_rawfix_bench(void)
 {
     static rawfix_buf fresh, buf;

@@ -6,8 +6,10 @@
  * (the generator restarts from the seed), and each line ends with a hash of the outputs
  * (the C reference's, when the level passes): with the same seed and rounds, a build for
  * another architecture must print the same hashes (tests/checkasm/cross_arm64.sh).
- * With --bench, the time per pixel of every kernel at every level.
- * Usage: checkasm [--seed N] [--rounds N] [--bench] */
+ * With --bench, the time per pixel of every kernel at every level; --run KERNEL LEVEL runs one
+ * kernel once on the --bench row and nothing else (for instruction counts under an emulator,
+ * tools/bench/neon_insns.sh; KERNEL none, blend_noise, blend_mix or rawfix_rows).
+ * Usage: checkasm [--seed N] [--rounds N] [--bench] [--run KERNEL LEVEL] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,6 +171,43 @@ static double bench_fn(const dualiso_dsp *d, int mix, row_buf *buf, const row_bu
     return best * 1e9 / ((double)REPS * BENCH_W);
 }
 
+/* The --bench row: levels of a log ramp over 14 EV, as across the benchmark scene (few in
+ * the fade bands). */
+static void bench_row(row_buf *fresh)
+{
+    fill(fresh, BENCH_W, 5);
+    for (uint32_t x = 0; x < BENCH_W; x++) {
+        fresh->lev_mean[x] = exp2f(-1 + 14.0f * (float)x / BENCH_W);
+        fresh->nat[x] = fresh->lev_mean[x] + rnd_float(-3, 3);
+        fresh->est[x] = fresh->lev_mean[x] + rnd_float(-3, 3);
+    }
+}
+
+/* --run: one kernel once on the bench row (none: only the set-up, to subtract). */
+static int run_once(const char *kernel, const char *level_name)
+{
+    static row_buf b;
+    int level = mp_cpu_level_from_name(level_name);
+    if (level < 0 || !mp_cpu_has((mp_cpu_level)level)) {
+        fprintf(stderr, "checkasm: level %s is not available\n", level_name);
+        return 2;
+    }
+    bench_row(&b);
+    dualiso_blend_row r = row_for(&b, BENCH_W, 1, 1);
+    const dualiso_dsp *d = mp_dualiso_dsp_for((mp_cpu_level)level);
+    if (!strcmp(kernel, "blend_noise"))
+        d->blend_noise(&r, 0, BENCH_W);
+    else if (!strcmp(kernel, "blend_mix"))
+        d->blend_mix(&r, 0, BENCH_W);
+    else if (!strcmp(kernel, "rawfix_rows"))
+        checkasm_rawfix_once((mp_cpu_level)level);
+    else if (strcmp(kernel, "none")) {
+        fprintf(stderr, "checkasm: unknown kernel %s\n", kernel);
+        return 2;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     uint64_t seed = (uint64_t)time(NULL);
@@ -180,8 +219,12 @@ int main(int argc, char **argv)
             rounds = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--bench"))
             bench = 1;
-        else {
-            fprintf(stderr, "usage: checkasm [--seed N] [--rounds N] [--bench]\n");
+        else if (!strcmp(argv[i], "--run") && i + 2 < argc) {
+            rng_state = 1;
+            return run_once(argv[i + 1], argv[i + 2]);
+        } else {
+            fprintf(stderr, "usage: checkasm [--seed N] [--rounds N] [--bench] "
+                    "[--run KERNEL LEVEL]\n");
             return 2;
         }
     }
@@ -210,13 +253,7 @@ int main(int argc, char **argv)
     if (bench && !failures) {
         static row_buf buf, fresh;
         rng_state = seed;
-        fill(&fresh, BENCH_W, 5);
-        /* levels of a log ramp over 14 EV, as across the benchmark scene: few in the bands */
-        for (uint32_t x = 0; x < BENCH_W; x++) {
-            fresh.lev_mean[x] = exp2f(-1 + 14.0f * (float)x / BENCH_W);
-            fresh.nat[x] = fresh.lev_mean[x] + rnd_float(-3, 3);
-            fresh.est[x] = fresh.lev_mean[x] + rnd_float(-3, 3);
-        }
+        bench_row(&fresh);
         printf("ns/pixel (CPU time, best of 5 x 200 rows of %d, levels on a 14-EV ramp)\n", BENCH_W);
         for (int l = MP_CPU_C; l < MP_CPU_LEVELS; l++) {
             if (!mp_cpu_has((mp_cpu_level)l))

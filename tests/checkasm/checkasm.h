@@ -20,6 +20,7 @@ uint64_t checkasm_hash(uint64_t h, const void *p, size_t n);
  * and the hash of the level's outputs folded into *hash. */
 int checkasm_rawfix(mp_cpu_level level, int rounds, int *checked, uint64_t *hash);
 void checkasm_rawfix_bench(void);
+void checkasm_rawfix_once(mp_cpu_level level);  /* the --bench row through one level once */
 
 /* check_frames.c: a clip through rawfix, dual ISO and develop at every level; failures
  * (hashes printed). */
