@@ -1,8 +1,10 @@
 /* checkasm: whole frames through the modules that hold kernels, at every level. A simulated
  * dual-ISO clip with sensor defects (8 frames, a width no vector divides) is measured by
  * rawfix (map built, frame 0 repaired), reconstructed by dual ISO and developed (RCD with the
- * BT.709 and LogC3 curves). Each stage's output bytes are hashed; every level must give the
- * C level's hashes. The hashes are printed so that a build for another architecture (run
+ * BT.709 and LogC3 curves), and the develop curves' whole tables are made (they come from
+ * libm's pow and log10, whose last bits differ between libm builds; a frame reads few of
+ * their entries). Each stage's output bytes are hashed; every level must give the C
+ * level's hashes. The hashes are printed so that a build for another architecture (run
  * under qemu, tests/checkasm/cross_arm64.sh) can be compared with this one: the same clip
  * gives the same bytes on every farm node. */
 #include <stdio.h>
@@ -10,15 +12,16 @@
 #include <string.h>
 
 #include "checkasm.h"
+#include "develop/curve.h"
 #include "develop/develop.h"
 #include "dualiso/dualiso.h"
 #include "dualiso_case.h"
 #include "rawfix/rawfix.h"
 #include "synth/synth.h"
 
-enum { FW = 250, FH = 96, FRAMES = 8, STAGES = 4 };
+enum { FW = 250, FH = 96, FRAMES = 8, STAGES = 5 };
 static const char *const stage_names[STAGES] = {"rawfix", "dualiso", "develop-bt709",
-                                                "develop-logc3"};
+                                                "develop-logc3", "curve-tables"};
 
 static mp_status make_clip(mp_frame clip[FRAMES], mp_error *err)
 {
@@ -81,6 +84,19 @@ static mp_status develop(const mp_frame *f, mp_curve curve, uint64_t *hash, mp_e
     return st;
 }
 
+static uint64_t hash_curve_tables(void)
+{
+    static const mp_curve curves[] = {MP_CURVE_LINEAR, MP_CURVE_BT709, MP_CURVE_LOGC3,
+                                      MP_CURVE_SLOG3};
+    static curve_lut lut;
+    uint64_t h = CHECKASM_HASH_START;
+    for (size_t i = 0; i < sizeof curves / sizeof *curves; i++) {
+        mp_curve_lut_init(&lut, curves[i]);
+        h = checkasm_hash(h, &lut, sizeof lut);
+    }
+    return h;
+}
+
 /* The stages' hashes for the clip at the level in use. */
 static mp_status run_stages(const mp_frame clip[FRAMES], uint64_t hash[STAGES], mp_error *err)
 {
@@ -125,6 +141,7 @@ static mp_status run_stages(const mp_frame clip[FRAMES], uint64_t hash[STAGES], 
     }
     if (st == MP_OK)
         st = develop(&out, MP_CURVE_LOGC3, &hash[3], err);
+    hash[4] = hash_curve_tables();
     mp_frame_free(&out);
     mp_frame_free(&f);
     mp_rawfix_plan_free(&plan);
