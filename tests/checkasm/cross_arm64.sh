@@ -1,7 +1,7 @@
 #!/bin/bash
-# checkasm on arm64: cross-builds the kernel modules and checkasm for aarch64 (Debian's
-# gcc-aarch64-linux-gnu, cross/aarch64-linux-gnu.txt, -Dkernels_only=true: there is no arm64
-# libav to link), runs it under qemu-aarch64 (every kernel's NEON level against C, and the
+# checkasm on arm64: cross-builds the kernel modules and checkasm for aarch64 (clang and lld
+# with Debian's arm64 libc, cross/aarch64-linux-gnu-clang.txt, -Dkernels_only=true: there is
+# no arm64 libav to link), runs it under qemu-aarch64 (every kernel's NEON level against C, and the
 # clip through rawfix, dual ISO and develop at levels c and neon), and compares each hash it
 # prints with this build's checkasm on the same seed: an ARM farm node writes the bytes an
 # x86 one does. The native checkasm runs a second time with glibc's AVX2/FMA variants of libm
@@ -14,11 +14,13 @@ src=$1
 build=$2/cross-arm64
 checkasm=$3
 . "$src/tests/e2e/lib.sh"
-need aarch64-linux-gnu-gcc qemu-aarch64
+need clang ld.lld llvm-ar qemu-aarch64
+[ -f /usr/aarch64-linux-gnu/include/stdio.h ] && [ -d /usr/lib/gcc-cross/aarch64-linux-gnu ] ||
+    { echo "SKIP: libc6-dev-arm64-cross and libgcc-12-dev-arm64-cross not installed"; exit 77; }
 args=(--seed 7 --rounds 1000)
 
 if [ ! -f "$build/build.ninja" ]; then
-    meson setup "$build" "$src" --cross-file "$src/cross/aarch64-linux-gnu.txt" \
+    meson setup "$build" "$src" --cross-file "$src/cross/aarch64-linux-gnu-clang.txt" \
         -Dkernels_only=true -Dbuildtype=release >"$tmp/setup.log" 2>&1 ||
         { cat "$tmp/setup.log"; fail "cross setup"; finish; }
 fi
