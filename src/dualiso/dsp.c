@@ -18,6 +18,8 @@ static const dualiso_dsp tables[MP_CPU_LEVELS] = {
 #if defined(__x86_64__)
     [MP_CPU_SSE2] = {mp_dualiso_blend_noise_sse2, mp_dualiso_blend_mix_sse2},
     [MP_CPU_AVX2] = {mp_dualiso_blend_noise_avx2, mp_dualiso_blend_mix_avx2},
+#elif defined(__aarch64__)
+    [MP_CPU_NEON] = {mp_dualiso_blend_noise_neon, mp_dualiso_blend_mix_neon},
 #endif
 };
 

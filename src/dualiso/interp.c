@@ -106,7 +106,7 @@ static const float *pair_ratios(dualiso_workspace *ws, int slot, uint32_t w)
     for (uint32_t q = 1; q + 1 < w; q++)
         pr[q] = 2 * v[q] / (v[q - 1] + v[q + 1]);
     for (uint32_t q = 1; q + 1 < w; q++)
-        pr[q] = (v[q - 1] + v[q + 1] > 0) & (v[q] > 0) ? pr[q] : 0;
+        pr[q] = ((v[q - 1] + v[q + 1] > 0) & (v[q] > 0)) ? pr[q] : 0;
     ws->pratio_row[slot] = ws->ring_row[slot];
     return pr;
 }

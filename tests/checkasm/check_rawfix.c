@@ -75,7 +75,7 @@ static int same(const char *what, const void *a, const void *b, size_t n, uint32
     return 0;
 }
 
-int checkasm_rawfix(mp_cpu_level level, int rounds, int *checked)
+int checkasm_rawfix(mp_cpu_level level, int rounds, int *checked, uint64_t *hash)
 {
     const rawfix_dsp *ref = mp_rawfix_dsp_for(MP_CPU_C), *d = mp_rawfix_dsp_for(level);
     static rawfix_buf a, b;
@@ -89,6 +89,10 @@ int checkasm_rawfix(mp_cpu_level level, int rounds, int *checked)
         b = a;
         run(ref, &a, w, white, black);
         run(d, &b, w, white, black);
+        *hash = checkasm_hash(*hash, b.work, sizeof b.work);
+        *hash = checkasm_hash(*hash, b.zh, sizeof b.zh);
+        *hash = checkasm_hash(*hash, b.zv, sizeof b.zv);
+        *hash = checkasm_hash(*hash, b.stripe, sizeof b.stripe);
         if (!(same("work rows", a.work, b.work, sizeof a.work, w) &&
               same("zh", a.zh, b.zh, sizeof a.zh, w) && same("zv", a.zv, b.zv, sizeof a.zv, w) &&
               same("stripe", a.stripe, b.stripe, sizeof a.stripe, w))) {
@@ -99,6 +103,13 @@ int checkasm_rawfix(mp_cpu_level level, int rounds, int *checked)
         (*checked)++;
     }
     return failures;
+}
+
+void checkasm_rawfix_once(mp_cpu_level level)
+{
+    static rawfix_buf b;
+    fill(&b, RW, 2048, 15000);
+    run(mp_rawfix_dsp_for(level), &b, RW, 15000, 2048);
 }
 
 void checkasm_rawfix_bench(void)

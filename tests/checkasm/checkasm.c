@@ -1,9 +1,15 @@
 /* checkasm: every SIMD kernel against its C reference, bit for bit, at every instruction-set
  * level this CPU has, on random rows of random widths (not multiples of any vector width)
  * with the edge cases mixed in: clipped samples, values in the fade bands where the kernels
- * fall back to cosf per lane, negative levels, column ranges starting and ending anywhere.
- * With --bench, the time per pixel of every kernel at every level.
- * Usage: checkasm [--seed N] [--rounds N] [--bench] */
+ * fall back to cosf per lane, negative levels, column ranges starting and ending anywhere;
+ * then whole frames through the modules (check_frames.c). Every level sees the same rows
+ * (the generator restarts from the seed), and each line ends with a hash of the outputs
+ * (the C reference's, when the level passes): with the same seed and rounds, a build for
+ * another architecture must print the same hashes (tests/checkasm/cross_arm64.sh).
+ * With --bench, the time per pixel of every kernel at every level; --run KERNEL LEVEL runs one
+ * kernel once on the --bench row and nothing else (for instruction counts under an emulator,
+ * tools/bench/neon_insns.sh; KERNEL none, blend_noise, blend_mix or rawfix_rows).
+ * Usage: checkasm [--seed N] [--rounds N] [--bench] [--run KERNEL LEVEL] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +22,14 @@
 enum { MAX_W = 1920, TEST_W = 700, BENCH_W = MAX_W };
 
 uint64_t rng_state;
+
+uint64_t checkasm_hash(uint64_t h, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
 
 uint32_t rnd(void)
 {
@@ -89,7 +103,7 @@ static int same_floats(const char *what, const float *a, const float *b, uint32_
     return 1;
 }
 
-static int check_level(mp_cpu_level level, int rounds, int *checked)
+static int check_level(mp_cpu_level level, int rounds, int *checked, uint64_t *hash)
 {
     const dualiso_dsp *ref = mp_dualiso_dsp_for(MP_CPU_C), *d = mp_dualiso_dsp_for(level);
     static row_buf a, b;
@@ -114,6 +128,11 @@ static int check_level(mp_cpu_level level, int rounds, int *checked)
                 fprintf(stderr, "  dst[%u]: C %u, SIMD %u\n", x, a.dst[x], b.dst[x]);
                 ok = 0;
             }
+        *hash = checkasm_hash(*hash, b.est, sizeof b.est[0] * w);
+        *hash = checkasm_hash(*hash, b.vn, sizeof b.vn[0] * w);
+        *hash = checkasm_hash(*hash, b.vo, sizeof b.vo[0] * w);
+        *hash = checkasm_hash(*hash, b.ex, sizeof b.ex[0] * w);
+        *hash = checkasm_hash(*hash, b.dst, sizeof b.dst[0] * w);
         if (!ok) {
             fprintf(stderr, "checkasm: %s blend differs from C: width %u, columns %u..%u, "
                     "bright %d, shadow %d (round %d)\n", mp_cpu_level_name(level), w, x0, x1,
@@ -178,6 +197,43 @@ static double bench_fn(const dualiso_dsp *d, int mix, row_buf *buf, const row_bu
     return best * 1e9 / ((double)REPS * BENCH_W);
 }
 
+/* The --bench row: levels of a log ramp over 14 EV, as across the benchmark scene (few in
+ * the fade bands). */
+static void bench_row(row_buf *fresh)
+{
+    fill(fresh, BENCH_W, 5);
+    for (uint32_t x = 0; x < BENCH_W; x++) {
+        fresh->lev_mean[x] = exp2f(-1 + 14.0f * (float)x / BENCH_W);
+        fresh->nat[x] = fresh->lev_mean[x] + rnd_float(-3, 3);
+        fresh->est[x] = fresh->lev_mean[x] + rnd_float(-3, 3);
+    }
+}
+
+/* --run: one kernel once on the bench row (none: only the set-up, to subtract). */
+static int run_once(const char *kernel, const char *level_name)
+{
+    static row_buf b;
+    int level = mp_cpu_level_from_name(level_name);
+    if (level < 0 || !mp_cpu_has((mp_cpu_level)level)) {
+        fprintf(stderr, "checkasm: level %s is not available\n", level_name);
+        return 2;
+    }
+    bench_row(&b);
+    dualiso_blend_row r = row_for(&b, BENCH_W, 1, 1);
+    const dualiso_dsp *d = mp_dualiso_dsp_for((mp_cpu_level)level);
+    if (!strcmp(kernel, "blend_noise"))
+        d->blend_noise(&r, 0, BENCH_W);
+    else if (!strcmp(kernel, "blend_mix"))
+        d->blend_mix(&r, 0, BENCH_W);
+    else if (!strcmp(kernel, "rawfix_rows"))
+        checkasm_rawfix_once((mp_cpu_level)level);
+    else if (strcmp(kernel, "none")) {
+        fprintf(stderr, "checkasm: unknown kernel %s\n", kernel);
+        return 2;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     uint64_t seed = (uint64_t)time(NULL);
@@ -189,26 +245,36 @@ int main(int argc, char **argv)
             rounds = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--bench"))
             bench = 1;
-        else {
-            fprintf(stderr, "usage: checkasm [--seed N] [--rounds N] [--bench]\n");
+        else if (!strcmp(argv[i], "--run") && i + 2 < argc) {
+            rng_state = 1;
+            return run_once(argv[i + 1], argv[i + 2]);
+        } else {
+            fprintf(stderr, "usage: checkasm [--seed N] [--rounds N] [--bench] "
+                    "[--run KERNEL LEVEL]\n");
             return 2;
         }
     }
-    rng_state = seed ? seed : 1;
-    printf("checkasm: seed %llu\n", (unsigned long long)seed);
+    seed = seed ? seed : 1;
+    printf("checkasm: seed %llu, %d rounds\n", (unsigned long long)seed, rounds);
+    rng_state = seed;
     int failures = check_fade(rounds);
     printf("  c     dualiso fade without the division: %s\n", failures ? "FAILED" : "ok");
     for (int l = MP_CPU_C + 1; l < MP_CPU_LEVELS; l++) {
         if (!mp_cpu_has((mp_cpu_level)l))
             continue;
-        int checked = 0, f = check_level((mp_cpu_level)l, rounds, &checked);
-        printf("  %-5s dualiso blend (noise, mix): %s (%d rows)\n", mp_cpu_level_name(l),
-               f ? "FAILED" : "ok", checked);
+        uint64_t hash = CHECKASM_HASH_START;
+        int checked = 0;
+        rng_state = seed;
+        int f = check_level((mp_cpu_level)l, rounds, &checked, &hash);
+        printf("  %-5s dualiso blend (noise, mix): %s (%d rows) hash %016llx\n",
+               mp_cpu_level_name(l), f ? "FAILED" : "ok", checked, (unsigned long long)hash);
         failures += f;
         checked = 0;
-        f = checkasm_rawfix((mp_cpu_level)l, rounds, &checked);
-        printf("  %-5s rawfix rows (diffs, texture, z): %s (%d rows)\n", mp_cpu_level_name(l),
-               f ? "FAILED" : "ok", checked);
+        hash = CHECKASM_HASH_START;
+        rng_state = seed;
+        f = checkasm_rawfix((mp_cpu_level)l, rounds, &checked, &hash);
+        printf("  %-5s rawfix rows (diffs, texture, z): %s (%d rows) hash %016llx\n",
+               mp_cpu_level_name(l), f ? "FAILED" : "ok", checked, (unsigned long long)hash);
         failures += f;
         checked = 0;
         f = checkasm_develop((mp_cpu_level)l, rounds, &checked);
@@ -216,15 +282,11 @@ int main(int argc, char **argv)
                mp_cpu_level_name(l), f ? "FAILED" : "ok", checked);
         failures += f;
     }
+    failures += checkasm_frames();
     if (bench && !failures) {
         static row_buf buf, fresh;
-        fill(&fresh, BENCH_W, 5);
-        /* levels of a log ramp over 14 EV, as across the benchmark scene: few in the bands */
-        for (uint32_t x = 0; x < BENCH_W; x++) {
-            fresh.lev_mean[x] = exp2f(-1 + 14.0f * (float)x / BENCH_W);
-            fresh.nat[x] = fresh.lev_mean[x] + rnd_float(-3, 3);
-            fresh.est[x] = fresh.lev_mean[x] + rnd_float(-3, 3);
-        }
+        rng_state = seed;
+        bench_row(&fresh);
         printf("ns/pixel (CPU time, best of 5 x 200 rows of %d, levels on a 14-EV ramp)\n", BENCH_W);
         for (int l = MP_CPU_C; l < MP_CPU_LEVELS; l++) {
             if (!mp_cpu_has((mp_cpu_level)l))

@@ -2,8 +2,10 @@
 # The SIMD levels give the same bytes: a dual-ISO clip (width not a multiple of any vector)
 # with sensor defects (8 frames, so the raw-defect map is built from the rawfix kernels'
 # measurements) converted to DNGs, per-frame MD5s and developed RGB (rawvideo: the develop
-# kernels) at every level this CPU has
-# (--cpu-flags and MLVPIPE_CPU_FLAGS) equals the plain C conversion; -v names the level in use; a level the
+# kernels) at every level this CPU has (--cpu-flags and MLVPIPE_CPU_FLAGS) equals the plain C
+# conversion, and so does a run with glibc's FMA variants of libm off (as on an x86 CPU
+# without FMA, where pow, log and log10 differ in the last bit for some arguments); -v names
+# the level in use; a level the
 # CPU lacks or an unknown name is a usage error (exit 2).
 # usage: cpu_levels.sh MLVPIPE MLVSYNTH
 set -u
@@ -38,6 +40,9 @@ for level in sse2 avx2 neon; do
         >"$tmp/$level.rgb" || fail "$level: rawvideo run"
     cmp -s "$tmp/c.rgb" "$tmp/$level.rgb" || fail "$level: developed RGB differs from C"
 done
+GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX2,-FMA,-FMA4 "$mlvpipe" convert "$tmp/d.MLV" --to md5 \
+    -o "$tmp/nofma.md5" --threads 1 || fail "run without libm's FMA variants"
+cmp -s "$tmp/c.md5" "$tmp/nofma.md5" || fail "without libm's FMA variants: MD5s differ"
 case "$(uname -m)" in
 x86_64|aarch64) [ "$levels" -ge 1 ] || fail "no SIMD level available" ;;
 esac

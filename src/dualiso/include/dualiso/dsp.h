@@ -1,5 +1,5 @@
 /* The blend's per-pixel kernels, in plain C (the reference, also used for the pixels a
- * vector does not cover) and in SIMD versions chosen at run time (dsp.c, x86/). Every
+ * vector does not cover) and in SIMD versions chosen at run time (dsp.c, x86/, arm/). Every
  * version gives the same bits: the same float operations in the same order (no
  * contraction into FMA: files build with -ffp-contract=off), the same double-precision
  * steps where the C code has them, and libm's cosf, called per pixel only in the narrow
@@ -130,12 +130,14 @@ typedef struct dualiso_dsp {
 /* The kernels of one level (levels this build or CPU lacks fall back to lower ones). */
 const dualiso_dsp *mp_dualiso_dsp_for(mp_cpu_level level);
 
-/* C versions, and the x86 ones (x86/blend_*.c) where built. */
+/* C versions, and the x86 (x86/blend_*.c) and ARM (arm/blend_neon.c) ones where built. */
 void mp_dualiso_blend_noise_c(const dualiso_blend_row *r, uint32_t x0, uint32_t x1);
 void mp_dualiso_blend_mix_c(const dualiso_blend_row *r, uint32_t x0, uint32_t x1);
 void mp_dualiso_blend_noise_sse2(const dualiso_blend_row *r, uint32_t x0, uint32_t x1);
 void mp_dualiso_blend_mix_sse2(const dualiso_blend_row *r, uint32_t x0, uint32_t x1);
 void mp_dualiso_blend_noise_avx2(const dualiso_blend_row *r, uint32_t x0, uint32_t x1);
 void mp_dualiso_blend_mix_avx2(const dualiso_blend_row *r, uint32_t x0, uint32_t x1);
+void mp_dualiso_blend_noise_neon(const dualiso_blend_row *r, uint32_t x0, uint32_t x1);
+void mp_dualiso_blend_mix_neon(const dualiso_blend_row *r, uint32_t x0, uint32_t x1);
 
 #endif

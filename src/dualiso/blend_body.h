@@ -1,5 +1,6 @@
-/* The blend kernels written once over a small vector vocabulary; blend_sse2.c and
- * blend_avx2.c define it (type vf, VW lanes, v_* operations, FN) and include this file.
+/* The blend kernels written once over a small vector vocabulary; x86/blend_sse2.c,
+ * x86/blend_avx2.c and arm/blend_neon.c define it (type vf, VW lanes, v_* operations, FN)
+ * and include this file.
  * Each step mirrors a line of dualiso_blend_noise_px / dualiso_blend_mix_px in dsp.h, in
  * the same order, so the lanes compute exactly what the C code does. */
 
