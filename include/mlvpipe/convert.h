@@ -101,6 +101,13 @@ typedef struct mlvpipe_convert_settings {
      * non-zero leaves one fix out; all three: not even looked for */
     int no_focus_pixels, no_bad_pixels, no_stripes;
     mlvpipe_highlights highlights;    /* movies */
+    const char *dark;             /* a lens-cap clip (MLV/RAW) whose averaged frames are
+                                   * subtracted from every frame first (README "Dark
+                                   * frames"); same size, bit depth and ISO; NULL: none */
+    int no_stretch;               /* developed outputs of anamorphic or line-skipping modes
+                                   * keep the recorded pixels (movies say their aspect in
+                                   * the container) instead of being resampled to square
+                                   * pixels */
 } mlvpipe_convert_settings;
 
 MLVPIPE_API void mlvpipe_default_convert_settings(mlvpipe_convert_settings *s);
@@ -128,6 +135,8 @@ typedef struct mlvpipe_analyze_settings {
     mlvpipe_logger log;
     mlvpipe_progress_fn progress; /* optional: MLVPIPE_PROGRESS_LEVELS events */
     void *progress_opaque;
+    const char *dark;             /* as convert's: the levels and defect
+                                   * maps are measured on frames with it subtracted */
 } mlvpipe_analyze_settings;
 
 MLVPIPE_API void mlvpipe_default_analyze_settings(mlvpipe_analyze_settings *s);

@@ -19,6 +19,7 @@
 #include "pipeline/frame_range.h"
 #include "pipeline/inputs.h"
 #include "pipeline/levels_io.h"
+#include "pipeline/dark_load.h"
 #include "pipeline/prepass.h"
 #include "pipeline/sampling.h"
 #include "pipeline/stale.h"
@@ -64,6 +65,7 @@ typedef struct job {
     mp_clip_levels levels;
     mp_segment *segs;            /* the levels' segments, for lookup by index */
     rawfix_plan *fixes;          /* each segment's raw repairs */
+    rawfix_dark dark;            /* subtracted first (width 0: none) */
     int native;                  /* no dual segment: write the recorded samples */
     dualiso_options dopt;
     mp_cache *cache;             /* NULL: no cache */
@@ -205,7 +207,8 @@ static mp_status frame_from_clip(job *j, worker *w, slot *s, uint32_t index, mp_
         return st;
     }
     uint32_t k = mp_segment_of_index(j->segs, j->levels.segment_count, index);
-    if ((st = mp_rawfix_apply(&j->fixes[k], raw, err)) != MP_OK || j->native)
+    if ((st = mp_rawfix_dark_apply(&j->dark, raw, err)) != MP_OK ||
+        (st = mp_rawfix_apply(&j->fixes[k], raw, err)) != MP_OK || j->native)
         return st;
     const dualiso_levels *lv = &j->levels.segments[k].levels;
     st = lv->is_dual ? mp_dualiso_reconstruct(raw, lv, &j->dopt, w->ws, out, err)
@@ -649,7 +652,7 @@ static mp_status open_cache(job *j, mp_error *err)
     for (uint32_t k = 0; k < j->levels.segment_count; k++)
         j->seg_hash[k] = mp_cache_segment_hash(j->o->tool, &j->clip_id,
                                                &j->levels.segments[k].levels, &j->dopt,
-                                               &j->fixes[k]);
+                                               &j->fixes[k], mp_dark_hash(&j->dark));
     mp_cache_options co;
     mp_cache_options_default(&co);
     co.log = j->o->log;
@@ -719,6 +722,11 @@ static mp_status convert_clip(job *j, mp_convert_result *res, mp_error *err)
     po.progress = o->progress;
     po.progress_opaque = o->progress_opaque;
     po.no_defects = !o->raw_fixes;
+    if (o->dark_path) {
+        if ((st = mp_dark_load(o->dark_path, j->clip, o->cancel, &o->log, &j->dark, err)))
+            return st;
+        po.dark = &j->dark;
+    }
     mp_dualiso_options_default(&j->dopt);
     j->dopt.chroma_smooth = o->chroma_smooth;
     if ((st = load_levels(j, &po, err)) != MP_OK || (st = open_cache(j, err)) != MP_OK)
@@ -839,6 +847,7 @@ mp_status mp_convert(const mp_convert_options *o, mp_convert_result *res, mp_err
     for (uint32_t k = 0; j.fixes && k < j.levels.segment_count; k++)
         mp_rawfix_plan_free(&j.fixes[k]);
     free(j.fixes);
+    mp_rawfix_dark_free(&j.dark);
     mp_develop_context_free(j.dev);
     mp_clip_levels_free(&j.levels);
     mp_cache_close(j.cache);

@@ -74,7 +74,8 @@ mp_status content_borders(const synth_options *opt, uint32_t *ob_left, uint32_t 
 void content_defects(const synth_options *opt, synth_defects *d)
 {
     *d = opt->defects;
-    d->seed = opt->seed + 99;   /* positions apart from the noise, fixed for a seed */
+    /* positions apart from the noise, fixed for a seed */
+    d->seed = opt->sensor_seed != OPT_NONE ? (uint64_t)opt->sensor_seed : opt->seed + 99;
     if (d->fp_period_x && d->fp_period_y) {
         d->fp_x = d->fp_period_x > 4 ? 4 : d->fp_period_x - 1;
         d->fp_y = d->fp_period_y > 4 ? 3 : d->fp_period_y - 2;
@@ -123,6 +124,8 @@ static mp_status dualiso_frame(content_ctx *c, uint32_t number, uint32_t source,
     mp_status st = mp_synth_render_truth(&sc, c->active_w, c->active_h, source, c->truth, err);
     if (st)
         return st;
+    if (o->lens_cap)
+        memset(c->truth, 0, (size_t)c->active_w * c->active_h * sizeof *c->truth);
     st = mp_synth_expose(&s, c->truth, c->active_w, c->active_h, o->seed, source, &c->exposed, err);
     if (st == MP_OK)
         st = mp_synth_defects_apply(&c->defects, &s, c->truth, c->sites, c->site_count,

@@ -173,7 +173,8 @@ enum {
     O_CHANGE_EV_GAP, O_CHANGE_IN_FILLER, O_CHANGE_SIZE,
     O_DEFECTS, O_FOCUS_PIXELS, O_FP_OFFSET, O_HOT, O_COLD, O_STRIPES, O_DARK_PATTERN,
     O_DUAL_ISO, O_ISO_HIGH, O_EV_GAP, O_PHASE, O_SEED, O_SCENE, O_SHIFT, O_ILLUM, O_BLACK_OFF,
-    O_EXPOSURE, O_OB, O_NO_DISO, O_TRUTH_RAW, O_CAMERA_GEOMETRY
+    O_EXPOSURE, O_OB, O_NO_DISO, O_TRUTH_RAW, O_CAMERA_GEOMETRY, O_SINGLE_ISO, O_LENS_CAP,
+    O_SENSOR_SEED
 };
 
 static const struct option long_opts[] = {
@@ -241,6 +242,9 @@ static const struct option long_opts[] = {
     {"cold", required_argument, 0, O_COLD},
     {"stripes", required_argument, 0, O_STRIPES},
     {"dark-pattern", required_argument, 0, O_DARK_PATTERN},
+    {"single-iso", no_argument, 0, O_SINGLE_ISO},
+    {"lens-cap", no_argument, 0, O_LENS_CAP},
+    {"sensor-seed", required_argument, 0, O_SENSOR_SEED},
     {0, 0, 0, 0}
 };
 
@@ -266,6 +270,7 @@ static void set_defaults(synth_options *o)
     o->change_at = OPT_NONE;
     o->iso_high = 1600;
     o->ev_gap = -1.0;
+    o->sensor_seed = OPT_NONE;
     o->seed = 1;
     o->scene = SYNTH_SCENE_BENCHMARK;
     o->ob_left = OPT_NONE;
@@ -352,9 +357,11 @@ static mp_status validate(synth_options *o, mp_error *err)
         o->change_at == OPT_NONE)
         return mp_error_set(err, MP_ERR_ARG, "--change-* options need --change-at K");
     if (o->content == CONTENT_DUALISO) {
-        if (o->ev_gap < 0)
+        if (o->single_iso)
+            o->ev_gap = 0;
+        else if (o->ev_gap < 0)
             o->ev_gap = log2((double)o->iso_high / o->iso);
-        if (o->ev_gap <= 0 || o->ev_gap > 8)
+        if (!o->single_iso && (o->ev_gap <= 0 || o->ev_gap > 8))
             return mp_error_set(err, MP_ERR_ARG, "dual ISO needs --iso-high above --iso "
                                 "(or --ev-gap in 0..8)");
         if (o->change_diso && o->change_ev_gap <= 0) {
@@ -365,7 +372,10 @@ static mp_status validate(synth_options *o, mp_error *err)
                                     "give --change-ev-gap", o->change_diso_value);
             o->change_ev_gap = ev;
         }
-    } else if (o->change_diso || o->change_ev_gap > 0 || o->truth_raw) {
+        if (o->single_iso && (o->change_diso || o->change_ev_gap > 0))
+            return mp_error_set(err, MP_ERR_ARG, "--single-iso has no dual-ISO change");
+    } else if (o->change_diso || o->change_ev_gap > 0 || o->truth_raw || o->lens_cap ||
+               o->sensor_seed != OPT_NONE) {
         return mp_error_set(err, MP_ERR_ARG, "--change-diso, --change-ev-gap and --truth-raw "
                             "need --dual-iso");
     }
@@ -507,6 +517,14 @@ mp_status options_parse(synth_options *o, int argc, char **argv, int first, int 
         }
         case O_NO_DISO: o->no_diso = 1; break;
         case O_TRUTH_RAW: o->truth_raw = 1; break;
+        case O_SINGLE_ISO:
+            o->content = CONTENT_DUALISO;
+            o->single_iso = o->no_diso = 1;
+            break;
+        case O_LENS_CAP: o->lens_cap = 1; break;
+        case O_SENSOR_SEED:
+            st = parse_i64("--sensor-seed", a, 0, INT64_MAX, &o->sensor_seed, err);
+            break;
         case O_CAMERA_GEOMETRY: o->camera_geometry = 1; break;
         case O_DEFECTS:
             o->defects = (synth_defects){.fp_period_x = 12, .fp_period_y = 10, .fp_x = 4,

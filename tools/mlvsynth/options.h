@@ -98,6 +98,10 @@ typedef struct synth_options {
     int no_diso;
     int truth_raw;
     synth_defects defects;       /* sensor defects (dual ISO content); all zero: none */
+    int single_iso;              /* the same physical sensor at one ISO (no bright field,
+                                  * no DISO block) */
+    int lens_cap;                /* no light reaches the sensor: noise and defects only */
+    int64_t sensor_seed;         /* seed of the defects and dark pattern; OPT_NONE: seed+99 */
 } synth_options;
 
 /* Parses argv[first..argc). On a usage error returns MP_ERR_ARG with the reason in err.

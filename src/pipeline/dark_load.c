@@ -1,0 +1,110 @@
+#include "pipeline/dark_load.h"
+
+#include <string.h>
+
+#include "pipeline/levels_io.h"
+
+uint64_t mp_dark_hash(const rawfix_dark *d)
+{
+    if (!d->width)
+        return 0;
+    uint32_t head[3] = {d->width, d->height, d->bits};
+    uint64_t h = mp_fnv1a64(head, sizeof head, MP_FNV1A64_SEED);
+    return mp_fnv1a64(d->pattern, (size_t)d->width * d->height * sizeof *d->pattern, h);
+}
+
+/* The dark clip must have been shot as the clip was: what differs, in one line. */
+static mp_status check_fit(const char *path, const mlv_clip_info *dark, const mlv_clip *clip,
+                           mp_error *err)
+{
+    const mlv_clip_info *c = mp_mlv_clip_get_info(clip);
+    const char *name = mp_mlv_clip_path(clip, 0);
+    if (dark->raw.width != c->raw.width || dark->raw.height != c->raw.height)
+        return mp_error_set(err, MP_ERR_FORMAT, "dark frame %s: its size %ux%u is not the "
+                            "clip's %ux%u (%s)", path, dark->raw.width, dark->raw.height,
+                            c->raw.width, c->raw.height, name);
+    if (dark->raw.bits != c->raw.bits)
+        return mp_error_set(err, MP_ERR_FORMAT, "dark frame %s: %u-bit, the clip %s is %u-bit",
+                            path, dark->raw.bits, name, c->raw.bits);
+    if (dark->exposure.present && c->exposure.present && dark->exposure.iso != c->exposure.iso)
+        return mp_error_set(err, MP_ERR_FORMAT, "dark frame %s: shot at ISO %u, the clip %s "
+                            "at ISO %u", path, dark->exposure.iso, name, c->exposure.iso);
+    const mp_dual_iso_tag *dd = &dark->dual_iso, *cd = &c->dual_iso;
+    if (dd->present && cd->present &&
+        (dd->mode != cd->mode || (cd->mode && dd->iso_value != cd->iso_value)))
+        return mp_error_set(err, MP_ERR_FORMAT, "dark frame %s: dual ISO %s (recovery index "
+                            "%d), the clip %s has it %s (index %d)", path,
+                            dd->mode ? "on" : "off", dd->iso_value, name,
+                            cd->mode ? "on" : "off", cd->iso_value);
+    return MP_OK;
+}
+
+/* Averages every intact frame of the lens-cap clip. */
+static mp_status average_clip(const char *path, const mlv_clip *dark, const atomic_int *cancel,
+                              const mp_logger *log, rawfix_dark *out, mp_error *err)
+{
+    const mlv_clip_info *info = mp_mlv_clip_get_info(dark);
+    rawfix_dark_sum sum = {0};
+    mlv_scratch scratch = {0};
+    scratch.ref_index = -1;
+    mp_frame f = {0};
+    mp_status st = MP_OK;
+    uint32_t skipped = 0;
+    for (uint32_t i = 0; i < info->frame_count && st == MP_OK; i++) {
+        if (cancel && atomic_load(cancel)) {
+            st = mp_error_set(err, MP_ERR_INTERRUPTED, "interrupted");
+            break;
+        }
+        if (sum.frames == RAWFIX_DARK_MAX_FRAMES)
+            break;
+        mp_error e = {0};
+        st = mp_mlv_read_frame(dark, i, &f, &scratch, &e);
+        if (st == MP_ERR_DAMAGED) {
+            skipped++;
+            mp_log(log, MP_LOG_WARNING, "dark frame %s: frame index %u not averaged: %s", path,
+                   i, e.msg);
+            st = MP_OK;
+            continue;
+        }
+        if (st != MP_OK)
+            *err = e;
+        else if (f.width != info->raw.width || f.height != info->raw.height)
+            st = mp_error_set(err, MP_ERR_FORMAT, "dark frame %s: frame %u is %ux%u, its first "
+                              "is %ux%u (one size only)", path, f.number, f.width, f.height,
+                              info->raw.width, info->raw.height);
+        else
+            st = mp_rawfix_dark_add(&sum, &f, err);
+    }
+    if (st == MP_OK && !sum.frames)
+        st = mp_error_set(err, MP_ERR_FORMAT, "dark frame %s: no intact frame to average", path);
+    if (st == MP_OK)
+        st = mp_rawfix_dark_finish(&sum, out, err);
+    if (st == MP_OK)
+        mp_log(log, MP_LOG_INFO, "dark frame %s: %u frames averaged (%u damaged skipped), "
+               "pattern RMS %.2f DN", path, out->frames, skipped, out->rms);
+    mp_frame_free(&f);
+    mp_mlv_scratch_free(&scratch);
+    mp_rawfix_dark_sum_free(&sum);
+    return st;
+}
+
+mp_status mp_dark_load(const char *path, const mlv_clip *clip, const atomic_int *cancel,
+                       const mp_logger *log, rawfix_dark *out, mp_error *err)
+{
+    memset(out, 0, sizeof *out);
+    mlv_clip *dark = NULL;
+    mlv_open_options oo = {.log = *log};
+    mp_status st = mp_mlv_clip_open(&dark, path, &oo, err);
+    if (st != MP_OK) {
+        char why[MP_ERROR_MAX];
+        memcpy(why, err->msg, sizeof why);
+        return mp_error_set(err, st, "dark frame: %s", why);
+    }
+    st = check_fit(path, mp_mlv_clip_get_info(dark), clip, err);
+    if (st == MP_OK)
+        st = average_clip(path, dark, cancel, log, out, err);
+    mp_mlv_clip_close(dark);
+    if (st != MP_OK)
+        mp_rawfix_dark_free(out);
+    return st;
+}
