@@ -29,13 +29,15 @@ static mp_status check_fit(const char *path, const mlv_clip_info *dark, const ml
     if (dark->exposure.present && c->exposure.present && dark->exposure.iso != c->exposure.iso)
         return mp_error_set(err, MP_ERR_FORMAT, "dark frame %s: shot at ISO %u, the clip %s "
                             "at ISO %u", path, dark->exposure.iso, name, c->exposure.iso);
+    /* Magic Lantern's dual_iso module writes DISO whether it is on or off: a clip without
+     * one was shot without the module, at one ISO. */
     const mp_dual_iso_tag *dd = &dark->dual_iso, *cd = &c->dual_iso;
-    if (dd->present && cd->present &&
-        (dd->mode != cd->mode || (cd->mode && dd->iso_value != cd->iso_value)))
+    int dark_dual = dd->present && dd->mode, clip_dual = cd->present && cd->mode;
+    if (dark_dual != clip_dual || (clip_dual && dd->iso_value != cd->iso_value))
         return mp_error_set(err, MP_ERR_FORMAT, "dark frame %s: dual ISO %s (recovery index "
-                            "%d), the clip %s has it %s (index %d)", path,
-                            dd->mode ? "on" : "off", dd->iso_value, name,
-                            cd->mode ? "on" : "off", cd->iso_value);
+                            "%d), the clip %s: dual ISO %s (index %d)", path,
+                            dark_dual ? "on" : "off", dark_dual ? dd->iso_value : 0, name,
+                            clip_dual ? "on" : "off", clip_dual ? cd->iso_value : 0);
     return MP_OK;
 }
 

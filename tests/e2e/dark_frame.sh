@@ -1,0 +1,127 @@
+#!/bin/bash
+# convert --dark (issue #11 item 4) on simulated clips of one sensor (mlvsynth --sensor-seed:
+# the same fixed dark pattern of 8 DN RMS in every clip, noise from each clip's own --seed):
+# the 16-frame lens-cap clip's average subtracted from a flat scene leaves, against the same
+# scene shot without the pattern (raw values read by dcraw -D), a residual pattern whose RMS
+# is within sqrt(sigma^2/16 + 1/12) + 3 % (sigma: the read noise of one frame, from the
+# truth; 1/12: the subtraction rounds to whole DN), the black kept within 0.25 DN; without
+# --dark the pattern is there (the check can fail). Same bytes at 1 and 2 threads and in two
+# --frames chunks, with the dark frame given to analyze and to convert --levels; dual ISO
+# too. A dark clip of another size, bit depth or ISO is refused (exit 3, naming what
+# differs); plan puts --dark on analyze and every convert task, and refuses it after --.
+# usage: dark_frame.sh MLVPIPE MLVSYNTH
+set -u
+mlvpipe=$1
+mlvsynth=$2
+. "$(dirname "$0")/pipeline_lib.sh"
+need dcraw python3
+
+sensor=(--single-iso --dark-pattern 8 --sensor-seed 7 --size 320x180)
+"$mlvsynth" -o "$tmp/cap.MLV" "${sensor[@]}" --lens-cap --seed 11 --frames 16 --guid 2 \
+    >/dev/null || fail "mlvsynth cap"
+"$mlvsynth" -o "$tmp/scene.MLV" "${sensor[@]}" --scene flat --seed 3 --frames 4 --guid 3 \
+    >/dev/null || fail "mlvsynth scene"
+"$mlvsynth" -o "$tmp/clean.MLV" --single-iso --sensor-seed 7 --size 320x180 --scene flat \
+    --seed 3 --frames 4 --guid 3 >/dev/null || fail "mlvsynth clean"
+nofix=(--no-focus-pixels --no-bad-pixels --no-stripes)
+
+run dark 0 convert "$tmp/scene.MLV" -o "$tmp/dark" --dark "$tmp/cap.MLV" "${nofix[@]}" -v
+grep -q "16 frames averaged" "$tmp/dark.err" || fail "no averaging logged: $(cat "$tmp/dark.err")"
+run plain 0 convert "$tmp/scene.MLV" -o "$tmp/plain" "${nofix[@]}"
+run clean 0 convert "$tmp/clean.MLV" -o "$tmp/clean" "${nofix[@]}"
+
+# residual DIR: "RMS OFFSET BOUND" of (DIR's frames - the clean ones), per sample averaged
+# over the 4 frames (what stays the same in every frame: a pattern)
+residual() {
+    python3 - "$1" "$tmp/clean/clean/clean" "$tmp/cap.truth.json" <<'PY'
+import json, math, subprocess, sys
+def raw(p):
+    d = subprocess.run(["dcraw", "-D", "-4", "-c", p], check=True, capture_output=True).stdout
+    _, w, h, _ = d.split(maxsplit=4)[:4]
+    w, h = int(w), int(h)
+    b = d[len(d) - 2 * w * h:]
+    return [int.from_bytes(b[2 * i:2 * i + 2], "big") for i in range(w * h)]
+acc = None
+for f in range(4):
+    d = [a - b for a, b in zip(raw("%s_%06d.dng" % (sys.argv[1], f)),
+                               raw("%s_%06d.dng" % (sys.argv[2], f)))]
+    acc = d if acc is None else [s + t for s, t in zip(acc, d)]
+r = [s / 4 for s in acc]
+m = sum(r) / len(r)
+rms = math.sqrt(sum((v - m) ** 2 for v in r) / len(r))
+sigma = json.load(open(sys.argv[3]))["dual_iso"]["segments"][0]["sensor"]["read_noise_dark"]
+print("%.4f %.4f %.4f" % (rms, m, math.sqrt(sigma * sigma / 16 + 1 / 12)))
+PY
+}
+read -r rms off bound < <(residual "$tmp/dark/scene/scene")
+echo "with --dark: residual pattern RMS $rms DN, offset $off, bound $bound"
+python3 -c "import sys; r, o, b = map(float, sys.argv[1:]); sys.exit(not (r <= 1.03 * b and abs(o) < 0.25))" \
+    "$rms" "$off" "$bound" || fail "residual pattern $rms (bound $bound), offset $off"
+read -r rms off bound < <(residual "$tmp/plain/scene/scene")
+echo "without: residual pattern RMS $rms DN"
+python3 -c "import sys; sys.exit(not float(sys.argv[1]) > 7)" "$rms" ||
+    fail "the pattern should show without --dark ($rms)"
+
+# same bytes: threads, chunks, a sidecar made with the dark frame
+run md5-1 0 convert "$tmp/scene.MLV" -o "$tmp/t1.md5" --to md5 --dark "$tmp/cap.MLV" --threads 1
+run md5-2 0 convert "$tmp/scene.MLV" -o "$tmp/t2.md5" --to md5 --dark "$tmp/cap.MLV" --threads 2
+cmp -s "$tmp/t1.md5" "$tmp/t2.md5" || fail "1 and 2 threads differ"
+run analyze 0 analyze "$tmp/scene.MLV" -o "$tmp/levels.json" --dark "$tmp/cap.MLV"
+run chunk-a 0 convert "$tmp/scene.MLV" -o "$tmp/ca.md5" --to md5 --dark "$tmp/cap.MLV" \
+    --levels "$tmp/levels.json" --frames 0-1
+run chunk-b 0 convert "$tmp/scene.MLV" -o "$tmp/cb.md5" --to md5 --dark "$tmp/cap.MLV" \
+    --levels "$tmp/levels.json" --frames 2-3
+cat "$tmp/ca.md5" "$tmp/cb.md5" | cmp -s - "$tmp/t1.md5" || fail "chunks differ from one run"
+grep -q "options" "$tmp/chunk-a.err" && fail "sidecar options differ: $(cat "$tmp/chunk-a.err")"
+run nodark-levels 0 convert "$tmp/scene.MLV" -o "$tmp/nd.md5" --to md5 --levels "$tmp/levels.json"
+grep -q "options" "$tmp/nodark-levels.err" ||
+    fail "a sidecar made with --dark used without it should warn"
+
+# dual ISO: the lens-cap clip shot in dual ISO too; threads and chunks agree
+dual=(--dual-iso --dark-pattern 8 --sensor-seed 7 --size 320x180)
+"$mlvsynth" -o "$tmp/dcap.MLV" "${dual[@]}" --lens-cap --seed 11 --frames 8 --guid 4 \
+    >/dev/null || fail "mlvsynth dual cap"
+"$mlvsynth" -o "$tmp/dscene.MLV" "${dual[@]}" --seed 3 --frames 4 --guid 5 >/dev/null ||
+    fail "mlvsynth dual scene"
+run dual-1 0 convert "$tmp/dscene.MLV" -o "$tmp/d1.md5" --to md5 --dark "$tmp/dcap.MLV" --threads 1
+run dual-2 0 convert "$tmp/dscene.MLV" -o "$tmp/d2.md5" --to md5 --dark "$tmp/dcap.MLV" --threads 2
+cmp -s "$tmp/d1.md5" "$tmp/d2.md5" || fail "dual: 1 and 2 threads differ"
+run dual-a 0 convert "$tmp/dscene.MLV" -o "$tmp/da.md5" --to md5 --dark "$tmp/dcap.MLV" --frames 0-1
+run dual-b 0 convert "$tmp/dscene.MLV" -o "$tmp/db.md5" --to md5 --dark "$tmp/dcap.MLV" --frames 2-
+cat "$tmp/da.md5" "$tmp/db.md5" | cmp -s - "$tmp/d1.md5" || fail "dual: chunks differ"
+run dual-none 0 convert "$tmp/dscene.MLV" -o "$tmp/dn.md5" --to md5
+cmp -s "$tmp/dn.md5" "$tmp/d1.md5" && fail "dual: --dark changed nothing"
+
+# refusals: one line naming what differs, exit 3 (input)
+"$mlvsynth" -o "$tmp/size.MLV" --single-iso --lens-cap --size 320x160 --frames 2 >/dev/null
+"$mlvsynth" -o "$tmp/bits.MLV" --single-iso --lens-cap --size 320x180 --bits 12 --frames 2 \
+    >/dev/null
+"$mlvsynth" -o "$tmp/iso.MLV" --single-iso --lens-cap --size 320x180 --iso 200 --frames 2 \
+    >/dev/null
+# refused CLIP DARK PATTERN
+refused() {
+    run "$2" 3 convert "$tmp/$1.MLV" -o "$tmp/r-$2" --dark "$tmp/$2.MLV"
+    grep -q "$3" "$tmp/$2.err" || fail "$2: $(cat "$tmp/$2.err")"
+    [ "$(wc -l < "$tmp/$2.err")" -eq 1 ] || fail "$2: not one line: $(cat "$tmp/$2.err")"
+    [ -e "$tmp/r-$2" ] && fail "$2: output written"
+}
+refused scene size "size 320x160 is not the clip's 320x180"
+refused scene bits "12-bit, the clip .* is 14-bit"
+refused scene iso "shot at ISO 200, the clip .* at ISO 100"
+refused scene dcap "dual ISO on (recovery index .*), the clip .*: dual ISO off"
+refused dscene cap "dual ISO off (recovery index 0), the clip .*: dual ISO on"
+run missing 3 convert "$tmp/scene.MLV" -o "$tmp/r-missing" --dark "$tmp/none.MLV"
+
+# plan: analyze and every convert task subtract the same dark frame
+run plan 0 plan "$tmp/scene.MLV" -o "$tmp/farm" --engine json --chunk 2 --dark "$tmp/cap.MLV"
+python3 - "$tmp/plan.out" "$tmp/cap.MLV" <<'PY' || fail "plan: --dark not on every task"
+import json, sys
+p = json.load(open(sys.argv[1]))
+tasks = [t for t in p["tasks"] if t["argv"][1] in ("analyze", "convert")]
+assert len(tasks) >= 3, tasks
+for t in tasks:
+    a = t["argv"]
+    assert a[a.index("--dark") + 1] == sys.argv[2], a
+PY
+run plan-extra 2 plan "$tmp/scene.MLV" -o "$tmp/farm" --engine json -- --dark "$tmp/cap.MLV"
+finish
