@@ -19,6 +19,7 @@
 #include "pipeline/frame_range.h"
 #include "pipeline/inputs.h"
 #include "pipeline/levels_io.h"
+#include "develop/stretch.h"
 #include "pipeline/dark_load.h"
 #include "pipeline/prepass.h"
 #include "pipeline/sampling.h"
@@ -54,6 +55,7 @@ typedef struct slot {
     mp_frame frame;              /* only for sinks that take frames one at a time */
     mp_frame_meta meta;
     develop_rgb rgb;             /* only for sinks that take RGB (movies) */
+    develop_rgb wide;            /* rgb's picture resampled to square pixels (stretching) */
 } slot;
 
 typedef struct job {
@@ -78,6 +80,8 @@ typedef struct job {
     char folder[PATH_MAX];       /* where final frame files land (skip-existing) */
     mp_sink_params params;
     develop_params develop;      /* the options' develop params, with grey-world gains */
+    develop_stretch stretch;     /* anamorphic clips to square pixels (out_width 0: none) */
+    uint32_t stretch_top, stretch_left;   /* the picture (active area) in rgb */
     slot *slots;
     mp_progress progress;
     atomic_int output_failed;    /* a sink call failed (not the input) */
@@ -228,10 +232,11 @@ static void cache_put(job *j, worker *w, const mp_cache_key *key, const mp_frame
                "counted): %s", key->frame, e.msg);
 }
 
-static mp_rgb_frame slot_picture(const slot *s)
+static mp_rgb_frame slot_picture(const job *j, const slot *s)
 {
-    return (mp_rgb_frame){{s->rgb.plane[0], s->rgb.plane[1], s->rgb.plane[2]}, s->rgb.width,
-                          s->rgb.height, s->number};
+    const develop_rgb *p = j->stretch.out_width ? &s->wide : &s->rgb;
+    return (mp_rgb_frame){{p->plane[0], p->plane[1], p->plane[2]}, p->width, p->height,
+                          s->number};
 }
 
 static mp_status convert_one(void *user, void *ctx, uint32_t i, uint32_t slot_index,
@@ -274,9 +279,12 @@ static mp_status convert_one(void *user, void *ctx, uint32_t i, uint32_t slot_in
     }
     if (rgb) {
         st = mp_develop_frame(j->dev, out, &w->dev, &s->rgb, err);
+        if (st == MP_OK && j->stretch.out_width)
+            st = mp_develop_stretch_apply(&j->stretch, &s->rgb, j->stretch_top, j->stretch_left,
+                                          &s->wide, err);
         if (st != MP_OK || j->ordered)
             return st;
-        const mp_rgb_frame pic = slot_picture(s);
+        const mp_rgb_frame pic = slot_picture(j, s);
         st = mp_sink_write_rgb(j->sink, &pic, err);
     } else if (j->ordered) {
         return MP_OK;
@@ -296,7 +304,7 @@ static mp_status write_in_order(job *j, const slot *s, mp_error *err)
         return mp_sink_skip_frame(j->sink, s->number, err);
     if (j->format->input == MP_INPUT_RAW)
         return mp_sink_write_frame(j->sink, &s->frame, &s->meta, err);
-    const mp_rgb_frame rgb = slot_picture(s);
+    const mp_rgb_frame rgb = slot_picture(j, s);
     return mp_sink_write_rgb(j->sink, &rgb, err);
 }
 
@@ -549,6 +557,38 @@ static mp_status sweep_stale(job *j, const mlv_clip_info *info, uint32_t selecte
 
 /* Opens the sink the format names (and the WAV beside a sequence); a sink that takes RGB gets
  * the develop context its frames are developed with and the clip's audio on demand. */
+/* Anamorphic and line-skipping modes (RAWC): developed pictures are resampled to square
+ * pixels, and the sinks see a picture of that size with no border; with no_stretch they keep
+ * the recorded pixels and the container says their aspect. */
+static mp_status stretch_or_tag(job *j, const mlv_clip_info *info, mp_error *err)
+{
+    mp_sink_params *p = &j->params;
+    uint32_t area[4], w, h, num, den;
+    mp_raw_active_area(&info->raw, info->raw.width, info->raw.height, area);
+    if (!mp_develop_stretch_size(&info->capture, area[3] - area[1], area[2] - area[0], &w, &h,
+                                 &num, &den))
+        return MP_OK;
+    if (j->o->no_stretch) {
+        p->pixel_aspect = (mp_rational){(int32_t)num, (int32_t)den};
+        mp_log(&j->o->log, MP_LOG_INFO, "%s: pixels kept as recorded, aspect %u:%u",
+               j->o->input, num, den);
+        return MP_OK;
+    }
+    mp_status st = mp_develop_stretch_make(&j->stretch, area[3] - area[1], area[2] - area[0], w,
+                                           h, err);
+    if (st != MP_OK)
+        return st;
+    j->stretch_top = area[0];
+    j->stretch_left = area[1];
+    p->meta.raw.width = w;
+    p->meta.raw.height = h;
+    const int32_t whole[4] = {0, 0, (int32_t)h, (int32_t)w};
+    memcpy(p->meta.raw.active_area, whole, sizeof whole);
+    mp_log(&j->o->log, MP_LOG_INFO, "%s: %ux%u recorded with %u:%u pixels, resampled to %ux%u",
+           j->o->input, area[3] - area[1], area[2] - area[0], num, den, w, h);
+    return MP_OK;
+}
+
 static mp_status open_output(job *j, const mlv_clip_info *info, uint32_t selected,
                              mp_error *err)
 {
@@ -577,7 +617,8 @@ static mp_status open_output(job *j, const mlv_clip_info *info, uint32_t selecte
         int as_shot = mp_wb_as_shot_neutral(&info->white_balance, &cal, neutral);
         st = mp_develop_context_create(&j->develop, &info->raw, as_shot ? neutral : NULL,
                                        &j->dev, err);
-        if (st != MP_OK || (st = sweep_stale(j, info, selected, err)) != MP_OK)
+        if (st != MP_OK || (st = sweep_stale(j, info, selected, err)) != MP_OK ||
+            (st = stretch_or_tag(j, info, err)) != MP_OK)
             return st;
     }
     if (f->sequence) {
@@ -629,6 +670,7 @@ static mp_status run_frames(job *j, uint32_t selected, mp_convert_result *res, m
         mp_mlv_payload_free(&j->slots[k].payload);
         mp_frame_free(&j->slots[k].frame);
         mp_develop_rgb_free(&j->slots[k].rgb);
+        mp_develop_rgb_free(&j->slots[k].wide);
     }
     free(j->slots);
     j->slots = NULL;
@@ -848,6 +890,7 @@ mp_status mp_convert(const mp_convert_options *o, mp_convert_result *res, mp_err
         mp_rawfix_plan_free(&j.fixes[k]);
     free(j.fixes);
     mp_rawfix_dark_free(&j.dark);
+    mp_develop_stretch_free(&j.stretch);
     mp_develop_context_free(j.dev);
     mp_clip_levels_free(&j.levels);
     mp_cache_close(j.cache);

@@ -174,7 +174,7 @@ enum {
     O_DEFECTS, O_FOCUS_PIXELS, O_FP_OFFSET, O_HOT, O_COLD, O_STRIPES, O_DARK_PATTERN,
     O_DUAL_ISO, O_ISO_HIGH, O_EV_GAP, O_PHASE, O_SEED, O_SCENE, O_SHIFT, O_ILLUM, O_BLACK_OFF,
     O_EXPOSURE, O_OB, O_NO_DISO, O_TRUTH_RAW, O_CAMERA_GEOMETRY, O_SINGLE_ISO, O_LENS_CAP,
-    O_SENSOR_SEED
+    O_SENSOR_SEED, O_BINNING, O_SKIPPING
 };
 
 static const struct option long_opts[] = {
@@ -245,6 +245,8 @@ static const struct option long_opts[] = {
     {"single-iso", no_argument, 0, O_SINGLE_ISO},
     {"lens-cap", no_argument, 0, O_LENS_CAP},
     {"sensor-seed", required_argument, 0, O_SENSOR_SEED},
+    {"binning", required_argument, 0, O_BINNING},
+    {"skipping", required_argument, 0, O_SKIPPING},
     {0, 0, 0, 0}
 };
 
@@ -271,6 +273,7 @@ static void set_defaults(synth_options *o)
     o->iso_high = 1600;
     o->ev_gap = -1.0;
     o->sensor_seed = OPT_NONE;
+    o->binning_x = o->binning_y = 3;
     o->seed = 1;
     o->scene = SYNTH_SCENE_BENCHMARK;
     o->ob_left = OPT_NONE;
@@ -356,6 +359,10 @@ static mp_status validate(synth_options *o, mp_error *err)
          o->change_in_filler || o->change_width) &&
         o->change_at == OPT_NONE)
         return mp_error_set(err, MP_ERR_ARG, "--change-* options need --change-at K");
+    if (o->binning_x > 255 || o->binning_y > 255 || o->skipping_x > 255 || o->skipping_y > 255 ||
+        !(o->binning_x + o->skipping_x) || !(o->binning_y + o->skipping_y))
+        return mp_error_set(err, MP_ERR_ARG, "--binning/--skipping: each at most 255, and "
+                            "binning + skipping at least 1 on each axis");
     if (o->content == CONTENT_DUALISO) {
         if (o->single_iso)
             o->ev_gap = 0;
@@ -522,6 +529,12 @@ mp_status options_parse(synth_options *o, int argc, char **argv, int first, int 
             o->single_iso = o->no_diso = 1;
             break;
         case O_LENS_CAP: o->lens_cap = 1; break;
+        case O_BINNING:
+            st = parse_pair("--binning", a, 'x', &o->binning_x, &o->binning_y, err);
+            break;
+        case O_SKIPPING:
+            st = parse_pair("--skipping", a, 'x', &o->skipping_x, &o->skipping_y, err);
+            break;
         case O_SENSOR_SEED:
             st = parse_i64("--sensor-seed", a, 0, INT64_MAX, &o->sensor_seed, err);
             break;

@@ -207,6 +207,9 @@ static mp_status open_encoder(mp_av_sink *s, mp_error *err)
     c->time_base = s->time_base;
     c->framerate = s->fps;
     c->sample_aspect_ratio = (AVRational){1, 1};
+    if (s->p.sar_num && s->p.sar_den)
+        av_reduce(&c->sample_aspect_ratio.num, &c->sample_aspect_ratio.den, s->p.sar_num,
+                  s->p.sar_den, 65535);
     c->gop_size = 1;
     c->thread_count = s->p.threads ? s->p.threads : 1;
     c->flags |= AV_CODEC_FLAG_BITEXACT;
