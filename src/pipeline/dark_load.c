@@ -90,6 +90,31 @@ static mp_status average_clip(const char *path, const mlv_clip *dark, const atom
     return st;
 }
 
+/* MLV-App's DARK block: an average it made already, checked against the clip by its own
+ * fields (size, depth, ISO). */
+static mp_status from_block(const char *path, const mlv_clip *dark, const mlv_clip *clip,
+                            const mp_logger *log, rawfix_dark *out, mp_error *err)
+{
+    const mlv_dark_info *d = &mp_mlv_clip_get_info(dark)->dark;
+    mlv_clip_info as_shot = *mp_mlv_clip_get_info(dark);
+    as_shot.raw.width = d->width;
+    as_shot.raw.height = d->height;
+    as_shot.raw.bits = d->bits;
+    as_shot.exposure.iso = d->iso;
+    as_shot.exposure.present = d->iso != 0;
+    mp_status st = check_fit(path, &as_shot, clip, err);
+    mp_frame f = {0};
+    if (st == MP_OK)
+        st = mp_mlv_read_dark(dark, &f, err);
+    if (st == MP_OK)
+        st = mp_rawfix_dark_from_frame(&f, d->frames_averaged, out, err);
+    if (st == MP_OK)
+        mp_log(log, MP_LOG_INFO, "dark frame %s: MLV-App's DARK block (%u frames averaged), "
+               "pattern RMS %.2f DN", path, d->frames_averaged, out->rms);
+    mp_frame_free(&f);
+    return st;
+}
+
 mp_status mp_dark_load(const char *path, const mlv_clip *clip, const atomic_int *cancel,
                        const mp_logger *log, rawfix_dark *out, mp_error *err)
 {
@@ -102,9 +127,13 @@ mp_status mp_dark_load(const char *path, const mlv_clip *clip, const atomic_int 
         memcpy(why, err->msg, sizeof why);
         return mp_error_set(err, st, "dark frame: %s", why);
     }
-    st = check_fit(path, mp_mlv_clip_get_info(dark), clip, err);
-    if (st == MP_OK)
-        st = average_clip(path, dark, cancel, log, out, err);
+    if (mp_mlv_clip_get_info(dark)->dark.present) {
+        st = from_block(path, dark, clip, log, out, err);
+    } else {
+        st = check_fit(path, mp_mlv_clip_get_info(dark), clip, err);
+        if (st == MP_OK)
+            st = average_clip(path, dark, cancel, log, out, err);
+    }
     mp_mlv_clip_close(dark);
     if (st != MP_OK)
         mp_rawfix_dark_free(out);

@@ -174,7 +174,7 @@ enum {
     O_DEFECTS, O_FOCUS_PIXELS, O_FP_OFFSET, O_HOT, O_COLD, O_STRIPES, O_DARK_PATTERN,
     O_DUAL_ISO, O_ISO_HIGH, O_EV_GAP, O_PHASE, O_SEED, O_SCENE, O_SHIFT, O_ILLUM, O_BLACK_OFF,
     O_EXPOSURE, O_OB, O_NO_DISO, O_TRUTH_RAW, O_CAMERA_GEOMETRY, O_SINGLE_ISO, O_LENS_CAP,
-    O_SENSOR_SEED, O_BINNING, O_SKIPPING
+    O_SENSOR_SEED, O_BINNING, O_SKIPPING, O_DARK_BLOCK
 };
 
 static const struct option long_opts[] = {
@@ -246,6 +246,7 @@ static const struct option long_opts[] = {
     {"lens-cap", no_argument, 0, O_LENS_CAP},
     {"sensor-seed", required_argument, 0, O_SENSOR_SEED},
     {"binning", required_argument, 0, O_BINNING},
+    {"dark-block", required_argument, 0, O_DARK_BLOCK},
     {"skipping", required_argument, 0, O_SKIPPING},
     {0, 0, 0, 0}
 };
@@ -382,9 +383,10 @@ static mp_status validate(synth_options *o, mp_error *err)
         if (o->single_iso && (o->change_diso || o->change_ev_gap > 0))
             return mp_error_set(err, MP_ERR_ARG, "--single-iso has no dual-ISO change");
     } else if (o->change_diso || o->change_ev_gap > 0 || o->truth_raw || o->lens_cap ||
-               o->sensor_seed != OPT_NONE) {
-        return mp_error_set(err, MP_ERR_ARG, "--change-diso, --change-ev-gap and --truth-raw "
-                            "need --dual-iso");
+               o->sensor_seed != OPT_NONE || o->dark_block) {
+        return mp_error_set(err, MP_ERR_ARG, "--change-diso, --change-ev-gap, --truth-raw, "
+                            "--lens-cap, --sensor-seed and --dark-block need --dual-iso or "
+                            "--single-iso");
     }
     return MP_OK;
 }
@@ -534,6 +536,9 @@ mp_status options_parse(synth_options *o, int argc, char **argv, int first, int 
             break;
         case O_SKIPPING:
             st = parse_pair("--skipping", a, 'x', &o->skipping_x, &o->skipping_y, err);
+            break;
+        case O_DARK_BLOCK:
+            st = parse_u32("--dark-block", a, 1, 65535, &o->dark_block, err);
             break;
         case O_SENSOR_SEED:
             st = parse_i64("--sensor-seed", a, 0, INT64_MAX, &o->sensor_seed, err);

@@ -113,6 +113,8 @@ void options_print_help(const char *prog)
 "      --sensor-seed N      seed of the defects' positions and the dark pattern, so a\n"
 "                           lens-cap clip and a scene (other --seed) share them [seed+99]\n"
 "      --lens-cap           no light: read noise, dark pattern and defects only\n"
+"      --dark-block N       an MLV-App DARK block in the header: the average of N\n"
+"                           lens-cap frames of the same sensor (their own noise)\n"
 "      --binning XxY, --skipping XxY\n"
 "                           RAWC binning and skipping [3x3, 0x0: 5D Mark III 1080p];\n"
 "                           e.g. --binning 3x1 --skipping 0x4 (720p: 5:3 pixels)\n"

@@ -4,7 +4,9 @@
  * averaged (running sums, so memory does not grow with its length; damaged frames are
  * skipped with a warning). It must match the clip: the same frame size, bit depth and ISO
  * (EXPO), and the same dual-ISO setting (DISO) when both clips carry one; anything else is
- * refused naming what differs (MP_ERR_FORMAT).
+ * refused naming what differs (MP_ERR_FORMAT). A clip carrying MLV-App's DARK block (an
+ * average MLV-App made, doc/mlv-format.md 4.15) gives that block instead, checked by its own
+ * size, depth and ISO: `--dark CLIP` with the converted clip itself uses its own block.
  *
  * Its identity is a hash of the pattern itself (not of the path), so the sidecar's options
  * hash and the frame cache's keys change exactly when the subtracted pattern does. */
