@@ -5,7 +5,8 @@
 # scene shot without the pattern (raw values read by dcraw -D), a residual pattern whose RMS
 # is within sqrt(sigma^2/16 + 1/12) + 3 % (sigma: the read noise of one frame, from the
 # truth; 1/12: the subtraction rounds to whole DN), the black kept within 0.25 DN; without
-# --dark the pattern is there (the check can fail). Same bytes at 1 and 2 threads and in two
+# --dark the pattern is there (the check can fail); the same from MLV-App's DARK block stored
+# in the clip. Same bytes at 1 and 2 threads and in two
 # --frames chunks, with the dark frame given to analyze and to convert --levels; dual ISO
 # too. A dark clip of another size, bit depth or ISO is refused (exit 3, naming what
 # differs); plan puts --dark on analyze and every convert task, and refuses it after --.
@@ -61,6 +62,20 @@ read -r rms off bound < <(residual "$tmp/plain/scene/scene")
 echo "without: residual pattern RMS $rms DN"
 python3 -c "import sys; sys.exit(not float(sys.argv[1]) > 7)" "$rms" ||
     fail "the pattern should show without --dark ($rms)"
+
+# MLV-App's DARK block (mlvsynth --dark-block: the average of 16 lens-cap frames, rounded to
+# whole DN like MLV-App's): --dark with the clip itself subtracts its own block
+"$mlvsynth" -o "$tmp/blk.MLV" "${sensor[@]}" --scene flat --seed 3 --frames 4 --guid 3 \
+    --dark-block 16 >/dev/null || fail "mlvsynth dark block"
+run info-block 0 info "$tmp/blk.MLV"
+grep -q "dark frame: *MLV-App DARK block, 16 frames averaged, 320x180 14-bit" \
+    "$tmp/info-block.out" || fail "info: $(grep -i dark "$tmp/info-block.out")"
+run block 0 convert "$tmp/blk.MLV" -o "$tmp/block" --dark "$tmp/blk.MLV" "${nofix[@]}" -v
+grep -q "DARK block (16 frames averaged)" "$tmp/block.err" || fail "block: $(cat "$tmp/block.err")"
+read -r rms off bound < <(residual "$tmp/block/blk/blk")
+echo "DARK block: residual pattern RMS $rms DN, offset $off"
+python3 -c "import sys; r, o, b = map(float, sys.argv[1:]); sys.exit(not (r <= 1.03 * b and abs(o) < 0.25))" \
+    "$rms" "$off" "$bound" || fail "DARK block: residual pattern $rms (bound $bound), offset $off"
 
 # same bytes: threads, chunks, a sidecar made with the dark frame
 run md5-1 0 convert "$tmp/scene.MLV" -o "$tmp/t1.md5" --to md5 --dark "$tmp/cap.MLV" --threads 1
