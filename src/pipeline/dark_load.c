@@ -1,8 +1,11 @@
 #include "pipeline/dark_load.h"
 
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pipeline/levels_io.h"
+#include "reader/dng_frame.h"
 
 uint64_t mp_dark_hash(const rawfix_dark *d)
 {
@@ -14,8 +17,8 @@ uint64_t mp_dark_hash(const rawfix_dark *d)
 }
 
 /* The dark clip must have been shot as the clip was: what differs, in one line. */
-static mp_status check_fit(const char *path, const mlv_clip_info *dark, const mlv_clip *clip,
-                           mp_error *err)
+static mp_status check_fit(const char *path, const mlv_clip_info *dark, int dual_known,
+                           const mlv_clip *clip, mp_error *err)
 {
     const mlv_clip_info *c = mp_mlv_clip_get_info(clip);
     const char *name = mp_mlv_clip_path(clip, 0);
@@ -33,7 +36,7 @@ static mp_status check_fit(const char *path, const mlv_clip_info *dark, const ml
      * one was shot without the module, at one ISO. */
     const mp_dual_iso_tag *dd = &dark->dual_iso, *cd = &c->dual_iso;
     int dark_dual = dd->present && dd->mode, clip_dual = cd->present && cd->mode;
-    if (dark_dual != clip_dual || (clip_dual && dd->iso_value != cd->iso_value))
+    if (dual_known && (dark_dual != clip_dual || (clip_dual && dd->iso_value != cd->iso_value)))
         return mp_error_set(err, MP_ERR_FORMAT, "dark frame %s: dual ISO %s (recovery index "
                             "%d), the clip %s: dual ISO %s (index %d)", path,
                             dark_dual ? "on" : "off", dark_dual ? dd->iso_value : 0, name,
@@ -102,7 +105,7 @@ static mp_status from_block(const char *path, const mlv_clip *dark, const mlv_cl
     as_shot.raw.bits = d->bits;
     as_shot.exposure.iso = d->iso;
     as_shot.exposure.present = d->iso != 0;
-    mp_status st = check_fit(path, &as_shot, clip, err);
+    mp_status st = check_fit(path, &as_shot, 1, clip, err);
     mp_frame f = {0};
     if (st == MP_OK)
         st = mp_mlv_read_dark(dark, &f, err);
@@ -115,10 +118,66 @@ static mp_status from_block(const char *path, const mlv_clip *dark, const mlv_cl
     return st;
 }
 
+/* One DNG, taken as an average already (its own noise is not divided down). A DNG says
+ * nothing of dual ISO: that is not checked. */
+static mp_status from_dng(const char *path, const mlv_clip *clip, const mp_logger *log,
+                          rawfix_dark *out, mp_error *err)
+{
+    mp_frame f = {0};
+    uint32_t iso = 0;
+    mp_status st = mp_dng_read_frame(path, &f, &iso, err);
+    if (st != MP_OK) {
+        char why[MP_ERROR_MAX];
+        memcpy(why, err->msg, sizeof why);
+        mp_error_set(err, st, "dark frame: %s", why);
+    }
+    /* --dng-bits 16 keeps the recorded values in 16-bit samples: their depth is the clip's
+     * when every value fits it */
+    const uint32_t clip_bits = mp_mlv_clip_get_info(clip)->raw.bits;
+    if (st == MP_OK && f.bits == 16 && clip_bits < 16 && f.white < (1u << clip_bits)) {
+        size_t i = 0, n = (size_t)f.width * f.height;
+        while (i < n && f.data[i] < (1u << clip_bits))
+            i++;
+        if (i == n)
+            f.bits = clip_bits;
+    }
+    mlv_clip_info as_shot = {0};
+    as_shot.raw.width = f.width;
+    as_shot.raw.height = f.height;
+    as_shot.raw.bits = f.bits;
+    as_shot.exposure = (mp_exposure){.present = iso != 0, .iso = iso};
+    if (st == MP_OK)
+        st = check_fit(path, &as_shot, 0, clip, err);
+    if (st == MP_OK)
+        st = mp_rawfix_dark_from_frame(&f, 1, out, err);
+    if (st == MP_OK)
+        mp_log(log, MP_LOG_INFO, "dark frame %s: one DNG, pattern RMS %.2f DN", path, out->rms);
+    mp_frame_free(&f);
+    return st;
+}
+
+/* 1 when the file starts like a TIFF (a DNG); errors opening it are left to the reader. */
+static int is_tiff(const char *path)
+{
+    uint8_t head[4] = {0};
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, head, sizeof head);
+    close(fd);
+    return n == (ssize_t)sizeof head && mp_dng_is_tiff(head);
+}
+
 mp_status mp_dark_load(const char *path, const mlv_clip *clip, const atomic_int *cancel,
                        const mp_logger *log, rawfix_dark *out, mp_error *err)
 {
     memset(out, 0, sizeof *out);
+    if (is_tiff(path)) {
+        mp_status st = from_dng(path, clip, log, out, err);
+        if (st != MP_OK)
+            mp_rawfix_dark_free(out);
+        return st;
+    }
     mlv_clip *dark = NULL;
     mlv_open_options oo = {.log = *log};
     mp_status st = mp_mlv_clip_open(&dark, path, &oo, err);
@@ -130,7 +189,7 @@ mp_status mp_dark_load(const char *path, const mlv_clip *clip, const atomic_int 
     if (mp_mlv_clip_get_info(dark)->dark.present) {
         st = from_block(path, dark, clip, log, out, err);
     } else {
-        st = check_fit(path, mp_mlv_clip_get_info(dark), clip, err);
+        st = check_fit(path, mp_mlv_clip_get_info(dark), 1, clip, err);
         if (st == MP_OK)
             st = average_clip(path, dark, cancel, log, out, err);
     }
