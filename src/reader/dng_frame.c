@@ -116,7 +116,8 @@ static mp_status raw_ifd(const tiff *t, uint64_t *out, mp_error *err)
     if (!ifd_fits(t, ifd))
         return mp_error_set(err, MP_ERR_DAMAGED, "%s: IFD0 at offset %llu lies outside the "
                             "file", t->path, (unsigned long long)ifd);
-    if (value(t, ifd, TAG_PHOTOMETRIC, 0, 0, NULL) != PHOTOMETRIC_CFA && find(t, ifd, TAG_SUB_IFDS)) {
+    if (value(t, ifd, TAG_PHOTOMETRIC, 0, 0, NULL) != PHOTOMETRIC_CFA &&
+        find(t, ifd, TAG_SUB_IFDS)) {
         uint64_t sub = value(t, ifd, TAG_SUB_IFDS, 0, 0, NULL);
         if (!ifd_fits(t, sub))
             return mp_error_set(err, MP_ERR_DAMAGED, "%s: SubIFD at offset %llu lies outside "
@@ -187,7 +188,8 @@ mp_status mp_dng_read_frame(const char *path, mp_frame *out, uint32_t *iso, mp_e
     uint32_t compression = value(&t, ifd, TAG_COMPRESSION, 0, 1, &ok);
     uint32_t photometric = value(&t, ifd, TAG_PHOTOMETRIC, 0, 0, &ok);
     uint32_t spp = value(&t, ifd, TAG_SAMPLES, 0, 1, &ok);
-    uint64_t strips = find(&t, ifd, TAG_STRIP_OFFSETS) ? get32(&t, find(&t, ifd, TAG_STRIP_OFFSETS) + 4) : 0;
+    uint64_t strip_entry = find(&t, ifd, TAG_STRIP_OFFSETS);
+    uint64_t strips = strip_entry ? get32(&t, strip_entry + 4) : 0;
     if (!ok)
         st = mp_error_set(err, MP_ERR_DAMAGED, "%s: a size, depth or layout tag of an "
                           "unexpected type", path);

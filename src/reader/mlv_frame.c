@@ -360,7 +360,8 @@ mp_status mp_mlv_read_dark(const mlv_clip *c, mp_frame *out, mp_error *err)
 {
     const mlv_dark_info *d = &c->info.dark;
     if (!d->present)
-        return mp_error_set(err, MP_ERR_ARG, "%s: no DARK block", mp_mlv_base_name(c->chunks[0].path));
+        return mp_error_set(err, MP_ERR_ARG, "%s: no DARK block",
+                            mp_mlv_base_name(c->chunks[0].path));
     const char *name = mp_mlv_base_name(c->chunks[d->chunk].path);
     const unsigned long long at = d->offset - MLV_DARK_HEADER;
     if (d->bits < 10 || d->bits > 16)

@@ -6,7 +6,8 @@
 # is within sqrt(sigma^2/16 + 1/12) + 3 % (sigma: the read noise of one frame, from the
 # truth; 1/12: the subtraction rounds to whole DN), the black kept within 0.25 DN; without
 # --dark the pattern is there (the check can fail); the same from MLV-App's DARK block stored
-# in the clip, and from one DNG (uncompressed; LJ92 refused). Same bytes at 1 and 2 threads and in two
+# in the clip, and from one DNG (uncompressed; LJ92 refused). Same bytes at 1 and 2 threads
+# and in two
 # --frames chunks, with the dark frame given to analyze and to convert --levels; dual ISO
 # too. A dark clip of another size, bit depth or ISO is refused (exit 3, naming what
 # differs); plan puts --dark on analyze and every convert task, and refuses it after --.
@@ -54,10 +55,14 @@ sigma = json.load(open(sys.argv[3]))["dual_iso"]["segments"][0]["sensor"]["read_
 print("%.4f %.4f %.4f" % (rms, m, math.sqrt(sigma * sigma / 16 + 1 / 12)))
 PY
 }
+# within R O B: the residual pattern R within the bound B (+3 %), the black O within 0.25 DN
+within() {
+    python3 -c "import sys; r, o, b = map(float, sys.argv[1:])
+sys.exit(not (r <= 1.03 * b and abs(o) < 0.25))" "$@"
+}
 read -r rms off bound < <(residual "$tmp/dark/scene/scene")
 echo "with --dark: residual pattern RMS $rms DN, offset $off, bound $bound"
-python3 -c "import sys; r, o, b = map(float, sys.argv[1:]); sys.exit(not (r <= 1.03 * b and abs(o) < 0.25))" \
-    "$rms" "$off" "$bound" || fail "residual pattern $rms (bound $bound), offset $off"
+within "$rms" "$off" "$bound" || fail "residual pattern $rms (bound $bound), offset $off"
 read -r rms off bound < <(residual "$tmp/plain/scene/scene")
 echo "without: residual pattern RMS $rms DN"
 python3 -c "import sys; sys.exit(not float(sys.argv[1]) > 7)" "$rms" ||
@@ -74,8 +79,8 @@ run block 0 convert "$tmp/blk.MLV" -o "$tmp/block" --dark "$tmp/blk.MLV" "${nofi
 grep -q "DARK block (16 frames averaged)" "$tmp/block.err" || fail "block: $(cat "$tmp/block.err")"
 read -r rms off bound < <(residual "$tmp/block/blk/blk")
 echo "DARK block: residual pattern RMS $rms DN, offset $off"
-python3 -c "import sys; r, o, b = map(float, sys.argv[1:]); sys.exit(not (r <= 1.03 * b and abs(o) < 0.25))" \
-    "$rms" "$off" "$bound" || fail "DARK block: residual pattern $rms (bound $bound), offset $off"
+within "$rms" "$off" "$bound" ||
+    fail "DARK block: residual pattern $rms (bound $bound), offset $off"
 
 # one DNG as the dark frame (a single lens-cap frame: the pattern goes, one frame's noise
 # stays, so the bound is sqrt(sigma^2 + 1/12)); packed 14-bit and 16-bit DNGs give the same
@@ -90,10 +95,12 @@ run from-dng16 0 convert "$tmp/scene.MLV" -o "$tmp/fromdng16" "${nofix[@]}" \
 same_tree "14- and 16-bit DNG dark frames" "$tmp/fromdng" "$tmp/fromdng16"
 read -r rms off bound < <(residual "$tmp/fromdng/scene/scene")
 echo "one DNG: residual pattern RMS $rms DN"
-python3 -c "import sys; r, b = map(float, sys.argv[1:]); sys.exit(not r <= 1.03 * (b * b * 16 - 15 / 12) ** 0.5)" \
-    "$rms" "$bound" || fail "DNG: residual pattern $rms"
+single=$(python3 -c "import sys; b = float(sys.argv[1]); print((16 * b * b - 15 / 12) ** 0.5)" \
+    "$bound")
+within "$rms" "$off" "$single" || fail "DNG: residual pattern $rms (bound $single)"
 run from-lj92 3 convert "$tmp/scene.MLV" -o "$tmp/fromlj" --dark "$tmp/dnglj/cap/cap_000005.dng"
-grep -q "compressed DNG (compression 7)" "$tmp/from-lj92.err" || fail "lj92: $(cat "$tmp/from-lj92.err")"
+grep -q "compressed DNG (compression 7)" "$tmp/from-lj92.err" ||
+    fail "lj92: $(cat "$tmp/from-lj92.err")"
 
 # same bytes: threads, chunks, a sidecar made with the dark frame
 run md5-1 0 convert "$tmp/scene.MLV" -o "$tmp/t1.md5" --to md5 --dark "$tmp/cap.MLV" --threads 1
