@@ -292,7 +292,7 @@ void mp_mlv_block_parse(const uint8_t *src, size_t len, mlv_block *out)
         out->u.diso.iso_value = (int32_t)mp_le32(p + 20);
         out->u.diso.recovery_iso = mp_mlv_diso_recovery_iso(out->u.diso.iso_value, 0);
         break;
-    case MLV_BLOCK_DARK: {   /* doc/mlv-format.md 4.15 */
+    case MLV_BLOCK_DARK: {   /* doc/mlv-format.md 4.12 */
         mlv_dark_info *d = &out->u.dark;
         d->present = 1;
         d->frames_averaged = mp_le32(p + 16);

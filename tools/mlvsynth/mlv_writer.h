@@ -64,7 +64,7 @@ mp_status mlvw_vers(out_file *f, uint64_t ts, const char *text, mp_error *err);
 mp_status mlvw_info(out_file *f, uint64_t ts, const char *text, mp_error *err);
 mp_status mlvw_mark(out_file *f, uint64_t ts, uint32_t type, mp_error *err);
 /* A NULL block of `size` bytes (>= 16) whose filler bytes are `fill`. */
-/* MLV-App's DARK block (doc/mlv-format.md 4.15): 84-byte header, then `packed` (MLV bit
+/* MLV-App's DARK block (doc/mlv-format.md 4.12): 84-byte header, then `packed` (MLV bit
  * order). Fields not given are written as zero. */
 typedef struct mlvw_dark {
     uint32_t frames_averaged, camera_model, width, height, bits, black, white;

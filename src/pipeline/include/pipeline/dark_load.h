@@ -5,7 +5,7 @@
  * skipped with a warning). It must match the clip: the same frame size, bit depth and ISO
  * (EXPO), and the same dual-ISO setting (DISO) when both clips carry one; anything else is
  * refused naming what differs (MP_ERR_FORMAT). A clip carrying MLV-App's DARK block (an
- * average MLV-App made, doc/mlv-format.md 4.15) gives that block instead, checked by its own
+ * average MLV-App made, doc/mlv-format.md 4.12) gives that block instead, checked by its own
  * size, depth and ISO: `--dark CLIP` with the converted clip itself uses its own block.
  * FILE may also be one DNG (reader/dng_frame.h: uncompressed), taken as an average already:
  * size, depth and its Exif ISO are checked (a DNG says nothing of dual ISO).

@@ -55,7 +55,7 @@ typedef struct mlv_damage {
     char message[256];          /* one line: "FILE: offset N: cause" */
 } mlv_damage;
 
-/* MLV-App's DARK block: an averaged dark frame stored in the clip (doc/mlv-format.md 4.15). */
+/* MLV-App's DARK block: an averaged dark frame stored in the clip (doc/mlv-format.md 4.12). */
 typedef struct mlv_dark_info {
     int present;
     uint32_t frames_averaged, camera_model;
