@@ -4,28 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint32_t gcd(uint32_t a, uint32_t b)
-{
-    while (b) {
-        uint32_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 int mp_develop_stretch_size(const mp_raw_capture *c, uint32_t width, uint32_t height,
                             uint32_t *out_width, uint32_t *out_height, uint32_t *num,
                             uint32_t *den)
 {
-    uint32_t h = 1, v = 1;
-    if (c->present && c->binning_x + c->skipping_x && c->binning_y + c->skipping_y) {
-        h = (uint32_t)c->binning_x + c->skipping_x;
-        v = (uint32_t)c->binning_y + c->skipping_y;
-    }
-    uint32_t g = gcd(h, v);
-    h /= g;
-    v /= g;
+    uint32_t h, v;
+    mp_raw_capture_pixel_shape(c, &h, &v);
     *out_width = width;
     *out_height = height;
     *num = h;

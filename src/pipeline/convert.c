@@ -9,6 +9,7 @@
 #include "cache/frame_cache.h"
 #include "common/mp_white.h"
 #include "common/out_file.h"
+#include "develop/stretch.h"
 #include "dualiso/dualiso.h"
 #include "encode/formats.h"
 #include "encode/naming.h"
@@ -19,7 +20,6 @@
 #include "pipeline/frame_range.h"
 #include "pipeline/inputs.h"
 #include "pipeline/levels_io.h"
-#include "develop/stretch.h"
 #include "pipeline/dark_load.h"
 #include "pipeline/prepass.h"
 #include "pipeline/sampling.h"
@@ -829,12 +829,16 @@ static int inside_folder(const char *path, const char *folder)
     return !strncmp(real, real_folder, n) && (real[n] == '/' || real[n] == 0 || n == 1);
 }
 
-/* Outputs that would replace an input (the clip, a chunk, the sidecar), a device or FIFO, or
- * land among the cache's entries are refused before any work (per file again when written). */
+/* Outputs that would replace an input (the clip, a chunk, the sidecar, the dark frame), a
+ * device or FIFO, or land among the cache's entries are refused before any work (per file
+ * again when written). */
 static mp_status check_output(const mp_convert_options *o, const mp_format *format,
                               const mlv_clip *clip, mp_error *err)
 {
+    mp_error e;
     mp_status st = mp_protect_inputs(clip, o->levels_path, err);
+    if (st == MP_OK && o->dark_path && mp_out_protect(o->dark_path, &e) == MP_ERR_NOMEM)
+        st = mp_error_set(err, MP_ERR_NOMEM, "%s", e.msg);
     if (st != MP_OK || !strcmp(o->output, "-") || !strcmp(o->format, "null"))
         return st;
     if (o->cache_dir && inside_folder(o->output, o->cache_dir))

@@ -151,6 +151,10 @@ refused scene iso "shot at ISO 200, the clip .* at ISO 100"
 refused scene dcap "dual ISO on (recovery index .*), the clip .*: dual ISO off"
 refused dscene cap "dual ISO off (recovery index 0), the clip .*: dual ISO on"
 run missing 3 convert "$tmp/scene.MLV" -o "$tmp/r-missing" --dark "$tmp/none.MLV"
+cp "$tmp/cap.MLV" "$tmp/keep.MLV"
+run replace-dark 2 convert "$tmp/scene.MLV" -o "$tmp/keep.MLV" --to md5 --overwrite \
+    --dark "$tmp/keep.MLV"
+cmp -s "$tmp/cap.MLV" "$tmp/keep.MLV" || fail "the dark clip was replaced"
 
 # plan: analyze and every convert task subtract the same dark frame
 run plan 0 plan "$tmp/scene.MLV" -o "$tmp/farm" --engine json --chunk 2 --dark "$tmp/cap.MLV"
