@@ -24,9 +24,11 @@ typedef enum mlvpipe_curve {
 
 /* Highlights of developed movies (README "Highlights"): BLEND (default) takes every pixel
  * near a raw clip, or near the top of the output curve, smoothly to white; CLIP only clips
- * the white-balanced channels at the same level (dcraw's default: neutral where all clip). */
+ * the white-balanced channels at the same level (dcraw's default: neutral where all clip);
+ * RECONSTRUCT (API 1.2) rebuilds clipped channels from the unclipped ones and the colour
+ * around them, BLEND where that cannot be done. */
 typedef enum mlvpipe_highlights {
-    MLVPIPE_HIGHLIGHTS_BLEND, MLVPIPE_HIGHLIGHTS_CLIP
+    MLVPIPE_HIGHLIGHTS_BLEND, MLVPIPE_HIGHLIGHTS_CLIP, MLVPIPE_HIGHLIGHTS_RECONSTRUCT
 } mlvpipe_highlights;
 
 /* The colour temperatures MLVPIPE_WB_KELVIN takes (where the daylight-locus fit holds). */

@@ -14,7 +14,7 @@
 #define MLVPIPE_VERSION_H
 
 #define MLVPIPE_API_VERSION_MAJOR 1
-#define MLVPIPE_API_VERSION_MINOR 1
+#define MLVPIPE_API_VERSION_MINOR 2
 #define MLVPIPE_API_VERSION_PATCH 0
 
 #define MLVPIPE_API_VERSION_INT(major, minor, patch) (((major) << 16) | ((minor) << 8) | (patch))

@@ -27,7 +27,8 @@ _Static_assert((int)MLVPIPE_DNG_LJ92_2C == (int)MP_DNG_LJ92_2C &&
                (int)MLVPIPE_DNG_LJ92 == (int)MP_DNG_LJ92 && (int)MLVPIPE_DNG_16BIT == (int)MP_DNG_16BIT,
                "DNG storage mirrors encode/sink.h");
 _Static_assert((int)MLVPIPE_HIGHLIGHTS_CLIP == (int)DEVELOP_HIGHLIGHT_CLIP &&
-               (int)MLVPIPE_HIGHLIGHTS_BLEND == (int)DEVELOP_HIGHLIGHT_BLEND,
+               (int)MLVPIPE_HIGHLIGHTS_BLEND == (int)DEVELOP_HIGHLIGHT_BLEND &&
+               (int)MLVPIPE_HIGHLIGHTS_RECONSTRUCT == (int)DEVELOP_HIGHLIGHT_RECONSTRUCT,
                "highlights mirror develop/develop.h");
 _Static_assert((int)MLVPIPE_NAMING_RESOLVE == (int)MP_NAMING_RESOLVE, "naming mirrors sink.h");
 
@@ -86,7 +87,9 @@ mlvpipe_status mlvpipe_convert(const mlvpipe_convert_settings *s, mlvpipe_conver
     o.develop.curve = (mp_curve)s->curve;
     o.develop.exposure_ev = s->exposure_ev;
     o.develop.highlight = s->highlights == MLVPIPE_HIGHLIGHTS_CLIP ? DEVELOP_HIGHLIGHT_CLIP
-                                                                    : DEVELOP_HIGHLIGHT_BLEND;
+                          : s->highlights == MLVPIPE_HIGHLIGHTS_RECONSTRUCT
+                              ? DEVELOP_HIGHLIGHT_RECONSTRUCT
+                              : DEVELOP_HIGHLIGHT_BLEND;
     switch (s->wb) {
     case MLVPIPE_WB_AS_SHOT: o.develop.wb = DEVELOP_WB_AS_SHOT; break;
     case MLVPIPE_WB_DAYLIGHT: o.develop.wb = DEVELOP_WB_DAYLIGHT; break;

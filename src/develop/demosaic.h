@@ -8,7 +8,8 @@
 #include <stdint.h>
 
 typedef struct demosaic_window {
-    const float *cfa;        /* rows x width samples, white-balanced, within [0, 1] */
+    const float *cfa;        /* rows x width samples, white-balanced, within [0, top] */
+    float top;               /* 1, or the highlight rebuild's largest value */
     float *rgb[3];           /* rows x width each: R, G, B */
     float *scratch[5];       /* rows x width each, RCD only */
     uint32_t width, rows;

@@ -136,7 +136,7 @@ static void green(const demosaic_window *w, const float *lpf, const float *vh)
             float v_est = mix(n_est, n_grad, s_est, s_grad);
             float h_est = mix(w_est, w_grad, e_est, e_grad);
             float g = v_est + refine(vh + i, s) * (h_est - v_est);
-            w->rgb[1][i] = g < 0 ? 0 : g > 1 ? 1 : g;
+            w->rgb[1][i] = g < 0 ? 0 : g > w->top ? w->top : g;
         }
     }
 }

@@ -7,6 +7,7 @@
 #include "color_math.h"
 #include "develop/curve.h"
 #include "demosaic.h"
+#include "highlights.h"
 
 /* Rows per strip: the working set of a 6K-wide RCD strip stays near 60 MB, and the context
  * rows recomputed per strip cost under 10 %. Smaller strips do not run faster (measured). */
@@ -27,11 +28,18 @@
  * white instead, as the raw clip is. */
 #define OUTPUT_BLEND_START 0.8f
 
+/* RECONSTRUCT keeps rebuilt values up to this many times the highest white-balanced clip:
+ * 1 EV of highlights above the clip of the most amplified channel, enough for a negative
+ * exposure or a log curve to show them, bounded so a stray ratio cannot make a spike. */
+#define REBUILD_HEADROOM 2.0f
+
 struct develop_context {
     develop_params params;
     float wb[3];            /* raw multipliers, smallest 1.0 */
     float matrix[3][3];     /* white-balanced camera -> output, exposure included */
     float out_top;          /* scene-linear output value the curve maps to its top code */
+    float cfa_top;          /* largest white-balanced CFA value: 1, or RECONSTRUCT's top */
+    float wb_clip;          /* highest white-balanced raw clip (the largest multiplier) */
     curve_lut lut;
 };
 
@@ -113,7 +121,7 @@ static mp_status check_params(const develop_params *p, mp_error *err)
     if ((unsigned)p->demosaic > DEVELOP_DEMOSAIC_BILINEAR || (unsigned)p->wb > DEVELOP_WB_CUSTOM ||
         (unsigned)p->matrix > DEVELOP_MATRIX_IDENTITY ||
         (unsigned)p->gamut > MP_GAMUT_ACES_AP0 || (unsigned)p->curve > MP_CURVE_SLOG3 ||
-        (unsigned)p->highlight > DEVELOP_HIGHLIGHT_CLIP)
+        (unsigned)p->highlight > DEVELOP_HIGHLIGHT_RECONSTRUCT)
         return mp_error_set(err, MP_ERR_ARG, "develop: unknown method in the parameters");
     if (!(p->exposure_ev >= -16 && p->exposure_ev <= 16))
         return mp_error_set(err, MP_ERR_ARG, "develop: exposure %g EV outside [-16, 16]",
@@ -165,6 +173,10 @@ mp_status mp_develop_context_create(const develop_params *params, const mp_raw_i
                                                  "or puts the white balance outside XYZ");
         }
     }
+    ctx->wb_clip = ctx->wb[0] > ctx->wb[1] ? ctx->wb[0] : ctx->wb[1];
+    ctx->wb_clip = ctx->wb_clip > ctx->wb[2] ? ctx->wb_clip : ctx->wb[2];
+    ctx->cfa_top = params->highlight == DEVELOP_HIGHLIGHT_RECONSTRUCT
+                       ? REBUILD_HEADROOM * ctx->wb_clip : 1.0f;
     double gain = exp2(params->exposure_ev);
     for (int r = 0; r < 3; r++)
         for (int c = 0; c < 3; c++)
@@ -229,7 +241,8 @@ static mp_status reserve(void **buf, size_t *capacity, size_t need, size_t size,
 }
 
 /* Black/white normalisation and white balance of window rows [y0, y0 + rows), clipped to
- * [0, 1]: 1.0 is where the least amplified channel clips, so a clipped area is neutral. */
+ * [0, 1]: 1.0 is where the least amplified channel clips, so a clipped area is neutral
+ * (RECONSTRUCT: to [0, cfa_top], every measured value kept for the rebuild). */
 static void load_cfa(const develop_context *ctx, const mp_frame *f, uint32_t y0, uint32_t rows,
                      float *cfa)
 {
@@ -237,14 +250,14 @@ static void load_cfa(const develop_context *ctx, const mp_frame *f, uint32_t y0,
     for (uint32_t y = 0; y < 2; y++)
         for (uint32_t x = 0; x < 2; x++)
             scale[y][x] = ctx->wb[mp_cfa_colour(f->cfa, x, y)] / (float)(f->white - f->black);
-    const float black = (float)f->black;
+    const float black = (float)f->black, top = ctx->cfa_top;
     for (uint32_t r = 0; r < rows; r++) {
         const uint16_t *src = f->data + (size_t)(y0 + r) * f->width;
         float *dst = cfa + (size_t)r * f->width;
         const float *s = scale[(y0 + r) & 1];
         for (uint32_t x = 0; x < f->width; x++) {
             float v = ((float)src[x] - black) * s[x & 1];
-            dst[x] = v < 0 ? 0 : v > 1 ? 1 : v;
+            dst[x] = v < 0 ? 0 : v > top ? top : v;
         }
     }
 }
@@ -275,15 +288,16 @@ static void grade_row(const develop_context *ctx, const float *near, float *rest
                       float *restrict g, float *restrict b, uint32_t width)
 {
     const float(*m)[3] = ctx->matrix;
-    const float blend = ctx->params.highlight == DEVELOP_HIGHLIGHT_BLEND ? 1.0f : 0.0f;
+    const float blend = ctx->params.highlight != DEVELOP_HIGHLIGHT_CLIP ? 1.0f : 0.0f;
+    const float top_in = ctx->cfa_top;
     const float ramp = 1.0f / (1.0f - HIGHLIGHT_BLEND_START);
     const float out_start = OUTPUT_BLEND_START * ctx->out_top;
     const float out_ramp = 1.0f / ((1.0f - OUTPUT_BLEND_START) * ctx->out_top);
     for (uint32_t x = 0; x < width; x++) {
         float c0 = r[x], c1 = g[x], c2 = b[x];
-        c0 = c0 > 0 ? (c0 < 1 ? c0 : 1) : 0;
-        c1 = c1 > 0 ? (c1 < 1 ? c1 : 1) : 0;
-        c2 = c2 > 0 ? (c2 < 1 ? c2 : 1) : 0;
+        c0 = c0 > 0 ? (c0 < top_in ? c0 : top_in) : 0;
+        c1 = c1 > 0 ? (c1 < top_in ? c1 : top_in) : 0;
+        c2 = c2 > 0 ? (c2 < top_in ? c2 : top_in) : 0;
         float peak = c0 > c1 ? c0 : c1;
         peak = peak > c2 ? peak : c2;
         float t = (near[x] - HIGHLIGHT_BLEND_START) * ramp;
@@ -322,13 +336,16 @@ mp_status mp_develop_frame(const develop_context *ctx, const mp_frame *frame, de
         return st;
     const uint32_t width = frame->width, height = frame->height;
     const int rcd = ctx->params.demosaic == DEVELOP_DEMOSAIC_RCD;
-    const uint32_t context_rows = rcd ? DEMOSAIC_RCD_CONTEXT : DEMOSAIC_BILINEAR_CONTEXT;
+    const int rebuild = ctx->params.highlight == DEVELOP_HIGHLIGHT_RECONSTRUCT;
+    /* the rebuild of every row the demosaic reads must see all the rows it reads */
+    const uint32_t context_rows = (rcd ? DEMOSAIC_RCD_CONTEXT : DEMOSAIC_BILINEAR_CONTEXT) +
+                                  (rebuild ? HIGHLIGHT_REBUILD_REACH : 0);
     const uint32_t strip = ctx->params.strip_rows ? ctx->params.strip_rows : DEFAULT_STRIP_ROWS;
     uint32_t window_max = height;
     if ((uint64_t)strip + 2 * context_rows < height)
         window_max = strip + 2 * context_rows;
     const size_t plane = (size_t)width * window_max;
-    const int planes = 4 + (rcd ? DEMOSAIC_RCD_SCRATCH : 0);
+    const int planes = 4 + (rcd ? DEMOSAIC_RCD_SCRATCH : 0) + rebuild;
 
     size_t pixels = (size_t)width * height;
     if ((st = reserve((void **)&out->plane[0], &out->capacity, 3 * pixels, sizeof(uint16_t), err)) ||
@@ -342,8 +359,15 @@ mp_status mp_develop_frame(const develop_context *ctx, const mp_frame *frame, de
     out->number = frame->number;
 
     float *cfa = ws->buf, *near = ws->buf + planes * plane;
+    /* RECONSTRUCT: 1 where a clipped sample stayed unresolved, the plane BLEND's ramp reads */
+    float *failed = rebuild ? ws->buf + (planes - 1) * plane : NULL;
+    highlight_rebuild hr = {.f = frame, .unresolved = ctx->wb_clip, .top = ctx->cfa_top};
+    for (uint32_t y = 0; y < 2; y++)
+        for (uint32_t x = 0; x < 2; x++)
+            hr.wb[y][x] = ctx->wb[mp_cfa_colour(frame->cfa, x, y)];
     demosaic_window w = {
         .cfa = cfa,
+        .top = ctx->cfa_top,
         .rgb = {cfa + plane, cfa + 2 * plane, cfa + 3 * plane},
         .width = width,
     };
@@ -360,14 +384,17 @@ mp_status mp_develop_frame(const develop_context *ctx, const mp_frame *frame, de
             for (uint32_t x = 0; x < 2; x++)
                 w.colour[y][x] = (uint8_t)mp_cfa_colour(frame->cfa, x, wy0 + y);
         load_cfa(ctx, frame, wy0, w.rows, cfa);
+        if (rebuild)
+            mp_highlight_rebuild_rows(&hr, cfa, failed, wy0, w.rows, 0, w.rows);
         if (rcd)
             mp_demosaic_rcd(&w);
         else
             mp_demosaic_bilinear(&w, 0, width, 0, w.rows);
         for (uint32_t y = y0; y < y1; y++) {
             size_t in = (size_t)(y - wy0) * width, o = (size_t)y * width;
-            clip_proximity_row(y > 0 ? cfa + in - width : NULL, cfa + in,
-                               y + 1 < height ? cfa + in + width : NULL, width, near);
+            const float *prox = rebuild ? failed : cfa;
+            clip_proximity_row(y > 0 ? prox + in - width : NULL, prox + in,
+                               y + 1 < height ? prox + in + width : NULL, width, near);
             grade_row(ctx, near, w.rgb[0] + in, w.rgb[1] + in, w.rgb[2] + in, width);
             for (int k = 0; k < 3; k++)
                 encode_row(&ctx->lut, w.rgb[k] + in, width, out->plane[k] + o);

@@ -29,6 +29,13 @@ static inline float min_f(float a, float b)
     return a < b ? a : b;
 }
 
+/* Guide at quarter position i (linear between samples; the last one held). */
+static inline float quarter_at(const float *g, uint32_t w, int32_t i)
+{
+    int32_t x = i >> 2;
+    return g[x] + (float)(i & 3) * 0.25f * (g[x + (x + 1 < (int32_t)w)] - g[x]);
+}
+
 /* q[i] = guide at position i / 4 (quarter pixels), linear between samples and held at
  * the row ends, for i in [lo, hi] and the QPAD entries before 0 and after 4 (w - 1). */
 static void guide_quarter(const float *g, uint32_t w, int32_t lo, int32_t hi, float *q)
@@ -42,10 +49,21 @@ static void guide_quarter(const float *g, uint32_t w, int32_t lo, int32_t hi, fl
         lo = 0;
     if (hi > end)
         hi = end;
-    for (int32_t i = lo; i <= hi; i++) {
-        int32_t x = i >> 2;
-        q[i] = g[x] + (float)(i & 3) * 0.25f * (g[x + (x + 1 < (int32_t)w)] - g[x]);
+    /* whole pixels: four quarter steps from one difference (j / 4 is exact, so these are
+     * the same floats as the per-position form of the ends) */
+    int32_t x0 = (lo + 3) >> 2, x1 = (hi + 1) >> 2; /* pixels whose 4 positions are inside */
+    for (int32_t i = lo; i <= hi && i < 4 * x0; i++)
+        q[i] = quarter_at(g, w, i);
+    for (int32_t x = x0; x < x1; x++) {
+        float a = g[x], d = g[x + (x + 1 < (int32_t)w)] - a;
+        float *o = q + 4 * x;
+        o[0] = a + 0.0f * d;
+        o[1] = a + 0.25f * d;
+        o[2] = a + 0.5f * d;
+        o[3] = a + 0.75f * d;
     }
+    for (int32_t i = 4 * x1 > lo ? 4 * x1 : lo; i <= hi; i++)
+        q[i] = quarter_at(g, w, i);
 }
 
 /* Same-colour sample at integer offset o from x (odd offsets: mean of the same-colour
@@ -225,32 +243,45 @@ static inline int needs_direction(const line_ctx *l, int32_t x)
     return ws->clip[slot][x] || ws->lin[slot][x] >= l->c->search_level;
 }
 
-/* Windowed cost of direction t4 (quarter px per row) at the columns x0..x_end of the span
- * that starts at x0 (cost[x] for x in [x0, x_end]): a running sum from the span's start, so
- * a cost depends only on the span's start and the column, never on where the loop stops. */
-static void direction_cost(const line_ctx *l, const float *const q[4], int32_t t4, int32_t x0,
-                           int32_t x_end, float *cost)
+/* Windowed cost of the directions t4 = dirs[0..n-1] (quarter px per row) at the columns
+ * x0..x_end of the span that starts at x0 (cost[d][x] for x in [x0, x_end], d = t4 + NDIR/2):
+ * a running sum from the span's start, so a cost depends only on the span's start and the
+ * column, never on where the loop stops. The directions' sums are independent chains, run
+ * in one loop so their latencies overlap; each is the same sequence of operations. */
+static void direction_costs(const line_ctx *l, const float *const q[4], const int32_t *dirs,
+                            int n, int32_t x0, int32_t x_end, float *const *cost)
 {
     const int32_t w = (int32_t)l->c->in->width, s = l->s;
     const float *qa = q[0], *qb = q[1], *qn = q[2], *qf = q[3];
     /* the vertical reads whole pixels: the guide rows themselves, no quarter steps */
-    const int32_t scale = t4 == 0 ? 1 : 4;
-    float pen = DIR_PENALTY * fabsf((float)t4) * 0.25f;
-    const int32_t oa = -2 * s * t4, ob = 2 * s * t4, on = s * t4, of = -3 * s * t4;
-    float raw_prev[2 * WIN + 1];
-    float acc = 0;
+    const int32_t scale = n == 1 && dirs[0] == 0 ? 1 : 4;
+    float pen[NDIR], acc[NDIR], raw_prev[NDIR][2 * WIN + 1];
+    int32_t oa[NDIR], ob[NDIR], on[NDIR], of[NDIR];
+    float *out[NDIR];
+    for (int i = 0; i < n; i++) {
+        int32_t t4 = dirs[i];
+        pen[i] = DIR_PENALTY * fabsf((float)t4) * 0.25f;
+        oa[i] = -2 * s * t4;
+        ob[i] = 2 * s * t4;
+        on[i] = s * t4;
+        of[i] = -3 * s * t4;
+        acc[i] = 0;
+        out[i] = cost[t4 + NDIR / 2];
+    }
     int k = 0;
     for (int32_t x = x0 - 2 * WIN; x <= x_end + WIN; x++) {
         int32_t xx = scale * (x < 0 ? 0 : (x >= w ? w - 1 : x));
-        float r1 = qa[xx + oa] - qb[xx + ob], r2 = qn[xx + on] - qf[xx + of];
-        float r = r1 * r1 + r2 * r2;
-        if (x > x0) /* slot k holds the sample leaving the window */
-            acc -= raw_prev[k];
-        raw_prev[k] = r;
-        acc += r;
+        for (int i = 0; i < n; i++) {
+            float r1 = qa[xx + oa[i]] - qb[xx + ob[i]], r2 = qn[xx + on[i]] - qf[xx + of[i]];
+            float r = r1 * r1 + r2 * r2;
+            if (x > x0) /* slot k holds the sample leaving the window */
+                acc[i] -= raw_prev[i][k];
+            raw_prev[i][k] = r;
+            acc[i] += r;
+            if (x - WIN >= x0)
+                out[i][x - WIN] = acc[i] + pen[i];
+        }
         k = k == 2 * WIN ? 0 : k + 1;
-        if (x - WIN >= x0)
-            cost[x - WIN] = acc + pen;
     }
 }
 
@@ -267,7 +298,8 @@ static void directed_span(const line_ctx *l, int32_t x0, int32_t x1)
     const float *g[4];
     for (int i = 0; i < 4; i++)
         g[i] = ws->guide[l->slots[i]];
-    direction_cost(l, g, 0, x0, x1, ws->cost[NDIR / 2]);
+    static const int32_t vertical = 0;
+    direction_costs(l, g, &vertical, 1, x0, x1, ws->cost);
     int32_t last = -1;
     for (int32_t x = x0; x <= x1; x++)
         if (needs_direction(l, x) && ws->cost[NDIR / 2][x] >= SMOOTH_COST)
@@ -284,9 +316,9 @@ static void directed_span(const line_ctx *l, int32_t x0, int32_t x1)
                       ws->quarter[i] + QPAD);
         q[i] = ws->quarter[i] + QPAD;
     }
-    for (int d = 0; d < NDIR; d++)
-        if (d != NDIR / 2)
-            direction_cost(l, q, d - NDIR / 2, x0, last, ws->cost[d]);
+    static const int32_t slanted[NDIR - 1] = {-8, -7, -6, -5, -4, -3, -2, -1,
+                                              1,  2,  3,  4,  5,  6,  7,  8};
+    direction_costs(l, q, slanted, NDIR - 1, x0, last, ws->cost);
     const int sa = l->slots[0], sb = l->slots[1];
     const float *la = ws->lin[sa], *lb = ws->lin[sb];
     const uint8_t *ca = ws->clip[sa], *cb = ws->clip[sb];

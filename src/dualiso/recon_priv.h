@@ -15,6 +15,13 @@
 #define CS_RING 8             /* chroma smoothing: cell rows kept (>= 5 for 5x5), power of 2 */
 #define NDIR 17               /* edge directions: -2 .. +2 px per row, quarter-pixel steps */
 
+/* The rows one blended row needs besides the ring: its estimate (interp.c) and scratch. */
+typedef struct blend_set {
+    float *est, *mis;             /* other-field estimate and its disagreement */
+    uint8_t *est_clip, *est_mid;  /* estimate clipped / is the midpoint of a pair */
+    float *scratch[NSCRATCH];     /* blend rows: levels, variances, disagreement */
+} blend_set;
+
 struct dualiso_workspace {
     uint32_t width, lut_size;
     dualiso_levels lut_for;       /* levels the tables were built for */
@@ -30,6 +37,7 @@ struct dualiso_workspace {
     float *est, *mis;             /* other-field estimate and its disagreement */
     uint8_t *est_clip, *est_mid;  /* estimate clipped / is the midpoint of a pair */
     float *scratch[NSCRATCH];     /* blend rows: levels, variances, disagreement */
+    blend_set other;              /* a second set: row y + 1 is estimated while y blends */
     float *cs_cells[CS_RING];     /* chroma cells: green mean, R/G, B/G per 2x2 cell */
     uint8_t *cs_ok[CS_RING];      /* cell usable for chroma smoothing */
     uint32_t *keys;               /* row alignment: sort keys of one row */
@@ -52,6 +60,9 @@ typedef struct frame_ctx {
 /* Makes the tables (for lv) and the row buffers (for width, height) ready; resets the ring. */
 mp_status mp_dualiso_ws_prepare(dualiso_workspace *ws, const dualiso_levels *lv, uint32_t width,
                              uint32_t height, mp_error *err);
+
+/* The other set of blend row buffers becomes the one interpolation and the blend fill. */
+void mp_dualiso_swap_sets(dualiso_workspace *ws);
 
 /* Converts input row y into the ring (once) and returns its slot. */
 int mp_dualiso_load_row(frame_ctx *c, int32_t y);

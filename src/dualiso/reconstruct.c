@@ -37,37 +37,120 @@ void mp_dualiso_options_default(dualiso_options *o)
     o->chroma_smooth = 0;
 }
 
-/* out[x] = mean of the same-colour samples in[x - 2r], in[x - 2r + 2] .. in[x + 2r] (clipped
- * at the row ends); out must not be in. Each colour is one running sum (sample i + r comes
- * in, sample i - r - 1 goes out); the two colours' sums are independent chains, stepped
- * together so their latencies overlap. */
-static void box_mean(const float *restrict in, float *restrict out, uint32_t w, uint32_t r)
+/* One step of a colour's running sum at its sample i (s: that colour's samples, stride 2,
+ * len of them): sample i + r comes in, sample i - r - 1 goes out; returns the mean. */
+static inline float box_step(const float *s, uint32_t len, uint32_t r, uint32_t i, float *acc,
+                             uint32_t *n, float full)
 {
-    const uint32_t span = 2 * r + 1;
-    const float full = 1.0f / (float)span;
-    const uint32_t len[2] = {(w + 1) / 2, w / 2}; /* samples of each colour: in[p + 2i] */
-    float acc[2] = {0, 0};
-    uint32_t n[2] = {0, 0};
-    for (int p = 0; p < 2; p++)
-        for (uint32_t i = 0; i < len[p] && i < r; i++, n[p]++)
-            acc[p] += in[p + 2 * i];
-    for (uint32_t i = 0; i < len[0]; i++)
-        for (uint32_t p = 0; p < 2; p++) {
-            if (i >= len[p])
-                continue;
-            if (i + r < len[p]) {
-                acc[p] += in[p + 2 * (i + r)];
-                n[p]++;
-            }
-            if (i > r) {
-                acc[p] -= in[p + 2 * (i - r - 1)];
-                n[p]--;
-            }
-            out[p + 2 * i] = n[p] == span ? acc[p] * full : acc[p] / (float)n[p];
-        }
+    if (i + r < len) {
+        *acc += s[2 * (i + r)];
+        (*n)++;
+    }
+    if (i > r) {
+        *acc -= s[2 * (i - r - 1)];
+        (*n)--;
+    }
+    return *n == 2 * r + 1 ? *acc * full : *acc / (float)*n;
 }
 
-static void blend_row(frame_ctx *c, int32_t y, uint16_t *dst)
+/* out[x] = mean of the same-colour samples in[x - 2r], in[x - 2r + 2] .. in[x + 2r] (clipped
+ * at the row ends); out must not be in. */
+typedef struct box_job {
+    const float *in;
+    float *out;
+    uint32_t r;
+    float acc[2], full;   /* per colour: the running sum */
+    uint32_t n[2];        /* ... and how many samples it holds */
+} box_job;
+
+static void box_steps(box_job *b, int count, const uint32_t len[2], uint32_t i)
+{
+    for (int j = 0; j < count; j++)
+        for (uint32_t p = 0; p < 2; p++)
+            if (i < len[p])
+                b[j].out[p + 2 * i] = box_step(b[j].in + p, len[p], b[j].r, i, &b[j].acc[p],
+                                               &b[j].n[p], b[j].full);
+}
+
+/* The box means of one or two rows at once. Each colour of each row is one running sum, a
+ * chain of dependent additions; the chains are stepped together so their latencies overlap
+ * (four chains for two rows), and between the row ends, where every window is full, without
+ * a branch: the same operations in the same order as box_step, so the same bits. */
+static void box_means(box_job *b, int count, uint32_t w)
+{
+    const uint32_t len[2] = {(w + 1) / 2, w / 2}; /* samples of each colour: in[p + 2i] */
+    uint32_t rmax = 0;
+    for (int j = 0; j < count; j++) {
+        b[j].full = 1.0f / (float)(2 * b[j].r + 1);
+        rmax = b[j].r > rmax ? b[j].r : rmax;
+        for (int p = 0; p < 2; p++) {
+            b[j].acc[p] = 0;
+            b[j].n[p] = 0;
+            for (uint32_t i = 0; i < len[p] && i < b[j].r; i++, b[j].n[p]++)
+                b[j].acc[p] += b[j].in[p + 2 * i];
+        }
+    }
+    /* full windows of every chain: i in [rmax + 1, len[1] - rmax) (len[1] <= len[0]) */
+    const uint32_t mid_lo = rmax + 1 < len[0] ? rmax + 1 : len[0];
+    const uint32_t mid_hi = len[1] > rmax && len[1] - rmax > mid_lo ? len[1] - rmax : mid_lo;
+    uint32_t i = 0;
+    for (; i < mid_lo; i++)
+        box_steps(b, count, len, i);
+    const float *ia = b[0].in, *ib = b[count - 1].in;
+    float *oa = b[0].out, *ob = b[count - 1].out;
+    const uint32_t ra = b[0].r, rb = b[count - 1].r;
+    const float fa = b[0].full, fb = b[count - 1].full;
+    float a0 = b[0].acc[0], a1 = b[0].acc[1], b0 = b[count - 1].acc[0], b1 = b[count - 1].acc[1];
+    if (count == 2) {
+        for (; i < mid_hi; i++) {
+            a0 += ia[2 * (i + ra)];
+            a1 += ia[1 + 2 * (i + ra)];
+            b0 += ib[2 * (i + rb)];
+            b1 += ib[1 + 2 * (i + rb)];
+            a0 -= ia[2 * (i - ra - 1)];
+            a1 -= ia[1 + 2 * (i - ra - 1)];
+            b0 -= ib[2 * (i - rb - 1)];
+            b1 -= ib[1 + 2 * (i - rb - 1)];
+            oa[2 * i] = a0 * fa;
+            oa[1 + 2 * i] = a1 * fa;
+            ob[2 * i] = b0 * fb;
+            ob[1 + 2 * i] = b1 * fb;
+        }
+        b[1].acc[0] = b0;
+        b[1].acc[1] = b1;
+    } else {
+        for (; i < mid_hi; i++) {
+            a0 += ia[2 * (i + ra)];
+            a1 += ia[1 + 2 * (i + ra)];
+            a0 -= ia[2 * (i - ra - 1)];
+            a1 -= ia[1 + 2 * (i - ra - 1)];
+            oa[2 * i] = a0 * fa;
+            oa[1 + 2 * i] = a1 * fa;
+        }
+    }
+    b[0].acc[0] = a0;
+    b[0].acc[1] = a1;
+    for (; i < len[0]; i++)
+        box_steps(b, count, len, i);
+}
+
+/* out[x] = a[x] unless a_clip[x], else b[x] (a select the compiler vectorises). */
+static void pick_unclipped(const float *restrict a, const uint8_t *restrict a_clip,
+                           const float *restrict b, float *restrict out, uint32_t w)
+{
+    for (uint32_t x = 0; x < w; x++)
+        out[x] = a_clip[x] ? b[x] : a[x];
+}
+
+/* A row in the blend: its kernel arguments and the rows its box means read and fill. */
+typedef struct blend_rows {
+    dualiso_blend_row r;
+    float *lev, *ex_mean;
+} blend_rows;
+
+/* Sets up the blend of row y (its estimate just interpolated) and picks the level source;
+ * the level's box mean (into r.lev_mean) is left to the caller. */
+static void blend_begin(frame_ctx *c, int32_t y, uint16_t *dst, blend_rows *b)
 {
     dualiso_workspace *ws = c->ws;
     const dualiso_levels *lv = c->lv;
@@ -86,8 +169,9 @@ static void blend_row(frame_ctx *c, int32_t y, uint16_t *dst)
     const float ob = (float)lv->out_black, oscale = (float)lv->out_scale;
     const float owhite = (float)lv->out_white;
 
-    float *lev = ws->scratch[0];
-    dualiso_blend_row r = {
+    b->lev = ws->scratch[0];
+    b->ex_mean = ws->scratch[5];
+    b->r = (dualiso_blend_row){
         .w = w, .bright = bright, .shadow = c->opt->shadow_smooth,
         .nat = nat, .mis = ws->mis, .lev_mean = ws->scratch[1],
         .est = ws->est, .vn = ws->scratch[2], .vo = ws->scratch[3], .ex = ws->scratch[4],
@@ -100,18 +184,48 @@ static void blend_row(frame_ctx *c, int32_t y, uint16_t *dst)
     /* The level that sets photon noise and the fade: the cleanest value at hand, averaged
      * along the row so the weights hardly depend on the noise of the values they mix
      * (a weight that follows a value's own noise biases the mix). */
-    for (uint32_t x = 0; x < w; x++) {
-        int b_ok = bright ? !nclip[x] : !ws->est_clip[x];
-        lev[x] = b_ok ? (bright ? nat[x] : ws->est[x]) : (bright ? ws->est[x] : nat[x]);
-    }
-    box_mean(lev, ws->scratch[1], w, LEVEL_WIN);
+    if (bright)
+        pick_unclipped(nat, nclip, ws->est, b->lev, w);
+    else
+        pick_unclipped(ws->est, ws->est_clip, nat, b->lev, w);
+}
+
+/* Interpolation and blend of every row. Row y + 1 is interpolated (into the other set of
+ * row buffers) before row y is mixed, so that row y's disagreement mean and row y + 1's
+ * level mean are computed together (box_means). Each row's values are those of a plain
+ * row-by-row pass: the same bytes. */
+static void blend_rows_all(frame_ctx *c, mp_frame *out)
+{
+    const int32_t h = (int32_t)c->in->height;
+    const uint32_t w = c->in->width;
+    blend_rows cur, next;
+    mp_dualiso_interpolate_row(c, 0);
+    blend_begin(c, 0, out->data, &cur);
+    box_job first = {.in = cur.lev, .out = (float *)cur.r.lev_mean, .r = LEVEL_WIN};
+    box_means(&first, 1, w);
     /* noise of both values, and how much native and estimate disagree beyond it */
-    c->dsp->blend_noise(&r, 0, w);
-    /* a local mean of that disagreement is the estimate's error variance (an even function
-     * of the native noise, so the mix stays unbiased where the estimate is right) */
-    box_mean(ws->scratch[4], ws->scratch[5], w, ALIAS_WIN);
-    r.ex = ws->scratch[5];
-    c->dsp->blend_mix(&r, 0, w);
+    c->dsp->blend_noise(&cur.r, 0, w);
+    for (int32_t y = 0; y < h; y++) {
+        /* a local mean of the disagreement is the estimate's error variance (an even
+         * function of the native noise, so the mix stays unbiased where the estimate is
+         * right) */
+        box_job jobs[2] = {{.in = cur.r.ex, .out = cur.ex_mean, .r = ALIAS_WIN}};
+        int more = y + 1 < h;
+        if (more) {
+            mp_dualiso_swap_sets(c->ws);
+            mp_dualiso_interpolate_row(c, y + 1);
+            blend_begin(c, y + 1, out->data + (size_t)(y + 1) * w, &next);
+            jobs[1] = (box_job){.in = next.lev, .out = (float *)next.r.lev_mean, .r = LEVEL_WIN};
+        }
+        box_means(jobs, more ? 2 : 1, w);
+        cur.r.ex = cur.ex_mean;
+        c->dsp->blend_mix(&cur.r, 0, w);
+        mp_dualiso_chroma_row(c, out, (uint32_t)y);
+        if (more) {
+            c->dsp->blend_noise(&next.r, 0, w);
+            cur = next;
+        }
+    }
 }
 
 static mp_status check_match(const mp_frame *in, const dualiso_levels *lv, mp_error *err)
@@ -212,10 +326,6 @@ mp_status mp_dualiso_reconstruct(const mp_frame *in, const dualiso_levels *lv,
         mp_dualiso_row_offsets(in, lv, ws->lut[0], ws->lut[1], c.clip_raw[0], c.clip_raw[1],
                             (float)(FADE_LO * (lv->white_bright - lv->black_bright) / lv->ratio),
                             ws->scratch[0], ws->keys, ws->row_off);
-    for (int32_t y = 0; y < (int32_t)in->height; y++) {
-        mp_dualiso_interpolate_row(&c, y);
-        blend_row(&c, y, out->data + (size_t)y * in->width);
-        mp_dualiso_chroma_row(&c, out, (uint32_t)y);
-    }
+    blend_rows_all(&c, out);
     return MP_OK;
 }

@@ -32,33 +32,56 @@ static float key_float(uint32_t k)
     return f;
 }
 
-/* k-th smallest of v[0..n) (v unchanged; key holds n entries). A radix selection over the float's bits, 11, 11
- * and 10 at a time: count the candidates per digit, keep those of the digit that holds the
- * k-th. No data-dependent branches, unlike a quickselect, whose pivot comparisons the CPU
- * mispredicts half the time on noise. */
+/* k-th smallest of v[0..n) (v unchanged; key holds n entries). A radix selection over the
+ * float keys' range: each pass splits the candidates' key range into at most SELECT_BINS
+ * digits, counts them and keeps the digit that holds the k-th, until few candidates are
+ * left, which are sorted. No data-dependent branches in the passes, unlike a quickselect,
+ * whose pivot comparisons the CPU mispredicts half the time on noise; and the digits cover
+ * only the keys present, so a pass counts, clears and scans no more bins than it fills. */
+#define SELECT_BINS 1024u
+#define SELECT_SORT 24u      /* candidates sorted directly */
+
 static float select_kth(const float *v, uint32_t n, uint32_t k, uint32_t *key)
 {
-    for (uint32_t i = 0; i < n; i++)
-        key[i] = float_key(v[i]);
-    static const int shifts[3] = {21, 10, 0}, widths[3] = {11, 11, 10};
-    uint32_t count[1u << 11];
-    for (int pass = 0; pass < 3 && n > 1; pass++) {
-        const int shift = shifts[pass];
-        const uint32_t digits = 1u << widths[pass], mask = digits - 1;
-        memset(count, 0, digits * sizeof count[0]);
+    uint32_t lo = UINT32_MAX, hi = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t kk = float_key(v[i]);
+        key[i] = kk;
+        lo = kk < lo ? kk : lo;
+        hi = kk > hi ? kk : hi;
+    }
+    uint32_t count[SELECT_BINS];
+    while (n > SELECT_SORT && lo < hi) {
+        int shift = 0;
+        while (((hi - lo) >> shift) >= SELECT_BINS)
+            shift++;
+        const uint32_t bins = ((hi - lo) >> shift) + 1;
+        memset(count, 0, bins * sizeof count[0]);
         for (uint32_t i = 0; i < n; i++)
-            count[(key[i] >> shift) & mask]++;
+            count[(key[i] - lo) >> shift]++;
         uint32_t d = 0;
         while (k >= count[d])
             k -= count[d++];
         uint32_t m = 0;
         for (uint32_t i = 0; i < n; i++) {
             key[m] = key[i];
-            m += ((key[i] >> shift) & mask) == d;
+            m += ((key[i] - lo) >> shift) == d;
         }
         n = m;
+        /* the digit's keys: [lo + d << shift, lo + (d + 1) << shift), within [lo, hi] */
+        uint32_t base = lo + (d << shift), top = base + ((1u << shift) - 1);
+        lo = base;
+        hi = top < hi && top >= base ? top : hi;
     }
-    return key_float(key[0]);
+    if (lo == hi)
+        return key_float(lo);
+    for (uint32_t i = 1; i < n; i++) /* insertion sort of the few left */
+        for (uint32_t j = i; j > 0 && key[j - 1] > key[j]; j--) {
+            uint32_t t = key[j];
+            key[j] = key[j - 1];
+            key[j - 1] = t;
+        }
+    return key_float(key[k]);
 }
 
 void mp_dualiso_row_offsets(const mp_frame *in, const dualiso_levels *lv, const float *lut_dark,

@@ -12,6 +12,56 @@ dualiso_workspace *mp_dualiso_workspace_new(void)
     return calloc(1, sizeof(dualiso_workspace));
 }
 
+/* The blend's row buffers interpolation and the blend use now (in ws's own fields, where
+ * interp.c reads them). */
+static blend_set current_set(const dualiso_workspace *ws)
+{
+    blend_set s = {ws->est, ws->mis, ws->est_clip, ws->est_mid, {0}};
+    memcpy(s.scratch, ws->scratch, sizeof s.scratch);
+    return s;
+}
+
+static void use_set(dualiso_workspace *ws, const blend_set *s)
+{
+    ws->est = s->est;
+    ws->mis = s->mis;
+    ws->est_clip = s->est_clip;
+    ws->est_mid = s->est_mid;
+    memcpy(ws->scratch, s->scratch, sizeof ws->scratch);
+}
+
+void mp_dualiso_swap_sets(dualiso_workspace *ws)
+{
+    blend_set cur = current_set(ws);
+    use_set(ws, &ws->other);
+    ws->other = cur;
+}
+
+static void set_free(blend_set *s)
+{
+    free(s->est);
+    free(s->mis);
+    free(s->est_clip);
+    free(s->est_mid);
+    for (int i = 0; i < NSCRATCH; i++)
+        free(s->scratch[i]);
+    memset(s, 0, sizeof *s);
+}
+
+static int set_alloc(blend_set *s, uint32_t width)
+{
+    s->est = malloc(width * sizeof(float));
+    s->mis = malloc(width * sizeof(float));
+    s->est_clip = malloc(width);
+    s->est_mid = malloc(width);
+    int ok = s->est && s->mis && s->est_clip && s->est_mid;
+    for (int i = 0; i < NSCRATCH; i++) {
+        s->scratch[i] = malloc(width * sizeof(float));
+        ok &= s->scratch[i] != NULL;
+    }
+    return ok;
+}
+
 static void free_rows(dualiso_workspace *ws)
 {
     for (int i = 0; i < RING; i++) {
@@ -38,17 +88,10 @@ static void free_rows(dualiso_workspace *ws)
     }
     free(ws->keys);
     ws->keys = NULL;
-    free(ws->est);
-    free(ws->mis);
-    free(ws->est_clip);
-    free(ws->est_mid);
-    ws->est_mid = NULL;
-    for (int i = 0; i < NSCRATCH; i++) {
-        free(ws->scratch[i]);
-        ws->scratch[i] = NULL;
-    }
-    ws->est = ws->mis = NULL;
-    ws->est_clip = NULL;
+    blend_set cur = current_set(ws);
+    set_free(&cur);
+    set_free(&ws->other);
+    use_set(ws, &cur);
     ws->width = 0;
 }
 
@@ -126,15 +169,10 @@ mp_status mp_dualiso_ws_prepare(dualiso_workspace *ws, const dualiso_levels *lv,
         }
         ws->keys = malloc(width * sizeof *ws->keys);
         ok &= ws->keys != NULL;
-        ws->est = malloc(width * sizeof(float));
-        ws->mis = malloc(width * sizeof(float));
-        ws->est_clip = malloc(width);
-        ws->est_mid = malloc(width);
-        ok &= ws->est && ws->mis && ws->est_clip && ws->est_mid;
-        for (int i = 0; i < NSCRATCH; i++) {
-            ws->scratch[i] = malloc(width * sizeof(float));
-            ok &= ws->scratch[i] != NULL;
-        }
+        blend_set cur;
+        ok &= set_alloc(&cur, width);
+        use_set(ws, &cur);
+        ok &= set_alloc(&ws->other, width);
         if (!ok) {
             free_rows(ws);
             return mp_error_set(err, MP_ERR_NOMEM, "dualiso: cannot allocate row buffers");
@@ -187,6 +225,31 @@ static uint16_t repair_sample(const frame_ctx *c, uint32_t x, uint32_t y, uint16
     return n == 4 ? (uint16_t)((nb[1] + nb[2] + 1) / 2) : nb[1];
 }
 
+/* The row's samples to linear values, clip flags and the guide. Two neighbouring columns
+ * hold both colours of the row: the guide is the mean of a column's log value and its right
+ * neighbour's (the last column keeps its own), made in the same pass. Inlined with repair a
+ * constant, so each caller gets a loop without the test (one loop with it runs slower). */
+static inline __attribute__((always_inline)) void
+convert_row(const frame_ctx *c, uint32_t y, int repair, const uint16_t *restrict src,
+            const float *restrict lut, const float *restrict glut, uint16_t clip, uint16_t top,
+            float shift, float *restrict lin, float *restrict g, uint8_t *restrict cl)
+{
+    const uint32_t w = c->in->width;
+    float g_prev = 0;
+    for (uint32_t x = 0; x < w; x++) {
+        uint16_t v = src[x] > top ? top : src[x];
+        if (repair)
+            v = repair_sample(c, x, y, v);
+        lin[x] = lut[v] - shift;
+        cl[x] = v >= clip;
+        float gx = glut[v];
+        if (x)
+            g[x - 1] = 0.5f * (g_prev + gx);
+        g_prev = gx;
+    }
+    g[w - 1] = g_prev;
+}
+
 /* Converts input row y into the ring (linear, guide, clip flags). */
 int mp_dualiso_load_row(frame_ctx *c, int32_t y)
 {
@@ -194,25 +257,17 @@ int mp_dualiso_load_row(frame_ctx *c, int32_t y)
     int slot = y & (RING - 1);
     if (ws->ring_row[slot] == y)
         return slot;
-    const uint32_t w = c->in->width;
-    const uint16_t *src = c->in->data + (size_t)y * w;
+    const uint16_t *src = c->in->data + (size_t)y * c->in->width;
     int bright = dualiso_row_is_bright((uint32_t)y, c->lv->phase);
     const float *lut = ws->lut[bright], *glut = ws->glut[bright];
     const uint16_t clip = c->clip_raw[bright], top = (uint16_t)(ws->lut_size - 1);
-    float *restrict lin = ws->lin[slot], *restrict g = ws->guide[slot];
-    uint8_t *restrict cl = ws->clip[slot];
     const float shift = c->opt->row_align ? ws->row_off[y] : 0;
-    for (uint32_t x = 0; x < w; x++) {
-        uint16_t v = src[x] > top ? top : src[x];
-        if (c->opt->bad_pixels)
-            v = repair_sample(c, x, (uint32_t)y, v);
-        lin[x] = lut[v] - shift;
-        g[x] = glut[v];
-        cl[x] = v >= clip;
-    }
-    /* two neighbouring columns hold both colours of the row: a colour-neutral guide */
-    for (uint32_t x = 0; x + 1 < w; x++)
-        g[x] = 0.5f * (g[x] + g[x + 1]);
+    if (c->opt->bad_pixels)
+        convert_row(c, (uint32_t)y, 1, src, lut, glut, clip, top, shift, ws->lin[slot],
+                    ws->guide[slot], ws->clip[slot]);
+    else
+        convert_row(c, (uint32_t)y, 0, src, lut, glut, clip, top, shift, ws->lin[slot],
+                    ws->guide[slot], ws->clip[slot]);
     ws->ring_row[slot] = y;
     return slot;
 }

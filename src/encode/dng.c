@@ -323,16 +323,28 @@ static void store_uncompressed(const mp_frame *f, const dng_layout *lay, uint8_t
     }
 }
 
-mp_status mp_dng_encode(const mp_frame *f, const mp_frame_meta *m, const mp_sink_params *p,
-                        uint8_t **out, size_t *len, mp_error *err)
+/* A frame's DNG up to its samples: the TIFF header and IFDs (header bytes long, in *head),
+ * the sample layout, and for LJ92 the compressed samples (*jpeg, payload bytes). */
+typedef struct dng_parts {
+    dng_layout lay;
+    uint8_t *head, *jpeg;
+    size_t header, payload;
+} dng_parts;
+
+static void parts_free(dng_parts *d)
+{
+    free(d->head);
+    free(d->jpeg);
+}
+
+static mp_status parts_make(const mp_frame *f, const mp_frame_meta *m, const mp_sink_params *p,
+                            dng_parts *d, mp_error *err)
 {
     static const mp_frame_meta no_meta;
-    *out = NULL;
-    *len = 0;
+    memset(d, 0, sizeof *d);
     if (!m)
         m = &no_meta;
-    dng_layout lay = {0};
-    mp_status st = check_frame(f, p, &lay, err);
+    mp_status st = check_frame(f, p, &d->lay, err);
     if (st != MP_OK)
         return st;
     /* Two IFDs are ~1 KiB each: keep them off small thread stacks. */
@@ -340,64 +352,110 @@ mp_status mp_dng_encode(const mp_frame *f, const mp_frame_meta *m, const mp_sink
     if (!ifd)
         return mp_error_set(err, MP_ERR_NOMEM, "frame %u: out of memory", f->number);
     tiff_ifd *ifd0 = &ifd[0], *exif = &ifd[1];
-    uint8_t *jpeg = NULL, *buf = NULL;
-    size_t payload = lay.row_bytes * f->height;
-    st = build_ifds(f, m, p, &lay, ifd0, exif, err);
-    if (st == MP_OK && lay.compression == COMPRESSION_LJ92) {
+    d->payload = d->lay.row_bytes * f->height;
+    st = build_ifds(f, m, p, &d->lay, ifd0, exif, err);
+    if (st == MP_OK && d->lay.compression == COMPRESSION_LJ92) {
         /* Both layouts read the samples in raster order. One component: two Bayer rows
          * per JPEG line, predictor 6 reaches the same colour two rows up (doc/cinemadng.md 1.3).
          * Two components: a JPEG pixel is a pair of neighbours, so predictor 1 (left)
          * reaches the same colour two columns left. */
         lj92_header h = {.width = 2 * f->width, .height = f->height / 2, .components = 1,
-                         .precision = lay.bits, .predictor = 6};
-        if (lay.lj92_two_components)
+                         .precision = d->lay.bits, .predictor = 6};
+        if (d->lay.lj92_two_components)
             h = (lj92_header){.width = f->width / 2, .height = f->height, .components = 2,
-                              .precision = lay.bits, .predictor = 1};
-        st = mp_lj92_encode(f->data, &h, &jpeg, &payload, err);
+                              .precision = d->lay.bits, .predictor = 1};
+        st = mp_lj92_encode(f->data, &h, &d->jpeg, &d->payload, err);
     }
-    if (st != MP_OK)
-        goto done;
-
-    size_t ifd0_size = mp_tiff_ifd_size(ifd0), exif_size = exif->count ? mp_tiff_ifd_size(exif) : 0;
-    size_t header = 8 + ifd0_size + exif_size;
-    if (header + payload > UINT32_MAX) {
+    size_t ifd0_size = st == MP_OK ? mp_tiff_ifd_size(ifd0) : 0;
+    size_t exif_size = st == MP_OK && exif->count ? mp_tiff_ifd_size(exif) : 0;
+    d->header = 8 + ifd0_size + exif_size;
+    if (st == MP_OK && d->header + d->payload > UINT32_MAX)
         st = mp_error_set(err, MP_ERR_ARG, "frame %u: %zu bytes exceed a TIFF file",
-                          f->number, header + payload);
-        goto done;
-    }
-    buf = malloc(header + payload);
-    if (!buf) {
+                          f->number, d->header + d->payload);
+    if (st == MP_OK && !(d->head = malloc(d->header)))
         st = mp_error_set(err, MP_ERR_NOMEM, "frame %u: out of memory", f->number);
-        goto done;
+    if (st == MP_OK) {
+        mp_tiff_set_long(ifd0, TAG_STRIP_OFFSETS, (uint32_t)d->header);
+        mp_tiff_set_long(ifd0, TAG_STRIP_BYTE_COUNTS, (uint32_t)d->payload);
+        mp_tiff_set_long(ifd0, TAG_EXIF_IFD, (uint32_t)(8 + ifd0_size));
+        mp_tiff_write_header(d->head, 8);
+        mp_tiff_ifd_write(ifd0, d->head + 8, 8, 0);
+        if (exif_size)
+            mp_tiff_ifd_write(exif, d->head + 8 + ifd0_size, (uint32_t)(8 + ifd0_size), 0);
     }
-    mp_tiff_set_long(ifd0, TAG_STRIP_OFFSETS, (uint32_t)header);
-    mp_tiff_set_long(ifd0, TAG_STRIP_BYTE_COUNTS, (uint32_t)payload);
-    mp_tiff_set_long(ifd0, TAG_EXIF_IFD, (uint32_t)(8 + ifd0_size));
-    mp_tiff_write_header(buf, 8);
-    mp_tiff_ifd_write(ifd0, buf + 8, 8, 0);
-    if (exif_size)
-        mp_tiff_ifd_write(exif, buf + 8 + ifd0_size, (uint32_t)(8 + ifd0_size), 0);
-    if (jpeg)
-        memcpy(buf + header, jpeg, payload);
-    else
-        store_uncompressed(f, &lay, buf + header);
-    *out = buf;
-    *len = header + payload;
-done:
-    free(jpeg);
     free(ifd);
+    if (st != MP_OK)
+        parts_free(d);
     return st;
+}
+
+/* The whole file in d->head: the samples as stored appended to the header. */
+static mp_status parts_join(const mp_frame *f, dng_parts *d, mp_error *err)
+{
+    uint8_t *buf = realloc(d->head, d->header + d->payload);
+    if (!buf)
+        return mp_error_set(err, MP_ERR_NOMEM, "frame %u: out of memory", f->number);
+    d->head = buf;
+    if (d->jpeg)
+        memcpy(d->head + d->header, d->jpeg, d->payload);
+    else
+        store_uncompressed(f, &d->lay, d->head + d->header);
+    return MP_OK;
+}
+
+/* 16-bit samples are stored as the frame holds them (little-endian hosts): written from the
+ * frame itself, without a copy. */
+static int samples_as_in_memory(const dng_parts *d)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    return !d->jpeg && !d->lay.packed;
+#else
+    (void)d;
+    return 0;
+#endif
+}
+
+mp_status mp_dng_encode(const mp_frame *f, const mp_frame_meta *m, const mp_sink_params *p,
+                        uint8_t **out, size_t *len, mp_error *err)
+{
+    *out = NULL;
+    *len = 0;
+    dng_parts d;
+    mp_status st = parts_make(f, m, p, &d, err);
+    if (st == MP_OK)
+        st = parts_join(f, &d, err);
+    if (st != MP_OK) {
+        parts_free(&d);
+        return st;
+    }
+    *out = d.head;
+    *len = d.header + d.payload;
+    free(d.jpeg);
+    return MP_OK;
 }
 
 mp_status mp_dng_write_file(const char *path, const mp_frame *f, const mp_frame_meta *m,
                             const mp_sink_params *p, mp_error *err)
 {
-    uint8_t *buf;
-    size_t len;
-    mp_status st = mp_dng_encode(f, m, p, &buf, &len, err);
+    dng_parts d;
+    mp_status st = parts_make(f, m, p, &d, err);
     if (st != MP_OK)
         return st;
-    st = mp_out_write_file(path, buf, len, p->overwrite, p->fsync, err);
-    free(buf);
+    const int direct = samples_as_in_memory(&d);
+    if (!direct)
+        st = parts_join(f, &d, err);
+    mp_out_file o;
+    if (st == MP_OK)
+        st = mp_out_open(&o, path, p->overwrite, err);
+    if (st == MP_OK) {
+        st = mp_out_write(&o, d.head, direct ? d.header : d.header + d.payload, err);
+        if (st == MP_OK && direct)
+            st = mp_out_write(&o, f->data, d.payload, err);
+        if (st == MP_OK)
+            st = mp_out_commit(&o, p->fsync, err);
+        else
+            mp_out_abort(&o);
+    }
+    parts_free(&d);
     return st;
 }

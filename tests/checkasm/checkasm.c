@@ -125,6 +125,32 @@ static int check_level(mp_cpu_level level, int rounds, int *checked)
     return failures;
 }
 
+/* dualiso_fade_of(a, span) against the plain dualiso_smooth_fade(a / span) it replaces:
+ * levels around and exactly at both band ends (where the quotient rounds to 0 or 1), signed
+ * zeros, tiny and huge spans. Returns the number of differences. */
+static int check_fade(int rounds)
+{
+    int failures = 0;
+    for (int i = 0; i < rounds * 50 && failures < 5; i++) {
+        float span = rnd() % 8 ? rnd_float(1e-3f, 1e4f) : (rnd() % 2 ? 1e-30f : 3e38f);
+        float a;
+        switch (rnd() % 6) {
+        case 0: a = span; break;
+        case 1: a = nextafterf(span, (rnd() % 2) ? 0 : INFINITY); break;
+        case 2: a = rnd() % 2 ? 0.0f : -0.0f; break;
+        case 3: a = span * (1 - rnd_float(0, 1e-6f)); break;
+        default: a = rnd_float(-0.5f, 1.5f) * span; break;
+        }
+        float x = dualiso_fade_of(a, span), y = dualiso_smooth_fade(a / span);
+        if (memcmp(&x, &y, sizeof x)) {
+            fprintf(stderr, "checkasm: fade of %.9g over %.9g is %.9g, the quotient's %.9g\n",
+                    a, span, x, y);
+            failures++;
+        }
+    }
+    return failures;
+}
+
 double cpu_now(void)
 {
     struct timespec ts;
@@ -170,7 +196,8 @@ int main(int argc, char **argv)
     }
     rng_state = seed ? seed : 1;
     printf("checkasm: seed %llu\n", (unsigned long long)seed);
-    int failures = 0;
+    int failures = check_fade(rounds);
+    printf("  c     dualiso fade without the division: %s\n", failures ? "FAILED" : "ok");
     for (int l = MP_CPU_C + 1; l < MP_CPU_LEVELS; l++) {
         if (!mp_cpu_has((mp_cpu_level)l))
             continue;

@@ -117,7 +117,10 @@ static void usage(FILE *out)
         "      --curve C         bt709 (default), linear, logc3, slog3\n"
         "      --exposure EV     exposure offset, -16..16 (default 0)\n"
         "      --highlights H    blend (default: near a raw clip or the top of the curve,\n"
-        "                        smoothly to white) or clip (channels clipped alike only)\n"
+        "                        smoothly to white), clip (channels clipped alike only) or\n"
+        "                        reconstruct (clipped channels rebuilt from the others and\n"
+        "                        the colour around them, up to 1 EV above the clip; blend\n"
+        "                        where that cannot be done)\n"
         "      --fast            bilinear demosaic instead of RCD\n"
         "      --no-stretch      anamorphic and line-skipping modes (RAWC binning/skipping,\n"
         "                        e.g. 720p's 5:3 rows) keep the recorded pixels, the movie\n"
@@ -511,11 +514,16 @@ int cli_convert_parse(const char *command, int argc, char **argv, cli_convert_ar
             break;
         }
         case OPT_HIGHLIGHTS:
-            if (strcmp(optarg, "blend") && strcmp(optarg, "clip"))
-                return cli_usage_error(command, "--highlights takes blend or clip, not '%s'",
+            if (!strcmp(optarg, "blend"))
+                o->highlights = MLVPIPE_HIGHLIGHTS_BLEND;
+            else if (!strcmp(optarg, "clip"))
+                o->highlights = MLVPIPE_HIGHLIGHTS_CLIP;
+            else if (!strcmp(optarg, "reconstruct"))
+                o->highlights = MLVPIPE_HIGHLIGHTS_RECONSTRUCT;
+            else
+                return cli_usage_error(command,
+                                       "--highlights takes blend, clip or reconstruct, not '%s'",
                                        optarg);
-            o->highlights = strcmp(optarg, "clip") ? MLVPIPE_HIGHLIGHTS_BLEND
-                                                  : MLVPIPE_HIGHLIGHTS_CLIP;
             break;
         case OPT_FAST: o->fast = 1; break;
         case OPT_CACHE: o->cache_dir = optarg; break;

@@ -23,6 +23,18 @@ static inline vf v_fade(vf t)
     return v_loadu(lane);
 }
 
+/* dualiso_fade_of per lane: the division only when a lane is inside the band. */
+static inline vf v_fade_of(vf a, float span)
+{
+    const vf s = v_set1(span);
+    if (span > 0) {
+        vf below = v_le(a, v_set1(0)), above = v_ge(a, s);
+        if (v_mask(v_or(below, above)) == VMASK_ALL)
+            return v_and(below, v_set1(1));
+    }
+    return v_fade(v_div(a, s));
+}
+
 void FN(mp_dualiso_blend_noise)(const dualiso_blend_row *r, uint32_t x0, uint32_t x1)
 {
     const int bright = r->bright;
@@ -66,8 +78,7 @@ void FN(mp_dualiso_blend_mix)(const dualiso_blend_row *r, uint32_t x0, uint32_t 
     const uint8_t *bclip = bright ? r->nclip : r->est_clip;
     const vf zero = v_set1(0), one = v_set1(1), half = v_set1(0.5f), quarter = v_set1(0.25f);
     const vf alias_k = v_set1(r->alias_k), clip_floor = v_set1(r->clip_floor);
-    const vf shadow_lo = v_set1(r->shadow_lo), shadow_span = v_set1(r->shadow_span);
-    const vf fade_lo = v_set1(r->fade_lo), fade_span = v_set1(r->fade_span);
+    const vf shadow_lo = v_set1(r->shadow_lo), fade_lo = v_set1(r->fade_lo);
     const vf k_var = v_set1(0.625f), ob = v_set1(r->ob), oscale = v_set1(r->oscale);
     const vf owhite = v_set1(r->owhite);
     /* the vectors cover the columns with both shadow-smoothing neighbours in the row */
@@ -95,12 +106,12 @@ void FN(mp_dualiso_blend_mix)(const dualiso_blend_row *r, uint32_t x0, uint32_t 
                 vf smooth = v_add(v_mul(half, B),
                                   v_mul(quarter, v_add(v_loadu(bval + x - 2),
                                                        v_loadu(bval + x + 2))));
-                vf k = v_fade(v_div(v_sub(lm, shadow_lo), shadow_span));
+                vf k = v_fade_of(v_sub(lm, shadow_lo), r->shadow_span);
                 B = v_sel(sm, v_add(B, v_mul(k, v_sub(smooth, B))), B);
                 vb = v_sel(sm, v_mul(vb, v_sub(one, v_mul(k_var, k))), vb);
             }
         }
-        vf fade = v_and(b_ok, v_fade(v_div(v_sub(lm, fade_lo), fade_span)));
+        vf fade = v_and(b_ok, v_fade_of(v_sub(lm, fade_lo), r->fade_span));
         vf wd = v_and(d_ok, v_div(one, vd)), wb = v_div(fade, vb);
         vf sum = v_add(wd, wb);
         vf mix = v_add(ob, v_div(v_mul(oscale, v_add(v_mul(wd, D), v_mul(wb, B))), sum));

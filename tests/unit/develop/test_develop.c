@@ -508,37 +508,55 @@ static void exposure_scales_scene_linear(void **state)
 
 /* ---- highlights ---- */
 
-/* A warm light blown out in the middle: green clips first, then red, then blue (unequal
- * clipping after white balance). The blown core must be neutral and no pixel magenta. */
+/* The warm light: white-balanced level at (x, y) (1.0 = green's clip), raw gains, tint. */
+#define WARM_SIZE 96
+static const double warm_g[3] = {2.0, 1.0, 1.5}, warm_tint[3] = {1.0, 0.85, 0.6};
+static const double warm_wb[3] = {1 / 2.0, 1.0, 1 / 1.5};   /* the as-shot neutral */
+
+static double warm_level(uint32_t x, uint32_t y)
+{
+    double dx = x - 47.5, dy = y - 47.5;
+    return 0.05 + 4.0 * exp(-(dx * dx + dy * dy) / (2 * 18.0 * 18.0));
+}
+
+/* A warm light blown out in the middle, raw clipped at 16383 beyond the white 15000. */
+static void warm_light_frame(mp_frame *f)
+{
+    assert_int_equal(mp_frame_reserve(f, WARM_SIZE, WARM_SIZE, NULL), MP_OK);
+    f->bits = 14;
+    f->black = 2048;
+    f->white = 15000;
+    f->cfa = MP_CFA_RGGB;
+    for (uint32_t y = 0; y < WARM_SIZE; y++)
+        for (uint32_t x = 0; x < WARM_SIZE; x++) {
+            uint32_t c = mp_cfa_colour(f->cfa, x, y);
+            double v = f->black + warm_level(x, y) * warm_tint[c] / warm_g[c] *
+                                      (f->white - f->black);
+            f->data[(size_t)y * WARM_SIZE + x] = (uint16_t)(v > 16383 ? 16383 : v);
+        }
+}
+
+/* The warm light: green clips first, then red, then blue (unequal clipping after white
+ * balance). The blown core must be neutral and no pixel magenta. */
 static void clipped_highlights_stay_neutral(void **state)
 {
     (void)state;
     mp_raw_info raw;
     set_matrix(&raw, cm_5d3, 10000);
-    const double g[3] = {2.0, 1.0, 1.5}, tint[3] = {1.0, 0.85, 0.6};
-    const double wb[3] = {1 / g[0], 1.0, 1 / g[2]};    /* the as-shot neutral */
-    const uint32_t w = 96, h = 96;
+    const double *wb = warm_wb;
+    const uint32_t w = WARM_SIZE, h = WARM_SIZE;
     mp_frame f = {0};
-    assert_int_equal(mp_frame_reserve(&f, w, h, NULL), MP_OK);
-    f.bits = 14;
-    f.black = 2048;
-    f.white = 15000;
-    f.cfa = MP_CFA_RGGB;
-    for (uint32_t y = 0; y < h; y++)
-        for (uint32_t x = 0; x < w; x++) {
-            double dx = x - 47.5, dy = y - 47.5;
-            double level = 0.05 + 4.0 * exp(-(dx * dx + dy * dy) / (2 * 18.0 * 18.0));
-            uint32_t c = (f.cfa >> (8 * (2 * (y & 1) + (x & 1)))) & 0xff;
-            double v = f.black + level * tint[c] / g[c] * (f.white - f.black);
-            f.data[(size_t)y * w + x] = (uint16_t)(v > 16383 ? 16383 : v); /* sensor clip */
-        }
+    warm_light_frame(&f);
     develop_rgb out = {0};
-    for (int mode = 0; mode < 2; mode++)
+    static const develop_highlight modes[3] = {DEVELOP_HIGHLIGHT_BLEND, DEVELOP_HIGHLIGHT_CLIP,
+                                               DEVELOP_HIGHLIGHT_RECONSTRUCT};
+    for (int i = 0; i < 3; i++)
         for (int m = 0; m < 2; m++) {
+            const int mode = i == 2 ? 0 : i; /* RECONSTRUCT at 0 EV: as white as BLEND */
             develop_params p;
             mp_develop_params_default(&p);
             p.demosaic = m ? DEVELOP_DEMOSAIC_RCD : DEVELOP_DEMOSAIC_BILINEAR;
-            p.highlight = mode ? DEVELOP_HIGHLIGHT_CLIP : DEVELOP_HIGHLIGHT_BLEND;
+            p.highlight = modes[i];
             p.curve = MP_CURVE_LINEAR;
             develop_once(&p, &raw, wb, &f, &out);
             for (uint32_t y = 0; y < h; y++)
@@ -549,8 +567,7 @@ static void clipped_highlights_stay_neutral(void **state)
                     /* BLEND: wherever a channel has clipped (white-balanced red >= 1; 10 %
                      * beyond, as the demosaic mixes in neighbours), white. CLIP
                      * alone leaves these yellow until every channel has clipped. */
-                    double dx = x - 47.5, dy = y - 47.5;
-                    double level = 0.05 + 4.0 * exp(-(dx * dx + dy * dy) / (2 * 18.0 * 18.0));
+                    double level = warm_level(x, y);
                     if (mode == 0 && level >= 1.1) {
                         assert_true(fabs(r - gg) <= 0.01 * gg && fabs(b - gg) <= 0.01 * gg);
                     }
@@ -563,12 +580,70 @@ static void clipped_highlights_stay_neutral(void **state)
             if (mode == 1) {
                 /* CLIP: where green and red have clipped but blue has not, still yellow */
                 double gg = pixel(&out, 1, 47, 21), b = pixel(&out, 2, 47, 21);
-                double level = 0.05 + 4.0 * exp(-(26.5 * 26.5 + 0.25) / (2 * 18.0 * 18.0));
+                double level = warm_level(47, 21);
                 assert_true(level > 1.2 && level < 1.6);
                 assert_true(b < 0.95 * gg);
             }
         }
     mp_develop_rgb_free(&out);
+    mp_frame_free(&f);
+}
+
+/* RECONSTRUCT on the warm light, 2 EV down so nothing reaches the top of the curve: where
+ * only green clipped (raw, a ring 7 px wide; tested in the 4 px nearest to unclipped cells)
+ * the rebuilt green gives the light's own colour
+ * back (G/R 0.85, B/R 0.6, within 4 %), where BLEND makes it white (the check can fail);
+ * where red clipped too, no unclipped cell is near enough and the pixel is white as in
+ * BLEND; no pixel magenta; the same bytes at any strip size. */
+static void reconstruct_rebuilds_clipped_channels(void **state)
+{
+    (void)state;
+    const double *wb = warm_wb;
+    const uint32_t w = WARM_SIZE, h = WARM_SIZE;
+    mp_frame f = {0};
+    warm_light_frame(&f);
+    develop_rgb out = {0}, ref = {0};
+    int rebuilt = 0;
+    for (int mode = 0; mode < 2; mode++)
+        for (int m = 0; m < 2; m++) {
+            develop_params p;
+            mp_develop_params_default(&p);
+            p.demosaic = m ? DEVELOP_DEMOSAIC_RCD : DEVELOP_DEMOSAIC_BILINEAR;
+            p.highlight = mode ? DEVELOP_HIGHLIGHT_BLEND : DEVELOP_HIGHLIGHT_RECONSTRUCT;
+            p.matrix = DEVELOP_MATRIX_IDENTITY;
+            p.curve = MP_CURVE_LINEAR;
+            p.exposure_ev = -2;
+            develop_once(&p, NULL, wb, &f, &out);
+            for (uint32_t y = 2; y < h - 2; y++)
+                for (uint32_t x = 2; x < w - 2; x++) {
+                    double r = pixel(&out, 0, x, y), gg = pixel(&out, 1, x, y),
+                           b = pixel(&out, 2, x, y);
+                    assert_true(fmin(r, b) - gg < 0.01); /* never magenta */
+                    double level = warm_level(x, y);
+                    if (level > 1.3 && level < 1.6) { /* green alone clipped, unclipped cells near */
+                        if (mode == 0) {
+                            if (fabs(gg / r - 0.85) > 0.04 || fabs(b / r - 0.6) > 0.04)
+                                fail_msg("reconstruct at level %.2f (%u, %u): G/R %.3f B/R %.3f", level,
+                                         x, y, gg / r, b / r);
+                            rebuilt++;
+                        } else {
+                            assert_true(gg / r > 0.95); /* BLEND: white there */
+                        }
+                    }
+                    if (level > 2.6) /* every channel clipped: white */
+                        assert_true(fabs(r - gg) < 0.01 && fabs(b - gg) < 0.01);
+                }
+            if (mode == 0 && m == 1) {
+                for (uint32_t strip = 1; strip <= 13; strip += 6) {
+                    p.strip_rows = strip;
+                    develop_once(&p, NULL, wb, &f, &ref);
+                    assert_same_rgb(&ref, &out);
+                }
+            }
+        }
+    assert_true(rebuilt > 200);
+    mp_develop_rgb_free(&out);
+    mp_develop_rgb_free(&ref);
     mp_frame_free(&f);
 }
 
@@ -614,7 +689,8 @@ static const double hl_patch[4][7] = {
  * Rec.709 (identity matrix: camera RGB is taken as Rec.709, white balance the scene neutral)
  * at 0 and +5 EV: every patch that clips (in the raw or by exposure) comes out neutral
  * within Delta E 2 inside, and the tinted band at its left and right edges is at most 2 px
- * wide (pixels over C*ab 2 on the rows through its middle). */
+ * wide (pixels over C*ab 2 on the rows through its middle); with BLEND and with RECONSTRUCT,
+ * whose clip test (raw >= the frame's white) is the same WhiteLevel checked here. */
 static void dual_iso_highlights_stay_neutral(void **state)
 {
     (void)state;
@@ -658,15 +734,16 @@ static void dual_iso_highlights_stay_neutral(void **state)
             }
     }
     develop_rgb out = {0};
-    for (int e = 0; e < 2; e++) {
+    for (int e = 0; e < 4; e++) {
         develop_params p;
         mp_develop_params_default(&p);
+        p.highlight = e < 2 ? DEVELOP_HIGHLIGHT_BLEND : DEVELOP_HIGHLIGHT_RECONSTRUCT;
         p.matrix = DEVELOP_MATRIX_IDENTITY;
         p.curve = MP_CURVE_LINEAR;
         p.wb = DEVELOP_WB_CUSTOM;
         for (int c = 0; c < 3; c++)
             p.wb_gains[c] = (float)(1 / hl_neutral[c]);
-        p.exposure_ev = e ? 5 : 0;
+        p.exposure_ev = e & 1 ? 5 : 0;
         develop_once(&p, NULL, NULL, &rec, &out);
         for (int i = 0; i < 4; i++) {
             const double *q = hl_patch[i];
@@ -679,8 +756,8 @@ static void dual_iso_highlights_stay_neutral(void **state)
                 for (uint32_t x = x0 + 4; x < x1 - 4; x++)
                     worst = fmax(worst, chroma_at(&out, x, y));
             if (worst > 2)
-                fail_msg("patch %d at %+g EV: Delta E %.2f from neutral inside", i,
-                         p.exposure_ev, worst);
+                fail_msg("%s: patch %d at %+g EV: Delta E %.2f from neutral inside",
+                         e < 2 ? "blend" : "reconstruct", i, p.exposure_ev, worst);
             uint32_t band = 0;
             for (uint32_t y = y0 + 8; y < y1 - 8; y++) {
                 uint32_t left = 0, right = 0;
@@ -692,8 +769,8 @@ static void dual_iso_highlights_stay_neutral(void **state)
                 band = band > right ? band : right;
             }
             if (band > 2)
-                fail_msg("patch %d at %+g EV: a tinted band %u px wide at its edge", i,
-                         p.exposure_ev, band);
+                fail_msg("%s: patch %d at %+g EV: a tinted band %u px wide at its edge",
+                         e < 2 ? "blend" : "reconstruct", i, p.exposure_ev, band);
         }
     }
     mp_develop_rgb_free(&out);
@@ -917,6 +994,7 @@ int main(void)
         cmocka_unit_test(curve_lut_matches_formula),
         cmocka_unit_test(exposure_scales_scene_linear),
         cmocka_unit_test(clipped_highlights_stay_neutral),
+        cmocka_unit_test(reconstruct_rebuilds_clipped_channels),
         cmocka_unit_test(dual_iso_highlights_stay_neutral),
         cmocka_unit_test(output_is_identical_for_any_strip_size_and_run),
         cmocka_unit_test(threads_share_a_context),

@@ -298,6 +298,41 @@ static void flicker_ranges_and_prediction(void **state)
     assert_true(qm_band_lo_ev(0) == 2 && qm_band_lo_ev(3) == 11);
 }
 
+/* The RMS floor: expected squared log2 error of t + sigma z (clamped at 0.5 e-), against a
+ * fine direct integral, at high and at low SNR (where the clamp matters); and its noise mix:
+ * single ISO = own field; a bright row below the bright clip mixes its own sample with the
+ * dark pair; above it, only the dark pair (half the dark variance). */
+static double direct_le2(double t, double sigma)
+{
+    double s = 0, dz = 1e-3;
+    for (double z = -9; z <= 9; z += dz) {
+        double le = log2(fmax(t + sigma * z, 0.5)) - log2(t);
+        s += le * le * exp(-0.5 * z * z) * dz;
+    }
+    return s / sqrt(2 * M_PI);
+}
+
+static void floor_is_the_expected_log_error(void **state)
+{
+    (void)state;
+    qm_noise_model single = {.read_noise_dark_e = 30, .phase = -1};
+    static const double t[3] = {10000, 300, 40};
+    for (int i = 0; i < 3; i++) {
+        double want = direct_le2(t[i], sqrt(900 + t[i]));
+        double got = qm_floor_le2(&single, t[i], 0);
+        if (fabs(got / want - 1) > 0.02)
+            fail_msg("t %g: floor %g, direct %g", t[i], got, want);
+    }
+    qm_noise_model dual = {.read_noise_dark_e = 30, .read_noise_bright_e = 5,
+                           .bright_clip_e = 1000, .phase = 0};
+    double v = 1 / (1 / (25.0 + 300) + 2 / (900.0 + 300)); /* bright row: own + dark pair */
+    assert_true(fabs(qm_floor_le2(&dual, 300, 1) / direct_le2(300, sqrt(v)) - 1) < 0.02);
+    v = 1 / (1 / (900.0 + 300) + 2 / (25.0 + 300));        /* dark row: own + bright pair */
+    assert_true(fabs(qm_floor_le2(&dual, 300, 0) / direct_le2(300, sqrt(v)) - 1) < 0.02);
+    v = (900.0 + 4000) / 2;                                /* bright row, bright clipped */
+    assert_true(fabs(qm_floor_le2(&dual, 4000, 1) / direct_le2(4000, sqrt(v)) - 1) < 0.02);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -308,6 +343,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(blur_widens_edges, setup, teardown),
         cmocka_unit_test_setup_teardown(roi_offset_and_shift_are_honoured, setup, teardown),
         cmocka_unit_test_setup_teardown(flicker_ranges_and_prediction, setup, teardown),
+        cmocka_unit_test(floor_is_the_expected_log_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -254,6 +254,12 @@ static mp_status measure(const run *r, const mp_frame *out, uint32_t rx, uint32_
                    .out = out, .roi_x = rx, .roi_y = ry, .black = out->black,
                    .white = out->white, .s_out = s_out,
                    .scene_offset = mp_synth_scene_offset(&r->scene, f), .objects = r->objects};
+    double g = mp_synth_sensor_gain(s), gb = g * exp2(s->ev_gap);
+    qm_noise_model model = {.read_noise_dark_e = s->read_noise_dark / g,
+                            .read_noise_bright_e = s->read_noise_bright / gb,
+                            .bright_clip_e = s->ev_gap > 0 ? (s->white - s->black) / gb : 0,
+                            .phase = s->ev_gap > 0 ? (int)s->phase : -1};
+    in.floor = &model;
     qm_report rep;
     mp_status st = qm_measure(&in, &rep, err);
     if (st != MP_OK)
@@ -278,10 +284,6 @@ static mp_status measure(const run *r, const mp_frame *out, uint32_t rx, uint32_
         c->s_ref = s_out;
     }
     in.s_out = c->s_ref;
-    double g = mp_synth_sensor_gain(s), gb = g * exp2(s->ev_gap);
-    qm_noise_model model = {.read_noise_dark_e = s->read_noise_dark / g,
-                            .read_noise_bright_e = s->read_noise_bright / gb,
-                            .bright_clip_e = s->ev_gap > 0 ? (s->white - s->black) / gb : 0};
     return qm_band_measure(&in, &rep, c->r_ref, &model, &c->bands[f], err);
 }
 
@@ -512,6 +514,12 @@ static void report(const run *r, const column *ctl, const column *dual, const du
         d->edge_rms[1] <= 0.10);
     row("zone plate RMS 6-11 EV (EV)", c->zone_rms, REF(0.832), d->zone_rms, REF(0.339), "<= 0.25",
         d->zone_rms <= 0.25);
+    row("  floor edge 6-11 (EV)", pooled_rms(c->edge_floor[0], c->edge_n[0]), NAN,
+        pooled_rms(d->edge_floor[0], d->edge_n[0]), NAN, "", -1);
+    row("  floor edge 11-15 (EV)", pooled_rms(c->edge_floor[1], c->edge_n[1]), NAN,
+        pooled_rms(d->edge_floor[1], d->edge_n[1]), NAN, "", -1);
+    row("  floor zone plate (EV)", pooled_rms(c->zone_floor, c->zone_n), NAN,
+        pooled_rms(d->zone_floor, d->zone_n), NAN, "", -1);
     if (o->frames > 1) {
         row("  edge 6-11, all frames (EV)", pooled_rms(ctl->edge_le2[0], ctl->edge_n[0]), NAN,
             pooled_rms(dual->edge_le2[0], dual->edge_n[0]), NAN, "", -1);
@@ -664,6 +672,15 @@ static void print_summary(const options *o, const scene_summary s[2])
             a[i] = k < 2 ? s[i].edge_all[k] : s[i].zone_all;
         }
         printf("%-28s     %6.3f / %6.3f     %6.3f / %6.3f\n", names[k], f[0], a[0], f[1], a[1]);
+    }
+    for (int k = 0; k < 3; k++) {
+        double f[2];
+        for (int i = 0; i < 2; i++) {
+            const qm_report *q = &s[i].first;
+            f[i] = k < 2 ? pooled_rms(q->edge_floor[k], q->edge_n[k])
+                         : pooled_rms(q->zone_floor, q->zone_n);
+        }
+        printf("floor %-22s %17.3f %17.3f\n", names[k], f[0], f[1]);
     }
     printf("%-28s %17.3f %17.3f\n", "reconstruction s/frame", s[0].seconds, s[1].seconds);
 }

@@ -34,6 +34,7 @@ typedef struct qm_input {
                                   the zone plate and patches move with it */
     int objects;               /* 0: the benchmark scene (8.7's regions); 1: the second
                                   scene, SYNTH_SCENE_OBJECTS (its regions, 8.8) */
+    const struct qm_noise_model *floor; /* NULL, or the sensor, for the RMS floors below */
 } qm_input;
 
 typedef struct qm_bin {
@@ -75,6 +76,9 @@ typedef struct qm_report {
     double zone_rms;                 /* RMS log2 error on the zone plate, [6,11) EV */
     double zone_le2;
     uint64_t zone_n;
+    double edge_floor[2], zone_floor; /* with qm_input.floor: the RMS an ideal reconstruction
+                                        that does not smooth would still show (a sum of
+                                        squares like edge_le2; NAN without) */
     double edge_width_px;            /* 10-90 % width of the stripe edges (perpendicular, px;
                                         NAN on the second scene) */
     qm_patch patches[4];
@@ -94,7 +98,18 @@ typedef struct qm_noise_model {
     double read_noise_dark_e;     /* sigma_DN(dark) / g */
     double read_noise_bright_e;   /* sigma_DN(bright) / (g 2^gap) */
     double bright_clip_e;         /* (white - black) / (g 2^gap) */
+    int phase;                    /* row r of the output is bright when (r + phase) mod 4 >= 2
+                                     (-1: a single-ISO sensor) */
 } qm_noise_model;
+
+/* The RMS floors of qm_report: each pixel's own sample and the mean of the two samples of the
+ * other field two rows away, both taken as seeing the pixel's true value (an interpolation
+ * without error), mixed by inverse variance (shot + read noise of each unclipped field); the
+ * expected squared log2 error of that unbiased estimate, clamped at 0.5 e- as the metric
+ * clamps, averaged over the same pixels as the metric. A reconstruction reaches below it
+ * only by smoothing (trading resolution), and lies above it by the error of its
+ * interpolation and blend. */
+double qm_floor_le2(const struct qm_noise_model *m, double t, int bright_row);
 
 /* Per-band sums for the flicker measure. e_out is normalised by the frame's own levels to a
  * fixed reference range: e_out = (DN - B) / (W - B) * r_ref / S_out (8.7). noise_var is the

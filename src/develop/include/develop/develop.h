@@ -10,7 +10,12 @@
  *      differences for red/blue) or bilinear as the fast path;
  *   3. highlights: BLEND desaturates towards white as the brightest CFA sample around a pixel
  *      approaches the clip (smoothstep from 0.8 to 1.0 of the clip, 3x3 neighbourhood), so
- *      partially clipped areas go white, not magenta or yellow;
+ *      partially clipped areas go white, not magenta or yellow. RECONSTRUCT first rebuilds
+ *      each raw-clipped sample (before step 1's clip at 1.0, which it skips) from the
+ *      unclipped channels around it times the colour of the unclipped cells near it, up to
+ *      2x the highest clip; a sample that cannot be rebuilt (no such neighbours, or a
+ *      rebuilt value below its own clip) takes that highest clip and its pixels go to white
+ *      as in BLEND;
  *   4. camera -> XYZ -> output gamut: from ColorMatrix1 (XYZ -> camera) and the white balance
  *      the DNG way: camera neutral -> scene white in XYZ, Bradford adaptation to the output
  *      white, XYZ -> output primaries; normalised so the white-balanced clip (1,1,1) maps to
@@ -70,8 +75,11 @@ typedef enum develop_matrix {
 } develop_matrix;
 
 typedef enum develop_highlight {
-    DEVELOP_HIGHLIGHT_BLEND, /* clip neutral + desaturate towards white near the clip */
-    DEVELOP_HIGHLIGHT_CLIP   /* clip neutral only */
+    DEVELOP_HIGHLIGHT_BLEND,      /* clip neutral + desaturate towards white near the clip */
+    DEVELOP_HIGHLIGHT_CLIP,       /* clip neutral only */
+    DEVELOP_HIGHLIGHT_RECONSTRUCT /* raw-clipped samples rebuilt from the unclipped channels
+                                     and the neighbourhood's colour (highlights.h), values
+                                     above the clip kept; BLEND where that fails */
 } develop_highlight;
 
 typedef struct develop_params {

@@ -26,6 +26,17 @@ static inline float dualiso_smooth_fade(float t)
     return 0.5f * (1 + cosf((float)M_PI * t));
 }
 
+/* dualiso_smooth_fade(a / span), without the division where a alone decides: a <= 0 gives
+ * t <= 0, and a >= span > 0 gives a rounded quotient of at least 1. The same bits. */
+static inline float dualiso_fade_of(float a, float span)
+{
+    if (span > 0 && a <= 0)
+        return 1;
+    if (span > 0 && a >= span)
+        return 0;
+    return dualiso_smooth_fade(a / span);
+}
+
 /* One row of the blend (reconstruct.c says what the terms mean). nat: native samples;
  * est/mis/est_clip/est_mid: the other field's estimate; lev_mean: the level averaged along
  * the row; vn/vo: variances of native value and estimate; ex: their disagreement beyond
@@ -92,12 +103,12 @@ static inline void dualiso_blend_mix_px(const dualiso_blend_row *r, uint32_t x)
      * ([1 2 1] / 4 cuts the noise variance to 3/8). */
     if (r->shadow && b_ok && x >= 2 && x + 2 < r->w && !bclip[x - 2] && !bclip[x + 2]) {
         float smooth = 0.5f * B + 0.25f * (bval[x - 2] + bval[x + 2]);
-        float k = dualiso_smooth_fade((r->lev_mean[x] - r->shadow_lo) / r->shadow_span);
+        float k = dualiso_fade_of(r->lev_mean[x] - r->shadow_lo, r->shadow_span);
         B += k * (smooth - B);
         vb *= 1 - 0.625f * k;
     }
     float out = r->owhite; /* both fields clipped */
-    float fade = b_ok ? dualiso_smooth_fade((r->lev_mean[x] - r->fade_lo) / r->fade_span) : 0;
+    float fade = b_ok ? dualiso_fade_of(r->lev_mean[x] - r->fade_lo, r->fade_span) : 0;
     float wd = d_ok ? 1 / vd : 0, wb = fade / vb;
     if (wd + wb > 0)
         out = r->ob + r->oscale * (wd * D + wb * B) / (wd + wb);
