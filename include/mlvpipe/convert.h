@@ -25,7 +25,7 @@ typedef enum mlvpipe_curve {
 /* Highlights of developed movies (README "Highlights"): BLEND (default) takes every pixel
  * near a raw clip, or near the top of the output curve, smoothly to white; CLIP only clips
  * the white-balanced channels at the same level (dcraw's default: neutral where all clip);
- * RECONSTRUCT (API 1.2) rebuilds clipped channels from the unclipped ones and the colour
+ * RECONSTRUCT (API 2.0) rebuilds clipped channels from the unclipped ones and the colour
  * around them, BLEND where that cannot be done. */
 typedef enum mlvpipe_highlights {
     MLVPIPE_HIGHLIGHTS_BLEND, MLVPIPE_HIGHLIGHTS_CLIP, MLVPIPE_HIGHLIGHTS_RECONSTRUCT
@@ -103,6 +103,13 @@ typedef struct mlvpipe_convert_settings {
      * non-zero leaves one fix out; all three: not even looked for */
     int no_focus_pixels, no_bad_pixels, no_stripes;
     mlvpipe_highlights highlights;    /* movies */
+    const char *dark;             /* a lens-cap clip (MLV/RAW) whose averaged frames are
+                                   * subtracted from every frame first (README "Dark
+                                   * frames"); same size, bit depth and ISO; NULL: none */
+    int no_stretch;               /* developed outputs of anamorphic or line-skipping modes
+                                   * keep the recorded pixels (movies say their aspect in
+                                   * the container) instead of being resampled to square
+                                   * pixels */
 } mlvpipe_convert_settings;
 
 MLVPIPE_API void mlvpipe_default_convert_settings(mlvpipe_convert_settings *s);
@@ -119,7 +126,7 @@ typedef struct mlvpipe_convert_result {
 MLVPIPE_API mlvpipe_status mlvpipe_convert(const mlvpipe_convert_settings *s,
                                            mlvpipe_convert_result *result, mlvpipe_error *err);
 
-/* The encoder of the ProRes formats (API 1.2): KS is libavcodec's prores_ks (the default: it
+/* The encoder of the ProRes formats (API 2.0): KS is libavcodec's prores_ks (the default: it
  * picks each slice's quantiser to keep to the profile's data rate), AW its prores_aw (README
  * "--prores-encoder": fixed quantisers, much faster, more bytes than the profile's rate). */
 typedef enum mlvpipe_prores_encoder {
@@ -133,7 +140,7 @@ typedef struct mlvpipe_movie_settings {
     int reserved[15];                        /* zero */
 } mlvpipe_movie_settings;
 
-/* mlvpipe_convert with movie settings (API 1.2; m NULL: the defaults). A setting the format
+/* mlvpipe_convert with movie settings (API 2.0; m NULL: the defaults). A setting the format
  * does not take (a ProRes encoder for another format), or a reserved field not zero, is
  * MLVPIPE_ERR_ARG before any work. */
 MLVPIPE_API mlvpipe_status mlvpipe_convert_movie(const mlvpipe_convert_settings *s,
@@ -152,6 +159,8 @@ typedef struct mlvpipe_analyze_settings {
     mlvpipe_logger log;
     mlvpipe_progress_fn progress; /* optional: MLVPIPE_PROGRESS_LEVELS events */
     void *progress_opaque;
+    const char *dark;             /* as convert's: the levels and defect
+                                   * maps are measured on frames with it subtracted */
 } mlvpipe_analyze_settings;
 
 MLVPIPE_API void mlvpipe_default_analyze_settings(mlvpipe_analyze_settings *s);

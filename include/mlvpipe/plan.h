@@ -55,6 +55,9 @@ typedef struct mlvpipe_plan_settings {
     /* GNU parallel: --sshlogin (NULL: this machine) and --jobs (0: parallel's default). */
     const char *sshlogin;
     uint32_t jobs;
+    /* The dark frame (convert's --dark) given to analyze and every convert task, so the
+     * sidecar and every chunk subtract the same pattern; NULL: none. */
+    const char *dark;
 } mlvpipe_plan_settings;
 
 MLVPIPE_API void mlvpipe_default_plan_settings(mlvpipe_plan_settings *s);

@@ -9,6 +9,7 @@
 #include "encode/av/join.h"
 #include "encode/formats.h"
 #include "pipeline/convert.h"
+#include "pipeline/dark_load.h"
 #include "pipeline/inputs.h"
 #include "pipeline/levels_io.h"
 #include "pipeline/prepass.h"
@@ -142,6 +143,8 @@ mlvpipe_status mlvpipe_convert_movie(const mlvpipe_convert_settings *s,
     o.timecode_time_of_day = s->timecode_time_of_day;
     o.timecode_drop_frame = s->timecode_drop_frame;
     o.cache_dir = s->cache_dir;
+    o.dark_path = s->dark;
+    o.no_stretch = s->no_stretch;
     o.tool = s->tool ? s->tool : DEFAULT_TOOL;
     o.cancel = s->cancel;
     o.log = mp_api_logger(&s->log);
@@ -223,8 +226,15 @@ mlvpipe_status mlvpipe_analyze(const mlvpipe_analyze_settings *s,
         mp_mlv_clip_close(clip);
         return mp_api_status(st, &e, err);
     }
+    rawfix_dark dark = {0};
+    if (s->dark && (st = mp_dark_load(s->dark, clip, s->cancel, &po.log, &dark, &e)) != MP_OK) {
+        mp_mlv_clip_close(clip);
+        return mp_api_status(st, &e, err);
+    }
+    po.dark = s->dark ? &dark : NULL;
     mp_clip_levels cl;
     st = mp_prepass_run(clip, &po, s->tool ? s->tool : DEFAULT_TOOL, &cl, &e);
+    mp_rawfix_dark_free(&dark);
     mp_mlv_clip_close(clip);
     if (st != MP_OK)
         return mp_api_status(st, &e, err);

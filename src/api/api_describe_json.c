@@ -135,6 +135,13 @@ void mp_api_describe_json(const info_report *r, mp_text *t)
                  in->audio.format, in->audio.channels, in->audio.sample_rate,
                  in->audio.bits_per_sample, in->audio_bytes, audio_duration_s(in),
                  audio_offset_ms(in));
+    const mlv_dark_info *dk = &in->dark;
+    mp_text_printf(t, "  \"dark_block\": ");
+    json_or_null(t, dk->present,
+                 "{\"frames_averaged\": %u, \"width\": %u, \"height\": %u, \"bits\": %u, "
+                 "\"black\": %u, \"white\": %u, \"iso\": %u}",
+                 dk->frames_averaged, dk->width, dk->height, dk->bits, dk->black, dk->white,
+                 dk->iso);
     mp_text_printf(t, "  \"dual_iso\": {\n    \"tag\": ");
     json_or_null(t, in->dual_iso.present,
                  "{\"mode\": %u, \"iso_value\": %d, \"recovery_iso\": %u, \"primary_iso\": %u}",

@@ -98,6 +98,11 @@ void mp_api_describe_text(const info_report *r, mp_text *t)
             in->exposure.iso);
     else
         mp_text_printf(t, "dual ISO tag:  none (no DISO block)\n");
+    if (in->dark.present)
+        mp_text_printf(t, "dark frame:    MLV-App DARK block, %u frames averaged, %ux%u %u-bit, "
+                       "ISO %u (convert --dark with this clip subtracts it)\n",
+                       in->dark.frames_averaged, in->dark.width, in->dark.height,
+                       in->dark.bits, in->dark.iso);
     if (r->dual_found)
         mp_text_printf(
             t, "dual ISO pixels: yes in %u of %u frames checked, row phase %d, ~%.1f EV\n",

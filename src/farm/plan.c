@@ -164,6 +164,12 @@ static void shared_words(const farm_plan *p, words *w)
         words_add(w, "--phase");
         words_addu(w, (uint32_t)p->phase);
     }
+    /* the sidecar's levels and defect maps are measured on frames without the dark pattern,
+     * which every chunk subtracts again */
+    if (p->dark) {
+        words_add(w, "--dark");
+        words_add(w, p->dark);
+    }
 }
 
 static void analyze_words(const farm_plan *p, words *w)
@@ -636,9 +642,9 @@ static mp_status check_plan_text(const farm_plan *p, mp_error *err)
 {
     const char *fields[] = {p->tool, p->program, p->clip, p->output, p->name, p->levels,
                             p->format ? p->format : "", p->sshlogin ? p->sshlogin : "",
-                            p->mem ? p->mem : ""};
+                            p->mem ? p->mem : "", p->dark ? p->dark : ""};
     const char *names[] = {"tool", "program path", "clip path", "output path", "clip name",
-                           "sidecar path", "--to", "--sshlogin", "--mem"};
+                           "sidecar path", "--to", "--sshlogin", "--mem", "--dark path"};
     mp_status st = MP_OK;
     for (size_t i = 0; st == MP_OK && i < sizeof fields / sizeof fields[0]; i++)
         st = mp_farm_check_text(names[i], fields[i], err);

@@ -71,7 +71,7 @@ mp_status mp_cache_clip_identify(const mlv_clip *clip, mp_cache_clip_id *out, mp
 
 uint64_t mp_cache_segment_hash(const char *tool, const mp_cache_clip_id *id,
                                const dualiso_levels *lv, const dualiso_options *opt,
-                               const rawfix_plan *fix)
+                               const rawfix_plan *fix, uint64_t dark)
 {
     mp_cache_hash h;
     mp_cache_hash_init(&h, 0);
@@ -86,6 +86,10 @@ uint64_t mp_cache_segment_hash(const char *tool, const mp_cache_clip_id *id,
                 mp_cache_hash_f64(&h, fix->inv_gain[r][c]);
         mp_cache_hash_u32(&h, fix->site_count);
         mp_cache_hash_update(&h, fix->sites, (size_t)fix->site_count * sizeof *fix->sites);
+    }
+    if (dark) {
+        mp_cache_hash_str(&h, "dark");
+        mp_cache_hash_u64(&h, dark);
     }
     return mp_cache_hash_final(&h);
 }

@@ -9,6 +9,7 @@
 #include "cache/frame_cache.h"
 #include "common/mp_white.h"
 #include "common/out_file.h"
+#include "develop/stretch.h"
 #include "dualiso/dualiso.h"
 #include "encode/formats.h"
 #include "encode/naming.h"
@@ -19,6 +20,7 @@
 #include "pipeline/frame_range.h"
 #include "pipeline/inputs.h"
 #include "pipeline/levels_io.h"
+#include "pipeline/dark_load.h"
 #include "pipeline/prepass.h"
 #include "pipeline/sampling.h"
 #include "pipeline/stale.h"
@@ -53,6 +55,7 @@ typedef struct slot {
     mp_frame frame;              /* only for sinks that take frames one at a time */
     mp_frame_meta meta;
     develop_rgb rgb;             /* RGB sinks that encode in write_rgb (DNxHR) */
+    develop_rgb wide;            /* rgb's picture resampled to square pixels (stretching) */
     mp_sink_unit *unit;          /* the encoded picture, from sinks that encode on workers */
 } slot;
 
@@ -65,6 +68,7 @@ typedef struct job {
     mp_clip_levels levels;
     mp_segment *segs;            /* the levels' segments, for lookup by index */
     rawfix_plan *fixes;          /* each segment's raw repairs */
+    rawfix_dark dark;            /* subtracted first (width 0: none) */
     int native;                  /* no dual segment: write the recorded samples */
     dualiso_options dopt;
     mp_cache *cache;             /* NULL: no cache */
@@ -77,6 +81,8 @@ typedef struct job {
     char folder[PATH_MAX];       /* where final frame files land (skip-existing) */
     mp_sink_params params;
     develop_params develop;      /* the options' develop params, with grey-world gains */
+    develop_stretch stretch;     /* anamorphic clips to square pixels (out_width 0: none) */
+    uint32_t stretch_top, stretch_left;   /* the picture (active area) in rgb */
     slot *slots;
     mp_progress progress;
     atomic_int output_failed;    /* a sink call failed (not the input) */
@@ -88,6 +94,7 @@ typedef struct worker {
     dualiso_workspace *ws;
     develop_workspace dev;
     develop_rgb rgb;             /* the picture a worker encodes itself */
+    develop_rgb wide;            /* rgb resampled to square pixels (stretching) */
     void *enc;                   /* the worker's encoder (sinks that encode on workers) */
     int enc_made;                /* mp_sink_encoder_new was called (enc may still be NULL) */
     mp_cache_scratch cache_scratch;
@@ -116,6 +123,7 @@ static void worker_destroy(void *user, void *ctx)
     worker *w = ctx;
     mp_sink_encoder_free(j->sink, w->enc);
     mp_develop_rgb_free(&w->rgb);
+    mp_develop_rgb_free(&w->wide);
     mp_mlv_scratch_free(&w->scratch);
     mp_frame_free(&w->raw);
     mp_frame_free(&w->out);
@@ -211,7 +219,8 @@ static mp_status frame_from_clip(job *j, worker *w, slot *s, uint32_t index, mp_
         return st;
     }
     uint32_t k = mp_segment_of_index(j->segs, j->levels.segment_count, index);
-    if ((st = mp_rawfix_apply(&j->fixes[k], raw, err)) != MP_OK || j->native)
+    if ((st = mp_rawfix_dark_apply(&j->dark, raw, err)) != MP_OK ||
+        (st = mp_rawfix_apply(&j->fixes[k], raw, err)) != MP_OK || j->native)
         return st;
     const dualiso_levels *lv = &j->levels.segments[k].levels;
     st = lv->is_dual ? mp_dualiso_reconstruct(raw, lv, &j->dopt, w->ws, out, err)
@@ -231,10 +240,22 @@ static void cache_put(job *j, worker *w, const mp_cache_key *key, const mp_frame
                "counted): %s", key->frame, e.msg);
 }
 
-static mp_rgb_frame slot_picture(const slot *s)
+static mp_rgb_frame slot_picture(const job *j, const slot *s)
 {
-    return (mp_rgb_frame){{s->rgb.plane[0], s->rgb.plane[1], s->rgb.plane[2]}, s->rgb.width,
-                          s->rgb.height, s->number};
+    const develop_rgb *p = j->stretch.out_width ? &s->wide : &s->rgb;
+    return (mp_rgb_frame){{p->plane[0], p->plane[1], p->plane[2]}, p->width, p->height,
+                          s->number};
+}
+
+/* Develops frame `out` into rgb and, for anamorphic modes, resamples it into wide. */
+static mp_status develop_picture(const job *j, worker *w, const mp_frame *out, develop_rgb *rgb,
+                                 develop_rgb *wide, mp_error *err)
+{
+    mp_status st = mp_develop_frame(j->dev, out, &w->dev, rgb, err);
+    if (st == MP_OK && j->stretch.out_width)
+        st = mp_develop_stretch_apply(&j->stretch, rgb, j->stretch_top, j->stretch_left, wide,
+                                      err);
+    return st;
 }
 
 static mp_status convert_one(void *user, void *ctx, uint32_t i, uint32_t slot_index,
@@ -283,16 +304,17 @@ static mp_status convert_one(void *user, void *ctx, uint32_t i, uint32_t slot_in
         }
     }
     if (rgb && w->enc) {   /* only the packet waits in the slot */
-        if ((st = mp_develop_frame(j->dev, out, &w->dev, &w->rgb, err)) != MP_OK)
+        if ((st = develop_picture(j, w, out, &w->rgb, &w->wide, err)) != MP_OK)
             return st;
-        const mp_rgb_frame pic = {{w->rgb.plane[0], w->rgb.plane[1], w->rgb.plane[2]},
-                                  w->rgb.width, w->rgb.height, s->number};
+        const develop_rgb *p = j->stretch.out_width ? &w->wide : &w->rgb;
+        const mp_rgb_frame pic = {{p->plane[0], p->plane[1], p->plane[2]}, p->width, p->height,
+                                  s->number};
         st = mp_sink_encode_rgb(j->sink, w->enc, &pic, &s->unit, err);
     } else if (rgb) {
-        st = mp_develop_frame(j->dev, out, &w->dev, &s->rgb, err);
+        st = develop_picture(j, w, out, &s->rgb, &s->wide, err);
         if (st != MP_OK || j->ordered)
             return st;
-        const mp_rgb_frame pic = slot_picture(s);
+        const mp_rgb_frame pic = slot_picture(j, s);
         st = mp_sink_write_rgb(j->sink, &pic, err);
     } else if (j->ordered) {
         return MP_OK;
@@ -317,7 +339,7 @@ static mp_status write_in_order(job *j, slot *s, mp_error *err)
         s->unit = NULL;
         return mp_sink_write_unit(j->sink, u, err);
     }
-    const mp_rgb_frame rgb = slot_picture(s);
+    const mp_rgb_frame rgb = slot_picture(j, s);
     return mp_sink_write_rgb(j->sink, &rgb, err);
 }
 
@@ -571,6 +593,38 @@ static mp_status sweep_stale(job *j, const mlv_clip_info *info, uint32_t selecte
 
 /* Opens the sink the format names (and the WAV beside a sequence); a sink that takes RGB gets
  * the develop context its frames are developed with and the clip's audio on demand. */
+/* Anamorphic and line-skipping modes (RAWC): developed pictures are resampled to square
+ * pixels, and the sinks see a picture of that size with no border; with no_stretch they keep
+ * the recorded pixels and the container says their aspect. */
+static mp_status stretch_or_tag(job *j, const mlv_clip_info *info, mp_error *err)
+{
+    mp_sink_params *p = &j->params;
+    uint32_t area[4], w, h, num, den;
+    mp_raw_active_area(&info->raw, info->raw.width, info->raw.height, area);
+    if (!mp_develop_stretch_size(&info->capture, area[3] - area[1], area[2] - area[0], &w, &h,
+                                 &num, &den))
+        return MP_OK;
+    if (j->o->no_stretch) {
+        p->pixel_aspect = (mp_rational){(int32_t)num, (int32_t)den};
+        mp_log(&j->o->log, MP_LOG_INFO, "%s: pixels kept as recorded, aspect %u:%u",
+               j->o->input, num, den);
+        return MP_OK;
+    }
+    mp_status st = mp_develop_stretch_make(&j->stretch, area[3] - area[1], area[2] - area[0], w,
+                                           h, err);
+    if (st != MP_OK)
+        return st;
+    j->stretch_top = area[0];
+    j->stretch_left = area[1];
+    p->meta.raw.width = w;
+    p->meta.raw.height = h;
+    const int32_t whole[4] = {0, 0, (int32_t)h, (int32_t)w};
+    memcpy(p->meta.raw.active_area, whole, sizeof whole);
+    mp_log(&j->o->log, MP_LOG_INFO, "%s: %ux%u recorded with %u:%u pixels, resampled to %ux%u",
+           j->o->input, area[3] - area[1], area[2] - area[0], num, den, w, h);
+    return MP_OK;
+}
+
 static mp_status open_output(job *j, const mlv_clip_info *info, uint32_t selected,
                              mp_error *err)
 {
@@ -599,7 +653,8 @@ static mp_status open_output(job *j, const mlv_clip_info *info, uint32_t selecte
         int as_shot = mp_wb_as_shot_neutral(&info->white_balance, &cal, neutral);
         st = mp_develop_context_create(&j->develop, &info->raw, as_shot ? neutral : NULL,
                                        &j->dev, err);
-        if (st != MP_OK || (st = sweep_stale(j, info, selected, err)) != MP_OK)
+        if (st != MP_OK || (st = sweep_stale(j, info, selected, err)) != MP_OK ||
+            (st = stretch_or_tag(j, info, err)) != MP_OK)
             return st;
     }
     if (f->sequence) {
@@ -651,6 +706,7 @@ static mp_status run_frames(job *j, uint32_t selected, mp_convert_result *res, m
         mp_mlv_payload_free(&j->slots[k].payload);
         mp_frame_free(&j->slots[k].frame);
         mp_develop_rgb_free(&j->slots[k].rgb);
+        mp_develop_rgb_free(&j->slots[k].wide);
         mp_sink_unit_free(j->sink, j->slots[k].unit);
     }
     free(j->slots);
@@ -675,7 +731,7 @@ static mp_status open_cache(job *j, mp_error *err)
     for (uint32_t k = 0; k < j->levels.segment_count; k++)
         j->seg_hash[k] = mp_cache_segment_hash(j->o->tool, &j->clip_id,
                                                &j->levels.segments[k].levels, &j->dopt,
-                                               &j->fixes[k]);
+                                               &j->fixes[k], mp_dark_hash(&j->dark));
     mp_cache_options co;
     mp_cache_options_default(&co);
     co.log = j->o->log;
@@ -745,6 +801,11 @@ static mp_status convert_clip(job *j, mp_convert_result *res, mp_error *err)
     po.progress = o->progress;
     po.progress_opaque = o->progress_opaque;
     po.no_defects = !o->raw_fixes;
+    if (o->dark_path) {
+        if ((st = mp_dark_load(o->dark_path, j->clip, o->cancel, &o->log, &j->dark, err)))
+            return st;
+        po.dark = &j->dark;
+    }
     mp_dualiso_options_default(&j->dopt);
     j->dopt.chroma_smooth = o->chroma_smooth;
     if ((st = load_levels(j, &po, err)) != MP_OK || (st = open_cache(j, err)) != MP_OK)
@@ -805,12 +866,16 @@ static int inside_folder(const char *path, const char *folder)
     return !strncmp(real, real_folder, n) && (real[n] == '/' || real[n] == 0 || n == 1);
 }
 
-/* Outputs that would replace an input (the clip, a chunk, the sidecar), a device or FIFO, or
- * land among the cache's entries are refused before any work (per file again when written). */
+/* Outputs that would replace an input (the clip, a chunk, the sidecar, the dark frame), a
+ * device or FIFO, or land among the cache's entries are refused before any work (per file
+ * again when written). */
 static mp_status check_output(const mp_convert_options *o, const mp_format *format,
                               const mlv_clip *clip, mp_error *err)
 {
+    mp_error e;
     mp_status st = mp_protect_inputs(clip, o->levels_path, err);
+    if (st == MP_OK && o->dark_path && mp_out_protect(o->dark_path, &e) == MP_ERR_NOMEM)
+        st = mp_error_set(err, MP_ERR_NOMEM, "%s", e.msg);
     if (st != MP_OK || !strcmp(o->output, "-") || !strcmp(o->format, "null"))
         return st;
     if (o->cache_dir && inside_folder(o->output, o->cache_dir))
@@ -865,6 +930,8 @@ mp_status mp_convert(const mp_convert_options *o, mp_convert_result *res, mp_err
     for (uint32_t k = 0; j.fixes && k < j.levels.segment_count; k++)
         mp_rawfix_plan_free(&j.fixes[k]);
     free(j.fixes);
+    mp_rawfix_dark_free(&j.dark);
+    mp_develop_stretch_free(&j.stretch);
     mp_develop_context_free(j.dev);
     mp_clip_levels_free(&j.levels);
     mp_cache_close(j.cache);

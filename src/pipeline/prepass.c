@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dualiso/dualiso.h"
+#include "pipeline/dark_load.h"
 #include "pipeline/workpool.h"
 
 void mp_prepass_options_default(mp_prepass_options *o)
@@ -17,11 +18,13 @@ void mp_prepass_options_default(mp_prepass_options *o)
 
 uint64_t mp_prepass_options_hash(const mp_prepass_options *o)
 {
-    char canon[128];
+    char canon[160], dark[48] = "";
+    if (o->dark && o->dark->width)
+        snprintf(dark, sizeof dark, " dark=%016llx", (unsigned long long)mp_dark_hash(o->dark));
     /* dark_segments=clip: undetected segments of a dual-ISO clip follow the clip */
     int n = snprintf(canon, sizeof canon, "levels v%d samples=%u force_phase=%d "
-                     "dark_segments=clip%s", MP_LEVELS_FORMAT_VERSION, MP_SAMPLES_PER_SEGMENT,
-                     o->force_phase, o->no_defects ? "" : " rawfix=1");
+                     "dark_segments=clip%s%s", MP_LEVELS_FORMAT_VERSION, MP_SAMPLES_PER_SEGMENT,
+                     o->force_phase, o->no_defects ? "" : " rawfix=1", dark);
     return mp_fnv1a64(canon, (size_t)n, MP_FNV1A64_SEED);
 }
 
@@ -145,6 +148,8 @@ static mp_status sample_run(void *user, void *ctx, uint32_t job, uint32_t slot, 
     if (st == MP_OK)
         st = mp_mlv_decode_payload(s->clip, s->index[i], &s->slots[slot].payload, &c->frame,
                                 &c->scratch, &e);
+    if (st == MP_OK && s->opt->dark)
+        st = mp_rawfix_dark_apply(s->opt->dark, &c->frame, &e);
     if (st == MP_ERR_DAMAGED) {
         mp_log(&s->opt->log, MP_LOG_WARNING, "pre-pass skips a damaged frame: %s", e.msg);
         return MP_OK;

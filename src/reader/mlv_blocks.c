@@ -29,6 +29,7 @@ static const struct {
     {"DISO", MLV_BLOCK_DISO, 24},
     {"XREF", MLV_BLOCK_XREF, 24},
     {"NULL", MLV_BLOCK_NULL, MLV_HEADER_SIZE},
+    {"DARK", MLV_BLOCK_DARK, MLV_DARK_HEADER},
     {"BKUP", MLV_BLOCK_BKUP, MLV_HEADER_SIZE},
 };
 
@@ -295,6 +296,25 @@ void mp_mlv_block_parse(const uint8_t *src, size_t len, mlv_block *out)
         out->u.diso.iso_value = (int32_t)mp_le32(p + 20);
         out->u.diso.recovery_iso = mp_mlv_diso_recovery_iso(out->u.diso.iso_value, 0);
         break;
+    case MLV_BLOCK_DARK: {   /* doc/mlv-format.md 4.12 */
+        mlv_dark_info *d = &out->u.dark;
+        d->present = 1;
+        d->frames_averaged = mp_le32(p + 16);
+        d->camera_model = mp_le32(p + 20);
+        d->width = mp_le16(p + 24);
+        d->height = mp_le16(p + 26);
+        d->bits = mp_le32(p + 36);
+        d->black = mp_le32(p + 40);
+        d->white = mp_le32(p + 44);
+        d->iso = mp_le32(p + 60);
+        d->shutter_us = mp_le64(p + 72);
+        d->binning_x = p[80];
+        d->skipping_x = p[81];
+        d->binning_y = p[82];
+        d->skipping_y = p[83];
+        d->size = out->size >= MLV_DARK_HEADER ? out->size - MLV_DARK_HEADER : 0;
+        break;
+    }
     case MLV_BLOCK_XREF:
         out->u.xref.frame_type = mp_le32(p + 16);
         out->u.xref.entry_count = mp_le32(p + 20);

@@ -149,6 +149,13 @@ mp_status mp_mlv_add_metadata(mlv_clip *c, const mlv_block *b, uint32_t chunk, u
     case MLV_BLOCK_DEBG:
     case MLV_BLOCK_XREF:  /* an index of blocks we index ourselves */
         return MP_OK;
+    case MLV_BLOCK_DARK:  /* MLV-App writes one; its timestamp is all ones */
+        if (!in->dark.present) {
+            in->dark = b->u.dark;
+            in->dark.chunk = chunk;
+            in->dark.offset = offset + MLV_DARK_HEADER;
+        }
+        return MP_OK;
     default: break;
     }
     if (!keep_clip_level(c, b))

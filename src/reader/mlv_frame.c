@@ -355,3 +355,45 @@ void mp_mlv_scratch_free(mlv_scratch *s)
     memset(s, 0, sizeof *s);
     s->ref_index = -1;
 }
+
+mp_status mp_mlv_read_dark(const mlv_clip *c, mp_frame *out, mp_error *err)
+{
+    const mlv_dark_info *d = &c->info.dark;
+    if (!d->present)
+        return mp_error_set(err, MP_ERR_ARG, "%s: no DARK block",
+                            mp_mlv_base_name(c->chunks[0].path));
+    const char *name = mp_mlv_base_name(c->chunks[d->chunk].path);
+    const unsigned long long at = d->offset - MLV_DARK_HEADER;
+    if (d->bits < 10 || d->bits > 16)
+        return mp_error_set(err, MP_ERR_UNSUPPORTED, "%s: offset %llu: DARK block of %u bits per "
+                            "sample (not supported)", name, at, d->bits);
+    mp_status st = mp_frame_reserve(out, d->width, d->height, err);
+    if (st != MP_OK)
+        return mp_error_set(err, MP_ERR_DAMAGED, "%s: offset %llu: DARK block of %ux%u samples",
+                            name, at, d->width, d->height);
+    const size_t count = (size_t)d->width * d->height, need = mp_packed_size_mlv(count, d->bits);
+    /* MLV-App's packing may end a byte short of whole 16-bit words: that byte is padding */
+    if (d->size + 1 < need)
+        return mp_error_set(err, MP_ERR_DAMAGED, "%s: offset %llu: DARK block holds %u bytes, "
+                            "%ux%u %u-bit samples need %zu", name, at, d->size, d->width,
+                            d->height, d->bits, need);
+    uint8_t *bytes = calloc(need, 1);
+    if (!bytes)
+        return mp_error_set(err, MP_ERR_NOMEM, "%s: out of memory for the DARK block", name);
+    size_t want = d->size < need ? d->size : need;
+    ssize_t got = mp_mlv_chunk_pread(&c->chunks[d->chunk], bytes, want, d->offset);
+    if (got != (ssize_t)want) {
+        free(bytes);
+        return mp_error_set(err, MP_ERR_DAMAGED, "%s: offset %llu: DARK block cut short", name,
+                            at);
+    }
+    mp_unpack_mlv(bytes, out->data, count, d->bits);
+    free(bytes);
+    out->bits = d->bits;
+    out->black = d->black;
+    out->white = d->white;
+    out->cfa = c->info.raw.cfa ? c->info.raw.cfa : MP_CFA_RGGB;
+    out->number = 0;
+    out->timestamp_us = 0;
+    return MP_OK;
+}

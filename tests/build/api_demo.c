@@ -119,7 +119,7 @@ int main(int argc, char **argv)
     printf("limit sse7: %s, ", mlvpipe_status_name(mlvpipe_cpu_limit("sse7", &err)));
     printf("limit c: %s, ", mlvpipe_status_name(mlvpipe_cpu_limit("c", &err)));
     printf("now %s\n", mlvpipe_cpu_level());
-    /* API 1.2: the ProRes encoder is refused for a format that is not ProRes */
+    /* API 2.0: the ProRes encoder is refused for a format that is not ProRes */
     mlvpipe_movie_settings movie = {.prores_encoder = MLVPIPE_PRORES_AW};
     const mlvpipe_format *hq = mlvpipe_format_find("prores422hq");
     printf("prores422hq prores %d, aw for md5: %s\n", hq ? hq->prores : -1,

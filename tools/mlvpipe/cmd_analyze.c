@@ -27,6 +27,8 @@ static void usage(FILE *out)
         "      --threads N     worker threads (default: one per usable CPU, see convert --help);\n"
         "                      the result is the same\n"
         "      --phase N       force dual ISO with row phase 0..3 (default: detect)\n"
+        "      --dark CLIP     measure on frames with CLIP's averaged dark frame subtracted,\n"
+        "                      as 'convert --dark CLIP' does (give convert the same CLIP)\n"
         "  -h, --help          show this help\n"
         "\n"
         "When stderr is a terminal (and without -q), a bar shows the sampled frames read.\n"
@@ -35,13 +37,14 @@ static void usage(FILE *out)
         "5 output failed, 6 interrupted, 1 internal error.\n");
 }
 
-enum { OPT_THREADS = 256, OPT_PHASE, OPT_OVERWRITE };
+enum { OPT_THREADS = 256, OPT_PHASE, OPT_OVERWRITE, OPT_DARK };
 
 static const struct option long_options[] = {
     {"output", required_argument, NULL, 'o'},
     {"overwrite", no_argument, NULL, OPT_OVERWRITE},
     {"threads", required_argument, NULL, OPT_THREADS},
     {"phase", required_argument, NULL, OPT_PHASE},
+    {"dark", required_argument, NULL, OPT_DARK},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -63,6 +66,7 @@ int cmd_analyze(int argc, char **argv)
         switch (c) {
         case 'o': output = optarg; break;
         case OPT_OVERWRITE: s.overwrite = 1; break;
+        case OPT_DARK: s.dark = optarg; break;
         case OPT_THREADS:
             if ((rc = cli_option_threads(command, optarg, &s.threads)))
                 return rc;

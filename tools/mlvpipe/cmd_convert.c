@@ -60,6 +60,12 @@ static void usage(FILE *out)
         "                        pre-pass finds these raw defects in frames sampled over\n"
         "                        the clip and repairs them before dual ISO (all three off:\n"
         "                        not even looked for)\n"
+        "      --dark CLIP       subtract a dark frame: the average of every frame of CLIP,\n"
+        "                        a lens-cap clip (MLV or RAW) shot with the same size, bit\n"
+        "                        depth and ISO (else exit 3, naming what differs). Only its\n"
+        "                        fixed pattern is subtracted (each field of dual ISO apart),\n"
+        "                        before the repairs and dual ISO; analyze and plan take it\n"
+        "                        too, so every farm chunk subtracts the same frame\n"
         "      --chroma-smooth N dual ISO: smooth chroma noise in the deep shadows over 2x2\n"
         "                        cells and their neighbours: 0 off (default), 2 (5 cells),\n"
         "                        3 (3x3 cells) or 5 (5x5 cells), like cr2hdr's --cs2x2..5x5.\n"
@@ -116,6 +122,10 @@ static void usage(FILE *out)
         "                        the colour around them, up to 1 EV above the clip; blend\n"
         "                        where that cannot be done)\n"
         "      --fast            bilinear demosaic instead of RCD\n"
+        "      --no-stretch      anamorphic and line-skipping modes (RAWC binning/skipping,\n"
+        "                        e.g. 720p's 5:3 rows) keep the recorded pixels, the movie\n"
+        "                        container carries their sample aspect ratio (default: the\n"
+        "                        short axis is resampled, Lanczos-3, to square pixels)\n"
         "ProRes movies:\n"
         "      --prores-encoder E\n"
         "                        ks (default: libavcodec's prores_ks, which picks each\n"
@@ -144,7 +154,8 @@ enum { OPT_TO = 256, OPT_FRAMES, OPT_THREADS, OPT_LEVELS, OPT_SKIP, OPT_OVERWRIT
        OPT_EXPOSURE, OPT_HIGHLIGHTS,
        OPT_FAST, OPT_CACHE, OPT_DNG_BITS, OPT_DNG_COMPRESSION, OPT_NAMING, OPT_CLIP_INDEX,
        OPT_ONE_BASED, OPT_FPS, OPT_TIMECODE, OPT_DROP_FRAME, OPT_WB, OPT_PROGRESS_EVERY,
-       OPT_NO_FOCUS, OPT_NO_BAD, OPT_NO_STRIPES, OPT_PRORES_ENCODER, OPT_END };
+       OPT_NO_FOCUS, OPT_NO_BAD, OPT_NO_STRIPES, OPT_PRORES_ENCODER, OPT_DARK, OPT_NO_STRETCH,
+       OPT_END };
 
 _Static_assert(OPT_END - OPT_TO <= CLI_CONVERT_OPTIONS, "cli_convert_args.given too small");
 
@@ -180,6 +191,8 @@ static const struct option long_options[] = {
     {"no-focus-pixels", no_argument, NULL, OPT_NO_FOCUS},
     {"no-bad-pixels", no_argument, NULL, OPT_NO_BAD},
     {"no-stripes", no_argument, NULL, OPT_NO_STRIPES},
+    {"dark", required_argument, NULL, OPT_DARK},
+    {"no-stretch", no_argument, NULL, OPT_NO_STRETCH},
     {"prores-encoder", required_argument, NULL, OPT_PRORES_ENCODER},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -200,6 +213,8 @@ static const struct applies {
      CLI_SCOPE_DEVELOPED},
     {OPT_FAST, "--fast", "picks the demosaic of the developed picture", CLI_SCOPE_DEVELOPED},
     {OPT_HIGHLIGHTS, "--highlights", "sets how the developed picture renders clipped areas",
+     CLI_SCOPE_DEVELOPED},
+    {OPT_NO_STRETCH, "--no-stretch", "keeps the recorded pixel aspect of the developed picture",
      CLI_SCOPE_DEVELOPED},
     {OPT_PRORES_ENCODER, "--prores-encoder", "picks the ProRes encoder", CLI_SCOPE_PRORES},
     {OPT_DNG_BITS, "--dng-bits", "sets the sample size of DNG files", CLI_SCOPE_RAW_SEQUENCE},
@@ -478,6 +493,8 @@ int cli_convert_parse(const char *command, int argc, char **argv, cli_convert_ar
         case OPT_NO_FOCUS: o->no_focus_pixels = 1; break;
         case OPT_NO_BAD: o->no_bad_pixels = 1; break;
         case OPT_NO_STRIPES: o->no_stripes = 1; break;
+        case OPT_DARK: o->dark = optarg; break;
+        case OPT_NO_STRETCH: o->no_stretch = 1; break;
         case OPT_CHROMA:
             if (strcmp(optarg, "0") && strcmp(optarg, "2") && strcmp(optarg, "3") &&
                 strcmp(optarg, "5"))

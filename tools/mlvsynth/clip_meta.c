@@ -128,10 +128,10 @@ mp_status clip_meta_build(clip_meta *m, const synth_options *o, mp_error *err)
     c->sensor_width = 5760;
     c->sensor_height = 3840;
     c->sensor_crop_x100 = 100;
-    c->binning_x = 3;
-    c->skipping_x = 0;
-    c->binning_y = 3;                 /* 5D Mark III 1080p */
-    c->skipping_y = 0;
+    c->binning_x = (uint8_t)o->binning_x;   /* default 3x3: 5D Mark III 1080p */
+    c->skipping_x = (uint8_t)o->skipping_x;
+    c->binning_y = (uint8_t)o->binning_y;
+    c->skipping_y = (uint8_t)o->skipping_y;
     c->offset_x = INT16_MIN;          /* unknown */
     c->offset_y = INT16_MIN;
     if (o->camera_geometry) {         /* the window's offset in full-resolution pixels */

@@ -74,7 +74,8 @@ mp_status content_borders(const synth_options *opt, uint32_t *ob_left, uint32_t 
 void content_defects(const synth_options *opt, synth_defects *d)
 {
     *d = opt->defects;
-    d->seed = opt->seed + 99;   /* positions apart from the noise, fixed for a seed */
+    /* positions apart from the noise, fixed for a seed */
+    d->seed = opt->sensor_seed != OPT_NONE ? (uint64_t)opt->sensor_seed : opt->seed + 99;
     if (d->fp_period_x && d->fp_period_y) {
         d->fp_x = d->fp_period_x > 4 ? 4 : d->fp_period_x - 1;
         d->fp_y = d->fp_period_y > 4 ? 3 : d->fp_period_y - 2;
@@ -123,6 +124,8 @@ static mp_status dualiso_frame(content_ctx *c, uint32_t number, uint32_t source,
     mp_status st = mp_synth_render_truth(&sc, c->active_w, c->active_h, source, c->truth, err);
     if (st)
         return st;
+    if (o->lens_cap)
+        memset(c->truth, 0, (size_t)c->active_w * c->active_h * sizeof *c->truth);
     st = mp_synth_expose(&s, c->truth, c->active_w, c->active_h, o->seed, source, &c->exposed, err);
     if (st == MP_OK)
         st = mp_synth_defects_apply(&c->defects, &s, c->truth, c->sites, c->site_count,
@@ -134,6 +137,34 @@ static mp_status dualiso_frame(content_ctx *c, uint32_t number, uint32_t source,
                             c->exposed.width, c->exposed.height, o->width, o->height);
     memcpy(dst, c->exposed.data, (size_t)o->width * o->height * sizeof *dst);
     return MP_OK;
+}
+
+mp_status content_dark_average(content_ctx *c, uint16_t *dst, mp_error *err)
+{
+    const synth_options *o = c->opt;
+    const size_t n = (size_t)o->width * o->height;
+    uint32_t *sum = calloc(n, sizeof *sum);
+    if (!sum)
+        return mp_error_set(err, MP_ERR_NOMEM, "out of memory for the dark frame");
+    synth_sensor s;
+    synth_scene sc;
+    content_dualiso_model(o, 0, &s, &sc);
+    memset(c->truth, 0, (size_t)c->active_w * c->active_h * sizeof *c->truth);
+    mp_status st = MP_OK;
+    for (uint32_t i = 0; i < o->dark_block && st == MP_OK; i++) {
+        /* other noise than any frame of the clip: the seed's complement */
+        st = mp_synth_expose(&s, c->truth, c->active_w, c->active_h, ~o->seed, i, &c->exposed,
+                             err);
+        if (st == MP_OK)
+            st = mp_synth_defects_apply(&c->defects, &s, c->truth, c->sites, c->site_count,
+                                        &c->exposed, err);
+        for (size_t k = 0; k < n && st == MP_OK; k++)
+            sum[k] += c->exposed.data[k];
+    }
+    for (size_t k = 0; k < n && st == MP_OK; k++)
+        dst[k] = (uint16_t)((sum[k] + o->dark_block / 2) / o->dark_block);
+    free(sum);
+    return st;
 }
 
 mp_status content_frame(content_ctx *c, uint32_t number, uint32_t source, uint16_t *dst,

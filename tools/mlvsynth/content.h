@@ -46,6 +46,10 @@ void content_levels(const synth_options *opt, uint32_t *black, uint32_t *white);
 mp_status content_frame(content_ctx *c, uint32_t number, uint32_t source, uint16_t *dst,
                         mp_error *err);
 
+/* --dark-block: the average (rounded) of opt->dark_block lens-cap frames of the clip's
+ * sensor (frame 0's settings, noise from a seed of its own), width x height samples. */
+mp_status content_dark_average(content_ctx *c, uint16_t *dst, mp_error *err);
+
 /* The test pattern of the shared samples (doc/mlv-format.md 19). */
 uint16_t content_pattern(uint32_t x, uint32_t y, uint32_t frame, uint32_t bits);
 

@@ -337,6 +337,35 @@ mp_status mlvw_null(out_file *f, uint32_t size, uint8_t fill, mp_error *err)
     return st ? st : write_fill(f, fill, size - 16u, err);
 }
 
+mp_status mlvw_dark_block(out_file *f, const mlvw_dark *d, const uint8_t *packed, size_t len,
+                          mp_error *err)
+{
+    blk k;
+    begin(&k, "DARK", (uint32_t)(84 + len), UINT64_MAX);   /* MLV-App's timestamp */
+    put32(&k, d->frames_averaged);
+    put32(&k, d->camera_model);
+    put16(&k, (uint16_t)d->width);
+    put16(&k, (uint16_t)d->height);
+    put32(&k, d->width);                                 /* rawWidth, rawHeight */
+    put32(&k, d->height);
+    put32(&k, d->bits);
+    put32(&k, d->black);
+    put32(&k, d->white);
+    put32(&k, d->fps_num);
+    put32(&k, d->fps_den);
+    put32(&k, 0);                                        /* isoMode: manual */
+    put32(&k, d->iso);
+    put32(&k, d->iso_analog);
+    put32(&k, 0);                                        /* digitalGain */
+    put64(&k, d->shutter_us);
+    put8(&k, d->binning_x);
+    put8(&k, d->skipping_x);
+    put8(&k, d->binning_y);
+    put8(&k, d->skipping_y);
+    mp_status st = finish(f, &k, err);
+    return st ? st : out_file_write(f, packed, len, err);
+}
+
 mp_status mlvw_pad_to(out_file *f, uint32_t align, mp_error *err)
 {
     uint64_t gap = (align - f->size % align) % align;

@@ -64,6 +64,17 @@ mp_status mlvw_vers(out_file *f, uint64_t ts, const char *text, mp_error *err);
 mp_status mlvw_info(out_file *f, uint64_t ts, const char *text, mp_error *err);
 mp_status mlvw_mark(out_file *f, uint64_t ts, uint32_t type, mp_error *err);
 /* A NULL block of `size` bytes (>= 16) whose filler bytes are `fill`. */
+/* MLV-App's DARK block (doc/mlv-format.md 4.12): 84-byte header, then `packed` (MLV bit
+ * order). Fields not given are written as zero. */
+typedef struct mlvw_dark {
+    uint32_t frames_averaged, camera_model, width, height, bits, black, white;
+    uint32_t fps_num, fps_den, iso, iso_analog;
+    uint64_t shutter_us;
+    uint8_t binning_x, skipping_x, binning_y, skipping_y;
+} mlvw_dark;
+mp_status mlvw_dark_block(out_file *f, const mlvw_dark *d, const uint8_t *packed, size_t len,
+                          mp_error *err);
+
 mp_status mlvw_null(out_file *f, uint32_t size, uint8_t fill, mp_error *err);
 /* A zero-filled NULL block that brings the file size to a multiple of `align`. */
 mp_status mlvw_pad_to(out_file *f, uint32_t align, mp_error *err);

@@ -173,7 +173,8 @@ enum {
     O_CHANGE_EV_GAP, O_CHANGE_IN_FILLER, O_CHANGE_SIZE,
     O_DEFECTS, O_FOCUS_PIXELS, O_FP_OFFSET, O_HOT, O_COLD, O_STRIPES, O_DARK_PATTERN,
     O_DUAL_ISO, O_ISO_HIGH, O_EV_GAP, O_PHASE, O_SEED, O_SCENE, O_SHIFT, O_ILLUM, O_BLACK_OFF,
-    O_EXPOSURE, O_OB, O_NO_DISO, O_TRUTH_RAW, O_CAMERA_GEOMETRY
+    O_EXPOSURE, O_OB, O_NO_DISO, O_TRUTH_RAW, O_CAMERA_GEOMETRY, O_SINGLE_ISO, O_LENS_CAP,
+    O_SENSOR_SEED, O_BINNING, O_SKIPPING, O_DARK_BLOCK
 };
 
 static const struct option long_opts[] = {
@@ -241,6 +242,12 @@ static const struct option long_opts[] = {
     {"cold", required_argument, 0, O_COLD},
     {"stripes", required_argument, 0, O_STRIPES},
     {"dark-pattern", required_argument, 0, O_DARK_PATTERN},
+    {"single-iso", no_argument, 0, O_SINGLE_ISO},
+    {"lens-cap", no_argument, 0, O_LENS_CAP},
+    {"sensor-seed", required_argument, 0, O_SENSOR_SEED},
+    {"binning", required_argument, 0, O_BINNING},
+    {"dark-block", required_argument, 0, O_DARK_BLOCK},
+    {"skipping", required_argument, 0, O_SKIPPING},
     {0, 0, 0, 0}
 };
 
@@ -266,6 +273,8 @@ static void set_defaults(synth_options *o)
     o->change_at = OPT_NONE;
     o->iso_high = 1600;
     o->ev_gap = -1.0;
+    o->sensor_seed = OPT_NONE;
+    o->binning_x = o->binning_y = 3;
     o->seed = 1;
     o->scene = SYNTH_SCENE_BENCHMARK;
     o->ob_left = OPT_NONE;
@@ -351,10 +360,16 @@ static mp_status validate(synth_options *o, mp_error *err)
          o->change_in_filler || o->change_width) &&
         o->change_at == OPT_NONE)
         return mp_error_set(err, MP_ERR_ARG, "--change-* options need --change-at K");
+    if (o->binning_x > 255 || o->binning_y > 255 || o->skipping_x > 255 || o->skipping_y > 255 ||
+        !(o->binning_x + o->skipping_x) || !(o->binning_y + o->skipping_y))
+        return mp_error_set(err, MP_ERR_ARG, "--binning/--skipping: each at most 255, and "
+                            "binning + skipping at least 1 on each axis");
     if (o->content == CONTENT_DUALISO) {
-        if (o->ev_gap < 0)
+        if (o->single_iso)
+            o->ev_gap = 0;
+        else if (o->ev_gap < 0)
             o->ev_gap = log2((double)o->iso_high / o->iso);
-        if (o->ev_gap <= 0 || o->ev_gap > 8)
+        if (!o->single_iso && (o->ev_gap <= 0 || o->ev_gap > 8))
             return mp_error_set(err, MP_ERR_ARG, "dual ISO needs --iso-high above --iso "
                                 "(or --ev-gap in 0..8)");
         if (o->change_diso && o->change_ev_gap <= 0) {
@@ -365,9 +380,13 @@ static mp_status validate(synth_options *o, mp_error *err)
                                     "give --change-ev-gap", o->change_diso_value);
             o->change_ev_gap = ev;
         }
-    } else if (o->change_diso || o->change_ev_gap > 0 || o->truth_raw) {
-        return mp_error_set(err, MP_ERR_ARG, "--change-diso, --change-ev-gap and --truth-raw "
-                            "need --dual-iso");
+        if (o->single_iso && (o->change_diso || o->change_ev_gap > 0))
+            return mp_error_set(err, MP_ERR_ARG, "--single-iso has no dual-ISO change");
+    } else if (o->change_diso || o->change_ev_gap > 0 || o->truth_raw || o->lens_cap ||
+               o->sensor_seed != OPT_NONE || o->dark_block) {
+        return mp_error_set(err, MP_ERR_ARG, "--change-diso, --change-ev-gap, --truth-raw, "
+                            "--lens-cap, --sensor-seed and --dark-block need --dual-iso or "
+                            "--single-iso");
     }
     return MP_OK;
 }
@@ -507,6 +526,23 @@ mp_status options_parse(synth_options *o, int argc, char **argv, int first, int 
         }
         case O_NO_DISO: o->no_diso = 1; break;
         case O_TRUTH_RAW: o->truth_raw = 1; break;
+        case O_SINGLE_ISO:
+            o->content = CONTENT_DUALISO;
+            o->single_iso = o->no_diso = 1;
+            break;
+        case O_LENS_CAP: o->lens_cap = 1; break;
+        case O_BINNING:
+            st = parse_pair("--binning", a, 'x', &o->binning_x, &o->binning_y, err);
+            break;
+        case O_SKIPPING:
+            st = parse_pair("--skipping", a, 'x', &o->skipping_x, &o->skipping_y, err);
+            break;
+        case O_DARK_BLOCK:
+            st = parse_u32("--dark-block", a, 1, 65535, &o->dark_block, err);
+            break;
+        case O_SENSOR_SEED:
+            st = parse_i64("--sensor-seed", a, 0, INT64_MAX, &o->sensor_seed, err);
+            break;
         case O_CAMERA_GEOMETRY: o->camera_geometry = 1; break;
         case O_DEFECTS:
             o->defects = (synth_defects){.fp_period_x = 12, .fp_period_y = 10, .fp_x = 4,

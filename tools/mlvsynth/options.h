@@ -98,6 +98,13 @@ typedef struct synth_options {
     int no_diso;
     int truth_raw;
     synth_defects defects;       /* sensor defects (dual ISO content); all zero: none */
+    int single_iso;              /* the same physical sensor at one ISO (no bright field,
+                                  * no DISO block) */
+    int lens_cap;                /* no light reaches the sensor: noise and defects only */
+    int64_t sensor_seed;         /* seed of the defects and dark pattern; OPT_NONE: seed+99 */
+    uint32_t binning_x, binning_y, skipping_x, skipping_y;   /* RAWC (default 3x3, 0x0) */
+    uint32_t dark_block;         /* MLV-App DARK block: the average of this many lens-cap
+                                  * frames of the same sensor; 0: none */
 } synth_options;
 
 /* Parses argv[first..argc). On a usage error returns MP_ERR_ARG with the reason in err.

@@ -133,6 +133,8 @@ static void dualiso_json(FILE *j, const synth_options *o, const clip_meta *m,
     fprintf(j, "    \"active_width\": %u, \"active_height\": %u, \"ob_left\": %u, "
             "\"ob_top\": %u,\n", c->active_w, c->active_h, c->ob_left, c->ob_top);
     fprintf(j, "    \"noise_seed\": %llu,\n", (unsigned long long)o->seed);
+    fprintf(j, "    \"single_iso\": %s, \"lens_cap\": %s,\n", o->single_iso ? "true" : "false",
+            o->lens_cap ? "true" : "false");
     fprintf(j, "    \"render\": \"truth(frame f) = mp_synth_render_truth(scene, active_width, "
             "active_height, f); raw = mp_synth_expose(sensor, truth, active_width, active_height, "
             "noise_seed, f)\",\n");

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "codec/bitpack.h"
 #include "frame_coder.h"
 #include "mlv_writer.h"
 
@@ -25,6 +26,31 @@ typedef struct mlv_job {
     uint8_t *pcm;
     uint64_t *block_end;       /* per slot: end offset of its VIDF in its chunk */
 } mlv_job;
+
+/* MLV-App writes its DARK block after the queued blocks when it exports a clip. */
+static mp_status write_dark_block(mlv_job *j, out_file *f, mp_error *err)
+{
+    const synth_options *o = j->o;
+    const clip_meta *m = j->m;
+    const size_t n = (size_t)o->width * o->height, len = mp_packed_size_mlv(n, o->bits);
+    uint16_t *avg = malloc(n * sizeof *avg);
+    uint8_t *packed = malloc(len);
+    mp_status st = avg && packed ? content_dark_average(j->content, avg, err)
+                                 : mp_error_set(err, MP_ERR_NOMEM, "out of memory");
+    if (st == MP_OK) {
+        mp_pack_mlv(avg, packed, n, o->bits);
+        const mlvw_dark d = {o->dark_block, m->camera.model, o->width, o->height, o->bits,
+                             (uint32_t)m->raw.black, (uint32_t)m->raw.white, o->fps_num,
+                             o->fps_den, m->exposure.iso, m->exposure.iso_analog,
+                             m->exposure.shutter_us, m->capture.binning_x,
+                             m->capture.skipping_x, m->capture.binning_y,
+                             m->capture.skipping_y};
+        st = mlvw_dark_block(f, &d, packed, len, err);
+    }
+    free(avg);
+    free(packed);
+    return st;
+}
 
 static mp_status write_header_blocks(mlv_job *j, out_file *f, mp_error *err)
 {
@@ -60,6 +86,8 @@ static mp_status write_header_blocks(mlv_job *j, out_file *f, mp_error *err)
         st = mlvw_diso(f, ts, &m->dual_iso, err);
     if (!st && m->audio.present)
         st = mlvw_wavi(f, ts, &m->audio, err);
+    if (!st && o->dark_block)
+        st = write_dark_block(j, f, err);
     return st;
 }
 

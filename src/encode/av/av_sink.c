@@ -248,6 +248,9 @@ static mp_status encoder_open(const mp_av_sink *s, int threads, mp_av_encoder **
     c->time_base = s->time_base;
     c->framerate = s->fps;
     c->sample_aspect_ratio = (AVRational){1, 1};
+    if (s->p.sar_num && s->p.sar_den)
+        av_reduce(&c->sample_aspect_ratio.num, &c->sample_aspect_ratio.den, s->p.sar_num,
+                  s->p.sar_den, 65535);
     c->gop_size = 1;
     c->thread_count = threads;
     c->thread_type = FF_THREAD_SLICE;

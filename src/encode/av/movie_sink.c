@@ -115,6 +115,10 @@ static mp_status movie_open(movie *m, const char *path, mp_av_sink_kind kind,
     /* Even sizes: ProRes 4:2:2 needs them, and so do most 4:2:0 readers downstream. */
     ap.width = (area[3] - area[1]) & ~1u;
     ap.height = (area[2] - area[0]) & ~1u;
+    if (p->pixel_aspect.num > 0 && p->pixel_aspect.den > 0) {
+        ap.sar_num = (uint32_t)p->pixel_aspect.num;
+        ap.sar_den = (uint32_t)p->pixel_aspect.den;
+    }
     ap.fps_num = m->fps.num;
     ap.fps_den = m->fps.den;
     ap.first_frame = p->first_frame;

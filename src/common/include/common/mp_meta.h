@@ -101,6 +101,11 @@ typedef struct mp_audio_format {     /* WAVI */
     uint16_t bits_per_sample;
 } mp_audio_format;
 
+/* The shape of one recorded pixel from RAWC: it covers *across sensor columns and *down
+ * sensor rows (binning + skipping on each axis), the pair reduced; 1 x 1 when RAWC is absent
+ * or gives no step (doc/mlv-format.md 4.2). */
+void mp_raw_capture_pixel_shape(const mp_raw_capture *c, uint32_t *across, uint32_t *down);
+
 /* The image area of a width x height frame: RAWI's active area (top, left, bottom, right)
  * when it lies inside the frame, else the whole frame. Real clips often give the active area
  * of the full LiveView buffer, which does not fit the recorded frame. */

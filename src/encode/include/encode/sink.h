@@ -85,6 +85,8 @@ typedef struct mp_sink_params {
      * `audio` format, read on demand through read_audio; 0 or NULL: no audio track). */
     mp_gamut gamut;
     mp_curve curve;
+    mp_rational pixel_aspect;        /* of the pictures given (anamorphic ones kept as
+                                      * recorded); 0/0: square */
     uint32_t threads;                /* 0 = 1 */
     int prores_aw;                   /* ProRes: prores_aw instead of prores_ks (av_sink.h) */
     uint64_t audio_bytes;

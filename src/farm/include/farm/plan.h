@@ -64,6 +64,7 @@ typedef struct farm_plan {
     uint32_t threads;           /* per task; 0: convert's default (and no --cpus-per-task) */
     int phase;                  /* --phase for analyze and convert; -1: detect */
     int no_audio;               /* pass --no-audio */
+    const char *dark;           /* --dark for analyze and convert; NULL: none */
     const char *extra[FARM_MAX_EXTRA];   /* passed to every convert task verbatim */
     uint32_t extra_count;
     /* The clip, from the reader. */

@@ -28,10 +28,11 @@ mp_status mp_cache_clip_identify(const mlv_clip *clip, mp_cache_clip_id *out, mp
 void mp_cache_hash_reconstruction(mp_cache_hash *h, const dualiso_levels *lv,
                                   const dualiso_options *opt);
 
-/* The settings hash of frames repaired by fix and reconstructed with lv and opt by the
- * program `tool`. A plan that changes nothing leaves the hash as it was without rawfix. */
+/* The settings hash of frames whose dark frame (content hash dark, 0: none) was subtracted,
+ * repaired by fix and reconstructed with lv and opt by the program `tool`. A plan that
+ * changes nothing, and no dark frame, leave the hash as it was without them. */
 uint64_t mp_cache_segment_hash(const char *tool, const mp_cache_clip_id *id,
                                const dualiso_levels *lv, const dualiso_options *opt,
-                               const rawfix_plan *fix);
+                               const rawfix_plan *fix, uint64_t dark);
 
 #endif

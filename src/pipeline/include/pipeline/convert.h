@@ -73,6 +73,10 @@ typedef struct mp_convert_options {
     mp_progress_fn progress;     /* optional; called from one thread at a time */
     void *progress_opaque;
     const char *cache_dir;       /* frame cache folder (created if missing); NULL: none */
+    const char *dark_path;       /* dark frame (pipeline/dark_load.h) subtracted from every
+                                  * frame before the pre-pass and the repairs; NULL: none */
+    int no_stretch;              /* developed outputs keep anamorphic pixels (the container
+                                  * says their aspect) instead of being resampled square */
 } mp_convert_options;
 
 void mp_convert_options_default(mp_convert_options *o);

@@ -22,7 +22,8 @@
  *
  * The same samples give each segment's raw defect map (src/rawfix): focus pixels, hot and
  * cold pixels, stripe gains, from every readable sample of the segment (frames as detected:
- * dual-ISO ones measured per field). */
+ * dual-ISO ones measured per field). A dark frame (rawfix/dark.h) is subtracted from every
+ * sample before anything is measured, as convert does before repairing. */
 #ifndef MP_PREPASS_H
 #define MP_PREPASS_H
 
@@ -34,6 +35,7 @@
 #include "pipeline/levels_io.h"
 #include "pipeline/progress.h"
 #include "pipeline/sampling.h"
+#include "rawfix/dark.h"
 
 typedef struct mp_prepass_options {
     uint32_t threads;            /* 0: one per CPU */
@@ -43,6 +45,7 @@ typedef struct mp_prepass_options {
     mp_progress_fn progress;     /* optional: MP_PROGRESS_LEVELS events, one thread at a time */
     void *progress_opaque;
     int no_defects;              /* do not look for raw defects (empty rawfix maps) */
+    const rawfix_dark *dark;     /* subtracted from every sample first; NULL: none */
 } mp_prepass_options;
 
 void mp_prepass_options_default(mp_prepass_options *o);

@@ -8,11 +8,13 @@
 
 #include "common/mp_bytes.h"
 #include "common/mp_meta.h"
+#include "reader/mlv_reader.h"
 
 #define MLV_HEADER_SIZE 16u      /* type, blockSize, timestamp */
 #define MLV_MLVI_SIZE 52u
 #define MLV_VIDF_HEADER 32u
 #define MLV_AUDF_HEADER 24u
+#define MLV_DARK_HEADER 84u      /* MLV-App's DARK block before its samples */
 #define MLV_TEXT_MAX 255u        /* INFO / VERS text kept per block */
 /* Largest prefix of any block we ever read while indexing: DEBG's 24 bytes and its text. */
 #define MLV_BLOCK_READ_MAX (24u + MLV_TEXT_MAX)
@@ -23,6 +25,7 @@ typedef enum mlv_block_type {
     MLV_BLOCK_WAVI, MLV_BLOCK_EXPO, MLV_BLOCK_LENS, MLV_BLOCK_RTCI, MLV_BLOCK_IDNT,
     MLV_BLOCK_WBAL, MLV_BLOCK_STYL, MLV_BLOCK_ELVL, MLV_BLOCK_INFO, MLV_BLOCK_MARK,
     MLV_BLOCK_DEBG, MLV_BLOCK_VERS, MLV_BLOCK_DISO, MLV_BLOCK_XREF, MLV_BLOCK_NULL,
+    MLV_BLOCK_DARK,
     MLV_BLOCK_BKUP
 } mlv_block_type;
 
@@ -77,6 +80,7 @@ typedef struct mlv_block {
         mp_style styl;
         mp_level_info elvl;
         mlv_text text;             /* INFO, VERS, DEBG */
+        mlv_dark_info dark;        /* MLV-App's averaged dark frame (its samples follow) */
         uint32_t mark;
         mp_dual_iso_tag diso;
         mlv_xref xref;

@@ -55,6 +55,19 @@ typedef struct mlv_damage {
     char message[256];          /* one line: "FILE: offset N: cause" */
 } mlv_damage;
 
+/* MLV-App's DARK block: an averaged dark frame stored in the clip (doc/mlv-format.md 4.12). */
+typedef struct mlv_dark_info {
+    int present;
+    uint32_t frames_averaged, camera_model;
+    uint32_t width, height, bits;       /* of its samples, packed as uncompressed VIDFs */
+    uint32_t black, white, iso;
+    uint64_t shutter_us;
+    uint8_t binning_x, skipping_x, binning_y, skipping_y;
+    uint32_t chunk;                     /* where its samples are: chunk file, byte offset, */
+    uint64_t offset;                    /* bytes (blockSize less the 84-byte header) */
+    uint32_t size;
+} mlv_dark_info;
+
 typedef struct mlv_clip_info {
     mlv_container container;
     uint32_t chunk_count;
@@ -94,6 +107,7 @@ typedef struct mlv_clip_info {
     char versions[256];                 /* VERS strings, joined with "; " */
     int lzma_tagged_raw;                /* videoClass 0x01 but LZMA payloads (mlv_dump 2015-17);
                                          * compression then says LZMA */
+    mlv_dark_info dark;                 /* the first DARK block (present 0: none) */
 } mlv_clip_info;
 
 typedef struct mlv_frame_info {
@@ -193,6 +207,11 @@ mp_status mp_mlv_read_payload(const mlv_clip *clip, uint32_t index, mlv_payload 
 mp_status mp_mlv_decode_payload(const mlv_clip *clip, uint32_t index, const mlv_payload *buf,
                              mp_frame *out, mlv_scratch *scratch, mp_error *err);
 void mp_mlv_payload_free(mlv_payload *buf);
+
+/* The samples of the clip's DARK block (info.dark) into out, levels from the block. A block
+ * without room for its samples, or of an impossible size or depth, is MP_ERR_DAMAGED / MP_ERR_
+ * UNSUPPORTED naming the file and offset; no DARK block is MP_ERR_ARG. */
+mp_status mp_mlv_read_dark(const mlv_clip *clip, mp_frame *out, mp_error *err);
 
 /* Copies len bytes of the clip's PCM stream starting at byte offset into dst. */
 mp_status mp_mlv_read_audio(const mlv_clip *clip, uint64_t offset, void *dst, size_t len,

@@ -89,6 +89,7 @@ typedef enum mp_av_sink_kind {
 typedef struct mp_av_sink_params {
     mp_av_sink_kind kind;
     uint32_t width, height;            /* 2..16384 */
+    uint32_t sar_num, sar_den;         /* sample (pixel) aspect ratio; 0/0: square */
     uint32_t fps_num, fps_den;         /* as recorded or overridden; normalised here */
     uint64_t first_frame;              /* index of the first frame written (its PTS) */
 
