@@ -22,9 +22,10 @@ static case_score run(double gap, case_scene scene, int defects)
     case_score s;
     assert_int_equal(defect_case_run(&c, &s, NULL), 0);
     printf("gap %.0f scene %d defects %d: focus %u/%u bad %u/%u false %u of %llu, period %ux%u, "
-           "residue %.2f, stripes %.3f -> %.3f %%\n", gap, scene, defects, s.focus_found,
-           s.focus_true, s.bad_found, s.bad_true, s.false_sites, (unsigned long long)s.pixels,
-           s.period_x, s.period_y, s.residue_rms, s.stripe_before, s.stripe_after);
+           "residue %.2f (resolved %.2f, floor %.2f), stripes %.3f -> %.3f %%\n", gap, scene,
+           defects, s.focus_found, s.focus_true, s.bad_found, s.bad_true, s.false_sites,
+           (unsigned long long)s.pixels, s.period_x, s.period_y, s.residue_rms,
+           s.residue_resolved_rms, s.residue_floor_rms, s.stripe_before, s.stripe_after);
     return s;
 }
 
@@ -49,20 +50,27 @@ static void flat_and_dark_scenes_single_and_dual(void **state)
         }
 }
 
-/* The benchmark scene drifting 1.5 px per frame: every focus pixel and no false site; 92 % of
- * the hot and cold pixels, also where the highlights clip around them in some frames (seen
- * beyond clipping: 94 % single / 84 % dual before that, 98 % / 94 % since). */
+/* The benchmark scene drifting 1.5 px per frame, and the second benchmark scene (objects),
+ * on which no constant was set: every focus pixel and no false site; 96 % of the hot and cold
+ * pixels that show in the clip (objects: 94 %; 97.5 % single, 94.6 % dual at this size), also where the highlights clip around them in some frames
+ * (seen beyond clipping: 94 % single / 84 % dual before that, 98 % / 94 % since; samples
+ * measured in half the frames and moving scenes: 98.7 % / 97.2 % here). On the benchmark
+ * scene the repair residue at the sites the neighbours resolve (defect_case.c), missed ones
+ * included, stays under 2 noise sigmas (0.85 single; the objects scene at this small size:
+ * 2.16, its missed defects). */
 static void textured_scene(void **state)
 {
     (void)state;
-    for (int gap = 0; gap <= 4; gap += 4) {
-        case_score s = run(gap, CASE_TEXTURED, 1);
-        assert_true(s.focus_found * 100 >= 99 * s.focus_true);
-        assert_true(s.false_sites * 10000.0 <= s.pixels);
-        assert_int_equal(s.period_x, 12);
-        assert_int_equal(s.period_y, 10);
-        assert_true(s.bad_found * 100 >= 92 * s.bad_true);
-    }
+    for (int gap = 0; gap <= 4; gap += 4)
+        for (int scene = CASE_TEXTURED; scene <= CASE_OBJECTS; scene += CASE_OBJECTS - CASE_TEXTURED) {
+            case_score s = run(gap, (case_scene)scene, 1);
+            assert_true(s.focus_found * 100 >= 99 * s.focus_true);
+            assert_true(s.false_sites * 10000.0 <= s.pixels);
+            assert_int_equal(s.period_x, 12);
+            assert_int_equal(s.period_y, 10);
+            assert_true(s.bad_found * 100 >= (scene == CASE_TEXTURED ? 96 : 94) * s.bad_true);
+            assert_true(scene != CASE_TEXTURED || s.residue_resolved_rms < 2);
+        }
 }
 
 /* The benchmark scene standing still (a tripod): its detail, which includes a 37-pixel
