@@ -14,6 +14,29 @@ void defect_case_defects(const defect_case *c, synth_defects *d)
     *d = (synth_defects){.fp_period_x = 12, .fp_period_y = 10, .fp_x = 4, .fp_y = 3,
                          .fp_offset_dn = 16, .fp_slope = 0.03, .hot_count = 200,
                          .cold_count = 200, .stripe_amp = 0.005, .seed = c->seed + 99};
+    if (c->fp_offset_dn > 0)
+        d->fp_offset_dn = c->fp_offset_dn;
+}
+
+void defect_case_lattice(const defect_case *c, int dx, rawfix_lattice *l)
+{
+    synth_sensor s;
+    synth_defects d;
+    mp_synth_sensor_default(&s, 14, c->ev_gap);
+    defect_case_defects(c, &d);
+    memset(l, 0, sizeof *l);
+    l->period_x = d.fp_period_x;
+    l->period_y = d.fp_period_y;
+    l->x0 = s.ob_left;
+    l->y0 = s.ob_top;
+    l->x1 = s.ob_left + c->width;
+    l->y1 = s.ob_top + c->height;
+    l->class_count = 2;
+    for (uint32_t k = 0; k < 2; k++) {
+        int x = (int)(d.fp_x + s.ob_left) + dx + (int)d.fp_period_x;
+        l->class_x[k] = (uint32_t)x % d.fp_period_x;
+        l->class_y[k] = (d.fp_y + k + s.ob_top) % d.fp_period_y;
+    }
 }
 
 static void case_model(const defect_case *c, synth_sensor *s, synth_scene *sc)
@@ -233,7 +256,7 @@ int defect_case_run(const defect_case *c, case_score *s, rawfix_map *map_out)
         if (!changed[k])
             *(focus ? &s->focus_hidden : &s->bad_hidden) += 1;
     }
-    if (mp_rawfix_map_build(acc, &map, &err) ||
+    if (mp_rawfix_map_build_prior(acc, c->prior, &map, &err) ||
         mp_rawfix_plan_make(&map, RAWFIX_ALL, dual, &plan, &err))
         goto done;
     s->pixels = n;

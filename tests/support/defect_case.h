@@ -10,7 +10,9 @@
 
 /* CASE_OBJECTS: the second benchmark scene (synth.h), drifting like CASE_TEXTURED: a scene the
  * detector's constants were not set on. */
-typedef enum case_scene { CASE_FLAT, CASE_TEXTURED, CASE_DARK, CASE_STATIC, CASE_OBJECTS } case_scene;
+typedef enum case_scene {
+    CASE_FLAT, CASE_TEXTURED, CASE_DARK, CASE_STATIC, CASE_OBJECTS
+} case_scene;
 
 typedef struct defect_case {
     uint32_t width, height;     /* active area */
@@ -19,6 +21,8 @@ typedef struct defect_case {
     case_scene scene;
     int defects;                /* 0: a clean clip */
     uint64_t seed;
+    double fp_offset_dn;        /* focus pixels' mean offset, DN14; 0: the default 16 */
+    const rawfix_lattice *prior;    /* a prior lattice for the map (NULL: none) */
 } defect_case;
 
 typedef struct case_score {
@@ -47,6 +51,10 @@ typedef struct case_score {
 /* The default defect set: focus lattice 12x10 with pairs at (4, 3), +-16 DN14 (+3 % of the
  * signal), 200 hot and 200 cold pixels, +-0.5 % stripes. */
 void defect_case_defects(const defect_case *c, synth_defects *d);
+
+/* The default set's focus lattice in the recorded frame of a case, as a prior; dx shifts its
+ * columns (a prior that does not match the clip). */
+void defect_case_lattice(const defect_case *c, int dx, rawfix_lattice *l);
 
 /* Runs the case: simulates c->frames frames, measures and accumulates them, builds the map
  * (into *map when map is not NULL; caller frees), repairs one more frame and scores it. */

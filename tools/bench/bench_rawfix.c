@@ -31,13 +31,16 @@ int main(int argc, char **argv)
     for (int clean = 0; clean < 2; clean++)
         for (int gap = 0; gap <= 4; gap += 4)
             for (int sc = 0; sc < 5; sc++) {
-                defect_case c = {w, h, frames, gap, (case_scene)sc, !clean, 1};
+                defect_case c = {.width = w, .height = h, .frames = frames,
+                                 .ev_gap = gap, .scene = (case_scene)sc,
+                                 .defects = !clean, .seed = 1};
                 case_score s;
                 if (defect_case_run(&c, &s, NULL)) {
                     failed = 1;
                     continue;
                 }
-                printf("%-6s %-9s %-6s %6.2f (%5u) %7.2f (%5u)  %9.5f %3ux%-3u %5.2f/%5.2f/%4.2f/%-4.2f "
+                printf("%-6s %-9s %-6s %6.2f (%5u) %7.2f (%5u)  %9.5f %3ux%-3u "
+                       "%5.2f/%5.2f/%4.2f/%-4.2f "
                        "%6.3f/%-6.3f %s%6.3f %8.2f %5u/%u\n",
                        gap ? "dual" : "single", scene_names[sc], clean ? "clean" : "defect",
                        s.focus_true ? 100.0 * s.focus_found / s.focus_true : 100.0,
