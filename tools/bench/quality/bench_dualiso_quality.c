@@ -350,10 +350,11 @@ static mp_status run_dual(run *r, column *c, dual_info *info, mp_error *err)
     if (st == MP_OK && acc)
         st = mp_rawfix_plan_make(&map, RAWFIX_ALL, 1, &plan, err);
     if (st == MP_OK && acc)
-        printf("rawfix: map from %u frames: lattice %ux%u, %u single defects, stripes %s; "
-               "%u sites repaired per frame\n", map.frames, map.lattice.period_x,
-               map.lattice.period_y, map.pixel_count, map.stripes ? "on" : "off",
-               plan.site_count);
+        printf("rawfix: map from %u frames: lattice %ux%u (%u classes, box %u-%u x %u-%u), "
+               "%u single defects, stripes %s; %u sites repaired per frame\n", map.frames,
+               map.lattice.period_x, map.lattice.period_y, map.lattice.class_count,
+               map.lattice.x0, map.lattice.x1, map.lattice.y0, map.lattice.y1, map.pixel_count,
+               map.stripes ? "on" : "off", plan.site_count);
     info->stats_s = now_s() - t0;
     if (st == MP_OK) {
         dualiso_pool_options po;
