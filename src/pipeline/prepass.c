@@ -502,19 +502,29 @@ static mp_status undetected_levels(sample_set *s, const mp_clip_levels *out,
     return MP_OK;
 }
 
-/* The segment's raw defect map from the samples' sums, and a line saying what it holds. */
-static mp_status defect_map(sample_set *s, mp_levels_segment *ls, const mp_prepass_options *o,
-                            mp_error *err)
+/* The segment's raw defect map from the samples' sums, with the lattice the camera and video
+ * mode are known to have as a prior, and a line saying what it holds. */
+static mp_status defect_map(sample_set *s, const mlv_frame_info *first, mp_levels_segment *ls,
+                            const mp_prepass_options *o, mp_error *err)
 {
-    mp_status st = mp_rawfix_map_build(s->defects, &ls->fix, err);
+    const mlv_clip_info *info = mp_mlv_clip_get_info(s->clip);
+    rawfix_lattice prior;
+    int known = info->camera.present &&
+                mp_rawfix_prior(info->camera.model, (uint32_t)first->raw->buffer_width,
+                                (uint32_t)first->raw->buffer_height, first->pan_x, first->pan_y,
+                                first->raw->width, first->raw->height, &prior);
+    mp_status st = mp_rawfix_map_build_prior(s->defects, known ? &prior : NULL, &ls->fix, err);
     if (st != MP_OK)
         return st;
     const rawfix_map *m = &ls->fix;
+    int from_prior = known && !memcmp(&m->lattice, &prior, sizeof prior);
     mp_log(&o->log, MP_LOG_INFO, "frames %u-%u: raw defects from %u frames: focus-pixel "
-           "lattice %ux%u (%u classes, %llu sites), %u single defects, stripes %.3f %% (%s)",
+           "lattice %ux%u (%u classes, %llu sites%s), %u single defects, stripes %.3f %% (%s)",
            ls->first_frame, ls->last_frame, m->frames, m->lattice.period_x,
            m->lattice.period_y, m->lattice.class_count,
-           (unsigned long long)mp_rawfix_lattice_sites(&m->lattice), m->pixel_count,
+           (unsigned long long)mp_rawfix_lattice_sites(&m->lattice),
+           from_prior ? ", the camera's known map, confirmed" :
+           known ? "; the camera's known map not confirmed" : "", m->pixel_count,
            100 * m->stripe_amplitude, m->stripes ? "corrected" : "not significant");
     return MP_OK;
 }
@@ -594,7 +604,7 @@ mp_status mp_prepass_run(const mlv_clip *clip, const mp_prepass_options *o, cons
         if (st == MP_OK)
             st = sample_segment(s, &segs[k], &scans[k], &collected, err);
         if (st == MP_OK && s->defects)
-            st = defect_map(s, ls, o, err);
+            st = defect_map(s, &first, ls, o, err);
         mp_rawfix_accum_free(s->defects);
         s->defects = NULL;
         if (st != MP_OK || 2 * scans[k].dual <= scans[k].usable)

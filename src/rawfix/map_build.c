@@ -26,6 +26,16 @@
  * a class of a lattice, whose members are found together. */
 #define STRONG_SIGMAS 5.5
 #define STRONG_FLOOR 2.0
+/* Where the scene moves through the sample, its own detail averages out and the floor is
+ * not needed: there the deviation varies between the frames MOVING_VARIANCE times more than
+ * noise alone can make it (at most 1 in these units, where the yardstick is never below the
+ * noise: a sample of a still scene reaches 2.5 over 16 frames about once in 10^3), and a
+ * sample counts when its mean stands MOVING_T standard errors off zero both ways (the spread
+ * between the frames measured at the sample itself, so the scene's passing detail is in
+ * it), at least MOVING_FLOOR, with the same sign in three quarters of the frames. */
+#define MOVING_VARIANCE 2.5
+#define MOVING_T 3.0
+#define MOVING_FLOOR 0.75
 #define LATTICE_SIGMAS 2.2
 #define LATTICE_FLOOR 0.5
 /* A lattice class: at least CLASS_MIN_HITS candidates filling CLASS_MIN_FILL of its sites
@@ -39,6 +49,7 @@
 #define PERIOD_SIGMAS 8
 #define PERIOD_CONTRAST 4
 #define CLASS_MIN_FILL 0.3
+#define MIN_BOX_PERIODS 4   /* a lattice's box spans this many periods each way */
 
 enum { CAND_POS = 1, CAND_NEG = 2, STRONG = 4 };
 
@@ -92,6 +103,13 @@ static int in_lattice(const rawfix_lattice *l, uint32_t x, uint32_t y)
            in_classes(l, x, y);
 }
 
+/* The variance of a sample's row deviation between the frames, in noise units squared. */
+static double moving_variance(const rawfix_accum *a, size_t i, uint32_t used)
+{
+    double s = (double)a->zh_sum[i] / Z_SCALE, sq = (double)a->zh_sq[i] / (Z_SCALE * Z_SCALE);
+    return used > 1 ? (sq - s * s / used) / (used - 1) : 0;
+}
+
 /* Per sample: candidate sign bits and STRONG; rank orders strong ones (samples far off in
  * most frames first, then by their mean deviation). The thresholds scale with the number of
  * independent looks the frames give where the sample is (map_looks.c), not with the number
@@ -113,19 +131,34 @@ static uint32_t classify(const rawfix_accum *a, const rawfix_looks *looks, uint3
             const uint32_t judged = used + c[COUNT_CLIPPED_LOW] + c[COUNT_CLIPPED_HIGH];
             if (judged < min_judged)
                 continue;
-            const double n = mp_rawfix_looks_at(looks, x, y);
-            const double strong = fmax(STRONG_FLOOR, STRONG_SIGMAS / sqrt(n));
-            const double cand = fmin(strong, fmax(LATTICE_FLOOR, LATTICE_SIGMAS / sqrt(n)));
             double zh = used ? (double)a->sum[i][0] / Z_SCALE / used : 0;
             double zv = used ? (double)a->sum[i][1] / Z_SCALE / used : 0;
             /* off both ways, in the same direction, in most frames */
             double z = (zh > 0) != (zv > 0) ? 0 : zh > 0 ? fmin(zh, zv) : fmax(zh, zv);
             uint32_t same = zh > 0 ? c[COUNT_POS] : c[COUNT_NEG];
-            int steady = used >= min_used && z != 0 && 5 * same >= 3 * used;
+            /* measured in half the frames or more (clipping hides it in the others): the
+             * looks it had count, fewer than the tile's */
+            int steady = 2 * used >= a->frames && used >= 3 && z != 0 && 5 * same >= 3 * used;
+            const double n = mp_rawfix_looks_at(looks, x, y);
+            const double own = used < min_used ? n * used / a->frames : n;
+            double strong = fmax(STRONG_FLOOR, STRONG_SIGMAS / sqrt(own));
+            if (steady && used >= min_used && 4 * same >= 3 * used && fabs(z) >= MOVING_FLOOR &&
+                fabs(z) < strong) {
+                double var = moving_variance(a, i, used);
+                if (var >= MOVING_VARIANCE && fabs(z) >= MOVING_T * sqrt(var / used))
+                    strong = fabs(z);
+            }
+            const double cand = fmin(strong, fmax(LATTICE_FLOOR, LATTICE_SIGMAS / sqrt(own)));
             uint32_t far_high = c[COUNT_CLIPPED_HIGH] + (zh > 0 ? c[COUNT_BIG] : 0);
             uint32_t far_low = c[COUNT_CLIPPED_LOW] + (zh < 0 ? c[COUNT_BIG] : 0);
             int pos = steady ? zh > 0 : far_high > far_low;
-            int big = n >= MIN_LOOKS && 4 * (pos ? far_high : far_low) >= 3 * judged;
+            /* far off in most frames counts where the frames are independent looks: the
+             * tile's, or the sample's own deviation varying between them more than noise can
+             * (the tile's texture can hide its noise from the looks, map_looks.c, while a
+             * frozen clip varies nowhere) */
+            int looks_here = n >= MIN_LOOKS ||
+                             (used >= 3 && moving_variance(a, i, used) >= MOVING_VARIANCE);
+            int big = looks_here && 4 * (pos ? far_high : far_low) >= 3 * judged;
             if ((steady && fabs(z) >= cand) || big) {
                 flag[i] = pos ? CAND_POS : CAND_NEG;
                 candidates++;
@@ -338,7 +371,15 @@ static mp_status find_classes(const rawfix_accum *a, const uint8_t *flag, rawfix
         memset(l, 0, sizeof *l);
         return MP_OK;
     }
-    return lattice_box(a, flag, l, err);
+    mp_status st = lattice_box(a, flag, l, err);
+    /* A sensor's lattice repeats over its whole box (the EOS M's over 15-60 periods each way,
+     * doc/rawfix.md); a scene's periodic detail that pairs up over a few cells is not one
+     * (measured: the still benchmark scene under illumination jitter gave a 37x28 "lattice"
+     * of one class over 27 x 2 cells) */
+    if (st == MP_OK && (l->x1 - l->x0 < MIN_BOX_PERIODS * l->period_x ||
+                        l->y1 - l->y0 < MIN_BOX_PERIODS * l->period_y))
+        memset(l, 0, sizeof *l);
+    return st;
 }
 
 typedef struct ranked {
@@ -397,7 +438,36 @@ static mp_status single_pixels(const rawfix_accum *a, const uint8_t *flag, const
     return MP_OK;
 }
 
+/* Whether the clip confirms a prior lattice: candidates fill CLASS_MIN_FILL of its sites, at
+ * least CLASS_MIN_HITS per class, and PRIOR_CONTRAST times as densely as the other samples
+ * (a lattice of the camera's other modes, or shifted by another crop, meets candidates at
+ * the chance rate only). */
+#define PRIOR_CONTRAST 10
+static int prior_confirmed(const rawfix_accum *a, const uint8_t *flag, uint32_t candidates,
+                           const rawfix_lattice *prior)
+{
+    const uint64_t sites = mp_rawfix_lattice_sites(prior);
+    const uint64_t pixels = (uint64_t)a->width * a->height;
+    if (!sites || sites >= pixels)
+        return 0;
+    uint64_t hits = 0;
+    for (uint32_t y = prior->y0; y < prior->y1 && y < a->height; y++)
+        for (uint32_t x = prior->x0; x < prior->x1 && x < a->width; x++)
+            hits += (flag[(size_t)y * a->width + x] & (CAND_POS | CAND_NEG)) &&
+                    in_classes(prior, x, y);
+    double rate = (double)hits / sites;
+    double chance = (double)(candidates - hits) / (double)(pixels - sites);
+    return hits >= (uint64_t)CLASS_MIN_HITS * prior->class_count && rate >= CLASS_MIN_FILL &&
+           rate >= PRIOR_CONTRAST * chance;
+}
+
 mp_status mp_rawfix_map_build(const rawfix_accum *a, rawfix_map *m, mp_error *err)
+{
+    return mp_rawfix_map_build_prior(a, NULL, m, err);
+}
+
+mp_status mp_rawfix_map_build_prior(const rawfix_accum *a, const rawfix_lattice *prior,
+                                    rawfix_map *m, mp_error *err)
 {
     memset(m, 0, sizeof *m);
     m->width = a->width;
@@ -424,14 +494,18 @@ mp_status mp_rawfix_map_build(const rawfix_accum *a, rawfix_map *m, mp_error *er
         memset(flag, 0, n);
         memset(&m->lattice, 0, sizeof m->lattice);
     } else if (st == MP_OK) {
-        classify(a, &looks, min_used, flag, rank);
+        uint32_t all = classify(a, &looks, min_used, flag, rank);
         uint32_t candidates = isolated_candidates(a, flag, lone);
-        m->lattice.period_x = find_period(a, lone, candidates, 1);
-        m->lattice.period_y = find_period(a, lone, candidates, 0);
-        if (m->lattice.period_x && m->lattice.period_y)
-            st = find_classes(a, lone, &m->lattice, err);
-        else
-            memset(&m->lattice, 0, sizeof m->lattice);
+        if (prior && prior->period_x && prior_confirmed(a, flag, all, prior)) {
+            m->lattice = *prior;
+        } else {
+            m->lattice.period_x = find_period(a, lone, candidates, 1);
+            m->lattice.period_y = find_period(a, lone, candidates, 0);
+            if (m->lattice.period_x && m->lattice.period_y)
+                st = find_classes(a, lone, &m->lattice, err);
+            else
+                memset(&m->lattice, 0, sizeof m->lattice);
+        }
     }
     if (st == MP_OK)
         st = single_pixels(a, flag, rank, m, err);

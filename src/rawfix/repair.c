@@ -62,46 +62,71 @@ mp_status mp_rawfix_plan_make(const rawfix_map *m, unsigned fixes, int dual, raw
     return MP_OK;
 }
 
+/* One sample's stripe correction; clipped samples stay clipped. Branch-free, so that the
+ * loop below vectorises. */
+static inline uint16_t destripe(uint16_t v, float g, float black, uint32_t white)
+{
+    float r = black + (v - black) * g + 0.5f;
+    r = r < 0 ? 0 : r;
+    r = r > (float)(white - 1) ? (float)(white - 1) : r;
+    return v >= white ? v : (uint16_t)r;
+}
+
 static void apply_stripes(const rawfix_plan *p, mp_frame *f)
 {
     const float black = (float)f->black;
+    const uint32_t white = f->white, w = f->width;
     for (uint32_t y = 0; y < f->height; y++) {
         const float *g = p->inv_gain[y % RAWFIX_STRIPE_ROWS];
-        uint16_t *row = f->data + (size_t)y * f->width;
-        for (uint32_t x = 0; x < f->width; x++) {
-            if (row[x] >= f->white)   /* clipped samples stay clipped */
-                continue;
-            float v = black + (row[x] - black) * g[x % RAWFIX_STRIPE_COLS] + 0.5f;
-            row[x] = (uint16_t)(v < 0 ? 0 : v >= f->white ? f->white - 1 : v);
-        }
+        uint16_t *row = f->data + (size_t)y * w;
+        uint32_t x = 0;
+        for (; x + RAWFIX_STRIPE_COLS <= w; x += RAWFIX_STRIPE_COLS)   /* x % 8 == c below */
+            for (uint32_t c = 0; c < RAWFIX_STRIPE_COLS; c++)
+                row[x + c] = destripe(row[x + c], g[c], black, white);
+        for (; x < w; x++)
+            row[x] = destripe(row[x], g[x % RAWFIX_STRIPE_COLS], black, white);
     }
 }
 
-/* The site's value from its same-colour neighbours of the same field: the pair (opposite
- * sides) that differ least, else the mean of whatever neighbours are usable. */
+/* A sample of the frame that is no site (usable for a repair), or -1. */
+static int32_t usable(const rawfix_plan *p, const uint16_t *d, int32_t x, int32_t y)
+{
+    if (x < 0 || y < 0 || x >= (int32_t)p->width || y >= (int32_t)p->height)
+        return -1;
+    size_t i = (size_t)y * p->width + (size_t)x;
+    return p->is_site[i] ? -1 : d[i];
+}
+
+/* The site's value from its same-colour neighbours of the same field, along each direction
+ * (row, column, two diagonals) where both are usable: the pairs' means weighed by
+ * 1 / (the pair's difference + 1 DN)^2, so that a direction along an edge or a stripe wins
+ * and a flat area averages all four (half the noise of one pair). Measured with
+ * tools/bench/bench_rawfix at the sites where the scene is resolved by the neighbours
+ * (1080p, 16 frames, RMS in local noise sigmas): flat 0.71 -> 0.54, textured 0.79 -> 0.63
+ * single and 0.97 -> 0.81 dual ISO, against the best pair alone; squared weights beat
+ * weights of power 1 (0.95 dual textured) and 4 (0.88). Correcting the row and column
+ * pairs by the other colour's curvature did worse (0.93 single textured). Without any
+ * pair, the mean of whatever neighbour is usable. */
 static void repair_site(const rawfix_plan *p, uint16_t *d, uint32_t i)
 {
-    const int32_t w = (int32_t)p->width, h = (int32_t)p->height, s = (int32_t)mp_rawfix_vstep(p->dual);
+    const int32_t s = (int32_t)mp_rawfix_vstep(p->dual);
     const int32_t x = (int32_t)(i % p->width), y = (int32_t)(i / p->width);
     static const int dirs[4][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
-    int32_t best = -1, best_diff = INT32_MAX, single_sum = 0, singles = 0;
+    double sum = 0, weights = 0;
+    int32_t single_sum = 0, singles = 0;
     for (int k = 0; k < 4; k++) {
-        int32_t dx = 2 * dirs[k][0], dy = s * dirs[k][1];
-        int32_t ax = x - dx, ay = y - dy, bx = x + dx, by = y + dy;
-        int a_ok = ax >= 0 && ay >= 0 && ax < w && ay < h &&
-                   !p->is_site[(size_t)ay * w + ax];
-        int b_ok = bx >= 0 && by >= 0 && bx < w && by < h &&
-                   !p->is_site[(size_t)by * w + bx];
-        int32_t a = a_ok ? d[(size_t)ay * w + ax] : 0, b = b_ok ? d[(size_t)by * w + bx] : 0;
-        single_sum += a + b;
-        singles += a_ok + b_ok;
-        if (a_ok && b_ok && abs(a - b) < best_diff) {
-            best_diff = abs(a - b);
-            best = (a + b + 1) / 2;
-        }
+        const int32_t dx = 2 * dirs[k][0], dy = s * dirs[k][1];
+        int32_t a = usable(p, d, x - dx, y - dy), b = usable(p, d, x + dx, y + dy);
+        single_sum += (a >= 0 ? a : 0) + (b >= 0 ? b : 0);
+        singles += (a >= 0) + (b >= 0);
+        if (a < 0 || b < 0)
+            continue;
+        double w = 1.0 / ((abs(a - b) + 1.0) * (abs(a - b) + 1.0));
+        sum += w * (a + b) / 2;
+        weights += w;
     }
-    if (best >= 0)
-        d[i] = (uint16_t)best;
+    if (weights > 0)
+        d[i] = (uint16_t)(sum / weights + 0.5);
     else if (singles)
         d[i] = (uint16_t)((single_sum + singles / 2) / singles);
 }

@@ -14,6 +14,29 @@ void defect_case_defects(const defect_case *c, synth_defects *d)
     *d = (synth_defects){.fp_period_x = 12, .fp_period_y = 10, .fp_x = 4, .fp_y = 3,
                          .fp_offset_dn = 16, .fp_slope = 0.03, .hot_count = 200,
                          .cold_count = 200, .stripe_amp = 0.005, .seed = c->seed + 99};
+    if (c->fp_offset_dn > 0)
+        d->fp_offset_dn = c->fp_offset_dn;
+}
+
+void defect_case_lattice(const defect_case *c, int dx, rawfix_lattice *l)
+{
+    synth_sensor s;
+    synth_defects d;
+    mp_synth_sensor_default(&s, 14, c->ev_gap);
+    defect_case_defects(c, &d);
+    memset(l, 0, sizeof *l);
+    l->period_x = d.fp_period_x;
+    l->period_y = d.fp_period_y;
+    l->x0 = s.ob_left;
+    l->y0 = s.ob_top;
+    l->x1 = s.ob_left + c->width;
+    l->y1 = s.ob_top + c->height;
+    l->class_count = 2;
+    for (uint32_t k = 0; k < 2; k++) {
+        int x = (int)(d.fp_x + s.ob_left) + dx + (int)d.fp_period_x;
+        l->class_x[k] = (uint32_t)x % d.fp_period_x;
+        l->class_y[k] = (d.fp_y + k + s.ob_top) % d.fp_period_y;
+    }
 }
 
 static void case_model(const defect_case *c, synth_sensor *s, synth_scene *sc)
@@ -26,6 +49,7 @@ static void case_model(const defect_case *c, synth_sensor *s, synth_scene *sc)
     case CASE_DARK: sc->kind = SYNTH_SCENE_FLAT; sc->exposure_ev = 3; break;
     case CASE_TEXTURED: sc->kind = SYNTH_SCENE_BENCHMARK; sc->shift_px = 1.5; break;
     case CASE_STATIC: sc->kind = SYNTH_SCENE_BENCHMARK; break;
+    case CASE_OBJECTS: sc->kind = SYNTH_SCENE_OBJECTS; sc->shift_px = 1.5; break;
     }
 }
 
@@ -72,18 +96,126 @@ typedef struct sim {
     synth_defect *sites;
     uint32_t count;
     float *truth;
+    uint16_t *before;           /* the sites' values before the defects, one frame */
 } sim;
 
-static int sim_frame(const defect_case *c, sim *m, uint32_t frame, mp_frame *out)
+/* One simulated frame; changed (NULL: not counted) counts per site the frames where the
+ * defect changed the recorded value. */
+static int sim_frame(const defect_case *c, sim *m, uint32_t frame, mp_frame *out,
+                     uint32_t *changed)
 {
     mp_error err = {0};
     if (mp_synth_render_truth(&m->scene, c->width, c->height, frame, m->truth, &err) ||
-        mp_synth_expose(&m->sensor, m->truth, c->width, c->height, c->seed, frame, out, &err) ||
-        mp_synth_defects_apply(&m->defects, &m->sensor, m->truth, m->sites, m->count, out, &err)) {
-        fprintf(stderr, "defect_case: %s\n", err.msg);
+        mp_synth_expose(&m->sensor, m->truth, c->width, c->height, c->seed, frame, out, &err))
+        goto fail;
+    for (uint32_t k = 0; changed && k < m->count; k++)
+        m->before[k] = out->data[(size_t)m->sites[k].y * out->width + m->sites[k].x];
+    if (mp_synth_defects_apply(&m->defects, &m->sensor, m->truth, m->sites, m->count, out, &err))
+        goto fail;
+    for (uint32_t k = 0; changed && k < m->count; k++)
+        changed[k] += m->before[k] != out->data[(size_t)m->sites[k].y * out->width + m->sites[k].x];
+    return 0;
+fail:
+    fprintf(stderr, "defect_case: %s\n", err.msg);
+    return 1;
+}
+
+static int copy_frame(mp_frame *dst, const mp_frame *src, mp_error *err)
+{
+    if (mp_frame_reserve(dst, src->width, src->height, err))
         return 1;
+    uint16_t *data = dst->data;
+    size_t capacity = dst->capacity;
+    *dst = *src;
+    dst->data = data;
+    dst->capacity = capacity;
+    memcpy(data, src->data, (size_t)src->width * src->height * sizeof *data);
+    return 0;
+}
+
+static int plan_site(const rawfix_plan *p, size_t i)
+{
+    return p->is_site && p->is_site[i];
+}
+
+/* The repaired sample at (x, y) against the value the sensor would have recorded there
+ * without the defect and its noise (the truth's electrons through the row's gain), in units
+ * of that sample's own noise sigma (read and shot noise); 0 where the truth clips. */
+static int residue_at(const sim *m, const defect_case *c, const mp_frame *f, uint32_t x,
+                      uint32_t y, double *r)
+{
+    const synth_sensor *s = &m->sensor;
+    int bright = mp_synth_row_is_bright(s, y);
+    double gain = mp_synth_sensor_gain(s) * (bright ? exp2(s->ev_gap) : 1);
+    double sigma = bright ? s->read_noise_bright : s->read_noise_dark;
+    double e = m->truth[(size_t)(y - s->ob_top) * c->width + x - s->ob_left];
+    double expect = s->black + (bright ? s->bright_black_offset : 0) + e * gain;
+    if (expect >= 0.95 * s->white)
+        return 0;
+    *r = (f->data[(size_t)y * f->width + x] - expect) / sqrt(sigma * sigma + gain * gain * e);
+    return 1;
+}
+
+/* Whether the noise-free scene at (x, y) lies within one noise sigma of the mean of some pair
+ * of its same-colour neighbours of the same field (row, column, diagonals): the scene is
+ * resolved there by the samples a repair can use. Where it is not (detail finer than the
+ * same-colour sampling, as at the zone plate's high frequencies), no repair from neighbours
+ * can give the value back. */
+static int resolved(const sim *m, const defect_case *c, int dual, uint32_t x, uint32_t y)
+{
+    const synth_sensor *s = &m->sensor;
+    const int32_t ax = (int32_t)(x - s->ob_left), ay = (int32_t)(y - s->ob_top);
+    const int32_t vs = dual ? 4 : 2, w = (int32_t)c->width, h = (int32_t)c->height;
+    static const int dirs[4][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
+    int bright = mp_synth_row_is_bright(s, y);
+    double gain = mp_synth_sensor_gain(s) * (bright ? exp2(s->ev_gap) : 1);
+    double sigma = bright ? s->read_noise_bright : s->read_noise_dark;
+    double e = m->truth[(size_t)ay * w + ax], noise = sqrt(sigma * sigma + gain * gain * e);
+    for (int k = 0; k < 4; k++) {
+        int32_t x0 = ax - 2 * dirs[k][0], y0 = ay - vs * dirs[k][1];
+        int32_t x1 = ax + 2 * dirs[k][0], y1 = ay + vs * dirs[k][1];
+        if (x0 < 0 || x1 < 0 || y0 < 0 || y1 < 0 || x0 >= w || x1 >= w || y0 >= h || y1 >= h)
+            continue;
+        double mean = (m->truth[(size_t)y0 * w + x0] + m->truth[(size_t)y1 * w + x1]) / 2;
+        if (fabs(e - mean) * gain <= noise)
+            return 1;
     }
     return 0;
+}
+
+/* The map's plan with probes added: clean samples on a grid of 11 x 9 (prime to the
+ * lattice's steps) whose same-colour neighbours within 4 are no defect. */
+static int probe_plan(const defect_case *c, const sim *m, const rawfix_map *map,
+                      const uint8_t *truth_kind, int dual, rawfix_plan *probe, mp_error *err)
+{
+    const uint32_t bw = c->width + m->sensor.ob_left, bh = c->height + m->sensor.ob_top;
+    rawfix_map pm;
+    if (mp_rawfix_map_copy(&pm, map, err))
+        return 1;
+    uint32_t cap = (bw / 11 + 1) * (bh / 9 + 1) + map->pixel_count;
+    uint32_t *px = malloc(2 * (size_t)cap * sizeof *px);
+    if (!px) {
+        mp_rawfix_map_free(&pm);
+        return 1;
+    }
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < map->pixel_count; k++, n++)
+        px[2 * n] = map->pixels[2 * k], px[2 * n + 1] = map->pixels[2 * k + 1];
+    for (uint32_t y = m->sensor.ob_top + 8; y + 8 < bh; y += 9)
+        for (uint32_t x = m->sensor.ob_left + 8; x + 8 < bw; x += 11) {
+            int near = 0;
+            for (int dy = -4; dy <= 4; dy++)
+                for (int dx = -4; dx <= 4; dx++)
+                    near |= truth_kind[(size_t)(y + dy) * bw + x + dx] != 0;
+            if (!near)
+                px[2 * n] = x, px[2 * n + 1] = y, n++;
+        }
+    free(pm.pixels);
+    pm.pixels = px;
+    pm.pixel_count = n;
+    int rc = mp_rawfix_plan_make(&pm, RAWFIX_ALL, dual, probe, err) != MP_OK;
+    mp_rawfix_map_free(&pm);
+    return rc;
 }
 
 int defect_case_run(const defect_case *c, case_score *s, rawfix_map *map_out)
@@ -96,27 +228,35 @@ int defect_case_run(const defect_case *c, case_score *s, rawfix_map *map_out)
     const uint32_t bw = c->width + m.sensor.ob_left, bh = c->height + m.sensor.ob_top;
     const size_t n = (size_t)bw * bh;
     const int dual = c->ev_gap > 0;
-    mp_frame f = {0};
+    mp_frame f = {0}, g = {0};
     rawfix_measurement meas = {0};
     rawfix_accum *acc = mp_rawfix_accum_new(bw, bh);
     rawfix_map map = {0};
-    rawfix_plan plan = {0};
-    uint8_t *truth_kind = calloc(n, 1);   /* 0 none, 1 focus, 2 hot/cold */
+    rawfix_plan plan = {0}, probe = {0};
+    uint8_t *truth_kind = calloc(n, 1);   /* 0 none, 1 focus, 2 hot/cold, 3 hidden */
+    uint32_t *changed = NULL;
     m.truth = malloc((size_t)c->width * c->height * sizeof *m.truth);
     int rc = 1;
     if (!acc || !truth_kind || !m.truth ||
         mp_synth_defects_sites(&m.defects, c->width, c->height, m.sensor.ob_left, m.sensor.ob_top,
                             &m.sites, &m.count, NULL, &err))
         goto done;
-    for (uint32_t k = 0; k < m.count; k++)
-        truth_kind[(size_t)m.sites[k].y * bw + m.sites[k].x] =
-            m.sites[k].kind == SYNTH_DEFECT_FOCUS ? 1 : 2;
+    changed = calloc(m.count + 1, sizeof *changed);
+    m.before = malloc((m.count + 1) * sizeof *m.before);
+    if (!changed || !m.before)
+        goto done;
     for (uint32_t fr = 0; fr < c->frames; fr++) {
-        if (sim_frame(c, &m, fr, &f) || mp_rawfix_measure(&f, dual, &meas, &err) ||
+        if (sim_frame(c, &m, fr, &f, changed) || mp_rawfix_measure(&f, dual, &meas, &err) ||
             mp_rawfix_accum_add(acc, &meas, fr, &err))
             goto done;
     }
-    if (mp_rawfix_map_build(acc, &map, &err) ||
+    for (uint32_t k = 0; k < m.count; k++) {
+        int focus = m.sites[k].kind == SYNTH_DEFECT_FOCUS;
+        truth_kind[(size_t)m.sites[k].y * bw + m.sites[k].x] = !changed[k] ? 3 : focus ? 1 : 2;
+        if (!changed[k])
+            *(focus ? &s->focus_hidden : &s->bad_hidden) += 1;
+    }
+    if (mp_rawfix_map_build_prior(acc, c->prior, &map, &err) ||
         mp_rawfix_plan_make(&map, RAWFIX_ALL, dual, &plan, &err))
         goto done;
     s->pixels = n;
@@ -130,18 +270,31 @@ int defect_case_run(const defect_case *c, case_score *s, rawfix_map *map_out)
             s->focus_true++, s->focus_found += site;
         else if (truth_kind[i] == 2)
             s->bad_true++, s->bad_found += site;
-        else
+        else if (truth_kind[i] == 0)
             s->false_sites += site;
     }
-    /* Repair frames the map never saw; stripe residue over 4 of them. */
+    /* Repair frames the map never saw; stripe residue over 4 of them. The same repair at
+     * clean samples (probes: a sparse grid away from every defect, repaired as if they were
+     * sites in a copy of the frame) gives what the scene itself allows there: no repair from
+     * neighbours can know a sample's own detail or noise. */
+    if (probe_plan(c, &m, &map, truth_kind, dual, &probe, &err))
+        goto done;
     double sb[4][8] = {{0}}, cb[4][8] = {{0}}, sa[4][8] = {{0}}, ca[4][8] = {{0}};
-    double res2 = 0, found2 = 0;
-    uint32_t res_n = 0, found_n = 0;
-    const double g_dark = mp_synth_sensor_gain(&m.sensor);
+    double res2 = 0, found2 = 0, floor2 = 0, smooth2 = 0;
+    uint32_t res_n = 0, found_n = 0, floor_n = 0, smooth_n = 0;
     for (uint32_t k = 0; k < 4; k++) {
         uint32_t fr = c->frames + k;
-        if (sim_frame(c, &m, fr, &f))
+        if (sim_frame(c, &m, fr, &f, NULL))
             goto done;
+        if (copy_frame(&g, &f, &err) || mp_rawfix_apply(&probe, &g, &err))
+            goto done;
+        for (uint32_t j = 0; j < probe.site_count; j++) {
+            size_t i = probe.sites[j];
+            double r;
+            if (truth_kind[i] == 0 && !plan_site(&plan, i) &&
+                residue_at(&m, c, &g, (uint32_t)(i % bw), (uint32_t)(i / bw), &r))
+                floor2 += r * r, floor_n++;
+        }
         stripe_means(&f, &m.sensor, truth_kind, sb, cb);
         double t0 = cpu_now();
         if (mp_rawfix_apply(&plan, &f, &err))
@@ -150,21 +303,20 @@ int defect_case_run(const defect_case *c, case_score *s, rawfix_map *map_out)
         stripe_means(&f, &m.sensor, truth_kind, sa, ca);
         for (uint32_t j = 0; j < m.count; j++) {
             uint32_t x = m.sites[j].x, y = m.sites[j].y;
-            int bright = mp_synth_row_is_bright(&m.sensor, y);
-            double gain = bright ? g_dark * exp2(m.sensor.ev_gap) : g_dark;
-            double sigma = bright ? m.sensor.read_noise_bright : m.sensor.read_noise_dark;
-            double e = m.truth[(size_t)(y - m.sensor.ob_top) * c->width + x - m.sensor.ob_left];
-            double expect = m.sensor.black + e * gain;
-            if (expect >= 0.95 * m.sensor.white)
+            double r;
+            if (truth_kind[(size_t)y * bw + x] == 3 || !residue_at(&m, c, &f, x, y, &r))
                 continue;
-            double noise = sqrt(sigma * sigma + gain * gain * e);
-            double r = (f.data[(size_t)y * bw + x] - expect) / noise;
             res2 += r * r;
             res_n++;
-            if (plan.is_site && plan.is_site[(size_t)y * bw + x])
+            if (plan_site(&plan, (size_t)y * bw + x))
                 found2 += r * r, found_n++;
+            if (resolved(&m, c, dual, x, y))
+                smooth2 += r * r, smooth_n++;
         }
     }
+    s->residue_floor_rms = floor_n ? sqrt(floor2 / floor_n) : 0;
+    s->residue_resolved_rms = smooth_n ? sqrt(smooth2 / smooth_n) : 0;
+    s->resolved_share = res_n ? (double)smooth_n / res_n : 0;
     s->stripe_before = stripe_residue(sb, cb);
     s->stripe_after = stripe_residue(sa, ca);
     s->residue_rms = res_n ? sqrt(res2 / res_n) : 0;
@@ -178,11 +330,15 @@ done:
     else
         mp_rawfix_map_free(&map);
     mp_rawfix_plan_free(&plan);
+    mp_rawfix_plan_free(&probe);
     mp_rawfix_accum_free(acc);
     mp_rawfix_measurement_free(&meas);
     mp_frame_free(&f);
+    mp_frame_free(&g);
     free(truth_kind);
     free(m.truth);
     free(m.sites);
+    free(m.before);
+    free(changed);
     return rc;
 }

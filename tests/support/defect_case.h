@@ -8,7 +8,11 @@
 #include "rawfix/rawfix.h"
 #include "synth/synth.h"
 
-typedef enum case_scene { CASE_FLAT, CASE_TEXTURED, CASE_DARK, CASE_STATIC } case_scene;
+/* CASE_OBJECTS: the second benchmark scene (synth.h), drifting like CASE_TEXTURED: a scene the
+ * detector's constants were not set on. */
+typedef enum case_scene {
+    CASE_FLAT, CASE_TEXTURED, CASE_DARK, CASE_STATIC, CASE_OBJECTS
+} case_scene;
 
 typedef struct defect_case {
     uint32_t width, height;     /* active area */
@@ -17,16 +21,27 @@ typedef struct defect_case {
     case_scene scene;
     int defects;                /* 0: a clean clip */
     uint64_t seed;
+    double fp_offset_dn;        /* focus pixels' mean offset, DN14; 0: the default 16 */
+    const rawfix_lattice *prior;    /* a prior lattice for the map (NULL: none) */
 } defect_case;
 
 typedef struct case_score {
     uint64_t pixels;                        /* of the recorded frame */
     uint32_t focus_true, focus_found;       /* truth sites of each kind and those in the map */
     uint32_t bad_true, bad_found;           /* hot + cold */
+    uint32_t focus_hidden, bad_hidden;      /* sites left out of the *_true counts: the defect
+                                             * changed the recorded value in none of the
+                                             * sampled frames (a hot pixel in highlights
+                                             * that clip in every frame reads white either
+                                             * way; nothing in the clip can show it) */
     uint32_t false_sites;                   /* map sites that are no defect */
     uint32_t period_x, period_y;            /* the map's lattice */
     double residue_rms;                     /* at truth sites, / local noise (RMS) */
     double residue_found_rms;               /* ... at those the map repairs */
+    double residue_floor_rms;               /* the same repair at clean samples */
+    double residue_resolved_rms;            /* at truth sites where the scene is resolved by
+                                             * the same-colour neighbours (defect_case.c) */
+    double resolved_share;                  /* ... their share of the truth sites */
     double stripe_before, stripe_after;     /* max |column-class mean / mean - 1|, % */
     int stripes_applied;
     double stripe_amplitude;                /* measured by the map, % */
@@ -36,6 +51,10 @@ typedef struct case_score {
 /* The default defect set: focus lattice 12x10 with pairs at (4, 3), +-16 DN14 (+3 % of the
  * signal), 200 hot and 200 cold pixels, +-0.5 % stripes. */
 void defect_case_defects(const defect_case *c, synth_defects *d);
+
+/* The default set's focus lattice in the recorded frame of a case, as a prior; dx shifts its
+ * columns (a prior that does not match the clip). */
+void defect_case_lattice(const defect_case *c, int dx, rawfix_lattice *l);
 
 /* Runs the case: simulates c->frames frames, measures and accumulates them, builds the map
  * (into *map when map is not NULL; caller frees), repairs one more frame and scores it. */

@@ -1,9 +1,11 @@
 /* bench_rawfix: issue #11's numbers. Simulated clips with a focus-pixel lattice, hot and cold
  * pixels and +-0.5 % 8-column stripes (src/synth), at ISO 100 and dual ISO 100/1600, in flat,
- * textured (benchmark scene drifting 1.5 px/frame), dark and static textured scenes: the map
+ * textured (benchmark scene drifting 1.5 px/frame), dark, static textured scenes and the
+ * second benchmark scene drifting (objects, on which no constant was set): the map
  * found from FRAMES frames against truth (recall, false sites in % of pixels, lattice period),
  * the residue at the defect sites in units of the local noise (all of them; those the map
- * repairs), the stripe residue before and
+ * repairs; those where the scene is resolved by the same-colour neighbours; and the floor:
+ * the same repair at clean samples, what the scene allows), the stripe residue before and
  * after, the CPU time of one repair, and the same on clean clips (which must get an empty
  * map). Usage: bench_rawfix [WxH active, default 1920x1080] [frames, default 16] */
 #include <stdio.h>
@@ -18,31 +20,36 @@ int main(int argc, char **argv)
         return fprintf(stderr, "usage: bench_rawfix [WxH] [frames]\n"), 2;
     if (argc > 2)
         frames = (uint32_t)atoi(argv[2]);
-    static const char *scene_names[] = {"flat", "textured", "dark", "static"};
-    printf("%ux%u active, %u frames; recall %% (found/true), false sites %% of pixels\n", w, h,
-           frames);
-    printf("%-6s %-9s %-6s %-16s %-16s %-9s %-7s %-13s %-15s %-9s %s\n", "mode", "scene",
-           "clip", "focus recall", "hot/cold recall", "false %", "period", "residue/found",
-           "stripes % b/a", "measured", "apply ms");
+    static const char *scene_names[] = {"flat", "textured", "dark", "static", "objects"};
+    printf("%ux%u active, %u frames; recall %% (found/true), false sites %% of pixels; hidden: "
+           "defect sites whose value the defect changed in no sampled frame (clipped), not "
+           "counted\n", w, h, frames);
+    printf("%-6s %-9s %-6s %-16s %-16s %-9s %-7s %-20s %-15s %-9s %-8s %s\n", "mode", "scene",
+           "clip", "focus recall", "hot/cold recall", "false %", "period", "residue/found/res/flr",
+           "stripes % b/a", "measured", "apply ms", "hidden");
     int failed = 0;
     for (int clean = 0; clean < 2; clean++)
         for (int gap = 0; gap <= 4; gap += 4)
-            for (int sc = 0; sc < 4; sc++) {
-                defect_case c = {w, h, frames, gap, (case_scene)sc, !clean, 1};
+            for (int sc = 0; sc < 5; sc++) {
+                defect_case c = {.width = w, .height = h, .frames = frames,
+                                 .ev_gap = gap, .scene = (case_scene)sc,
+                                 .defects = !clean, .seed = 1};
                 case_score s;
                 if (defect_case_run(&c, &s, NULL)) {
                     failed = 1;
                     continue;
                 }
-                printf("%-6s %-9s %-6s %6.2f (%5u) %7.2f (%5u)  %9.5f %3ux%-3u %6.2f/%-6.2f "
-                       "%6.3f/%-6.3f %s%6.3f %8.2f\n",
+                printf("%-6s %-9s %-6s %6.2f (%5u) %7.2f (%5u)  %9.5f %3ux%-3u "
+                       "%5.2f/%5.2f/%4.2f/%-4.2f "
+                       "%6.3f/%-6.3f %s%6.3f %8.2f %5u/%u\n",
                        gap ? "dual" : "single", scene_names[sc], clean ? "clean" : "defect",
                        s.focus_true ? 100.0 * s.focus_found / s.focus_true : 100.0,
                        s.focus_true, s.bad_true ? 100.0 * s.bad_found / s.bad_true : 100.0,
                        s.bad_true, 100.0 * s.false_sites / s.pixels, s.period_x, s.period_y,
-                       s.residue_rms, s.residue_found_rms, s.stripe_before, s.stripe_after,
+                       s.residue_rms, s.residue_found_rms, s.residue_resolved_rms,
+                       s.residue_floor_rms, s.stripe_before, s.stripe_after,
                        s.stripes_applied ? "on " : "off", s.stripe_amplitude,
-                       1e3 * s.seconds_apply);
+                       1e3 * s.seconds_apply, s.focus_hidden, s.bad_hidden);
                 fflush(stdout);
             }
     return failed;

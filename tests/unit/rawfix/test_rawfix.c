@@ -18,13 +18,15 @@ enum { W = 640, H = 360, FRAMES = 16 };
 
 static case_score run(double gap, case_scene scene, int defects)
 {
-    defect_case c = {W, H, FRAMES, gap, scene, defects, 1};
+    defect_case c = {.width = W, .height = H, .frames = FRAMES,
+                     .ev_gap = gap, .scene = scene, .defects = defects, .seed = 1};
     case_score s;
     assert_int_equal(defect_case_run(&c, &s, NULL), 0);
     printf("gap %.0f scene %d defects %d: focus %u/%u bad %u/%u false %u of %llu, period %ux%u, "
-           "residue %.2f, stripes %.3f -> %.3f %%\n", gap, scene, defects, s.focus_found,
-           s.focus_true, s.bad_found, s.bad_true, s.false_sites, (unsigned long long)s.pixels,
-           s.period_x, s.period_y, s.residue_rms, s.stripe_before, s.stripe_after);
+           "residue %.2f (resolved %.2f, floor %.2f), stripes %.3f -> %.3f %%\n", gap, scene,
+           defects, s.focus_found, s.focus_true, s.bad_found, s.bad_true, s.false_sites,
+           (unsigned long long)s.pixels, s.period_x, s.period_y, s.residue_rms,
+           s.residue_resolved_rms, s.residue_floor_rms, s.stripe_before, s.stripe_after);
     return s;
 }
 
@@ -49,20 +51,29 @@ static void flat_and_dark_scenes_single_and_dual(void **state)
         }
 }
 
-/* The benchmark scene drifting 1.5 px per frame: every focus pixel and no false site; 92 % of
- * the hot and cold pixels, also where the highlights clip around them in some frames (seen
- * beyond clipping: 94 % single / 84 % dual before that, 98 % / 94 % since). */
+/* The benchmark scene drifting 1.5 px per frame, and the second benchmark scene (objects),
+ * on which no constant was set: every focus pixel and no false site; 96 % of the hot and cold
+ * pixels that show in the clip (objects: 94 %; 97.5 % single, 94.6 % dual at this size),
+ * also where the highlights clip around them in some frames
+ * (seen beyond clipping: 94 % single / 84 % dual before that, 98 % / 94 % since; samples
+ * measured in half the frames and moving scenes: 98.7 % / 97.2 % here). On the benchmark
+ * scene the repair residue at the sites the neighbours resolve (defect_case.c), missed ones
+ * included, stays under 2 noise sigmas (0.85 single; the objects scene at this small size:
+ * 2.16, its missed defects). */
 static void textured_scene(void **state)
 {
     (void)state;
-    for (int gap = 0; gap <= 4; gap += 4) {
-        case_score s = run(gap, CASE_TEXTURED, 1);
-        assert_true(s.focus_found * 100 >= 99 * s.focus_true);
-        assert_true(s.false_sites * 10000.0 <= s.pixels);
-        assert_int_equal(s.period_x, 12);
-        assert_int_equal(s.period_y, 10);
-        assert_true(s.bad_found * 100 >= 92 * s.bad_true);
-    }
+    for (int gap = 0; gap <= 4; gap += 4)
+        for (int scene = CASE_TEXTURED; scene <= CASE_OBJECTS;
+             scene += CASE_OBJECTS - CASE_TEXTURED) {
+            case_score s = run(gap, (case_scene)scene, 1);
+            assert_true(s.focus_found * 100 >= 99 * s.focus_true);
+            assert_true(s.false_sites * 10000.0 <= s.pixels);
+            assert_int_equal(s.period_x, 12);
+            assert_int_equal(s.period_y, 10);
+            assert_true(s.bad_found * 100 >= (scene == CASE_TEXTURED ? 96 : 94) * s.bad_true);
+            assert_true(scene != CASE_TEXTURED || s.residue_resolved_rms < 2);
+        }
 }
 
 /* The benchmark scene standing still (a tripod): its detail, which includes a 37-pixel
@@ -100,7 +111,8 @@ static void clean_clips_get_an_empty_map(void **state)
     (void)state;
     for (int gap = 0; gap <= 4; gap += 4)
         for (int scene = CASE_FLAT; scene <= CASE_DARK; scene++) {
-            defect_case c = {W, H, FRAMES, gap, (case_scene)scene, 0, 1};
+            defect_case c = {.width = W, .height = H, .frames = FRAMES,
+                             .ev_gap = gap, .scene = (case_scene)scene, .defects = 0, .seed = 1};
             case_score s;
             rawfix_map m;
             assert_int_equal(defect_case_run(&c, &s, &m), 0);
@@ -190,7 +202,8 @@ static void map_does_not_depend_on_frame_order(void **state)
     synth_sensor s;
     mp_synth_sensor_default(&s, 14, 4);
     synth_scene sc = {.kind = SYNTH_SCENE_BENCHMARK, .shift_px = 1.5, .seed = 3};
-    defect_case c = {W, H, FRAMES, 4, CASE_TEXTURED, 1, 3};
+    defect_case c = {.width = W, .height = H, .frames = FRAMES,
+                     .ev_gap = 4, .scene = CASE_TEXTURED, .defects = 1, .seed = 3};
     synth_defects d;
     defect_case_defects(&c, &d);
     synth_defect *sites;
@@ -249,6 +262,77 @@ static void map_does_not_depend_on_frame_order(void **state)
     free(sites);
 }
 
+/* A prior lattice (the camera's known map) that the clip confirms completes the lattice where
+ * the clip alone cannot show it (8 frames, focus pixels 4 DN14 off, 8 in dual ISO: without
+ * the prior no period stands out and only the ~10 % of members strong enough alone are
+ * repaired); the same lattice two columns off (another crop, a mode of the camera the clip
+ * was not shot in) is not applied. */
+static void prior_lattice_checked_against_the_clip(void **state)
+{
+    (void)state;
+    for (int gap = 0; gap <= 4; gap += 4) {
+        defect_case c = {.width = W, .height = H, .frames = 8, .ev_gap = gap,
+                         .scene = CASE_TEXTURED, .defects = 1, .seed = 1,
+                         .fp_offset_dn = gap ? 8 : 4};
+        case_score alone, with, wrong;
+        assert_int_equal(defect_case_run(&c, &alone, NULL), 0);
+        rawfix_lattice good, off;
+        defect_case_lattice(&c, 0, &good);
+        defect_case_lattice(&c, 2, &off);
+        c.prior = &good;
+        assert_int_equal(defect_case_run(&c, &with, NULL), 0);
+        c.prior = &off;
+        assert_int_equal(defect_case_run(&c, &wrong, NULL), 0);
+        printf("gap %d: focus alone %u, with the prior %u, with a wrong prior %u of %u\n", gap,
+               alone.focus_found, with.focus_found, wrong.focus_found, with.focus_true);
+        assert_int_equal(alone.period_x, 0);
+        assert_true(alone.focus_found * 2 < alone.focus_true);
+        assert_int_equal(with.period_x, 12);
+        assert_int_equal(with.focus_found, with.focus_true);
+        assert_int_equal(with.false_sites, alone.false_sites);
+        assert_int_equal(wrong.period_x, 0);
+        assert_int_equal(wrong.focus_found, alone.focus_found);
+        assert_int_equal(wrong.false_sites, alone.false_sites);
+    }
+}
+
+/* The published maps (priors.c): EOS M mv1080 (buffer 1808 wide, 900 rows or more) has four
+ * sites per 8x10 cell on buffer rows 459-755; the frame's origin in the buffer moves the
+ * classes ((pan_x + 7) & ~7, pan_y & ~1); the 100D's mv1080crop is 12x6; the 5D Mark III and
+ * an unknown mode have none. */
+static void camera_priors(void **state)
+{
+    (void)state;
+    rawfix_lattice l;
+    assert_int_equal(mp_rawfix_prior(0x80000331, 1808, 1190, 0, 0, 1736, 976, &l), 1);
+    assert_int_equal(l.period_x, 8);
+    assert_int_equal(l.period_y, 10);
+    assert_int_equal(l.class_count, 4);
+    assert_int_equal(l.y0, 459);
+    assert_int_equal(l.y1, 756);
+    assert_int_equal(l.x0, 72);
+    assert_int_equal(l.class_x[0], 0);
+    assert_int_equal(l.class_y[0], 0);
+    assert_int_equal(l.class_x[1], 7);
+    assert_int_equal(l.class_y[1], 9);
+    /* pan (76, 41): the frame starts at buffer (80, 40) */
+    assert_int_equal(mp_rawfix_prior(0x80000331, 1808, 1190, 76, 41, 1648, 1000, &l), 1);
+    assert_int_equal(l.x0, 0);
+    assert_int_equal(l.y0, 419);
+    assert_int_equal(l.class_x[1], (7 + 8 - 80 % 8) % 8);
+    assert_int_equal(l.class_y[1], 9);
+    assert_int_equal(l.class_x[2], 3);
+    assert_int_equal(l.class_y[2], 5);
+    assert_int_equal(mp_rawfix_prior(0x80000346, 1872, 1060, 0, 0, 1800, 1000, &l), 1);
+    assert_int_equal(l.period_x, 12);
+    assert_int_equal(l.period_y, 6);
+    assert_int_equal(l.class_count, 4);
+    assert_int_equal(mp_rawfix_prior(0x80000285, 1808, 1190, 0, 0, 1736, 976, &l), 0);
+    assert_int_equal(mp_rawfix_prior(0x80000331, 2000, 1190, 0, 0, 1736, 976, &l), 0);
+    /* a frame below the lattice's rows holds none of it */
+    assert_int_equal(mp_rawfix_prior(0x80000331, 1808, 1190, 0, 800, 1736, 300, &l), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -259,6 +343,8 @@ int main(void)
         cmocka_unit_test(clean_clips_get_an_empty_map),
         cmocka_unit_test(no_defects_without_independent_frames),
         cmocka_unit_test(map_does_not_depend_on_frame_order),
+        cmocka_unit_test(prior_lattice_checked_against_the_clip),
+        cmocka_unit_test(camera_priors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

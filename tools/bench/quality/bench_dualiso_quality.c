@@ -16,10 +16,12 @@
 
 #include "dualiso/dualiso.h"
 #include "metrics.h"
+#include "rawfix/rawfix.h"
 #include "synth/synth.h"
 
 typedef struct options {
     uint32_t width, height, frames, bits, phase, chroma_smooth;
+    uint32_t rawfix;               /* 1: raw-defect map from the frames, repaired first */
     uint32_t scenes;               /* bit 0: the benchmark scene, bit 1: the second scene */
     double ev_gap, shift_px, jitter_ev;
     uint64_t seed;
@@ -31,10 +33,14 @@ static void usage(FILE *to)
             "usage: bench_dualiso_quality [--size WxH] [--frames N] [--ev-gap EV] [--phase P]\n"
             "                             [--bits B] [--seed S] [--shift PX] [--jitter EV]\n"
             "                             [--chroma-smooth 0|2|3|5] [--scene 1|2|both]\n"
+            "                             [--rawfix 0|1]\n"
             "defaults: 1920x1080, 1 frame, 4 EV (ISO 100/1600), phase 0 (ddBB), 14 bits,\n"
             "seed 7, no drift, no illumination jitter (8.6 uses --frames 8 --jitter 0.5 --seed 11),\n"
             "no chroma smoothing (dualiso_options.chroma_smooth), both scenes (1: doc/dualiso.md\n"
-            "8.2, 2: the second scene of 8.8), each reported in full, then a summary of both\n");
+            "8.2, 2: the second scene of 8.8), each reported in full, then a summary of both;\n"
+            "--rawfix 1: the raw-defect map (src/rawfix) is built from the dual frames as the\n"
+            "pre-pass does and every frame repaired with it before reconstruction (on a clean\n"
+            "clip the fixes must leave the metrics as they are)\n");
 }
 
 static int parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
@@ -72,7 +78,7 @@ static int parse_args(int argc, char **argv, options *o)
         }
         static const char *const known[] = {"--size",  "--frames", "--ev-gap", "--phase",
                                             "--bits",  "--seed",   "--shift",  "--jitter",
-                                            "--chroma-smooth", "--scene"};
+                                            "--chroma-smooth", "--scene", "--rawfix"};
         int is_known = 0;
         for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
             is_known |= !strcmp(a, known[k]);
@@ -114,6 +120,8 @@ static int parse_args(int argc, char **argv, options *o)
                 o->scenes = (uint32_t)(v[0] - '0');
             else
                 bad = 1;
+        } else if (!strcmp(a, "--rawfix")) {
+            bad = parse_u32(v, 0, 1, &o->rawfix);
         } else if (!strcmp(a, "--chroma-smooth")) {
             bad = parse_u32(v, 0, 5, &o->chroma_smooth) || o->chroma_smooth == 1 ||
                   o->chroma_smooth == 4;
@@ -313,6 +321,10 @@ static mp_status run_dual(run *r, column *c, dual_info *info, mp_error *err)
     dualiso_stats *stats = calloc(o->frames, sizeof *stats);
     dualiso_workspace *ws = mp_dualiso_workspace_new();
     mp_status st = stats && ws ? MP_OK : mp_error_set(err, MP_ERR_NOMEM, "out of memory");
+    rawfix_accum *acc = NULL;
+    rawfix_measurement meas = {0};
+    rawfix_map map = {0};
+    rawfix_plan plan = {0};
 
     double t0 = now_s();
     for (uint32_t f = 0; f < o->frames && st == MP_OK; f++) {
@@ -326,7 +338,25 @@ static mp_status run_dual(run *r, column *c, dual_info *info, mp_error *err)
             st = mp_error_set(err, MP_ERR_FORMAT, "frame %u: dual ISO not detected", f);
         if (st == MP_OK)
             st = mp_dualiso_stats_collect(&r->raw, det.phase, &stats[f], err);
+        if (st == MP_OK && o->rawfix && f < RAWFIX_MAX_FRAMES) {
+            if (!acc && !(acc = mp_rawfix_accum_new(r->raw.width, r->raw.height)))
+                st = mp_error_set(err, MP_ERR_NOMEM, "out of memory");
+            if (st == MP_OK)
+                st = mp_rawfix_measure(&r->raw, 1, &meas, err);
+            if (st == MP_OK)
+                st = mp_rawfix_accum_add(acc, &meas, f, err);
+        }
     }
+    if (st == MP_OK && acc)
+        st = mp_rawfix_map_build(acc, &map, err);
+    if (st == MP_OK && acc)
+        st = mp_rawfix_plan_make(&map, RAWFIX_ALL, 1, &plan, err);
+    if (st == MP_OK && acc)
+        printf("rawfix: map from %u frames: lattice %ux%u (%u classes, box %u-%u x %u-%u), "
+               "%u single defects, stripes %s; %u sites repaired per frame\n", map.frames,
+               map.lattice.period_x, map.lattice.period_y, map.lattice.class_count,
+               map.lattice.x0, map.lattice.x1, map.lattice.y0, map.lattice.y1, map.pixel_count,
+               map.stripes ? "on" : "off", plan.site_count);
     info->stats_s = now_s() - t0;
     if (st == MP_OK) {
         dualiso_pool_options po;
@@ -340,8 +370,11 @@ static mp_status run_dual(run *r, column *c, dual_info *info, mp_error *err)
         st = make_frame(r, &r->dual, f, err);
         if (st != MP_OK)
             break;
+        if (acc)
+            st = mp_rawfix_apply(&plan, &r->raw, err);
         t0 = now_s();
-        st = reconstruct_dual(o, &r->raw, &info->lv, ws, &r->out, err);
+        if (st == MP_OK)
+            st = reconstruct_dual(o, &r->raw, &info->lv, ws, &r->out, err);
         c->seconds += now_s() - t0;
         uint32_t rx = 0, ry = 0;
         if (st == MP_OK)
@@ -349,6 +382,10 @@ static mp_status run_dual(run *r, column *c, dual_info *info, mp_error *err)
         if (st == MP_OK)
             st = measure(r, &r->out, rx, ry, s_out, &r->dual, f, c, err);
     }
+    mp_rawfix_plan_free(&plan);
+    mp_rawfix_map_free(&map);
+    mp_rawfix_measurement_free(&meas);
+    mp_rawfix_accum_free(acc);
     mp_dualiso_workspace_free(ws);
     free(stats);
     return st;

@@ -101,6 +101,20 @@ mp_status mp_rawfix_accum_add(rawfix_accum *a, const rawfix_measurement *m, uint
 /* Builds the map from the frames added so far. Fewer than 8 frames give an empty map. */
 mp_status mp_rawfix_map_build(const rawfix_accum *a, rawfix_map *m, mp_error *err);
 
+/* The focus-pixel lattice the camera (IDNT cameraModel) and video mode (RAWI raw_info
+ * buffer size, the frame's VIDF pan) are known to have in a width x height frame, from the
+ * community's published maps (priors.c): 1 and *out set, else 0 (another camera or mode,
+ * or the frame holds none of it). */
+int mp_rawfix_prior(uint32_t camera_model, uint32_t buffer_width, uint32_t buffer_height,
+                    uint32_t pan_x, uint32_t pan_y, uint32_t width, uint32_t height,
+                    rawfix_lattice *out);
+
+/* As mp_rawfix_map_build, with a prior lattice (NULL: none) checked against the clip: when
+ * the clip's candidates fill its sites far above chance, it is the map's lattice, complete
+ * (also where the clip alone would not show the period); otherwise it is ignored. */
+mp_status mp_rawfix_map_build_prior(const rawfix_accum *a, const rawfix_lattice *prior,
+                                    rawfix_map *m, mp_error *err);
+
 /* ---- repairing ---- */
 
 enum {
