@@ -35,7 +35,8 @@ mp_status mp_mlv_read_mlvi(const mlv_chunk *ch, mlv_file_header *h, mp_error *er
     return MP_OK;
 }
 
-/* A header good enough to resume walking at: a frequent block type with a size that fits. */
+/* A header good enough to resume walking at: a frequent block type (VIDF, AUDF, NULL, RTCI:
+ * resync's scan looks up only the bytes these start with) with a size that fits. */
 static int resync_candidate(const uint8_t *p, size_t avail, uint64_t remain)
 {
     if (avail < MLV_HEADER_SIZE)
@@ -54,8 +55,9 @@ static int resync_candidate(const uint8_t *p, size_t avail, uint64_t remain)
 }
 
 /* Scans forward from `from` (at most MLV_RESYNC_MAX bytes) for the next plausible block.
- * Returns its offset, or the chunk size when none is found. */
-static uint64_t resync(const mlv_chunk *ch, uint64_t from, uint8_t *window)
+ * Returns its offset, or the chunk size when none is found. A chunk in memory is scanned
+ * where it is; a file through `buf` (RESYNC_WINDOW bytes, or the chunk size if smaller). */
+static uint64_t resync(const mlv_chunk *ch, uint64_t from, uint8_t *buf)
 {
     uint64_t limit = ch->size - from > MLV_RESYNC_MAX ? from + MLV_RESYNC_MAX : ch->size;
     uint64_t pos = from;
@@ -63,7 +65,8 @@ static uint64_t resync(const mlv_chunk *ch, uint64_t from, uint8_t *window)
         size_t want = RESYNC_WINDOW;
         if (ch->size - pos < want)
             want = (size_t)(ch->size - pos);
-        ssize_t got = mp_mlv_chunk_pread(ch, window, want, pos);
+        const uint8_t *window = ch->mem ? ch->mem + pos : buf;
+        ssize_t got = ch->mem ? (ssize_t)want : mp_mlv_chunk_pread(ch, buf, want, pos);
         if (got < (ssize_t)MLV_HEADER_SIZE)
             break;
         /* candidates need a full 32-byte header inside the window, except at EOF */
@@ -71,7 +74,7 @@ static uint64_t resync(const mlv_chunk *ch, uint64_t from, uint8_t *window)
         if ((size_t)got == RESYNC_WINDOW)
             last = (size_t)got - MLV_VIDF_HEADER;
         for (size_t i = 0; i <= last && pos + i < limit; i++)
-            if (window[i] >= 'A' && window[i] <= 'V' &&
+            if ((window[i] == 'V' || window[i] == 'A' || window[i] == 'N' || window[i] == 'R') &&
                 resync_candidate(window + i, (size_t)got - i, ch->size - (pos + i)))
                 return pos + i;
         pos += last + 1;
@@ -230,7 +233,8 @@ mp_status mp_mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err)
          * block from inside the previous one (after its frame header), so that a size that
          * grew past an intact frame does not lose it; without one, this is where the data
          * ends. */
-        if (!window && !(window = malloc(RESYNC_WINDOW))) {
+        if (!ch->mem && !window &&
+            !(window = malloc(ch->size < RESYNC_WINDOW ? (size_t)ch->size : RESYNC_WINDOW))) {
             st = mp_error_set(err, MP_ERR_NOMEM, "%s: out of memory", name);
             break;
         }
