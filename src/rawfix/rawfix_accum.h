@@ -11,11 +11,13 @@ struct rawfix_accum {
     uint32_t width, height;
     uint32_t frames;
     uint64_t added;                 /* bit per sample number */
-    int32_t (*sum)[2];              /* per sample: sums of zh and zv */
-    uint8_t (*counts)[COUNTS];      /* per sample: frames measured, zh and zv both > 0,
-                                     * both < 0, both big with the same sign; frames where
-                                     * it was RAWFIX_CLIPPED_LOW, RAWFIX_CLIPPED_HIGH */
-    int32_t (*stripe)[2];           /* per sample: sums of rawfix_measurement.stripe */
+    /* One array per quantity, each with an entry per sample (not one record per sample:
+     * accum.c's loop then moves whole vectors of each, which the compiler vectorises). */
+    int32_t *sum_h, *sum_v;         /* sums of zh and zv */
+    uint8_t *count[COUNTS];         /* frames measured, zh and zv both > 0, both < 0, both
+                                     * big with the same sign; frames where it was
+                                     * RAWFIX_CLIPPED_LOW, RAWFIX_CLIPPED_HIGH */
+    int32_t (*stripe)[2];           /* sums of rawfix_measurement.stripe */
     int32_t *zh_sum;                /* per sample: sum of zh, not clamped to Z_SUM_CLAMP */
     uint32_t *zh_sq;                /* ... and of its square: how much it varies between frames */
 };
