@@ -19,7 +19,7 @@ static int clamp_z(int z)
  * take restrict from local pointers), so that the loop vectorises; a sample without a
  * measurement adds zeros. */
 static void add_z(size_t n, const int16_t *restrict zhs, const int16_t *restrict zvs,
-                  int32_t *restrict sum_h, int32_t *restrict sum_v, int32_t *restrict zh_sum,
+                  int16_t *restrict sum_h, int16_t *restrict sum_v, int32_t *restrict zh_sum,
                   uint32_t *restrict zh_sq, uint8_t *restrict used_n, uint8_t *restrict pos_n,
                   uint8_t *restrict neg_n, uint8_t *restrict big_n, uint8_t *restrict low_n,
                   uint8_t *restrict high_n)
@@ -28,8 +28,8 @@ static void add_z(size_t n, const int16_t *restrict zhs, const int16_t *restrict
         int zh = zhs[i], zv = zvs[i];
         int low = zh == RAWFIX_CLIPPED_LOW, high = zh == RAWFIX_CLIPPED_HIGH;
         int used = (zh != RAWFIX_NO_Z) & !low & !high;
-        sum_h[i] += clamp_z(zh) & -used;
-        sum_v[i] += clamp_z(zv) & -used;
+        sum_h[i] = (int16_t)(sum_h[i] + (clamp_z(zh) & -used));
+        sum_v[i] = (int16_t)(sum_v[i] + (clamp_z(zv) & -used));
         zh_sum[i] += zh & -used;
         zh_sq[i] += (uint32_t)(zh * zh) & (uint32_t)-used;
         used_n[i] += used;
