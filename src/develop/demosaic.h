@@ -27,5 +27,6 @@ void mp_demosaic_bilinear(const demosaic_window *w, uint32_t x0, uint32_t x1, ui
 void mp_demosaic_rcd_c(const demosaic_window *w);
 void mp_demosaic_rcd_sse2(const demosaic_window *w);
 void mp_demosaic_rcd_avx2(const demosaic_window *w);
+void mp_demosaic_rcd_neon(const demosaic_window *w);
 
 #endif

@@ -10,6 +10,8 @@ static const develop_dsp tables[MP_CPU_LEVELS] = {
 #if defined(__x86_64__)
     [MP_CPU_SSE2] = KERNELS(sse2),
     [MP_CPU_AVX2] = KERNELS(avx2),
+#elif defined(__aarch64__)
+    [MP_CPU_NEON] = KERNELS(neon),
 #endif
 };
 

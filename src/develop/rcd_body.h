@@ -16,7 +16,7 @@
  * which reads green at +-2, which reads the direction at +-1 and the CFA at +-4, the
  * direction reading the CFA at +-4 again: 10 rows (DEMOSAIC_RCD_CONTEXT keeps 12).
  *
- * Written once: rcd_c.c, rcd_sse2.c and rcd_avx2.c define FN and include this file, built
+ * Written once: rcd_LEVEL.c (c, sse2, avx2, neon) define FN and include this file, built
  * with their level's flags (meson.build); elementwise IEEE operations in a fixed order, no
  * FMA, so each level gives the C reference's bits (demosaic.h mp_demosaic_rcd dispatches). */
 #include "demosaic.h"
@@ -173,6 +173,10 @@ __attribute__((noinline)) static void green_estimates(const float *restrict cfa,
     }
 }
 
+/* Green, and the row's own red or blue, at every interior pixel. The chroma planes get 0
+ * where they are still missing (the other colour everywhere, the own one at greens): the
+ * chroma steps compute their estimates at every pixel and keep half, and the half they drop
+ * reads those places, which must hold written values, never whatever the buffer held. */
 static void green(const demosaic_window *w, const float *lpf, const float *vh, float *est)
 {
     const ptrdiff_t s = w->width;
@@ -180,17 +184,20 @@ static void green(const demosaic_window *w, const float *lpf, const float *vh, f
         uint32_t gp = green_parity(w, r), own = w->colour[r & 1][gp ^ 1];
         green_estimates(w->cfa, lpf, vh, s, r, w->width, w->top, est);
         const float *restrict cfa = w->cfa + r * s;
-        float *restrict g = w->rgb[1] + r * s, *restrict c = w->rgb[own] + r * s;
-        for (uint32_t x = BORDER; x + BORDER < w->width; x++)
-            g[x] = ((x ^ gp) & 1) ? est[x] : cfa[x];
-        for (uint32_t x = first_of_parity(BORDER, gp ^ 1); x + BORDER < w->width; x += 2)
-            c[x] = cfa[x];
+        float *restrict g = w->rgb[1] + r * s, *restrict c = w->rgb[own] + r * s,
+                        *restrict other = w->rgb[2 - own] + r * s;
+        for (uint32_t x = BORDER; x + BORDER < w->width; x++) {
+            int chroma = (x ^ gp) & 1;
+            g[x] = chroma ? est[x] : cfa[x];
+            c[x] = chroma ? cfa[x] : 0;
+            other[x] = 0;
+        }
     }
 }
 
 /* The missing chroma (plane c) at the red/blue pixels of row r from the colour differences on
  * both diagonals, computed at every interior pixel into est (only red/blue pixels keep it; at
- * the others it reads values no result depends on). */
+ * the others it reads green() placeholders no result depends on). */
 __attribute__((noinline)) static void chroma_estimates(const float *restrict g_plane,
                                                        const float *restrict c_plane,
                                                        const float *restrict pq, ptrdiff_t s,

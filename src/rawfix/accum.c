@@ -15,6 +15,32 @@ static int clamp_z(int z)
     return z > -Z_SUM_CLAMP ? z : -Z_SUM_CLAMP;
 }
 
+/* One frame's z into the sums. Branch-free, the arrays as restrict parameters (GCC does not
+ * take restrict from local pointers), so that the loop vectorises; a sample without a
+ * measurement adds zeros. */
+static void add_z(size_t n, const int16_t *restrict zhs, const int16_t *restrict zvs,
+                  int16_t *restrict sum_h, int16_t *restrict sum_v, int32_t *restrict zh_sum,
+                  uint32_t *restrict zh_sq, uint8_t *restrict used_n, uint8_t *restrict pos_n,
+                  uint8_t *restrict neg_n, uint8_t *restrict big_n, uint8_t *restrict low_n,
+                  uint8_t *restrict high_n)
+{
+    for (size_t i = 0; i < n; i++) {
+        int zh = zhs[i], zv = zvs[i];
+        int low = zh == RAWFIX_CLIPPED_LOW, high = zh == RAWFIX_CLIPPED_HIGH;
+        int used = (zh != RAWFIX_NO_Z) & !low & !high;
+        sum_h[i] = (int16_t)(sum_h[i] + (clamp_z(zh) & -used));
+        sum_v[i] = (int16_t)(sum_v[i] + (clamp_z(zv) & -used));
+        zh_sum[i] += zh & -used;
+        zh_sq[i] += (uint32_t)(zh * zh) & (uint32_t)-used;
+        used_n[i] += used;
+        pos_n[i] += used & (zh > 0) & (zv > 0);
+        neg_n[i] += used & (zh < 0) & (zv < 0);
+        big_n[i] += used & (((zh >= Z_BIG) & (zv >= Z_BIG)) | ((zh <= -Z_BIG) & (zv <= -Z_BIG)));
+        low_n[i] += low;
+        high_n[i] += high;
+    }
+}
+
 rawfix_accum *mp_rawfix_accum_new(uint32_t width, uint32_t height)
 {
     size_t n = (size_t)width * height;
@@ -25,15 +51,18 @@ rawfix_accum *mp_rawfix_accum_new(uint32_t width, uint32_t height)
         return NULL;
     a->width = width;
     a->height = height;
-    a->sum = mp_big_calloc(n * sizeof *a->sum);
-    a->counts = mp_big_calloc(n * sizeof *a->counts);
+    a->sum_h = mp_big_calloc(2 * n * sizeof *a->sum_h);
+    a->count[0] = mp_big_calloc(COUNTS * n);
     a->stripe = mp_big_calloc(n * sizeof *a->stripe);
     a->zh_sum = mp_big_calloc(n * sizeof *a->zh_sum);
     a->zh_sq = mp_big_calloc(n * sizeof *a->zh_sq);
-    if (!a->sum || !a->counts || !a->stripe || !a->zh_sum || !a->zh_sq) {
+    if (!a->sum_h || !a->count[0] || !a->stripe || !a->zh_sum || !a->zh_sq) {
         mp_rawfix_accum_free(a);
         return NULL;
     }
+    a->sum_v = a->sum_h + n;
+    for (int k = 1; k < COUNTS; k++)
+        a->count[k] = a->count[0] + k * n;
     return a;
 }
 
@@ -41,8 +70,8 @@ void mp_rawfix_accum_free(rawfix_accum *a)
 {
     if (!a)
         return;
-    free(a->sum);
-    free(a->counts);
+    free(a->sum_h);
+    free(a->count[0]);
     free(a->stripe);
     free(a->zh_sum);
     free(a->zh_sq);
@@ -61,31 +90,12 @@ mp_status mp_rawfix_accum_add(rawfix_accum *a, const rawfix_measurement *m, uint
     a->added |= 1ull << sample;
     a->frames++;
     const size_t n = (size_t)a->width * a->height;
-    /* Branch-free over restrict pointers, so the compiler vectorises it: a sample without a
-     * measurement adds zeros. */
-    int32_t (*restrict sum)[2] = a->sum, (*restrict stripe)[2] = a->stripe;
-    uint8_t (*restrict counts)[COUNTS] = a->counts;
-    int32_t *restrict zh_sum = a->zh_sum;
-    uint32_t *restrict zh_sq = a->zh_sq;
-    const int16_t *restrict zhs = m->zh, *restrict zvs = m->zv;
-    const int32_t (*restrict ms)[2] = (const int32_t (*)[2])m->stripe;
-    for (size_t i = 0; i < n; i++) {
-        stripe[i][0] += ms[i][0];
-        stripe[i][1] += ms[i][1];
-        int zh = zhs[i], zv = zvs[i];
-        int low = zh == RAWFIX_CLIPPED_LOW, high = zh == RAWFIX_CLIPPED_HIGH;
-        int used = (zh != RAWFIX_NO_Z) & !low & !high;
-        sum[i][0] += clamp_z(zh) & -used;
-        sum[i][1] += clamp_z(zv) & -used;
-        zh_sum[i] += zh & -used;
-        zh_sq[i] += (uint32_t)(zh * zh) & (uint32_t)-used;
-        counts[i][COUNT_USED] += used;
-        counts[i][COUNT_POS] += used & (zh > 0) & (zv > 0);
-        counts[i][COUNT_NEG] += used & (zh < 0) & (zv < 0);
-        counts[i][COUNT_BIG] += used & (((zh >= Z_BIG) & (zv >= Z_BIG)) |
-                                        ((zh <= -Z_BIG) & (zv <= -Z_BIG)));
-        counts[i][COUNT_CLIPPED_LOW] += low;
-        counts[i][COUNT_CLIPPED_HIGH] += high;
-    }
+    int32_t *stripe = &a->stripe[0][0];
+    const int32_t *ms = &m->stripe[0][0];
+    for (size_t i = 0; i < 2 * n; i++)
+        stripe[i] += ms[i];
+    uint8_t *const *c = a->count;
+    add_z(n, m->zh, m->zv, a->sum_h, a->sum_v, a->zh_sum, a->zh_sq, c[COUNT_USED], c[COUNT_POS],
+          c[COUNT_NEG], c[COUNT_BIG], c[COUNT_CLIPPED_LOW], c[COUNT_CLIPPED_HIGH]);
     return MP_OK;
 }

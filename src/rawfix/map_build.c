@@ -124,15 +124,17 @@ static uint32_t classify(const rawfix_accum *a, const rawfix_looks *looks, uint3
     for (uint32_t y = 0; y < a->height; y++)
         for (uint32_t x = 0; x < a->width; x++) {
             const size_t i = (size_t)y * a->width + x;
-            const uint8_t *c = a->counts[i];
+            uint8_t c[COUNTS];
+            for (int k = 0; k < COUNTS; k++)
+                c[k] = a->count[k][i];
             flag[i] = 0;
             rank[i] = 0;
             const uint32_t used = c[COUNT_USED];
             const uint32_t judged = used + c[COUNT_CLIPPED_LOW] + c[COUNT_CLIPPED_HIGH];
             if (judged < min_judged)
                 continue;
-            double zh = used ? (double)a->sum[i][0] / Z_SCALE / used : 0;
-            double zv = used ? (double)a->sum[i][1] / Z_SCALE / used : 0;
+            double zh = used ? (double)a->sum_h[i] / Z_SCALE / used : 0;
+            double zv = used ? (double)a->sum_v[i] / Z_SCALE / used : 0;
             /* off both ways, in the same direction, in most frames */
             double z = (zh > 0) != (zv > 0) ? 0 : zh > 0 ? fmin(zh, zv) : fmax(zh, zv);
             uint32_t same = zh > 0 ? c[COUNT_POS] : c[COUNT_NEG];

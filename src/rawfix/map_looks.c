@@ -68,7 +68,7 @@ mp_status mp_rawfix_looks(const rawfix_accum *a, uint32_t min_used, rawfix_looks
     for (uint32_t y = 0; y < a->height; y++)
         for (uint32_t x = 0; x < a->width; x++) {
             const size_t i = (size_t)y * a->width + x;
-            const uint32_t used = a->counts[i][COUNT_USED];
+            const uint32_t used = a->count[COUNT_USED][i];
             if (!used || used < min_used)
                 continue;
             const size_t t = (size_t)(y / RAWFIX_LOOKS_TILE) * tx + x / RAWFIX_LOOKS_TILE;

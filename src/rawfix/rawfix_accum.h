@@ -7,15 +7,20 @@
 enum { COUNT_USED, COUNT_POS, COUNT_NEG, COUNT_BIG, COUNT_CLIPPED_LOW, COUNT_CLIPPED_HIGH,
        COUNTS };
 
+/* The clamped sums fit 16 bits (half the memory traffic of 32 for the pre-pass). */
+_Static_assert(Z_SUM_CLAMP * RAWFIX_MAX_FRAMES <= INT16_MAX, "rawfix_accum.sum_h overflows");
+
 struct rawfix_accum {
     uint32_t width, height;
     uint32_t frames;
     uint64_t added;                 /* bit per sample number */
-    int32_t (*sum)[2];              /* per sample: sums of zh and zv */
-    uint8_t (*counts)[COUNTS];      /* per sample: frames measured, zh and zv both > 0,
-                                     * both < 0, both big with the same sign; frames where
-                                     * it was RAWFIX_CLIPPED_LOW, RAWFIX_CLIPPED_HIGH */
-    int32_t (*stripe)[2];           /* per sample: sums of rawfix_measurement.stripe */
+    /* One array per quantity, each with an entry per sample (not one record per sample:
+     * accum.c's loop then moves whole vectors of each, which the compiler vectorises). */
+    int16_t *sum_h, *sum_v;         /* sums of zh and zv, each clamped to Z_SUM_CLAMP */
+    uint8_t *count[COUNTS];         /* frames measured, zh and zv both > 0, both < 0, both
+                                     * big with the same sign; frames where it was
+                                     * RAWFIX_CLIPPED_LOW, RAWFIX_CLIPPED_HIGH */
+    int32_t (*stripe)[2];           /* sums of rawfix_measurement.stripe */
     int32_t *zh_sum;                /* per sample: sum of zh, not clamped to Z_SUM_CLAMP */
     uint32_t *zh_sq;                /* ... and of its square: how much it varies between frames */
 };

@@ -8,7 +8,8 @@
  * another architecture must print the same hashes (tests/checkasm/cross_arm64.sh).
  * With --bench, the time per pixel of every kernel at every level; --run KERNEL LEVEL runs one
  * kernel once on the --bench row and nothing else (for instruction counts under an emulator,
- * tools/bench/neon_insns.sh; KERNEL none, blend_noise, blend_mix or rawfix_rows).
+ * tools/bench/neon_insns.sh; KERNEL none, blend_noise, blend_mix, rawfix_rows, develop_none,
+ * develop_load, develop_near, develop_grade, develop_encode or rcd).
  * Usage: checkasm [--seed N] [--rounds N] [--bench] [--run KERNEL LEVEL] */
 #include <math.h>
 #include <stdio.h>
@@ -227,7 +228,7 @@ static int run_once(const char *kernel, const char *level_name)
         d->blend_mix(&r, 0, BENCH_W);
     else if (!strcmp(kernel, "rawfix_rows"))
         checkasm_rawfix_once((mp_cpu_level)level);
-    else if (strcmp(kernel, "none")) {
+    else if (strcmp(kernel, "none") && checkasm_develop_once((mp_cpu_level)level, kernel)) {
         fprintf(stderr, "checkasm: unknown kernel %s\n", kernel);
         return 2;
     }
@@ -277,9 +278,11 @@ int main(int argc, char **argv)
                mp_cpu_level_name(l), f ? "FAILED" : "ok", checked, (unsigned long long)hash);
         failures += f;
         checked = 0;
-        f = checkasm_develop((mp_cpu_level)l, rounds, &checked);
-        printf("  %-5s develop rows (load, near, grade, encode, RCD): %s (%d rows)\n",
-               mp_cpu_level_name(l), f ? "FAILED" : "ok", checked);
+        hash = CHECKASM_HASH_START;
+        rng_state = seed;
+        f = checkasm_develop((mp_cpu_level)l, rounds, &checked, &hash);
+        printf("  %-5s develop rows (load, near, grade, encode, RCD): %s (%d rows) hash %016llx\n",
+               mp_cpu_level_name(l), f ? "FAILED" : "ok", checked, (unsigned long long)hash);
         failures += f;
     }
     failures += checkasm_frames();

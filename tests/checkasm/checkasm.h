@@ -26,8 +26,13 @@ void checkasm_rawfix_once(mp_cpu_level level);  /* the --bench row through one l
  * (hashes printed). */
 int checkasm_frames(void);
 
-/* check_develop.c: the develop row kernels of one level against C. */
-int checkasm_develop(mp_cpu_level level, int rounds, int *checked);
+/* check_develop.c: the develop row kernels and RCD of one level against C; failures, rows
+ * checked, and the hash of the level's outputs folded into *hash. */
+int checkasm_develop(mp_cpu_level level, int rounds, int *checked, uint64_t *hash);
+/* One develop kernel (develop_load, _near, _grade, _encode on the --bench row; rcd on a
+ * 203 x 40 window; develop_none: only the set-up, to subtract) once at a level; -1 for an
+ * unknown name. */
+int checkasm_develop_once(mp_cpu_level level, const char *kernel);
 void checkasm_develop_bench(void);
 
 #endif
