@@ -11,7 +11,8 @@
  * 1.1: mlvpipe_clip_describe, mlvpipe_plan (plan.h), mlvpipe_format_at/_find,
  *      mlvpipe_cpu_level/_limit, mlvpipe_text, mlvpipe_plan_task_argv/mlvpipe_argv_free.
  * 2.0: settings the caller allocates grow (soname libmlvpipe.so.2): mlvpipe_convert_settings
- *      .dark and .no_stretch, mlvpipe_analyze_settings.dark, mlvpipe_plan_settings.dark;
+ *      .dark and .no_stretch, mlvpipe_analyze_settings.dark, mlvpipe_plan_settings.dark,
+ *      mlvpipe_report_settings.dark;
  *      added: mlvpipe_convert_movie with mlvpipe_movie_settings (the ProRes encoder),
  *      mlvpipe_format.prores, MLVPIPE_HIGHLIGHTS_RECONSTRUCT. */
 #ifndef MLVPIPE_VERSION_H

@@ -29,9 +29,11 @@ static void print_defects_json(const info_report *r, mp_text *t)
                 mp_rawfix_lattice_sites(&m->lattice));
         else
             mp_text_printf(t, "null");
+        static const char *const prior[] = {"null", "\"not confirmed\"", "\"confirmed\""};
         mp_text_printf(
-            t, ", \"single_pixels\": %u, \"stripe_amplitude_pct\": %.4f, \"stripes\": %s}",
-            m->pixel_count, 100 * m->stripe_amplitude, m->stripes ? "true" : "false");
+            t, ", \"known_lattice\": %s, \"single_pixels\": %u, \"stripe_amplitude_pct\": %.4f, "
+            "\"stripes\": %s}", prior[s->prior], m->pixel_count, 100 * m->stripe_amplitude,
+            m->stripes ? "true" : "false");
     }
     mp_text_printf(t, "\n  ],\n");
 }

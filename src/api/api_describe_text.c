@@ -12,12 +12,14 @@ static void print_defects_text(const info_report *r, mp_text *t)
         const rawfix_map *m = &s->fix;
         mp_text_printf(t, "raw defects:   frames %u..%u (%u sampled): ", s->first_frame,
                        s->last_frame, m->frames);
+        static const char *const prior[] = {"", " (the camera's known map not confirmed)",
+                                            " (the camera's known map, confirmed)"};
         if (m->lattice.period_x)
-            mp_text_printf(t, "focus pixels %ux%u lattice, %u classes, %" PRIu64 " sites; ",
-                           m->lattice.period_x, m->lattice.period_y, m->lattice.class_count,
-                           mp_rawfix_lattice_sites(&m->lattice));
+            mp_text_printf(t, "focus pixels %ux%u lattice%s, %u classes, %" PRIu64 " sites; ",
+                           m->lattice.period_x, m->lattice.period_y, prior[s->prior],
+                           m->lattice.class_count, mp_rawfix_lattice_sites(&m->lattice));
         else
-            mp_text_printf(t, "no focus-pixel lattice; ");
+            mp_text_printf(t, "no focus-pixel lattice%s; ", prior[s->prior]);
         mp_text_printf(t, "%u hot/cold pixels; stripes %.3f %% (%s)\n", m->pixel_count,
                        100 * m->stripe_amplitude, m->stripes ? "corrected" : "not significant");
     }

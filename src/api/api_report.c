@@ -62,6 +62,7 @@ mlvpipe_status mlvpipe_report(const mlvpipe_report_settings *s, mlvpipe_report_r
     o.thumbs = s->thumbs;
     o.thumb_width = s->thumb_width;
     o.no_defects = s->no_defects;
+    o.dark = s->dark;
     o.cancel = s->cancel;
     o.log = mp_api_logger(&s->log);
     o.tool = s->tool ? s->tool : "mlvpipe " MLVPIPE_VERSION;

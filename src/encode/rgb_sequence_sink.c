@@ -1,6 +1,7 @@
 /* The "tiff" and "exr" sinks: developed RGB, one file per frame, PATH/<folder>/<frame name>.EXT
  * (naming.h) as the "dng" sink names them. The picture is the whole active area
- * (mp_raw_active_area; odd sizes kept, unlike movies). Each file is complete on its own, so
+ * (mp_raw_active_area; odd sizes kept, unlike movies); pixels kept as an anamorphic mode
+ * recorded them carry their aspect (rgb_image.h). Each file is complete on its own, so
  * frames may be written from several threads and in any order; a lost frame has no file. */
 #include <limits.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@ typedef struct rgb_sequence {
     mp_sink_params p;
     char folder[PATH_MAX];
     uint32_t area[4];                /* top, left, bottom, right */
+    uint32_t aspect[2];              /* the pixels' width : height; 0: square */
 } rgb_sequence;
 
 static mp_status sequence_open(void *priv, const char *path, const mp_sink_params *p,
@@ -25,6 +27,10 @@ static mp_status sequence_open(void *priv, const char *path, const mp_sink_param
     rgb_sequence *s = priv;
     s->p = *p;
     mp_raw_active_area(&p->meta.raw, p->meta.raw.width, p->meta.raw.height, s->area);
+    if (p->pixel_aspect.num > 0 && p->pixel_aspect.den > 0) {
+        s->aspect[0] = (uint32_t)p->pixel_aspect.num;
+        s->aspect[1] = (uint32_t)p->pixel_aspect.den;
+    }
     return mp_sequence_folder_open(path, p, s->folder, err);
 }
 
@@ -37,7 +43,8 @@ static mp_status sequence_write(rgb_sequence *s, const mp_rgb_frame *rgb, encode
                             "active area", rgb->number, rgb->width, rgb->height);
     size_t corner = (size_t)a[0] * rgb->width + a[1];
     const mp_rgb_image im = {{rgb->plane[0] + corner, rgb->plane[1] + corner,
-                              rgb->plane[2] + corner}, rgb->width, a[3] - a[1], a[2] - a[0]};
+                              rgb->plane[2] + corner}, rgb->width, a[3] - a[1], a[2] - a[0],
+                             s->aspect[0], s->aspect[1]};
     char path[PATH_MAX];
     uint8_t *bytes = NULL;
     size_t len = 0;

@@ -26,6 +26,8 @@ mp_status mp_rgb_image_tiff(const mp_rgb_image *im, uint8_t **out, size_t *len, 
         return mp_error_set(err, MP_ERR_NOMEM, "TIFF: out of memory");
     static const uint16_t sixteen[3] = {16, 16, 16}, unsigned_int[3] = {1, 1, 1};
     static const uint32_t dpi[2] = {72, 1};
+    const int square = !im->aspect_num || !im->aspect_den;
+    const uint32_t across[2] = {square ? 72 : 72 * im->aspect_den, square ? 1 : im->aspect_num};
     mp_tiff_ifd_init(ifd);
     mp_tiff_add_long(ifd, TAG_IMAGE_WIDTH, im->width);
     mp_tiff_add_long(ifd, TAG_IMAGE_LENGTH, im->height);
@@ -36,7 +38,7 @@ mp_status mp_rgb_image_tiff(const mp_rgb_image *im, uint8_t **out, size_t *len, 
     mp_tiff_add_short(ifd, TAG_SAMPLES_PER_PIXEL, 3);
     mp_tiff_add_long(ifd, TAG_ROWS_PER_STRIP, im->height);
     mp_tiff_add_long(ifd, TAG_STRIP_BYTE_COUNTS, (uint32_t)payload);
-    mp_tiff_add_rationals(ifd, TAG_X_RESOLUTION, dpi, 1);
+    mp_tiff_add_rationals(ifd, TAG_X_RESOLUTION, across, 1);
     mp_tiff_add_rationals(ifd, TAG_Y_RESOLUTION, dpi, 1);
     mp_tiff_add_short(ifd, TAG_PLANAR_CONFIGURATION, 1);       /* chunky */
     mp_tiff_add_short(ifd, TAG_RESOLUTION_UNIT, 2);            /* inch */

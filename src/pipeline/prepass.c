@@ -518,6 +518,7 @@ static mp_status defect_map(sample_set *s, const mlv_frame_info *first, mp_level
         return st;
     const rawfix_map *m = &ls->fix;
     int from_prior = known && !memcmp(&m->lattice, &prior, sizeof prior);
+    ls->prior = from_prior ? MP_PRIOR_CONFIRMED : known ? MP_PRIOR_NOT_CONFIRMED : MP_PRIOR_NONE;
     mp_log(&o->log, MP_LOG_INFO, "frames %u-%u: raw defects from %u frames: focus-pixel "
            "lattice %ux%u (%u classes, %llu sites%s), %u single defects, stripes %.3f %% (%s)",
            ls->first_frame, ls->last_frame, m->frames, m->lattice.period_x,

@@ -10,6 +10,7 @@
 
 #include "common/mp_camera_color.h"
 #include "common/mp_white.h"
+#include "pipeline/dark_load.h"
 #include "pipeline/inputs.h"
 #include "pipeline/prepass.h"
 #include "pipeline/sampling.h"
@@ -35,6 +36,7 @@ typedef struct job {
     int32_t *thumb_of;            /* per measured frame: its contact-sheet slot or -1 */
     mp_segment *segs;
     rawfix_plan *fixes;
+    rawfix_dark dark;             /* width 0: none */
     dualiso_options dopt;
     develop_context *dev;
     pthread_mutex_t hist_lock;
@@ -115,7 +117,8 @@ static mp_status measure_one(void *user, void *ctx, uint32_t i, uint32_t slot, m
     }
     uint32_t k = mp_segment_of_index(j->segs, j->r->levels.segment_count, index);
     const dualiso_levels *lv = &j->r->levels.segments[k].levels;
-    if ((st = mp_rawfix_apply(&j->fixes[k], &w->raw, err)) != MP_OK ||
+    if ((st = mp_rawfix_dark_apply(&j->dark, &w->raw, err)) != MP_OK ||
+        (st = mp_rawfix_apply(&j->fixes[k], &w->raw, err)) != MP_OK ||
         (st = mp_report_measure_raw(&w->raw, lv, &w->lut, w->hist, fr, err)) != MP_OK)
         return st;
     st = lv->is_dual ? mp_dualiso_reconstruct(&w->raw, lv, &j->dopt, w->ws, &w->lin, err)
@@ -234,6 +237,7 @@ static mp_status load_levels(job *j, mp_error *err)
     po.cancel = j->o->cancel;
     po.log = j->o->log;
     po.no_defects = j->o->no_defects;
+    po.dark = j->o->dark ? &j->dark : NULL;
     mp_status st = mp_prepass_run(j->clip, &po, j->o->tool, &j->r->levels, err);
     uint32_t n = j->r->levels.segment_count;
     if (st == MP_OK && (!(j->segs = malloc(n * sizeof *j->segs)) ||
@@ -277,6 +281,12 @@ static mp_status plan_samples(job *j, mp_error *err)
 static mp_status analyse(job *j, mp_error *err)
 {
     mp_status st;
+    if (j->o->dark) {
+        if ((st = mp_dark_load(j->o->dark, j->clip, j->o->cancel, &j->o->log, &j->dark, err)))
+            return st;
+        j->r->dark_frames = j->dark.frames;
+        j->r->dark_rms = j->dark.rms;
+    }
     if ((st = copy_index(j->clip, j->r, err)) != MP_OK || (st = load_levels(j, err)) != MP_OK ||
         (st = plan_samples(j, err)) != MP_OK)
         return st;
@@ -334,6 +344,7 @@ mp_status mp_report_clip(const char *path, const mp_report_options *o, mp_clip_r
     for (uint32_t k = 0; j.fixes && k < r->levels.segment_count; k++)
         mp_rawfix_plan_free(&j.fixes[k]);
     free(j.fixes);
+    mp_rawfix_dark_free(&j.dark);
     free(j.segs);
     free(j.offsets);
     free(j.thumb_of);

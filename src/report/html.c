@@ -345,6 +345,9 @@ static mp_status segments_table(mp_text *t, const mp_clip_report *r, mp_error *e
                    "from frames spread over each segment (the ones convert uses). DR: the "
                    "dark field's clip over its read noise, and over the bright field's noise "
                    "brought to dark-field units.</p>");
+    if (r->dark_frames)
+        mp_text_printf(t, "<p class=note>A dark frame (%u frames averaged, pattern %.2f DN RMS) "
+                       "was subtracted from every frame first.</p>", r->dark_frames, r->dark_rms);
     for (uint32_t k = 0; k < r->levels.segment_count; k++) {
         const rawfix_map *m = &r->levels.segments[k].fix;
         if (!m->pixel_count && !m->lattice.period_x)

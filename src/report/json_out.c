@@ -218,7 +218,13 @@ static void clip(mp_text *t, const mp_clip_report *r)
         mp_text_json_string(t, r->error);
     mp_text_printf(t, ",\n  ");
     clip_info(t, r);
-    mp_text_printf(t, ",\n  \"dual_iso\": %s,\n  ", r->dual ? "true" : "false");
+    mp_text_printf(t, ",\n  \"dual_iso\": %s,\n  \"dark_frame\": ", r->dual ? "true" : "false");
+    if (r->dark_frames) {
+        mp_text_printf(t, "{\"frames\": %u, ", r->dark_frames);
+        num(t, "pattern_rms", r->dark_rms, "},\n  ");
+    } else {
+        mp_text_printf(t, "null,\n  ");
+    }
     segments(t, r);
     mp_text_printf(t, ",\n  ");
     histogram(t, r);

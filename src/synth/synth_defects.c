@@ -39,6 +39,15 @@ static int crowded(const uint8_t *used, uint32_t bw, uint32_t bh, uint32_t x, ui
     return 0;
 }
 
+/* The class of an explicit lattice (fp_classes) active-area sample (x, y) is in, or -1. */
+static int focus_class(const synth_defects *d, uint32_t x, uint32_t y)
+{
+    for (uint32_t k = 0; k < d->fp_classes; k++)
+        if (x % d->fp_period_x == d->fp_class_x[k] && y % d->fp_period_y == d->fp_class_y[k])
+            return (int)k;
+    return -1;
+}
+
 mp_status mp_synth_defects_sites(const synth_defects *d, uint32_t width, uint32_t height,
                               uint32_t ob_left, uint32_t ob_top, synth_defect **sites,
                               uint32_t *count, double stripe_gain[8], mp_error *err)
@@ -50,17 +59,22 @@ mp_status mp_synth_defects_sites(const synth_defects *d, uint32_t width, uint32_
     stripe_gains(d, &r, g);
     if (stripe_gain)
         memcpy(stripe_gain, g, sizeof g);
-    if (d->fp_period_x && (d->fp_period_x < 4 || d->fp_period_y < 4 ||
-                           d->fp_x >= d->fp_period_x || d->fp_y + 1 >= d->fp_period_y))
+    if (d->fp_period_x && !d->fp_classes &&
+        (d->fp_period_x < 4 || d->fp_period_y < 4 || d->fp_x >= d->fp_period_x ||
+         d->fp_y + 1 >= d->fp_period_y))
         return mp_error_set(err, MP_ERR_ARG, "synth: focus lattice %ux%u with a pair at (%u, %u) "
                             "does not fit its cell", d->fp_period_x, d->fp_period_y, d->fp_x,
                             d->fp_y);
+    if (d->fp_classes && (!d->fp_period_x || !d->fp_period_y ||
+                          d->fp_classes > SYNTH_FP_MAX_CLASSES))
+        return mp_error_set(err, MP_ERR_ARG, "synth: focus lattice %ux%u with %u classes",
+                            d->fp_period_x, d->fp_period_y, d->fp_classes);
     if (width < 4 * EDGE || height < 4 * EDGE)
         return mp_error_set(err, MP_ERR_ARG, "synth: %ux%u too small for defects", width, height);
     uint32_t bw = width + ob_left, bh = height + ob_top;
     size_t cells = d->fp_period_x ? (size_t)(width / d->fp_period_x + 1) *
                                         (height / d->fp_period_y + 1) : 0;
-    size_t cap = 2 * cells + d->hot_count + d->cold_count;
+    size_t cap = (d->fp_classes ? d->fp_classes : 2) * cells + d->hot_count + d->cold_count;
     uint8_t *used = calloc((size_t)bw * bh, 1);
     synth_defect *v = malloc((cap ? cap : 1) * sizeof *v);
     if (!used || !v) {
@@ -69,7 +83,14 @@ mp_status mp_synth_defects_sites(const synth_defects *d, uint32_t width, uint32_
         return mp_error_set(err, MP_ERR_NOMEM, "synth: out of memory for defect sites");
     }
     uint32_t n = 0;
-    for (uint32_t y = d->fp_y; d->fp_period_x && y + 1 < height; y += d->fp_period_y)
+    for (uint32_t y = d->fp_y0; d->fp_classes && y < d->fp_y1 && y < height; y++)
+        for (uint32_t x = d->fp_x0; x < width; x++)
+            if (focus_class(d, x, y) >= 0) {
+                v[n++] = (synth_defect){x + ob_left, y + ob_top, SYNTH_DEFECT_FOCUS};
+                used[(size_t)(y + ob_top) * bw + x + ob_left] = 1;
+            }
+    for (uint32_t y = d->fp_y; d->fp_period_x && !d->fp_classes && y + 1 < height;
+         y += d->fp_period_y)
         for (uint32_t x = d->fp_x; x < width; x += d->fp_period_x)
             for (uint32_t m = 0; m < 2; m++) {
                 v[n++] = (synth_defect){x + ob_left, y + m + ob_top, SYNTH_DEFECT_FOCUS};
@@ -143,7 +164,9 @@ mp_status mp_synth_defects_apply(const synth_defects *d, const synth_sensor *s, 
         case SYNTH_DEFECT_FOCUS: {
             mp_synth_rng_init(&r, d->seed, STREAM_FOCUS | i);
             double off = d->fp_offset_dn * k * (0.5 + mp_synth_rng_uniform(&r));
-            double sign = (y - s->ob_top - d->fp_y) % d->fp_period_y == 0 ? 1 : -1;
+            double sign = d->fp_classes
+                              ? (focus_class(d, x - s->ob_left, y - s->ob_top) % 2 ? -1 : 1)
+                              : (y - s->ob_top - d->fp_y) % d->fp_period_y == 0 ? 1 : -1;
             if (v < white)
                 v += sign * (off + d->fp_slope * signal);
             break;

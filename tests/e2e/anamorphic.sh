@@ -3,7 +3,8 @@
 # a 320x180 clip recorded like 720p (RAWC binning 3x1, skipping 0x4: pixels 3 wide, 5 tall)
 # comes out 320x300 with square pixels (sample_aspect_ratio 1:1) in ProRes/MOV, FFV1/MKV
 # and NUT, and TIFF/EXR frames are 320x300; --no-stretch keeps 320x180 and says 3:5 in the
-# container (display aspect 16:15 both ways). The picture (a horizontal gradient, constant
+# container (display aspect 16:15 both ways), in EXR's pixelAspectRatio (exrheader) and in
+# TIFF's X/Y resolution (tiffinfo: 120 and 72 dpi). The picture (a horizontal gradient, constant
 # down each column) decodes losslessly from FFV1 to the recorded pixels' columns on every
 # row. A 3x1-binned mode (pixels 3 wide) grows the width: 960x180 or 3:1. Same bytes
 # at 1 and 2 threads. Clips with square pixels are not resampled.
@@ -12,7 +13,7 @@ set -u
 mlvpipe=$1
 mlvsynth=$2
 . "$(dirname "$0")/pipeline_lib.sh"
-need ffprobe ffmpeg python3
+need ffprobe ffmpeg python3 exrheader tiffinfo
 
 "$mlvsynth" -o "$tmp/a.MLV" --content gradient --size 320x180 --frames 3 --binning 3x1 \
     --skipping 0x4 >/dev/null || fail "mlvsynth 720p-like"
@@ -54,6 +55,34 @@ run tiff 0 convert "$tmp/a.MLV" -o "$tmp/tiff" --to tiff
 [ "$(probe "$tmp/tiff/a/a_000000.tiff" | cut -d' ' -f1)" = 320x300 ] || fail "tiff size"
 run exr 0 convert "$tmp/a.MLV" -o "$tmp/exr" --to exr
 [ "$(probe "$tmp/exr/a/a_000000.exr" | cut -d' ' -f1)" = 320x300 ] || fail "exr size"
+
+# the pixels' shape in image files, read by OpenEXR's exrheader and libtiff's tiffinfo:
+# pixelAspectRatio (width / height of a pixel) and the ratio of TIFF's resolutions (pixels
+# per inch across / down = height / width of a pixel): square when resampled, 3:5 and 3:1
+# kept with --no-stretch
+exr_aspect() {   # exr_aspect WHAT FILE VALUE
+    local got
+    got=$(exrheader "$2" | sed -n 's/^pixelAspectRatio (type float): //p')
+    python3 -c "import sys; sys.exit(abs(float(sys.argv[1]) - float(sys.argv[2])) > 1e-6)" \
+        "${got:-nan}" "$3" || fail "$1: pixelAspectRatio '$got', expected $3"
+}
+tiff_res() {   # tiff_res WHAT FILE "X, Y"
+    local got
+    got=$(tiffinfo "$2" 2>/dev/null | sed -n 's/^ *Resolution: \(.*\) pixels\/inch$/\1/p')
+    [ "$got" = "$3" ] || fail "$1: resolution '$got' pixels/inch, expected $3"
+}
+run exr-keep 0 convert "$tmp/a.MLV" -o "$tmp/exrk" --to exr --no-stretch
+run tiff-keep 0 convert "$tmp/a.MLV" -o "$tmp/tiffk" --to tiff --no-stretch
+run exr-keep-h 0 convert "$tmp/h.MLV" -o "$tmp/exrh" --to exr --no-stretch
+run tiff-keep-h 0 convert "$tmp/h.MLV" -o "$tmp/tiffh" --to tiff --no-stretch
+exr_aspect "stretched exr" "$tmp/exr/a/a_000000.exr" 1
+exr_aspect "kept exr" "$tmp/exrk/a/a_000000.exr" 0.6
+exr_aspect "kept 3x1 exr" "$tmp/exrh/h/h_000000.exr" 3
+tiff_res "stretched tiff" "$tmp/tiff/a/a_000000.tiff" "72, 72"
+tiff_res "kept tiff" "$tmp/tiffk/a/a_000000.tiff" "120, 72"
+tiff_res "kept 3x1 tiff" "$tmp/tiffh/h/h_000000.tiff" "24, 72"
+[ "$(probe "$tmp/exrk/a/a_000002.exr" | cut -d' ' -f1)" = 320x180 ] || fail "kept exr size"
+[ "$(probe "$tmp/tiffh/h/h_000001.tiff" | cut -d' ' -f1)" = 320x180 ] || fail "kept tiff size"
 
 # FFV1 is lossless: every row of the stretched frame holds the recorded columns (the
 # developed gradient is constant down each column but for a ripple of a few DN from the

@@ -33,6 +33,8 @@ static void usage(FILE *out)
         "      --threads N     worker threads (default: one per usable CPU); the result is\n"
         "                      the same\n"
         "      --no-defects    do not look for raw defects (focus, hot, cold pixels, stripes)\n"
+        "      --dark CLIP|DNG subtract this dark frame from every frame first, as\n"
+        "                      'convert --dark' does (the same checks)\n"
         "  -h, --help          show this help\n"
         "\n"
         "exit status: 0 ok, 2 usage, 3 a clip unreadable or unsupported, 4 a clip damaged\n"
@@ -41,7 +43,7 @@ static void usage(FILE *out)
 }
 
 enum { OPT_JSON = 256, OPT_OVERWRITE, OPT_SAMPLES, OPT_THUMBS, OPT_THUMB_WIDTH, OPT_THREADS,
-       OPT_NO_DEFECTS };
+       OPT_NO_DEFECTS, OPT_DARK };
 
 static const struct option long_options[] = {
     {"output", required_argument, NULL, 'o'},
@@ -52,6 +54,7 @@ static const struct option long_options[] = {
     {"thumb-width", required_argument, NULL, OPT_THUMB_WIDTH},
     {"threads", required_argument, NULL, OPT_THREADS},
     {"no-defects", no_argument, NULL, OPT_NO_DEFECTS},
+    {"dark", required_argument, NULL, OPT_DARK},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -116,6 +119,7 @@ int cmd_report(int argc, char **argv)
                 return rc;
             break;
         case OPT_NO_DEFECTS: s.no_defects = 1; break;
+        case OPT_DARK: s.dark = optarg; break;
         case 'h': usage(stdout); return EXIT_OK;
         case 'v':
         case 'q': cli_verbosity_option(c); break;

@@ -1,6 +1,7 @@
 #include "clip_meta.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "common/mp_frame.h"
@@ -24,43 +25,53 @@ static void exposure_for(mp_exposure *e, uint32_t iso, uint32_t shutter_us)
     e->shutter_us = shutter_us;
 }
 
-/* The 5D Mark III's 1080p LiveView raw buffer (ML src/raw.c: skip_top 28, skip_left 146,
- * skip_right 2 in movie mode; 2080 x 1318 buffer). */
-#define LV_BUFFER_W 2080u
-#define LV_BUFFER_H 1318u
-#define LV_OB_LEFT 146u
-#define LV_OB_TOP 28u
-#define LV_OB_RIGHT 2u
-
-/* The buffer a width x height window is cut from, and where: the window centred in the
- * active area, its left edge a multiple of 8 and its top even (mlv_lite's cropPos rounding,
- * which also keeps the CFA phase); panPos is the unrounded position that rounds to it. A
- * window larger than the active area gets a buffer grown around it. */
-static void camera_buffer(uint32_t width, uint32_t height, mp_raw_info *r, clip_window *w)
+/* The LiveView buffer a width x height window is cut from, and where: the window centred in
+ * the active area, its left edge a multiple of 8 and its top even (mlv_lite's cropPos
+ * rounding, which also keeps the CFA phase); panPos is the unrounded position that rounds to
+ * it. The body's buffer (camera_body.h) or --lv-buffer's; a window larger than its active
+ * area gets a buffer grown around it. */
+static void camera_buffer(const synth_options *o, uint32_t width, uint32_t height,
+                          mp_raw_info *r, clip_window *w)
 {
-    uint32_t bw = LV_BUFFER_W, bh = LV_BUFFER_H;
-    if (width > bw - LV_OB_LEFT - LV_OB_RIGHT - 8)
-        bw = LV_OB_LEFT + ((width + 8 + 7) & ~7u) + LV_OB_RIGHT;
-    if (height > bh - LV_OB_TOP - 2)
-        bh = LV_OB_TOP + height + 2;
-    uint32_t aw = bw - LV_OB_LEFT - LV_OB_RIGHT, ah = bh - LV_OB_TOP;
-    uint32_t x = (LV_OB_LEFT + (aw - width) / 2 + 7) & ~7u;
-    if (x + width > LV_OB_LEFT + aw)
+    const camera_body *b = o->camera;
+    uint32_t bw = o->lv_width ? o->lv_width : b->buffer_width;
+    uint32_t bh = o->lv_height ? o->lv_height : b->buffer_height;
+    if (width > bw - b->ob_left - b->ob_right - 8)
+        bw = b->ob_left + ((width + 8 + 7) & ~7u) + b->ob_right;
+    if (height > bh - b->ob_top - 2)
+        bh = b->ob_top + height + 2;
+    uint32_t aw = bw - b->ob_left - b->ob_right, ah = bh - b->ob_top;
+    uint32_t x = (b->ob_left + (aw - width) / 2 + 7) & ~7u;
+    if (x + width > b->ob_left + aw)
         x -= 8;
-    uint32_t y = (LV_OB_TOP + (ah - height) / 2) & ~1u;
-    if (y < LV_OB_TOP)
+    uint32_t y = (b->ob_top + (ah - height) / 2) & ~1u;
+    if (y < b->ob_top)
         y += 2;
     *w = (clip_window){(uint16_t)x, (uint16_t)y, (uint16_t)(x - 5), (uint16_t)(y + 1)};
     r->buffer_width = (int32_t)bw;
     r->buffer_height = (int32_t)bh;
-    r->crop_origin[0] = (int32_t)LV_OB_LEFT;
-    r->crop_origin[1] = (int32_t)LV_OB_TOP;
+    r->crop_origin[0] = (int32_t)b->ob_left;
+    r->crop_origin[1] = (int32_t)b->ob_top;
     r->crop_size[0] = (int32_t)aw;
     r->crop_size[1] = (int32_t)ah;
-    r->active_area[0] = (int32_t)LV_OB_TOP;
-    r->active_area[1] = (int32_t)LV_OB_LEFT;
+    r->active_area[0] = (int32_t)b->ob_top;
+    r->active_area[1] = (int32_t)b->ob_left;
     r->active_area[2] = (int32_t)bh;
-    r->active_area[3] = (int32_t)(bw - LV_OB_RIGHT);
+    r->active_area[3] = (int32_t)(bw - b->ob_right);
+}
+
+void clip_frame_origin(const synth_options *o, uint32_t *x, uint32_t *y, uint32_t *left_ob)
+{
+    *x = *y = 0;
+    *left_ob = 0;
+    if (!o->camera_geometry)
+        return;
+    mp_raw_info r = {0};
+    clip_window w;
+    camera_buffer(o, o->width, o->height, &r, &w);
+    *x = w.crop_x;
+    *y = w.crop_y;
+    *left_ob = o->camera->ob_left;
 }
 
 static void raw_info_for(mp_raw_info *r, clip_window *win, const synth_options *o,
@@ -75,7 +86,7 @@ static void raw_info_for(mp_raw_info *r, clip_window *win, const synth_options *
     r->white = (int32_t)white;
     memset(win, 0, sizeof *win);
     if (o->camera_geometry) {
-        camera_buffer(width, height, r, win);
+        camera_buffer(o, width, height, r, win);
     } else {
         /* Simplification shared with the samples: the "full buffer" is the recorded frame. */
         r->buffer_width = (int32_t)width;
@@ -135,13 +146,15 @@ mp_status clip_meta_build(clip_meta *m, const synth_options *o, mp_error *err)
     c->offset_x = INT16_MIN;          /* unknown */
     c->offset_y = INT16_MIN;
     if (o->camera_geometry) {         /* the window's offset in full-resolution pixels */
-        c->offset_x = (int16_t)((m->window.crop_x - LV_OB_LEFT) * (c->binning_x + c->skipping_x));
-        c->offset_y = (int16_t)((m->window.crop_y - LV_OB_TOP) * (c->binning_y + c->skipping_y));
+        c->offset_x = (int16_t)((m->window.crop_x - o->camera->ob_left) *
+                                (c->binning_x + c->skipping_x));
+        c->offset_y = (int16_t)((m->window.crop_y - o->camera->ob_top) *
+                                (c->binning_y + c->skipping_y));
     }
 
     m->camera.present = 1;
-    strcpy(m->camera.name, "Canon EOS 5D Mark III");
-    m->camera.model = 0x80000285u;
+    snprintf(m->camera.name, sizeof m->camera.name, "%s", o->camera->name);
+    m->camera.model = o->camera->model;
     strcpy(m->camera.serial, "MLVSYNTH0001");
 
     exposure_for(&m->exposure, o->iso, o->shutter_us);

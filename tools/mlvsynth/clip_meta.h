@@ -33,6 +33,10 @@ typedef struct clip_meta {
     const char *version_text;
 } clip_meta;
 
+/* Where the first frame's (0, 0) lies in the LiveView buffer, and the width of the buffer's
+ * left optical black (all 0 without --camera-geometry: the frame is the buffer). */
+void clip_frame_origin(const synth_options *o, uint32_t *x, uint32_t *y, uint32_t *left_ob);
+
 /* Fails if the dual-ISO optical-black borders do not fit the frame. */
 mp_status clip_meta_build(clip_meta *m, const synth_options *opt, mp_error *err);
 

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clip_meta.h"
+
 uint16_t content_pattern(uint32_t x, uint32_t y, uint32_t frame, uint32_t bits)
 {
     uint64_t v = 37ull * x + 101ull * y + 7919ull * frame + ((uint64_t)x * y) % 13u;
@@ -71,6 +73,33 @@ mp_status content_borders(const synth_options *opt, uint32_t *ob_left, uint32_t 
     return MP_OK;
 }
 
+/* --focus-layout, from LiveView buffer coordinates to the active area's: the buffer's (bx, by)
+ * is the active area's (bx - ox, by - oy). */
+static void layout_defects(const synth_options *opt, uint32_t ob_left, uint32_t ob_top,
+                           synth_defects *d)
+{
+    const focus_layout *l = &opt->fp_layout;
+    uint32_t fx, fy, left_ob;
+    clip_frame_origin(opt, &fx, &fy, &left_ob);
+    if (!opt->camera_geometry)
+        left_ob = ob_left;   /* the frame is the buffer, its own borders the buffer's */
+    const int64_t ox = (int64_t)fx + ob_left, oy = (int64_t)fy + ob_top;
+    d->fp_period_x = l->period_x;
+    d->fp_period_y = l->period_y;
+    d->fp_classes = l->count;
+    for (uint32_t k = 0; k < l->count; k++) {
+        int64_t cx = ((int64_t)l->col[k] - ox) % l->period_x;
+        int64_t cy = ((int64_t)l->row[k] - oy) % l->period_y;
+        d->fp_class_x[k] = (uint32_t)(cx < 0 ? cx + l->period_x : cx);
+        d->fp_class_y[k] = (uint32_t)(cy < 0 ? cy + l->period_y : cy);
+    }
+    int64_t x0 = (int64_t)left_ob - ox, y0 = (int64_t)l->first_row - oy;
+    int64_t y1 = l->last_row == UINT32_MAX ? INT32_MAX : (int64_t)l->last_row + 1 - oy;
+    d->fp_x0 = x0 > 0 ? (uint32_t)x0 : 0;
+    d->fp_y0 = y0 > 0 ? (uint32_t)y0 : 0;
+    d->fp_y1 = y1 > 0 ? (uint32_t)(y1 < INT32_MAX ? y1 : INT32_MAX) : 0;
+}
+
 void content_defects(const synth_options *opt, synth_defects *d)
 {
     *d = opt->defects;
@@ -85,6 +114,16 @@ void content_defects(const synth_options *opt, synth_defects *d)
             d->fp_slope = 0.03;
     } else {
         d->fp_period_x = d->fp_period_y = 0;
+    }
+    if (opt->fp_layout.period_x) {
+        uint32_t ob_left = 0, ob_top = 0;
+        mp_error ignored;   /* content_init has checked the borders */
+        content_borders(opt, &ob_left, &ob_top, &ignored);
+        layout_defects(opt, ob_left, ob_top, d);
+        if (d->fp_offset_dn == 0)
+            d->fp_offset_dn = 16;
+        if (d->fp_slope == 0)
+            d->fp_slope = 0.03;
     }
 }
 

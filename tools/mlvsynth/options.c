@@ -151,6 +151,39 @@ bad:
     return mp_error_set(err, MP_ERR_ARG, "%s: expected A%cB, got '%s'", name, sep, s);
 }
 
+/* --focus-layout PXxPY:R,C/R,C/...: the period and the (row, column) residues of its sites. */
+static mp_status parse_focus_layout(const char *s, focus_layout *l, mp_error *err)
+{
+    char *end;
+    const char *p = s;
+    unsigned long px = strtoul(p, &end, 10), py = 0;
+    int ok = end != p && *end == 'x';
+    if (ok) {
+        p = end + 1;
+        py = strtoul(p, &end, 10);
+        ok = end != p && *end == ':' && px >= 2 && py >= 2 && px <= 256 && py <= 256;
+    }
+    l->count = 0;
+    while (ok && *end && l->count < SYNTH_FP_MAX_CLASSES) {
+        p = end + 1;
+        unsigned long r = strtoul(p, &end, 10);
+        ok = end != p && *end == ',' && r < py;
+        if (!ok)
+            break;
+        p = end + 1;
+        unsigned long c = strtoul(p, &end, 10);
+        ok = end != p && (*end == '/' || !*end) && c < px;
+        l->row[l->count] = (uint32_t)r;
+        l->col[l->count++] = (uint32_t)c;
+    }
+    if (!ok || *end || !l->count || strchr(s, '-'))
+        return mp_error_set(err, MP_ERR_ARG, "--focus-layout: expected PXxPY:R,C/R,C... (up to "
+                            "%u sites, R < PY, C < PX), got '%s'", SYNTH_FP_MAX_CLASSES, s);
+    l->period_x = (uint32_t)px;
+    l->period_y = (uint32_t)py;
+    return MP_OK;
+}
+
 static mp_status parse_choice(const char *name, const char *s, const char *const *choices,
                               int *out, mp_error *err)
 {
@@ -171,6 +204,7 @@ enum {
     O_INTERRUPTED, O_ZERO_TAIL, O_TRUNCATE, O_GARBAGE, O_BAD_FS, O_NO_RAWI, O_GUID_MISMATCH,
     O_ISO, O_SHUTTER, O_CHANGE_AT, O_CHANGE_ISO, O_CHANGE_SHUTTER, O_CHANGE_DISO,
     O_CHANGE_EV_GAP, O_CHANGE_IN_FILLER, O_CHANGE_SIZE,
+    O_CAMERA, O_LV_BUFFER, O_FOCUS_LAYOUT, O_FOCUS_ROWS,
     O_DEFECTS, O_FOCUS_PIXELS, O_FP_OFFSET, O_HOT, O_COLD, O_STRIPES, O_DARK_PATTERN,
     O_DUAL_ISO, O_ISO_HIGH, O_EV_GAP, O_PHASE, O_SEED, O_SCENE, O_SHIFT, O_ILLUM, O_BLACK_OFF,
     O_EXPOSURE, O_OB, O_NO_DISO, O_TRUTH_RAW, O_CAMERA_GEOMETRY, O_SINGLE_ISO, O_LENS_CAP,
@@ -235,6 +269,10 @@ static const struct option long_opts[] = {
     {"no-diso", no_argument, 0, O_NO_DISO},
     {"truth-raw", no_argument, 0, O_TRUTH_RAW},
     {"camera-geometry", no_argument, 0, O_CAMERA_GEOMETRY},
+    {"camera", required_argument, 0, O_CAMERA},
+    {"lv-buffer", required_argument, 0, O_LV_BUFFER},
+    {"focus-layout", required_argument, 0, O_FOCUS_LAYOUT},
+    {"focus-rows", required_argument, 0, O_FOCUS_ROWS},
     {"defects", no_argument, 0, O_DEFECTS},
     {"focus-pixels", required_argument, 0, O_FOCUS_PIXELS},
     {"fp-offset", required_argument, 0, O_FP_OFFSET},
@@ -279,6 +317,8 @@ static void set_defaults(synth_options *o)
     o->scene = SYNTH_SCENE_BENCHMARK;
     o->ob_left = OPT_NONE;
     o->ob_top = OPT_NONE;
+    o->camera = camera_body_default();
+    o->fp_layout.last_row = UINT32_MAX;
 }
 
 /* Readers find chunks and recognise the container by the extension. */
@@ -339,6 +379,15 @@ static mp_status validate(synth_options *o, mp_error *err)
     if (o->change_width && (o->content == CONTENT_DUALISO || o->legacy_raw || o->no_rawi))
         return mp_error_set(err, MP_ERR_ARG, "--change-size: not with --dual-iso, --legacy-raw "
                             "or --no-rawi");
+    if (o->lv_width && (!o->camera_geometry || o->lv_width % 8 || o->lv_width > 16384 ||
+                        o->lv_height > 16384))
+        return mp_error_set(err, MP_ERR_ARG, "--lv-buffer needs --camera-geometry and a width "
+                            "that is a multiple of 8, up to 16384 each way");
+    if (o->fp_layout.period_x && o->content != CONTENT_DUALISO)
+        return mp_error_set(err, MP_ERR_ARG, "--focus-layout needs the simulated sensor "
+                            "(--dual-iso or --single-iso)");
+    if (o->fp_layout.first_row > o->fp_layout.last_row)
+        return mp_error_set(err, MP_ERR_ARG, "--focus-rows A-B: A after B");
     if (o->zero_tail && o->truncate)
         return mp_error_set(err, MP_ERR_ARG, "--zero-tail and --truncate exclude each other");
     if (o->lj92_predictor && o->compression != COMPRESS_LJ92)
@@ -544,6 +593,19 @@ mp_status options_parse(synth_options *o, int argc, char **argv, int first, int 
             st = parse_i64("--sensor-seed", a, 0, INT64_MAX, &o->sensor_seed, err);
             break;
         case O_CAMERA_GEOMETRY: o->camera_geometry = 1; break;
+        case O_CAMERA:
+            if (!(o->camera = camera_body_find(a)))
+                st = mp_error_set(err, MP_ERR_ARG, "--camera: one of %s, not '%s'",
+                                  camera_body_keys(), a);
+            break;
+        case O_LV_BUFFER:
+            st = parse_pair("--lv-buffer", a, 'x', &o->lv_width, &o->lv_height, err);
+            break;
+        case O_FOCUS_LAYOUT: st = parse_focus_layout(a, &o->fp_layout, err); break;
+        case O_FOCUS_ROWS:
+            st = parse_pair("--focus-rows", a, '-', &o->fp_layout.first_row,
+                            &o->fp_layout.last_row, err);
+            break;
         case O_DEFECTS:
             o->defects = (synth_defects){.fp_period_x = 12, .fp_period_y = 10, .fp_x = 4,
                                          .fp_y = 3, .fp_offset_dn = 16, .fp_slope = 0.03,

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "camera_body.h"
 #include "common/mp_status.h"
 #include "synth/synth.h"
 
@@ -33,6 +34,15 @@ typedef struct frame_list {
 int frame_list_has(const frame_list *l, uint32_t number);
 
 #define OPT_NONE (-1)
+
+/* A focus-pixel layout as the community's maps give it (doc/rawfix.md): in LiveView buffer
+ * coordinates, the sites at rows first_row..last_row with row % period_y == row[k] and at
+ * columns from the buffer's left optical black on with column % period_x == col[k]. */
+typedef struct focus_layout {
+    uint32_t period_x, period_y, count;
+    uint32_t row[SYNTH_FP_MAX_CLASSES], col[SYNTH_FP_MAX_CLASSES];
+    uint32_t first_row, last_row;
+} focus_layout;
 
 typedef struct synth_options {
     const char *output;          /* NAME.MLV (or NAME.RAW with legacy_raw) */
@@ -98,6 +108,9 @@ typedef struct synth_options {
     int no_diso;
     int truth_raw;
     synth_defects defects;       /* sensor defects (dual ISO content); all zero: none */
+    const camera_body *camera;   /* IDNT and the LiveView buffer (default the 5D Mark III) */
+    uint32_t lv_width, lv_height;   /* --lv-buffer: another mode's buffer; 0: the body's */
+    focus_layout fp_layout;      /* --focus-layout; period_x 0: none */
     int single_iso;              /* the same physical sensor at one ISO (no bright field,
                                   * no DISO block) */
     int lens_cap;                /* no light reaches the sensor: noise and defects only */

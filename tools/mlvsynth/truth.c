@@ -89,14 +89,26 @@ static void sensor_json(FILE *j, const synth_sensor *s, const synth_scene *sc)
 
 /* The simulated sensor defects: parameters, stripe gains and every site but the lattice's
  * (which the lattice parameters give: member 1 at (ob_left + fp_x + i * period_x,
- * ob_top + fp_y + j * period_y), member 2 one row below, within the active area). */
+ * ob_top + fp_y + j * period_y), member 2 one row below, within the active area; or, for a
+ * --focus-layout, its classes and box in recorded-frame coordinates). */
 static void defects_json(FILE *j, const content_ctx *c)
 {
     const synth_defects *d = &c->defects;
     static const char *const kinds[] = {"focus", "hot_stuck", "hot_warm", "cold_dead",
                                         "cold_weak"};
     fprintf(j, ",\n    \"defects\": {\"seed\": %llu, \"focus\": ", (unsigned long long)d->seed);
-    if (d->fp_period_x)
+    if (d->fp_classes) {
+        fprintf(j, "{\"period_x\": %u, \"period_y\": %u, \"offset_dn14\": %.17g, "
+                "\"slope\": %.17g, \"box\": [%u, %u, %u, %u], \"classes\": [",
+                d->fp_period_x, d->fp_period_y, d->fp_offset_dn, d->fp_slope,
+                c->ob_left + d->fp_x0, c->ob_top + d->fp_y0, c->ob_left + c->active_w,
+                c->ob_top + (d->fp_y1 < c->active_h ? d->fp_y1 : c->active_h));
+        for (uint32_t k = 0; k < d->fp_classes; k++)
+            fprintf(j, "%s[%u, %u]", k ? ", " : "", (c->ob_left + d->fp_class_x[k]) %
+                    d->fp_period_x, (c->ob_top + d->fp_class_y[k]) % d->fp_period_y);
+        fprintf(j, "], \"members\": \"in the box [x0, y0, x1, y1), x %% period_x, y %% "
+                "period_y = a class; class k + offset when k is even, - when odd\"}");
+    } else if (d->fp_period_x)
         fprintf(j, "{\"period_x\": %u, \"period_y\": %u, \"x\": %u, \"y\": %u, "
                 "\"offset_dn14\": %.17g, \"slope\": %.17g, \"members\": \"(x, y) + (-, +): "
                 "first + offset, second - offset\"}", d->fp_period_x, d->fp_period_y, d->fp_x,
@@ -191,6 +203,10 @@ static mp_status write_json(const synth_options *o, const clip_plan *plan, const
             m->raw.white);
     fprintf(j, "  \"active_area\": [%d, %d, %d, %d],\n", m->raw.active_area[0],
             m->raw.active_area[1], m->raw.active_area[2], m->raw.active_area[3]);
+    fprintf(j, "  \"camera\": {\"name\": \"%s\", \"model\": %u, \"buffer\": [%d, %d], "
+            "\"crop\": [%u, %u], \"pan\": [%u, %u]},\n", m->camera.name, m->camera.model,
+            m->raw.buffer_width, m->raw.buffer_height, m->window.crop_x, m->window.crop_y,
+            m->window.pan_x, m->window.pan_y);
     fprintf(j, "  \"content\": \"%s\",\n", content_names[o->content]);
     if (o->content == CONTENT_PATTERN)
         fprintf(j, "  \"formula\": \"(37*x + 101*y + 7919*f + ((x*y) mod 13)) mod 2^%u\",\n",

@@ -53,6 +53,8 @@ mp_status mp_rgb_image_exr(const mp_rgb_image *im, uint8_t **out, size_t *len, m
     c->height = (int)im->height;
     c->pix_fmt = AV_PIX_FMT_GBRPF32LE;
     c->time_base = (AVRational){1, 1};   /* required of a video encoder; unused by exr */
+    if (im->aspect_num && im->aspect_den)   /* pixelAspectRatio; 1 otherwise */
+        c->sample_aspect_ratio = (AVRational){(int)im->aspect_num, (int)im->aspect_den};
     c->thread_count = 1;
     c->flags |= AV_CODEC_FLAG_BITEXACT;
     av_opt_set_int(c->priv_data, "format", EXR_FORMAT_HALF, 0);

@@ -15,15 +15,20 @@ typedef struct mp_rgb_image {
     const uint16_t *plane[3];        /* R, G, B */
     size_t stride;                   /* samples from one row to the next */
     uint32_t width, height;
+    uint32_t aspect_num, aspect_den; /* a pixel's width : height as recorded (--no-stretch on
+                                      * an anamorphic mode); 0: square */
 } mp_rgb_image;
 
 /* Baseline TIFF 6.0, little-endian: 16-bit unsigned RGB, chunky (R G B per pixel),
- * uncompressed, one strip; 72 dpi. *out is malloc'ed (free it). */
+ * uncompressed, one strip; 72 dpi, and for pixels of another aspect 72 dpi down and
+ * 72 x den / num across (TIFF's only way to say a pixel's shape: the resolutions' ratio).
+ * *out is malloc'ed (free it). */
 mp_status mp_rgb_image_tiff(const mp_rgb_image *im, uint8_t **out, size_t *len, mp_error *err);
 
 /* OpenEXR 2 scanline file from libavcodec's exr encoder: channels R, G, B as half floats
  * (value / 65535; half keeps 11 significant bits, so 16-bit codes round to within 2^-12 of
- * their value), ZIP compression in blocks of 16 lines. *out is malloc'ed. */
+ * their value), ZIP compression in blocks of 16 lines; pixelAspectRatio the pixels' aspect
+ * (1 when square). *out is malloc'ed. */
 mp_status mp_rgb_image_exr(const mp_rgb_image *im, uint8_t **out, size_t *len, mp_error *err);
 
 #endif

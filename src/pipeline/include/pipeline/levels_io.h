@@ -35,12 +35,22 @@
 #define MP_LEVELS_FORMAT_VERSION 3
 #define MP_LEVELS_MAX_SEGMENTS 4096u
 
+/* What the focus-pixel lattice the camera and mode are known to have (mp_rawfix_prior) did
+ * for a segment's map. For `info`; not in the sidecar, whose lattice is used whatever its
+ * source (read back: MP_PRIOR_NONE). */
+typedef enum mp_lattice_prior {
+    MP_PRIOR_NONE,             /* no known lattice for this camera and mode */
+    MP_PRIOR_NOT_CONFIRMED,    /* known, but the clip does not show it: not used */
+    MP_PRIOR_CONFIRMED         /* known and confirmed by the clip: the map's lattice */
+} mp_lattice_prior;
+
 typedef struct mp_levels_segment {
     uint32_t first_index;      /* clip index of the segment's first frame */
     uint32_t frame_count;
     uint32_t first_frame, last_frame;   /* absolute frame numbers */
     dualiso_levels levels;
     rawfix_map fix;            /* raw defects and stripes found in the segment's samples */
+    mp_lattice_prior prior;
 } mp_levels_segment;
 
 typedef struct mp_clip_levels {

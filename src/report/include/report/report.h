@@ -46,6 +46,8 @@ typedef struct mp_report_options {
     uint32_t thumbs;              /* contact-sheet pictures among them (default 8) */
     uint32_t thumb_width;         /* pixels (default 192) */
     int no_defects;               /* do not look for raw defects (no map, no repairs) */
+    const char *dark;             /* a dark frame (pipeline/dark_load.h) subtracted from every
+                                   * frame first, as convert's; NULL: none */
     const atomic_int *cancel;
     mp_logger log;
     const char *tool;             /* "mlvpipe 0.1.0" */
@@ -101,6 +103,8 @@ typedef struct mp_clip_report {
     /* what the pre-pass found: levels and defect map per segment */
     mp_clip_levels levels;
     int dual;                     /* a segment is dual ISO */
+    uint32_t dark_frames;         /* frames averaged in the dark frame subtracted; 0: none */
+    double dark_rms;              /* RMS of its pattern, DN */
     /* measured frames */
     mp_report_frame *frames;
     uint32_t frame_count;

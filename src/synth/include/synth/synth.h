@@ -113,7 +113,10 @@ mp_status mp_synth_expose(const synth_sensor *s, const float *truth, uint32_t wi
  *   (fp_x, fp_y) of each cell of the active area, second one row below); each member reads
  *   its sample + sign * (offset_i + fp_slope * signal), the first member +, the second -,
  *   offset_i drawn per member in [0.5, 1.5] x fp_offset_dn: a few to tens of DN that grow
- *   with the scene, like the phase-detect pixels of the EOS M / 650D / 700D / 100D.
+ *   with the scene, like the phase-detect pixels of the EOS M / 650D / 700D / 100D. With
+ *   fp_classes, the lattice is instead those classes of each cell (a camera's published
+ *   layout), inside columns >= fp_x0 and rows [fp_y0, fp_y1); class k reads + when k is
+ *   even, - when odd.
  * - Hot pixels: half stuck at black + 3000 DN14, half warm (300 e- of dark current, i.e.
  *   60 DN14 at the base ISO and 2^ev_gap times more in the bright field, + 2 % of the signal);
  *   cold pixels: half dead (0 DN), half weak (25 % of the signal, 80 DN14 below black).
@@ -132,11 +135,17 @@ typedef struct synth_defect {
     synth_defect_kind kind;
 } synth_defect;
 
+#define SYNTH_FP_MAX_CLASSES 16u
+
 typedef struct synth_defects {
     uint32_t fp_period_x, fp_period_y;  /* 0: no focus pixels */
     uint32_t fp_x, fp_y;        /* first member inside each cell (fp_y + 1 < period_y) */
     double fp_offset_dn;        /* mean offset of a member, DN14 */
     double fp_slope;            /* extra offset per DN of signal */
+    uint32_t fp_classes;        /* > 0: the lattice is these classes, not the pair */
+    uint32_t fp_class_x[SYNTH_FP_MAX_CLASSES];  /* column % period_x, active-area coords */
+    uint32_t fp_class_y[SYNTH_FP_MAX_CLASSES];  /* row % period_y */
+    uint32_t fp_x0, fp_y0, fp_y1;   /* with fp_classes: columns >= x0, rows [y0, y1) */
     uint32_t hot_count, cold_count;
     double stripe_amp;          /* stripe gains drawn in [-amp, +amp], e.g. 0.005 */
     double dark_pattern_dn;     /* DN14 RMS of the fixed dark pattern; 0 = none */
