@@ -10,6 +10,7 @@ enum { COUNT_USED, COUNT_POS, COUNT_NEG, COUNT_BIG, COUNT_CLIPPED_LOW, COUNT_CLI
 struct rawfix_accum {
     uint32_t width, height;
     uint32_t frames;
+    uint32_t vstep;                 /* the measurements' column step (0 before the first) */
     uint64_t added;                 /* bit per sample number */
     int32_t (*sum)[2];              /* per sample: sums of zh and zv */
     uint8_t (*counts)[COUNTS];      /* per sample: frames measured, zh and zv both > 0,

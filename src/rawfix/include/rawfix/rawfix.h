@@ -70,6 +70,7 @@ uint64_t mp_rawfix_lattice_sites(const rawfix_lattice *l);
 /* One frame's measurement (reused between frames). */
 typedef struct rawfix_measurement {
     uint32_t width, height;
+    uint32_t vstep;                 /* column step to a same-colour sample of the field */
     int16_t *zh, *zv;               /* per sample: deviation from the row / column
                                      * neighbours in noise units x 16, or RAWFIX_NO_Z */
     size_t capacity;
