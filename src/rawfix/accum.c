@@ -84,10 +84,13 @@ mp_status mp_rawfix_accum_add(rawfix_accum *a, const rawfix_measurement *m, uint
     if (m->width != a->width || m->height != a->height)
         return mp_error_set(err, MP_ERR_ARG, "rawfix: a %ux%u frame among %ux%u ones",
                             m->width, m->height, a->width, a->height);
+    if (a->vstep && m->vstep != a->vstep)
+        return mp_error_set(err, MP_ERR_ARG, "rawfix: dual-ISO and single-ISO measurements mixed");
     if (sample >= RAWFIX_MAX_FRAMES || a->added & (1ull << sample))
         return mp_error_set(err, MP_ERR_ARG, "rawfix: sample %u out of range or repeated",
                             sample);
     a->added |= 1ull << sample;
+    a->vstep = m->vstep;
     a->frames++;
     const size_t n = (size_t)a->width * a->height;
     int32_t *stripe = &a->stripe[0][0];

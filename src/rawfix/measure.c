@@ -98,6 +98,7 @@ mp_status mp_rawfix_measure(const mp_frame *f, int dual, rawfix_measurement *m, 
         return mp_error_set(err, MP_ERR_NOMEM, "rawfix: out of memory");
     m->width = w;
     m->height = h;
+    m->vstep = vs;
     memset(m->hist, 0, (size_t)(NOISE_BINS + 4) * HIST_SIZE * sizeof *m->hist);
     if (w < 5 || h < 2 * vs + 1) {
         memset(m->stripe, 0, n * sizeof *m->stripe);

@@ -13,6 +13,7 @@ _Static_assert(Z_SUM_CLAMP * RAWFIX_MAX_FRAMES <= INT16_MAX, "rawfix_accum.sum_h
 struct rawfix_accum {
     uint32_t width, height;
     uint32_t frames;
+    uint32_t vstep;                 /* the measurements' column step (0 before the first) */
     uint64_t added;                 /* bit per sample number */
     /* One array per quantity, each with an entry per sample (not one record per sample:
      * accum.c's loop then moves whole vectors of each, which the compiler vectorises). */

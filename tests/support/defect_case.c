@@ -50,6 +50,7 @@ static void case_model(const defect_case *c, synth_sensor *s, synth_scene *sc)
     case CASE_TEXTURED: sc->kind = SYNTH_SCENE_BENCHMARK; sc->shift_px = 1.5; break;
     case CASE_STATIC: sc->kind = SYNTH_SCENE_BENCHMARK; break;
     case CASE_OBJECTS: sc->kind = SYNTH_SCENE_OBJECTS; sc->shift_px = 1.5; break;
+    case CASE_JITTER: sc->kind = SYNTH_SCENE_BENCHMARK; sc->illum_sigma_ev = 0.25; break;
     }
 }
 

@@ -9,9 +9,10 @@
 #include "synth/synth.h"
 
 /* CASE_OBJECTS: the second benchmark scene (synth.h), drifting like CASE_TEXTURED: a scene the
- * detector's constants were not set on. */
+ * detector's constants were not set on. CASE_JITTER: CASE_STATIC under illumination jitter
+ * (0.25 EV per frame): still fine texture whose deviations change with the light. */
 typedef enum case_scene {
-    CASE_FLAT, CASE_TEXTURED, CASE_DARK, CASE_STATIC, CASE_OBJECTS
+    CASE_FLAT, CASE_TEXTURED, CASE_DARK, CASE_STATIC, CASE_OBJECTS, CASE_JITTER
 } case_scene;
 
 typedef struct defect_case {

@@ -1,7 +1,8 @@
 /* bench_rawfix: issue #11's numbers. Simulated clips with a focus-pixel lattice, hot and cold
  * pixels and +-0.5 % 8-column stripes (src/synth), at ISO 100 and dual ISO 100/1600, in flat,
- * textured (benchmark scene drifting 1.5 px/frame), dark, static textured scenes and the
- * second benchmark scene drifting (objects, on which no constant was set): the map
+ * textured (benchmark scene drifting 1.5 px/frame), dark, static textured scenes, the
+ * second benchmark scene drifting (objects, on which no constant was set) and the static one
+ * under 0.25 EV illumination jitter: the map
  * found from FRAMES frames against truth (recall, false sites in % of pixels, lattice period),
  * the residue at the defect sites in units of the local noise (all of them; those the map
  * repairs; those where the scene is resolved by the same-colour neighbours; and the floor:
@@ -20,7 +21,8 @@ int main(int argc, char **argv)
         return fprintf(stderr, "usage: bench_rawfix [WxH] [frames]\n"), 2;
     if (argc > 2)
         frames = (uint32_t)atoi(argv[2]);
-    static const char *scene_names[] = {"flat", "textured", "dark", "static", "objects"};
+    static const char *scene_names[] = {"flat", "textured", "dark", "static", "objects",
+                                        "jitter"};
     printf("%ux%u active, %u frames; recall %% (found/true), false sites %% of pixels; hidden: "
            "defect sites whose value the defect changed in no sampled frame (clipped), not "
            "counted\n", w, h, frames);
@@ -30,7 +32,7 @@ int main(int argc, char **argv)
     int failed = 0;
     for (int clean = 0; clean < 2; clean++)
         for (int gap = 0; gap <= 4; gap += 4)
-            for (int sc = 0; sc < 5; sc++) {
+            for (int sc = 0; sc < 6; sc++) {
                 defect_case c = {.width = w, .height = h, .frames = frames,
                                  .ev_gap = gap, .scene = (case_scene)sc,
                                  .defects = !clean, .seed = 1};

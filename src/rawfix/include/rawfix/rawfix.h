@@ -11,6 +11,10 @@
  * and along its column (y +- 2, or y +- 4 in dual-ISO frames so that the neighbours are in
  * its own field): the mean deviation over the frames, in noise units, is large both ways and
  * has the same sign. A scene edge is off one way only; texture that moves averages out.
+ * A sample whose same-colour neighbours average out around it (their mean deviations along
+ * the directions that miss the sample stay a third of its own or less) needs fewer sigmas:
+ * still fine texture moves its neighbours as much as itself. Weak single defects in clusters
+ * are the scene's still detail and are dropped.
  * The thresholds count the independent looks the frames give (the variation of each
  * sample's deviation between frames, per tile), so a noiseless clip, whose frames are one
  * look, has no defects. Where clipping hides a sample or its neighbours, it still counts
@@ -70,6 +74,7 @@ uint64_t mp_rawfix_lattice_sites(const rawfix_lattice *l);
 /* One frame's measurement (reused between frames). */
 typedef struct rawfix_measurement {
     uint32_t width, height;
+    uint32_t vstep;                 /* column step to a same-colour sample of the field */
     int16_t *zh, *zv;               /* per sample: deviation from the row / column
                                      * neighbours in noise units x 16, or RAWFIX_NO_Z */
     size_t capacity;
