@@ -150,6 +150,21 @@ int main(int argc, char **argv)
         t_rec[r] = (t5 - t4) * 1e3;
     }
     double det = median(t_det, runs), sta = median(t_stats, runs), rec = median(t_rec, runs);
+    if (mp_dualiso_denoise_wanted(&lv)) {
+        /* the denoise alone, on the reconstructed frame (its input is the blend's output) */
+        double t_dn[MAX_RUNS];
+        float *mem = NULL;
+        size_t mem_size = 0;
+        for (int r = 0; r < runs; r++) {
+            double t0 = now();
+            if (mp_dualiso_denoise(&lv, &out, &mem, &mem_size, &err) != MP_OK)
+                return fail(&err);
+            t_dn[r] = (now() - t0) * 1e3;
+        }
+        free(mem);
+        printf("denoise       %7.1f ms/frame  (part of reconstruct at this gap)\n",
+               median(t_dn, runs));
+    }
     printf("detect        %7.1f ms/frame\n", det);
     printf("stats         %7.1f ms/frame\n", sta);
     printf("pool (%d fr)   %7.1f ms/clip\n", POOL, median(t_pool, runs));
