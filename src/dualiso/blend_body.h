@@ -108,7 +108,8 @@ void FN(mp_dualiso_blend_mix)(const dualiso_blend_row *r, uint32_t x0, uint32_t 
                                   v_mul(quarter, v_add(v_loadu(bval + x - 2),
                                                        v_loadu(bval + x + 2))));
                 vf k = v_fade_of(v_sub(lm, shadow_lo), r->shadow_span);
-                B = v_sel(sm, v_add(B, v_mul(k, v_sub(smooth, B))), B);
+                if (shadow == 1)
+                    B = v_sel(sm, v_add(B, v_mul(k, v_sub(smooth, B))), B);
                 vb = v_sel(sm, v_mul(vb, v_sub(one, v_mul(k_var, k))), vb);
             }
         }

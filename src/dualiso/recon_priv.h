@@ -14,6 +14,8 @@
 #define QPAD 32               /* padding of the quarter-pixel guide rows (>= 3 rows x 2 px) */
 #define CS_RING 8             /* chroma smoothing: cell rows kept (>= 5 for 5x5), power of 2 */
 #define NDIR 17               /* edge directions: -2 .. +2 px per row, quarter-pixel steps */
+#define DUALISO_FADE_LO 0.70  /* bright field fades out between these fractions of */
+#define DUALISO_FADE_HI 0.92  /* its clip (in dark-field units) */
 
 /* The rows one blended row needs besides the ring: its estimate (interp.c) and scratch. */
 typedef struct blend_set {
@@ -43,6 +45,8 @@ struct dualiso_workspace {
     uint32_t *keys;               /* row alignment: sort keys of one row */
     float *row_off;               /* per-row dark-field offsets of the frame */
     uint32_t row_off_size;
+    float *dn_mem;                /* cross-field denoise rows (denoise.c) */
+    size_t dn_size;               /* ... and how many floats they hold */
 };
 
 typedef struct frame_ctx {
@@ -55,6 +59,7 @@ typedef struct frame_ctx {
     float search_level;       /* native bright level from which edges are searched */
     float clip_floor;         /* least dark value under a clipped bright sample */
     float var_dark, gain;     /* dark-field read noise variance, photon gain (DN, per DN) */
+    int denoise;              /* small ISO gap: denoise.c runs after the blend */
 } frame_ctx;
 
 /* Makes the tables (for lv) and the row buffers (for width, height) ready; resets the ring. */

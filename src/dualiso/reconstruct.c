@@ -26,8 +26,6 @@
 #define SHADOW_HI 6.0f        /* the bright field's read noise (dark-field units) */
 #define LEVEL_WIN 3           /* level averaging window: 7 same-colour samples */
 #define CLIP_FLOOR 0.98f      /* a clipped bright sample bounds the estimate from below */
-#define FADE_LO 0.70          /* bright field fades out between these fractions of */
-#define FADE_HI 0.92          /* its clip (in dark-field units) */
 
 void mp_dualiso_options_default(dualiso_options *o)
 {
@@ -165,14 +163,15 @@ static void blend_begin(frame_ctx *c, int32_t y, uint16_t *dst, blend_rows *b)
     const float var_b = nb * nb;
     const float gain = (float)lv->gain_dark;
     const float clip_b = (float)((lv->white_bright - lv->black_bright) / lv->ratio);
-    const float fade_lo = FADE_LO * clip_b, fade_span = (FADE_HI - FADE_LO) * clip_b;
+    const float fade_lo = DUALISO_FADE_LO * clip_b;
+    const float fade_span = (DUALISO_FADE_HI - DUALISO_FADE_LO) * clip_b;
     const float ob = (float)lv->out_black, oscale = (float)lv->out_scale;
     const float owhite = (float)lv->out_white;
 
     b->lev = ws->scratch[0];
     b->ex_mean = ws->scratch[5];
     b->r = (dualiso_blend_row){
-        .w = w, .bright = bright, .shadow = c->opt->shadow_smooth,
+        .w = w, .bright = bright, .shadow = c->opt->shadow_smooth ? 1 + c->denoise : 0,
         .nat = nat, .mis = ws->mis, .lev_mean = ws->scratch[1],
         .est = ws->est, .vn = ws->scratch[2], .vo = ws->scratch[3], .ex = ws->scratch[4],
         .nclip = nclip, .est_clip = ws->est_clip, .est_mid = ws->est_mid, .dst = dst,
@@ -220,7 +219,8 @@ static void blend_rows_all(frame_ctx *c, mp_frame *out)
         box_means(jobs, more ? 2 : 1, w);
         cur.r.ex = cur.ex_mean;
         c->dsp->blend_mix(&cur.r, 0, w);
-        mp_dualiso_chroma_row(c, out, (uint32_t)y);
+        if (!c->denoise)
+            mp_dualiso_chroma_row(c, out, (uint32_t)y);
         if (more) {
             c->dsp->blend_noise(&next.r, 0, w);
             cur = next;
@@ -318,14 +318,20 @@ mp_status mp_dualiso_reconstruct(const mp_frame *in, const dualiso_levels *lv,
                    .search_level = (float)(SEARCH_LO * clip_b),
                    .clip_floor = (float)(CLIP_FLOOR * clip_b),
                    .var_dark = (float)(lv->noise_dark * lv->noise_dark),
-                   .gain = (float)lv->gain_dark};
+                   .gain = (float)lv->gain_dark,
+                   .denoise = mp_dualiso_denoise_wanted(lv)};
     double top = (1u << lv->bits) - 1;
     c.clip_raw[0] = (uint16_t)fmin(ceil(lv->white_dark), top);
     c.clip_raw[1] = (uint16_t)fmin(ceil(lv->white_bright), top);
     if (opt->row_align)
         mp_dualiso_row_offsets(in, lv, ws->lut[0], ws->lut[1], c.clip_raw[0], c.clip_raw[1],
-                            (float)(FADE_LO * (lv->white_bright - lv->black_bright) / lv->ratio),
+                            (float)(DUALISO_FADE_LO * (lv->white_bright - lv->black_bright) / lv->ratio),
                             ws->scratch[0], ws->keys, ws->row_off);
     blend_rows_all(&c, out);
-    return MP_OK;
+    if (c.denoise) {
+        st = mp_dualiso_denoise(lv, out, &ws->dn_mem, &ws->dn_size, err);
+        for (uint32_t y = 0; st == MP_OK && y < in->height; y++)
+            mp_dualiso_chroma_row(&c, out, y);
+    }
+    return st;
 }

@@ -101,6 +101,7 @@ void mp_dualiso_workspace_free(dualiso_workspace *ws)
         return;
     free_rows(ws);
     free(ws->row_off);
+    free(ws->dn_mem);
     for (int f = 0; f < 2; f++) {
         free(ws->lut[f]);
         free(ws->glut[f]);

@@ -43,7 +43,7 @@ static inline float dualiso_fade_of(float a, float span)
  * noise (box-filtered between the two kernels); dst: the output row. */
 typedef struct dualiso_blend_row {
     uint32_t w;
-    int bright, shadow;
+    int bright, shadow;                   /* shadow: 0 off, 1 smoothing, 2 its weights only */
     const float *nat, *mis, *lev_mean;
     float *est, *vn, *vo, *ex;
     const uint8_t *nclip, *est_clip, *est_mid;
@@ -100,11 +100,14 @@ static inline void dualiso_blend_mix_px(const dualiso_blend_row *r, uint32_t x)
     float vd = bright ? v_o : r->vn[x], vb = bright ? r->vn[x] : v_o;
     /* Deep shadows, a few bright-field read-noise sigmas and below: detail is lost in
      * noise, so the bright value is smoothed with its same-colour row neighbours
-     * ([1 2 1] / 4 cuts the noise variance to 3/8). */
+     * ([1 2 1] / 4 cuts the noise variance to 3/8). shadow 2: the frame is denoised after
+     * the blend (small ISO gaps), so only the weights are those of the smoothed value (the
+     * mix the flat-field bias figures were measured with), the value itself stays. */
     if (r->shadow && b_ok && x >= 2 && x + 2 < r->w && !bclip[x - 2] && !bclip[x + 2]) {
         float smooth = 0.5f * B + 0.25f * (bval[x - 2] + bval[x + 2]);
         float k = dualiso_fade_of(r->lev_mean[x] - r->shadow_lo, r->shadow_span);
-        B += k * (smooth - B);
+        if (r->shadow == 1)
+            B += k * (smooth - B);
         vb *= 1 - 0.625f * k;
     }
     float out = r->owhite; /* both fields clipped */

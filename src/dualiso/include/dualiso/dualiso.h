@@ -18,6 +18,7 @@
 #ifndef MP_DUALISO_H
 #define MP_DUALISO_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "common/mp_frame.h"
@@ -177,6 +178,17 @@ void mp_dualiso_workspace_free(dualiso_workspace *ws);
 mp_status mp_dualiso_reconstruct(const mp_frame *in, const dualiso_levels *lv,
                               const dualiso_options *opt, dualiso_workspace *ws, mp_frame *out,
                               mp_error *err);
+
+/* Small ISO gaps (up to 2.5 EV: 100/200, 100/400), where both fields carry comparable
+ * information: mp_dualiso_reconstruct then leaves out the blend's shadow smoothing and runs
+ * mp_dualiso_denoise on the blended frame instead. Decided from the levels alone. */
+int mp_dualiso_denoise_wanted(const dualiso_levels *lv);
+
+/* Cross-field non-local mean of a blended frame in place (denoise.c): noise averaged where
+ * the 3x3 patches around same-colour neighbours agree within the noise the levels predict,
+ * structure kept where they do not. *mem / *mem_size: reusable row memory (realloc'ed). */
+mp_status mp_dualiso_denoise(const dualiso_levels *lv, mp_frame *out, float **mem,
+                             size_t *mem_size, mp_error *err);
 
 /* Non-dual frames: only the level normalisation of the output mapping. */
 mp_status mp_dualiso_passthrough(const mp_frame *in, const dualiso_levels *lv, mp_frame *out,
