@@ -13,7 +13,9 @@
 # Wall time, CPU time (user + sys, all threads), peak RSS and fps = frames / wall. Scratch in /dev/shm
 # when there is one, so the disk does not count. mlvpipe runs include its levels pre-pass.
 # Part (a) also runs mlvpipe at --threads 1 (memory per worker), with --prores-encoder aw, and
-# at --cpu-flags c (the develop kernels' SIMD gain), and prints the movies' data rates.
+# at --cpu-flags c (the develop kernels' SIMD gain), and prints the movies' data rates, then
+# the split (a'): the CPU each side spends before its encoder, and ffmpeg's encoder on each
+# side's frames (the encoder's cost on a developed picture against ffmpeg's own picture).
 # usage: bench_movie.sh MLVPIPE MLVSYNTH [FRAMES (48) [a: part (a) only]]
 set -u
 mlvpipe=$1
@@ -82,6 +84,50 @@ measure "mlvpipe convert --to ffv1 --threads 1" \
 for f in a1.mov a1w.mov a3.mov a4.mov a5.mkv a6.mkv; do
     printf '  %-8s %6.1f Mb/s\n' "$f" "$(echo "$(stat -c %s "$tmp/$f") * 8 * 25 / $frames / 1000000" | bc -l)"
 done
+
+# The split: each side's work before the encoder (mlvpipe: pre-pass, read, develop; ffmpeg:
+# demux, Bayer interpolation) and the same ffmpeg encoder command on each side's pictures
+# (rgb48le files, so swscale's conversion to the encoder's format is in both rows alike).
+# What the encoder rows differ by is the picture, not the program around it.
+echo "(a') the split: the work before the encoder, and ffmpeg encoding each side's frames"
+measure "mlvpipe analyze (the pre-pass alone)" \
+    "$mlvpipe" analyze "$tmp/n.MLV" -o "$tmp/n.levels.json"
+measure "mlvpipe convert --to rawvideo (no encoder)" \
+    "$mlvpipe" -v convert "$tmp/n.MLV" --to rawvideo -o "$tmp/ours.rgb"
+before_m=$cpu
+ours_size=$(grep -o -- '-s [0-9]*x[0-9]*' "$tmp/last.err" | cut -d' ' -f2)
+[ -n "$ours_size" ] || die "no picture size in: $(cat "$tmp/last.err")"
+measure "ffmpeg -i CLIP.MLV -f rawvideo rgb48le (no encoder)" \
+    ffmpeg -nostdin -v error -i "$tmp/n.MLV" -f rawvideo -pix_fmt rgb48le "$tmp/ff.rgb"
+before_f=$cpu
+# encode SIDE SIZE LABEL OUT ARGS...: the encoder alone on one side's rgb48le frames
+encode() {
+    local side=$1 size=$2 label=$3 out=$4
+    shift 4
+    measure "$label" ffmpeg -nostdin -v error -f rawvideo -pix_fmt rgb48le -s "$size" -r 25 \
+        -i "$tmp/$side.rgb" "$@" "$tmp/$out"
+}
+encode ours "$ours_size" "prores_ks 422 HQ on mlvpipe's frames ($ours_size)" e1.mov \
+    -c:v prores_ks -profile:v 3 -pix_fmt yuv422p10le
+enc_pm=$cpu
+encode ff "${W}x${H}" "prores_ks 422 HQ on ffmpeg's frames (${W}x${H})" e2.mov \
+    -c:v prores_ks -profile:v 3 -pix_fmt yuv422p10le
+enc_pf=$cpu
+ffv1_args=(-c:v ffv1 -level 3 -slices 16 -coder 1 -slicecrc 1 -g 1 -pix_fmt gbrp16le)
+encode ours "$ours_size" "ffv1 gbrp16le on mlvpipe's frames" e3.mkv "${ffv1_args[@]}"
+enc_fm=$cpu
+encode ff "${W}x${H}" "ffv1 gbrp16le on ffmpeg's frames" e4.mkv "${ffv1_args[@]}"
+enc_ff=$cpu
+rm -f "$tmp/ours.rgb" "$tmp/ff.rgb"
+for f in e1.mov e2.mov e3.mkv e4.mkv; do
+    printf '  %-8s %6.1f Mb/s\n' "$f" "$(echo "$(stat -c %s "$tmp/$f") * 8 * 25 / $frames / 1000000" | bc -l)"
+done
+# per-pixel CPU ratio: mlvpipe's picture is the active area, smaller than ffmpeg's
+px_ratio=$(echo "$W * $H / (${ours_size%x*} * ${ours_size#*x})" | bc -l)
+printf 'CPU before the encoder: mlvpipe %.2f s, ffmpeg %.2f s\n' "$before_m" "$before_f"
+printf 'encoder CPU on mlvpipe'"'"'s / ffmpeg'"'"'s frames: ProRes %.2fx, FFV1 %.2fx (per pixel %.2fx, %.2fx)\n' \
+    "$(echo "$enc_pm / $enc_pf" | bc -l)" "$(echo "$enc_fm / $enc_ff" | bc -l)" \
+    "$(echo "$enc_pm / $enc_pf * $px_ratio" | bc -l)" "$(echo "$enc_fm / $enc_ff * $px_ratio" | bc -l)"
 
 if [ "$only" = a ]; then
     echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

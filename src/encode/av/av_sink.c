@@ -29,22 +29,25 @@ typedef struct kind_info {
     int takes_audio;
     int needs_seek;
     uint32_t min_width, min_height;   /* the encoder refuses smaller pictures */
-    int stateful;              /* the encoder carries state from frame to frame (below) */
+    int one_encoder;           /* one encoder for the whole movie, not one per worker (below) */
 } kind_info;
 
 /* prores_ks does not tie its profile to a pixel format (doc/outputs.md 1): the 4:2:2 profiles
  * get yuv422p10le, 4444 yuv444p10le. dnxhd checks the pairing itself (DNxHR HQ is 8-bit
  * 4:2:2 only, HQX 10-bit 4:2:2, 444 10-bit 4:4:4) and takes DNxHR from 256x120 up.
- * dnxhd starts each frame's quantiser search from the previous frame's result, so it is the
- * one kind kept on a single encoder (stateful); every other encoder here codes a picture the
- * same whichever encoder instance sees it, which lets workers encode frames in parallel. */
+ * dnxhd starts each frame's quantiser search from the previous frame's result, so it stays on
+ * a single encoder (one_encoder). FFV1 does too, for memory: its 16-bit RGB context takes
+ * ~380 MiB per encoder at 1080p, and its 16 slices keep the encoder's own slice threads as
+ * busy as per-worker encoders (same bytes: the slices never depend on the thread count).
+ * Every other encoder here codes a picture the same whichever encoder instance sees it, which
+ * lets workers encode frames in parallel. */
 static const kind_info kinds[] = {
     [AV_SINK_PRORES_422HQ] = {"prores422hq", "mov", "prores_ks", AV_PIX_FMT_YUV422P10LE,
                               FF_PROFILE_PRORES_HQ, 1, 1, 2, 2, 0},
     [AV_SINK_PRORES_4444] = {"prores4444", "mov", "prores_ks", AV_PIX_FMT_YUV444P10LE,
                              FF_PROFILE_PRORES_4444, 1, 1, 2, 2, 0},
     [AV_SINK_FFV1] = {"ffv1", "matroska", "ffv1", AV_PIX_FMT_GBRP16LE, FF_PROFILE_UNKNOWN, 1, 0,
-                      2, 2, 0},
+                      2, 2, 1},
     [AV_SINK_NUT] = {"nut", "nut", "rawvideo", AV_PIX_FMT_GBRP16LE, FF_PROFILE_UNKNOWN, 1, 0, 2,
                      2, 0},
     [AV_SINK_RAWVIDEO] = {"rawvideo", "rawvideo", "rawvideo", AV_PIX_FMT_RGB48LE,
@@ -305,7 +308,7 @@ static mp_status encoder_open(const mp_av_sink *s, int threads, mp_av_encoder **
 mp_status mp_av_encoder_new(const mp_av_sink *s, mp_av_encoder **out, mp_error *err)
 {
     *out = NULL;
-    return s->kind->stateful ? MP_OK : encoder_open(s, 1, out, err);
+    return s->kind->one_encoder ? MP_OK : encoder_open(s, 1, out, err);
 }
 
 mp_av_encoder *mp_av_sink_encoder(mp_av_sink *s)

@@ -8,7 +8,8 @@
  * so chunks of a clip join with farm/join.h (mlvpipe join). NUT and rawvideo carry no colour
  * tags (rawvideo no size or rate either): opening one logs, at info level (-v), the ffmpeg
  * input options that read it as written. Pictures are encoded on the pipeline's workers
- * (one encoder each, mp_sink_ops.encoder_new) except DNxHR's, which write_rgb encodes; a lost
+ * (one encoder each, mp_sink_ops.encoder_new) except DNxHR's and FFV1's, which write_rgb
+ * encodes (one encoder, slice threads); a lost
  * frame repeats the previous packet (the same bytes a second encoding would give). */
 #include <stdlib.h>
 #include <string.h>

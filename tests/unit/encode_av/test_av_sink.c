@@ -1,6 +1,7 @@
 /* mp_av_sink refusals and file handling: bad params, MOV on stdout, full-range ProRes, frames out
  * of order, audio without an audio stream or after its end, an existing output, a missing
- * folder; abort and failed finishes leave no temporary file; kind names round-trip. */
+ * folder; abort and failed finishes leave no temporary file; kind names round-trip; which
+ * kinds give the pipeline's workers encoders of their own. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -252,6 +253,36 @@ static void test_files(void **state)
     unlink(path_of("f.mov"));
 }
 
+/* Workers get encoders of their own for ProRes, NUT and rawvideo; DNxHR (state carried from
+ * frame to frame) and FFV1 (~380 MiB of context per encoder at 1080p) stay on the sink's one
+ * encoder, which then slice-threads. */
+static void test_worker_encoders(void **state)
+{
+    (void)state;
+    for (int k = 0; k <= AV_SINK_DNXHR_444; k++) {
+        mp_av_sink_params p;
+        mp_error err;
+        mp_av_sink *s = NULL;
+        params(&p, (mp_av_sink_kind)k);
+        p.width = 256;
+        p.height = 120;
+        p.threads = 2;
+        assert_int_equal(mp_av_sink_open(&s, path_of("w.out"), &p, &err), MP_OK);
+        mp_av_encoder *enc = NULL;
+        assert_int_equal(mp_av_encoder_new(s, &enc, &err), MP_OK);
+        int shared = k == AV_SINK_FFV1 || k == AV_SINK_DNXHR_HQ || k == AV_SINK_DNXHR_HQX ||
+                     k == AV_SINK_DNXHR_444;
+        if (shared)
+            assert_null(enc);
+        else
+            assert_non_null(enc);
+        assert_non_null(mp_av_sink_encoder(s));
+        mp_av_encoder_free(enc);
+        mp_av_sink_abort(s);
+    }
+    assert_int_equal(entries(), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -259,6 +290,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_bad_params, setup, teardown),
         cmocka_unit_test_setup_teardown(test_order_and_audio, setup, teardown),
         cmocka_unit_test_setup_teardown(test_files, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_worker_encoders, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

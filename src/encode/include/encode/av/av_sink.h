@@ -150,7 +150,8 @@ mp_status mp_av_sink_write_rgb(mp_av_sink *s, const uint16_t *const planes[3], s
 /* Encoding on the caller's threads: an encoder of the sink's kind with its own picture
  * buffer (about one picture in the kind's pixel format), used by one thread at a time, freed
  * before the sink is finished. *enc is NULL (and MP_OK returned) for DNxHR, whose encoder
- * carries its quantiser from frame to frame: write its frames with mp_av_sink_write_rgb. */
+ * carries its quantiser from frame to frame, and for FFV1, whose encoder is too big to have
+ * one per thread (it slice-threads instead): write their frames with mp_av_sink_write_rgb. */
 typedef struct mp_av_encoder mp_av_encoder;
 mp_status mp_av_encoder_new(const mp_av_sink *s, mp_av_encoder **enc, mp_error *err);
 void mp_av_encoder_free(mp_av_encoder *enc);   /* NULL is ignored */
