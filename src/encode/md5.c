@@ -1,7 +1,5 @@
 #include "encode/md5.h"
 
-#include <libavutil/md5.h>
-#include <libavutil/mem.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,10 +15,9 @@ static void to_hex(const uint8_t d[16], char hex[33])
 
 mp_status mp_frame_md5(const mp_frame *f, char hex[33], mp_error *err)
 {
-    struct AVMD5 *ctx = av_md5_alloc();
-    if (!ctx)
-        return mp_error_set(err, MP_ERR_NOMEM, "md5: out of memory");
-    av_md5_init(ctx);
+    (void)err;
+    mp_md5 ctx;
+    mp_md5_init(&ctx);
     /* Byte order fixed to little-endian so digests match on every host. */
     uint8_t buf[4096];
     size_t n = (size_t)f->width * f->height, i = 0;
@@ -30,11 +27,10 @@ mp_status mp_frame_md5(const mp_frame *f, char hex[33], mp_error *err)
             buf[2 * k] = (uint8_t)f->data[i];
             buf[2 * k + 1] = (uint8_t)(f->data[i] >> 8);
         }
-        av_md5_update(ctx, buf, 2 * k);
+        mp_md5_update(&ctx, buf, 2 * k);
     }
     uint8_t d[16];
-    av_md5_final(ctx, d);
-    av_free(ctx);
+    mp_md5_final(&ctx, d);
     to_hex(d, hex);
     return MP_OK;
 }
@@ -45,7 +41,8 @@ typedef struct md5_sink {
     int has_path, overwrite, fsync;
     char *text;
     size_t len, cap;
-    struct AVMD5 *audio;
+    int has_audio;
+    mp_md5 audio;
 } md5_sink;
 
 static mp_status append(md5_sink *s, const char *line, mp_error *err)
@@ -95,31 +92,30 @@ static mp_status md5_write_frame(void *priv, const mp_frame *f, const mp_frame_m
 static mp_status md5_write_audio(void *priv, const void *pcm, size_t bytes, mp_error *err)
 {
     md5_sink *s = priv;
-    if (!s->audio) {
-        if (!(s->audio = av_md5_alloc()))
-            return mp_error_set(err, MP_ERR_NOMEM, "md5: out of memory");
-        av_md5_init(s->audio);
+    (void)err;
+    if (!s->has_audio) {
+        mp_md5_init(&s->audio);
+        s->has_audio = 1;
     }
-    av_md5_update(s->audio, pcm, bytes);
+    mp_md5_update(&s->audio, pcm, bytes);
     return MP_OK;
 }
 
 static void md5_free(md5_sink *s)
 {
     free(s->text);
-    av_free(s->audio);
     s->text = NULL;
-    s->audio = NULL;
+    s->has_audio = 0;
 }
 
 static mp_status md5_finish(void *priv, mp_error *err)
 {
     md5_sink *s = priv;
     mp_status st = MP_OK;
-    if (s->audio) {
+    if (s->has_audio) {
         uint8_t d[16];
         char hex[33], line[64];
-        av_md5_final(s->audio, d);
+        mp_md5_final(&s->audio, d);
         to_hex(d, hex);
         snprintf(line, sizeof line, "audio %s\n", hex);
         st = append(s, line, err);

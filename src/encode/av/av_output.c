@@ -1,4 +1,5 @@
 #include "encode/av/av_output.h"
+#include "encode/av/av_load.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -27,7 +28,7 @@ mp_status mp_av_output_fail(const mp_av_output *o, int averr, const char *name, 
         return o->error.code;
     }
     char reason[AV_ERROR_MAX_STRING_SIZE];
-    av_strerror(averr, reason, sizeof reason);
+    mp_libav.av_strerror(averr, reason, sizeof reason);
     return mp_error_set(err, averr == AVERROR(ENOMEM) ? MP_ERR_NOMEM : MP_ERR_IO, "%s: %s: %s",
                         name, what, reason);
 }
@@ -124,12 +125,12 @@ mp_status mp_av_output_open(mp_av_output *o, const char *path, int overwrite, mp
     mp_status st;
     if (!o->is_stdout && (st = mp_out_open(&o->file, path, overwrite, err)) != MP_OK)
         return st;
-    uint8_t *buffer = av_malloc(IO_BUFFER);
+    uint8_t *buffer = mp_libav.av_malloc(IO_BUFFER);
     if (buffer)
-        o->pb = avio_alloc_context(buffer, IO_BUFFER, 1, o, NULL, write_packet,
-                                   o->is_stdout ? NULL : seek_file);
+        o->pb = mp_libav.avio_alloc_context(buffer, IO_BUFFER, 1, o, NULL, write_packet,
+                                            o->is_stdout ? NULL : seek_file);
     if (!o->pb) {
-        av_free(buffer);
+        mp_libav.av_free(buffer);
         mp_av_output_abort(o);
         return mp_error_set(err, MP_ERR_NOMEM, "%s: cannot allocate the output buffer", path);
     }
@@ -139,14 +140,14 @@ mp_status mp_av_output_open(mp_av_output *o, const char *path, int overwrite, mp
 static void free_context(mp_av_output *o)
 {
     if (o->pb) {
-        av_freep(&o->pb->buffer);
-        avio_context_free(&o->pb);
+        mp_libav.av_freep(&o->pb->buffer);
+        mp_libav.avio_context_free(&o->pb);
     }
 }
 
 mp_status mp_av_output_commit(mp_av_output *o, mp_error *err)
 {
-    avio_flush(o->pb);
+    mp_libav.avio_flush(o->pb);
     free_context(o);
     if (o->failed) {
         mp_av_output_abort(o);

@@ -17,6 +17,7 @@
 #include "encode/av/av_output.h"
 #include "encode/av/av_timing.h"
 #include "encode/av/av_yuv.h"
+#include "encode/av/av_load.h"
 
 #define MAX_SIZE 16384
 
@@ -107,18 +108,19 @@ void mp_av_sink_params_default(mp_av_sink_params *p)
 
 int mp_av_sink_reader_options(const mp_av_sink_params *p, char *buf, size_t size)
 {
-    if (p->kind != AV_SINK_NUT && p->kind != AV_SINK_RAWVIDEO) {
+    if ((p->kind != AV_SINK_NUT && p->kind != AV_SINK_RAWVIDEO) || mp_libav_load(NULL) != MP_OK) {
         if (size)
             buf[0] = 0;
         return 0;
     }
     const kind_info *k = &kinds[p->kind];
     AVRational fps;
-    av_reduce(&fps.num, &fps.den, p->fps_num, p->fps_den, INT32_MAX);
+    mp_libav.av_reduce(&fps.num, &fps.den, p->fps_num, p->fps_den, INT32_MAX);
     char shape[96], tags[128];
     if (p->kind == AV_SINK_RAWVIDEO)
         snprintf(shape, sizeof shape, "-f rawvideo -pix_fmt %s -s %ux%u -r %d/%d",
-                 av_get_pix_fmt_name(k->pix_fmt), p->width, p->height, fps.num, fps.den);
+                 mp_libav.av_get_pix_fmt_name(k->pix_fmt), p->width, p->height, fps.num,
+                 fps.den);
     else
         snprintf(shape, sizeof shape, "-f nut");
     /* Unspecified tags (e.g. the LogC or S-Log3 curves, which libav has no name for) are
@@ -127,9 +129,10 @@ int mp_av_sink_reader_options(const mp_av_sink_params *p, char *buf, size_t size
     tags[0] = 0;
     if (p->primaries != AVCOL_PRI_UNSPECIFIED && n < sizeof tags)
         n += (size_t)snprintf(tags + n, sizeof tags - n, "-color_primaries %s ",
-                              av_color_primaries_name(p->primaries));
+                              mp_libav.av_color_primaries_name(p->primaries));
     if (p->transfer != AVCOL_TRC_UNSPECIFIED && n < sizeof tags)
-        snprintf(tags + n, sizeof tags - n, "-color_trc %s ", av_color_transfer_name(p->transfer));
+        snprintf(tags + n, sizeof tags - n, "-color_trc %s ",
+                 mp_libav.av_color_transfer_name(p->transfer));
     return snprintf(buf, size, "%s-colorspace rgb -color_range pc %s -i -", tags, shape);
 }
 
@@ -212,9 +215,9 @@ void mp_av_encoder_free(mp_av_encoder *e)
 {
     if (!e)
         return;
-    avcodec_free_context(&e->ctx);
-    av_frame_free(&e->frame);
-    av_packet_free(&e->pkt);
+    mp_libav.avcodec_free_context(&e->ctx);
+    mp_libav.av_frame_free(&e->frame);
+    mp_libav.av_packet_free(&e->pkt);
     free(e->row8);
     free(e);
 }
@@ -228,16 +231,16 @@ static mp_status encoder_open(const mp_av_sink *s, int threads, mp_av_encoder **
     const kind_info *k = s->kind;
     const char *name = mp_av_output_name(&s->out);
     *out = NULL;
-    const AVCodec *codec = avcodec_find_encoder_by_name(s->encoder);
+    const AVCodec *codec = mp_libav.avcodec_find_encoder_by_name(s->encoder);
     if (!codec)
         return mp_error_set(err, MP_ERR_UNSUPPORTED, "%s: libavcodec has no %s encoder", name,
                             s->encoder);
     mp_av_encoder *e = calloc(1, sizeof *e);
-    AVCodecContext *c = e ? e->ctx = avcodec_alloc_context3(codec) : NULL;
+    AVCodecContext *c = e ? e->ctx = mp_libav.avcodec_alloc_context3(codec) : NULL;
     if (e) {
         e->sink = s;
-        e->frame = av_frame_alloc();
-        e->pkt = av_packet_alloc();
+        e->frame = mp_libav.av_frame_alloc();
+        e->pkt = mp_libav.av_packet_alloc();
         if (s->is_yuv && s->yuv_bits == 8)
             e->row8 = malloc(3 * (size_t)s->p.width * sizeof *e->row8);
     }
@@ -252,8 +255,8 @@ static mp_status encoder_open(const mp_av_sink *s, int threads, mp_av_encoder **
     c->framerate = s->fps;
     c->sample_aspect_ratio = (AVRational){1, 1};
     if (s->p.sar_num && s->p.sar_den)
-        av_reduce(&c->sample_aspect_ratio.num, &c->sample_aspect_ratio.den, s->p.sar_num,
-                  s->p.sar_den, 65535);
+        mp_libav.av_reduce(&c->sample_aspect_ratio.num, &c->sample_aspect_ratio.den,
+                           s->p.sar_num, s->p.sar_den, 65535);
     c->gop_size = 1;
     c->thread_count = threads;
     c->thread_type = FF_THREAD_SLICE;
@@ -272,7 +275,7 @@ static mp_status encoder_open(const mp_av_sink *s, int threads, mp_av_encoder **
         /* prores_ks and dnxhd pick their profile from their private option
          * (AVCodecContext.profile is only reported back); prores_ks would auto-select from
          * the pixel format otherwise, dnxhd would write DNxHD. */
-        av_opt_set_int(c->priv_data, "profile", k->profile, 0);
+        mp_libav.av_opt_set_int(c->priv_data, "profile", k->profile, 0);
     }
     /* prores_ks under-estimates the packet of a detailed or noisy picture at the low rates
      * (Proxy, LT), grows the packet, and says so with a warning that asks for a sample and an
@@ -285,17 +288,17 @@ static mp_status encoder_open(const mp_av_sink *s, int threads, mp_av_encoder **
         /* Fixed by the frame size, never by the thread count, so the bytes do not change
          * with --threads; slices are what FFV1's threads work on. */
         c->slices = s->p.width >= 1280 && s->p.height >= 720 ? 16 : 4;
-        av_opt_set_int(c->priv_data, "slicecrc", 1, 0);
-        av_opt_set_int(c->priv_data, "coder", 1, 0);   /* range coder: what > 8 bits needs */
+        mp_libav.av_opt_set_int(c->priv_data, "slicecrc", 1, 0);
+        mp_libav.av_opt_set_int(c->priv_data, "coder", 1, 0);   /* range coder: > 8 bits */
     }
     if (s->fmt->oformat->flags & AVFMT_GLOBALHEADER)
         c->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
-    int r = avcodec_open2(c, codec, NULL);
+    int r = mp_libav.avcodec_open2(c, codec, NULL);
     if (r >= 0) {
         e->frame->format = c->pix_fmt;
         e->frame->width = c->width;
         e->frame->height = c->height;
-        r = av_frame_get_buffer(e->frame, 0);
+        r = mp_libav.av_frame_get_buffer(e->frame, 0);
     }
     if (r < 0) {
         mp_av_encoder_free(e);
@@ -322,18 +325,18 @@ static mp_status open_encoder(mp_av_sink *s, mp_error *err)
     if (st != MP_OK)
         return st;
     AVCodecContext *c = s->enc->ctx;
-    s->video = avformat_new_stream(s->fmt, NULL);
+    s->video = mp_libav.avformat_new_stream(s->fmt, NULL);
     if (!s->video)
         return mp_error_set(err, MP_ERR_NOMEM, "%s: cannot add the video stream",
                             mp_av_output_name(&s->out));
-    int r = avcodec_parameters_from_context(s->video->codecpar, c);
+    int r = mp_libav.avcodec_parameters_from_context(s->video->codecpar, c);
     if (r < 0)
         return mp_av_fail(s, r, "video stream parameters", err);
     s->video->time_base = s->time_base;
     s->video->avg_frame_rate = s->fps;
     s->video->r_frame_rate = s->fps;
     s->video->sample_aspect_ratio = c->sample_aspect_ratio;
-    if (!(s->pkt = av_packet_alloc()))
+    if (!(s->pkt = mp_libav.av_packet_alloc()))
         return mp_error_set(err, MP_ERR_NOMEM, "%s: cannot allocate a packet",
                             mp_av_output_name(&s->out));
     return MP_OK;
@@ -355,7 +358,7 @@ static mp_status add_audio(mp_av_sink *s, mp_error *err)
     mp_status st = mp_av_audio_init(&s->audio, a, s->fps, s->p.first_frame, s->p.audio_offset, err);
     if (st != MP_OK)
         return with_path(st, mp_av_output_name(&s->out), err);
-    AVStream *as = s->audio_stream = avformat_new_stream(s->fmt, NULL);
+    AVStream *as = s->audio_stream = mp_libav.avformat_new_stream(s->fmt, NULL);
     if (!as)
         return mp_error_set(err, MP_ERR_NOMEM, "%s: cannot add the audio stream",
                             mp_av_output_name(&s->out));
@@ -363,7 +366,7 @@ static mp_status add_audio(mp_av_sink *s, mp_error *err)
     par->codec_type = AVMEDIA_TYPE_AUDIO;
     par->codec_id = pcm_codec(a->bits_per_sample);
     par->sample_rate = (int)a->sample_rate;
-    av_channel_layout_default(&par->ch_layout, a->channels);
+    mp_libav.av_channel_layout_default(&par->ch_layout, a->channels);
     par->bits_per_coded_sample = a->bits_per_sample;
     par->bits_per_raw_sample = a->bits_per_sample;
     par->block_align = (int)s->audio.block_align;
@@ -374,7 +377,7 @@ static mp_status add_audio(mp_av_sink *s, mp_error *err)
 
 static mp_status open_muxer(mp_av_sink *s, mp_error *err)
 {
-    int r = avformat_alloc_output_context2(&s->fmt, NULL, s->kind->muxer, NULL);
+    int r = mp_libav.avformat_alloc_output_context2(&s->fmt, NULL, s->kind->muxer, NULL);
     if (r < 0)
         return mp_av_fail(s, r, s->kind->muxer, err);
     s->fmt->pb = s->out.pb;
@@ -390,9 +393,9 @@ static mp_status open_muxer(mp_av_sink *s, mp_error *err)
         st = start_timecode(s, tc, err);
     if (st != MP_OK)
         return st;
-    if (tc[0] && (r = av_dict_set(&s->fmt->metadata, "timecode", tc, 0)) < 0)
+    if (tc[0] && (r = mp_libav.av_dict_set(&s->fmt->metadata, "timecode", tc, 0)) < 0)
         return mp_av_fail(s, r, "timecode", err);
-    if ((r = avformat_write_header(s->fmt, NULL)) < 0)
+    if ((r = mp_libav.avformat_write_header(s->fmt, NULL)) < 0)
         return mp_av_fail(s, r, "writing the header", err);
     return MP_OK;
 }
@@ -403,13 +406,15 @@ mp_status mp_av_sink_open(mp_av_sink **out, const char *path, const mp_av_sink_p
     mp_status st = check_params(p, path, err);
     if (st != MP_OK)
         return st;
+    if ((st = with_path(mp_libav_load(err), path, err)) != MP_OK)
+        return st;
     mp_av_sink *s = calloc(1, sizeof *s);
     if (!s)
         return mp_error_set(err, MP_ERR_NOMEM, "%s: out of memory", path);
     s->p = *p;
     s->kind = &kinds[p->kind];
     s->encoder = p->prores_aw ? "prores_aw" : s->kind->encoder;
-    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(s->kind->pix_fmt);
+    const AVPixFmtDescriptor *desc = mp_libav.av_pix_fmt_desc_get(s->kind->pix_fmt);
     s->is_yuv = !(desc->flags & AV_PIX_FMT_FLAG_RGB);
     s->chroma_shift = desc->log2_chroma_w;
     s->yuv_bits = desc->comp[0].depth;
@@ -437,9 +442,10 @@ mp_status mp_av_sink_open(mp_av_sink **out, const char *path, const mp_av_sink_p
 
 static mp_status write_packet(mp_av_sink *s, AVStream *st, AVRational from, mp_error *err)
 {
-    av_packet_rescale_ts(s->pkt, from, st->time_base);
+    mp_libav.av_packet_rescale_ts(s->pkt, from, st->time_base);
     s->pkt->stream_index = st->index;
-    int r = av_interleaved_write_frame(s->fmt, s->pkt);   /* takes the packet's reference */
+    /* takes the packet's reference */
+    int r = mp_libav.av_interleaved_write_frame(s->fmt, s->pkt);
     return r < 0 ? mp_av_fail(s, r, "writing a packet", err) : MP_OK;
 }
 
@@ -447,7 +453,7 @@ static mp_status emit_audio_packet(void *opaque, const uint8_t *data, size_t byt
                                    uint32_t samples, mp_error *err)
 {
     mp_av_sink *s = opaque;
-    int r = av_new_packet(s->pkt, (int)bytes);
+    int r = mp_libav.av_new_packet(s->pkt, (int)bytes);
     if (r < 0)
         return mp_av_fail(s, r, "audio packet", err);
     memcpy(s->pkt->data, data, bytes);
@@ -521,7 +527,7 @@ mp_status mp_av_encode_rgb(mp_av_encoder *e, const uint16_t *const planes[3], si
     if (stride < s->p.width)
         return mp_error_set(err, MP_ERR_ARG, "%s: row stride %zu below the width %u", name,
                             stride, s->p.width);
-    int r = av_frame_make_writable(e->frame);
+    int r = mp_libav.av_frame_make_writable(e->frame);
     if (r < 0)
         return mp_av_output_fail(NULL, r, name, "frame buffer", err);
     fill_frame(e, planes, stride);
@@ -535,20 +541,21 @@ mp_status mp_av_encode_rgb(mp_av_encoder *e, const uint16_t *const planes[3], si
     f->pict_type = AV_PICTURE_TYPE_I;
     f->key_frame = 1;
     /* Slice threads only (encoder_open): the packet comes out of the same call. */
-    if ((r = avcodec_send_frame(c, f)) < 0 || (r = avcodec_receive_packet(c, e->pkt)) < 0)
+    if ((r = mp_libav.avcodec_send_frame(c, f)) < 0 ||
+        (r = mp_libav.avcodec_receive_packet(c, e->pkt)) < 0)
         return mp_av_output_fail(NULL, r, name, s->encoder, err);
     /* The encoder's buffer is sized for its worst case (FFV1 16-bit: about 4x what a frame
      * takes, its slices written spread over all of it); packets wait in the pipeline's slots,
      * so each keeps only its bytes. */
-    AVPacket *p = av_packet_alloc();
-    if (!p || (r = av_new_packet(p, e->pkt->size)) < 0 ||
-        (r = av_packet_copy_props(p, e->pkt)) < 0) {
-        av_packet_free(&p);
-        av_packet_unref(e->pkt);
+    AVPacket *p = mp_libav.av_packet_alloc();
+    if (!p || (r = mp_libav.av_new_packet(p, e->pkt->size)) < 0 ||
+        (r = mp_libav.av_packet_copy_props(p, e->pkt)) < 0) {
+        mp_libav.av_packet_free(&p);
+        mp_libav.av_packet_unref(e->pkt);
         return mp_error_set(err, MP_ERR_NOMEM, "%s: cannot allocate a packet", name);
     }
     memcpy(p->data, e->pkt->data, (size_t)e->pkt->size);
-    av_packet_unref(e->pkt);
+    mp_libav.av_packet_unref(e->pkt);
     *out = p;
     return MP_OK;
 }
@@ -569,7 +576,7 @@ mp_status mp_av_sink_write_packet(mp_av_sink *s, const AVPacket *pkt, uint64_t f
     mp_status st = check_next(s, frame, err);
     if (st != MP_OK)
         return st;
-    int r = av_packet_ref(s->pkt, pkt);
+    int r = mp_libav.av_packet_ref(s->pkt, pkt);
     if (r < 0)
         return mp_av_fail(s, r, "packet", err);
     s->pkt->pts = s->pkt->dts = (int64_t)frame;
@@ -593,7 +600,7 @@ mp_status mp_av_sink_write_rgb(mp_av_sink *s, const uint16_t *const planes[3], s
     st = mp_av_encode_rgb(s->enc, planes, stride, &pkt, err);
     if (st == MP_OK)
         st = mp_av_sink_write_packet(s, pkt, frame, err);
-    av_packet_free(&pkt);
+    mp_libav.av_packet_free(&pkt);
     return st;
 }
 
@@ -633,7 +640,7 @@ mp_status mp_av_sink_finish(mp_av_sink *s, mp_error *err)
     if (s->audio_stream)
         st = mp_av_audio_emit(&s->audio, s->p.first_frame + s->frames, 1, emit_audio_packet, s,
                            err);
-    if (st == MP_OK && (r = av_write_trailer(s->fmt)) < 0)
+    if (st == MP_OK && (r = mp_libav.av_write_trailer(s->fmt)) < 0)
         st = mp_av_fail(s, r, "writing the trailer", err);
     if (st == MP_OK) {
         st = mp_av_output_commit(&s->out, err);
@@ -649,9 +656,9 @@ void mp_av_sink_abort(mp_av_sink *s)
         return;
     if (s->fmt)
         s->fmt->pb = NULL;   /* mp_av_output owns it */
-    avformat_free_context(s->fmt);
+    mp_libav.avformat_free_context(s->fmt);
     mp_av_encoder_free(s->enc);
-    av_packet_free(&s->pkt);
+    mp_libav.av_packet_free(&s->pkt);
     mp_av_audio_free(&s->audio);
     mp_av_output_abort(&s->out);
     free(s);
@@ -666,7 +673,7 @@ static void forward_av_log(void *avcl, int level, const char *fmt, va_list vl)
         return;
     char line[1024];
     int print_prefix = 1;
-    av_log_format_line2(avcl, level, fmt, vl, line, sizeof line, &print_prefix);
+    mp_libav.av_log_format_line2(avcl, level, fmt, vl, line, sizeof line, &print_prefix);
     size_t n = strlen(line);
     while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
         line[--n] = 0;
@@ -677,11 +684,6 @@ static void forward_av_log(void *avcl, int level, const char *fmt, va_list vl)
 
 void mp_av_sink_route_av_log(const mp_logger *log)
 {
-    if (log && log->fn) {
-        av_log_target = *log;
-        av_log_set_callback(forward_av_log);
-    } else {
-        av_log_target = (mp_logger){0};
-        av_log_set_callback(av_log_default_callback);
-    }
+    av_log_target = log && log->fn ? *log : (mp_logger){0};
+    mp_libav_set_log_callback(av_log_target.fn ? forward_av_log : NULL);
 }

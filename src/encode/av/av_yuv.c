@@ -1,4 +1,5 @@
 #include "encode/av/av_yuv.h"
+#include "encode/av/av_load.h"
 
 #include <math.h>
 
@@ -34,8 +35,11 @@ mp_status mp_av_yuv_init_bits(mp_av_yuv_coeffs *c, enum AVColorSpace matrix,
     case AVCOL_SPC_SMPTE170M:
     case AVCOL_SPC_BT470BG: kr = 0.299; kb = 0.114; break;
     default:
-        return mp_error_set(err, MP_ERR_UNSUPPORTED, "Y'CbCr matrix %s is not supported",
-                            av_color_space_name(matrix) ? av_color_space_name(matrix) : "?");
+        return mp_error_set(
+            err, MP_ERR_UNSUPPORTED, "Y'CbCr matrix %s is not supported",
+            mp_libav_load(NULL) == MP_OK && mp_libav.av_color_space_name(matrix)
+                ? mp_libav.av_color_space_name(matrix)
+                : "?");
     }
     double y_span, c_span, y_base;
     switch (range) {

@@ -7,13 +7,14 @@
 #include <libavutil/opt.h>
 
 #include "encode/rgb_image.h"
+#include "encode/av/av_load.h"
 
 enum { EXR_FORMAT_HALF = 1, EXR_COMPRESSION_ZIP16 = 3 };   /* exr encoder option values */
 
 static mp_status av_failure(int averr, const char *what, mp_error *err)
 {
     char text[AV_ERROR_MAX_STRING_SIZE];
-    av_strerror(averr, text, sizeof text);
+    mp_libav.av_strerror(averr, text, sizeof text);
     return mp_error_set(err, averr == AVERROR(ENOMEM) ? MP_ERR_NOMEM : MP_ERR_IO,
                         "OpenEXR: %s: %s", what, text);
 }
@@ -35,15 +36,17 @@ mp_status mp_rgb_image_exr(const mp_rgb_image *im, uint8_t **out, size_t *len, m
 {
     *out = NULL;
     *len = 0;
-    const AVCodec *codec = avcodec_find_encoder(AV_CODEC_ID_EXR);
+    mp_status st = mp_libav_load(err);
+    if (st != MP_OK)
+        return st;
+    const AVCodec *codec = mp_libav.avcodec_find_encoder(AV_CODEC_ID_EXR);
     if (!codec)
         return mp_error_set(err, MP_ERR_UNSUPPORTED, "OpenEXR: libavcodec has no exr encoder");
     /* One encoder per picture: pictures of a sequence are written from several threads at
      * once, and opening this encoder costs next to nothing beside a frame. */
-    AVCodecContext *c = avcodec_alloc_context3(codec);
-    AVFrame *f = av_frame_alloc();
-    AVPacket *pkt = av_packet_alloc();
-    mp_status st = MP_OK;
+    AVCodecContext *c = mp_libav.avcodec_alloc_context3(codec);
+    AVFrame *f = mp_libav.av_frame_alloc();
+    AVPacket *pkt = mp_libav.av_packet_alloc();
     int r = 0;
     if (!c || !f || !pkt) {
         st = mp_error_set(err, MP_ERR_NOMEM, "OpenEXR: out of memory");
@@ -57,21 +60,22 @@ mp_status mp_rgb_image_exr(const mp_rgb_image *im, uint8_t **out, size_t *len, m
         c->sample_aspect_ratio = (AVRational){(int)im->aspect_num, (int)im->aspect_den};
     c->thread_count = 1;
     c->flags |= AV_CODEC_FLAG_BITEXACT;
-    av_opt_set_int(c->priv_data, "format", EXR_FORMAT_HALF, 0);
-    av_opt_set_int(c->priv_data, "compression", EXR_COMPRESSION_ZIP16, 0);
-    if ((r = avcodec_open2(c, codec, NULL)) < 0) {
+    mp_libav.av_opt_set_int(c->priv_data, "format", EXR_FORMAT_HALF, 0);
+    mp_libav.av_opt_set_int(c->priv_data, "compression", EXR_COMPRESSION_ZIP16, 0);
+    if ((r = mp_libav.avcodec_open2(c, codec, NULL)) < 0) {
         st = av_failure(r, "opening the encoder", err);
         goto done;
     }
     f->format = c->pix_fmt;
     f->width = c->width;
     f->height = c->height;
-    if ((r = av_frame_get_buffer(f, 0)) < 0) {
+    if ((r = mp_libav.av_frame_get_buffer(f, 0)) < 0) {
         st = av_failure(r, "frame buffer", err);
         goto done;
     }
     fill_planes(im, f);
-    if ((r = avcodec_send_frame(c, f)) < 0 || (r = avcodec_receive_packet(c, pkt)) < 0) {
+    if ((r = mp_libav.avcodec_send_frame(c, f)) < 0 ||
+        (r = mp_libav.avcodec_receive_packet(c, pkt)) < 0) {
         st = av_failure(r, "encoding", err);
         goto done;
     }
@@ -82,8 +86,8 @@ mp_status mp_rgb_image_exr(const mp_rgb_image *im, uint8_t **out, size_t *len, m
     memcpy(*out, pkt->data, (size_t)pkt->size);
     *len = (size_t)pkt->size;
 done:
-    av_packet_free(&pkt);
-    av_frame_free(&f);
-    avcodec_free_context(&c);
+    mp_libav.av_packet_free(&pkt);
+    mp_libav.av_frame_free(&f);
+    mp_libav.avcodec_free_context(&c);
     return st;
 }

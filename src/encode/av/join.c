@@ -12,6 +12,7 @@
 
 #include "common/out_file.h"
 #include "encode/av/av_output.h"
+#include "encode/av/av_load.h"
 
 #define JOIN_MAX_STREAMS 16
 
@@ -77,20 +78,20 @@ static mp_status open_segment(const char *path, AVFormatContext **ic, int *map, 
     if (is_mlv_clip(path))
         return mp_error_set(err, MP_ERR_FORMAT, "%s: offset 0: a Magic Lantern clip, not a "
                             "movie (convert it, then join the movies)", path);
-    int r = avformat_open_input(ic, path, NULL, NULL);
+    int r = mp_libav.avformat_open_input(ic, path, NULL, NULL);
     if (r < 0) {
         char reason[AV_ERROR_MAX_STRING_SIZE];
-        av_strerror(r, reason, sizeof reason);
+        mp_libav.av_strerror(r, reason, sizeof reason);
         return mp_error_set(err, r == AVERROR(ENOENT) ? MP_ERR_IO : MP_ERR_FORMAT,
                             "%s: cannot open as a movie: %s", path, reason);
     }
-    if ((r = avformat_find_stream_info(*ic, NULL)) < 0 || (*ic)->nb_streams > 4096) {
-        avformat_close_input(ic);
+    if ((r = mp_libav.avformat_find_stream_info(*ic, NULL)) < 0 || (*ic)->nb_streams > 4096) {
+        mp_libav.avformat_close_input(ic);
         return mp_error_set(err, MP_ERR_FORMAT, "%s: cannot read its streams", path);
     }
     *kept_n = map_streams(*ic, map);
     if (*kept_n == 0) {
-        avformat_close_input(ic);
+        mp_libav.avformat_close_input(ic);
         return mp_error_set(err, MP_ERR_FORMAT, "%s: no video or audio stream", path);
     }
     return MP_OK;
@@ -130,17 +131,18 @@ static const char *param_difference(const AVCodecParameters *a, const AVCodecPar
 static uint32_t output_tag(const AVOutputFormat *of, const AVCodecParameters *par)
 {
     unsigned int tag;
-    if (!of->codec_tag || av_codec_get_id(of->codec_tag, par->codec_tag) == par->codec_id ||
-        !av_codec_get_tag2(of->codec_tag, par->codec_id, &tag))
+    if (!of->codec_tag ||
+        mp_libav.av_codec_get_id(of->codec_tag, par->codec_tag) == par->codec_id ||
+        !mp_libav.av_codec_get_tag2(of->codec_tag, par->codec_id, &tag))
         return par->codec_tag;
     return 0;
 }
 
 static const char *find_timecode(const AVFormatContext *ic)
 {
-    const AVDictionaryEntry *e = av_dict_get(ic->metadata, "timecode", NULL, 0);
+    const AVDictionaryEntry *e = mp_libav.av_dict_get(ic->metadata, "timecode", NULL, 0);
     for (unsigned i = 0; !e && i < ic->nb_streams; i++)
-        e = av_dict_get(ic->streams[i]->metadata, "timecode", NULL, 0);
+        e = mp_libav.av_dict_get(ic->streams[i]->metadata, "timecode", NULL, 0);
     return e ? e->value : NULL;
 }
 
@@ -149,7 +151,7 @@ static mp_status start_output(joiner *j, const AVFormatContext *ic, const int *m
                               mp_error *err)
 {
     const char *name = j->o->output;
-    const AVOutputFormat *of = av_guess_format(NULL, name, NULL);
+    const AVOutputFormat *of = mp_libav.av_guess_format(NULL, name, NULL);
     if (!of)
         return mp_error_set(err, MP_ERR_ARG, "%s: unknown container (use .mov, .mkv or .nut)",
                             name);
@@ -158,7 +160,7 @@ static mp_status start_output(joiner *j, const AVFormatContext *ic, const int *m
         j->output_failed = 1;
         return st;
     }
-    int r = avformat_alloc_output_context2(&j->oc, of, NULL, NULL);
+    int r = mp_libav.avformat_alloc_output_context2(&j->oc, of, NULL, NULL);
     if (r < 0)
         return mp_av_error(j, r, 1, name, "creating the muxer", err);
     j->oc->pb = j->out.pb;
@@ -168,11 +170,11 @@ static mp_status start_output(joiner *j, const AVFormatContext *ic, const int *m
         if (map[i] < 0)
             continue;
         const AVStream *is = ic->streams[i];
-        AVStream *os = avformat_new_stream(j->oc, NULL);
-        j->first[map[i]] = avcodec_parameters_alloc();
+        AVStream *os = mp_libav.avformat_new_stream(j->oc, NULL);
+        j->first[map[i]] = mp_libav.avcodec_parameters_alloc();
         if (!os || !j->first[map[i]] ||
-            avcodec_parameters_copy(j->first[map[i]], is->codecpar) < 0 ||
-            avcodec_parameters_copy(os->codecpar, is->codecpar) < 0)
+            mp_libav.avcodec_parameters_copy(j->first[map[i]], is->codecpar) < 0 ||
+            mp_libav.avcodec_parameters_copy(os->codecpar, is->codecpar) < 0)
             return mp_error_set(err, MP_ERR_NOMEM, "%s: out of memory", name);
         os->codecpar->codec_tag = output_tag(of, is->codecpar);
         os->time_base = is->time_base;
@@ -196,9 +198,9 @@ static mp_status start_output(joiner *j, const AVFormatContext *ic, const int *m
             }
     }
     const char *tc = find_timecode(ic);
-    if (tc && (r = av_dict_set(&j->oc->metadata, "timecode", tc, 0)) < 0)
+    if (tc && (r = mp_libav.av_dict_set(&j->oc->metadata, "timecode", tc, 0)) < 0)
         return mp_av_error(j, r, 1, name, "time code", err);
-    if ((r = avformat_write_header(j->oc, NULL)) < 0)
+    if ((r = mp_libav.avformat_write_header(j->oc, NULL)) < 0)
         return mp_av_error(j, r, 1, name, "writing the header", err);
     return MP_OK;
 }
@@ -207,7 +209,7 @@ static int64_t packet_end(const AVStream *st, const AVPacket *pkt)
 {
     int64_t d = pkt->duration;
     if (d <= 0 && st->avg_frame_rate.num > 0 && st->avg_frame_rate.den > 0)
-        d = av_rescale_q(1, av_inv_q(st->avg_frame_rate), st->time_base);
+        d = mp_libav.av_rescale_q(1, av_inv_q(st->avg_frame_rate), st->time_base);
     return pkt->pts + (d > 0 ? d : 0);
 }
 
@@ -215,13 +217,13 @@ static int64_t packet_end(const AVStream *st, const AVPacket *pkt)
 static mp_status copy_packets(joiner *j, const char *path, AVFormatContext *ic, const int *map,
                               int64_t offset, mp_error *err)
 {
-    AVPacket *pkt = av_packet_alloc();
+    AVPacket *pkt = mp_libav.av_packet_alloc();
     if (!pkt)
         return mp_error_set(err, MP_ERR_NOMEM, "%s: out of memory", path);
     mp_status st = MP_OK;
     int64_t end = j->prev_end;
     int r;
-    while ((r = av_read_frame(ic, pkt)) >= 0) {
+    while ((r = mp_libav.av_read_frame(ic, pkt)) >= 0) {
         if (j->o->cancel && atomic_load(j->o->cancel)) {
             st = mp_error_set(err, MP_ERR_INTERRUPTED, "%s: interrupted; %s was not written",
                               path, j->o->output);
@@ -229,25 +231,25 @@ static mp_status copy_packets(joiner *j, const char *path, AVFormatContext *ic, 
         }
         int out_index = map[pkt->stream_index];
         if (out_index < 0) {
-            av_packet_unref(pkt);
+            mp_libav.av_packet_unref(pkt);
             continue;
         }
         const AVStream *is = ic->streams[pkt->stream_index];
-        int64_t shift = av_rescale_q(offset, j->ref_tb, is->time_base);
+        int64_t shift = mp_libav.av_rescale_q(offset, j->ref_tb, is->time_base);
         if (pkt->pts != AV_NOPTS_VALUE)
             pkt->pts += shift;
         if (pkt->dts != AV_NOPTS_VALUE)
             pkt->dts += shift;
         if ((uint32_t)out_index == j->ref && pkt->pts != AV_NOPTS_VALUE) {
-            int64_t e = av_rescale_q(packet_end(is, pkt), is->time_base, j->ref_tb);
+            int64_t e = mp_libav.av_rescale_q(packet_end(is, pkt), is->time_base, j->ref_tb);
             if (end == AV_NOPTS_VALUE || e > end)
                 end = e;
             j->res->video_packets += is->codecpar->codec_type == AVMEDIA_TYPE_VIDEO;
         }
         pkt->stream_index = out_index;
         pkt->pos = -1;
-        av_packet_rescale_ts(pkt, is->time_base, j->oc->streams[out_index]->time_base);
-        if ((r = av_interleaved_write_frame(j->oc, pkt)) < 0) {
+        mp_libav.av_packet_rescale_ts(pkt, is->time_base, j->oc->streams[out_index]->time_base);
+        if ((r = mp_libav.av_interleaved_write_frame(j->oc, pkt)) < 0) {
             st = mp_av_error(j, r, 1, j->o->output, "writing a packet", err);
             break;
         }
@@ -255,7 +257,7 @@ static mp_status copy_packets(joiner *j, const char *path, AVFormatContext *ic, 
     }
     if (st == MP_OK && r < 0 && r != AVERROR_EOF)
         st = mp_av_error(j, r, 0, path, "reading", err);
-    av_packet_free(&pkt);
+    mp_libav.av_packet_free(&pkt);
     j->prev_end = end;
     return st;
 }
@@ -320,9 +322,10 @@ static mp_status segment_start(const char *path, int64_t *start_us, mp_error *er
                                      s->codecpar->codec_type == AVMEDIA_TYPE_VIDEO)))
             ref = s;
     }
-    *start_us = ref->start_time == AV_NOPTS_VALUE ? 0
-                : av_rescale_q(ref->start_time, ref->time_base, AV_TIME_BASE_Q);
-    avformat_close_input(&ic);
+    *start_us = ref->start_time == AV_NOPTS_VALUE
+                    ? 0
+                    : mp_libav.av_rescale_q(ref->start_time, ref->time_base, AV_TIME_BASE_Q);
+    mp_libav.avformat_close_input(&ic);
     return MP_OK;
 }
 
@@ -400,11 +403,12 @@ static mp_status join_segment(joiner *j, uint32_t position, mp_error *err)
         for (unsigned i = 0; i < ic->nb_streams && !rs; i++)
             if (map[i] == (int)j->ref)
                 rs = ic->streams[i];
-        int64_t start = rs->start_time == AV_NOPTS_VALUE ? 0
-                        : av_rescale_q(rs->start_time, rs->time_base, j->ref_tb);
+        int64_t start = rs->start_time == AV_NOPTS_VALUE
+                            ? 0
+                            : mp_libav.av_rescale_q(rs->start_time, rs->time_base, j->ref_tb);
         int64_t frame = 0;
         if (j->frame_rate.num > 0 && j->frame_rate.den > 0)
-            frame = av_rescale_q(1, av_inv_q(j->frame_rate), j->ref_tb);
+            frame = mp_libav.av_rescale_q(1, av_inv_q(j->frame_rate), j->ref_tb);
         int follow;
         st = check_meeting(j, path, start, frame, &follow, err);
         if (st == MP_OK && follow) {
@@ -412,9 +416,9 @@ static mp_status join_segment(joiner *j, uint32_t position, mp_error *err)
              * durations are rounded to the time base (1 ms in Matroska) and would drift. */
             int64_t target = j->prev_end;
             if (frame > 0) {
-                int64_t exact = j->first_start + av_rescale_q((int64_t)j->res->video_packets,
-                                                              av_inv_q(j->frame_rate),
-                                                              j->ref_tb);
+                int64_t exact =
+                    j->first_start + mp_libav.av_rescale_q((int64_t)j->res->video_packets,
+                                                           av_inv_q(j->frame_rate), j->ref_tb);
                 if (exact > target)
                     target = exact;
             }
@@ -428,7 +432,7 @@ static mp_status join_segment(joiner *j, uint32_t position, mp_error *err)
         mp_log(&j->o->log, MP_LOG_INFO, "%s: joined (timestamps %s)", path,
                offset ? "shifted to follow the previous segment" : "kept");
     j->prev_path = path;
-    avformat_close_input(&ic);
+    mp_libav.avformat_close_input(&ic);
     return st;
 }
 
@@ -439,6 +443,10 @@ mp_status mp_farm_join(const farm_join_options *o, farm_join_result *res, int *f
     *failed_on_output = 0;
     if (!o->segment_count)
         return mp_error_set(err, MP_ERR_ARG, "join: no segments given");
+    if (mp_libav_load(err) != MP_OK) {
+        *failed_on_output = 1;
+        return err ? err->code : MP_ERR_IO;
+    }
     joiner j = {.o = o, .prev_end = AV_NOPTS_VALUE, .res = res};
     mp_status st = MP_OK;
     /* The output must not replace a segment, whatever its name (a missing one is reported
@@ -452,7 +460,7 @@ mp_status mp_farm_join(const farm_join_options *o, farm_join_result *res, int *f
     for (uint32_t i = 0; st == MP_OK && i < o->segment_count; i++)
         st = join_segment(&j, i, err);
     int r;
-    if (st == MP_OK && (r = av_write_trailer(j.oc)) < 0)
+    if (st == MP_OK && (r = mp_libav.av_write_trailer(j.oc)) < 0)
         st = mp_av_error(&j, r, 1, o->output, "writing the trailer", err);
     if (st == MP_OK) {
         st = mp_av_output_commit(&j.out, err);
@@ -461,10 +469,10 @@ mp_status mp_farm_join(const farm_join_options *o, farm_join_result *res, int *f
     }
     if (j.oc)
         j.oc->pb = NULL;    /* mp_av_output owns it */
-    avformat_free_context(j.oc);
+    mp_libav.avformat_free_context(j.oc);
     mp_av_output_abort(&j.out);
     for (uint32_t i = 0; i < JOIN_MAX_STREAMS; i++)
-        avcodec_parameters_free(&j.first[i]);
+        mp_libav.avcodec_parameters_free(&j.first[i]);
     free(j.order);
     *failed_on_output = j.output_failed;
     return st;

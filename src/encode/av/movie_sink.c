@@ -19,6 +19,7 @@
 #include "encode/sink.h"
 #include "encode/timecode.h"
 #include "encode/wav.h"
+#include "encode/av/av_load.h"
 
 #define AUDIO_READ_MAX (1u << 20)
 
@@ -89,7 +90,8 @@ static void movie_abort(void *priv)
     movie *m = priv;
     mp_av_sink_abort(m->sink);
     m->sink = NULL;
-    av_packet_free(&m->last);
+    if (m->last)   /* libav may not be loaded: it is only when a sink opened */
+        mp_libav.av_packet_free(&m->last);
     free(m->audio_buf);
     m->audio_buf = NULL;
 }
@@ -173,7 +175,7 @@ static mp_status movie_encode(movie *m, mp_av_encoder *enc, const mp_rgb_frame *
 static mp_status movie_picture(movie *m, uint32_t number, AVPacket *pkt, mp_error *err)
 {
     if (number < m->next || number >= m->end) {
-        av_packet_free(&pkt);
+        mp_libav.av_packet_free(&pkt);
         return mp_error_set(err, MP_ERR_ARG, "movie: frame %u out of order (expected %u-%u)",
                             number, m->next, m->end - 1);
     }
@@ -192,7 +194,7 @@ static mp_status movie_picture(movie *m, uint32_t number, AVPacket *pkt, mp_erro
     else
         st = emit(m, pkt, m->pending + gap, err);   /* nothing earlier: hold this picture */
     m->pending = 0;
-    av_packet_free(&m->last);
+    mp_libav.av_packet_free(&m->last);
     m->last = pkt;
     return st == MP_OK ? emit(m, pkt, 1, err) : st;
 }
@@ -240,7 +242,7 @@ static mp_status movie_write_unit(void *priv, mp_sink_unit *u, mp_error *err)
 
 static void movie_unit_free(mp_sink_unit *u)
 {
-    av_packet_free(&u->pkt);
+    mp_libav.av_packet_free(&u->pkt);
     free(u);
 }
 

@@ -1,4 +1,5 @@
 #include "encode/av/png.h"
+#include "encode/av/av_load.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,13 +19,15 @@ mp_status mp_png_encode_rgb24(const uint8_t *rgb, uint32_t width, uint32_t heigh
     *size = 0;
     if (!width || !height || width > PNG_MAX_DIM || height > PNG_MAX_DIM || stride < 3 * width)
         return mp_error_set(err, MP_ERR_ARG, "png: impossible picture %ux%u", width, height);
-    const AVCodec *codec = avcodec_find_encoder(AV_CODEC_ID_PNG);
+    mp_status st = mp_libav_load(err);
+    if (st != MP_OK)
+        return st;
+    const AVCodec *codec = mp_libav.avcodec_find_encoder(AV_CODEC_ID_PNG);
     if (!codec)
         return mp_error_set(err, MP_ERR_UNSUPPORTED, "png: libavcodec has no PNG encoder");
-    mp_status st = MP_OK;
-    AVCodecContext *ctx = avcodec_alloc_context3(codec);
-    AVFrame *frame = av_frame_alloc();
-    AVPacket *pkt = av_packet_alloc();
+    AVCodecContext *ctx = mp_libav.avcodec_alloc_context3(codec);
+    AVFrame *frame = mp_libav.av_frame_alloc();
+    AVPacket *pkt = mp_libav.av_packet_alloc();
     if (!ctx || !frame || !pkt) {
         st = mp_error_set(err, MP_ERR_NOMEM, "png: out of memory");
         goto done;
@@ -36,8 +39,8 @@ mp_status mp_png_encode_rgb24(const uint8_t *rgb, uint32_t width, uint32_t heigh
     ctx->thread_count = 1;
     ctx->compression_level = 9;
     /* the best PNG row filter per row: photographs shrink by about a third against none */
-    av_opt_set(ctx->priv_data, "pred", "mixed", 0);
-    if (avcodec_open2(ctx, codec, NULL) < 0) {
+    mp_libav.av_opt_set(ctx->priv_data, "pred", "mixed", 0);
+    if (mp_libav.avcodec_open2(ctx, codec, NULL) < 0) {
         st = mp_error_set(err, MP_ERR_UNSUPPORTED, "png: the encoder does not open");
         goto done;
     }
@@ -47,8 +50,9 @@ mp_status mp_png_encode_rgb24(const uint8_t *rgb, uint32_t width, uint32_t heigh
     /* The encoder only reads the picture: point the frame at the caller's rows. */
     frame->data[0] = (uint8_t *)rgb;
     frame->linesize[0] = (int)stride;
-    if (avcodec_send_frame(ctx, frame) < 0 || avcodec_send_frame(ctx, NULL) < 0 ||
-        avcodec_receive_packet(ctx, pkt) < 0) {
+    if (mp_libav.avcodec_send_frame(ctx, frame) < 0 ||
+        mp_libav.avcodec_send_frame(ctx, NULL) < 0 ||
+        mp_libav.avcodec_receive_packet(ctx, pkt) < 0) {
         st = mp_error_set(err, MP_ERR_NOMEM, "png: encoding a %ux%u picture failed", width,
                           height);
         goto done;
@@ -61,8 +65,8 @@ mp_status mp_png_encode_rgb24(const uint8_t *rgb, uint32_t width, uint32_t heigh
     *size = (size_t)pkt->size;
 done:
     frame->data[0] = NULL;
-    av_packet_free(&pkt);
-    av_frame_free(&frame);
-    avcodec_free_context(&ctx);
+    mp_libav.av_packet_free(&pkt);
+    mp_libav.av_frame_free(&frame);
+    mp_libav.avcodec_free_context(&ctx);
     return st;
 }

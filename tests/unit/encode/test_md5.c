@@ -44,6 +44,54 @@ static void test_matches_published_digests(void **state)
     mp_frame_free(&f);
 }
 
+static void hex_of(const uint8_t d[16], char hex[33])
+{
+    for (int i = 0; i < 16; i++)
+        snprintf(hex + 2 * i, 3, "%02x", d[i]);
+}
+
+/* mp_md5 against RFC 1321's test suite (appendix A.5), whole and fed in uneven pieces that
+ * cross the 64-byte blocks, and at the padding edges (55, 56, 63, 64 bytes). */
+static void test_md5_rfc1321(void **state)
+{
+    (void)state;
+    static const char *const suite[][2] = {
+        {"", "d41d8cd98f00b204e9800998ecf8427e"},
+        {"a", "0cc175b9c0f1b6a831c399e269772661"},
+        {"abc", "900150983cd24fb0d6963f7d28e17f72"},
+        {"message digest", "f96b697d7cb7938d525a2f31aaf161d0"},
+        {"abcdefghijklmnopqrstuvwxyz", "c3fcd3d76192e4007dfb496cca67e13b"},
+        {"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789",
+         "d174ab98d277d9f5a5611c2c9f419d9f"},
+        {"1234567890123456789012345678901234567890123456789012345678901234567890123456789"
+         "0", "57edf4a22be3c955ac49da2e2107b67a"},
+        /* lengths at the padding edges (digests from coreutils md5sum) */
+        {"0123456789012345678901234567890123456789012345678901234",
+         "6e7a4fc92eb1c3f6e652425bcc8d44b5"},
+        {"01234567890123456789012345678901234567890123456789012345",
+         "8af270b2847610e742b0791b53648c09"},
+        {"012345678901234567890123456789012345678901234567890123456789012",
+         "c5e256437e758092dbfe06283e489019"},
+        {"0123456789012345678901234567890123456789012345678901234567890123",
+         "7f7bfd348709deeaace19e3f535f8c54"},
+    };
+    for (size_t i = 0; i < sizeof suite / sizeof suite[0]; i++) {
+        const char *text = suite[i][0];
+        size_t n = strlen(text);
+        for (size_t piece = 1; piece <= 65; piece += 7) {
+            mp_md5 m;
+            mp_md5_init(&m);
+            for (size_t at = 0; at < n; at += piece)
+                mp_md5_update(&m, text + at, n - at < piece ? n - at : piece);
+            uint8_t d[16];
+            char hex[33];
+            mp_md5_final(&m, d);
+            hex_of(d, hex);
+            assert_string_equal(hex, suite[i][1]);
+        }
+    }
+}
+
 static void test_md5_sink_file(void **state)
 {
     (void)state;
@@ -107,6 +155,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_matches_published_digests),
+        cmocka_unit_test(test_md5_rfc1321),
         cmocka_unit_test(test_md5_sink_file),
         cmocka_unit_test(test_null_sink_and_registry),
     };
