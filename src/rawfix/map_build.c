@@ -154,9 +154,10 @@ static double texture_around(const rawfix_accum *a, uint32_t x, uint32_t y)
     double v[12];
     int n = 0;
     for (int k = 0; k < 12; k++) {
-        const uint32_t used = a->counts[near[k].at][COUNT_USED];
+        const uint32_t used = a->count[COUNT_USED][near[k].at];
+        const int16_t *sum = near[k].way ? a->sum_v : a->sum_h;
         if (used)
-            v[n++] = fabs((double)a->sum[near[k].at][near[k].way] / Z_SCALE / used);
+            v[n++] = fabs((double)sum[near[k].at] / Z_SCALE / used);
     }
     if (n < 6)
         return INFINITY;
