@@ -25,8 +25,11 @@ typedef struct blend_set {
 } blend_set;
 
 struct dualiso_workspace {
-    uint32_t width, lut_size;
+    uint32_t width;
     dualiso_levels lut_for;       /* levels the tables were built for */
+    uint32_t lut_size;            /* entries at lut_for's depth (1 << bits) */
+    uint32_t lut_filled;          /* entries 0 .. lut_filled - 1 made for lut_for */
+    uint32_t lut_cap;             /* entries allocated */
     float *lut[2];                /* raw -> dark-field DN above black, per field */
     float *glut[2];               /* raw -> log2 guide value, per field */
     float *lin[RING], *guide[RING];
@@ -62,9 +65,10 @@ typedef struct frame_ctx {
     int denoise;              /* small ISO gap: denoise.c runs after the blend */
 } frame_ctx;
 
-/* Makes the tables (for lv) and the row buffers (for width, height) ready; resets the ring. */
-mp_status mp_dualiso_ws_prepare(dualiso_workspace *ws, const dualiso_levels *lv, uint32_t width,
-                             uint32_t height, mp_error *err);
+/* Makes the tables (for lv, up to the largest sample of in) and the row buffers (for in's
+ * size) ready; resets the ring. */
+mp_status mp_dualiso_ws_prepare(dualiso_workspace *ws, const dualiso_levels *lv,
+                                const mp_frame *in, mp_error *err);
 
 /* The other set of blend row buffers becomes the one interpolation and the blend fill. */
 void mp_dualiso_swap_sets(dualiso_workspace *ws);

@@ -306,7 +306,7 @@ mp_status mp_dualiso_reconstruct(const mp_frame *in, const dualiso_levels *lv,
         opt->chroma_smooth != 5)
         return mp_error_set(err, MP_ERR_ARG, "dualiso: chroma_smooth is %d, not 0, 2, 3 or 5",
                             opt->chroma_smooth);
-    st = mp_dualiso_ws_prepare(ws, lv, in->width, in->height, err);
+    st = mp_dualiso_ws_prepare(ws, lv, in, err);
     if (st == MP_OK)
         st = begin_output(in, lv, out, err);
     if (st != MP_OK)

@@ -109,9 +109,59 @@ void mp_dualiso_workspace_free(dualiso_workspace *ws)
     free(ws);
 }
 
-mp_status mp_dualiso_ws_prepare(dualiso_workspace *ws, const dualiso_levels *lv, uint32_t width,
-                             uint32_t height, mp_error *err)
+/* Largest sample of the frame, at most top. */
+static uint16_t frame_max(const mp_frame *in, uint16_t top)
 {
+    const uint16_t *restrict d = in->data;
+    const size_t n = (size_t)in->width * in->height;
+    uint16_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        m = d[i] > m ? d[i] : m;
+    return m < top ? m : top;
+}
+
+/* The tables for lv, made as far as the frame's samples reach. Every entry costs two
+ * logarithms and a table has 2^bits of them (65536 at 16 bits), more than a small frame
+ * has pixels; entries above the frame's largest sample wait until a frame with the same
+ * levels reaches them. Each entry depends only on its sample and lv: the same bytes. */
+static mp_status prepare_tables(dualiso_workspace *ws, const dualiso_levels *lv,
+                                const mp_frame *in, mp_error *err)
+{
+    uint32_t size = 1u << lv->bits;
+    if (ws->lut_size != size || memcmp(&ws->lut_for, lv, sizeof *lv) != 0) {
+        ws->lut_size = ws->lut_filled = 0;
+        for (int f = 0; f < 2 && ws->lut_cap < size; f++) {
+            float *a = realloc(ws->lut[f], size * sizeof(float));
+            if (a)
+                ws->lut[f] = a;
+            float *b = realloc(ws->glut[f], size * sizeof(float));
+            if (b)
+                ws->glut[f] = b;
+            if (!a || !b)
+                return mp_error_set(err, MP_ERR_NOMEM, "dualiso: cannot allocate tables");
+        }
+        ws->lut_cap = ws->lut_cap > size ? ws->lut_cap : size;
+        ws->lut_size = size;
+        ws->lut_for = *lv;
+    }
+    const uint32_t need = frame_max(in, (uint16_t)(size - 1)) + 1u;
+    /* guide floor about two read-noise sigmas, so shadow noise does not steer it */
+    const double floor_d = 2 * lv->noise_dark, floor_b = 2 * lv->noise_bright / lv->ratio;
+    for (uint32_t v = ws->lut_filled; v < need; v++) {
+        double sd = v - lv->black_dark, sb = (v - lv->black_bright) / lv->ratio;
+        ws->lut[0][v] = (float)sd;
+        ws->lut[1][v] = (float)sb;
+        ws->glut[0][v] = (float)log2((sd > 0 ? sd : 0) + floor_d);
+        ws->glut[1][v] = (float)log2((sb > 0 ? sb : 0) + floor_b);
+    }
+    ws->lut_filled = need > ws->lut_filled ? need : ws->lut_filled;
+    return MP_OK;
+}
+
+mp_status mp_dualiso_ws_prepare(dualiso_workspace *ws, const dualiso_levels *lv,
+                                const mp_frame *in, mp_error *err)
+{
+    const uint32_t width = in->width, height = in->height;
     if (ws->row_off_size < height) {
         float *p = realloc(ws->row_off, height * sizeof *p);
         if (!p)
@@ -121,30 +171,9 @@ mp_status mp_dualiso_ws_prepare(dualiso_workspace *ws, const dualiso_levels *lv,
     }
     for (uint32_t y = 0; y < height; y++)
         ws->row_off[y] = 0;
-    uint32_t size = 1u << lv->bits;
-    if (ws->lut_size != size || memcmp(&ws->lut_for, lv, sizeof *lv) != 0) {
-        for (int f = 0; f < 2; f++) {
-            free(ws->lut[f]);
-            free(ws->glut[f]);
-            ws->lut[f] = malloc(size * sizeof(float));
-            ws->glut[f] = malloc(size * sizeof(float));
-            if (!ws->lut[f] || !ws->glut[f]) {
-                ws->lut_size = 0;
-                return mp_error_set(err, MP_ERR_NOMEM, "dualiso: cannot allocate tables");
-            }
-        }
-        /* guide floor about two read-noise sigmas, so shadow noise does not steer it */
-        double floor_d = 2 * lv->noise_dark, floor_b = 2 * lv->noise_bright / lv->ratio;
-        for (uint32_t v = 0; v < size; v++) {
-            double sd = v - lv->black_dark, sb = (v - lv->black_bright) / lv->ratio;
-            ws->lut[0][v] = (float)sd;
-            ws->lut[1][v] = (float)sb;
-            ws->glut[0][v] = (float)log2((sd > 0 ? sd : 0) + floor_d);
-            ws->glut[1][v] = (float)log2((sb > 0 ? sb : 0) + floor_b);
-        }
-        ws->lut_size = size;
-        ws->lut_for = *lv;
-    }
+    mp_status st = prepare_tables(ws, lv, in, err);
+    if (st != MP_OK)
+        return st;
     if (ws->width != width) {
         free_rows(ws);
         int ok = 1;
