@@ -16,29 +16,37 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define CHECK(cond) do { if (!(cond)) __builtin_trap(); } while (0)
 
+/* The validator below judges the report; it is not what is fuzzed. Without coverage hooks
+ * its branches neither steer libFuzzer nor cost it CPU (with them, a seventh of it). */
+#ifdef __clang__
+#define JUDGE __attribute__((no_sanitize("coverage")))
+#else
+#define JUDGE
+#endif
+
 typedef struct json_in {
     const char *s;
     size_t pos, len;
 } json_in;
 
-static char peek(const json_in *j) { return j->pos < j->len ? j->s[j->pos] : 0; }
+JUDGE static char peek(const json_in *j) { return j->pos < j->len ? j->s[j->pos] : 0; }
 
-static void skip_space(json_in *j)
+JUDGE static void skip_space(json_in *j)
 {
     while (peek(j) == ' ' || peek(j) == '\n' || peek(j) == '\t' || peek(j) == '\r')
         j->pos++;
 }
 
-static void expect(json_in *j, const char *word)
+JUDGE static void expect(json_in *j, const char *word)
 {
     size_t n = strlen(word);
     CHECK(j->len - j->pos >= n && !memcmp(j->s + j->pos, word, n));
     j->pos += n;
 }
 
-static int digit(char c) { return c >= '0' && c <= '9'; }
+JUDGE static int digit(char c) { return c >= '0' && c <= '9'; }
 
-static void number(json_in *j)
+JUDGE static void number(json_in *j)
 {
     if (peek(j) == '-')
         j->pos++;
@@ -65,7 +73,7 @@ static void number(json_in *j)
 }
 
 /* A string literal; its bytes must be UTF-8 (overlong forms and surrogates are not). */
-static void string(json_in *j)
+JUDGE static void string(json_in *j)
 {
     expect(j, "\"");
     for (;;) {
@@ -96,7 +104,7 @@ static void string(json_in *j)
     }
 }
 
-static void value(json_in *j, int depth)
+JUDGE static void value(json_in *j, int depth)
 {
     CHECK(depth < 64);
     skip_space(j);
@@ -139,7 +147,7 @@ static void value(json_in *j, int depth)
         number(j);
 }
 
-static void check_json(const char *s, size_t len)
+JUDGE static void check_json(const char *s, size_t len)
 {
     CHECK(strlen(s) == len);   /* no NUL inside */
     json_in j = {s, 0, len};
@@ -149,7 +157,7 @@ static void check_json(const char *s, size_t len)
 }
 
 /* The integer after "key": at the report's top level (the first such key). */
-static long long top_number(const char *s, const char *key)
+JUDGE static long long top_number(const char *s, const char *key)
 {
     const char *at = strstr(s, key);
     CHECK(at);
