@@ -9,8 +9,8 @@
  * the same repair at clean samples, what the scene allows), the stripe residue before and
  * after, the CPU time of one repair, and the same on clean clips (which must get an empty
  * map). Usage: bench_rawfix [WxH active, default 1920x1080] [frames, default 16]
- * [--misses MODE SCENE]: that case alone (e.g. dual textured), each hot/cold site the map
- * missed printed with what the sampled frames showed there. */
+ * [--misses MODE SCENE]: that case alone (e.g. dual textured) and its clean clip, each
+ * hot/cold site the map missed printed with what the sampled frames showed there. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +44,7 @@ int main(int argc, char **argv)
     for (int clean = 0; clean < 2; clean++)
         for (int gap = 0; gap <= 4; gap += 4)
             for (int sc = 0; sc < 6; sc++) {
-                if (only_mode && (clean || strcmp(only_mode, gap ? "dual" : "single") ||
+                if (only_mode && (strcmp(only_mode, gap ? "dual" : "single") ||
                                   strcmp(only_scene, scene_names[sc])))
                     continue;
                 defect_case c = {.width = w, .height = h, .frames = frames,
