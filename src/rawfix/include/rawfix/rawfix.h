@@ -12,8 +12,10 @@
  * its own field): the mean deviation over the frames, in noise units, is large both ways and
  * has the same sign. A scene edge is off one way only; texture that moves averages out.
  * A sample whose same-colour neighbours average out around it (their mean deviations along
- * the directions that miss the sample stay a third of its own or less) needs fewer sigmas:
- * still fine texture moves its neighbours as much as itself. Weak single defects in clusters
+ * the directions that miss the sample stay a third of its own or less) needs fewer sigmas,
+ * and (a sixth or less) less evidence that the scene moves through it for the test against
+ * its own spread between the frames: still fine texture moves its neighbours as much as
+ * itself. Weak single defects in clusters
  * are the scene's still detail and are dropped.
  * The thresholds count the independent looks the frames give (the variation of each
  * sample's deviation between frames, per tile), so a noiseless clip, whose frames are one
