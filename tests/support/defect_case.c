@@ -248,7 +248,7 @@ int defect_case_run(const defect_case *c, case_score *s, rawfix_map *map_out)
         goto done;
     for (uint32_t fr = 0; fr < c->frames; fr++) {
         if (sim_frame(c, &m, fr, &f, changed) || mp_rawfix_measure(&f, dual, &meas, &err) ||
-            mp_rawfix_accum_add(acc, &meas, fr, &err))
+            mp_rawfix_accum_add(acc, &meas, &f, fr, &err))
             goto done;
     }
     for (uint32_t k = 0; k < m.count; k++) {
