@@ -10,6 +10,11 @@
 #define HIST_SCALE 32.0
 #define MIN_PAIRS 64      /* below this a class pair says nothing */
 #define MIN_EV 0.5        /* cr2hdr's threshold: fields at least 0.5 EV apart */
+/* Ratios this close to 1 are within MIN_EV without a log2 (a call per pair, most pairs of a
+ * single-ISO frame): log2 is 0.499986 at NEAR_HI and -0.499993 at NEAR_LO, farther from 0.5
+ * than any rounding of log2 reaches, so the outcome is the one the log2 gives. */
+#define NEAR_LO 0.70711   /* just above 2^-0.5 */
+#define NEAR_HI 1.4142    /* just below 2^0.5 */
 #define MAX_SAMPLES (1u << 20)
 
 mp_status mp_dualiso_check_frame(const mp_frame *f, mp_error *err)
@@ -69,8 +74,12 @@ mp_status mp_dualiso_detect(const mp_frame *f, dualiso_detection *out, mp_error 
             if (mx >= hi && mx < clip)
                 continue; /* partner in the non-linear shoulder: no vote */
             if (mx < hi) {
-                double l = log2(a / b);
-                double al = fabs(l);
+                double q = a / b;
+                if (q >= NEAR_LO && q <= NEAR_HI) {
+                    cv->neutral++;
+                    continue;
+                }
+                double al = fabs(log2(q));
                 if (al <= MIN_EV) {
                     cv->neutral++;
                     continue;
