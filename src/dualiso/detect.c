@@ -10,11 +10,11 @@
 #define HIST_SCALE 32.0
 #define MIN_PAIRS 64      /* below this a class pair says nothing */
 #define MIN_EV 0.5        /* cr2hdr's threshold: fields at least 0.5 EV apart */
-/* Ratios this close to 1 are within MIN_EV without a log2 (a call per pair, most pairs of a
- * single-ISO frame): log2 is 0.499986 at NEAR_HI and -0.499993 at NEAR_LO, farther from 0.5
- * than any rounding of log2 reaches, so the outcome is the one the log2 gives. */
-#define NEAR_LO 0.70711   /* just above 2^-0.5 */
-#define NEAR_HI 1.4142    /* just below 2^0.5 */
+/* Pairs whose brighter sample is at most NEAR times the darker are within MIN_EV without a
+ * log2 (a call per pair, and most pairs of a single-ISO frame are there): log2(1.4142) is
+ * 0.499986, farther from 0.5 than the roundings of the product and of log2 reach, so the
+ * outcome is the one the log2 gives. */
+#define NEAR 1.4142       /* just below 2^0.5 */
 #define MAX_SAMPLES (1u << 20)
 
 mp_status mp_dualiso_check_frame(const mp_frame *f, mp_error *err)
@@ -66,33 +66,29 @@ mp_status mp_dualiso_detect(const mp_frame *f, dualiso_detection *out, mp_error 
         uint32_t k = y & 1u;           /* class pair {k, k+2} */
         int upper_is_k = (y & 3u) < 2; /* row y is class k (else class k+2) */
         class_votes *cv = &votes[k];
+        /* The tests are counted, not branched on: in a noisy frame every pair takes its own
+         * way, and mispredicted branches cost more than the arithmetic. */
         for (uint32_t x = 0; x < f->width; x += step_x) {
             double a = (double)r0[x] - f->black, b = (double)r2[x] - f->black;
             double mx = a > b ? a : b, mn = a > b ? b : a;
-            if (mn < lo || mn >= hi)
-                continue;
-            if (mx >= hi && mx < clip)
-                continue; /* partner in the non-linear shoulder: no vote */
-            if (mx < hi) {
-                double q = a / b;
-                if (q >= NEAR_LO && q <= NEAR_HI) {
-                    cv->neutral++;
-                    continue;
+            /* a partner in the non-linear shoulder (hi .. clip) gives no vote */
+            int valid = (mn >= lo) & (mn < hi) & ((mx < hi) | (mx >= clip));
+            int window = mx < hi;
+            int neutral = window & (mx <= NEAR * mn);
+            if (valid & window & !neutral) {
+                double al = fabs(log2(a / b));
+                neutral = al <= MIN_EV;
+                if (!neutral) {
+                    int bin = (int)(al * HIST_SCALE);
+                    hist[bin < HIST_BINS ? bin : HIST_BINS - 1]++;
+                    hist_n++;
                 }
-                double al = fabs(log2(q));
-                if (al <= MIN_EV) {
-                    cv->neutral++;
-                    continue;
-                }
-                int bin = (int)(al * HIST_SCALE);
-                hist[bin < HIST_BINS ? bin : HIST_BINS - 1]++;
-                hist_n++;
             }
             /* a brighter means the upper row's class is brighter */
-            if ((a > b) == (upper_is_k != 0))
-                cv->upper_brighter++;
-            else
-                cv->lower_brighter++;
+            int upper = (a > b) == (upper_is_k != 0), vote = valid & !neutral;
+            cv->neutral += (uint64_t)(valid & neutral);
+            cv->upper_brighter += (uint64_t)(vote & upper);
+            cv->lower_brighter += (uint64_t)(vote & !upper);
         }
     }
 
