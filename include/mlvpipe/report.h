@@ -26,7 +26,7 @@ typedef struct mlvpipe_report_settings {
     uint32_t thumbs;              /* contact-sheet pictures per clip (default 8, max 64) */
     uint32_t thumb_width;         /* their width in pixels (default 192) */
     int no_defects;               /* do not look for raw defects */
-    const char *dark;             /* a dark frame subtracted from every frame first, as
+    const char *dark;             /* (API 3.0) a dark frame subtracted from every frame first, as
                                    * mlvpipe_convert_settings.dark (NULL: none) */
     const char *tool;             /* NULL: "mlvpipe VERSION" */
     const atomic_int *cancel;

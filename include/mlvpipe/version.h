@@ -11,14 +11,15 @@
  * 1.1: mlvpipe_clip_describe, mlvpipe_plan (plan.h), mlvpipe_format_at/_find,
  *      mlvpipe_cpu_level/_limit, mlvpipe_text, mlvpipe_plan_task_argv/mlvpipe_argv_free.
  * 2.0: settings the caller allocates grow (soname libmlvpipe.so.2): mlvpipe_convert_settings
- *      .dark and .no_stretch, mlvpipe_analyze_settings.dark, mlvpipe_plan_settings.dark,
- *      mlvpipe_report_settings.dark;
+ *      .dark and .no_stretch, mlvpipe_analyze_settings.dark, mlvpipe_plan_settings.dark;
  *      added: mlvpipe_convert_movie with mlvpipe_movie_settings (the ProRes encoder),
- *      mlvpipe_format.prores, MLVPIPE_HIGHLIGHTS_RECONSTRUCT. */
+ *      mlvpipe_format.prores, MLVPIPE_HIGHLIGHTS_RECONSTRUCT.
+ * 3.0: mlvpipe_report_settings grows (soname libmlvpipe.so.3): .dark, the dark frame
+ *      `report --dark` subtracts as convert does. */
 #ifndef MLVPIPE_VERSION_H
 #define MLVPIPE_VERSION_H
 
-#define MLVPIPE_API_VERSION_MAJOR 2
+#define MLVPIPE_API_VERSION_MAJOR 3
 #define MLVPIPE_API_VERSION_MINOR 0
 #define MLVPIPE_API_VERSION_PATCH 0
 

@@ -95,30 +95,36 @@ mp_status mp_rawfix_accum_claim(rawfix_accum *a, const rawfix_measurement *m, ui
     return MP_OK;
 }
 
+void mp_rawfix_accum_add_row(rawfix_accum *a, uint32_t y, const int16_t *zh, const int16_t *zv,
+                             const int32_t (*stripe)[2])
+{
+    const size_t i = (size_t)y * a->width, n = a->width;
+    int32_t *sums = &a->stripe[i][0];
+    const int32_t *add = &stripe[0][0];
+    for (size_t k = 0; k < 2 * n; k++)
+        sums[k] += add[k];
+    uint8_t *const *c = a->count;
+    add_z(n, zh, zv, a->sum_h + i, a->sum_v + i, a->zh_sum + i, a->zh_sq + i,
+          c[COUNT_USED] + i, c[COUNT_POS] + i, c[COUNT_NEG] + i, c[COUNT_BIG] + i,
+          c[COUNT_CLIPPED_LOW] + i, c[COUNT_CLIPPED_HIGH] + i);
+}
+
 /* Each row is measured and added at once, so its deviations stay in the cache. Rows outside
- * [vstep, height - vstep) and samples at x < 2 or x >= width - 2 have no measurement
- * (RAWFIX_NO_Z, no stripe sums), which adds only zeros: they are skipped. */
+ * [vstep, height - vstep) have no measurement (RAWFIX_NO_Z, no stripe sums), which adds only
+ * zeros: they are skipped. */
 void mp_rawfix_accum_rows(rawfix_accum *a, rawfix_measurement *m, const mp_frame *f,
                           uint32_t y0, uint32_t y1)
 {
     if (!m->measurable)
         return;
-    const uint32_t w = a->width, vs = m->vstep;
+    const uint32_t vs = m->vstep;
     y0 = y0 > vs ? y0 : vs;
     y1 = y1 < a->height - vs ? y1 : a->height - vs;
     rawfix_row r;
     mp_rawfix_row_begin(m, &r);
-    uint8_t *const *c = a->count;
     for (uint32_t y = y0; y < y1; y++) {
         mp_rawfix_measure_row(m, f, y, &r);
-        const size_t i = (size_t)y * w + 2, n = w - 4;
-        int32_t *stripe = &a->stripe[i][0];
-        const int32_t *rs = &r.stripe[2][0];
-        for (size_t k = 0; k < 2 * n; k++)
-            stripe[k] += rs[k];
-        add_z(n, r.zh + 2, r.zv + 2, a->sum_h + i, a->sum_v + i, a->zh_sum + i, a->zh_sq + i,
-              c[COUNT_USED] + i, c[COUNT_POS] + i, c[COUNT_NEG] + i, c[COUNT_BIG] + i,
-              c[COUNT_CLIPPED_LOW] + i, c[COUNT_CLIPPED_HIGH] + i);
+        mp_rawfix_accum_add_row(a, y, r.zh, r.zv, r.stripe);
     }
 }
 

@@ -159,6 +159,19 @@ void mp_rawfix_measure_row(const rawfix_measurement *m, const mp_frame *f, uint3
             r->zh[x] = r->zv[x] = beyond_clipping(r, x);
 }
 
+void mp_rawfix_measure_at(rawfix_measurement *m, const mp_frame *f, uint32_t x, uint32_t y,
+                          int16_t *zh, int16_t *zv)
+{
+    *zh = *zv = RAWFIX_NO_Z;
+    if (!m->measurable || x >= m->width || y < m->vstep || y >= m->height - m->vstep)
+        return;
+    rawfix_row r;
+    mp_rawfix_row_begin(m, &r);
+    mp_rawfix_measure_row(m, f, y, &r);
+    *zh = r.zh[x];
+    *zv = r.zv[x];
+}
+
 void mp_rawfix_measurement_free(rawfix_measurement *m)
 {
     free(m->hist);

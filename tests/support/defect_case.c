@@ -219,6 +219,78 @@ static int probe_plan(const defect_case *c, const sim *m, const rawfix_map *map,
     return rc;
 }
 
+/* What one sampled frame showed at a hot/cold site: its deviations and the recorded values
+ * of the site and of its same-colour neighbours of the same field (left, right, up, down). */
+typedef struct site_look {
+    int16_t zh, zv;
+    uint16_t v[5];
+} site_look;
+
+static void look_at_sites(const sim *m, const mp_frame *f, rawfix_measurement *meas,
+                          site_look *looks)
+{
+    const size_t w = f->width, vs = meas->vstep;
+    for (uint32_t k = 0; k < m->count; k++) {
+        const size_t i = (size_t)m->sites[k].y * w + m->sites[k].x;
+        site_look *l = &looks[k];
+        mp_rawfix_measure_at(meas, f, m->sites[k].x, m->sites[k].y, &l->zh, &l->zv);
+        const size_t at[5] = {i, i - 2, i + 2, i - vs * w, i + vs * w};
+        for (int j = 0; j < 5; j++)
+            l->v[j] = at[j] < w * f->height ? f->data[at[j]] : 0;
+    }
+}
+
+static const char *kind_name(synth_defect_kind k)
+{
+    static const char *names[] = {"focus", "hot stuck", "hot warm", "cold dead", "cold weak"};
+    return names[k];
+}
+
+/* One line per missed hot/cold site (where, what, the noise-free scene's DN there in the
+ * last sampled frame, frames measured / judged beyond clipping), then its frames: z row/column in sigmas ("-" not measured, "L" / "H"
+ * judged beyond clipping) and the recorded values, site first then its four neighbours, a
+ * "*" on those at white. */
+static void report_misses(const defect_case *c, const sim *m, const uint8_t *truth_kind,
+                          const rawfix_plan *plan, const site_look *looks, uint32_t white)
+{
+    const uint32_t bw = c->width + m->sensor.ob_left;
+    for (uint32_t k = 0; k < m->count; k++) {
+        const uint32_t x = m->sites[k].x, y = m->sites[k].y;
+        const size_t i = (size_t)y * bw + x;
+        if (truth_kind[i] != 2 || plan_site(plan, i))
+            continue;
+        uint32_t used = 0, low = 0, high = 0;
+        for (uint32_t fr = 0; fr < c->frames; fr++) {
+            int16_t z = looks[(size_t)fr * m->count + k].zh;
+            used += z != RAWFIX_NO_Z && z != RAWFIX_CLIPPED_LOW && z != RAWFIX_CLIPPED_HIGH;
+            low += z == RAWFIX_CLIPPED_LOW;
+            high += z == RAWFIX_CLIPPED_HIGH;
+        }
+        const int bright = mp_synth_row_is_bright(&m->sensor, y);
+        const double gain = mp_synth_sensor_gain(&m->sensor) * (bright ? exp2(c->ev_gap) : 1);
+        const double scene = m->sensor.black + (bright ? m->sensor.bright_black_offset : 0) +
+                             gain * m->truth[(size_t)(y - m->sensor.ob_top) * c->width + x -
+                                             m->sensor.ob_left];
+        fprintf(c->misses, "  miss (%u, %u) %s, %s row, scene %.0f DN (white %u); measured %u, "
+                "beyond clipping low %u high %u of %u frames\n", x, y,
+                kind_name(m->sites[k].kind), bright ? "bright" : "dark", scene, white,
+                used, low, high, c->frames);
+        for (uint32_t fr = 0; fr < c->frames; fr++) {
+            const site_look *l = &looks[(size_t)fr * m->count + k];
+            fprintf(c->misses, "    frame %2u z ", fr);
+            if (l->zh == RAWFIX_NO_Z || l->zh == RAWFIX_CLIPPED_LOW || l->zh == RAWFIX_CLIPPED_HIGH)
+                fprintf(c->misses, "%-13s", l->zh == RAWFIX_NO_Z ? "-" :
+                        l->zh == RAWFIX_CLIPPED_LOW ? "L" : "H");
+            else
+                fprintf(c->misses, "%6.2f/%-6.2f", l->zh / 16.0, l->zv / 16.0);
+            fprintf(c->misses, " values");
+            for (int j = 0; j < 5; j++)
+                fprintf(c->misses, " %5u%s", l->v[j], l->v[j] >= white ? "*" : " ");
+            fprintf(c->misses, "\n");
+        }
+    }
+}
+
 int defect_case_run(const defect_case *c, case_score *s, rawfix_map *map_out)
 {
     memset(s, 0, sizeof *s);
@@ -236,6 +308,7 @@ int defect_case_run(const defect_case *c, case_score *s, rawfix_map *map_out)
     rawfix_plan plan = {0}, probe = {0};
     uint8_t *truth_kind = calloc(n, 1);   /* 0 none, 1 focus, 2 hot/cold, 3 hidden */
     uint32_t *changed = NULL;
+    site_look *looks = NULL;
     m.truth = malloc((size_t)c->width * c->height * sizeof *m.truth);
     int rc = 1;
     if (!acc || !truth_kind || !m.truth ||
@@ -244,12 +317,16 @@ int defect_case_run(const defect_case *c, case_score *s, rawfix_map *map_out)
         goto done;
     changed = calloc(m.count + 1, sizeof *changed);
     m.before = malloc((m.count + 1) * sizeof *m.before);
-    if (!changed || !m.before)
+    if (c->misses)
+        looks = malloc(((size_t)m.count * c->frames + 1) * sizeof *looks);
+    if (!changed || !m.before || (c->misses && !looks))
         goto done;
     for (uint32_t fr = 0; fr < c->frames; fr++) {
         if (sim_frame(c, &m, fr, &f, changed) || mp_rawfix_measure(&f, dual, &meas, &err) ||
             mp_rawfix_accum_add(acc, &meas, &f, fr, &err))
             goto done;
+        if (looks)
+            look_at_sites(&m, &f, &meas, looks + (size_t)fr * m.count);
     }
     for (uint32_t k = 0; k < m.count; k++) {
         int focus = m.sites[k].kind == SYNTH_DEFECT_FOCUS;
@@ -274,6 +351,8 @@ int defect_case_run(const defect_case *c, case_score *s, rawfix_map *map_out)
         else if (truth_kind[i] == 0)
             s->false_sites += site;
     }
+    if (looks)
+        report_misses(c, &m, truth_kind, &plan, looks, f.white);
     /* Repair frames the map never saw; stripe residue over 4 of them. The same repair at
      * clean samples (probes: a sparse grid away from every defect, repaired as if they were
      * sites in a copy of the frame) gives what the scene itself allows there: no repair from
@@ -341,5 +420,6 @@ done:
     free(m.sites);
     free(m.before);
     free(changed);
+    free(looks);
     return rc;
 }

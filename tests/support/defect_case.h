@@ -4,6 +4,7 @@
 #define DEFECT_CASE_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "rawfix/rawfix.h"
 #include "synth/synth.h"
@@ -24,6 +25,8 @@ typedef struct defect_case {
     uint64_t seed;
     double fp_offset_dn;        /* focus pixels' mean offset, DN14; 0: the default 16 */
     const rawfix_lattice *prior;    /* a prior lattice for the map (NULL: none) */
+    FILE *misses;               /* not NULL: each hot/cold site the map missed, with what
+                                 * the sampled frames showed there (a diagnostic) */
 } defect_case;
 
 typedef struct case_score {

@@ -8,21 +8,32 @@
  * repairs; those where the scene is resolved by the same-colour neighbours; and the floor:
  * the same repair at clean samples, what the scene allows), the stripe residue before and
  * after, the CPU time of one repair, and the same on clean clips (which must get an empty
- * map). Usage: bench_rawfix [WxH active, default 1920x1080] [frames, default 16] */
+ * map). Usage: bench_rawfix [WxH active, default 1920x1080] [frames, default 16]
+ * [--misses MODE SCENE]: that case alone (e.g. dual textured) and its clean clip, each
+ * hot/cold site the map missed printed with what the sampled frames showed there. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "defect_case.h"
 
 int main(int argc, char **argv)
 {
     uint32_t w = 1920, h = 1080, frames = 16;
-    if (argc > 1 && sscanf(argv[1], "%ux%u", &w, &h) != 2)
-        return fprintf(stderr, "usage: bench_rawfix [WxH] [frames]\n"), 2;
-    if (argc > 2)
-        frames = (uint32_t)atoi(argv[2]);
     static const char *scene_names[] = {"flat", "textured", "dark", "static", "objects",
                                         "jitter"};
+    const char *only_mode = NULL, *only_scene = NULL;
+    if (argc > 3 && !strcmp(argv[argc - 3], "--misses")) {
+        only_mode = argv[argc - 2];
+        only_scene = argv[argc - 1];
+        argc -= 3;
+    }
+    if ((argc > 1 && sscanf(argv[1], "%ux%u", &w, &h) != 2) ||
+        (only_mode && strcmp(only_mode, "single") && strcmp(only_mode, "dual")))
+        return fprintf(stderr, "usage: bench_rawfix [WxH] [frames] [--misses single|dual "
+                       "SCENE]\n"), 2;
+    if (argc > 2)
+        frames = (uint32_t)atoi(argv[2]);
     printf("%ux%u active, %u frames; recall %% (found/true), false sites %% of pixels; hidden: "
            "defect sites whose value the defect changed in no sampled frame (clipped), not "
            "counted\n", w, h, frames);
@@ -33,9 +44,13 @@ int main(int argc, char **argv)
     for (int clean = 0; clean < 2; clean++)
         for (int gap = 0; gap <= 4; gap += 4)
             for (int sc = 0; sc < 6; sc++) {
+                if (only_mode && (strcmp(only_mode, gap ? "dual" : "single") ||
+                                  strcmp(only_scene, scene_names[sc])))
+                    continue;
                 defect_case c = {.width = w, .height = h, .frames = frames,
                                  .ev_gap = gap, .scene = (case_scene)sc,
-                                 .defects = !clean, .seed = 1};
+                                 .defects = !clean, .seed = 1,
+                                 .misses = only_mode ? stdout : NULL};
                 case_score s;
                 if (defect_case_run(&c, &s, NULL)) {
                     failed = 1;

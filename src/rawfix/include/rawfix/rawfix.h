@@ -12,8 +12,10 @@
  * its own field): the mean deviation over the frames, in noise units, is large both ways and
  * has the same sign. A scene edge is off one way only; texture that moves averages out.
  * A sample whose same-colour neighbours average out around it (their mean deviations along
- * the directions that miss the sample stay a third of its own or less) needs fewer sigmas:
- * still fine texture moves its neighbours as much as itself. Weak single defects in clusters
+ * the directions that miss the sample stay a third of its own or less) needs fewer sigmas,
+ * and (a sixth or less) less evidence that the scene moves through it for the test against
+ * its own spread between the frames: still fine texture moves its neighbours as much as
+ * itself. Weak single defects in clusters
  * are the scene's still detail and are dropped.
  * The thresholds count the independent looks the frames give (the variation of each
  * sample's deviation between frames, per tile), so a noiseless clip, whose frames are one
@@ -117,6 +119,14 @@ mp_status mp_rawfix_accum_claim(rawfix_accum *a, const rawfix_measurement *m, ui
                                 mp_error *err);
 void mp_rawfix_accum_rows(rawfix_accum *a, rawfix_measurement *m, const mp_frame *f,
                           uint32_t y0, uint32_t y1);
+/* Adds row y's deviations and stripe sums (width entries each, as a measurement makes them)
+ * to the sums of the sample claimed for them: what mp_rawfix_accum_rows does per row. */
+void mp_rawfix_accum_add_row(rawfix_accum *a, uint32_t y, const int16_t *zh, const int16_t *zv,
+                             const int32_t (*stripe)[2]);
+/* The deviations of the sample at (x, y) of f, which m measured: what the sums get for it
+ * (diagnostics; RAWFIX_NO_Z where nothing is measured). */
+void mp_rawfix_measure_at(rawfix_measurement *m, const mp_frame *f, uint32_t x, uint32_t y,
+                          int16_t *zh, int16_t *zv);
 
 /* Builds the map from the frames added so far. Fewer than 8 frames give an empty map. */
 mp_status mp_rawfix_map_build(const rawfix_accum *a, rawfix_map *m, mp_error *err);
