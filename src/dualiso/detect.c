@@ -10,6 +10,12 @@
 #define HIST_SCALE 32.0
 #define MIN_PAIRS 64      /* below this a class pair says nothing */
 #define MIN_EV 0.5        /* cr2hdr's threshold: fields at least 0.5 EV apart */
+/* Pairs whose brighter sample is at most NEAR_NUM / NEAR_DEN = 1.4142 times the darker are
+ * within MIN_EV without a log2 (a call per pair, and most pairs of a single-ISO frame are
+ * there): log2(1.4142) is 0.499986, farther from 0.5 than the rounding of log2 reaches, so
+ * the outcome is the one the log2 gives. */
+#define NEAR_NUM 14142    /* just below 2^0.5 x NEAR_DEN */
+#define NEAR_DEN 10000
 #define MAX_SAMPLES (1u << 20)
 
 mp_status mp_dualiso_check_frame(const mp_frame *f, mp_error *err)
@@ -45,6 +51,11 @@ mp_status mp_dualiso_detect(const mp_frame *f, dualiso_detection *out, mp_error 
     const double lo = range / 512.0 > 4.0 ? range / 512.0 : 4.0;
     const double hi = 0.707 * range;
     const double clip = 0.98 * range;
+    /* The same bounds for the samples above black, which are integers: n >= t and n < t for a
+     * real t are n >= ceil(t) and n < ceil(t). */
+    const int32_t lo_n = (int32_t)ceil(lo), hi_n = (int32_t)ceil(hi);
+    const int32_t clip_n = (int32_t)ceil(clip);
+    const int32_t black = (int32_t)f->black;
 
     uint64_t pairs_total = (uint64_t)f->width * (f->height > 2 ? f->height - 2 : 0);
     uint32_t step_x = 1;
@@ -61,29 +72,29 @@ mp_status mp_dualiso_detect(const mp_frame *f, dualiso_detection *out, mp_error 
         uint32_t k = y & 1u;           /* class pair {k, k+2} */
         int upper_is_k = (y & 3u) < 2; /* row y is class k (else class k+2) */
         class_votes *cv = &votes[k];
+        /* The tests are counted, not branched on: in a noisy frame every pair takes its own
+         * way, and mispredicted branches cost more than the arithmetic. */
         for (uint32_t x = 0; x < f->width; x += step_x) {
-            double a = (double)r0[x] - f->black, b = (double)r2[x] - f->black;
-            double mx = a > b ? a : b, mn = a > b ? b : a;
-            if (mn < lo || mn >= hi)
-                continue;
-            if (mx >= hi && mx < clip)
-                continue; /* partner in the non-linear shoulder: no vote */
-            if (mx < hi) {
-                double l = log2(a / b);
-                double al = fabs(l);
-                if (al <= MIN_EV) {
-                    cv->neutral++;
-                    continue;
+            int32_t a = r0[x] - black, b = r2[x] - black;
+            int32_t mx = a > b ? a : b, mn = a > b ? b : a;
+            /* a partner in the non-linear shoulder (hi .. clip) gives no vote */
+            int valid = (mn >= lo_n) & (mn < hi_n) & ((mx < hi_n) | (mx >= clip_n));
+            int window = mx < hi_n;
+            int neutral = window & ((int64_t)NEAR_DEN * mx <= (int64_t)NEAR_NUM * mn);
+            if (valid & window & !neutral) {
+                double al = fabs(log2((double)a / b));
+                neutral = al <= MIN_EV;
+                if (!neutral) {
+                    int bin = (int)(al * HIST_SCALE);
+                    hist[bin < HIST_BINS ? bin : HIST_BINS - 1]++;
+                    hist_n++;
                 }
-                int bin = (int)(al * HIST_SCALE);
-                hist[bin < HIST_BINS ? bin : HIST_BINS - 1]++;
-                hist_n++;
             }
             /* a brighter means the upper row's class is brighter */
-            if ((a > b) == (upper_is_k != 0))
-                cv->upper_brighter++;
-            else
-                cv->lower_brighter++;
+            int upper = (a > b) == (upper_is_k != 0), vote = valid & !neutral;
+            cv->neutral += (uint64_t)(valid & neutral);
+            cv->upper_brighter += (uint64_t)(vote & upper);
+            cv->lower_brighter += (uint64_t)(vote & !upper);
         }
     }
 

@@ -55,6 +55,10 @@ mp_status mp_clip_segments(const mlv_clip *clip, mp_segment **segs, uint32_t *co
 #define ABSENT_PAIRS 10000
 #define ABSENT_CONFIDENCE 0.25
 
+/* Bands of rows that workers add their raw-defect measurements to one at a time. */
+#define DEFECT_BANDS 16u
+#define DEFECT_BAND_STEP 7u          /* prime to DEFECT_BANDS, near half of it */
+
 /* A sample's payload, read by the pool's I/O thread (the pool's slots are the ring). */
 typedef struct sample_slot {
     mlv_payload payload;
@@ -80,7 +84,8 @@ typedef struct sample_set {
     mp_progress_event progress;               /* LEVELS: samples read so far, of total */
     double start_s;
     rawfix_accum *defects;                    /* NULL: raw defects not looked for */
-    pthread_mutex_t defects_lock;
+    pthread_mutex_t defects_lock;             /* claiming a sample in defects */
+    pthread_mutex_t band_lock[DEFECT_BANDS];  /* adding to a band of rows of defects */
 } sample_set;
 
 typedef struct sample_ctx {
@@ -111,7 +116,9 @@ static void sample_ctx_destroy(void *user, void *ctx)
 }
 
 /* Measures the sample's raw defects and adds them to the segment's sums (integer sums, so
- * the map does not depend on which thread added what, or when). */
+ * the map does not depend on which thread added what, or when). The rows are measured while
+ * they are added, one band of rows under its own lock, so workers add at once; each sample
+ * starts at another band (DEFECT_BAND_STEP apart), so that two workers rarely meet. */
 static mp_status measure_defects(sample_set *s, sample_ctx *c, uint32_t i, int dual,
                                  mp_error *err)
 {
@@ -119,8 +126,17 @@ static mp_status measure_defects(sample_set *s, sample_ctx *c, uint32_t i, int d
     if (st != MP_OK)
         return st;
     pthread_mutex_lock(&s->defects_lock);
-    st = mp_rawfix_accum_add(s->defects, &c->defects, i, err);
+    st = mp_rawfix_accum_claim(s->defects, &c->defects, i, err);
     pthread_mutex_unlock(&s->defects_lock);
+    const uint64_t h = c->frame.height;
+    for (uint32_t k = 0; st == MP_OK && k < DEFECT_BANDS; k++) {
+        const uint32_t b = (i * DEFECT_BAND_STEP + k) % DEFECT_BANDS;
+        pthread_mutex_lock(&s->band_lock[b]);
+        mp_rawfix_accum_rows(s->defects, &c->defects, &c->frame,
+                             (uint32_t)(h * b / DEFECT_BANDS),
+                             (uint32_t)(h * (b + 1) / DEFECT_BANDS));
+        pthread_mutex_unlock(&s->band_lock[b]);
+    }
     return st;
 }
 
@@ -564,13 +580,16 @@ mp_status mp_prepass_run(const mlv_clip *clip, const mp_prepass_options *o, cons
     segment_scan *scans = calloc(nseg, sizeof *scans);
     sample_set *s = calloc(1, sizeof *s);
     dualiso_stats *stats = calloc(MP_SAMPLES_PER_SEGMENT, sizeof *stats);
-    if (!out->segments || !scans || !s || !stats)
+    if (!out->segments || !scans || !s || !stats) {
         st = mp_error_set(err, MP_ERR_NOMEM, "pre-pass: out of memory");
-    else
+    } else {
         *s = (sample_set){.clip = clip, .opt = o, .clip_phase = -1, .stats = stats,
                           .progress = {.kind = MP_PROGRESS_LEVELS},
                           .start_s = mp_progress_now(),
                           .defects_lock = PTHREAD_MUTEX_INITIALIZER};
+        for (uint32_t b = 0; b < DEFECT_BANDS; b++)
+            pthread_mutex_init(&s->band_lock[b], NULL);
+    }
     uint32_t offsets[MP_SAMPLES_PER_SEGMENT], unusable = 0;
     for (uint32_t k = 0; k < nseg && st == MP_OK; k++)
         s->progress.total += mp_sample_offsets(segs[k].count, MP_SAMPLES_PER_SEGMENT, offsets);
@@ -625,6 +644,8 @@ mp_status mp_prepass_run(const mlv_clip *clip, const mp_prepass_options *o, cons
                                    err);
     if (st == MP_OK)
         share_whites(out, o);
+    for (uint32_t b = 0; s && s->clip && b < DEFECT_BANDS; b++)   /* initialised */
+        pthread_mutex_destroy(&s->band_lock[b]);
     free(stats);
     free(s);
     free(scans);

@@ -15,7 +15,7 @@ static int clamp_z(int z)
     return z > -Z_SUM_CLAMP ? z : -Z_SUM_CLAMP;
 }
 
-/* One frame's z into the sums. Branch-free, the arrays as restrict parameters (GCC does not
+/* One row's z into the sums. Branch-free, the arrays as restrict parameters (GCC does not
  * take restrict from local pointers), so that the loop vectorises; a sample without a
  * measurement adds zeros. */
 static void add_z(size_t n, const int16_t *restrict zhs, const int16_t *restrict zvs,
@@ -78,8 +78,8 @@ void mp_rawfix_accum_free(rawfix_accum *a)
     free(a);
 }
 
-mp_status mp_rawfix_accum_add(rawfix_accum *a, const rawfix_measurement *m, uint32_t sample,
-                           mp_error *err)
+mp_status mp_rawfix_accum_claim(rawfix_accum *a, const rawfix_measurement *m, uint32_t sample,
+                                mp_error *err)
 {
     if (m->width != a->width || m->height != a->height)
         return mp_error_set(err, MP_ERR_ARG, "rawfix: a %ux%u frame among %ux%u ones",
@@ -92,13 +92,50 @@ mp_status mp_rawfix_accum_add(rawfix_accum *a, const rawfix_measurement *m, uint
     a->added |= 1ull << sample;
     a->vstep = m->vstep;
     a->frames++;
-    const size_t n = (size_t)a->width * a->height;
-    int32_t *stripe = &a->stripe[0][0];
-    const int32_t *ms = &m->stripe[0][0];
-    for (size_t i = 0; i < 2 * n; i++)
-        stripe[i] += ms[i];
-    uint8_t *const *c = a->count;
-    add_z(n, m->zh, m->zv, a->sum_h, a->sum_v, a->zh_sum, a->zh_sq, c[COUNT_USED], c[COUNT_POS],
-          c[COUNT_NEG], c[COUNT_BIG], c[COUNT_CLIPPED_LOW], c[COUNT_CLIPPED_HIGH]);
     return MP_OK;
+}
+
+void mp_rawfix_accum_add_row(rawfix_accum *a, uint32_t y, const int16_t *zh, const int16_t *zv,
+                             const int32_t (*stripe)[2])
+{
+    const size_t i = (size_t)y * a->width, n = a->width;
+    int32_t *sums = &a->stripe[i][0];
+    const int32_t *add = &stripe[0][0];
+    for (size_t k = 0; k < 2 * n; k++)
+        sums[k] += add[k];
+    uint8_t *const *c = a->count;
+    add_z(n, zh, zv, a->sum_h + i, a->sum_v + i, a->zh_sum + i, a->zh_sq + i,
+          c[COUNT_USED] + i, c[COUNT_POS] + i, c[COUNT_NEG] + i, c[COUNT_BIG] + i,
+          c[COUNT_CLIPPED_LOW] + i, c[COUNT_CLIPPED_HIGH] + i);
+}
+
+/* Each row is measured and added at once, so its deviations stay in the cache. Rows outside
+ * [vstep, height - vstep) have no measurement (RAWFIX_NO_Z, no stripe sums), which adds only
+ * zeros: they are skipped. */
+void mp_rawfix_accum_rows(rawfix_accum *a, rawfix_measurement *m, const mp_frame *f,
+                          uint32_t y0, uint32_t y1)
+{
+    if (!m->measurable)
+        return;
+    const uint32_t vs = m->vstep;
+    y0 = y0 > vs ? y0 : vs;
+    y1 = y1 < a->height - vs ? y1 : a->height - vs;
+    rawfix_row r;
+    mp_rawfix_row_begin(m, &r);
+    for (uint32_t y = y0; y < y1; y++) {
+        mp_rawfix_measure_row(m, f, y, &r);
+        mp_rawfix_accum_add_row(a, y, r.zh, r.zv, r.stripe);
+    }
+}
+
+mp_status mp_rawfix_accum_add(rawfix_accum *a, rawfix_measurement *m, const mp_frame *f,
+                              uint32_t sample, mp_error *err)
+{
+    if (f->width != m->width || f->height != m->height)
+        return mp_error_set(err, MP_ERR_ARG, "rawfix: a %ux%u frame, measured as %ux%u",
+                            f->width, f->height, m->width, m->height);
+    mp_status st = mp_rawfix_accum_claim(a, m, sample, err);
+    if (st == MP_OK)
+        mp_rawfix_accum_rows(a, m, f, 0, a->height);
+    return st;
 }

@@ -1,9 +1,8 @@
-/* rawfix_measure: one frame's deviations from the same-colour neighbours, in noise units, and
- * its stripe sums (rawfix.h). */
+/* rawfix_measure: one frame's noise (rawfix.h), then row by row its deviations from the
+ * same-colour neighbours in noise units and its stripe sums (rawfix_accum adds them). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/mp_big.h"
 #include "common/mp_cpu.h"
 #include "rawfix/rawfix_dsp.h"
 #include "rawfix_priv.h"
@@ -32,18 +31,35 @@ static double hist_sigma(const uint32_t *h, uint64_t count)
     return 1.4826 * HIST_SIZE / 2;
 }
 
-/* Work arrays of one row (rawfix_dsp.h), one block. */
-static int row_alloc(rawfix_row *r, uint32_t w)
+/* One row's work arrays (rawfix_dsp.h) and outputs in one block, kept between frames. */
+enum { WORK_ARRAYS = 9 };
+#define WORK_BYTES_PER_SAMPLE                                                                 \
+    (WORK_ARRAYS * sizeof(int32_t) + 2 * sizeof(int16_t) + sizeof(int32_t[2]))
+
+static int work_alloc(rawfix_measurement *m, uint32_t w)
 {
-    int32_t **arrays[] = {&r->dh2, &r->dv2, &r->bin_h, &r->bin_v, &r->ok, &r->act,
-                          &r->left, &r->right, &r->win_max};
-    enum { COUNT = sizeof arrays / sizeof *arrays };
-    int32_t *block = malloc((size_t)w * COUNT * sizeof *block);
-    if (!block)
+    if (m->work_width >= w)
+        return 0;
+    free(m->work);
+    m->work_width = 0;
+    if (!(m->work = malloc((size_t)w * WORK_BYTES_PER_SAMPLE)))
         return -1;
-    for (size_t k = 0; k < COUNT; k++)
-        *arrays[k] = block + k * w;
+    m->work_width = w;
     return 0;
+}
+
+void mp_rawfix_row_begin(const rawfix_measurement *m, rawfix_row *r)
+{
+    const size_t w = m->width;
+    int32_t *work = m->work;
+    int32_t **arrays[WORK_ARRAYS] = {&r->dh2, &r->dv2, &r->bin_h, &r->bin_v, &r->ok, &r->act,
+                                     &r->left, &r->right, &r->win_max};
+    *r = (rawfix_row){.w = m->width, .white = m->white, .black = m->black};
+    for (size_t k = 0; k < WORK_ARRAYS; k++)
+        *arrays[k] = work + k * w;
+    r->stripe = (int32_t(*)[2])(work + WORK_ARRAYS * w);
+    r->zh = (int16_t *)(r->stripe + w);
+    r->zv = r->zh + w;
 }
 
 static void row_at(rawfix_row *r, const mp_frame *f, uint32_t y, uint32_t vs)
@@ -79,44 +95,30 @@ static int16_t beyond_clipping(const rawfix_row *r, size_t x)
 mp_status mp_rawfix_measure(const mp_frame *f, int dual, rawfix_measurement *m, mp_error *err)
 {
     const uint32_t w = f->width, h = f->height, vs = mp_rawfix_vstep(dual);
-    const size_t n = (size_t)w * h;
     if (!f->data || w == 0 || h == 0)
         return mp_error_set(err, MP_ERR_ARG, "rawfix: empty frame");
-    if (m->capacity < n) {
-        free(m->zh);
-        free(m->zv);
-        free(m->stripe);
-        m->capacity = 0;
-        m->zh = mp_big_calloc(n * sizeof *m->zh);
-        m->zv = mp_big_calloc(n * sizeof *m->zv);
-        m->stripe = mp_big_calloc(n * sizeof *m->stripe);
-        if (!m->zh || !m->zv || !m->stripe)
-            return mp_error_set(err, MP_ERR_NOMEM, "rawfix: out of memory for %ux%u", w, h);
-        m->capacity = n;
-    }
-    if (!m->hist && !(m->hist = malloc((size_t)(NOISE_BINS + 4) * HIST_SIZE * sizeof *m->hist)))
-        return mp_error_set(err, MP_ERR_NOMEM, "rawfix: out of memory");
+    const size_t hist_size = (size_t)(NOISE_BINS + 4) * HIST_SIZE * sizeof *m->hist;
+    if ((!m->hist && !(m->hist = malloc(hist_size))) ||
+        (!m->sigma && !(m->sigma = malloc(NOISE_BINS * sizeof *m->sigma))) || work_alloc(m, w))
+        return mp_error_set(err, MP_ERR_NOMEM, "rawfix: out of memory for a %u-wide frame", w);
     m->width = w;
     m->height = h;
     m->vstep = vs;
-    memset(m->hist, 0, (size_t)(NOISE_BINS + 4) * HIST_SIZE * sizeof *m->hist);
-    if (w < 5 || h < 2 * vs + 1) {
-        memset(m->stripe, 0, n * sizeof *m->stripe);
-        for (size_t i = 0; i < n; i++)
-            m->zh[i] = m->zv[i] = RAWFIX_NO_Z;
+    m->white = f->white > INT32_MAX ? INT32_MAX : (int32_t)f->white;
+    m->black = (int32_t)f->black;
+    m->dsp = mp_rawfix_dsp_for(mp_cpu_level_get());
+    m->measurable = w >= 5 && h >= 2 * vs + 1;
+    if (!m->measurable)
         return MP_OK;
-    }
-    rawfix_row row = {.w = w, .white = f->white > INT32_MAX ? INT32_MAX : (int32_t)f->white,
-                      .black = (int32_t)f->black};
-    if (row_alloc(&row, w))
-        return mp_error_set(err, MP_ERR_NOMEM, "rawfix: out of memory");
-    const rawfix_dsp *dsp = mp_rawfix_dsp_for(mp_cpu_level_get());
+    memset(m->hist, 0, hist_size);
+    rawfix_row row;
+    mp_rawfix_row_begin(m, &row);
 
     /* Noise: the differences of each row class and brightness bin into its histogram; the
      * row class's overall histogram and the counts are sums of those. */
     for (uint32_t y = vs; y < h - vs; y++) {
         row_at(&row, f, y, vs);
-        dsp->diffs(&row);
+        m->dsp->diffs(&row);
         uint32_t *hist = m->hist + (size_t)(y % 4) * LEVEL_BINS * HIST_SIZE;
         for (uint32_t x = 2; x < w - 2; x++)
             if (row.ok[x]) {
@@ -124,7 +126,6 @@ mp_status mp_rawfix_measure(const mp_frame *f, int dual, rawfix_measurement *m, 
                 hist_add(hist + (size_t)row.bin_v[x] * HIST_SIZE, row.dv2[x]);
             }
     }
-    double sigma[NOISE_BINS];
     for (int r = 0; r < 4; r++) {
         uint32_t *all = m->hist + (size_t)(NOISE_BINS + r) * HIST_SIZE;
         uint64_t count[LEVEL_BINS] = {0}, cr = 0;
@@ -138,39 +139,43 @@ mp_status mp_rawfix_measure(const mp_frame *f, int dual, rawfix_measurement *m, 
         }
         double overall = cr ? hist_sigma(all, cr) : 1;
         for (int b = 0; b < LEVEL_BINS; b++)
-            sigma[r * LEVEL_BINS + b] = count[b] >= MIN_BIN_COUNT ?
+            m->sigma[r * LEVEL_BINS + b] = count[b] >= MIN_BIN_COUNT ?
                 hist_sigma(m->hist + (size_t)(r * LEVEL_BINS + b) * HIST_SIZE, count[b]) :
                 overall;
     }
-
-    for (uint32_t y = 0; y < h; y++) {
-        row.zh = m->zh + (size_t)y * w;
-        row.zv = m->zv + (size_t)y * w;
-        row.stripe = m->stripe + (size_t)y * w;
-        if (y < vs || y >= h - vs) {
-            for (uint32_t x = 0; x < w; x++)
-                row.zh[x] = row.zv[x] = RAWFIX_NO_Z;
-            memset(row.stripe, 0, w * sizeof *row.stripe);
-            continue;
-        }
-        row_at(&row, f, y, vs);
-        dsp->diffs(&row);
-        dsp->texture(&row);
-        row.sigma = sigma + (y % 4) * LEVEL_BINS;
-        dsp->z(&row);
-        for (uint32_t x = 2; x < w - 2; x++)
-            if (!row.ok[x])
-                row.zh[x] = row.zv[x] = beyond_clipping(&row, x);
-    }
-    free(row.dh2);
     return MP_OK;
+}
+
+void mp_rawfix_measure_row(const rawfix_measurement *m, const mp_frame *f, uint32_t y,
+                           rawfix_row *r)
+{
+    row_at(r, f, y, m->vstep);
+    m->dsp->diffs(r);
+    m->dsp->texture(r);
+    r->sigma = m->sigma + (y % 4) * LEVEL_BINS;
+    m->dsp->z(r);
+    for (uint32_t x = 2; x < m->width - 2; x++)
+        if (!r->ok[x])
+            r->zh[x] = r->zv[x] = beyond_clipping(r, x);
+}
+
+void mp_rawfix_measure_at(rawfix_measurement *m, const mp_frame *f, uint32_t x, uint32_t y,
+                          int16_t *zh, int16_t *zv)
+{
+    *zh = *zv = RAWFIX_NO_Z;
+    if (!m->measurable || x >= m->width || y < m->vstep || y >= m->height - m->vstep)
+        return;
+    rawfix_row r;
+    mp_rawfix_row_begin(m, &r);
+    mp_rawfix_measure_row(m, f, y, &r);
+    *zh = r.zh[x];
+    *zv = r.zv[x];
 }
 
 void mp_rawfix_measurement_free(rawfix_measurement *m)
 {
-    free(m->zh);
-    free(m->zv);
-    free(m->stripe);
     free(m->hist);
+    free(m->sigma);
+    free(m->work);
     memset(m, 0, sizeof *m);
 }

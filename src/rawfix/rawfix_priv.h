@@ -3,6 +3,7 @@
 #define MP_RAWFIX_PRIV_H
 
 #include "rawfix/rawfix.h"
+#include "rawfix/rawfix_dsp.h"
 
 #define Z_SCALE 16              /* rawfix_measurement.z = deviation / noise x Z_SCALE */
 #define Z_CLAMP 2000            /* |z| stored at most (125 noise sigmas) */
@@ -16,5 +17,12 @@ static inline uint32_t mp_rawfix_vstep(int dual)
 {
     return dual ? 4 : 2;
 }
+
+/* measure.c: r's work arrays and outputs from m's block (after mp_rawfix_measure); then row
+ * y of f, which m measured, into r->zh, r->zv and r->stripe, for m->measurable frames and
+ * y in [vstep, height - vstep) (the other rows measure nothing). */
+void mp_rawfix_row_begin(const rawfix_measurement *m, rawfix_row *r);
+void mp_rawfix_measure_row(const rawfix_measurement *m, const mp_frame *f, uint32_t y,
+                           rawfix_row *r);
 
 #endif

@@ -17,6 +17,7 @@
 #include "dualiso/dualiso.h"
 #include "dualiso_case.h"
 #include "rawfix/rawfix.h"
+#include "rawfix/rawfix_dsp.h"
 #include "synth/synth.h"
 
 enum { FW = 250, FH = 96, FRAMES = 8, STAGES = 5 };
@@ -112,16 +113,18 @@ static mp_status run_stages(const mp_frame clip[FRAMES], uint64_t hash[STAGES], 
     mp_status st = acc ? MP_OK : mp_error_set(err, MP_ERR_NOMEM, "out of memory");
     for (uint32_t k = 0; st == MP_OK && k < FRAMES; k++) {
         st = mp_rawfix_measure(&clip[k], 1, &meas, err);
-        if (st == MP_OK)
-            st = mp_rawfix_accum_add(acc, &meas, k, err);
         if (st == MP_OK) {
-            h = checkasm_hash(h, meas.zh, sizeof *meas.zh * FW * FH);
-            h = checkasm_hash(h, meas.zv, sizeof *meas.zv * FW * FH);
-            h = checkasm_hash(h, meas.stripe, sizeof *meas.stripe * FW * FH);
+            h = checkasm_hash(h, meas.sigma, sizeof *meas.sigma * 4 * RAWFIX_LEVEL_BINS);
+            st = mp_rawfix_accum_add(acc, &meas, &clip[k], k, err);
         }
     }
     if (st == MP_OK)
         st = mp_rawfix_map_build(acc, &map, err);
+    if (st == MP_OK) {
+        h = checkasm_hash(h, &map.lattice, sizeof map.lattice);
+        h = checkasm_hash(h, map.pixels, sizeof *map.pixels * 2 * map.pixel_count);
+        h = checkasm_hash(h, map.stripe_gain, sizeof map.stripe_gain);
+    }
     if (st == MP_OK)
         st = mp_rawfix_plan_make(&map, RAWFIX_ALL, 1, &plan, err);
     if (st == MP_OK)

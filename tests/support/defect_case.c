@@ -226,15 +226,14 @@ typedef struct site_look {
     uint16_t v[5];
 } site_look;
 
-static void look_at_sites(const sim *m, const mp_frame *f, const rawfix_measurement *meas,
+static void look_at_sites(const sim *m, const mp_frame *f, rawfix_measurement *meas,
                           site_look *looks)
 {
     const size_t w = f->width, vs = meas->vstep;
     for (uint32_t k = 0; k < m->count; k++) {
         const size_t i = (size_t)m->sites[k].y * w + m->sites[k].x;
         site_look *l = &looks[k];
-        l->zh = meas->zh[i];
-        l->zv = meas->zv[i];
+        mp_rawfix_measure_at(meas, f, m->sites[k].x, m->sites[k].y, &l->zh, &l->zv);
         const size_t at[5] = {i, i - 2, i + 2, i - vs * w, i + vs * w};
         for (int j = 0; j < 5; j++)
             l->v[j] = at[j] < w * f->height ? f->data[at[j]] : 0;
@@ -324,7 +323,7 @@ int defect_case_run(const defect_case *c, case_score *s, rawfix_map *map_out)
         goto done;
     for (uint32_t fr = 0; fr < c->frames; fr++) {
         if (sim_frame(c, &m, fr, &f, changed) || mp_rawfix_measure(&f, dual, &meas, &err) ||
-            mp_rawfix_accum_add(acc, &meas, fr, &err))
+            mp_rawfix_accum_add(acc, &meas, &f, fr, &err))
             goto done;
         if (looks)
             look_at_sites(&m, &f, &meas, looks + (size_t)fr * m.count);

@@ -344,7 +344,7 @@ static mp_status run_dual(run *r, column *c, dual_info *info, mp_error *err)
             if (st == MP_OK)
                 st = mp_rawfix_measure(&r->raw, 1, &meas, err);
             if (st == MP_OK)
-                st = mp_rawfix_accum_add(acc, &meas, f, err);
+                st = mp_rawfix_accum_add(acc, &meas, &r->raw, f, err);
         }
     }
     if (st == MP_OK && acc)

@@ -73,17 +73,24 @@ uint64_t mp_rawfix_lattice_sites(const rawfix_lattice *l);
 
 /* ---- finding ---- */
 
-/* One frame's measurement (reused between frames). */
+/* One frame's measurement (reused between frames): its noise per row class and brightness,
+ * and one row's work arrays. The deviations themselves are made row by row while they are
+ * added (rawfix_accum_rows), so that no frame-sized array of them is written and read back. */
+struct rawfix_dsp;
 typedef struct rawfix_measurement {
     uint32_t width, height;
     uint32_t vstep;                 /* column step to a same-colour sample of the field */
-    int16_t *zh, *zv;               /* per sample: deviation from the row / column
-                                     * neighbours in noise units x 16, or RAWFIX_NO_Z */
-    size_t capacity;
-    int32_t (*stripe)[2];           /* per sample: sample - black and its stripe window's
-                                     * sum - 8 x black where usable for stripes, else 0 */
+    int32_t white, black;
+    int measurable;                 /* 0: the frame is too small, every deviation is
+                                     * RAWFIX_NO_Z (adds nothing) */
+    const struct rawfix_dsp *dsp;   /* the row kernels of the CPU level in use */
+    double *sigma;                  /* noise sigma of a difference per row class (y mod 4)
+                                     * and brightness bin */
     uint32_t *hist;                 /* noise histograms (internal) */
+    void *work;                     /* one row's work arrays and outputs (internal) */
+    uint32_t work_width;
 } rawfix_measurement;
+/* A sample's deviation from its row / column neighbours, in noise units x 16: */
 #define RAWFIX_NO_Z INT16_MIN
 /* zh = zv = RAWFIX_CLIPPED_LOW: not measurable (clipping around it) but below half of each of
  * its four same-colour neighbours' signal while one of them is clipped (a dead pixel in the
@@ -92,7 +99,7 @@ typedef struct rawfix_measurement {
 #define RAWFIX_CLIPPED_LOW (INT16_MIN + 1)
 #define RAWFIX_CLIPPED_HIGH (INT16_MIN + 2)
 
-/* Measures a raw frame; dual says its rows alternate ISO (column step 4). */
+/* Measures a raw frame's noise; dual says its rows alternate ISO (column step 4). */
 mp_status mp_rawfix_measure(const mp_frame *f, int dual, rawfix_measurement *m, mp_error *err);
 void mp_rawfix_measurement_free(rawfix_measurement *m);
 
@@ -100,10 +107,26 @@ typedef struct rawfix_accum rawfix_accum;
 
 rawfix_accum *mp_rawfix_accum_new(uint32_t width, uint32_t height);
 void mp_rawfix_accum_free(rawfix_accum *a);
-/* Adds sample number `sample` (< RAWFIX_MAX_FRAMES, each once) of the same size. Not
- * thread-safe: callers serialise. */
-mp_status mp_rawfix_accum_add(rawfix_accum *a, const rawfix_measurement *m, uint32_t sample,
-                           mp_error *err);
+/* Adds frame f, measured in m, as sample number `sample` (< RAWFIX_MAX_FRAMES, each once) of
+ * the same size: mp_rawfix_accum_claim, then mp_rawfix_accum_rows over every row. */
+mp_status mp_rawfix_accum_add(rawfix_accum *a, rawfix_measurement *m, const mp_frame *f,
+                              uint32_t sample, mp_error *err);
+/* The same in parts, for threads that share an accumulator: claim checks and counts the
+ * sample (callers serialise); rows adds rows [y0, y1) of f, which m measured, to the sums.
+ * Calls for disjoint rows may run at once (each with its own measurement); calls for the
+ * same rows are serialised by the caller. Integer sums: the order does not matter. */
+mp_status mp_rawfix_accum_claim(rawfix_accum *a, const rawfix_measurement *m, uint32_t sample,
+                                mp_error *err);
+void mp_rawfix_accum_rows(rawfix_accum *a, rawfix_measurement *m, const mp_frame *f,
+                          uint32_t y0, uint32_t y1);
+/* Adds row y's deviations and stripe sums (width entries each, as a measurement makes them)
+ * to the sums of the sample claimed for them: what mp_rawfix_accum_rows does per row. */
+void mp_rawfix_accum_add_row(rawfix_accum *a, uint32_t y, const int16_t *zh, const int16_t *zv,
+                             const int32_t (*stripe)[2]);
+/* The deviations of the sample at (x, y) of f, which m measured: what the sums get for it
+ * (diagnostics; RAWFIX_NO_Z where nothing is measured). */
+void mp_rawfix_measure_at(rawfix_measurement *m, const mp_frame *f, uint32_t x, uint32_t y,
+                          int16_t *zh, int16_t *zv);
 
 /* Builds the map from the frames added so far. Fewer than 8 frames give an empty map. */
 mp_status mp_rawfix_map_build(const rawfix_accum *a, rawfix_map *m, mp_error *err);
