@@ -233,8 +233,9 @@ static mp_status check_match(const mp_frame *in, const dualiso_levels *lv, mp_er
     mp_status st = mp_dualiso_check_frame(in, err);
     if (st != MP_OK)
         return st;
-    if (in->bits != lv->bits || in->black != (uint32_t)lv->in_black ||
-        in->white != (uint32_t)lv->in_white)
+    /* compared as doubles: levels from a damaged sidecar may be negative or huge, and
+     * converting those to unsigned is undefined (fuzz_levels_match, session 6) */
+    if (in->bits != lv->bits || in->black != lv->in_black || in->white != lv->in_white)
         return mp_error_set(err, MP_ERR_ARG,
                             "dualiso: frame %u levels %u/%u at %u bits differ from the clip "
                             "levels %.0f/%.0f at %u bits", in->number, in->black, in->white,
