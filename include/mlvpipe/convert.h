@@ -126,11 +126,14 @@ typedef struct mlvpipe_convert_result {
 MLVPIPE_API mlvpipe_status mlvpipe_convert(const mlvpipe_convert_settings *s,
                                            mlvpipe_convert_result *result, mlvpipe_error *err);
 
-/* The encoder of the ProRes formats (API 2.0): KS is libavcodec's prores_ks (the default: it
- * picks each slice's quantiser to keep to the profile's data rate), AW its prores_aw (README
- * "--prores-encoder": fixed quantisers, much faster, more bytes than the profile's rate). */
+/* The encoder of the ProRes formats (API 2.0; KS_SLICE 3.1), README "--prores-encoder": KS is
+ * libavcodec's prores_ks coding each frame at one quantiser, the finest that keeps to the
+ * profile's data rate (the default); KS_SLICE is prores_ks with its own rate control, which
+ * picks each slice's quantiser (the bytes `ffmpeg -c:v prores_ks` writes: slower, and lower
+ * quality for the same rate); AW its prores_aw (fixed quantisers, more bytes than the
+ * profile's rate). */
 typedef enum mlvpipe_prores_encoder {
-    MLVPIPE_PRORES_KS, MLVPIPE_PRORES_AW
+    MLVPIPE_PRORES_KS, MLVPIPE_PRORES_AW, MLVPIPE_PRORES_KS_SLICE
 } mlvpipe_prores_encoder;
 
 /* Movie settings added after 1.1 (mlvpipe_convert_settings keeps its size); all zero is the

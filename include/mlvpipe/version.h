@@ -15,12 +15,13 @@
  *      added: mlvpipe_convert_movie with mlvpipe_movie_settings (the ProRes encoder),
  *      mlvpipe_format.prores, MLVPIPE_HIGHLIGHTS_RECONSTRUCT.
  * 3.0: mlvpipe_report_settings grows (soname libmlvpipe.so.3): .dark, the dark frame
- *      `report --dark` subtracts as convert does. */
+ *      `report --dark` subtracts as convert does.
+ * 3.1: MLVPIPE_PRORES_KS_SLICE; MLVPIPE_PRORES_KS codes each frame at one quantiser. */
 #ifndef MLVPIPE_VERSION_H
 #define MLVPIPE_VERSION_H
 
 #define MLVPIPE_API_VERSION_MAJOR 3
-#define MLVPIPE_API_VERSION_MINOR 0
+#define MLVPIPE_API_VERSION_MINOR 1
 #define MLVPIPE_API_VERSION_PATCH 0
 
 #define MLVPIPE_API_VERSION_INT(major, minor, patch) (((major) << 16) | ((minor) << 8) | (patch))

@@ -75,7 +75,7 @@ static const char *movie_refusal(const mlvpipe_movie_settings *m, const char *fo
     for (size_t i = 0; i < sizeof m->reserved / sizeof m->reserved[0]; i++)
         if (m->reserved[i])
             return "reserved movie settings must be zero";
-    if ((unsigned)m->prores_encoder > MLVPIPE_PRORES_AW)
+    if ((unsigned)m->prores_encoder > MLVPIPE_PRORES_KS_SLICE)
         return "unknown ProRes encoder";
     const mp_format *f = mp_format_find(format);
     if (m->prores_encoder != MLVPIPE_PRORES_KS && f && !f->prores)
@@ -100,6 +100,7 @@ mlvpipe_status mlvpipe_convert_movie(const mlvpipe_convert_settings *s,
                                           : o.format, refusal), &e, err);
     }
     o.prores_aw = m->prores_encoder == MLVPIPE_PRORES_AW;
+    o.prores_slice_rc = m->prores_encoder == MLVPIPE_PRORES_KS_SLICE;
     o.input = s->input;
     o.output = s->output;
     if (s->format)

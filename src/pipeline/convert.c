@@ -397,6 +397,7 @@ static void fill_params(job *j, const mlv_clip_info *info, uint32_t selected)
     p->resolve_clip_index = j->o->resolve_clip_index;
     p->one_based = j->o->one_based;
     p->prores_aw = j->o->prores_aw;
+    p->prores_slice_rc = j->o->prores_slice_rc;
     p->audio = info->audio;
     p->audio_start_us = info->audio_start_us;
     p->video_start_us = info->video_start_us;

@@ -12,7 +12,8 @@
 #      against 2 bytes per pixel.
 # Wall time, CPU time (user + sys, all threads), peak RSS and fps = frames / wall. Scratch in /dev/shm
 # when there is one, so the disk does not count. mlvpipe runs include its levels pre-pass.
-# Part (a) also runs mlvpipe at --threads 1 (memory per worker), with --prores-encoder aw, and
+# Part (a) also runs mlvpipe at --threads 1 (memory per worker), with --prores-encoder ks-slice
+# (prores_ks's own rate control, as ffmpeg runs it) and aw, and
 # at --cpu-flags c (the develop kernels' SIMD gain), and prints the movies' data rates, then
 # the split (a'): the CPU each side spends before its encoder, and ffmpeg's encoder on each
 # side's frames (the encoder's cost on a developed picture against ffmpeg's own picture).
@@ -63,6 +64,8 @@ cmp -s "$tmp/a1.mov" "$tmp/a1t.mov" || die "--threads 1 and default threads diff
 measure "mlvpipe convert --to prores422hq --cpu-flags c" \
     "$mlvpipe" --cpu-flags c convert "$tmp/n.MLV" --to prores422hq -o "$tmp/a1c.mov"
 cmp -s "$tmp/a1.mov" "$tmp/a1c.mov" || die "--cpu-flags c differs"
+measure "mlvpipe convert --to prores422hq --prores-encoder ks-slice" \
+    "$mlvpipe" convert "$tmp/n.MLV" --to prores422hq --prores-encoder ks-slice -o "$tmp/a1s.mov"
 measure "mlvpipe convert --to prores422hq --prores-encoder aw" \
     "$mlvpipe" convert "$tmp/n.MLV" --to prores422hq --prores-encoder aw -o "$tmp/a1w.mov"
 measure "mlvpipe convert --to prores422hq --fast" \
@@ -81,7 +84,7 @@ measure "ffmpeg ffv1 gbrp16le -level 3 -slices 16 -coder 1" \
     -slicecrc 1 -g 1 -pix_fmt gbrp16le "$tmp/a6.mkv"
 measure "mlvpipe convert --to ffv1 --threads 1" \
     "$mlvpipe" convert "$tmp/n.MLV" --to ffv1 --threads 1 -o "$tmp/a5t.mkv"
-for f in a1.mov a1w.mov a3.mov a4.mov a5.mkv a6.mkv; do
+for f in a1.mov a1s.mov a1w.mov a3.mov a4.mov a5.mkv a6.mkv; do
     printf '  %-8s %6.1f Mb/s\n' "$f" "$(echo "$(stat -c %s "$tmp/$f") * 8 * 25 / $frames / 1000000" | bc -l)"
 done
 

@@ -31,6 +31,7 @@ typedef struct kind_info {
     int needs_seek;
     uint32_t min_width, min_height;   /* the encoder refuses smaller pictures */
     int one_encoder;           /* one encoder for the whole movie, not one per worker (below) */
+    int first_quant;           /* prores_ks: the frame quantiser search starts here (below) */
 } kind_info;
 
 /* prores_ks does not tie its profile to a pixel format (doc/outputs.md 1): the 4:2:2 profiles
@@ -44,9 +45,9 @@ typedef struct kind_info {
  * lets workers encode frames in parallel. */
 static const kind_info kinds[] = {
     [AV_SINK_PRORES_422HQ] = {"prores422hq", "mov", "prores_ks", AV_PIX_FMT_YUV422P10LE,
-                              FF_PROFILE_PRORES_HQ, 1, 1, 2, 2, 0},
+                              FF_PROFILE_PRORES_HQ, 1, 1, 2, 2, 0, 1},
     [AV_SINK_PRORES_4444] = {"prores4444", "mov", "prores_ks", AV_PIX_FMT_YUV444P10LE,
-                             FF_PROFILE_PRORES_4444, 1, 1, 2, 2, 0},
+                             FF_PROFILE_PRORES_4444, 1, 1, 2, 2, 0, 1},
     [AV_SINK_FFV1] = {"ffv1", "matroska", "ffv1", AV_PIX_FMT_GBRP16LE, FF_PROFILE_UNKNOWN, 1, 0,
                       2, 2, 1},
     [AV_SINK_NUT] = {"nut", "nut", "rawvideo", AV_PIX_FMT_GBRP16LE, FF_PROFILE_UNKNOWN, 1, 0, 2,
@@ -54,11 +55,11 @@ static const kind_info kinds[] = {
     [AV_SINK_RAWVIDEO] = {"rawvideo", "rawvideo", "rawvideo", AV_PIX_FMT_RGB48LE,
                           FF_PROFILE_UNKNOWN, 0, 0, 2, 2, 0},
     [AV_SINK_PRORES_422] = {"prores422", "mov", "prores_ks", AV_PIX_FMT_YUV422P10LE,
-                            FF_PROFILE_PRORES_STANDARD, 1, 1, 2, 2, 0},
+                            FF_PROFILE_PRORES_STANDARD, 1, 1, 2, 2, 0, 1},
     [AV_SINK_PRORES_422LT] = {"prores422lt", "mov", "prores_ks", AV_PIX_FMT_YUV422P10LE,
-                              FF_PROFILE_PRORES_LT, 1, 1, 2, 2, 0},
+                              FF_PROFILE_PRORES_LT, 1, 1, 2, 2, 0, 1},
     [AV_SINK_PRORES_PROXY] = {"prores422proxy", "mov", "prores_ks", AV_PIX_FMT_YUV422P10LE,
-                              FF_PROFILE_PRORES_PROXY, 1, 1, 2, 2, 0},
+                              FF_PROFILE_PRORES_PROXY, 1, 1, 2, 2, 0, 4},
     [AV_SINK_DNXHR_HQ] = {"dnxhrhq", "mov", "dnxhd", AV_PIX_FMT_YUV422P, FF_PROFILE_DNXHR_HQ, 1,
                           1, 256, 120, 1},
     [AV_SINK_DNXHR_HQX] = {"dnxhrhqx", "mov", "dnxhd", AV_PIX_FMT_YUV422P10LE,
@@ -68,10 +69,24 @@ static const kind_info kinds[] = {
 };
 #define KIND_COUNT (sizeof kinds / sizeof kinds[0])
 
+/* prores_ks codes each frame with one quantiser for all its slices: the finest, from the
+ * kind's first_quant up, whose frame keeps to the profile's data rate (prores_ks's own
+ * budget, its bits_per_mb for the profile and picture size). prores_ks's rate control picks
+ * a quantiser per slice instead, by a trellis that scores the sum of division remainders; on
+ * developed raw video it spends as many bytes for 4-7 dB less PSNR and 3-5x the CPU
+ * (doc/benchmarks.md §3, session 7). A frame that no quantiser within QUANT_STEPS keeps to
+ * the rate goes to prores_ks's rate control, so no frame takes more than prores_ks would give
+ * it. Each quantiser is its own encoder (prores_ks fixes it when opened); a frame's choice
+ * depends on that frame alone, so chunks and thread counts give the same bytes. */
+#define QUANT_STEPS 8
+
 /* One encoder instance with its picture buffer: the sink's own, or one per worker thread. */
 struct mp_av_encoder {
     const mp_av_sink *sink;      /* read only: kind, sizes, Y'CbCr coefficients */
     AVCodecContext *ctx;
+    AVCodecContext *at_quant[QUANT_STEPS];   /* first_quant + i, opened on first use */
+    int64_t frame_budget;        /* bytes a frame may take at one quantiser; 0: no search */
+    AVPacket *spare;             /* the search's runner-up */
     AVFrame *frame;
     AVPacket *pkt;
     uint16_t *row8;              /* 8-bit Y'CbCr: one row of each plane before narrowing */
@@ -216,38 +231,30 @@ void mp_av_encoder_free(mp_av_encoder *e)
     if (!e)
         return;
     mp_libav.avcodec_free_context(&e->ctx);
+    for (int i = 0; i < QUANT_STEPS; i++)
+        mp_libav.avcodec_free_context(&e->at_quant[i]);
     mp_libav.av_frame_free(&e->frame);
     mp_libav.av_packet_free(&e->pkt);
+    mp_libav.av_packet_free(&e->spare);
     free(e->row8);
     free(e);
 }
 
-/* An opened encoder of the sink's kind. Only slice threads: a frame-threaded encoder holds
- * frames back and keeps a copy of every picture in flight per thread, and the pipeline runs
- * frames in parallel itself (mp_av_encoder_new). */
-static mp_status encoder_open(const mp_av_sink *s, int threads, mp_av_encoder **out,
+/* An opened codec context of the sink's kind; quant > 0 fixes prores_ks's quantiser. Only
+ * slice threads: a frame-threaded encoder holds frames back and keeps a copy of every picture
+ * in flight per thread, and the pipeline runs frames in parallel itself (mp_av_encoder_new). */
+static mp_status context_open(const mp_av_sink *s, int threads, int quant, AVCodecContext **out,
                               mp_error *err)
 {
     const kind_info *k = s->kind;
     const char *name = mp_av_output_name(&s->out);
-    *out = NULL;
     const AVCodec *codec = mp_libav.avcodec_find_encoder_by_name(s->encoder);
     if (!codec)
         return mp_error_set(err, MP_ERR_UNSUPPORTED, "%s: libavcodec has no %s encoder", name,
                             s->encoder);
-    mp_av_encoder *e = calloc(1, sizeof *e);
-    AVCodecContext *c = e ? e->ctx = mp_libav.avcodec_alloc_context3(codec) : NULL;
-    if (e) {
-        e->sink = s;
-        e->frame = mp_libav.av_frame_alloc();
-        e->pkt = mp_libav.av_packet_alloc();
-        if (s->is_yuv && s->yuv_bits == 8)
-            e->row8 = malloc(3 * (size_t)s->p.width * sizeof *e->row8);
-    }
-    if (!c || !e->frame || !e->pkt || (s->is_yuv && s->yuv_bits == 8 && !e->row8)) {
-        mp_av_encoder_free(e);
+    AVCodecContext *c = *out = mp_libav.avcodec_alloc_context3(codec);
+    if (!c)
         return mp_error_set(err, MP_ERR_NOMEM, "%s: cannot allocate the encoder", name);
-    }
     c->width = (int)s->p.width;
     c->height = (int)s->p.height;
     c->pix_fmt = k->pix_fmt;
@@ -261,6 +268,10 @@ static mp_status encoder_open(const mp_av_sink *s, int threads, mp_av_encoder **
     c->thread_count = threads;
     c->thread_type = FF_THREAD_SLICE;
     c->flags |= AV_CODEC_FLAG_BITEXACT;
+    if (quant) {
+        c->flags |= AV_CODEC_FLAG_QSCALE;
+        c->global_quality = quant * FF_QP2LAMBDA;
+    }
     c->color_primaries = s->p.primaries;
     c->color_trc = s->p.transfer;
     if (s->is_yuv) {
@@ -278,9 +289,9 @@ static mp_status encoder_open(const mp_av_sink *s, int threads, mp_av_encoder **
         mp_libav.av_opt_set_int(c->priv_data, "profile", k->profile, 0);
     }
     /* prores_ks under-estimates the packet of a detailed or noisy picture at the low rates
-     * (Proxy, LT), grows the packet, and says so with a warning that asks for a sample and an
-     * FFmpeg update; the frame is correct, so that note goes to the debug level (its failures
-     * still come back as return codes). */
+     * (Proxy, LT) and at a fixed quantiser, grows the packet, and says so with a warning that
+     * asks for a sample and an FFmpeg update; the frame is correct, so that note goes to the
+     * debug level (its failures still come back as return codes). */
     if (!strcmp(s->encoder, "prores_ks"))
         c->log_level_offset = AV_LOG_DEBUG - AV_LOG_WARNING;
     if (s->p.kind == AV_SINK_FFV1) {
@@ -294,15 +305,54 @@ static mp_status encoder_open(const mp_av_sink *s, int threads, mp_av_encoder **
     if (s->fmt->oformat->flags & AVFMT_GLOBALHEADER)
         c->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
     int r = mp_libav.avcodec_open2(c, codec, NULL);
-    if (r >= 0) {
+    return r < 0 ? mp_av_output_fail(NULL, r, name, s->encoder, err) : MP_OK;
+}
+
+/* The frame quantiser search's budget (above): prores_ks reports the bits per macroblock its
+ * rate control aims at once it is open. */
+static int64_t quant_search_budget(const mp_av_sink *s, AVCodecContext *c)
+{
+    int64_t bits_per_mb = 0;
+    if (!s->kind->first_quant || strcmp(s->encoder, "prores_ks") || s->p.prores_slice_rc ||
+        mp_libav.av_opt_get_int(c->priv_data, "bits_per_mb", 0, &bits_per_mb) < 0)
+        return 0;
+    int64_t mbs = (int64_t)((s->p.width + 15) / 16) * ((s->p.height + 15) / 16);
+    return bits_per_mb * mbs / 8;
+}
+
+/* An opened encoder of the sink's kind with its picture buffer. */
+static mp_status encoder_open(const mp_av_sink *s, int threads, mp_av_encoder **out,
+                              mp_error *err)
+{
+    *out = NULL;
+    mp_av_encoder *e = calloc(1, sizeof *e);
+    if (e) {
+        e->sink = s;
+        e->frame = mp_libav.av_frame_alloc();
+        e->pkt = mp_libav.av_packet_alloc();
+        e->spare = mp_libav.av_packet_alloc();
+        if (s->is_yuv && s->yuv_bits == 8)
+            e->row8 = malloc(3 * (size_t)s->p.width * sizeof *e->row8);
+    }
+    if (!e || !e->frame || !e->pkt || !e->spare || (s->is_yuv && s->yuv_bits == 8 && !e->row8)) {
+        mp_av_encoder_free(e);
+        return mp_error_set(err, MP_ERR_NOMEM, "%s: cannot allocate the encoder",
+                            mp_av_output_name(&s->out));
+    }
+    mp_status st = context_open(s, threads, 0, &e->ctx, err);
+    if (st == MP_OK) {
+        AVCodecContext *c = e->ctx;
+        e->frame_budget = quant_search_budget(s, c);
         e->frame->format = c->pix_fmt;
         e->frame->width = c->width;
         e->frame->height = c->height;
-        r = mp_libav.av_frame_get_buffer(e->frame, 0);
+        int r = mp_libav.av_frame_get_buffer(e->frame, 0);
+        if (r < 0)
+            st = mp_av_output_fail(NULL, r, mp_av_output_name(&s->out), s->encoder, err);
     }
-    if (r < 0) {
+    if (st != MP_OK) {
         mp_av_encoder_free(e);
-        return mp_av_output_fail(NULL, r, name, s->encoder, err);
+        return st;
     }
     *out = e;
     return MP_OK;
@@ -464,6 +514,66 @@ static mp_status emit_audio_packet(void *opaque, const uint8_t *data, size_t byt
     return write_packet(s, s->audio_stream, (AVRational){1, (int)s->audio.rate}, err);
 }
 
+/* e->frame through c into e->pkt. Slice threads only (context_open): the packet comes out
+ * of the same call. */
+static mp_status encode_with(mp_av_encoder *e, AVCodecContext *c, mp_error *err)
+{
+    int r;
+    if ((r = mp_libav.avcodec_send_frame(c, e->frame)) < 0 ||
+        (r = mp_libav.avcodec_receive_packet(c, e->pkt)) < 0)
+        return mp_av_output_fail(NULL, r, mp_av_output_name(&e->sink->out), e->sink->encoder,
+                                 err);
+    return MP_OK;
+}
+
+/* e->frame at quantiser step i (first_quant + i) into e->pkt. */
+static mp_status encode_at_step(mp_av_encoder *e, int i, mp_error *err)
+{
+    const mp_av_sink *s = e->sink;
+    if (!e->at_quant[i]) {
+        mp_status st = context_open(s, 1, s->kind->first_quant + i, &e->at_quant[i], err);
+        if (st != MP_OK)
+            return st;
+    }
+    return encode_with(e, e->at_quant[i], err);
+}
+
+/* e->frame into e->pkt: at the finest quantiser step whose frame keeps to the budget, else
+ * through the encoder's own rate control (QUANT_STEPS above). The search starts at step 1:
+ * a ProRes frame at the first step takes about 1.7x its bytes at the second (developed raw
+ * video, noisy or not, doc/benchmarks.md §3), so step 0 is tried only when step 1 leaves
+ * that much room, which saves an encode on frames step 0 could not fit. */
+static mp_status encode_frame(mp_av_encoder *e, mp_error *err)
+{
+    if (!e->frame_budget)
+        return encode_with(e, e->ctx, err);
+    mp_status st = encode_at_step(e, 1, err);
+    if (st != MP_OK)
+        return st;
+    if (e->pkt->size <= e->frame_budget) {
+        if (e->pkt->size * 17 > e->frame_budget * 10)
+            return MP_OK;
+        mp_libav.av_packet_move_ref(e->spare, e->pkt);
+        if ((st = encode_at_step(e, 0, err)) != MP_OK)
+            return st;
+        if (e->pkt->size > e->frame_budget) {
+            mp_libav.av_packet_unref(e->pkt);
+            mp_libav.av_packet_move_ref(e->pkt, e->spare);
+        }
+        mp_libav.av_packet_unref(e->spare);
+        return MP_OK;
+    }
+    for (int i = 2; i < QUANT_STEPS; i++) {
+        mp_libav.av_packet_unref(e->pkt);
+        if ((st = encode_at_step(e, i, err)) != MP_OK)
+            return st;
+        if (e->pkt->size <= e->frame_budget)
+            return MP_OK;
+    }
+    mp_libav.av_packet_unref(e->pkt);
+    return encode_with(e, e->ctx, err);
+}
+
 /* One row of Y'CbCr into the frame's planes; 8-bit codes go through row8. */
 static void fill_yuv_row(mp_av_encoder *e, const uint16_t *r, const uint16_t *g,
                          const uint16_t *b, uint32_t y)
@@ -540,10 +650,9 @@ mp_status mp_av_encode_rgb(mp_av_encoder *e, const uint16_t *const planes[3], si
     f->color_range = c->color_range;
     f->pict_type = AV_PICTURE_TYPE_I;
     f->key_frame = 1;
-    /* Slice threads only (encoder_open): the packet comes out of the same call. */
-    if ((r = mp_libav.avcodec_send_frame(c, f)) < 0 ||
-        (r = mp_libav.avcodec_receive_packet(c, e->pkt)) < 0)
-        return mp_av_output_fail(NULL, r, name, s->encoder, err);
+    mp_status st = encode_frame(e, err);
+    if (st != MP_OK)
+        return st;
     /* The encoder's buffer is sized for its worst case (FFV1 16-bit: about 4x what a frame
      * takes, its slices written spread over all of it); packets wait in the pipeline's slots,
      * so each keeps only its bytes. */

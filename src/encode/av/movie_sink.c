@@ -132,6 +132,7 @@ static mp_status movie_open(movie *m, const char *path, mp_av_sink_kind kind,
     ap.yuv_matrix = color.yuv_matrix;
     ap.threads = (int)p->threads;
     ap.prores_aw = p->prores_aw;
+    ap.prores_slice_rc = p->prores_slice_rc;
     ap.overwrite = p->overwrite;
     ap.log = p->log;
     if (p->audio.present && p->audio_bytes && p->read_audio) {

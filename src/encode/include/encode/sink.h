@@ -89,6 +89,7 @@ typedef struct mp_sink_params {
                                       * recorded); 0/0: square */
     uint32_t threads;                /* 0 = 1 */
     int prores_aw;                   /* ProRes: prores_aw instead of prores_ks (av_sink.h) */
+    int prores_slice_rc;             /* ProRes: prores_ks's own rate control (av_sink.h) */
     uint64_t audio_bytes;
     mp_status (*read_audio)(void *opaque, uint64_t offset, void *buf, size_t bytes,
                             mp_error *err);

@@ -48,6 +48,7 @@ typedef struct mp_convert_options {
                                   * 0 also skips looking for defects in the pre-pass */
     develop_params develop;      /* movies: raw -> RGB */
     int prores_aw;               /* ProRes formats: libavcodec's prores_aw, not prores_ks */
+    int prores_slice_rc;         /* ProRes formats: prores_ks's own per-slice rate control */
     int wb_grey_world;           /* movies: develop.wb becomes DEVELOP_WB_CUSTOM with grey-world
                                   * gains pooled over frames sampled across the whole clip
                                   * (never only the --frames part: farm chunks agree) */

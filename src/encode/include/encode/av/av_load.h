@@ -53,6 +53,7 @@
     X(AVUTIL, av_log_format_line2)                                                            \
     X(AVUTIL, av_log_set_callback)                                                            \
     X(AVUTIL, av_malloc)                                                                      \
+    X(AVUTIL, av_opt_get_int)                                                                 \
     X(AVUTIL, av_opt_set)                                                                     \
     X(AVUTIL, av_opt_set_int)                                                                 \
     X(AVUTIL, av_pix_fmt_desc_get)                                                            \
@@ -63,6 +64,7 @@
     X(AVCODEC, av_packet_alloc)                                                               \
     X(AVCODEC, av_packet_copy_props)                                                          \
     X(AVCODEC, av_packet_free)                                                                \
+    X(AVCODEC, av_packet_move_ref)                                                            \
     X(AVCODEC, av_packet_ref)                                                                 \
     X(AVCODEC, av_packet_rescale_ts)                                                          \
     X(AVCODEC, av_packet_unref)                                                               \

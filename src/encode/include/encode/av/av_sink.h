@@ -117,6 +117,9 @@ typedef struct mp_av_sink_params {
     int prores_aw;                     /* ProRes kinds: prores_aw (profile from
                                         * AVCodecContext.profile, fixed quantisers: ~2.3x
                                         * faster, ~1.4x the bytes) instead of prores_ks */
+    int prores_slice_rc;               /* prores_ks: its own per-slice rate control (the bytes
+                                        * of `ffmpeg -c:v prores_ks`), not one quantiser per
+                                        * frame (av_sink.c) */
     int overwrite;                     /* replace an existing output file */
     mp_logger log;
 } mp_av_sink_params;
