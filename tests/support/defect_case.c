@@ -268,11 +268,13 @@ static const char *kind_name(synth_defect_kind k)
 }
 
 /* One line per missed hot/cold site (where, what, the noise-free scene's DN there in the
- * last sampled frame, frames measured / judged beyond clipping), then its frames: z row/column in sigmas ("-" not measured, "L" / "H"
+ * last sampled frame, frames measured / judged beyond clipping / where the defect moved
+ * the value by more than its noise sigma), then its frames: z row/column in sigmas ("-" not measured, "L" / "H"
  * judged beyond clipping) and the recorded values, site first then its four neighbours, a
  * "*" on those at white. */
 static void report_misses(const defect_case *c, const sim *m, const uint8_t *truth_kind,
-                          const rawfix_plan *plan, const site_look *looks, uint32_t white)
+                          const rawfix_plan *plan, const site_look *looks,
+                          const uint32_t *visible, uint32_t white)
 {
     const uint32_t bw = c->width + m->sensor.ob_left;
     for (uint32_t k = 0; k < m->count; k++) {
@@ -293,9 +295,9 @@ static void report_misses(const defect_case *c, const sim *m, const uint8_t *tru
                              gain * m->truth[(size_t)(y - m->sensor.ob_top) * c->width + x -
                                              m->sensor.ob_left];
         fprintf(c->misses, "  miss (%u, %u) %s, %s row, scene %.0f DN (white %u); measured %u, "
-                "beyond clipping low %u high %u of %u frames\n", x, y,
+                "beyond clipping low %u high %u of %u frames; moved by > 1 sigma in %u\n", x, y,
                 kind_name(m->sites[k].kind), bright ? "bright" : "dark", scene, white,
-                used, low, high, c->frames);
+                used, low, high, c->frames, visible[k]);
         for (uint32_t fr = 0; fr < c->frames; fr++) {
             const site_look *l = &looks[(size_t)fr * m->count + k];
             fprintf(c->misses, "    frame %2u z ", fr);
@@ -380,7 +382,7 @@ int defect_case_run(const defect_case *c, case_score *s, rawfix_map *map_out)
             s->false_sites += site;
     }
     if (looks)
-        report_misses(c, &m, truth_kind, &plan, looks, f.white);
+        report_misses(c, &m, truth_kind, &plan, looks, visible, f.white);
     /* Repair frames the map never saw; stripe residue over 4 of them. The same repair at
      * clean samples (probes: a sparse grid away from every defect, repaired as if they were
      * sites in a copy of the frame) gives what the scene itself allows there: no repair from
