@@ -269,9 +269,9 @@ static const char *kind_name(synth_defect_kind k)
 
 /* One line per missed hot/cold site (where, what, the noise-free scene's DN there in the
  * last sampled frame, frames measured / judged beyond clipping / where the defect moved
- * the value by more than its noise sigma), then its frames: z row/column in sigmas ("-" not measured, "L" / "H"
- * judged beyond clipping) and the recorded values, site first then its four neighbours, a
- * "*" on those at white. */
+ * the value by more than its noise sigma), then its frames: z row/column in sigmas ("-" not
+ * measured, "L" / "H" judged beyond clipping) and the recorded values, site first then its
+ * four neighbours, a "*" on those at white. */
 static void report_misses(const defect_case *c, const sim *m, const uint8_t *truth_kind,
                           const rawfix_plan *plan, const site_look *looks,
                           const uint32_t *visible, uint32_t white)
@@ -346,7 +346,8 @@ int defect_case_run(const defect_case *c, case_score *s, rawfix_map *map_out)
     if (!changed || !visible || !m.before || (c->misses && !looks))
         goto done;
     for (uint32_t fr = 0; fr < c->frames; fr++) {
-        if (sim_frame(c, &m, fr, &f, changed, visible) || mp_rawfix_measure(&f, dual, &meas, &err) ||
+        if (sim_frame(c, &m, fr, &f, changed, visible) ||
+            mp_rawfix_measure(&f, dual, &meas, &err) ||
             mp_rawfix_accum_add(acc, &meas, &f, fr, &err))
             goto done;
         if (looks)
