@@ -100,10 +100,27 @@ typedef struct sim {
     uint16_t *before;           /* the sites' values before the defects, one frame */
 } sim;
 
+/* The value the sensor would record at (x, y) without the defect and its noise (the
+ * truth's electrons through the row's gain) into *expect, and that sample's own noise sigma
+ * (read and shot noise) into *noise; returns the row's gain (DN per electron). */
+static double truth_at(const sim *m, const defect_case *c, uint32_t x, uint32_t y,
+                       double *expect, double *noise)
+{
+    const synth_sensor *s = &m->sensor;
+    int bright = mp_synth_row_is_bright(s, y);
+    double gain = mp_synth_sensor_gain(s) * (bright ? exp2(s->ev_gap) : 1);
+    double sigma = bright ? s->read_noise_bright : s->read_noise_dark;
+    double e = m->truth[(size_t)(y - s->ob_top) * c->width + x - s->ob_left];
+    *expect = s->black + (bright ? s->bright_black_offset : 0) + e * gain;
+    *noise = sqrt(sigma * sigma + gain * gain * e);
+    return gain;
+}
+
 /* One simulated frame; changed (NULL: not counted) counts per site the frames where the
- * defect changed the recorded value. */
+ * defect changed the recorded value, visible those where it changed it by more than the
+ * sample's noise sigma (truth_at). */
 static int sim_frame(const defect_case *c, sim *m, uint32_t frame, mp_frame *out,
-                     uint32_t *changed)
+                     uint32_t *changed, uint32_t *visible)
 {
     mp_error err = {0};
     if (mp_synth_render_truth(&m->scene, c->width, c->height, frame, m->truth, &err) ||
@@ -113,8 +130,14 @@ static int sim_frame(const defect_case *c, sim *m, uint32_t frame, mp_frame *out
         m->before[k] = out->data[(size_t)m->sites[k].y * out->width + m->sites[k].x];
     if (mp_synth_defects_apply(&m->defects, &m->sensor, m->truth, m->sites, m->count, out, &err))
         goto fail;
-    for (uint32_t k = 0; changed && k < m->count; k++)
-        changed[k] += m->before[k] != out->data[(size_t)m->sites[k].y * out->width + m->sites[k].x];
+    for (uint32_t k = 0; changed && k < m->count; k++) {
+        const uint32_t x = m->sites[k].x, y = m->sites[k].y;
+        const int32_t after = out->data[(size_t)y * out->width + x];
+        double expect, noise;
+        truth_at(m, c, x, y, &expect, &noise);
+        changed[k] += m->before[k] != after;
+        visible[k] += fabs((double)(after - m->before[k])) > noise;
+    }
     return 0;
 fail:
     fprintf(stderr, "defect_case: %s\n", err.msg);
@@ -134,26 +157,26 @@ static int copy_frame(mp_frame *dst, const mp_frame *src, mp_error *err)
     return 0;
 }
 
+uint32_t visible_frames(uint32_t frames)
+{
+    return frames / 4 > 3 ? frames / 4 : 3;
+}
+
 static int plan_site(const rawfix_plan *p, size_t i)
 {
     return p->is_site && p->is_site[i];
 }
 
-/* The repaired sample at (x, y) against the value the sensor would have recorded there
- * without the defect and its noise (the truth's electrons through the row's gain), in units
- * of that sample's own noise sigma (read and shot noise); 0 where the truth clips. */
+/* The repaired sample at (x, y) against truth_at's value, in units of its noise sigma; 0
+ * where the truth clips. */
 static int residue_at(const sim *m, const defect_case *c, const mp_frame *f, uint32_t x,
                       uint32_t y, double *r)
 {
-    const synth_sensor *s = &m->sensor;
-    int bright = mp_synth_row_is_bright(s, y);
-    double gain = mp_synth_sensor_gain(s) * (bright ? exp2(s->ev_gap) : 1);
-    double sigma = bright ? s->read_noise_bright : s->read_noise_dark;
-    double e = m->truth[(size_t)(y - s->ob_top) * c->width + x - s->ob_left];
-    double expect = s->black + (bright ? s->bright_black_offset : 0) + e * gain;
-    if (expect >= 0.95 * s->white)
+    double expect, noise;
+    truth_at(m, c, x, y, &expect, &noise);
+    if (expect >= 0.95 * m->sensor.white)
         return 0;
-    *r = (f->data[(size_t)y * f->width + x] - expect) / sqrt(sigma * sigma + gain * gain * e);
+    *r = (f->data[(size_t)y * f->width + x] - expect) / noise;
     return 1;
 }
 
@@ -168,10 +191,8 @@ static int resolved(const sim *m, const defect_case *c, int dual, uint32_t x, ui
     const int32_t ax = (int32_t)(x - s->ob_left), ay = (int32_t)(y - s->ob_top);
     const int32_t vs = dual ? 4 : 2, w = (int32_t)c->width, h = (int32_t)c->height;
     static const int dirs[4][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
-    int bright = mp_synth_row_is_bright(s, y);
-    double gain = mp_synth_sensor_gain(s) * (bright ? exp2(s->ev_gap) : 1);
-    double sigma = bright ? s->read_noise_bright : s->read_noise_dark;
-    double e = m->truth[(size_t)ay * w + ax], noise = sqrt(sigma * sigma + gain * gain * e);
+    double expect, noise, gain = truth_at(m, c, x, y, &expect, &noise);
+    double e = m->truth[(size_t)ay * w + ax];
     for (int k = 0; k < 4; k++) {
         int32_t x0 = ax - 2 * dirs[k][0], y0 = ay - vs * dirs[k][1];
         int32_t x1 = ax + 2 * dirs[k][0], y1 = ay + vs * dirs[k][1];
@@ -247,11 +268,13 @@ static const char *kind_name(synth_defect_kind k)
 }
 
 /* One line per missed hot/cold site (where, what, the noise-free scene's DN there in the
- * last sampled frame, frames measured / judged beyond clipping), then its frames: z row/column in sigmas ("-" not measured, "L" / "H"
- * judged beyond clipping) and the recorded values, site first then its four neighbours, a
- * "*" on those at white. */
+ * last sampled frame, frames measured / judged beyond clipping / where the defect moved
+ * the value by more than its noise sigma), then its frames: z row/column in sigmas ("-" not
+ * measured, "L" / "H" judged beyond clipping) and the recorded values, site first then its
+ * four neighbours, a "*" on those at white. */
 static void report_misses(const defect_case *c, const sim *m, const uint8_t *truth_kind,
-                          const rawfix_plan *plan, const site_look *looks, uint32_t white)
+                          const rawfix_plan *plan, const site_look *looks,
+                          const uint32_t *visible, uint32_t white)
 {
     const uint32_t bw = c->width + m->sensor.ob_left;
     for (uint32_t k = 0; k < m->count; k++) {
@@ -272,9 +295,9 @@ static void report_misses(const defect_case *c, const sim *m, const uint8_t *tru
                              gain * m->truth[(size_t)(y - m->sensor.ob_top) * c->width + x -
                                              m->sensor.ob_left];
         fprintf(c->misses, "  miss (%u, %u) %s, %s row, scene %.0f DN (white %u); measured %u, "
-                "beyond clipping low %u high %u of %u frames\n", x, y,
+                "beyond clipping low %u high %u of %u frames; moved by > 1 sigma in %u\n", x, y,
                 kind_name(m->sites[k].kind), bright ? "bright" : "dark", scene, white,
-                used, low, high, c->frames);
+                used, low, high, c->frames, visible[k]);
         for (uint32_t fr = 0; fr < c->frames; fr++) {
             const site_look *l = &looks[(size_t)fr * m->count + k];
             fprintf(c->misses, "    frame %2u z ", fr);
@@ -307,7 +330,7 @@ int defect_case_run(const defect_case *c, case_score *s, rawfix_map *map_out)
     rawfix_map map = {0};
     rawfix_plan plan = {0}, probe = {0};
     uint8_t *truth_kind = calloc(n, 1);   /* 0 none, 1 focus, 2 hot/cold, 3 hidden */
-    uint32_t *changed = NULL;
+    uint32_t *changed = NULL, *visible = NULL;
     site_look *looks = NULL;
     m.truth = malloc((size_t)c->width * c->height * sizeof *m.truth);
     int rc = 1;
@@ -316,13 +339,15 @@ int defect_case_run(const defect_case *c, case_score *s, rawfix_map *map_out)
                             &m.sites, &m.count, NULL, &err))
         goto done;
     changed = calloc(m.count + 1, sizeof *changed);
+    visible = calloc(m.count + 1, sizeof *visible);
     m.before = malloc((m.count + 1) * sizeof *m.before);
     if (c->misses)
         looks = malloc(((size_t)m.count * c->frames + 1) * sizeof *looks);
-    if (!changed || !m.before || (c->misses && !looks))
+    if (!changed || !visible || !m.before || (c->misses && !looks))
         goto done;
     for (uint32_t fr = 0; fr < c->frames; fr++) {
-        if (sim_frame(c, &m, fr, &f, changed) || mp_rawfix_measure(&f, dual, &meas, &err) ||
+        if (sim_frame(c, &m, fr, &f, changed, visible) ||
+            mp_rawfix_measure(&f, dual, &meas, &err) ||
             mp_rawfix_accum_add(acc, &meas, &f, fr, &err))
             goto done;
         if (looks)
@@ -342,6 +367,12 @@ int defect_case_run(const defect_case *c, case_score *s, rawfix_map *map_out)
     s->period_y = map.lattice.period_y;
     s->stripes_applied = map.stripes;
     s->stripe_amplitude = 100 * map.stripe_amplitude;
+    const uint32_t min_visible = visible_frames(c->frames);
+    for (uint32_t k = 0; k < m.count; k++) {
+        const size_t i = (size_t)m.sites[k].y * bw + m.sites[k].x;
+        if (truth_kind[i] == 2 && visible[k] >= min_visible)
+            s->bad_visible++, s->bad_visible_found += plan_site(&plan, i);
+    }
     for (size_t i = 0; i < n; i++) {
         uint8_t site = plan.is_site ? plan.is_site[i] : 0;
         if (truth_kind[i] == 1)
@@ -352,7 +383,7 @@ int defect_case_run(const defect_case *c, case_score *s, rawfix_map *map_out)
             s->false_sites += site;
     }
     if (looks)
-        report_misses(c, &m, truth_kind, &plan, looks, f.white);
+        report_misses(c, &m, truth_kind, &plan, looks, visible, f.white);
     /* Repair frames the map never saw; stripe residue over 4 of them. The same repair at
      * clean samples (probes: a sparse grid away from every defect, repaired as if they were
      * sites in a copy of the frame) gives what the scene itself allows there: no repair from
@@ -361,10 +392,10 @@ int defect_case_run(const defect_case *c, case_score *s, rawfix_map *map_out)
         goto done;
     double sb[4][8] = {{0}}, cb[4][8] = {{0}}, sa[4][8] = {{0}}, ca[4][8] = {{0}};
     double res2 = 0, found2 = 0, floor2 = 0, smooth2 = 0;
-    uint32_t res_n = 0, found_n = 0, floor_n = 0, smooth_n = 0;
+    uint32_t res_n = 0, found_n = 0, floor_n = 0, smooth_n = 0, within2 = 0, floor_within2 = 0;
     for (uint32_t k = 0; k < 4; k++) {
         uint32_t fr = c->frames + k;
-        if (sim_frame(c, &m, fr, &f, NULL))
+        if (sim_frame(c, &m, fr, &f, NULL, NULL))
             goto done;
         if (copy_frame(&g, &f, &err) || mp_rawfix_apply(&probe, &g, &err))
             goto done;
@@ -373,7 +404,7 @@ int defect_case_run(const defect_case *c, case_score *s, rawfix_map *map_out)
             double r;
             if (truth_kind[i] == 0 && !plan_site(&plan, i) &&
                 residue_at(&m, c, &g, (uint32_t)(i % bw), (uint32_t)(i / bw), &r))
-                floor2 += r * r, floor_n++;
+                floor2 += r * r, floor_n++, floor_within2 += fabs(r) < 2;
         }
         stripe_means(&f, &m.sensor, truth_kind, sb, cb);
         double t0 = cpu_now();
@@ -388,6 +419,7 @@ int defect_case_run(const defect_case *c, case_score *s, rawfix_map *map_out)
                 continue;
             res2 += r * r;
             res_n++;
+            within2 += fabs(r) < 2;
             if (plan_site(&plan, (size_t)y * bw + x))
                 found2 += r * r, found_n++;
             if (resolved(&m, c, dual, x, y))
@@ -400,6 +432,8 @@ int defect_case_run(const defect_case *c, case_score *s, rawfix_map *map_out)
     s->stripe_before = stripe_residue(sb, cb);
     s->stripe_after = stripe_residue(sa, ca);
     s->residue_rms = res_n ? sqrt(res2 / res_n) : 0;
+    s->residue_within2 = res_n ? (double)within2 / res_n : 0;
+    s->floor_within2 = floor_n ? (double)floor_within2 / floor_n : 0;
     s->residue_found_rms = found_n ? sqrt(found2 / found_n) : 0;
     rc = 0;
 done:
@@ -420,6 +454,7 @@ done:
     free(m.sites);
     free(m.before);
     free(changed);
+    free(visible);
     free(looks);
     return rc;
 }

@@ -38,9 +38,20 @@ typedef struct case_score {
                                              * sampled frames (a hot pixel in highlights
                                              * that clip in every frame reads white either
                                              * way; nothing in the clip can show it) */
+    uint32_t bad_visible, bad_visible_found;    /* hot/cold sites the defect moved by more
+                                             * than the sample's noise sigma (read + shot)
+                                             * from the value recorded without it, in at
+                                             * least visible_frames() sampled frames, and
+                                             * those in the map: a warm pixel at white where
+                                             * its true value is within the noise of white,
+                                             * or a stuck one at the scene's value, is
+                                             * counted in bad_true but not here */
     uint32_t false_sites;                   /* map sites that are no defect */
     uint32_t period_x, period_y;            /* the map's lattice */
     double residue_rms;                     /* at truth sites, / local noise (RMS) */
+    double residue_within2;                 /* share of those (sites x repaired frames)
+                                             * within 2 noise sigmas (issue #11's bound) */
+    double floor_within2;                   /* ... of the same repair at clean samples */
     double residue_found_rms;               /* ... at those the map repairs */
     double residue_floor_rms;               /* the same repair at clean samples */
     double residue_resolved_rms;            /* at truth sites where the scene is resolved by
@@ -59,6 +70,10 @@ void defect_case_defects(const defect_case *c, synth_defects *d);
 /* The default set's focus lattice in the recorded frame of a case, as a prior; dx shifts its
  * columns (a prior that does not match the clip). */
 void defect_case_lattice(const defect_case *c, int dx, rawfix_lattice *l);
+
+/* The frames in which a defect must show for bad_visible: as many as the map needs to
+ * judge a sample at all (a quarter of the sampled frames, at least 3: map_build.c). */
+uint32_t visible_frames(uint32_t frames);
 
 /* Runs the case: simulates c->frames frames, measures and accumulates them, builds the map
  * (into *map when map is not NULL; caller frees), repairs one more frame and scores it. */

@@ -6,7 +6,8 @@
  * found from FRAMES frames against truth (recall, false sites in % of pixels, lattice period),
  * the residue at the defect sites in units of the local noise (all of them; those the map
  * repairs; those where the scene is resolved by the same-colour neighbours; and the floor:
- * the same repair at clean samples, what the scene allows), the stripe residue before and
+ * the same repair at clean samples, what the scene allows; and the share of the sites, and
+ * of the clean samples so repaired, within 2 noise sigmas), the stripe residue before and
  * after, the CPU time of one repair, and the same on clean clips (which must get an empty
  * map). Usage: bench_rawfix [WxH active, default 1920x1080] [frames, default 16]
  * [--misses MODE SCENE]: that case alone (e.g. dual textured) and its clean clip, each
@@ -36,10 +37,13 @@ int main(int argc, char **argv)
         frames = (uint32_t)atoi(argv[2]);
     printf("%ux%u active, %u frames; recall %% (found/true), false sites %% of pixels; hidden: "
            "defect sites whose value the defect changed in no sampled frame (clipped), not "
-           "counted\n", w, h, frames);
-    printf("%-6s %-9s %-6s %-16s %-16s %-9s %-7s %-20s %-15s %-9s %-8s %s\n", "mode", "scene",
-           "clip", "focus recall", "hot/cold recall", "false %", "period", "residue/found/res/flr",
-           "stripes % b/a", "measured", "apply ms", "hidden");
+           "counted; visible: hot/cold sites the defect moved by more than 1 noise sigma in at "
+           "least %u frames; <2s: share of sites / clean probes repaired within 2 sigmas\n",
+           w, h, frames, visible_frames(frames));
+    printf("%-6s %-9s %-6s %-16s %-16s %-16s %-9s %-7s %-20s %-11s %-15s %-9s %-8s %s\n",
+           "mode", "scene", "clip", "focus recall", "hot/cold recall", "visible recall",
+           "false %", "period", "residue/found/res/flr", "<2s % s/flr", "stripes % b/a",
+           "measured", "apply ms", "hidden");
     int failed = 0;
     for (int clean = 0; clean < 2; clean++)
         for (int gap = 0; gap <= 4; gap += 4)
@@ -56,15 +60,18 @@ int main(int argc, char **argv)
                     failed = 1;
                     continue;
                 }
-                printf("%-6s %-9s %-6s %6.2f (%5u) %7.2f (%5u)  %9.5f %3ux%-3u "
-                       "%5.2f/%5.2f/%4.2f/%-4.2f "
+                printf("%-6s %-9s %-6s %6.2f (%5u) %7.2f (%5u) %7.2f (%5u)  %9.5f %3ux%-3u "
+                       "%5.2f/%5.2f/%4.2f/%-4.2f %5.1f/%-5.1f "
                        "%6.3f/%-6.3f %s%6.3f %8.2f %5u/%u\n",
                        gap ? "dual" : "single", scene_names[sc], clean ? "clean" : "defect",
                        s.focus_true ? 100.0 * s.focus_found / s.focus_true : 100.0,
                        s.focus_true, s.bad_true ? 100.0 * s.bad_found / s.bad_true : 100.0,
-                       s.bad_true, 100.0 * s.false_sites / s.pixels, s.period_x, s.period_y,
+                       s.bad_true,
+                       s.bad_visible ? 100.0 * s.bad_visible_found / s.bad_visible : 100.0,
+                       s.bad_visible, 100.0 * s.false_sites / s.pixels, s.period_x, s.period_y,
                        s.residue_rms, s.residue_found_rms, s.residue_resolved_rms,
-                       s.residue_floor_rms, s.stripe_before, s.stripe_after,
+                       s.residue_floor_rms, 100 * s.residue_within2, 100 * s.floor_within2,
+                       s.stripe_before, s.stripe_after,
                        s.stripes_applied ? "on " : "off", s.stripe_amplitude,
                        1e3 * s.seconds_apply, s.focus_hidden, s.bad_hidden);
                 fflush(stdout);
