@@ -551,7 +551,7 @@ static mp_status encode_frame(mp_av_encoder *e, mp_error *err)
     if (st != MP_OK)
         return st;
     if (e->pkt->size <= e->frame_budget) {
-        if (e->pkt->size * 17 > e->frame_budget * 10)
+        if ((int64_t)e->pkt->size * 17 > e->frame_budget * 10)
             return MP_OK;
         mp_libav.av_packet_move_ref(e->spare, e->pkt);
         if ((st = encode_at_step(e, 0, err)) != MP_OK)
