@@ -1,5 +1,6 @@
 /* rawfix_accum: per-sample sums over the measured frames (rawfix.h). Integer sums only, so
  * the map does not depend on the order the frames were added in. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,13 +57,21 @@ rawfix_accum *mp_rawfix_accum_new(uint32_t width, uint32_t height)
     a->stripe = mp_big_calloc(n * sizeof *a->stripe);
     a->zh_sum = mp_big_calloc(n * sizeof *a->zh_sum);
     a->zh_sq = mp_big_calloc(n * sizeof *a->zh_sq);
-    if (!a->sum_h || !a->count[0] || !a->stripe || !a->zh_sum || !a->zh_sq) {
+    a->lo = mp_big_calloc(2 * n * sizeof *a->lo);
+    if (!a->sum_h || !a->count[0] || !a->stripe || !a->zh_sum || !a->zh_sq || !a->lo) {
         mp_rawfix_accum_free(a);
         return NULL;
     }
     a->sum_v = a->sum_h + n;
     for (int k = 1; k < COUNTS; k++)
         a->count[k] = a->count[0] + k * n;
+    a->hi = a->lo + n;
+    for (size_t i = 0; i < n; i++)
+        a->lo[i] = UINT16_MAX;
+    for (int k = 0; k < 4 * RAWFIX_LEVEL_BINS; k++)
+        a->sample_sigma[k] = INFINITY;
+    a->white = INT32_MAX;
+    a->black = INT32_MAX;
     return a;
 }
 
@@ -75,6 +84,7 @@ void mp_rawfix_accum_free(rawfix_accum *a)
     free(a->stripe);
     free(a->zh_sum);
     free(a->zh_sq);
+    free(a->lo);
     free(a);
 }
 
@@ -92,13 +102,33 @@ mp_status mp_rawfix_accum_claim(rawfix_accum *a, const rawfix_measurement *m, ui
     a->added |= 1ull << sample;
     a->vstep = m->vstep;
     a->frames++;
+    if (!m->measurable)
+        return MP_OK;
+    /* d2 / 2 of a sample and its two neighbours has sqrt(1.5) times a sample's sigma */
+    for (int k = 0; k < 4 * RAWFIX_LEVEL_BINS; k++) {
+        double s = m->sigma[k] / sqrt(1.5);
+        a->sample_sigma[k] = s < a->sample_sigma[k] ? s : a->sample_sigma[k];
+    }
+    a->white = m->white < a->white ? m->white : a->white;
+    a->black = m->black < a->black ? m->black : a->black;
     return MP_OK;
 }
 
-void mp_rawfix_accum_add_row(rawfix_accum *a, uint32_t y, const int16_t *zh, const int16_t *zv,
-                             const int32_t (*stripe)[2])
+/* Min and max, branch-free over restrict pointers so that the loop vectorises. */
+static void add_range(size_t n, const uint16_t *restrict v, uint16_t *restrict lo,
+                      uint16_t *restrict hi)
+{
+    for (size_t i = 0; i < n; i++) {
+        lo[i] = v[i] < lo[i] ? v[i] : lo[i];
+        hi[i] = v[i] > hi[i] ? v[i] : hi[i];
+    }
+}
+
+void mp_rawfix_accum_add_row(rawfix_accum *a, uint32_t y, const uint16_t *values,
+                             const int16_t *zh, const int16_t *zv, const int32_t (*stripe)[2])
 {
     const size_t i = (size_t)y * a->width, n = a->width;
+    add_range(n, values, a->lo + i, a->hi + i);
     int32_t *sums = &a->stripe[i][0];
     const int32_t *add = &stripe[0][0];
     for (size_t k = 0; k < 2 * n; k++)
@@ -124,7 +154,7 @@ void mp_rawfix_accum_rows(rawfix_accum *a, rawfix_measurement *m, const mp_frame
     mp_rawfix_row_begin(m, &r);
     for (uint32_t y = y0; y < y1; y++) {
         mp_rawfix_measure_row(m, f, y, &r);
-        mp_rawfix_accum_add_row(a, y, r.zh, r.zv, r.stripe);
+        mp_rawfix_accum_add_row(a, y, f->data + (size_t)y * f->width, r.zh, r.zv, r.stripe);
     }
 }
 

@@ -66,6 +66,18 @@
 #define CLUSTER_REACH 8
 #define CLUSTER_MAX 1
 #define CLUSTER_SOLID 3.0
+/* A stuck sample records the same value in every sampled frame, whatever the scene does
+ * around it, where noise alone moves a live one (measured, bench_rawfix --misses at 32
+ * frames: pixels stuck at 5048 DN in a drifting scene, 15 sigmas above it in the first
+ * frames and below it in the last, so no test of a steady sign sees them). A live sample
+ * of noise sigma s >= 1 DN repeats one value with probability at most 0.4 / s per frame;
+ * the test runs where that, over the frames, leaves fewer than STUCK_FALSE false samples
+ * in the frame, at values below white (clipping is constant too), and above 0 unless the
+ * black level lies STUCK_FLOOR sigmas above it (a recording clamped at 0 repeats it in the
+ * shadows). At least three of its four same-colour neighbours vary by a sigma or more: a
+ * band the camera fills with one value is not a set of stuck pixels. */
+#define STUCK_FALSE 1e-3
+#define STUCK_FLOOR 8.0
 #define LATTICE_SIGMAS 2.2
 #define LATTICE_FLOOR 0.5
 /* A lattice class: at least CLASS_MIN_HITS candidates filling CLASS_MIN_FILL of its sites
@@ -176,6 +188,30 @@ static double texture_around(const rawfix_accum *a, uint32_t x, uint32_t y)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* Whether the sample at (x, y), i = y * width + x, is stuck (STUCK_FALSE above). */
+static int stuck_at(const rawfix_accum *a, uint32_t x, uint32_t y)
+{
+    const size_t i = (size_t)y * a->width + x, row = (size_t)a->vstep * a->width;
+    const uint16_t v = a->lo[i];
+    if (a->hi[i] != v || v >= a->white || a->black == INT32_MAX || x < 2 || y < a->vstep || x + 2 >= a->width ||
+        y + a->vstep >= a->height)
+        return 0;
+    /* the noise of samples at its level (and neighbours at its level: the bins are by the
+     * neighbours' mean), in its row class */
+    const double sigma =
+        a->sample_sigma[(y % 4) * RAWFIX_LEVEL_BINS + mp_rawfix_level_bin(2 * (int32_t)v, a->black)];
+    const double pixels = (double)a->width * a->height;
+    if (!(sigma >= 1) || !isfinite(sigma) ||
+        (a->frames - 1.0) * log(0.4 / sigma) > log(STUCK_FALSE / pixels) ||
+        (v == 0 && a->black < STUCK_FLOOR * sigma))
+        return 0;
+    const size_t near[4] = {i - 2, i + 2, i - row, i + row};
+    int varying = 0;
+    for (int k = 0; k < 4; k++)
+        varying += a->hi[near[k]] - a->lo[near[k]] >= sigma;
+    return varying >= 3;
+}
+
 /* Per sample: candidate sign bits and STRONG; rank orders strong ones (samples far off in
  * most frames first, then by their mean deviation). The thresholds scale with the number of
  * independent looks the frames give where the sample is (map_looks.c), not with the number
@@ -240,6 +276,11 @@ static uint32_t classify(const rawfix_accum *a, const rawfix_looks *looks, uint3
             if ((steady && fabs(z) >= strong) || big)
                 flag[i] |= STRONG | (big ? FAR : 0);
             rank[i] = (float)(fabs(z) + 10.0 * (pos ? far_high : far_low) / judged);
+            if (used >= min_used && stuck_at(a, x, y)) {
+                candidates += !(flag[i] & (CAND_POS | CAND_NEG));
+                flag[i] = (zh >= 0 ? CAND_POS : CAND_NEG) | STRONG | FAR;
+                rank[i] = (float)(fabs(z) + 10.0);
+            }
         }
     return candidates;
 }

@@ -24,6 +24,12 @@ struct rawfix_accum {
     int32_t (*stripe)[2];           /* sums of rawfix_measurement.stripe */
     int32_t *zh_sum;                /* per sample: sum of zh, not clamped to Z_SUM_CLAMP */
     uint32_t *zh_sq;                /* ... and of its square: how much it varies between frames */
+    uint16_t *lo, *hi;              /* per sample: its lowest and highest recorded value */
+    /* The frames' lowest noise sigma of a sample per row class and brightness bin, their
+     * lowest white and black: what says that a sample which never changes is stuck
+     * (map_build.c). */
+    double sample_sigma[4 * RAWFIX_LEVEL_BINS];
+    int32_t white, black;
 };
 
 /* map_stripes.c: the map's stripe gains from the sums, leaving out samples whose stripe

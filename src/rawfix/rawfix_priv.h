@@ -2,6 +2,8 @@
 #ifndef MP_RAWFIX_PRIV_H
 #define MP_RAWFIX_PRIV_H
 
+#include <string.h>
+
 #include "rawfix/rawfix.h"
 #include "rawfix/rawfix_dsp.h"
 
@@ -11,6 +13,21 @@
 #define Z_BIG (6 * Z_SCALE)     /* a frame where the sample is off by 6 sigmas or more */
 #define Z_SUM_CLAMP (4 * Z_SCALE)   /* largest deviation one frame adds to a mean */
 #define STRIPE_REACH 8          /* stripe window: same-colour columns x +- 2 .. x +- 8 */
+
+/* 1 + floor(2 log2(level)) for level = level2 / 2 - black >= 1, else 0, at most
+ * RAWFIX_LEVEL_BINS - 1: with v = level2 - 2 black = 2 level and k = floor(log2 v), the
+ * exponent of (float)v (exact below 2^24), 2 log2 v reaches 2k + 1 where v / 2^k >= sqrt 2,
+ * i.e. where the float's fraction bits reach 0x3504f4 (sqrt 2 is irrational, so no v lies on
+ * the boundary). Integer and bit operations only, so it vectorises. */
+static inline int32_t mp_rawfix_level_bin(int32_t level2, int32_t black)
+{
+    int32_t v = level2 - 2 * black, bits;
+    float fv = (float)v;
+    memcpy(&bits, &fv, sizeof bits);
+    int32_t b = 2 * ((bits >> 23) - 127) - 1 + ((bits & 0x7fffff) >= 0x3504f4);
+    b = v < 2 ? 0 : b;
+    return b < RAWFIX_LEVEL_BINS - 1 ? b : RAWFIX_LEVEL_BINS - 1;
+}
 
 /* Column step to the nearest same-colour sample of the same field. */
 static inline uint32_t mp_rawfix_vstep(int dual)

@@ -19,21 +19,6 @@ static inline int32_t imax32(int32_t a, int32_t b)
     return a > b ? a : b;
 }
 
-/* 1 + floor(2 log2(level)) for level = level2 / 2 - black >= 1, else 0, at most
- * RAWFIX_LEVEL_BINS - 1: with v = level2 - 2 black = 2 level and k = floor(log2 v), the
- * exponent of (float)v (exact below 2^24), 2 log2 v reaches 2k + 1 where v / 2^k >= sqrt 2,
- * i.e. where the float's fraction bits reach 0x3504f4 (sqrt 2 is irrational, so no v lies on
- * the boundary). Integer and bit operations only, so it vectorises. */
-static inline int32_t level_bin(int32_t level2, int32_t black)
-{
-    int32_t v = level2 - 2 * black, bits;
-    float fv = (float)v;
-    memcpy(&bits, &fv, sizeof bits);
-    int32_t b = 2 * ((bits >> 23) - 127) - 1 + ((bits & 0x7fffff) >= 0x3504f4);
-    b = v < 2 ? 0 : b;
-    return b < RAWFIX_LEVEL_BINS - 1 ? b : RAWFIX_LEVEL_BINS - 1;
-}
-
 /* A sample that is clipped says nothing; one whose neighbour is clipped (a dead pixel in
  * the highlights still shows, but the differences say nothing about the noise) neither. */
 void FN(mp_rawfix_row_diffs)(rawfix_row *r)
@@ -47,8 +32,8 @@ void FN(mp_rawfix_row_diffs)(rawfix_row *r)
         int32_t v = c[x], lf = c[x - 2], rt = c[x + 2], up = u[x], dn = d[x];
         dh2[x] = 2 * v - lf - rt;
         dv2[x] = 2 * v - up - dn;
-        bin_h[x] = level_bin(lf + rt, black);
-        bin_v[x] = level_bin(up + dn, black);
+        bin_h[x] = mp_rawfix_level_bin(lf + rt, black);
+        bin_v[x] = mp_rawfix_level_bin(up + dn, black);
         ok[x] = imax32(imax32(imax32(v, lf), imax32(rt, up)), dn) < white;
     }
 }
