@@ -74,8 +74,8 @@
  * the test runs where that, over the frames, leaves fewer than STUCK_FALSE false samples
  * in the frame, at values below white (clipping is constant too), and above 0 unless the
  * black level lies STUCK_FLOOR sigmas above it (a recording clamped at 0 repeats it in the
- * shadows). At least three of its four same-colour neighbours vary by a sigma or more: a
- * band the camera fills with one value is not a set of stuck pixels. */
+ * shadows). The sigma comes partly from three of its four same-colour neighbours' variation
+ * (stuck_at), so a band the camera fills with one value is not a set of stuck pixels. */
 #define STUCK_FALSE 1e-3
 #define STUCK_FLOOR 8.0
 #define LATTICE_SIGMAS 2.2
@@ -188,28 +188,32 @@ static double texture_around(const rawfix_accum *a, uint32_t x, uint32_t y)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* Whether the sample at (x, y), i = y * width + x, is stuck (STUCK_FALSE above). */
+/* Whether the sample at (x, y), i = y * width + x, is stuck (STUCK_FALSE above). Its noise is
+ * the lower of two estimates: the frames' noise at its value in its row class, which a still
+ * scene's texture inflates (measured: 10-bit still clips, where the shadows' noise is below
+ * 1 DN and repeats are common, got 4 false stuck pixels at 720p from it alone), and its
+ * neighbours' variation between the frames, the second smallest of their four ranges over
+ * 2 sqrt(2 ln N) (more than the mean range of N normal samples in sigmas, so an
+ * underestimate; one neighbour may be a defect too). */
 static int stuck_at(const rawfix_accum *a, uint32_t x, uint32_t y)
 {
     const size_t i = (size_t)y * a->width + x, row = (size_t)a->vstep * a->width;
     const uint16_t v = a->lo[i];
-    if (a->hi[i] != v || v >= a->white || a->black == INT32_MAX || x < 2 || y < a->vstep || x + 2 >= a->width ||
-        y + a->vstep >= a->height)
-        return 0;
-    /* the noise of samples at its level (and neighbours at its level: the bins are by the
-     * neighbours' mean), in its row class */
-    const double sigma =
-        a->sample_sigma[(y % 4) * RAWFIX_LEVEL_BINS + mp_rawfix_level_bin(2 * (int32_t)v, a->black)];
-    const double pixels = (double)a->width * a->height;
-    if (!(sigma >= 1) || !isfinite(sigma) ||
-        (a->frames - 1.0) * log(0.4 / sigma) > log(STUCK_FALSE / pixels) ||
-        (v == 0 && a->black < STUCK_FLOOR * sigma))
+    if (a->hi[i] != v || v >= a->white || a->black == INT32_MAX || x < 2 || y < a->vstep ||
+        x + 2 >= a->width || y + a->vstep >= a->height)
         return 0;
     const size_t near[4] = {i - 2, i + 2, i - row, i + row};
-    int varying = 0;
+    double range[4];
     for (int k = 0; k < 4; k++)
-        varying += a->hi[near[k]] - a->lo[near[k]] >= sigma;
-    return varying >= 3;
+        range[k] = a->hi[near[k]] >= a->lo[near[k]] ? a->hi[near[k]] - a->lo[near[k]] : 0;
+    sort_small(range, 4);
+    const double between = range[1] / (2 * sqrt(2 * log(a->frames)));
+    const double level = a->sample_sigma[(y % 4) * RAWFIX_LEVEL_BINS +
+                                         mp_rawfix_level_bin(2 * (int32_t)v, a->black)];
+    const double sigma = between < level ? between : level;
+    const double pixels = (double)a->width * a->height;
+    return sigma >= 1 && (a->frames - 1.0) * log(0.4 / sigma) <= log(STUCK_FALSE / pixels) &&
+           (v > 0 || a->black >= STUCK_FLOOR * sigma);
 }
 
 /* Per sample: candidate sign bits and STRONG; rank orders strong ones (samples far off in
