@@ -152,6 +152,19 @@ static uint16_t frozen_noise_sample(uint32_t x, uint32_t y, uint32_t f)
     return (uint16_t)(3000 + noise);
 }
 
+/* An accumulator and a 14-bit frame buffer for a w x h clip made by the test itself. */
+static rawfix_accum *clip_begin(mp_frame *f, uint32_t w, uint32_t h)
+{
+    mp_error err = {0};
+    rawfix_accum *acc = mp_rawfix_accum_new(w, h);
+    assert_non_null(acc);
+    assert_int_equal(mp_frame_reserve(f, w, h, &err), MP_OK);
+    f->black = 2048;
+    f->white = 15000;
+    f->bits = 14;
+    return acc;
+}
+
 static void no_defects_without_independent_frames(void **state)
 {
     (void)state;
@@ -164,12 +177,7 @@ static void no_defects_without_independent_frames(void **state)
         for (size_t k = 0; k < sizeof shape / sizeof *shape; k++)
             for (int dual = 0; dual < 2; dual++) {
                 const uint32_t w = shape[k][0], h = shape[k][1], frames = shape[k][2];
-                rawfix_accum *acc = mp_rawfix_accum_new(w, h);
-                assert_non_null(acc);
-                assert_int_equal(mp_frame_reserve(&f, w, h, &err), MP_OK);
-                f.black = 2048;
-                f.white = 15000;
-                f.bits = 14;
+                rawfix_accum *acc = clip_begin(&f, w, h);
                 for (uint32_t fr = 0; fr < frames; fr++) {
                     for (uint32_t y = 0; y < h; y++)
                         for (uint32_t x = 0; x < w; x++)
@@ -327,12 +335,7 @@ static void stuck_pixels_found_by_their_constancy(void **state)
     rawfix_measurement meas = {0};
     for (int dual = 0; dual < 2; dual++)
         for (int stuck = 0; stuck < 3; stuck++) {   /* 2: the still scene */
-            rawfix_accum *acc = mp_rawfix_accum_new(STUCK_W, STUCK_H);
-            assert_non_null(acc);
-            assert_int_equal(mp_frame_reserve(&f, STUCK_W, STUCK_H, &err), MP_OK);
-            f.black = 2048;
-            f.white = 15000;
-            f.bits = 14;
+            rawfix_accum *acc = clip_begin(&f, STUCK_W, STUCK_H);
             uint32_t noise = 5, constant = 0;
             uint16_t first[STUCK_W * STUCK_H];
             uint8_t changed[STUCK_W * STUCK_H] = {0};
