@@ -389,6 +389,84 @@ static void directed_span(const line_ctx *l, int32_t x0, int32_t x1)
     }
 }
 
+#define CC_WIDE 8       /* colour-ratio half window: same-colour columns each side (16 px) */
+#define CC_NARROW 2     /* the narrow window that tells which side of a colour edge (4 px) */
+#define CC_LEVEL 4.0f   /* only above this many bright-field read-noise sigmas */
+#define CC_AGREE 3.0f   /* ... where the bright pair agrees within this many sigmas */
+
+/* Per column q of a dark row: the sums of its non-green samples (nsum) and of the mean of
+ * their green row neighbours (gsum) over the two bright rows where q is non-green: rows
+ * y -+ 2s at the row's own non-green columns, rows y + s and y - 3s at its green ones. */
+static void colour_sums(const float *const rows[4], int gpar, int32_t w, float *restrict nsum,
+                        float *restrict gsum)
+{
+    for (int32_t q = 0; q < w; q++) {
+        int k = ((q & 1) == gpar) ? 2 : 0;
+        const float *u = rows[k], *v = rows[k + 1];
+        int32_t l = q > 0 ? q - 1 : q + 1, r = q + 1 < w ? q + 1 : q - 1;
+        nsum[q] = u[q] + v[q];
+        gsum[q] = 0.5f * ((u[l] + u[r]) + (v[l] + v[r]));
+    }
+}
+
+/* At small ISO gaps the dark rows' estimate of the bright field, the mean of the
+ * same-colour rows two above and below, misses the vertical frequencies those rows (every
+ * fourth row) cannot represent. The adjacent bright row is one row away: its sample at the
+ * same column, brought to the pixel's colour by the local colour ratio, weighted 2/3
+ * against 1/3 for the same-colour row on the far side, is a linear interpolation at half
+ * the distance. Its error is the difference of its two parts. Only where the bright pair
+ * agrees (no edge the midpoint needs the side pick for) and above the deep shadows (where
+ * the colour ratio is noise). */
+static void cross_colour_row(frame_ctx *c, int32_t s_far, int32_t s_near, const float *const rows[4],
+                             const uint8_t *near_clip, int gpar)
+{
+    dualiso_workspace *ws = c->ws;
+    const int32_t w = (int32_t)c->in->width;
+    float *restrict nsum = ws->scratch[0], *restrict gsum = ws->scratch[1];
+    colour_sums(rows, gpar, w, nsum, gsum);
+    const float *far = rows[s_far], *near = rows[s_near];
+    const float nb = (float)(c->lv->noise_bright / c->lv->ratio), var = nb * nb;
+    const float gain = (float)c->lv->gain_dark, level = CC_LEVEL * nb;
+    const float agree = 2 * CC_AGREE * CC_AGREE;
+    for (int32_t p = 0; p < 2; p++) {
+        int green = p == gpar;
+        /* running sums over the same-parity columns of [x - 2 CC_WIDE, x + 2 CC_WIDE] */
+        float an = 0, ag = 0;
+        int32_t cnt = 0;
+        for (int32_t q = p; q < w && q <= p + 2 * CC_WIDE; q += 2, cnt++) {
+            an += nsum[q];
+            ag += gsum[q];
+        }
+        for (int32_t x = p; x < w; x += 2) {
+            if (x > p) {
+                int32_t in = x + 2 * CC_WIDE, out = x - 2 * CC_WIDE - 2;
+                if (in < w) {
+                    an += nsum[in];
+                    ag += gsum[in];
+                    cnt++;
+                }
+                if (out >= 0) {
+                    an -= nsum[out];
+                    ag -= gsum[out];
+                    cnt--;
+                }
+            }
+            /* the level from the whole window: a gate on the pixel's own estimate would
+             * pick its noise (above the level, the midpoint is replaced more often where it
+             * is high by noise, a bias) */
+            float lev = 0.25f * (an + ag) / (float)cnt, m = ws->mis[x];
+            if (!(lev > level) || m * m > agree * (var + gain * lev) || ws->est_clip[x] ||
+                near_clip[x] || !(an > 0) || !(ag > 0))
+                continue;
+            float ratio = green ? ag / an : an / ag;
+            float a = near[x] * ratio, b = far[x];
+            ws->est[x] = (2 * a + b) * (1.0f / 3);
+            ws->mis[x] = (float)M_SQRT2 * fabsf(a - b);
+            ws->est_mid[x] = 0;
+        }
+    }
+}
+
 /* Estimates the other field at every pixel of row y: rows y+2s and y-2s are the other
  * field's same-colour rows, y+s and y-3s its other-colour rows (used by the guide). */
 void mp_dualiso_interpolate_row(frame_ctx *c, int32_t y)
@@ -441,11 +519,18 @@ void mp_dualiso_interpolate_row(frame_ctx *c, int32_t y)
             est_mid[x] = step ? 0 : est_mid[x];
         }
     }
-    if (!full || !bright)
+    if (!full)
         return;
     int sn = mp_dualiso_load_row(c, yn), sf = mp_dualiso_load_row(c, yf);
     const int srcs[4] = {sa, sb, sn, sf};
     const int gpar = dualiso_cfa_color(c->in->cfa, 0, (uint32_t)y) == 1 ? 0 : 1;
+    if (!bright) {
+        if (c->denoise) {
+            const float *rows[4] = {la, lb, ws->lin[sn], ws->lin[sf]};
+            cross_colour_row(c, 0, 2, rows, ws->clip[sn], gpar);
+        }
+        return;
+    }
     /* the other field's rows around: 1 and 2 rows on one side, 2 and 3 on the other, the
      * next pairs 5 to 7 rows away (their sub-pixel offsets place an edge more finely; they
      * blurred the second scene's star spokes until the other colours' weight followed
