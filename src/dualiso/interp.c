@@ -4,7 +4,9 @@
  * edge-directed estimate: the direction from a colour-neutral log guide at quarter-pixel
  * steps, then every dark sample and unclipped bright sample near the edge line, of any
  * colour through the local colour ratios, that the pixel's own bright sample allows on its
- * side of the edge, weighted by its distance to the line. */
+ * side of the edge, weighted by its distance to the line. At small ISO gaps, in dark rows, a
+ * cross-colour estimate from the adjacent bright row where the midpoint would miss
+ * vertical detail. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -389,10 +391,14 @@ static void directed_span(const line_ctx *l, int32_t x0, int32_t x1)
     }
 }
 
-#define CC_WIDE 8       /* colour-ratio half window: same-colour columns each side (16 px) */
-#define CC_NARROW 2     /* the narrow window that tells which side of a colour edge (4 px) */
+#define CC_HALF 8       /* colour-ratio half windows: same-colour columns to one side (16 px) */
 #define CC_LEVEL 4.0f   /* only above this many bright-field read-noise sigmas */
 #define CC_AGREE 3.0f   /* ... where the bright pair agrees within this many sigmas */
+#define CC_RMAX 1.5f    /* ... and where the adjacent sample's colour is at most this much
+                           weaker than the pixel's (measured: beyond it, the errors of a
+                           small sample and of its ratio, multiplied up, cost the second
+                           scene's coloured star edges more than the plates gain) */
+#define CC_EDGE 1.15f   /* half windows whose ratios differ by this factor: a colour edge */
 
 /* Per column q of a dark row: the sums of its non-green samples (nsum) and of the mean of
  * their green row neighbours (gsum) over the two bright rows where q is non-green: rows
@@ -409,56 +415,92 @@ static void colour_sums(const float *const rows[4], int gpar, int32_t w, float *
     }
 }
 
+/* A running sum over the same-parity columns of a window: one column in, one out. */
+typedef struct run_sum {
+    float n, g;
+    int32_t cnt;
+} run_sum;
+
+static inline void run_add(run_sum *r, const float *nsum, const float *gsum, int32_t q, int sign)
+{
+    if (sign > 0) {
+        r->n += nsum[q];
+        r->g += gsum[q];
+    } else {
+        r->n -= nsum[q];
+        r->g -= gsum[q];
+    }
+    r->cnt += sign;
+}
+
+/* a/b > c/d by more than the factor e (all positive) */
+static inline int ratio_above(float a, float b, float c, float d, float e)
+{
+    return a * d > e * (c * b);
+}
+
 /* At small ISO gaps the dark rows' estimate of the bright field, the mean of the
  * same-colour rows two above and below, misses the vertical frequencies those rows (every
  * fourth row) cannot represent. The adjacent bright row is one row away: its sample at the
  * same column, brought to the pixel's colour by the local colour ratio, weighted 2/3
  * against 1/3 for the same-colour row on the far side, is a linear interpolation at half
- * the distance. Its error is the difference of its two parts. Only where the bright pair
- * agrees (no edge the midpoint needs the side pick for) and above the deep shadows (where
- * the colour ratio is noise). */
-static void cross_colour_row(frame_ctx *c, int32_t s_far, int32_t s_near, const float *const rows[4],
-                             const uint8_t *near_clip, int gpar)
+ * the distance. Its error for the blend is the difference of its two parts. Only where the
+ * bright pair agrees (no edge the midpoint needs the side pick for) and above the deep
+ * shadows (where the colour ratio is noise).
+ * The colour ratio is a ratio of sums over the bright rows along the row, wide so that
+ * detail past one colour's Nyquist averages out (scene 1's plate); but where a colour edge
+ * crosses the window (scene 2's coloured star sectors) the pixel takes the half window on
+ * its own side: the one whose ratio is nearer that of the three columns around it.
+ * rows: the bright rows y - 2s, y + 2s, y + s, y - 3s (s: side of the adjacent one). */
+static void cross_colour_row(frame_ctx *c, const float *const rows[4], const uint8_t *near_clip,
+                             int gpar)
 {
     dualiso_workspace *ws = c->ws;
     const int32_t w = (int32_t)c->in->width;
     float *restrict nsum = ws->scratch[0], *restrict gsum = ws->scratch[1];
     colour_sums(rows, gpar, w, nsum, gsum);
-    const float *far = rows[s_far], *near = rows[s_near];
+    const float *far = rows[0], *near = rows[2];
     const float nb = (float)(c->lv->noise_bright / c->lv->ratio), var = nb * nb;
     const float gain = (float)c->lv->gain_dark, level = CC_LEVEL * nb;
     const float agree = 2 * CC_AGREE * CC_AGREE;
     for (int32_t p = 0; p < 2; p++) {
-        int green = p == gpar;
-        /* running sums over the same-parity columns of [x - 2 CC_WIDE, x + 2 CC_WIDE] */
-        float an = 0, ag = 0;
-        int32_t cnt = 0;
-        for (int32_t q = p; q < w && q <= p + 2 * CC_WIDE; q += 2, cnt++) {
-            an += nsum[q];
-            ag += gsum[q];
-        }
+        const int green = p == gpar;
+        /* left: columns x - 2 CC_HALF .. x, right: x .. x + 2 CC_HALF */
+        run_sum L = {0, 0, 0}, R = {0, 0, 0};
+        for (int32_t q = p; q < w && q <= p + 2 * CC_HALF; q += 2)
+            run_add(&R, nsum, gsum, q, 1);
         for (int32_t x = p; x < w; x += 2) {
+            run_add(&L, nsum, gsum, x, 1);
+            if (x - 2 * CC_HALF - 2 >= 0)
+                run_add(&L, nsum, gsum, x - 2 * CC_HALF - 2, -1);
             if (x > p) {
-                int32_t in = x + 2 * CC_WIDE, out = x - 2 * CC_WIDE - 2;
-                if (in < w) {
-                    an += nsum[in];
-                    ag += gsum[in];
-                    cnt++;
-                }
-                if (out >= 0) {
-                    an -= nsum[out];
-                    ag -= gsum[out];
-                    cnt--;
-                }
+                run_add(&R, nsum, gsum, x - 2, -1);
+                if (x + 2 * CC_HALF < w)
+                    run_add(&R, nsum, gsum, x + 2 * CC_HALF, 1);
             }
             /* the level from the whole window: a gate on the pixel's own estimate would
              * pick its noise (above the level, the midpoint is replaced more often where it
              * is high by noise, a bias) */
-            float lev = 0.25f * (an + ag) / (float)cnt, m = ws->mis[x];
+            float wn = L.n + R.n - nsum[x], wg = L.g + R.g - gsum[x];
+            float lev = 0.25f * (wn + wg) / (float)(L.cnt + R.cnt - 1), m = ws->mis[x];
             if (!(lev > level) || m * m > agree * (var + gain * lev) || ws->est_clip[x] ||
-                near_clip[x] || !(an > 0) || !(ag > 0))
+                near_clip[x] || !(L.n > 0) || !(L.g > 0) || !(R.n > 0) || !(R.g > 0))
                 continue;
-            float ratio = green ? ag / an : an / ag;
+            float rn = wn, rg = wg;
+            if (ratio_above(L.n, L.g, R.n, R.g, CC_EDGE) ||
+                ratio_above(R.n, R.g, L.n, L.g, CC_EDGE)) {
+                int32_t ql = x >= 2 ? x - 2 : x, qr = x + 2 < w ? x + 2 : x;
+                float cn = nsum[ql] + nsum[x] + nsum[qr], cg = gsum[ql] + gsum[x] + gsum[qr];
+                /* each half's distance from the centre's ratio, as a factor >= 1 */
+                float dl = (L.n * cg) / (L.g * cn), dr = (R.n * cg) / (R.g * cn);
+                dl = dl > 1 ? dl : 1 / dl;
+                dr = dr > 1 ? dr : 1 / dr;
+                rn = dl <= dr ? L.n : R.n;
+                rg = dl <= dr ? L.g : R.g;
+            }
+            float ratio = green ? rg / rn : rn / rg;
+            if (ratio > CC_RMAX)
+                continue;
             float a = near[x] * ratio, b = far[x];
             ws->est[x] = (2 * a + b) * (1.0f / 3);
             ws->mis[x] = (float)M_SQRT2 * fabsf(a - b);
@@ -527,7 +569,7 @@ void mp_dualiso_interpolate_row(frame_ctx *c, int32_t y)
     if (!bright) {
         if (c->denoise) {
             const float *rows[4] = {la, lb, ws->lin[sn], ws->lin[sf]};
-            cross_colour_row(c, 0, 2, rows, ws->clip[sn], gpar);
+            cross_colour_row(c, rows, ws->clip[sn], gpar);
         }
         return;
     }
