@@ -391,7 +391,6 @@ static void directed_span(const line_ctx *l, int32_t x0, int32_t x1)
     }
 }
 
-#define CC_HALF 8       /* colour-ratio half windows: same-colour columns to one side (16 px) */
 #define CC_LEVEL 4.0f   /* only above this many bright-field read-noise sigmas */
 #define CC_AGREE 3.0f   /* ... where the bright pair agrees within this many sigmas */
 #define CC_RMAX 1.5f    /* ... and where the adjacent sample's colour is at most this much
@@ -400,43 +399,120 @@ static void directed_span(const line_ctx *l, int32_t x0, int32_t x1)
                            scene's coloured star edges more than the plates gain) */
 #define CC_EDGE 1.15f   /* half windows whose ratios differ by this factor: a colour edge */
 
-/* Per column q of a dark row: the sums of its non-green samples (nsum) and of the mean of
- * their green row neighbours (gsum) over the two bright rows where q is non-green: rows
- * y -+ 2s at the row's own non-green columns, rows y + s and y - 3s at its green ones. */
-static void colour_sums(const float *const rows[4], int gpar, int32_t w, float *restrict nsum,
-                        float *restrict gsum)
+/* Per column q of a dark row: the sums of its non-green samples (n) and of the mean of
+ * their green row neighbours (g) over the two bright rows where q is non-green: rows
+ * y -+ 2s at the row's own non-green columns, rows y + s and y - 3s at its green ones;
+ * 0 for the CC_PAD columns beyond each row end. Then the window sums sn[q], sg[q] over the
+ * same-parity columns q .. q + CC_PAD, for q from -CC_PAD: a fixed tree of additions, so
+ * every sum is the same whatever the vector width. */
+static void colour_sums(const float *const rows[4], int gpar, int32_t w, float *restrict n,
+                        float *restrict g, float *restrict sn, float *restrict sg)
 {
-    for (int32_t q = 0; q < w; q++) {
-        int k = ((q & 1) == gpar) ? 2 : 0;
-        const float *u = rows[k], *v = rows[k + 1];
+    for (int32_t q = -CC_PAD; q < 0; q++)
+        n[q] = g[q] = n[w + CC_PAD + q] = g[w + CC_PAD + q] = 0;
+    const float *r0 = rows[0], *r1 = rows[1], *r2 = rows[2], *r3 = rows[3];
+    /* the row ends take their one neighbour twice; between them, column pairs (one of
+     * each parity, so without a select) in a loop that vectorises */
+    for (int32_t q = 0; q < w; q += w - 1) {
         int32_t l = q > 0 ? q - 1 : q + 1, r = q + 1 < w ? q + 1 : q - 1;
-        nsum[q] = u[q] + v[q];
-        gsum[q] = 0.5f * ((u[l] + u[r]) + (v[l] + v[r]));
+        int own = (q & 1) != gpar;
+        n[q] = own ? r0[q] + r1[q] : r2[q] + r3[q];
+        g[q] = own ? 0.5f * ((r0[l] + r0[r]) + (r1[l] + r1[r]))
+                   : 0.5f * ((r2[l] + r2[r]) + (r3[l] + r3[r]));
+    }
+    /* e: the rows where even columns are non-green, o: where odd ones are */
+    const float *e0 = gpar ? r0 : r2, *e1 = gpar ? r1 : r3;
+    const float *o0 = gpar ? r2 : r0, *o1 = gpar ? r3 : r1;
+    for (int32_t k = 1; 2 * k + 1 < w; k++) {
+        int32_t q = 2 * k;
+        n[q] = e0[q] + e1[q];
+        g[q] = 0.5f * ((e0[q - 1] + e0[q + 1]) + (e1[q - 1] + e1[q + 1]));
+    }
+    for (int32_t k = 0; 2 * k + 2 < w; k++) {
+        int32_t q = 2 * k + 1;
+        n[q] = o0[q] + o1[q];
+        g[q] = 0.5f * ((o0[q - 1] + o0[q + 1]) + (o1[q - 1] + o1[q + 1]));
+    }
+    /* columns q, q + 2 .. q + CC_PAD: pairs, fours, eights, then the last */
+    const int32_t lo = -CC_PAD, hi = w + CC_PAD;
+    for (int32_t q = lo; q + 2 < hi; q++) {
+        sn[q] = n[q] + n[q + 2];
+        sg[q] = g[q] + g[q + 2];
+    }
+    for (int32_t q = lo; q + 6 < hi; q++) {
+        sn[q] += sn[q + 4];
+        sg[q] += sg[q + 4];
+    }
+    for (int32_t q = lo; q + 14 < hi; q++) {
+        sn[q] += sn[q + 8];
+        sg[q] += sg[q + 8];
+    }
+    for (int32_t q = lo; q < w; q++) {
+        sn[q] += n[q + CC_PAD];
+        sg[q] += g[q + CC_PAD];
     }
 }
 
-/* A running sum over the same-parity columns of a window: one column in, one out. */
-typedef struct run_sum {
-    float n, g;
-    int32_t cnt;
-} run_sum;
-
-static inline void run_add(run_sum *r, const float *nsum, const float *gsum, int32_t q, int sign)
+/* The colour ratio (the pixel's colour to that of the adjacent bright row's sample at its
+ * column) of each column of a dark row, 0 where the cross-colour estimate is not used (see
+ * cross_colour_row): floats only and without branches, so that it vectorises. */
+static void cc_ratios(const frame_ctx *c, const float *restrict n, const float *restrict g,
+                      const float *restrict sn, const float *restrict sg,
+                      const float *restrict mis, int gpar, float *restrict ratio)
 {
-    if (sign > 0) {
-        r->n += nsum[q];
-        r->g += gsum[q];
-    } else {
-        r->n -= nsum[q];
-        r->g -= gsum[q];
+    const int32_t w = (int32_t)c->in->width;
+    const float nb = (float)(c->lv->noise_bright / c->lv->ratio), var = nb * nb;
+    const float gain = (float)c->lv->gain_dark, level = CC_LEVEL * nb;
+    const float agree = 2 * CC_AGREE * CC_AGREE;
+    for (int32_t x = 0; x < w; x++) {
+        /* left half window: columns x - CC_PAD .. x, right: x .. x + CC_PAD */
+        float ln = sn[x - CC_PAD], lg = sg[x - CC_PAD], rn = sn[x], rg = sg[x];
+        float wn = ln + rn - n[x], wg = lg + rg - g[x];
+        int32_t cl = x >> 1, cr = (w - 1 - x) >> 1;
+        cl = cl < CC_PAD / 2 ? cl : CC_PAD / 2;
+        cr = cr < CC_PAD / 2 ? cr : CC_PAD / 2;
+        float cnt = (float)(cl + cr + 1);
+        /* the level from the whole window (times cnt): a gate on the pixel's own estimate
+         * would pick its noise (above the level, the midpoint is replaced more often where
+         * it is high by noise, a bias) */
+        float lev = 0.25f * (wn + wg), m = mis[x];
+        int use = (lev > level * cnt) & (m * m * cnt <= agree * (var * cnt + gain * lev)) &
+                  (ln > 0) & (lg > 0) & (rn > 0) & (rg > 0);
+        /* a colour edge: the half whose ratio is nearer that of the three columns around
+         * x, |log(a/b)| <= |log(c/d)| in products (all positive) */
+        int edge = (ln * rg > CC_EDGE * (rn * lg)) | (rn * lg > CC_EDGE * (ln * rg));
+        float cn = n[x - 2] + n[x] + n[x + 2], cg = g[x - 2] + g[x] + g[x + 2];
+        float a = ln * cg, b = lg * cn, cc = rn * cg, d = rg * cn;
+        int left = ((a * d <= cc * b) | (a * cc <= d * b)) & ((b * d <= cc * a) | (b * cc <= d * a));
+        float hn = left ? ln : rn, hg = left ? lg : rg;
+        float sel_n = edge ? hn : wn, sel_g = edge ? hg : wg;
+        int green = (x & 1) == gpar;
+        float num = green ? sel_g : sel_n, den = green ? sel_n : sel_g;
+        float r = num / den; /* before the selects, which it then does not stay under */
+        ratio[x] = use & (r > 0) & (r <= CC_RMAX) ? r : 0;
     }
-    r->cnt += sign;
 }
 
-/* a/b > c/d by more than the factor e (all positive) */
-static inline int ratio_above(float a, float b, float c, float d, float e)
+/* The cross-colour estimate where ratio[x] > 0 and neither sample is clipped. */
+static void cc_apply(dualiso_workspace *ws, int32_t w, const float *restrict far,
+                     const float *restrict near, const uint8_t *restrict near_clip,
+                     float *restrict ratio)
 {
-    return a * d > e * (c * b);
+    const uint8_t *restrict est_clip = ws->est_clip;
+    float *restrict est = ws->est, *restrict mis = ws->mis;
+    uint8_t *restrict est_mid = ws->est_mid;
+    for (int32_t x = 0; x < w; x++)
+        ratio[x] = est_clip[x] | near_clip[x] ? 0 : ratio[x];
+    for (int32_t x = 0; x < w; x++) {
+        float a = near[x] * ratio[x], b = far[x];
+        /* k is 0 or 1 and all terms finite, so this is an exact select (in a form GCC
+         * does not turn into a conditional store, which would not vectorise) */
+        float k = ratio[x] > 0 ? 1.0f : 0.0f;
+        est[x] = k * ((2 * a + b) * (1.0f / 3)) + (1 - k) * est[x];
+        mis[x] = k * ((float)M_SQRT2 * fabsf(a - b)) + (1 - k) * mis[x];
+    }
+    for (int32_t x = 0; x < w; x++)
+        est_mid[x] = ratio[x] > 0 ? 0 : est_mid[x];
 }
 
 /* At small ISO gaps the dark rows' estimate of the bright field, the mean of the
@@ -457,56 +533,11 @@ static void cross_colour_row(frame_ctx *c, const float *const rows[4], const uin
 {
     dualiso_workspace *ws = c->ws;
     const int32_t w = (int32_t)c->in->width;
-    float *restrict nsum = ws->scratch[0], *restrict gsum = ws->scratch[1];
-    colour_sums(rows, gpar, w, nsum, gsum);
-    const float *far = rows[0], *near = rows[2];
-    const float nb = (float)(c->lv->noise_bright / c->lv->ratio), var = nb * nb;
-    const float gain = (float)c->lv->gain_dark, level = CC_LEVEL * nb;
-    const float agree = 2 * CC_AGREE * CC_AGREE;
-    for (int32_t p = 0; p < 2; p++) {
-        const int green = p == gpar;
-        /* left: columns x - 2 CC_HALF .. x, right: x .. x + 2 CC_HALF */
-        run_sum L = {0, 0, 0}, R = {0, 0, 0};
-        for (int32_t q = p; q < w && q <= p + 2 * CC_HALF; q += 2)
-            run_add(&R, nsum, gsum, q, 1);
-        for (int32_t x = p; x < w; x += 2) {
-            run_add(&L, nsum, gsum, x, 1);
-            if (x - 2 * CC_HALF - 2 >= 0)
-                run_add(&L, nsum, gsum, x - 2 * CC_HALF - 2, -1);
-            if (x > p) {
-                run_add(&R, nsum, gsum, x - 2, -1);
-                if (x + 2 * CC_HALF < w)
-                    run_add(&R, nsum, gsum, x + 2 * CC_HALF, 1);
-            }
-            /* the level from the whole window: a gate on the pixel's own estimate would
-             * pick its noise (above the level, the midpoint is replaced more often where it
-             * is high by noise, a bias) */
-            float wn = L.n + R.n - nsum[x], wg = L.g + R.g - gsum[x];
-            float lev = 0.25f * (wn + wg) / (float)(L.cnt + R.cnt - 1), m = ws->mis[x];
-            if (!(lev > level) || m * m > agree * (var + gain * lev) || ws->est_clip[x] ||
-                near_clip[x] || !(L.n > 0) || !(L.g > 0) || !(R.n > 0) || !(R.g > 0))
-                continue;
-            float rn = wn, rg = wg;
-            if (ratio_above(L.n, L.g, R.n, R.g, CC_EDGE) ||
-                ratio_above(R.n, R.g, L.n, L.g, CC_EDGE)) {
-                int32_t ql = x >= 2 ? x - 2 : x, qr = x + 2 < w ? x + 2 : x;
-                float cn = nsum[ql] + nsum[x] + nsum[qr], cg = gsum[ql] + gsum[x] + gsum[qr];
-                /* each half's distance from the centre's ratio, as a factor >= 1 */
-                float dl = (L.n * cg) / (L.g * cn), dr = (R.n * cg) / (R.g * cn);
-                dl = dl > 1 ? dl : 1 / dl;
-                dr = dr > 1 ? dr : 1 / dr;
-                rn = dl <= dr ? L.n : R.n;
-                rg = dl <= dr ? L.g : R.g;
-            }
-            float ratio = green ? rg / rn : rn / rg;
-            if (ratio > CC_RMAX)
-                continue;
-            float a = near[x] * ratio, b = far[x];
-            ws->est[x] = (2 * a + b) * (1.0f / 3);
-            ws->mis[x] = (float)M_SQRT2 * fabsf(a - b);
-            ws->est_mid[x] = 0;
-        }
-    }
+    float *n = ws->ccsum[0] + CC_PAD, *g = ws->ccsum[1] + CC_PAD;
+    float *sn = ws->ccsum[2] + CC_PAD, *sg = ws->ccsum[3] + CC_PAD;
+    colour_sums(rows, gpar, w, n, g, sn, sg);
+    cc_ratios(c, n, g, sn, sg, ws->mis, gpar, ws->scratch[0]);
+    cc_apply(ws, w, rows[0], rows[2], near_clip, ws->scratch[0]);
 }
 
 /* Estimates the other field at every pixel of row y: rows y+2s and y-2s are the other
