@@ -416,8 +416,8 @@ static void colour_sums(const float *const rows[4], int gpar, int32_t w, float *
     for (int32_t q = -CC_PAD; q < 0; q++)
         n[q] = g[q] = n[w + CC_PAD + q] = g[w + CC_PAD + q] = 0;
     const float *r0 = rows[0], *r1 = rows[1], *r2 = rows[2], *r3 = rows[3];
-    /* the row ends take their one neighbour twice; between them, column pairs (one of
-     * each parity, so without a select) in a loop that vectorises */
+    /* the row ends take their one neighbour twice; between them, a loop that vectorises:
+     * k is 0 or 1 and all terms finite, so k * u + (1 - k) * v is an exact select */
     for (int32_t q = 0; q < w; q += w - 1) {
         int32_t l = q > 0 ? q - 1 : q + 1, r = q + 1 < w ? q + 1 : q - 1;
         int own = (q & 1) != gpar;
@@ -425,18 +425,13 @@ static void colour_sums(const float *const rows[4], int gpar, int32_t w, float *
         g[q] = own ? 0.5f * ((r0[l] + r0[r]) + (r1[l] + r1[r]))
                    : 0.5f * ((r2[l] + r2[r]) + (r3[l] + r3[r]));
     }
-    /* e: the rows where even columns are non-green, o: where odd ones are */
-    const float *e0 = gpar ? r0 : r2, *e1 = gpar ? r1 : r3;
-    const float *o0 = gpar ? r2 : r0, *o1 = gpar ? r3 : r1;
-    for (int32_t k = 1; 2 * k + 1 < w; k++) {
-        int32_t q = 2 * k;
-        n[q] = e0[q] + e1[q];
-        g[q] = 0.5f * ((e0[q - 1] + e0[q + 1]) + (e1[q - 1] + e1[q + 1]));
-    }
-    for (int32_t k = 0; 2 * k + 2 < w; k++) {
-        int32_t q = 2 * k + 1;
-        n[q] = o0[q] + o1[q];
-        g[q] = 0.5f * ((o0[q - 1] + o0[q + 1]) + (o1[q - 1] + o1[q + 1]));
+    for (int32_t q = 1; q + 1 < w; q++) {
+        float k = (float)((q ^ gpar) & 1);
+        float n01 = r0[q] + r1[q], n23 = r2[q] + r3[q];
+        float g01 = 0.5f * ((r0[q - 1] + r0[q + 1]) + (r1[q - 1] + r1[q + 1]));
+        float g23 = 0.5f * ((r2[q - 1] + r2[q + 1]) + (r3[q - 1] + r3[q + 1]));
+        n[q] = k * n01 + (1 - k) * n23;
+        g[q] = k * g01 + (1 - k) * g23;
     }
     /* columns q, q + 2 .. q + CC_PAD: pairs, fours, eights, then the last */
     const int32_t lo = -CC_PAD, hi = w + CC_PAD;
@@ -485,11 +480,10 @@ static void cc_ratios(const frame_ctx *c, const float *restrict n, const float *
         int use = (lev > level * cnt) & (lev < top * cnt) & (m * m * cnt <= agree * (var * cnt + gain * lev)) &
                   (ln > 0) & (lg > 0) & (rn > 0) & (rg > 0);
         /* a colour edge: the half whose ratio is nearer that of the three columns around
-         * x, |log(a/b)| <= |log(c/d)| in products (all positive) */
+         * x, |L / C - 1| <= |R / C - 1| in products (all positive) */
         int edge = (ln * rg > CC_EDGE * (rn * lg)) | (rn * lg > CC_EDGE * (ln * rg));
         float cn = n[x - 2] + n[x] + n[x + 2], cg = g[x - 2] + g[x] + g[x + 2];
-        float a = ln * cg, b = lg * cn, cc = rn * cg, d = rg * cn;
-        int left = ((a * d <= cc * b) | (a * cc <= d * b)) & ((b * d <= cc * a) | (b * cc <= d * a));
+        int left = fabsf(ln * cg - lg * cn) * rg <= fabsf(rn * cg - rg * cn) * lg;
         float hn = left ? ln : rn, hg = left ? lg : rg;
         float sel_n = edge ? hn : wn, sel_g = edge ? hg : wg;
         int green = (x & 1) == gpar;
