@@ -398,10 +398,12 @@ static void directed_span(const line_ctx *l, int32_t x0, int32_t x1)
                            dark sample carries the detail nearly as well, and the colour
                            ratio's errors at colour edges are all that is left (measured:
                            edges 11-15 EV 0.009 -> 0.010 at 100/400 on scene 2 without it) */
-#define CC_RMAX 1.5f    /* ... and where the adjacent sample's colour is at most this much
-                           weaker than the pixel's (measured: beyond it, the errors of a
-                           small sample and of its ratio, multiplied up, cost the second
-                           scene's coloured star edges more than the plates gain) */
+#define CC_RMAX 1.75f   /* ... and where the adjacent sample's colour is at most this much
+                           weaker than the pixel's (measured at 100/400: beyond it, the
+                           errors of a small sample and of its ratio, multiplied up, cost
+                           the second scene's coloured star edges more than the plates gain;
+                           1.5 kept those edges at 0.068 but moved the smooth ramp's 6.5-8
+                           EV bias by -0.04 %, 1.75 by -0.02 %, 2 let the edges reach 0.070) */
 #define CC_EDGE 1.15f   /* half windows whose ratios differ by this factor: a colour edge */
 
 /* Per column q of a dark row: the sums of its non-green samples (n) and of the mean of
