@@ -436,6 +436,7 @@ static void colour_sums(const float *const rows[4], int gpar, int32_t w, float *
         g[q] = k * g01 + (1 - k) * g23;
     }
     /* columns q, q + 2 .. q + CC_PAD: pairs, fours, eights, then the last */
+    _Static_assert(CC_PAD == 16, "the tree below sums 9 columns");
     const int32_t lo = -CC_PAD, hi = w + CC_PAD;
     for (int32_t q = lo; q + 2 < hi; q++) {
         sn[q] = n[q] + n[q + 2];
@@ -479,7 +480,8 @@ static void cc_ratios(const frame_ctx *c, const float *restrict n, const float *
          * would pick its noise (above the level, the midpoint is replaced more often where
          * it is high by noise, a bias) */
         float lev = 0.25f * (wn + wg), m = mis[x];
-        int use = (lev > level * cnt) & (lev < top * cnt) & (m * m * cnt <= agree * (var * cnt + gain * lev)) &
+        int use = (lev > level * cnt) & (lev < top * cnt) &
+                  (m * m * cnt <= agree * (var * cnt + gain * lev)) &
                   (ln > 0) & (lg > 0) & (rn > 0) & (rg > 0);
         /* a colour edge: the half whose ratio is nearer that of the three columns around
          * x, |L / C - 1| <= |R / C - 1| in products (all positive) */
@@ -495,18 +497,19 @@ static void cc_ratios(const frame_ctx *c, const float *restrict n, const float *
     }
 }
 
-/* The cross-colour estimate where ratio[x] > 0 and neither sample is clipped. */
-static void cc_apply(dualiso_workspace *ws, int32_t w, const float *restrict far,
-                     const float *restrict near, const uint8_t *restrict near_clip,
+/* The cross-colour estimate where ratio[x] > 0 and no sample is clipped (adj: the adjacent
+ * bright row, opp: the same-colour bright row on the other side). */
+static void cc_apply(dualiso_workspace *ws, int32_t w, const float *restrict opp,
+                     const float *restrict adj, const uint8_t *restrict adj_clip,
                      float *restrict ratio)
 {
     const uint8_t *restrict est_clip = ws->est_clip;
     float *restrict est = ws->est, *restrict mis = ws->mis;
     uint8_t *restrict est_mid = ws->est_mid;
     for (int32_t x = 0; x < w; x++)
-        ratio[x] = est_clip[x] | near_clip[x] ? 0 : ratio[x];
+        ratio[x] = est_clip[x] | adj_clip[x] ? 0 : ratio[x];
     for (int32_t x = 0; x < w; x++) {
-        float a = near[x] * ratio[x], b = far[x];
+        float a = adj[x] * ratio[x], b = opp[x];
         /* k is 0 or 1 and all terms finite, so this is an exact select (in a form GCC
          * does not turn into a conditional store, which would not vectorise) */
         float k = ratio[x] > 0 ? 1.0f : 0.0f;
@@ -531,7 +534,7 @@ static void cc_apply(dualiso_workspace *ws, int32_t w, const float *restrict far
  * crosses the window (scene 2's coloured star sectors) the pixel takes the half window on
  * its own side: the one whose ratio is nearer that of the three columns around it.
  * rows: the bright rows y - 2s, y + 2s, y + s, y - 3s (s: side of the adjacent one). */
-static void cross_colour_row(frame_ctx *c, const float *const rows[4], const uint8_t *near_clip,
+static void cross_colour_row(frame_ctx *c, const float *const rows[4], const uint8_t *adj_clip,
                              int gpar)
 {
     dualiso_workspace *ws = c->ws;
@@ -540,7 +543,7 @@ static void cross_colour_row(frame_ctx *c, const float *const rows[4], const uin
     float *sn = ws->ccsum[2] + CC_PAD, *sg = ws->ccsum[3] + CC_PAD;
     colour_sums(rows, gpar, w, n, g, sn, sg);
     cc_ratios(c, n, g, sn, sg, ws->mis, gpar, ws->scratch[0]);
-    cc_apply(ws, w, rows[0], rows[2], near_clip, ws->scratch[0]);
+    cc_apply(ws, w, rows[0], rows[2], adj_clip, ws->scratch[0]);
 }
 
 /* Estimates the other field at every pixel of row y: rows y+2s and y-2s are the other
