@@ -12,6 +12,8 @@
 #define RING 16               /* rows y-7 .. y+7 converted, power of two */
 #define NSCRATCH 6            /* blend scratch rows */
 #define QPAD 32               /* padding of the quarter-pixel guide rows (>= 3 rows x 2 px) */
+#define CC_PAD 16             /* padding of the cross-colour sums: the colour-ratio half
+                                 window, in px (interp.c) */
 #define CS_RING 8             /* chroma smoothing: cell rows kept (>= 5 for 5x5), power of 2 */
 #define NDIR 17               /* edge directions: -2 .. +2 px per row, quarter-pixel steps */
 #define DUALISO_FADE_LO 0.70  /* bright field fades out between these fractions of */
@@ -39,6 +41,8 @@ struct dualiso_workspace {
     float *pratio[RING];          /* sample / mean of its row neighbours, made on demand */
     int32_t pratio_row[RING];     /* row each pratio holds (-1: none) */
     float *quarter[4];            /* guide rows at quarter-pixel steps, QPAD each side */
+    float *ccsum[4];              /* cross-colour estimate: colour sums and their window
+                                     sums, CC_PAD each side */
     float *est, *mis;             /* other-field estimate and its disagreement */
     uint8_t *est_clip, *est_mid;  /* estimate clipped / is the midpoint of a pair */
     float *scratch[NSCRATCH];     /* blend rows: levels, variances, disagreement */

@@ -79,6 +79,8 @@ static void free_rows(dualiso_workspace *ws)
     for (int i = 0; i < 4; i++) {
         free(ws->quarter[i]);
         ws->quarter[i] = NULL;
+        free(ws->ccsum[i]);
+        ws->ccsum[i] = NULL;
     }
     for (int i = 0; i < CS_RING; i++) {
         free(ws->cs_cells[i]);
@@ -190,7 +192,8 @@ mp_status mp_dualiso_ws_prepare(dualiso_workspace *ws, const dualiso_levels *lv,
         }
         for (int i = 0; i < 4; i++) {
             ws->quarter[i] = malloc((4 * (size_t)width + 2 * QPAD) * sizeof(float));
-            ok &= ws->quarter[i] != NULL;
+            ws->ccsum[i] = malloc(((size_t)width + 2 * CC_PAD) * sizeof(float));
+            ok &= ws->quarter[i] && ws->ccsum[i];
         }
         for (int i = 0; i < CS_RING; i++) {
             ws->cs_cells[i] = malloc((width / 2 + 1) * 3 * sizeof(float));
