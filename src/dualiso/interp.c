@@ -493,7 +493,7 @@ static void cc_ratios(const frame_ctx *c, const float *restrict n, const float *
         int green = (x & 1) == gpar;
         float num = green ? sel_g : sel_n, den = green ? sel_n : sel_g;
         float r = num / den; /* before the selects, which it then does not stay under */
-        ratio[x] = use & (r > 0) & (r <= CC_RMAX) ? r : 0;
+        ratio[x] = (use & (r > 0) & (r <= CC_RMAX)) ? r : 0;
     }
 }
 
