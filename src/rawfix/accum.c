@@ -102,6 +102,7 @@ mp_status mp_rawfix_accum_claim(rawfix_accum *a, const rawfix_measurement *m, ui
     a->added |= 1ull << sample;
     a->vstep = m->vstep;
     a->frames++;
+    a->signature[sample] = m->signature;
     if (!m->measurable)
         return MP_OK;
     /* d2 / 2 of a sample and its two neighbours has sqrt(1.5) times a sample's sigma */

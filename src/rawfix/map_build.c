@@ -193,14 +193,31 @@ static double texture_around(const rawfix_accum *a, uint32_t x, uint32_t y)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* Whether the sample at (x, y), i = y * width + x, is stuck (STUCK_FALSE above). Its noise is
+/* The sampled frames that differ: copies of one frame (equal signatures) are one look at a
+ * sample's noise, for the stuck test's count of repeats. */
+static uint32_t distinct_frames(const rawfix_accum *a)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < RAWFIX_MAX_FRAMES; i++) {
+        if (!(a->added & (1ull << i)))
+            continue;
+        int seen = 0;
+        for (uint32_t j = 0; j < i && !seen; j++)
+            seen = (a->added & (1ull << j)) && a->signature[j] == a->signature[i];
+        n += !seen;
+    }
+    return n;
+}
+
+/* Whether the sample at (x, y), i = y * width + x, is stuck (STUCK_FALSE above), over
+ * `looks` distinct frames. Its noise is
  * the lower of two estimates: the frames' noise at its value in its row class, which a still
  * scene's texture inflates (measured: 10-bit still clips, where the shadows' noise is below
  * 1 DN and repeats are common, got 4 false stuck pixels at 720p from it alone), and its
  * neighbours' variation between the frames, the second smallest of their four ranges over
  * 2 sqrt(2 ln N) (more than the mean range of N normal samples in sigmas, so an
  * underestimate; one neighbour may be a defect too). */
-static int stuck_at(const rawfix_accum *a, uint32_t x, uint32_t y)
+static int stuck_at(const rawfix_accum *a, uint32_t x, uint32_t y, uint32_t looks)
 {
     const size_t i = (size_t)y * a->width + x, row = (size_t)a->vstep * a->width;
     const uint16_t v = a->lo[i];
@@ -212,12 +229,12 @@ static int stuck_at(const rawfix_accum *a, uint32_t x, uint32_t y)
     for (int k = 0; k < 4; k++)
         range[k] = a->hi[near[k]] >= a->lo[near[k]] ? a->hi[near[k]] - a->lo[near[k]] : 0;
     sort_small(range, 4);
-    const double between = range[1] / (2 * sqrt(2 * log(a->frames)));
+    const double between = range[1] / (2 * sqrt(2 * log(looks > 1 ? looks : 2)));
     const double level = a->sample_sigma[(y % 4) * RAWFIX_LEVEL_BINS +
                                          mp_rawfix_level_bin(2 * (int32_t)v, a->black)];
     const double sigma = between < level ? between : level;
     const double pixels = (double)a->width * a->height;
-    return sigma >= 1 && (a->frames - 1.0) * log(0.4 / sigma) <= log(STUCK_FALSE / pixels) &&
+    return sigma >= 1 && (looks - 1.0) * log(0.4 / sigma) <= log(STUCK_FALSE / pixels) &&
            (v > 0 || a->black >= STUCK_FLOOR * sigma);
 }
 
@@ -231,6 +248,7 @@ static uint32_t classify(const rawfix_accum *a, const rawfix_looks *looks, uint3
 {
     /* far off in most frames where it could be judged: measured, or seen beyond clipping */
     const uint32_t min_judged = a->frames / 4 > 3 ? a->frames / 4 : 3;
+    const uint32_t distinct = distinct_frames(a);
     uint32_t candidates = 0;
     for (uint32_t y = 0; y < a->height; y++)
         for (uint32_t x = 0; x < a->width; x++) {
@@ -284,7 +302,7 @@ static uint32_t classify(const rawfix_accum *a, const rawfix_looks *looks, uint3
             if ((steady && fabs(z) >= strong) || big)
                 flag[i] |= STRONG | (big ? FAR : 0);
             rank[i] = (float)(fabs(z) + 10.0 * (pos ? far_high : far_low) / judged);
-            if (used >= min_used && stuck_at(a, x, y)) {
+            if (used >= min_used && stuck_at(a, x, y, distinct)) {
                 candidates += !(flag[i] & (CAND_POS | CAND_NEG));
                 flag[i] = (zh >= 0 ? CAND_POS : CAND_NEG) | STRONG | FAR;
                 rank[i] = (float)(fabs(z) + 10.0);

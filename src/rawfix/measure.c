@@ -92,6 +92,19 @@ static int16_t beyond_clipping(const rawfix_row *r, size_t x)
     return zh >= Z_BIG && zv >= Z_BIG ? RAWFIX_CLIPPED_HIGH : RAWFIX_NO_Z;
 }
 
+/* FNV-1a over every 16th sample of each row: frames that are copies of one another (a
+ * camera that wrote one buffer twice) share it, noisy distinct frames never do. */
+static uint64_t frame_signature(const mp_frame *f)
+{
+    uint64_t h = 14695981039346656037u;
+    for (uint32_t y = 0; y < f->height; y++) {
+        const uint16_t *row = f->data + (size_t)y * f->width;
+        for (uint32_t x = y % 16; x < f->width; x += 16)
+            h = (h ^ row[x]) * 1099511628211u;
+    }
+    return h;
+}
+
 mp_status mp_rawfix_measure(const mp_frame *f, int dual, rawfix_measurement *m, mp_error *err)
 {
     const uint32_t w = f->width, h = f->height, vs = mp_rawfix_vstep(dual);
@@ -108,6 +121,7 @@ mp_status mp_rawfix_measure(const mp_frame *f, int dual, rawfix_measurement *m, 
     m->black = (int32_t)f->black;
     m->dsp = mp_rawfix_dsp_for(mp_cpu_level_get());
     m->measurable = w >= 5 && h >= 2 * vs + 1;
+    m->signature = frame_signature(f);
     if (!m->measurable)
         return MP_OK;
     memset(m->hist, 0, hist_size);

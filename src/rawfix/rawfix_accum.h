@@ -29,6 +29,7 @@ struct rawfix_accum {
      * lowest white and black: what says that a sample which never changes is stuck
      * (map_build.c). */
     double sample_sigma[4 * RAWFIX_LEVEL_BINS];
+    uint64_t signature[RAWFIX_MAX_FRAMES];  /* per sample number: its frame's signature */
     int32_t white, black;
 };
 

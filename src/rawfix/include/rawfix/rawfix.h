@@ -83,6 +83,7 @@ typedef struct rawfix_measurement {
     int32_t white, black;
     int measurable;                 /* 0: the frame is too small, every deviation is
                                      * RAWFIX_NO_Z (adds nothing) */
+    uint64_t signature;             /* of the frame's samples: copies of a frame share it */
     const struct rawfix_dsp *dsp;   /* the row kernels of the CPU level in use */
     double *sigma;                  /* noise sigma of a difference per row class (y mod 4)
                                      * and brightness bin */
