@@ -161,6 +161,15 @@ static void poke(const char *path, size_t at, uint8_t value)
     assert_int_equal(close(fd), 0);
 }
 
+/* Puts f under key and reads the entry's file back: its path and its bytes. */
+static void put_and_read_entry(fixture *fx, const mp_cache_key *key, const mp_frame *f,
+                               char path[PATH_MAX], uint8_t **bytes, size_t *size)
+{
+    assert_int_equal(mp_cache_entry_path(fx->cache, key, path, PATH_MAX, NULL), MP_OK);
+    assert_int_equal(mp_cache_put(fx->cache, key, f, &fx->scratch, NULL), MP_OK);
+    read_file(path, bytes, size);
+}
+
 /* ---- hashing ---- */
 
 static void hash_matches_reference_vectors(void **state)
@@ -478,11 +487,9 @@ static void every_flipped_byte_is_caught(void **state)
     fill_sensor(&f, 40, 24, 1);
     mp_cache_key key = {7, 1, 8};
     char path[PATH_MAX];
-    assert_int_equal(mp_cache_entry_path(fx->cache, &key, path, sizeof path, NULL), MP_OK);
-    assert_int_equal(mp_cache_put(fx->cache, &key, &f, &fx->scratch, NULL), MP_OK);
     uint8_t *good;
     size_t size;
-    read_file(path, &good, &size);
+    put_and_read_entry(fx, &key, &f, path, &good, &size);
     assert_true(size > MP_CACHE_HEADER_SIZE + 100);
     int misses = 0;
     for (size_t at = 0; at < size; at++) {
@@ -516,11 +523,9 @@ static void truncated_or_grown_entries_miss_then_put_repairs(void **state)
     fill_sensor(&f, 64, 32, 2);
     mp_cache_key key = {9, 2, 10};
     char path[PATH_MAX];
-    assert_int_equal(mp_cache_entry_path(fx->cache, &key, path, sizeof path, NULL), MP_OK);
-    assert_int_equal(mp_cache_put(fx->cache, &key, &f, &fx->scratch, NULL), MP_OK);
     uint8_t *good;
     size_t size;
-    read_file(path, &good, &size);
+    put_and_read_entry(fx, &key, &f, path, &good, &size);
     size_t lengths[] = {0, 1, 4, 50, MP_CACHE_HEADER_SIZE - 1, MP_CACHE_HEADER_SIZE,
                         MP_CACHE_HEADER_SIZE + 1, size / 2, size - 1, size + 1};
     good = realloc(good, size + 1);
@@ -615,11 +620,9 @@ static void leftover_temp_files_are_never_entries(void **state)
     fill_random(&f, 10, 10, 9);
     mp_cache_key key = {70, 5, 80};
     char path[PATH_MAX], temp[PATH_MAX + 32];
-    assert_int_equal(mp_cache_put(fx->cache, &key, &f, &fx->scratch, NULL), MP_OK);
-    assert_int_equal(mp_cache_entry_path(fx->cache, &key, path, sizeof path, NULL), MP_OK);
     uint8_t *good;
     size_t size;
-    read_file(path, &good, &size);
+    put_and_read_entry(fx, &key, &f, path, &good, &size);
     assert_int_equal(unlink(path), 0);
     char *slash = strrchr(path, '/');
     *slash = 0;
