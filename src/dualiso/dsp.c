@@ -1,4 +1,4 @@
-/* The blend kernels in C and the table of versions per instruction-set level. */
+/* The blend and denoise kernels in C and the table of versions per instruction-set level. */
 #include "dualiso/dsp.h"
 
 void mp_dualiso_blend_noise_c(const dualiso_blend_row *r, uint32_t x0, uint32_t x1)
@@ -13,13 +13,19 @@ void mp_dualiso_blend_mix_c(const dualiso_blend_row *r, uint32_t x0, uint32_t x1
         dualiso_blend_mix_px(r, x);
 }
 
+DUALISO_DN_DEFINE(c)
+
 static const dualiso_dsp tables[MP_CPU_LEVELS] = {
-    [MP_CPU_C] = {mp_dualiso_blend_noise_c, mp_dualiso_blend_mix_c},
+    [MP_CPU_C] = {mp_dualiso_blend_noise_c, mp_dualiso_blend_mix_c, mp_dualiso_dn_weights_c,
+                  mp_dualiso_dn_gather_c},
 #if defined(__x86_64__)
-    [MP_CPU_SSE2] = {mp_dualiso_blend_noise_sse2, mp_dualiso_blend_mix_sse2},
-    [MP_CPU_AVX2] = {mp_dualiso_blend_noise_avx2, mp_dualiso_blend_mix_avx2},
+    [MP_CPU_SSE2] = {mp_dualiso_blend_noise_sse2, mp_dualiso_blend_mix_sse2,
+                     mp_dualiso_dn_weights_sse2, mp_dualiso_dn_gather_sse2},
+    [MP_CPU_AVX2] = {mp_dualiso_blend_noise_avx2, mp_dualiso_blend_mix_avx2,
+                     mp_dualiso_dn_weights_avx2, mp_dualiso_dn_gather_avx2},
 #elif defined(__aarch64__)
-    [MP_CPU_NEON] = {mp_dualiso_blend_noise_neon, mp_dualiso_blend_mix_neon},
+    [MP_CPU_NEON] = {mp_dualiso_blend_noise_neon, mp_dualiso_blend_mix_neon,
+                     mp_dualiso_dn_weights_neon, mp_dualiso_dn_gather_neon},
 #endif
 };
 

@@ -147,6 +147,95 @@ static int check_level(mp_cpu_level level, int rounds, int *checked, uint64_t *h
     return failures;
 }
 
+/* The denoise kernels: the weights of DUALISO_DN_GROUP offsets and their gather, on
+ * random rows (signals a few noise units apart or far, some clipped: a huge inverse
+ * variance), at random widths and column ranges with margins, as denoise.c calls them. */
+enum { DN_M = 24, DN_ROW_W = TEST_W + 2 * DN_M };
+
+typedef struct dn_buf {
+    float s[2 + DUALISO_DN_GROUP][DN_ROW_W], iv[2 + DUALISO_DN_GROUP][DN_ROW_W];
+    float h[3 * DUALISO_DN_GROUP][DN_ROW_W], t[DUALISO_DN_GROUP][DN_ROW_W];
+    float q[2 * DUALISO_DN_GROUP][DN_ROW_W], num[DN_ROW_W], den[DN_ROW_W];
+} dn_buf;
+
+static void dn_fill(dn_buf *b)
+{
+    const float base = rnd_float(0, 3000);
+    for (int r = 0; r < 2 + DUALISO_DN_GROUP; r++)
+        for (int x = 0; x < DN_ROW_W; x++) {
+            b->s[r][x] = base + (rnd() % 8 ? rnd_float(-6, 6) : rnd_float(-500, 500));
+            b->iv[r][x] = rnd() % 50 ? rnd_float(0.01f, 0.5f) : 1e12f;
+        }
+    for (int r = 0; r < 3 * DUALISO_DN_GROUP; r++)
+        for (int x = 0; x < DN_ROW_W; x++)
+            b->h[r][x] = rnd() % 4 ? rnd_float(0, 20) : rnd_float(0, 1e6f);
+    for (int r = 0; r < 2 * DUALISO_DN_GROUP; r++)
+        for (int x = 0; x < DN_ROW_W; x++)
+            b->q[r][x] = rnd_float(0, 1);
+    for (int x = 0; x < DN_ROW_W; x++) {
+        b->num[x] = b->s[0][x];
+        b->den[x] = 1;
+        for (int i = 0; i < DUALISO_DN_GROUP; i++)
+            b->t[i][x] = 0;
+    }
+}
+
+static void dn_run(const dualiso_dsp *d, dn_buf *b, int32_t x0, int32_t x1, const int *ox)
+{
+    dualiso_dn_row k = {.s0 = b->s[0] + DN_M, .iv0 = b->iv[0] + DN_M, .x0 = x0, .x1 = x1,
+                        .c0 = 1.5f, .slope = 1 / 30.0f};
+    dualiso_dn_row one[DUALISO_DN_GROUP];
+    dualiso_dn_gather g = {.num = b->num + DN_M, .den = b->den + DN_M, .x0 = x0, .x1 = x1};
+    for (int i = 0; i < DUALISO_DN_GROUP; i++) {
+        one[i] = k;
+        one[i].s1 = b->s[2 + i] + DN_M + ox[i];
+        one[i].iv1 = b->iv[2 + i] + DN_M + ox[i];
+        one[i].h0 = b->h[3 * i] + DN_M;
+        one[i].h1 = b->h[3 * i + 1] + DN_M;
+        one[i].h2 = b->h[3 * i + 2] + DN_M;
+        one[i].t = b->t[i] + DN_M;
+        one[i].q = b->q[i] + DN_M;
+        d->dn_weights(&one[i]);
+        g.qp[i] = b->q[i] + DN_M;
+        g.sp[i] = b->s[2 + i] + DN_M + ox[i];
+        g.qm[i] = b->q[DUALISO_DN_GROUP + i] + DN_M - ox[i];
+        g.sm[i] = b->s[1] + DN_M - ox[i];
+    }
+    d->dn_gather(&g);
+}
+
+static int check_denoise(mp_cpu_level level, int rounds, int *checked, uint64_t *hash)
+{
+    const dualiso_dsp *ref = mp_dualiso_dsp_for(MP_CPU_C), *d = mp_dualiso_dsp_for(level);
+    static dn_buf a, b;
+    int failures = 0;
+    for (int round = 0; round < rounds && failures < 5; round++) {
+        int32_t n = round < 24 ? round + 1 : (int32_t)(1 + rnd() % (TEST_W - 2 * DN_M));
+        int32_t x0 = -(int32_t)(rnd() % 8), x1 = x0 + n;
+        int ox[DUALISO_DN_GROUP];
+        for (int i = 0; i < DUALISO_DN_GROUP; i++)
+            ox[i] = 2 * (int)(rnd() % 7) - 6;
+        dn_fill(&a);
+        b = a;
+        dn_run(ref, &a, x0, x1, ox);
+        dn_run(d, &b, x0, x1, ox);
+        int ok = same_floats("num", a.num, b.num, DN_ROW_W) &&
+                 same_floats("den", a.den, b.den, DN_ROW_W);
+        for (int i = 0; ok && i < DUALISO_DN_GROUP; i++)
+            ok = same_floats("h2", a.h[3 * i + 2], b.h[3 * i + 2], DN_ROW_W) &&
+                 same_floats("q", a.q[i], b.q[i], DN_ROW_W);
+        *hash = checkasm_hash(*hash, b.num, sizeof b.num);
+        *hash = checkasm_hash(*hash, b.den, sizeof b.den);
+        if (!ok) {
+            fprintf(stderr, "checkasm: %s denoise differs from C: columns %d..%d (round %d)\n",
+                    mp_cpu_level_name(level), x0, x1, round);
+            failures++;
+        }
+        (*checked)++;
+    }
+    return failures;
+}
+
 /* dualiso_fade_of(a, span) against the plain dualiso_smooth_fade(a / span) it replaces:
  * levels around and exactly at both band ends (where the quotient rounds to 0 or 1), signed
  * zeros, tiny and huge spans. Returns the number of differences. */
@@ -270,6 +359,13 @@ int main(int argc, char **argv)
         rng_state = seed;
         int f = check_level((mp_cpu_level)l, rounds, &checked, &hash);
         printf("  %-5s dualiso blend (noise, mix): %s (%d rows) hash %016llx\n",
+               mp_cpu_level_name(l), f ? "FAILED" : "ok", checked, (unsigned long long)hash);
+        failures += f;
+        checked = 0;
+        hash = CHECKASM_HASH_START;
+        rng_state = seed;
+        f = check_denoise((mp_cpu_level)l, rounds / 4, &checked, &hash);
+        printf("  %-5s dualiso denoise (weights, gather): %s (%d rows) hash %016llx\n",
                mp_cpu_level_name(l), f ? "FAILED" : "ok", checked, (unsigned long long)hash);
         failures += f;
         checked = 0;

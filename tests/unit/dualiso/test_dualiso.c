@@ -793,8 +793,8 @@ static void test_denoise_flat_and_structure(void **state)
     frame_stats(&f, &lv, 128, &m0, &sd0);
     assert_int_equal(mp_dualiso_denoise(&lv, &f, &mem, &mem_size, &err), MP_OK);
     frame_stats(&f, &lv, 128, &m1, &sd1);
-    assert_true(sd1 < 0.55 * sd0);  /* 9 samples at full weight: 1/3 */
-    assert_true(sd1 > 0.25 * sd0);
+    assert_true(sd1 < 0.25 * sd0);  /* 49 samples at full weight: 1/7 */
+    assert_true(sd1 > 0.1 * sd0);
     assert_true(fabs(m1 - m0) < 0.05);
 
     mp_frame clean = {0};
@@ -814,7 +814,7 @@ static void test_denoise_flat_and_structure(void **state)
                   "step: change RMS %.2f DN, largest %.2f DN\n", sd0, sd1, sd1 / sd0, m1 - m0,
                   sqrt(sq / n), worst);
     /* DN, against 180 DN of modulation up to 0.4 cycles/px and a 500 DN step (measured:
-     * 0.74 DN RMS, 5.5 DN at most, where the zone plate's rings are two rows apart) */
+     * 0.56 DN RMS, 4.5 DN at most, where the zone plate's rings are two rows apart) */
     assert_true(sqrt(sq / n) < 1.5);
     assert_true(worst < 8);
     free(mem);
@@ -853,7 +853,7 @@ static void test_denoise_deterministic(void **state)
     mp_frame o = {0};
     dualiso_options opt;
     mp_dualiso_options_default(&opt);
-    check_reconstruct_md5(&c.frame, &pooled, &opt, ws, &o, "d91d15eca3b4fb3c02f5f9e60b324c58");
+    check_reconstruct_md5(&c.frame, &pooled, &opt, ws, &o, "eb7267c0adedb833bf8b44cdbfc3f659");
     mp_dualiso_workspace_free(ws);
     mp_frame_free(&o);
     fixture_free(&c);

@@ -125,9 +125,113 @@ static inline void dualiso_blend_mix_px(const dualiso_blend_row *r, uint32_t x)
 /* Kernels over the columns [x0, x1) of a row. */
 typedef void (*dualiso_blend_fn)(const dualiso_blend_row *r, uint32_t x0, uint32_t x1);
 
+/* One same-colour offset o = (ox, oy) of the cross-field denoise (denoise.c) at one row r of
+ * patch centres. Every pointer is indexed by the column x of the patch centre (s1 and iv1
+ * already moved by ox); columns down to x0 - 4 and up to x1 + 3 are read. */
+typedef struct dualiso_dn_row {
+    const float *s0, *iv0;  /* row r + 1: signal, inverse of 4 x its variance */
+    const float *s1, *iv1;  /* row r + 1 + oy, at x + ox */
+    const float *h0, *h1;   /* the 5-column patch sums of rows r - 1 and r */
+    float *h2;              /* row r + 1's, written, for the next two rows */
+    float *t;               /* scratch: row r + 1's terms */
+    float *q;               /* the pair weights, written */
+    int32_t x0, x1;         /* the patch centres' columns */
+    float c0, slope;        /* weight (min(max(c0 - slope x distance, 0), 1))^2 */
+} dualiso_dn_row;
+
+/* The pair weights of one offset at one row: each term is (s(p) - s(p + o))^2 x the sum of
+ * both quarter inverse variances (1 on average for equal signal and pure noise), a patch's
+ * distance the sum of its 5 x 3 terms, added in a fixed order (5 along the row, then the
+ * 3 rows) so that every level gets the same bits. (restrict on parameters: the pointers do
+ * not overlap, so the loops vectorise without checks.) */
+static inline void dualiso_dn_weights_body(
+    const float *restrict s0, const float *restrict iv0, const float *restrict s1,
+    const float *restrict iv1, const float *restrict h0, const float *restrict h1,
+    float *restrict h2, float *restrict t, float *restrict q, int32_t x0, int32_t x1,
+    float c0, float slope)
+{
+    /* 4 columns each side where the sums need 2: with x1 - x0 a multiple of 8, so is this
+     * loop's length, and no lanes are left for a scalar remainder */
+    for (int32_t x = x0 - 4; x < x1 + 4; x++) {
+        float d = s0[x] - s1[x];
+        t[x] = d * d * (iv0[x] + iv1[x]);
+    }
+    for (int32_t x = x0; x < x1; x++) {
+        float h = t[x - 2] + t[x - 1] + t[x] + t[x + 1] + t[x + 2];
+        h2[x] = h;
+        float u = c0 - slope * (h0[x] + h1[x] + h);
+        /* u clamped to [0, 1], squared: the form GCC vectorises in the fewest steps */
+        float on = u > 0 ? 1.0f : 0.0f, v = u < 1 ? u : 1;
+        q[x] = on * v * v;
+    }
+}
+
+static inline void dualiso_dn_weights_row(const dualiso_dn_row *r)
+{
+    dualiso_dn_weights_body(r->s0, r->iv0, r->s1, r->iv1, r->h0, r->h1, r->h2, r->t, r->q,
+                            r->x0, r->x1, r->c0, r->slope);
+}
+
+/* Offsets per call of dualiso_dn_gather_row: the sums stay in registers over that many. */
+#define DUALISO_DN_GROUP 4
+
+/* The neighbours of one row of pixels, DUALISO_DN_GROUP offsets: for each, the pair with
+ * p + o (weight qp, sample sp) then the one with p - o (qm, sm), added to num and den over
+ * the columns [x0, x1) in that order. */
+typedef struct dualiso_dn_gather {
+    float *num, *den;
+    const float *qp[DUALISO_DN_GROUP], *sp[DUALISO_DN_GROUP];
+    const float *qm[DUALISO_DN_GROUP], *sm[DUALISO_DN_GROUP];
+    int32_t x0, x1;
+} dualiso_dn_gather;
+
+static inline void dualiso_dn_gather_body(
+    float *restrict num, float *restrict den, const float *restrict qp0,
+    const float *restrict sp0, const float *restrict qm0, const float *restrict sm0,
+    const float *restrict qp1, const float *restrict sp1, const float *restrict qm1,
+    const float *restrict sm1, const float *restrict qp2, const float *restrict sp2,
+    const float *restrict qm2, const float *restrict sm2, const float *restrict qp3,
+    const float *restrict sp3, const float *restrict qm3, const float *restrict sm3,
+    int32_t x0, int32_t x1)
+{
+    for (int32_t x = x0; x < x1; x++) {
+        float n = num[x], d = den[x];
+        n += qp0[x] * sp0[x];
+        d += qp0[x];
+        n += qm0[x] * sm0[x];
+        d += qm0[x];
+        n += qp1[x] * sp1[x];
+        d += qp1[x];
+        n += qm1[x] * sm1[x];
+        d += qm1[x];
+        n += qp2[x] * sp2[x];
+        d += qp2[x];
+        n += qm2[x] * sm2[x];
+        d += qm2[x];
+        n += qp3[x] * sp3[x];
+        d += qp3[x];
+        n += qm3[x] * sm3[x];
+        d += qm3[x];
+        num[x] = n;
+        den[x] = d;
+    }
+}
+
+static inline void dualiso_dn_gather_row(const dualiso_dn_gather *g)
+{
+    dualiso_dn_gather_body(g->num, g->den, g->qp[0], g->sp[0], g->qm[0], g->sm[0], g->qp[1],
+                           g->sp[1], g->qm[1], g->sm[1], g->qp[2], g->sp[2], g->qm[2],
+                           g->sm[2], g->qp[3], g->sp[3], g->qm[3], g->sm[3], g->x0, g->x1);
+}
+
+typedef void (*dualiso_dn_weights_fn)(const dualiso_dn_row *r);
+typedef void (*dualiso_dn_gather_fn)(const dualiso_dn_gather *g);
+
 typedef struct dualiso_dsp {
     dualiso_blend_fn blend_noise;  /* dualiso_blend_noise_px over the range */
     dualiso_blend_fn blend_mix;    /* dualiso_blend_mix_px over the range */
+    dualiso_dn_weights_fn dn_weights;  /* dualiso_dn_weights_row */
+    dualiso_dn_gather_fn dn_gather;    /* dualiso_dn_gather_row */
 } dualiso_dsp;
 
 /* The kernels of one level (levels this build or CPU lacks fall back to lower ones). */
@@ -142,5 +246,20 @@ void mp_dualiso_blend_noise_avx2(const dualiso_blend_row *r, uint32_t x0, uint32
 void mp_dualiso_blend_mix_avx2(const dualiso_blend_row *r, uint32_t x0, uint32_t x1);
 void mp_dualiso_blend_noise_neon(const dualiso_blend_row *r, uint32_t x0, uint32_t x1);
 void mp_dualiso_blend_mix_neon(const dualiso_blend_row *r, uint32_t x0, uint32_t x1);
+
+/* The denoise kernels: plain C (above) that each level's build vectorises with its own
+ * instructions (x86/denoise_*.c, arm/denoise_neon.c): element-wise loops without FMA, so
+ * every level computes the same bits. */
+#define DUALISO_DN_DECLARE(level)                                                        \
+    void mp_dualiso_dn_weights_##level(const dualiso_dn_row *r);                        \
+    void mp_dualiso_dn_gather_##level(const dualiso_dn_gather *g);
+/* the definitions, one line in each level's file */
+#define DUALISO_DN_DEFINE(level)                                                         \
+    void mp_dualiso_dn_weights_##level(const dualiso_dn_row *r) { dualiso_dn_weights_row(r); } \
+    void mp_dualiso_dn_gather_##level(const dualiso_dn_gather *g) { dualiso_dn_gather_row(g); }
+DUALISO_DN_DECLARE(c)
+DUALISO_DN_DECLARE(sse2)
+DUALISO_DN_DECLARE(avx2)
+DUALISO_DN_DECLARE(neon)
 
 #endif

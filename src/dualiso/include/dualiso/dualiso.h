@@ -185,8 +185,9 @@ mp_status mp_dualiso_reconstruct(const mp_frame *in, const dualiso_levels *lv,
 int mp_dualiso_denoise_wanted(const dualiso_levels *lv);
 
 /* Cross-field non-local mean of a blended frame in place (denoise.c): noise averaged where
- * the 3x3 patches around same-colour neighbours agree within the noise the levels predict,
- * structure kept where they do not. *mem / *mem_size: reusable row memory (realloc'ed). */
+ * the 5x3 patches around the 48 same-colour neighbours up to 6 px away agree within the
+ * noise the levels predict, structure kept where they do not. *mem / *mem_size: reusable
+ * row memory (realloc'ed). */
 mp_status mp_dualiso_denoise(const dualiso_levels *lv, mp_frame *out, float **mem,
                              size_t *mem_size, mp_error *err);
 
