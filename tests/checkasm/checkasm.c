@@ -351,37 +351,31 @@ int main(int argc, char **argv)
     rng_state = seed;
     int failures = check_fade(rounds);
     printf("  c     dualiso fade without the division: %s\n", failures ? "FAILED" : "ok");
+    /* Each group of kernels starts from the same seed at every level, so the hashes of the
+     * levels can be compared (cross_arm64.sh reads these lines). */
+    static const struct {
+        const char *what;
+        int (*check)(mp_cpu_level level, int rounds, int *checked, uint64_t *hash);
+        int rounds_div;
+    } groups[] = {
+        {"dualiso blend (noise, mix)", check_level, 1},
+        {"dualiso denoise (weights, gather)", check_denoise, 4},
+        {"rawfix rows (diffs, texture, z)", checkasm_rawfix, 1},
+        {"develop rows (load, near, grade, encode, RCD)", checkasm_develop, 1},
+    };
     for (int l = MP_CPU_C + 1; l < MP_CPU_LEVELS; l++) {
         if (!mp_cpu_has((mp_cpu_level)l))
             continue;
-        uint64_t hash = CHECKASM_HASH_START;
-        int checked = 0;
-        rng_state = seed;
-        int f = check_level((mp_cpu_level)l, rounds, &checked, &hash);
-        printf("  %-5s dualiso blend (noise, mix): %s (%d rows) hash %016llx\n",
-               mp_cpu_level_name(l), f ? "FAILED" : "ok", checked, (unsigned long long)hash);
-        failures += f;
-        checked = 0;
-        hash = CHECKASM_HASH_START;
-        rng_state = seed;
-        f = check_denoise((mp_cpu_level)l, rounds / 4, &checked, &hash);
-        printf("  %-5s dualiso denoise (weights, gather): %s (%d rows) hash %016llx\n",
-               mp_cpu_level_name(l), f ? "FAILED" : "ok", checked, (unsigned long long)hash);
-        failures += f;
-        checked = 0;
-        hash = CHECKASM_HASH_START;
-        rng_state = seed;
-        f = checkasm_rawfix((mp_cpu_level)l, rounds, &checked, &hash);
-        printf("  %-5s rawfix rows (diffs, texture, z): %s (%d rows) hash %016llx\n",
-               mp_cpu_level_name(l), f ? "FAILED" : "ok", checked, (unsigned long long)hash);
-        failures += f;
-        checked = 0;
-        hash = CHECKASM_HASH_START;
-        rng_state = seed;
-        f = checkasm_develop((mp_cpu_level)l, rounds, &checked, &hash);
-        printf("  %-5s develop rows (load, near, grade, encode, RCD): %s (%d rows) hash %016llx\n",
-               mp_cpu_level_name(l), f ? "FAILED" : "ok", checked, (unsigned long long)hash);
-        failures += f;
+        for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
+            uint64_t hash = CHECKASM_HASH_START;
+            int checked = 0;
+            rng_state = seed;
+            int f = groups[g].check((mp_cpu_level)l, rounds / groups[g].rounds_div, &checked,
+                                    &hash);
+            printf("  %-5s %s: %s (%d rows) hash %016llx\n", mp_cpu_level_name(l),
+                   groups[g].what, f ? "FAILED" : "ok", checked, (unsigned long long)hash);
+            failures += f;
+        }
     }
     failures += checkasm_frames();
     if (bench && !failures) {
