@@ -110,6 +110,10 @@ typedef struct mlvpipe_convert_settings {
                                    * keep the recorded pixels (movies say their aspect in
                                    * the container) instead of being resampled to square
                                    * pixels */
+    const char *defects_from;     /* (API 4.0) a clip of the same camera body and video mode
+                                   * whose hot, cold and focus pixels replace the ones found in
+                                   * this clip (README "--defects-from"); NULL: none. Not with
+                                   * levels_path (the sidecar holds the map) */
 } mlvpipe_convert_settings;
 
 MLVPIPE_API void mlvpipe_default_convert_settings(mlvpipe_convert_settings *s);
@@ -164,6 +168,8 @@ typedef struct mlvpipe_analyze_settings {
     void *progress_opaque;
     const char *dark;             /* as convert's: the levels and defect
                                    * maps are measured on frames with it subtracted */
+    const char *defects_from;     /* (API 4.0) as convert's: the sidecar gets that clip's
+                                   * defect sites */
 } mlvpipe_analyze_settings;
 
 MLVPIPE_API void mlvpipe_default_analyze_settings(mlvpipe_analyze_settings *s);

@@ -58,6 +58,9 @@ typedef struct mlvpipe_plan_settings {
     /* The dark frame (convert's --dark) given to analyze and every convert task, so the
      * sidecar and every chunk subtract the same pattern; NULL: none. */
     const char *dark;
+    /* (API 4.0) convert's --defects-from, given to analyze: the sidecar carries the borrowed
+     * map to every chunk; NULL: none. */
+    const char *defects_from;
 } mlvpipe_plan_settings;
 
 MLVPIPE_API void mlvpipe_default_plan_settings(mlvpipe_plan_settings *s);

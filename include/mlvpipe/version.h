@@ -16,12 +16,15 @@
  *      mlvpipe_format.prores, MLVPIPE_HIGHLIGHTS_RECONSTRUCT.
  * 3.0: mlvpipe_report_settings grows (soname libmlvpipe.so.3): .dark, the dark frame
  *      `report --dark` subtracts as convert does.
- * 3.1: MLVPIPE_PRORES_KS_SLICE; MLVPIPE_PRORES_KS codes each frame at one quantiser. */
+ * 3.1: MLVPIPE_PRORES_KS_SLICE; MLVPIPE_PRORES_KS codes each frame at one quantiser.
+ * 4.0: settings the caller allocates grow (soname libmlvpipe.so.4): .defects_from in
+ *      mlvpipe_convert_settings, mlvpipe_analyze_settings and mlvpipe_plan_settings, another
+ *      clip's raw-defect map (`--defects-from`). */
 #ifndef MLVPIPE_VERSION_H
 #define MLVPIPE_VERSION_H
 
-#define MLVPIPE_API_VERSION_MAJOR 3
-#define MLVPIPE_API_VERSION_MINOR 1
+#define MLVPIPE_API_VERSION_MAJOR 4
+#define MLVPIPE_API_VERSION_MINOR 0
 #define MLVPIPE_API_VERSION_PATCH 0
 
 #define MLVPIPE_API_VERSION_INT(major, minor, patch) (((major) << 16) | ((minor) << 8) | (patch))

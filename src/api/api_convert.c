@@ -4,12 +4,14 @@
 
 #include <stdlib.h>
 
+#include "common/out_file.h"
 #include "develop/develop.h"
 #include "encode/av/av_sink.h"
 #include "encode/av/join.h"
 #include "encode/formats.h"
 #include "pipeline/convert.h"
 #include "pipeline/dark_load.h"
+#include "pipeline/defects_from.h"
 #include "pipeline/inputs.h"
 #include "pipeline/levels_io.h"
 #include "pipeline/prepass.h"
@@ -145,6 +147,7 @@ mlvpipe_status mlvpipe_convert_movie(const mlvpipe_convert_settings *s,
     o.timecode_drop_frame = s->timecode_drop_frame;
     o.cache_dir = s->cache_dir;
     o.dark_path = s->dark;
+    o.defects_from = s->defects_from;
     o.no_stretch = s->no_stretch;
     o.tool = s->tool ? s->tool : DEFAULT_TOOL;
     o.cancel = s->cancel;
@@ -233,8 +236,19 @@ mlvpipe_status mlvpipe_analyze(const mlvpipe_analyze_settings *s,
         return mp_api_status(st, &e, err);
     }
     po.dark = s->dark ? &dark : NULL;
+    mp_defects_from borrowed = {0};
+    if (s->defects_from) {
+        mp_error oe;
+        if (mp_out_protect(s->defects_from, &oe) == MP_ERR_NOMEM)
+            st = mp_error_set(&e, MP_ERR_NOMEM, "%s", oe.msg);
+        if (st == MP_OK)
+            st = mp_defects_from_load(s->defects_from, &po, &borrowed, &e);
+        po.defects_from = &borrowed;
+    }
     mp_clip_levels cl;
-    st = mp_prepass_run(clip, &po, s->tool ? s->tool : DEFAULT_TOOL, &cl, &e);
+    if (st == MP_OK)
+        st = mp_prepass_run(clip, &po, s->tool ? s->tool : DEFAULT_TOOL, &cl, &e);
+    mp_defects_from_free(&borrowed);
     mp_rawfix_dark_free(&dark);
     mp_mlv_clip_close(clip);
     if (st != MP_OK)

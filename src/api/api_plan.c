@@ -61,6 +61,7 @@ static mp_status prepare(const mlvpipe_clip *clip, const mlvpipe_plan_settings *
         .phase = s->phase,
         .no_audio = s->no_audio,
         .dark = s->dark,
+        .defects_from = s->defects_from,
         .extra_count = s->extra_count,
         .chunk_size = s->chunk_size,
         .sbatch_count = s->sbatch_count,

@@ -182,6 +182,10 @@ static void analyze_words(const farm_plan *p, words *w)
     /* Re-submitting the plan must not fail on the sidecar of an earlier run (same bytes). */
     words_add(w, "--overwrite");
     shared_words(p, w);
+    if (p->defects_from) {
+        words_add(w, "--defects-from");
+        words_add(w, p->defects_from);
+    }
 }
 
 /* Everything but the chunk's own words (--frames, and -o for a movie segment). */
@@ -642,9 +646,11 @@ static mp_status check_plan_text(const farm_plan *p, mp_error *err)
 {
     const char *fields[] = {p->tool, p->program, p->clip, p->output, p->name, p->levels,
                             p->format ? p->format : "", p->sshlogin ? p->sshlogin : "",
-                            p->mem ? p->mem : "", p->dark ? p->dark : ""};
+                            p->mem ? p->mem : "", p->dark ? p->dark : "",
+                            p->defects_from ? p->defects_from : ""};
     const char *names[] = {"tool", "program path", "clip path", "output path", "clip name",
-                           "sidecar path", "--to", "--sshlogin", "--mem", "--dark path"};
+                           "sidecar path", "--to", "--sshlogin", "--mem", "--dark path",
+                           "--defects-from path"};
     mp_status st = MP_OK;
     for (size_t i = 0; st == MP_OK && i < sizeof fields / sizeof fields[0]; i++)
         st = mp_farm_check_text(names[i], fields[i], err);

@@ -21,6 +21,7 @@
 #include "pipeline/inputs.h"
 #include "pipeline/levels_io.h"
 #include "pipeline/dark_load.h"
+#include "pipeline/defects_from.h"
 #include "pipeline/prepass.h"
 #include "pipeline/sampling.h"
 #include "pipeline/stale.h"
@@ -69,6 +70,7 @@ typedef struct job {
     mp_segment *segs;            /* the levels' segments, for lookup by index */
     rawfix_plan *fixes;          /* each segment's raw repairs */
     rawfix_dark dark;            /* subtracted first (width 0: none) */
+    mp_defects_from borrowed;    /* --defects-from (count 0: none) */
     int native;                  /* no dual segment: write the recorded samples */
     dualiso_options dopt;
     mp_cache *cache;             /* NULL: no cache */
@@ -807,6 +809,11 @@ static mp_status convert_clip(job *j, mp_convert_result *res, mp_error *err)
             return st;
         po.dark = &j->dark;
     }
+    if (o->defects_from && (o->raw_fixes & (RAWFIX_FOCUS | RAWFIX_BAD))) {
+        if ((st = mp_defects_from_load(o->defects_from, &po, &j->borrowed, err)))
+            return st;
+        po.defects_from = &j->borrowed;
+    }
     mp_dualiso_options_default(&j->dopt);
     j->dopt.chroma_smooth = o->chroma_smooth;
     if ((st = load_levels(j, &po, err)) != MP_OK || (st = open_cache(j, err)) != MP_OK)
@@ -867,7 +874,8 @@ static int inside_folder(const char *path, const char *folder)
     return !strncmp(real, real_folder, n) && (real[n] == '/' || real[n] == 0 || n == 1);
 }
 
-/* Outputs that would replace an input (the clip, a chunk, the sidecar, the dark frame), a
+/* Outputs that would replace an input (the clip, a chunk, the sidecar, the dark frame, the
+ * --defects-from clip), a
  * device or FIFO, or land among the cache's entries are refused before any work (per file
  * again when written). */
 static mp_status check_output(const mp_convert_options *o, const mp_format *format,
@@ -876,6 +884,8 @@ static mp_status check_output(const mp_convert_options *o, const mp_format *form
     mp_error e;
     mp_status st = mp_protect_inputs(clip, o->levels_path, err);
     if (st == MP_OK && o->dark_path && mp_out_protect(o->dark_path, &e) == MP_ERR_NOMEM)
+        st = mp_error_set(err, MP_ERR_NOMEM, "%s", e.msg);
+    if (st == MP_OK && o->defects_from && mp_out_protect(o->defects_from, &e) == MP_ERR_NOMEM)
         st = mp_error_set(err, MP_ERR_NOMEM, "%s", e.msg);
     if (st != MP_OK || !strcmp(o->output, "-") || !strcmp(o->format, "null"))
         return st;
@@ -900,6 +910,9 @@ mp_status mp_convert(const mp_convert_options *o, mp_convert_result *res, mp_err
     const mp_format *format = mp_format_find(o->format);
     if (!format)
         return mp_error_set(err, MP_ERR_ARG, "unknown output format '%s'", o->format);
+    if (o->defects_from && o->levels_path)
+        return mp_error_set(err, MP_ERR_ARG, "--defects-from with --levels: the sidecar holds "
+                            "the defect map (give --defects-from to analyze)");
     if (o->skip_existing && !format->sequence)
         return mp_error_set(err, MP_ERR_ARG, "--skip-existing needs an image sequence output "
                             "(--to %s writes one file)", o->format);
@@ -932,6 +945,7 @@ mp_status mp_convert(const mp_convert_options *o, mp_convert_result *res, mp_err
         mp_rawfix_plan_free(&j.fixes[k]);
     free(j.fixes);
     mp_rawfix_dark_free(&j.dark);
+    mp_defects_from_free(&j.borrowed);
     mp_develop_stretch_free(&j.stretch);
     mp_develop_context_free(j.dev);
     mp_clip_levels_free(&j.levels);

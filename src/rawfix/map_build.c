@@ -14,7 +14,6 @@
 #define MIN_LOOKS 4
 /* Fewer sampled frames cannot tell a defect from a scene's own static detail (measured: the
  * noiseless test pattern of the shared samples, 3-4 frames, gave hundreds of "defects"). */
-#define MIN_FRAMES 8
 /* A single defect: its mean deviation over the frames, in noise units, reaches
  * STRONG_SIGMAS / sqrt(looks) both ways (looks: the independent looks the frames give there,
  * map_looks.c) and never less than STRONG_FLOOR (twice the scene's own variation around it,
@@ -641,7 +640,7 @@ mp_status mp_rawfix_map_build_prior(const rawfix_accum *a, const rawfix_lattice 
     for (uint32_t r = 0; r < RAWFIX_STRIPE_ROWS; r++)
         for (uint32_t c = 0; c < RAWFIX_STRIPE_COLS; c++)
             m->stripe_gain[r][c] = 1;
-    if (a->frames < MIN_FRAMES)
+    if (a->frames < RAWFIX_MIN_FRAMES)
         return MP_OK;
     const size_t n = (size_t)a->width * a->height;
     uint8_t *flag = malloc(n), *lone = malloc(n);

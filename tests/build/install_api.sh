@@ -23,15 +23,15 @@ for f in include/mlvpipe/mlvpipe.h include/mlvpipe/clip.h include/mlvpipe/conver
     [ -e "$dest$prefix/$f" ] || fail "not installed: $prefix/$f"
 done
 libdir=$(dirname "$(dirname "$pc")")
-ls "$libdir"/libmlvpipe.so.3 "$libdir"/libmlvpipe.a >/dev/null || fail "libraries not in $libdir"
+ls "$libdir"/libmlvpipe.so.4 "$libdir"/libmlvpipe.a >/dev/null || fail "libraries not in $libdir"
 # Only the API's names leave the shared library.
-others=$(nm -D --defined-only "$libdir/libmlvpipe.so.3" | awk '{print $3}' | grep -v '^mlvpipe_')
+others=$(nm -D --defined-only "$libdir/libmlvpipe.so.4" | awk '{print $3}' | grep -v '^mlvpipe_')
 [ -z "$others" ] || fail "libmlvpipe.so exports more than the API: $(echo $others | head -c 300)"
 
 export PKG_CONFIG_PATH=$(dirname "$pc") PKG_CONFIG_SYSROOT_DIR=$dest
 # libav is opened at run time by the movie code only (src/encode/av/av_load.c): neither the
 # library, nor the CLI, nor what links them statically may need it at start.
-for f in "$libdir/libmlvpipe.so.3" "$dest$prefix/bin/mlvpipe"; do
+for f in "$libdir/libmlvpipe.so.4" "$dest$prefix/bin/mlvpipe"; do
     readelf -d "$f" | grep -q 'NEEDED.*libav' && fail "$f links libav: $(readelf -d "$f" | grep NEEDED)"
 done
 pkg-config --print-requires-private mlvpipe | grep -q libav && fail "mlvpipe.pc requires libav"
@@ -78,6 +78,6 @@ for kind in shared static; do
     cmp -s "$tmp/$kind.info.json" "$tmp/cli.info.json" || fail "demo-$kind report differs from info --json"
     cmp -s "$tmp/$kind.plan.json" "$tmp/cli.plan.json" || fail "demo-$kind plan differs from the CLI's"
 done
-LD_LIBRARY_PATH=$libdir ldd "$tmp/demo-shared" | grep -q "libmlvpipe.so.3 => $libdir" ||
-    fail "demo-shared does not load the installed libmlvpipe.so.3"
+LD_LIBRARY_PATH=$libdir ldd "$tmp/demo-shared" | grep -q "libmlvpipe.so.4 => $libdir" ||
+    fail "demo-shared does not load the installed libmlvpipe.so.4"
 finish

@@ -29,6 +29,9 @@ static void usage(FILE *out)
         "      --phase N       force dual ISO with row phase 0..3 (default: detect)\n"
         "      --dark CLIP     measure on frames with CLIP's averaged dark frame subtracted,\n"
         "                      as 'convert --dark CLIP' does (give convert the same CLIP)\n"
+        "      --defects-from CLIP\n"
+        "                      the sidecar gets CLIP's hot, cold and focus pixels instead\n"
+        "                      of this clip's (see convert --help)\n"
         "  -h, --help          show this help\n"
         "\n"
         "When stderr is a terminal (and without -q), a bar shows the sampled frames read.\n"
@@ -37,7 +40,7 @@ static void usage(FILE *out)
         "5 output failed, 6 interrupted, 1 internal error.\n");
 }
 
-enum { OPT_THREADS = 256, OPT_PHASE, OPT_OVERWRITE, OPT_DARK };
+enum { OPT_THREADS = 256, OPT_PHASE, OPT_OVERWRITE, OPT_DARK, OPT_DEFECTS_FROM };
 
 static const struct option long_options[] = {
     {"output", required_argument, NULL, 'o'},
@@ -45,6 +48,7 @@ static const struct option long_options[] = {
     {"threads", required_argument, NULL, OPT_THREADS},
     {"phase", required_argument, NULL, OPT_PHASE},
     {"dark", required_argument, NULL, OPT_DARK},
+    {"defects-from", required_argument, NULL, OPT_DEFECTS_FROM},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -67,6 +71,7 @@ int cmd_analyze(int argc, char **argv)
         case 'o': output = optarg; break;
         case OPT_OVERWRITE: s.overwrite = 1; break;
         case OPT_DARK: s.dark = optarg; break;
+        case OPT_DEFECTS_FROM: s.defects_from = optarg; break;
         case OPT_THREADS:
             if ((rc = cli_option_threads(command, optarg, &s.threads)))
                 return rc;

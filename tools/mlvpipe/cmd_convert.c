@@ -66,6 +66,17 @@ static void usage(FILE *out)
         "                        fixed pattern is subtracted (each field of dual ISO apart),\n"
         "                        before the repairs and dual ISO; analyze and plan take it\n"
         "                        too, so every farm chunk subtracts the same frame\n"
+        "      --defects-from CLIP\n"
+        "                        repair the hot, cold and focus pixels found in CLIP, an\n"
+        "                        MLV or RAW of the same camera body and video mode, instead\n"
+        "                        of those found in this clip: for still (tripod) shots,\n"
+        "                        whose still detail the search cannot tell from defects,\n"
+        "                        and clips of fewer than 8 frames, which give no map. A\n"
+        "                        clip whose scene moves, or a lens-cap clip, shows them\n"
+        "                        best. Stripes stay this clip's own. A crop window placed\n"
+        "                        elsewhere on the sensor is allowed (the sites move with\n"
+        "                        it); another camera, serial number, binning or LiveView\n"
+        "                        buffer is exit 3. Not with --levels: give it to analyze\n"
         "      --chroma-smooth N dual ISO: smooth chroma noise in the deep shadows over 2x2\n"
         "                        cells and their neighbours: 0 off (default), 2 (5 cells),\n"
         "                        3 (3x3 cells) or 5 (5x5 cells), like cr2hdr's --cs2x2..5x5.\n"
@@ -158,7 +169,7 @@ enum { OPT_TO = 256, OPT_FRAMES, OPT_THREADS, OPT_LEVELS, OPT_SKIP, OPT_OVERWRIT
        OPT_FAST, OPT_CACHE, OPT_DNG_BITS, OPT_DNG_COMPRESSION, OPT_NAMING, OPT_CLIP_INDEX,
        OPT_ONE_BASED, OPT_FPS, OPT_TIMECODE, OPT_DROP_FRAME, OPT_WB, OPT_PROGRESS_EVERY,
        OPT_NO_FOCUS, OPT_NO_BAD, OPT_NO_STRIPES, OPT_PRORES_ENCODER, OPT_DARK, OPT_NO_STRETCH,
-       OPT_END };
+       OPT_DEFECTS_FROM, OPT_END };
 
 _Static_assert(OPT_END - OPT_TO <= CLI_CONVERT_OPTIONS, "cli_convert_args.given too small");
 
@@ -195,6 +206,7 @@ static const struct option long_options[] = {
     {"no-bad-pixels", no_argument, NULL, OPT_NO_BAD},
     {"no-stripes", no_argument, NULL, OPT_NO_STRIPES},
     {"dark", required_argument, NULL, OPT_DARK},
+    {"defects-from", required_argument, NULL, OPT_DEFECTS_FROM},
     {"no-stretch", no_argument, NULL, OPT_NO_STRETCH},
     {"prores-encoder", required_argument, NULL, OPT_PRORES_ENCODER},
     {"help", no_argument, NULL, 'h'},
@@ -497,6 +509,7 @@ int cli_convert_parse(const char *command, int argc, char **argv, cli_convert_ar
         case OPT_NO_BAD: o->no_bad_pixels = 1; break;
         case OPT_NO_STRIPES: o->no_stripes = 1; break;
         case OPT_DARK: o->dark = optarg; break;
+        case OPT_DEFECTS_FROM: o->defects_from = optarg; break;
         case OPT_NO_STRETCH: o->no_stretch = 1; break;
         case OPT_CHROMA:
             if (strcmp(optarg, "0") && strcmp(optarg, "2") && strcmp(optarg, "3") &&

@@ -56,6 +56,10 @@ static void usage(FILE *out)
         "      --no-audio        no WAV / audio track\n"
         "      --dark CLIP       dark frame for analyze and every convert task (convert\n"
         "                        --dark); made absolute\n"
+        "      --defects-from CLIP\n"
+        "                        another clip's raw-defect map for analyze (convert\n"
+        "                        --defects-from); the sidecar carries it to every task;\n"
+        "                        made absolute\n"
         "      --levels FILE     sidecar path (default DIR/NAME.levels.json)\n"
         "      --mlvpipe PATH    mlvpipe as the hosts run it (default: this program)\n"
         "Slurm:\n"
@@ -89,7 +93,7 @@ static void usage(FILE *out)
 
 enum { OPT_CHUNK = 256, OPT_ENGINE, OPT_TO, OPT_THREADS, OPT_PHASE, OPT_NO_AUDIO, OPT_LEVELS,
        OPT_MLVPIPE, OPT_SBATCH, OPT_SSHLOGIN, OPT_JOBS, OPT_SBATCH_WORK, OPT_MEM, OPT_THROTTLE,
-       OPT_REQUEUE, OPT_DARK };
+       OPT_REQUEUE, OPT_DARK, OPT_DEFECTS_FROM };
 
 static const struct option long_options[] = {
     {"output", required_argument, NULL, 'o'},
@@ -100,6 +104,7 @@ static const struct option long_options[] = {
     {"phase", required_argument, NULL, OPT_PHASE},
     {"no-audio", no_argument, NULL, OPT_NO_AUDIO},
     {"dark", required_argument, NULL, OPT_DARK},
+    {"defects-from", required_argument, NULL, OPT_DEFECTS_FROM},
     {"levels", required_argument, NULL, OPT_LEVELS},
     {"mlvpipe", required_argument, NULL, OPT_MLVPIPE},
     {"sbatch", required_argument, NULL, OPT_SBATCH},
@@ -319,7 +324,8 @@ int cmd_plan(int argc, char **argv)
     static const char command[] = "plan";
     mlvpipe_plan_settings p;
     mlvpipe_default_plan_settings(&p);
-    const char *output = NULL, *levels = NULL, *program = NULL, *dark = NULL;
+    const char *output = NULL, *levels = NULL, *program = NULL, *dark = NULL,
+               *defects_from = NULL;
     uint32_t value;
     int rc;
 
@@ -361,6 +367,7 @@ int cmd_plan(int argc, char **argv)
             break;
         case OPT_NO_AUDIO: p.no_audio = 1; break;
         case OPT_DARK: dark = optarg; break;
+        case OPT_DEFECTS_FROM: defects_from = optarg; break;
         case OPT_LEVELS: levels = optarg; break;
         case OPT_MLVPIPE: program = optarg; break;
         case OPT_SBATCH:
@@ -405,7 +412,7 @@ int cmd_plan(int argc, char **argv)
     if ((rc = cli_clips_collect(command, argv + optind, dashes - optind, &clips)))
         return rc;
     cli_convert_args extra;
-    char out_abs[PATH_MAX], self[PATH_MAX], dark_abs[PATH_MAX];
+    char out_abs[PATH_MAX], self[PATH_MAX], dark_abs[PATH_MAX], from_abs[PATH_MAX];
     if (!output)
         rc = cli_usage_error(command, "no output folder given (-o DIR)");
     else if (levels && clips.count > 1)
@@ -420,11 +427,17 @@ int cmd_plan(int argc, char **argv)
     if (rc == EXIT_OK && extra.o.dark)
         rc = cli_usage_error(command, "--dark after -- would reach the convert tasks only, not "
                              "analyze; give plan its own --dark");
+    if (rc == EXIT_OK && extra.o.defects_from)
+        rc = cli_usage_error(command, "--defects-from after -- would reach the convert tasks, "
+                             "which take the sidecar's map; give plan its own --defects-from");
     if (rc == EXIT_OK && !absolute(output, out_abs, sizeof out_abs))
         rc = cli_usage_error(command, "cannot make '%s' an absolute path", output);
     if (rc == EXIT_OK && dark && !absolute(dark, dark_abs, sizeof dark_abs))
         rc = cli_usage_error(command, "cannot make '%s' an absolute path", dark);
     p.dark = dark ? dark_abs : NULL;
+    if (rc == EXIT_OK && defects_from && !absolute(defects_from, from_abs, sizeof from_abs))
+        rc = cli_usage_error(command, "cannot make '%s' an absolute path", defects_from);
+    p.defects_from = defects_from ? from_abs : NULL;
     if (rc == EXIT_OK && !program) {
         ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
         if (n <= 0)

@@ -65,6 +65,8 @@ typedef struct farm_plan {
     int phase;                  /* --phase for analyze and convert; -1: detect */
     int no_audio;               /* pass --no-audio */
     const char *dark;           /* --dark for analyze and convert; NULL: none */
+    const char *defects_from;   /* --defects-from for analyze (the sidecar carries its map);
+                                 * NULL: none */
     const char *extra[FARM_MAX_EXTRA];   /* passed to every convert task verbatim */
     uint32_t extra_count;
     /* The clip, from the reader. */

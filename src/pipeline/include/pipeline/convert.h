@@ -78,6 +78,9 @@ typedef struct mp_convert_options {
                                   * frame before the pre-pass and the repairs; NULL: none */
     int no_stretch;              /* developed outputs keep anamorphic pixels (the container
                                   * says their aspect) instead of being resampled square */
+    const char *defects_from;    /* a clip whose raw-defect sites replace the ones the pre-pass
+                                  * finds (pipeline/defects_from.h); NULL: none. Not with
+                                  * levels_path: the sidecar holds the map */
 } mp_convert_options;
 
 void mp_convert_options_default(mp_convert_options *o);

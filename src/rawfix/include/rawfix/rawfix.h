@@ -41,6 +41,7 @@
 #include "common/mp_status.h"
 
 #define RAWFIX_MAX_FRAMES 64u       /* sample frames an accumulator takes */
+#define RAWFIX_MIN_FRAMES 8u        /* sample frames a map needs (fewer: an empty map) */
 #define RAWFIX_MAX_CLASSES 32u      /* residues of one lattice */
 #define RAWFIX_MAX_PERIOD 128u      /* longest lattice period looked for */
 #define RAWFIX_MAX_PIXELS 8192      /* single defects kept per map (the strongest) */
@@ -68,6 +69,13 @@ typedef struct rawfix_map {
 void mp_rawfix_map_free(rawfix_map *m);
 /* Deep copy (dst is overwritten, not freed). */
 mp_status mp_rawfix_map_copy(rawfix_map *dst, const rawfix_map *src, mp_error *err);
+/* Adds src's single defects, moved by (dx, dy), to dst's, and src's lattice, moved, when dst has
+ * none. For another clip's map, (dx, dy) is where its window starts in the LiveView buffer
+ * less where dst's starts (even, so colours stay). Sites that leave dst's width x height are
+ * dropped; the union stays in raster order, at most RAWFIX_MAX_PIXELS sites (the first
+ * ones). Stripe gains are dst's own. */
+mp_status mp_rawfix_map_add_moved(rawfix_map *dst, const rawfix_map *src, int32_t dx, int32_t dy,
+                                  mp_error *err);
 /* Lattice sites inside the box (what the lattice repairs). */
 uint64_t mp_rawfix_lattice_sites(const rawfix_lattice *l);
 
@@ -130,7 +138,8 @@ void mp_rawfix_accum_add_row(rawfix_accum *a, uint32_t y, const uint16_t *values
 void mp_rawfix_measure_at(rawfix_measurement *m, const mp_frame *f, uint32_t x, uint32_t y,
                           int16_t *zh, int16_t *zv);
 
-/* Builds the map from the frames added so far. Fewer than 8 frames give an empty map. */
+/* Builds the map from the frames added so far. Fewer than RAWFIX_MIN_FRAMES frames give an
+ * empty map. */
 mp_status mp_rawfix_map_build(const rawfix_accum *a, rawfix_map *m, mp_error *err);
 
 /* The focus-pixel lattice the camera (IDNT cameraModel) and video mode (RAWI raw_info

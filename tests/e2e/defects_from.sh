@@ -1,0 +1,137 @@
+#!/bin/bash
+# --defects-from through the real CLI (issue #11; doc/rawfix.md "Borrowing a map"). mlvsynth
+# clips of one sensor (the same --sensor-seed: the same hot, cold and focus pixels) with other
+# scenes: a moving dual-ISO clip, whose map is clean, and a still one, whose still detail the
+# search takes for defects. Borrowing the moving clip's map gives the still clip exactly those
+# sites, hence no false one against the truth; convert and analyze + --levels give the same
+# bytes at 1 and 2 threads. A 4-frame single-ISO clip, too short for a map of its own, gets
+# its dead pixels repaired as dcraw reads them. Two clips of one 5D Mark III buffer whose
+# windows start in different places (VIDF cropPos): the borrowed focus-pixel lattice lands on
+# the classes the clip shows itself. Refused: another camera model, another LiveView buffer,
+# a source too short for a map (exit 3, naming the file), --levels with it (exit 2); plan
+# hands it to analyze only.
+# usage: defects_from.sh MLVPIPE MLVSYNTH
+set -u
+mlvpipe=$1
+mlvsynth=$2
+. "$(dirname "$0")/lib.sh"
+need dcraw python3
+
+geo=(--size 712x388 --defects --sensor-seed 7)
+"$mlvsynth" -o "$tmp/mov.MLV" --dual-iso "${geo[@]}" --frames 16 --shift 1.5 --seed 3 \
+    >/dev/null || fail "mlvsynth moving"
+"$mlvsynth" -o "$tmp/still.MLV" --dual-iso "${geo[@]}" --frames 16 --illum-sigma 0.3 --seed 4 \
+    >/dev/null || fail "mlvsynth still"
+"$mlvsynth" -o "$tmp/short.MLV" --single-iso "${geo[@]}" --frames 4 --seed 5 >/dev/null ||
+    fail "mlvsynth short"
+
+# the still clip: its own map against the borrowed one, both against the truth
+run mov-levels 0 analyze "$tmp/mov.MLV" -o "$tmp/mov.json"
+run own-levels 0 analyze "$tmp/still.MLV" -o "$tmp/own.json"
+run borrowed-levels 0 analyze "$tmp/still.MLV" -o "$tmp/borrowed.json" --defects-from "$tmp/mov.MLV"
+python3 - "$tmp/still.truth.json" "$tmp/mov.json" "$tmp/own.json" "$tmp/borrowed.json" <<'PY' ||
+import json, sys
+truth = {(x, y) for x, y, k in json.load(open(sys.argv[1]))["dual_iso"]["defects"]["pixels"]}
+def fix(path):
+    return json.load(open(path))["segments"][0]["rawfix"]
+def sites(m):
+    p = m["pixels"]
+    return {(p[i], p[i + 1]) for i in range(0, len(p), 2)}
+mov, own, got = fix(sys.argv[2]), fix(sys.argv[3]), fix(sys.argv[4])
+for name, m in ("moving", mov), ("still, own", own), ("still, borrowed", got):
+    s = sites(m)
+    print(f"{name}: {len(s & truth)} true sites of {len(truth)}, {len(s - truth)} false")
+assert sites(got) == sites(mov), "the borrowed sites are not the moving clip's"
+assert got["lattice"] == mov["lattice"], (got["lattice"], mov["lattice"])
+assert got["stripe_gain"] == own["stripe_gain"], "the stripe gains are not the clip's own"
+assert not sites(got) - truth and len(sites(got) & truth) >= 0.95 * len(truth)
+PY
+    fail "still clip: borrowed map"
+run still-own 0 convert "$tmp/still.MLV" -o "$tmp/own.md5" --to md5
+run still-t1 0 convert "$tmp/still.MLV" -o "$tmp/t1.md5" --to md5 --threads 1 -v \
+    --defects-from "$tmp/mov.MLV"
+run still-t2 0 convert "$tmp/still.MLV" -o "$tmp/t2.md5" --to md5 --threads 2 \
+    --defects-from "$tmp/mov.MLV"
+run still-side 0 convert "$tmp/still.MLV" -o "$tmp/side.md5" --to md5 --levels "$tmp/borrowed.json"
+cmp -s "$tmp/t1.md5" "$tmp/t2.md5" || fail "1 and 2 threads differ"
+cmp -s "$tmp/t1.md5" "$tmp/side.md5" || fail "analyze --defects-from + --levels differs"
+! cmp -s "$tmp/t1.md5" "$tmp/own.md5" || fail "--defects-from changed nothing"
+grep -q "raw defects from $tmp/mov.MLV: .* hot/cold pixels, lattice 12x10 (the clip's own: " \
+    "$tmp/still-t1.err" || fail "no log line: $(head -c 300 "$tmp/still-t1.err")"
+
+# a clip too short for a map of its own: dead pixels repaired with the borrowed one
+run short-own 0 convert "$tmp/short.MLV" -o "$tmp/short-own" --frames 2
+run short 0 convert "$tmp/short.MLV" -o "$tmp/short" --frames 2 --defects-from "$tmp/mov.MLV"
+dcraw -D -4 -c "$tmp/short/short/short_000002.dng" > "$tmp/fixed.pgm" || fail "dcraw fixed"
+dcraw -D -4 -c "$tmp/short-own/short/short_000002.dng" > "$tmp/raw.pgm" || fail "dcraw raw"
+python3 - "$tmp/short.truth.json" "$tmp/fixed.pgm" "$tmp/raw.pgm" <<'PY' || fail "short clip"
+import json, sys
+def pgm(p):
+    b = open(p, "rb").read()
+    head = b.split(b"\n", 3)
+    w, h = map(int, head[1].split())
+    return w, h, [int.from_bytes(head[3][2 * i:2 * i + 2], "big") for i in range(w * h)]
+truth = json.load(open(sys.argv[1]))["dual_iso"]
+w, h, fixed = pgm(sys.argv[2])
+_, _, raw = pgm(sys.argv[3])
+left, top = (truth["ob_left"], truth["ob_top"]) if w == truth["active_width"] else (0, 0)
+dead = [(x - left, y - top) for x, y, k in truth["defects"]["pixels"] if k == "cold_dead"]
+white, repaired = max(raw), 0
+for x, y in dead:
+    i = y * w + x
+    assert raw[i] == 0, ("the clip's own map repaired", x, y, raw[i])
+    near = [raw[i - 2], raw[i + 2], raw[i - 2 * w], raw[i + 2 * w]]
+    if max(near) >= white:
+        continue
+    assert min(near) - 60 <= fixed[i] <= max(near) + 60, (x, y, fixed[i], near)
+    repaired += 1
+print("dead pixels repaired:", repaired, "of", len(dead))
+assert repaired >= 90, repaired
+PY
+
+# windows at different places in one 5D Mark III buffer: the lattice moves with them
+lay=(--single-iso --camera-geometry --ob 0x0 --frames 8 --scene flat --focus-layout 10x12:2,4/7,1)
+"$mlvsynth" -o "$tmp/big.MLV" "${lay[@]}" --size 640x400 >/dev/null || fail "mlvsynth big"
+"$mlvsynth" -o "$tmp/small.MLV" "${lay[@]}" --size 416x260 --seed 2 >/dev/null ||
+    fail "mlvsynth small"
+run small-own 0 analyze "$tmp/small.MLV" -o "$tmp/small-own.json"
+run small-moved 0 analyze "$tmp/small.MLV" -o "$tmp/small-moved.json" \
+    --defects-from "$tmp/big.MLV"
+python3 - "$tmp/small-own.json" "$tmp/small-moved.json" <<'PY' || fail "moved lattice"
+import json, sys
+own, got = (json.load(open(p))["segments"][0]["rawfix"]["lattice"] for p in sys.argv[1:])
+assert own and got, (own, got)
+def classes(l):
+    c = l["classes"]
+    return (l["period_x"], l["period_y"], sorted(zip(c[0::2], c[1::2])))
+print("own", classes(own), "borrowed", classes(got))
+assert classes(own) == classes(got)
+PY
+
+# refusals
+"$mlvsynth" -o "$tmp/other-size.MLV" --dual-iso --size 640x388 --defects --frames 8 >/dev/null ||
+    fail "mlvsynth other size"
+"$mlvsynth" -o "$tmp/eosm.MLV" --dual-iso "${geo[@]}" --frames 8 --camera eosm >/dev/null ||
+    fail "mlvsynth eosm"
+run size 3 convert "$tmp/still.MLV" -o "$tmp/x.md5" --to md5 --defects-from "$tmp/other-size.MLV"
+grep -q "other-size.MLV: no segment with a defect map was recorded in the clip's LiveView buffer" \
+    "$tmp/size.err" || fail "size: $(cat "$tmp/size.err")"
+run camera 3 convert "$tmp/still.MLV" -o "$tmp/x.md5" --to md5 --defects-from "$tmp/eosm.MLV"
+grep -q "eosm.MLV: shot on a .*, the clip .*still.MLV on a " "$tmp/camera.err" ||
+    fail "camera: $(cat "$tmp/camera.err")"
+run too-short 3 convert "$tmp/still.MLV" -o "$tmp/x.md5" --to md5 --defects-from "$tmp/short.MLV"
+grep -q "short.MLV: no defect map to borrow (4 frames" "$tmp/too-short.err" ||
+    fail "too short: $(cat "$tmp/too-short.err")"
+rm -f "$tmp/x.md5"
+run with-levels 2 convert "$tmp/still.MLV" -o "$tmp/x.md5" --to md5 --levels "$tmp/own.json" \
+    --defects-from "$tmp/mov.MLV"
+[ ! -e "$tmp/x.md5" ] || fail "a refused run wrote its output"
+
+# plan: analyze takes it (made absolute), the convert tasks the sidecar
+(cd "$tmp" && "$mlvpipe" plan still.MLV -o out --engine parallel --defects-from mov.MLV \
+    >plan.sh 2>plan.err) || fail "plan: $(cat "$tmp/plan.err")"
+grep "analyze" "$tmp/plan.sh" | grep -q -- "--defects-from $tmp/mov.MLV" ||
+    fail "plan: analyze lacks --defects-from"
+! grep "mlvpipe convert " "$tmp/plan.sh" | grep -q -- "--defects-from" ||
+    fail "plan: a convert task got --defects-from"
+finish
