@@ -128,7 +128,8 @@ run with-levels 2 convert "$tmp/still.MLV" -o "$tmp/x.md5" --to md5 --levels "$t
 [ ! -e "$tmp/x.md5" ] || fail "a refused run wrote its output"
 
 # plan: analyze takes it (made absolute), the convert tasks the sidecar
-(cd "$tmp" && "$mlvpipe" plan still.MLV -o out --engine parallel --defects-from mov.MLV \
+mlvpipe_abs=$(realpath "$mlvpipe")
+(cd "$tmp" && "$mlvpipe_abs" plan still.MLV -o out --engine parallel --defects-from mov.MLV \
     >plan.sh 2>plan.err) || fail "plan: $(cat "$tmp/plan.err")"
 grep "analyze" "$tmp/plan.sh" | grep -q -- "--defects-from $tmp/mov.MLV" ||
     fail "plan: analyze lacks --defects-from"
