@@ -64,30 +64,8 @@ run short-own 0 convert "$tmp/short.MLV" -o "$tmp/short-own" --frames 2
 run short 0 convert "$tmp/short.MLV" -o "$tmp/short" --frames 2 --defects-from "$tmp/mov.MLV"
 dcraw -D -4 -c "$tmp/short/short/short_000002.dng" > "$tmp/fixed.pgm" || fail "dcraw fixed"
 dcraw -D -4 -c "$tmp/short-own/short/short_000002.dng" > "$tmp/raw.pgm" || fail "dcraw raw"
-python3 - "$tmp/short.truth.json" "$tmp/fixed.pgm" "$tmp/raw.pgm" <<'PY' || fail "short clip"
-import json, sys
-def pgm(p):
-    b = open(p, "rb").read()
-    head = b.split(b"\n", 3)
-    w, h = map(int, head[1].split())
-    return w, h, [int.from_bytes(head[3][2 * i:2 * i + 2], "big") for i in range(w * h)]
-truth = json.load(open(sys.argv[1]))["dual_iso"]
-w, h, fixed = pgm(sys.argv[2])
-_, _, raw = pgm(sys.argv[3])
-left, top = (truth["ob_left"], truth["ob_top"]) if w == truth["active_width"] else (0, 0)
-dead = [(x - left, y - top) for x, y, k in truth["defects"]["pixels"] if k == "cold_dead"]
-white, repaired = max(raw), 0
-for x, y in dead:
-    i = y * w + x
-    assert raw[i] == 0, ("the clip's own map repaired", x, y, raw[i])
-    near = [raw[i - 2], raw[i + 2], raw[i - 2 * w], raw[i + 2 * w]]
-    if max(near) >= white:
-        continue
-    assert min(near) - 60 <= fixed[i] <= max(near) + 60, (x, y, fixed[i], near)
-    repaired += 1
-print("dead pixels repaired:", repaired, "of", len(dead))
-assert repaired >= 90, repaired
-PY
+python3 "$(dirname "$0")/dead_pixels.py" "$tmp/short.truth.json" "$tmp/fixed.pgm" "$tmp/raw.pgm" 90 ||
+    fail "short clip: dead pixels"
 
 # windows at different places in one 5D Mark III buffer: the lattice moves with them
 lay=(--single-iso --camera-geometry --ob 0x0 --frames 8 --scene flat --focus-layout 10x12:2,4/7,1)

@@ -38,38 +38,8 @@ run single-off 0 convert "$tmp/s.MLV" -o "$tmp/single-off" --frames 5 --no-focus
     --no-bad-pixels --no-stripes
 dcraw -D -4 -c "$tmp/single/s/s_000005.dng" > "$tmp/fixed.pgm" || fail "dcraw fixed"
 dcraw -D -4 -c "$tmp/single-off/s/s_000005.dng" > "$tmp/raw.pgm" || fail "dcraw raw"
-python3 - "$tmp/s.truth.json" "$tmp/fixed.pgm" "$tmp/raw.pgm" <<'PY' || fail "dead pixels"
-import json, sys
-def pgm(p):
-    b = open(p, "rb").read()
-    head = b.split(b"\n", 3)
-    w, h = map(int, head[1].split())
-    data = head[3]
-    return w, h, [int.from_bytes(data[2 * i:2 * i + 2], "big") for i in range(w * h)]
-truth = json.load(open(sys.argv[1]))["dual_iso"]
-t = truth["defects"]
-w, h, fixed = pgm(sys.argv[2])
-_, _, raw = pgm(sys.argv[3])
-# dcraw reads the DNG's ActiveArea: the truth's frame coordinates less the borders
-left, top = (truth["ob_left"], truth["ob_top"]) if w == truth["active_width"] else (0, 0)
-dead = [(x - left, y - top) for x, y, k in t["pixels"] if k == "cold_dead"]
-assert len(dead) == 100, len(dead)
-white = max(raw)
-repaired = 0
-for x, y in dead:
-    i = y * w + x
-    assert raw[i] == 0, (x, y, raw[i])
-    near = [raw[i - 2], raw[i + 2], raw[i - 2 * w], raw[i + 2 * w]]
-    if max(near) >= white:   # under clipped highlights: not measurable (README: Limits)
-        continue
-    assert min(near) - 60 <= fixed[i] <= max(near) + 60, (x, y, fixed[i], near)
-    repaired += 1
-assert repaired >= 90, repaired
-# away from defects and stripes' columns the samples stay what was recorded: the fixes touch
-# at most the lattice, the single defects and (stripes) every unclipped sample by < 1 %
-same = sum(1 for a, b in zip(fixed, raw) if a == b)
-print("dead pixels repaired:", repaired, "of", len(dead), "samples unchanged:", same, "of", w * h)
-PY
+python3 "$(dirname "$0")/dead_pixels.py" "$tmp/s.truth.json" "$tmp/fixed.pgm" "$tmp/raw.pgm" 90 ||
+    fail "dead pixels"
 
 # determinism: threads, chunks, sidecar
 for c in d s; do
