@@ -1,9 +1,10 @@
 #!/bin/bash
 # --defects-from through the real CLI (issue #11; doc/rawfix.md "Borrowing a map"). mlvsynth
 # clips of one sensor (the same --sensor-seed: the same hot, cold and focus pixels) with other
-# scenes: a moving dual-ISO clip, whose map is clean, and a still one, whose still detail the
-# search takes for defects. Borrowing the moving clip's map gives the still clip exactly those
-# sites, hence no false one against the truth; convert and analyze + --levels give the same
+# scenes: a moving dual-ISO clip, whose map is clean, a lens-cap clip, and a still one, whose
+# still detail the search takes for defects. Borrowing the moving clip's map gives the still
+# clip exactly those sites, hence no false one against the truth, and the lens-cap clip's
+# gives every simulated hot and cold pixel; convert and analyze + --levels give the same
 # bytes at 1 and 2 threads. A 4-frame single-ISO clip, too short for a map of its own, gets
 # its dead pixels repaired as dcraw reads them. Two clips of one 5D Mark III buffer whose
 # windows start in different places (VIDF cropPos): the borrowed focus-pixel lattice lands on
@@ -22,6 +23,8 @@ geo=(--size 712x388 --defects --sensor-seed 7)
     >/dev/null || fail "mlvsynth moving"
 "$mlvsynth" -o "$tmp/still.MLV" --dual-iso "${geo[@]}" --frames 16 --illum-sigma 0.3 --seed 4 \
     >/dev/null || fail "mlvsynth still"
+"$mlvsynth" -o "$tmp/cap.MLV" --dual-iso "${geo[@]}" --frames 16 --lens-cap --seed 9 >/dev/null ||
+    fail "mlvsynth lens cap"
 "$mlvsynth" -o "$tmp/short.MLV" --single-iso "${geo[@]}" --frames 4 --seed 5 >/dev/null ||
     fail "mlvsynth short"
 
@@ -29,22 +32,32 @@ geo=(--size 712x388 --defects --sensor-seed 7)
 run mov-levels 0 analyze "$tmp/mov.MLV" -o "$tmp/mov.json"
 run own-levels 0 analyze "$tmp/still.MLV" -o "$tmp/own.json"
 run borrowed-levels 0 analyze "$tmp/still.MLV" -o "$tmp/borrowed.json" --defects-from "$tmp/mov.MLV"
-python3 - "$tmp/still.truth.json" "$tmp/mov.json" "$tmp/own.json" "$tmp/borrowed.json" <<'PY' ||
+run cap-levels 0 analyze "$tmp/still.MLV" -o "$tmp/cap.json" --defects-from "$tmp/cap.MLV"
+python3 - "$tmp/still.truth.json" "$tmp/mov.json" "$tmp/own.json" "$tmp/borrowed.json" \
+    "$tmp/cap.json" <<'PY' ||
 import json, sys
 truth = {(x, y) for x, y, k in json.load(open(sys.argv[1]))["dual_iso"]["defects"]["pixels"]}
 def fix(path):
     return json.load(open(path))["segments"][0]["rawfix"]
+def lattice(m):
+    l = dict(m["lattice"])
+    c = l.pop("classes")
+    return l, sorted(zip(c[0::2], c[1::2]))
 def sites(m):
     p = m["pixels"]
     return {(p[i], p[i + 1]) for i in range(0, len(p), 2)}
-mov, own, got = fix(sys.argv[2]), fix(sys.argv[3]), fix(sys.argv[4])
-for name, m in ("moving", mov), ("still, own", own), ("still, borrowed", got):
+mov, own, got, cap = (fix(p) for p in sys.argv[2:6])
+for name, m in ("moving", mov), ("still, own", own), ("still, borrowed", got), \
+        ("still, from the lens cap", cap):
     s = sites(m)
     print(f"{name}: {len(s & truth)} true sites of {len(truth)}, {len(s - truth)} false")
 assert sites(got) == sites(mov), "the borrowed sites are not the moving clip's"
-assert got["lattice"] == mov["lattice"], (got["lattice"], mov["lattice"])
+assert lattice(got) == lattice(mov), (got["lattice"], mov["lattice"])
 assert got["stripe_gain"] == own["stripe_gain"], "the stripe gains are not the clip's own"
 assert not sites(got) - truth and len(sites(got) & truth) >= 0.95 * len(truth)
+# in the dark every hot, cold and focus pixel stands off the black level: all of them
+assert sites(cap) == truth, (len(sites(cap) & truth), len(sites(cap) - truth))
+assert lattice(cap) == lattice(mov), (cap["lattice"], mov["lattice"])
 PY
     fail "still clip: borrowed map"
 run still-own 0 convert "$tmp/still.MLV" -o "$tmp/own.md5" --to md5
