@@ -129,6 +129,13 @@ static mp_status borrow_segment(const mp_defects_from *d, const char *name,
             src->buffer_height != fi->raw->buffer_height)
             continue;
         int64_t dx = (int64_t)src->crop_x - fi->crop_x, dy = (int64_t)src->crop_y - fi->crop_y;
+        /* Without a buffer size or any window position (legacy RAW, stripped headers) the
+         * windows cannot be placed: only a frame of the same size is taken as the same
+         * window. */
+        int placed = src->buffer_width > 0 && src->buffer_height > 0 &&
+                     (src->crop_x || src->crop_y || fi->crop_x || fi->crop_y);
+        if (!placed && (src->map.width != fi->raw->width || src->map.height != fi->raw->height))
+            continue;
         if ((dx | dy) & 1)
             return mp_error_set(err, MP_ERR_FORMAT, "--defects-from %s: frames %u-%u start at "
                                 "(%u, %u) in the LiveView buffer, the clip's frames %u-%u at "
@@ -143,9 +150,10 @@ static mp_status borrow_segment(const mp_defects_from *d, const char *name,
     }
     if (!used)
         return mp_error_set(err, MP_ERR_FORMAT, "--defects-from %s: no segment with a defect "
-                            "map was recorded in the clip's LiveView buffer of %dx%d (%s, "
-                            "frames %u-%u)", d->path, fi->raw->buffer_width,
-                            fi->raw->buffer_height, name, ls->first_frame, ls->last_frame);
+                            "map was recorded in the clip's LiveView buffer of %dx%d with a "
+                            "window it can be placed in (%s, frames %u-%u, %ux%u)", d->path,
+                            fi->raw->buffer_width, fi->raw->buffer_height, name,
+                            ls->first_frame, ls->last_frame, fi->raw->width, fi->raw->height);
     char own[48] = "none", got[48] = "none";
     if (own_lattice.period_x)
         snprintf(own, sizeof own, "%ux%u", own_lattice.period_x, own_lattice.period_y);

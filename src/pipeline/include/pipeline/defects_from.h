@@ -14,7 +14,9 @@
  * in the LiveView buffer (VIDF cropPos) and the buffer's size (RAWI). A segment of the clip
  * takes the union of the maps of every segment of the other clip recorded in the same buffer
  * (the same video mode), each moved by the difference of the windows' starts, so a clip
- * whose crop window was placed elsewhere on the sensor still gets its photosites right.
+ * whose crop window was placed elsewhere on the sensor still gets its photosites right. Where
+ * the windows cannot be placed (no buffer size, or no window position in either clip: legacy
+ * RAW), only a segment of the same frame size counts, unmoved.
  * Refused, naming both files: another camera model (IDNT) or body (serial number, when both
  * clips carry one), another binning or line skipping (RAWC), a segment no segment of the
  * other clip shares a buffer with, windows that differ by an odd number of rows or columns
