@@ -122,6 +122,8 @@ static void lattice_moves_with_the_window(void **state)
     rawfix_map far = empty_map(160, 100);
     assert_int_equal(mp_rawfix_map_add_moved(&far, &src, 0, 200, &err), MP_OK);
     assert_int_equal(far.lattice.period_x, 0);
+    mp_rawfix_map_free(&far);
+    mp_rawfix_map_free(&other);
     mp_rawfix_map_free(&dst);
     mp_rawfix_map_free(&src);
 }
