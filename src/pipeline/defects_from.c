@@ -26,7 +26,8 @@ static mp_status keep_segments(mp_defects_from *out, const mlv_clip *other, mp_c
         mp_defect_source *src = &out->segments[k];
         mlv_frame_info fi;
         if (mp_mlv_frame_info_get(other, ls->first_index, &fi) != MP_OK || !fi.raw)
-            return mp_error_set(err, MP_ERR_DAMAGED, "%s: frame index unreadable", out->path);
+            return mp_error_set(err, MP_ERR_DAMAGED, "--defects-from %s: frame index "
+                                "unreadable", out->path);
         src->map = ls->fix;                 /* taken over: cl no longer owns its pixels */
         ls->fix = (rawfix_map){0};
         src->buffer_width = fi.raw->buffer_width;
@@ -40,8 +41,9 @@ static mp_status keep_segments(mp_defects_from *out, const mlv_clip *other, mp_c
         with_map += src->map.width != 0;
     }
     if (!with_map)
-        return mp_error_set(err, MP_ERR_FORMAT, "%s: no defect map to borrow (%u frames; the "
-                            "search needs 8 or more per segment)", out->path, cl->frame_count);
+        return mp_error_set(err, MP_ERR_FORMAT, "--defects-from %s: no defect map to borrow (%u "
+                            "frames; the search needs %u or more per segment)", out->path,
+                            cl->frame_count, RAWFIX_MIN_FRAMES);
     return MP_OK;
 }
 
