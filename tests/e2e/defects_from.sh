@@ -18,7 +18,7 @@ mlvsynth=$2
 . "$(dirname "$0")/lib.sh"
 need dcraw python3
 
-geo=(--size 712x388 --defects --sensor-seed 7)
+geo=(--size 480x272 --defects --sensor-seed 7)
 "$mlvsynth" -o "$tmp/mov.MLV" --dual-iso "${geo[@]}" --frames 16 --shift 1.5 --seed 3 \
     >/dev/null || fail "mlvsynth moving"
 "$mlvsynth" -o "$tmp/still.MLV" --dual-iso "${geo[@]}" --frames 16 --illum-sigma 0.3 --seed 4 \
@@ -54,7 +54,7 @@ for name, m in ("moving", mov), ("still, own", own), ("still, borrowed", got), \
 assert sites(got) == sites(mov), "the borrowed sites are not the moving clip's"
 assert lattice(got) == lattice(mov), (got["lattice"], mov["lattice"])
 assert got["stripe_gain"] == own["stripe_gain"], "the stripe gains are not the clip's own"
-assert not sites(got) - truth and len(sites(got) & truth) >= 0.95 * len(truth)
+assert not sites(got) - truth and len(sites(got) & truth) >= 0.9 * len(truth)
 # in the dark every hot, cold and focus pixel stands off the black level: all of them
 assert sites(cap) == truth, (len(sites(cap) & truth), len(sites(cap) - truth))
 assert lattice(cap) == lattice(mov), (cap["lattice"], mov["lattice"])
