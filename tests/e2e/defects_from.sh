@@ -5,12 +5,12 @@
 # still detail the search takes for defects. Borrowing the moving clip's map gives the still
 # clip exactly those sites, hence no false one against the truth, and the lens-cap clip's
 # gives every simulated hot and cold pixel; convert and analyze + --levels give the same
-# bytes at 1 and 2 threads. A 4-frame single-ISO clip, too short for a map of its own, gets
-# its dead pixels repaired as dcraw reads them. Two clips of one 5D Mark III buffer whose
-# windows start in different places (VIDF cropPos): the borrowed focus-pixel lattice lands on
-# the classes the clip shows itself. Refused: another camera model, another LiveView buffer,
-# a source too short for a map (exit 3, naming the file), --levels with it (exit 2); plan
-# hands it to analyze only.
+# bytes at 1 and 2 threads, and two chunks those of one run. A 4-frame single-ISO clip, too
+# short for a map of its own, gets its dead pixels repaired as dcraw reads them. Two clips of
+# one 5D Mark III buffer whose windows start in different places (VIDF cropPos): the
+# borrowed focus-pixel lattice lands on the classes the clip shows itself. Refused: another
+# camera model, another LiveView buffer, a source too short for a map (exit 3, naming the
+# file), --levels with it (exit 2); plan hands it to analyze only.
 # usage: defects_from.sh MLVPIPE MLVSYNTH
 set -u
 mlvpipe=$1
@@ -66,7 +66,12 @@ run still-t1 0 convert "$tmp/still.MLV" -o "$tmp/t1.md5" --to md5 --threads 1 -v
 run still-t2 0 convert "$tmp/still.MLV" -o "$tmp/t2.md5" --to md5 --threads 2 \
     --defects-from "$tmp/mov.MLV"
 run still-side 0 convert "$tmp/still.MLV" -o "$tmp/side.md5" --to md5 --levels "$tmp/borrowed.json"
+run still-a 0 convert "$tmp/still.MLV" -o "$tmp/a.md5" --to md5 --frames 0-7 \
+    --defects-from "$tmp/mov.MLV"
+run still-b 0 convert "$tmp/still.MLV" -o "$tmp/b.md5" --to md5 --frames 8-15 \
+    --defects-from "$tmp/mov.MLV"
 cmp -s "$tmp/t1.md5" "$tmp/t2.md5" || fail "1 and 2 threads differ"
+cat "$tmp/a.md5" "$tmp/b.md5" | cmp -s - "$tmp/t1.md5" || fail "two chunks differ from one run"
 cmp -s "$tmp/t1.md5" "$tmp/side.md5" || fail "analyze --defects-from + --levels differs"
 ! cmp -s "$tmp/t1.md5" "$tmp/own.md5" || fail "--defects-from changed nothing"
 grep -q "raw defects from $tmp/mov.MLV: .* hot/cold pixels, lattice 12x10 (the clip's own: " \
