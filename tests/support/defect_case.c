@@ -51,6 +51,7 @@ static void case_model(const defect_case *c, synth_sensor *s, synth_scene *sc)
     case CASE_STATIC: sc->kind = SYNTH_SCENE_BENCHMARK; break;
     case CASE_OBJECTS: sc->kind = SYNTH_SCENE_OBJECTS; sc->shift_px = 1.5; break;
     case CASE_JITTER: sc->kind = SYNTH_SCENE_BENCHMARK; sc->illum_sigma_ev = 0.25; break;
+    case CASE_LENS_CAP: sc->kind = SYNTH_SCENE_FLAT; sc->exposure_ev = -40; break;
     }
 }
 
@@ -359,8 +360,17 @@ int defect_case_run(const defect_case *c, case_score *s, rawfix_map *map_out)
         if (!changed[k])
             *(focus ? &s->focus_hidden : &s->bad_hidden) += 1;
     }
-    if (mp_rawfix_map_build_prior(acc, c->prior, &map, &err) ||
-        mp_rawfix_plan_make(&map, RAWFIX_ALL, dual, &plan, &err))
+    if (mp_rawfix_map_build_prior(acc, c->prior, &map, &err))
+        goto done;
+    if (c->borrowed) {
+        free(map.pixels);
+        map.pixels = NULL;
+        map.pixel_count = 0;
+        map.lattice = (rawfix_lattice){0};
+        if (mp_rawfix_map_add_moved(&map, c->borrowed, 0, 0, &err))
+            goto done;
+    }
+    if (mp_rawfix_plan_make(&map, RAWFIX_ALL, dual, &plan, &err))
         goto done;
     s->pixels = n;
     s->period_x = map.lattice.period_x;

@@ -11,9 +11,11 @@
 
 /* CASE_OBJECTS: the second benchmark scene (synth.h), drifting like CASE_TEXTURED: a scene the
  * detector's constants were not set on. CASE_JITTER: CASE_STATIC under illumination jitter
- * (0.25 EV per frame): still fine texture whose deviations change with the light. */
+ * (0.25 EV per frame): still fine texture whose deviations change with the light.
+ * CASE_LENS_CAP: no light (read noise, the defects' offsets), the clip a map is borrowed
+ * from with --defects-from. */
 typedef enum case_scene {
-    CASE_FLAT, CASE_TEXTURED, CASE_DARK, CASE_STATIC, CASE_OBJECTS, CASE_JITTER
+    CASE_FLAT, CASE_TEXTURED, CASE_DARK, CASE_STATIC, CASE_OBJECTS, CASE_JITTER, CASE_LENS_CAP
 } case_scene;
 
 typedef struct defect_case {
@@ -25,6 +27,8 @@ typedef struct defect_case {
     uint64_t seed;
     double fp_offset_dn;        /* focus pixels' mean offset, DN14; 0: the default 16 */
     const rawfix_lattice *prior;    /* a prior lattice for the map (NULL: none) */
+    const rawfix_map *borrowed;     /* not NULL: its lattice and single sites replace the
+                                     * ones found (--defects-from, same frame size) */
     FILE *misses;               /* not NULL: each hot/cold site the map missed, with what
                                  * the sampled frames showed there (a diagnostic) */
 } defect_case;

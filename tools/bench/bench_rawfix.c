@@ -11,12 +11,29 @@
  * after, the CPU time of one repair, and the same on clean clips (which must get an empty
  * map). Usage: bench_rawfix [WxH active, default 1920x1080] [frames, default 16]
  * [--misses MODE SCENE]: that case alone (e.g. dual textured) and its clean clip, each
- * hot/cold site the map missed printed with what the sampled frames showed there. */
+ * hot/cold site the map missed printed with what the sampled frames showed there.
+ * [--lens-cap]: instead, each defect clip repaired with the map of a lens-cap clip of the same
+ * sensor (--defects-from; clip "cap"), after that clip's own row. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "defect_case.h"
+
+static void print_row(const char *mode, const char *scene, const char *clip, const case_score *s)
+{
+    printf("%-6s %-9s %-6s %6.2f (%5u) %7.2f (%5u) %7.2f (%5u)  %9.5f %3ux%-3u "
+           "%5.2f/%5.2f/%4.2f/%-4.2f %5.1f/%-5.1f %6.3f/%-6.3f %s%6.3f %8.2f %5u/%u\n",
+           mode, scene, clip, s->focus_true ? 100.0 * s->focus_found / s->focus_true : 100.0,
+           s->focus_true, s->bad_true ? 100.0 * s->bad_found / s->bad_true : 100.0, s->bad_true,
+           s->bad_visible ? 100.0 * s->bad_visible_found / s->bad_visible : 100.0,
+           s->bad_visible, 100.0 * s->false_sites / s->pixels, s->period_x, s->period_y,
+           s->residue_rms, s->residue_found_rms, s->residue_resolved_rms, s->residue_floor_rms,
+           100 * s->residue_within2, 100 * s->floor_within2, s->stripe_before, s->stripe_after,
+           s->stripes_applied ? "on " : "off", s->stripe_amplitude, 1e3 * s->seconds_apply,
+           s->focus_hidden, s->bad_hidden);
+    fflush(stdout);
+}
 
 int main(int argc, char **argv)
 {
@@ -24,6 +41,8 @@ int main(int argc, char **argv)
     static const char *scene_names[] = {"flat", "textured", "dark", "static", "objects",
                                         "jitter"};
     const char *only_mode = NULL, *only_scene = NULL;
+    int lens_cap = argc > 1 && !strcmp(argv[argc - 1], "--lens-cap");
+    argc -= lens_cap;
     if (argc > 3 && !strcmp(argv[argc - 3], "--misses")) {
         only_mode = argv[argc - 2];
         only_scene = argv[argc - 1];
@@ -32,7 +51,7 @@ int main(int argc, char **argv)
     if ((argc > 1 && sscanf(argv[1], "%ux%u", &w, &h) != 2) ||
         (only_mode && strcmp(only_mode, "single") && strcmp(only_mode, "dual")))
         return fprintf(stderr, "usage: bench_rawfix [WxH] [frames] [--misses single|dual "
-                       "SCENE]\n"), 2;
+                       "SCENE | --lens-cap]\n"), 2;
     if (argc > 2)
         frames = (uint32_t)atoi(argv[2]);
     printf("%ux%u active, %u frames; recall %% (found/true), false sites %% of pixels; hidden: "
@@ -45,8 +64,19 @@ int main(int argc, char **argv)
            "false %", "period", "residue/found/res/flr", "<2s % s/flr", "stripes % b/a",
            "measured", "apply ms", "hidden");
     int failed = 0;
-    for (int clean = 0; clean < 2; clean++)
-        for (int gap = 0; gap <= 4; gap += 4)
+    for (int clean = 0; clean < 2 - lens_cap; clean++)
+        for (int gap = 0; gap <= 4; gap += 4) {
+            rawfix_map cap = {0};
+            defect_case cc = {.width = w, .height = h, .frames = frames, .ev_gap = gap,
+                              .scene = CASE_LENS_CAP, .defects = 1, .seed = 1};
+            case_score cs;
+            if (lens_cap) {
+                if (defect_case_run(&cc, &cs, &cap)) {
+                    failed = 1;
+                    continue;
+                }
+                print_row(gap ? "dual" : "single", "lens-cap", "defect", &cs);
+            }
             for (int sc = 0; sc < 6; sc++) {
                 if (only_mode && (strcmp(only_mode, gap ? "dual" : "single") ||
                                   strcmp(only_scene, scene_names[sc])))
@@ -54,27 +84,17 @@ int main(int argc, char **argv)
                 defect_case c = {.width = w, .height = h, .frames = frames,
                                  .ev_gap = gap, .scene = (case_scene)sc,
                                  .defects = !clean, .seed = 1,
+                                 .borrowed = lens_cap ? &cap : NULL,
                                  .misses = only_mode ? stdout : NULL};
                 case_score s;
                 if (defect_case_run(&c, &s, NULL)) {
                     failed = 1;
                     continue;
                 }
-                printf("%-6s %-9s %-6s %6.2f (%5u) %7.2f (%5u) %7.2f (%5u)  %9.5f %3ux%-3u "
-                       "%5.2f/%5.2f/%4.2f/%-4.2f %5.1f/%-5.1f "
-                       "%6.3f/%-6.3f %s%6.3f %8.2f %5u/%u\n",
-                       gap ? "dual" : "single", scene_names[sc], clean ? "clean" : "defect",
-                       s.focus_true ? 100.0 * s.focus_found / s.focus_true : 100.0,
-                       s.focus_true, s.bad_true ? 100.0 * s.bad_found / s.bad_true : 100.0,
-                       s.bad_true,
-                       s.bad_visible ? 100.0 * s.bad_visible_found / s.bad_visible : 100.0,
-                       s.bad_visible, 100.0 * s.false_sites / s.pixels, s.period_x, s.period_y,
-                       s.residue_rms, s.residue_found_rms, s.residue_resolved_rms,
-                       s.residue_floor_rms, 100 * s.residue_within2, 100 * s.floor_within2,
-                       s.stripe_before, s.stripe_after,
-                       s.stripes_applied ? "on " : "off", s.stripe_amplitude,
-                       1e3 * s.seconds_apply, s.focus_hidden, s.bad_hidden);
-                fflush(stdout);
+                print_row(gap ? "dual" : "single", scene_names[sc],
+                          lens_cap ? "cap" : clean ? "clean" : "defect", &s);
             }
+            mp_rawfix_map_free(&cap);
+        }
     return failed;
 }
