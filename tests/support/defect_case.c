@@ -85,6 +85,8 @@ static double stripe_residue(double sum[4][8], double cnt[4][8])
             double mean = 0;
             for (int c = p; c < 8; c += 2)
                 mean += sum[r][c] / cnt[r][c] / 4;
+            if (mean < 1)   /* no light (a lens cap): gains mean nothing */
+                continue;
             for (int c = p; c < 8; c += 2)
                 worst = fmax(worst, fabs(sum[r][c] / cnt[r][c] / mean - 1));
         }
