@@ -85,8 +85,21 @@ static int16_t beyond_clipping(const rawfix_row *r, size_t x)
     double sh = r->sigma[r->bin_h[x]], sv = r->sigma[r->bin_v[x]];
     double zh = Z_SCALE * r->dh2[x] / 2.0 / (sh > act ? sh : act);
     double zv = Z_SCALE * r->dv2[x] / 2.0 / (sv > act ? sv : act);
-    if (!self)
-        return zh <= -Z_BIG && zv <= -Z_BIG ? RAWFIX_CLIPPED_LOW : RAWFIX_NO_Z;
+    if (!self) {
+        if (zh <= -Z_BIG && zv <= -Z_BIG)
+            return RAWFIX_CLIPPED_LOW;
+        /* A clipped neighbour swells the texture yardstick (its differences) and hides a weak
+         * or dead pixel in clipped highlights, which dual ISO would take as a valid bright
+         * sample. Under half the signal of each of its four neighbours, the sample is no edge
+         * or corner of a highlight (those keep a neighbour near it): the noise alone judges. */
+        const int32_t s = r->c[x] - r->black;
+        int under = 2 * s < r->c[x - 2] - r->black && 2 * s < r->c[x + 2] - r->black &&
+                    2 * s < r->u[x] - r->black && 2 * s < r->d[x] - r->black;
+        return under && Z_SCALE * r->dh2[x] / 2.0 / sh <= -Z_BIG &&
+                       Z_SCALE * r->dv2[x] / 2.0 / sv <= -Z_BIG
+                   ? RAWFIX_CLIPPED_LOW
+                   : RAWFIX_NO_Z;
+    }
     if (near)
         return RAWFIX_NO_Z;
     return zh >= Z_BIG && zv >= Z_BIG ? RAWFIX_CLIPPED_HIGH : RAWFIX_NO_Z;

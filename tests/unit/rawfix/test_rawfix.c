@@ -445,6 +445,47 @@ static void stuck_pixels_found_by_their_constancy(void **state)
     mp_rawfix_measurement_free(&meas);
 }
 
+/* A weak pixel in clipped highlights (where dual ISO's bright rows clip first): it records a
+ * third of its neighbours' signal beside a clipped block, so dual ISO would take it as a
+ * valid sample. The clipped neighbour's difference swells the texture yardstick, which hid
+ * it; under half the signal of each of its four neighbours the noise alone judges it. The
+ * block's edge, whose samples keep the field's level beside a clipped neighbour, stays
+ * clean. */
+enum { HL_W = 128, HL_H = 96, HL_X = 70, HL_Y = 40, HL_FRAMES = 16 };
+
+static void weak_pixel_in_clipped_highlights(void **state)
+{
+    (void)state;
+    mp_error err = {0};
+    mp_frame f = {0};
+    rawfix_measurement meas = {0};
+    for (int dual = 0; dual < 2; dual++) {
+        rawfix_accum *acc = clip_begin(&f, HL_W, HL_H);
+        uint32_t noise = 7;
+        for (uint32_t fr = 0; fr < HL_FRAMES; fr++) {
+            for (uint32_t y = 0; y < HL_H; y++)
+                for (uint32_t x = 0; x < HL_W; x++) {
+                    int block = x >= 40 && x < HL_X && y >= 20 && y < 60;
+                    f.data[(size_t)y * HL_W + x] =
+                        block ? 15000 : (uint16_t)(2048 + 6000 + irwin_hall(&noise, 40));
+                }
+            f.data[(size_t)HL_Y * HL_W + HL_X] = (uint16_t)(2048 + 2000 + irwin_hall(&noise, 40));
+            assert_int_equal(mp_rawfix_measure(&f, dual, &meas, &err), MP_OK);
+            assert_int_equal(mp_rawfix_accum_add(acc, &meas, &f, fr, &err), MP_OK);
+        }
+        rawfix_map m;
+        assert_int_equal(mp_rawfix_map_build(acc, &m, &err), MP_OK);
+        printf("dual %d: %u pixels, weak site %s\n", dual, m.pixel_count,
+               map_holds(&m, HL_X, HL_Y) ? "found" : "not found");
+        assert_true(map_holds(&m, HL_X, HL_Y));
+        assert_int_equal(m.pixel_count, 1);
+        mp_rawfix_map_free(&m);
+        mp_rawfix_accum_free(acc);
+    }
+    mp_frame_free(&f);
+    mp_rawfix_measurement_free(&meas);
+}
+
 static void map_does_not_depend_on_frame_order(void **state)
 {
     (void)state;
@@ -598,6 +639,7 @@ int main(void)
         cmocka_unit_test(moving_defect_that_stands_alone),
         cmocka_unit_test(defect_measured_in_a_quarter_of_the_frames),
         cmocka_unit_test(stuck_pixels_found_by_their_constancy),
+        cmocka_unit_test(weak_pixel_in_clipped_highlights),
         cmocka_unit_test(map_does_not_depend_on_frame_order),
         cmocka_unit_test(prior_lattice_checked_against_the_clip),
         cmocka_unit_test(camera_priors),
