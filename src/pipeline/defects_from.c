@@ -130,14 +130,15 @@ static mp_status borrow_segment(const mp_defects_from *d, const char *name,
         if (!src->map.width || src->buffer_width != fi->raw->buffer_width ||
             src->buffer_height != fi->raw->buffer_height)
             continue;
-        int64_t dx = (int64_t)src->crop_x - fi->crop_x, dy = (int64_t)src->crop_y - fi->crop_y;
         /* Without a buffer size or any window position (legacy RAW, stripped headers) the
          * windows cannot be placed: only a frame of the same size is taken as the same
-         * window. */
+         * window, unmoved. */
         int placed = src->buffer_width > 0 && src->buffer_height > 0 &&
                      (src->crop_x || src->crop_y || fi->crop_x || fi->crop_y);
         if (!placed && (src->map.width != fi->raw->width || src->map.height != fi->raw->height))
             continue;
+        int64_t dx = placed ? (int64_t)src->crop_x - fi->crop_x : 0;
+        int64_t dy = placed ? (int64_t)src->crop_y - fi->crop_y : 0;
         if ((dx | dy) & 1)
             return mp_error_set(err, MP_ERR_FORMAT, "--defects-from %s: frames %u-%u start at "
                                 "(%u, %u) in the LiveView buffer, the clip's frames %u-%u at "
