@@ -12,6 +12,11 @@ static void print_defects_text(const info_report *r, mp_text *t)
         const rawfix_map *m = &s->fix;
         mp_text_printf(t, "raw defects:   frames %u..%u (%u sampled): ", s->first_frame,
                        s->last_frame, m->frames);
+        if (m->frames < RAWFIX_MIN_FRAMES) {   /* an empty map that says nothing */
+            mp_text_printf(t, "too few for the search (%u needed; convert --defects-from "
+                           "CLIP borrows another clip's map)\n", RAWFIX_MIN_FRAMES);
+            continue;
+        }
         static const char *const prior[] = {"", " (the camera's known map not confirmed)",
                                             " (the camera's known map, confirmed)"};
         if (m->lattice.period_x)

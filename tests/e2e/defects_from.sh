@@ -77,7 +77,10 @@ cmp -s "$tmp/t1.md5" "$tmp/side.md5" || fail "analyze --defects-from + --levels 
 grep -q "raw defects from $tmp/mov.MLV: .* hot/cold pixels, lattice 12x10 (the clip's own: " \
     "$tmp/still-t1.err" || fail "no log line: $(head -c 300 "$tmp/still-t1.err")"
 
-# a clip too short for a map of its own: dead pixels repaired with the borrowed one
+# a clip too short for a map of its own: info says so; dead pixels repaired with the borrowed one
+run short-info 0 info "$tmp/short.MLV" --defects
+grep -q "(4 sampled): too few for the search (8 needed; convert --defects-from CLIP" \
+    "$tmp/short-info.out" || fail "info: $(grep 'raw defects' "$tmp/short-info.out")"
 run short-own 0 convert "$tmp/short.MLV" -o "$tmp/short-own" --frames 2
 run short 0 convert "$tmp/short.MLV" -o "$tmp/short" --frames 2 --defects-from "$tmp/mov.MLV"
 dcraw -D -4 -c "$tmp/short/short/short_000002.dng" > "$tmp/fixed.pgm" || fail "dcraw fixed"
