@@ -58,7 +58,12 @@ rawfix_accum *mp_rawfix_accum_new(uint32_t width, uint32_t height)
     a->zh_sum = mp_big_calloc(n * sizeof *a->zh_sum);
     a->zh_sq = mp_big_calloc(n * sizeof *a->zh_sq);
     a->lo = mp_big_calloc(2 * n * sizeof *a->lo);
-    if (!a->sum_h || !a->count[0] || !a->stripe || !a->zh_sum || !a->zh_sq || !a->lo) {
+    a->blocks_x = width / RAWFIX_BLOCK;
+    a->blocks_y = height / RAWFIX_BLOCK;
+    a->blocks = calloc((size_t)a->blocks_x * a->blocks_y * RAWFIX_BLOCK_SUMS * RAWFIX_MAX_FRAMES + 1,
+                       sizeof *a->blocks);
+    if (!a->sum_h || !a->count[0] || !a->stripe || !a->zh_sum || !a->zh_sq || !a->lo ||
+        !a->blocks) {
         mp_rawfix_accum_free(a);
         return NULL;
     }
@@ -85,6 +90,7 @@ void mp_rawfix_accum_free(rawfix_accum *a)
     free(a->zh_sum);
     free(a->zh_sq);
     free(a->lo);
+    free(a->blocks);
     free(a);
 }
 
@@ -103,6 +109,14 @@ mp_status mp_rawfix_accum_claim(rawfix_accum *a, const rawfix_measurement *m, ui
     a->vstep = m->vstep;
     a->frames++;
     a->signature[sample] = m->signature;
+    /* a measurement without block sums (none of this size) shows no motion */
+    const size_t blocks = (size_t)a->blocks_x * a->blocks_y * RAWFIX_BLOCK_SUMS;
+    uint32_t *dst = a->blocks + sample * blocks;
+    if (m->blocks && m->block_count >= blocks && m->width == a->width)
+        memcpy(dst, m->blocks, blocks * sizeof *dst);
+    else
+        for (size_t i = 0; i < blocks; i++)
+            dst[i] = RAWFIX_BLOCK_CLIPPED;
     if (!m->measurable)
         return MP_OK;
     /* d2 / 2 of a sample and its two neighbours has sqrt(1.5) times a sample's sigma */

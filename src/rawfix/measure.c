@@ -118,12 +118,43 @@ static uint64_t frame_signature(const mp_frame *f)
     return h;
 }
 
+/* The sums of each row class (y mod 4: in dual ISO each field has two) of the frame's
+ * RAWFIX_BLOCK-square blocks less black (whole blocks only; RAWFIX_BLOCK_SUMS per block),
+ * RAWFIX_BLOCK_CLIPPED for one holding a sample at white. */
+static void block_sums(const mp_frame *f, int32_t white, int32_t black, uint32_t *out)
+{
+    const uint32_t bx = f->width / RAWFIX_BLOCK, by = f->height / RAWFIX_BLOCK;
+    memset(out, 0, (size_t)bx * by * RAWFIX_BLOCK_SUMS * sizeof *out);
+    for (uint32_t y = 0; y < by * RAWFIX_BLOCK; y++) {
+        const uint16_t *row = f->data + (size_t)y * f->width;
+        uint32_t *sum = out + (size_t)(y / RAWFIX_BLOCK) * bx * RAWFIX_BLOCK_SUMS + y % 4;
+        for (uint32_t j = 0; j < bx; j++, sum += RAWFIX_BLOCK_SUMS) {
+            uint32_t s = 0;
+            int clipped = 0;
+            for (uint32_t x = j * RAWFIX_BLOCK; x < (j + 1) * RAWFIX_BLOCK; x++) {
+                const int32_t v = row[x] - black;
+                s += v > 0 ? (uint32_t)v : 0;
+                clipped |= row[x] >= white;
+            }
+            *sum = clipped || *sum == RAWFIX_BLOCK_CLIPPED ? RAWFIX_BLOCK_CLIPPED : *sum + s;
+        }
+    }
+}
+
 mp_status mp_rawfix_measure(const mp_frame *f, int dual, rawfix_measurement *m, mp_error *err)
 {
     const uint32_t w = f->width, h = f->height, vs = mp_rawfix_vstep(dual);
     if (!f->data || w == 0 || h == 0)
         return mp_error_set(err, MP_ERR_ARG, "rawfix: empty frame");
     const size_t hist_size = (size_t)(NOISE_BINS + 4) * HIST_SIZE * sizeof *m->hist;
+    const size_t blocks = (size_t)(w / RAWFIX_BLOCK) * (h / RAWFIX_BLOCK) * RAWFIX_BLOCK_SUMS;
+    if (m->block_count < blocks) {
+        free(m->blocks);
+        m->block_count = 0;
+        if (!(m->blocks = malloc(blocks * sizeof *m->blocks)))
+            return mp_error_set(err, MP_ERR_NOMEM, "rawfix: out of memory for a %ux%u frame", w, h);
+        m->block_count = blocks;
+    }
     if ((!m->hist && !(m->hist = malloc(hist_size))) ||
         (!m->sigma && !(m->sigma = malloc(NOISE_BINS * sizeof *m->sigma))) || work_alloc(m, w))
         return mp_error_set(err, MP_ERR_NOMEM, "rawfix: out of memory for a %u-wide frame", w);
@@ -135,6 +166,8 @@ mp_status mp_rawfix_measure(const mp_frame *f, int dual, rawfix_measurement *m, 
     m->dsp = mp_rawfix_dsp_for(mp_cpu_level_get());
     m->measurable = w >= 5 && h >= 2 * vs + 1;
     m->signature = frame_signature(f);
+    if (blocks)
+        block_sums(f, m->white, m->black, m->blocks);
     if (!m->measurable)
         return MP_OK;
     memset(m->hist, 0, hist_size);
@@ -203,6 +236,7 @@ void mp_rawfix_measurement_free(rawfix_measurement *m)
 {
     free(m->hist);
     free(m->sigma);
+    free(m->blocks);
     free(m->work);
     memset(m, 0, sizeof *m);
 }

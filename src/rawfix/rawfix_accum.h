@@ -30,6 +30,9 @@ struct rawfix_accum {
      * (map_build.c). */
     double sample_sigma[4 * RAWFIX_LEVEL_BINS];
     uint64_t signature[RAWFIX_MAX_FRAMES];  /* per sample number: its frame's signature */
+    uint32_t blocks_x, blocks_y;    /* RAWFIX_BLOCK-square blocks of a frame */
+    uint32_t *blocks;               /* per sample number: its frame's block sums
+                                     * (rawfix_measurement.blocks) */
     int32_t white, black;
 };
 

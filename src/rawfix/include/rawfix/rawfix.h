@@ -47,6 +47,9 @@
 #define RAWFIX_MAX_PIXELS 8192      /* single defects kept per map (the strongest) */
 #define RAWFIX_STRIPE_ROWS 4u       /* stripe gain classes: y mod 4 ... */
 #define RAWFIX_STRIPE_COLS 8u       /* ... x x mod 8 */
+#define RAWFIX_BLOCK 16u            /* side of the blocks whose sums show motion */
+#define RAWFIX_BLOCK_SUMS 4u         /* per block: one per row class (y mod 4) */
+#define RAWFIX_BLOCK_CLIPPED UINT32_MAX
 
 typedef struct rawfix_lattice {
     uint32_t period_x, period_y;    /* 0: no lattice */
@@ -61,6 +64,11 @@ typedef struct rawfix_map {
     rawfix_lattice lattice;
     uint32_t pixel_count;           /* single defects (hot, cold, off-lattice) */
     uint32_t *pixels;               /* x0, y0, x1, y1, ... (malloc'd), raster order */
+    uint32_t left_alone;            /* samples that look like single defects where the scene
+                                     * does not move through them: not repaired, since a
+                                     * still scene's fixed detail looks the same */
+    int lattice_left_alone;         /* a period found, not taken (a still scene, no camera
+                                     * map confirmed) */
     int stripes;                    /* stripe gains significant, applied */
     double stripe_amplitude;        /* largest |gain - 1| measured (also when not applied) */
     double stripe_gain[RAWFIX_STRIPE_ROWS][RAWFIX_STRIPE_COLS];  /* 1 when not applied */
@@ -95,6 +103,11 @@ typedef struct rawfix_measurement {
     const struct rawfix_dsp *dsp;   /* the row kernels of the CPU level in use */
     double *sigma;                  /* noise sigma of a difference per row class (y mod 4)
                                      * and brightness bin */
+    uint32_t *blocks;               /* per RAWFIX_BLOCK-square block (raster order) and row
+                                     * class: the sum of its samples less black,
+                                     * RAWFIX_BLOCK_CLIPPED where one is at white (what shows
+                                     * the scene moving) */
+    size_t block_count;             /* sums allocated */
     uint32_t *hist;                 /* noise histograms (internal) */
     void *work;                     /* one row's work arrays and outputs (internal) */
     uint32_t work_width;
