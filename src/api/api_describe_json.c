@@ -31,8 +31,10 @@ static void print_defects_json(const info_report *r, mp_text *t)
             mp_text_printf(t, "null");
         static const char *const prior[] = {"null", "\"not confirmed\"", "\"confirmed\""};
         mp_text_printf(
-            t, ", \"known_lattice\": %s, \"single_pixels\": %u, \"stripe_amplitude_pct\": %.4f, "
-            "\"stripes\": %s}", prior[s->prior], m->pixel_count, 100 * m->stripe_amplitude,
+            t, ", \"known_lattice\": %s, \"single_pixels\": %u, \"candidates_left_alone\": %u, "
+            "\"lattice_left_alone\": %s, \"stripe_amplitude_pct\": %.4f, \"stripes\": %s}",
+            prior[s->prior], m->pixel_count, m->left_alone,
+            m->lattice_left_alone ? "true" : "false", 100 * m->stripe_amplitude,
             m->stripes ? "true" : "false");
     }
     mp_text_printf(t, "\n  ],\n");

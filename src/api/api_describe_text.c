@@ -27,6 +27,13 @@ static void print_defects_text(const info_report *r, mp_text *t)
             mp_text_printf(t, "no focus-pixel lattice%s; ", prior[s->prior]);
         mp_text_printf(t, "%u hot/cold pixels; stripes %.3f %% (%s)\n", m->pixel_count,
                        100 * m->stripe_amplitude, m->stripes ? "corrected" : "not significant");
+        if (m->left_alone || m->lattice_left_alone)
+            mp_text_printf(t, "               left alone: %u candidate hot/cold pixels%s (the scene "
+                           "does not move through them, so they may be its own still detail; "
+                           "--defects-from a moving or lens-cap clip of the same body and mode "
+                           "repairs them if they are defects)\n", m->left_alone,
+                           m->lattice_left_alone ? " and a periodic pattern like a focus-pixel "
+                           "lattice" : "");
     }
 }
 

@@ -68,6 +68,7 @@ mp_status mp_defects_from_load(const char *path, const mp_prepass_options *o,
     po.threads = o->threads;
     po.cancel = o->cancel;
     po.log = o->log;
+    po.reference = 1;
     mp_clip_levels cl;
     st = mp_prepass_run(other, &po, "", &cl, err);
     if (st == MP_OK) {

@@ -22,10 +22,11 @@ uint64_t mp_prepass_options_hash(const mp_prepass_options *o)
     char canon[160], dark[48] = "";
     if (o->dark && o->dark->width)
         snprintf(dark, sizeof dark, " dark=%016llx", (unsigned long long)mp_dark_hash(o->dark));
-    /* dark_segments=clip: undetected segments of a dual-ISO clip follow the clip */
+    /* dark_segments=clip: undetected segments of a dual-ISO clip follow the clip; rawfix=2:
+     * maps that leave a still scene's steady candidates alone (session 11) */
     int n = snprintf(canon, sizeof canon, "levels v%d samples=%u force_phase=%d "
                      "dark_segments=clip%s%s", MP_LEVELS_FORMAT_VERSION, MP_SAMPLES_PER_SEGMENT,
-                     o->force_phase, o->no_defects ? "" : " rawfix=1", dark);
+                     o->force_phase, o->no_defects ? "" : " rawfix=2", dark);
     return mp_fnv1a64(canon, (size_t)n, MP_FNV1A64_SEED);
 }
 
@@ -530,7 +531,9 @@ static mp_status defect_map(sample_set *s, const mlv_frame_info *first, mp_level
                 mp_rawfix_prior(info->camera.model, (uint32_t)first->raw->buffer_width,
                                 (uint32_t)first->raw->buffer_height, first->pan_x, first->pan_y,
                                 first->raw->width, first->raw->height, &prior);
-    mp_status st = mp_rawfix_map_build_prior(s->defects, known ? &prior : NULL, &ls->fix, err);
+    mp_status st = o->reference
+        ? mp_rawfix_map_build_reference(s->defects, known ? &prior : NULL, &ls->fix, err)
+        : mp_rawfix_map_build_prior(s->defects, known ? &prior : NULL, &ls->fix, err);
     if (st != MP_OK)
         return st;
     const rawfix_map *m = &ls->fix;

@@ -742,8 +742,23 @@ mp_status mp_rawfix_map_build(const rawfix_accum *a, rawfix_map *m, mp_error *er
     return mp_rawfix_map_build_prior(a, NULL, m, err);
 }
 
+static mp_status build(const rawfix_accum *a, const rawfix_lattice *prior, int reference,
+                       rawfix_map *m, mp_error *err);
+
 mp_status mp_rawfix_map_build_prior(const rawfix_accum *a, const rawfix_lattice *prior,
                                     rawfix_map *m, mp_error *err)
+{
+    return build(a, prior, 0, m, err);
+}
+
+mp_status mp_rawfix_map_build_reference(const rawfix_accum *a, const rawfix_lattice *prior,
+                                        rawfix_map *m, mp_error *err)
+{
+    return build(a, prior, 1, m, err);
+}
+
+static mp_status build(const rawfix_accum *a, const rawfix_lattice *prior, int reference,
+                       rawfix_map *m, mp_error *err)
 {
     memset(m, 0, sizeof *m);
     m->width = a->width;
@@ -772,7 +787,7 @@ mp_status mp_rawfix_map_build_prior(const rawfix_accum *a, const rawfix_lattice 
         memset(flag, 0, n);
         memset(&m->lattice, 0, sizeof m->lattice);
     } else if (st == MP_OK) {
-        const int clip_moves = find_motion(a, moves);
+        const int clip_moves = find_motion(a, moves) || reference;
         uint32_t all = classify(a, &looks, min_used, moves, clip_moves, flag, rank);
         uint32_t candidates = isolated_candidates(a, flag, lone);
         if (prior && prior->period_x && prior_confirmed(a, flag, all, prior)) {

@@ -337,14 +337,21 @@ static mp_status segments_table(mp_text *t, const mp_clip_report *r, mp_error *e
                            m->lattice.period_y,
                            (unsigned long long)mp_rawfix_lattice_sites(&m->lattice));
         else
-            mp_text_printf(t, "<td>none</td>");
-        mp_text_printf(t, "<td>%u</td><td>%s, %.2f %%</td></tr>", m->pixel_count,
+            mp_text_printf(t, "<td>none%s</td>",
+                           m->lattice_left_alone ? " (a pattern left alone)" : "");
+        mp_text_printf(t, "<td>%u", m->pixel_count);
+        if (m->left_alone)
+            mp_text_printf(t, " (%u left alone)", m->left_alone);
+        mp_text_printf(t, "</td><td>%s, %.2f %%</td></tr>",
                        m->stripes ? "fixed" : "not significant", 100 * m->stripe_amplitude);
     }
     mp_text_printf(t, "</table><p class=note>Levels and defects as the pre-pass found them "
                    "from frames spread over each segment (the ones convert uses). DR: the "
                    "dark field's clip over its read noise, and over the bright field's noise "
-                   "brought to dark-field units.</p>");
+                   "brought to dark-field units. Left alone: samples off their neighbours in "
+                   "every frame where the scene does not move through them, which a still "
+                   "scene's own detail does too; convert --defects-from a moving or lens-cap "
+                   "clip of the same body and mode repairs them if they are defects.</p>");
     if (r->dark_frames)
         mp_text_printf(t, "<p class=note>A dark frame (%u frames averaged, pattern %.2f DN RMS) "
                        "was subtracted from every frame first.</p>", r->dark_frames, r->dark_rms);

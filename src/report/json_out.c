@@ -58,8 +58,9 @@ static void defects(mp_text *t, const rawfix_map *m)
                        (unsigned long long)mp_rawfix_lattice_sites(l));
     else
         mp_text_printf(t, "null");
-    mp_text_printf(t, ", \"pixels\": %u, \"stripes\": %s, ", m->pixel_count,
-                   m->stripes ? "true" : "false");
+    mp_text_printf(t, ", \"pixels\": %u, \"candidates_left_alone\": %u, "
+                   "\"lattice_left_alone\": %s, \"stripes\": %s, ", m->pixel_count, m->left_alone,
+                   m->lattice_left_alone ? "true" : "false", m->stripes ? "true" : "false");
     num(t, "stripe_amplitude", m->stripe_amplitude, "}");
 }
 

@@ -8,8 +8,8 @@
 # (dcraw -D reads both DNGs), the residue at the sites is under 2 noise sigmas (measured
 # 1.12) while the recorded offset was 2.5 (16.7 DN RMS, noise 6.6), and nothing else changes. A 100D clip in mv720 (buffer 1808x727:
 # the prior is the 8x12 layout) carrying the same 8x10 pixels does not confirm its prior: info
-# says so, the lattice is the one found in the clip, and the prior's sites off the simulated
-# ones keep their recorded values.
+# says so; the 8x10 pattern its pixels show is left alone (a still flat field shows no
+# motion, so it could be the scene's own), and no sample changes.
 # usage: rawfix_priors.sh MLVPIPE MLVSYNTH
 set -u
 mlvpipe=$1
@@ -38,7 +38,8 @@ print("100D mv720:", m["lattice"], m["known_lattice"])
 assert (p["lattice"]["period_x"], p["lattice"]["period_y"], p["lattice"]["classes"]) == \
     (8, 10, 4) and p["known_lattice"] == "confirmed", p
 assert c["lattice"] is None and c["known_lattice"] == "not confirmed", c
-assert (m["lattice"]["period_x"], m["lattice"]["period_y"]) == (8, 10) and \
+# a still flat field shows no motion: its own 8x10 pattern may be the scene's, left alone
+assert m["lattice"] is None and m["lattice_left_alone"] and \
     m["known_lattice"] == "not confirmed", m
 PY
 run info-text 0 info "$tmp/p.MLV" --defects
@@ -92,7 +93,7 @@ assert not changed - s, sorted(changed - s)[:10]
 assert len(changed) > 0.9 * len(s), len(changed)
 
 # 100D mv720: the prior (8x12, sites (9,1) (8,2) (3,5) (2,6), buffer rows 86-669, columns
-# from 72) is not used: its sites off the simulated lattice keep their recorded values
+# from 72) is not used, nor the clip's own pattern (a still scene): nothing changes
 w, h, fixed = raw("mf", "m")
 _, _, rec = raw("mr", "m")
 cam = json.load(open("%s/m.truth.json" % t))["camera"]
@@ -105,7 +106,6 @@ changed = {(i % w, i // w) for i in range(w * h) if fixed[i] != rec[i]}
 print("100D: %d prior sites, %d of them simulated; %d samples changed, %d on the prior's "
       "other sites" % (len(prior), len(prior & s), len(changed), len(changed & (prior - s))))
 assert len(prior - s) > 3000, len(prior - s)
-assert not changed & (prior - s), sorted(changed & (prior - s))[:10]
-assert len(changed & s) > 0.9 * len(s), (len(changed & s), len(s))
+assert not changed, sorted(changed)[:10]
 PY
 finish

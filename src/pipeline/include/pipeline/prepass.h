@@ -46,6 +46,10 @@ typedef struct mp_prepass_options {
     void *progress_opaque;
     int no_defects;              /* do not look for raw defects (empty rawfix maps) */
     const rawfix_dark *dark;     /* subtracted from every sample first; NULL: none */
+    int reference;               /* the clip is one the user gives to show the sensor's
+                                  * defects (--defects-from: a moving or lens-cap clip):
+                                  * a sample steadily off its neighbours is taken as a
+                                  * defect also where the scene does not move */
     const struct mp_defects_from *defects_from;  /* its sites replace the clip's own
                                   * (defects_from.h); NULL: none. Not in the options hash: the
                                   * sidecar holds the map it gives */

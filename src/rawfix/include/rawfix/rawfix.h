@@ -169,6 +169,13 @@ int mp_rawfix_prior(uint32_t camera_model, uint32_t buffer_width, uint32_t buffe
 mp_status mp_rawfix_map_build_prior(const rawfix_accum *a, const rawfix_lattice *prior,
                                     rawfix_map *m, mp_error *err);
 
+/* As mp_rawfix_map_build_prior, for a reference clip: one the user gives as showing this
+ * sensor's defects (a lens-cap clip, or one whose scene moves), so a sample steadily off its
+ * neighbours is a defect also where the clip shows no motion, and a lattice found in its
+ * pixels is taken. */
+mp_status mp_rawfix_map_build_reference(const rawfix_accum *a, const rawfix_lattice *prior,
+                                        rawfix_map *m, mp_error *err);
+
 /* ---- repairing ---- */
 
 enum {
