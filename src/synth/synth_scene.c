@@ -7,6 +7,7 @@
 
 /* Stream numbers of the scene's own draws, apart from mp_synth_expose's per-row streams. */
 #define STREAM_ILLUMINATION (1ull << 63)
+#define STREAM_DETAIL (1ull << 62)
 
 void mp_synth_benchmark_patch(uint32_t width, uint32_t height, int i, double *x0, double *x1,
                            double *y0, double *y1, double *ev)
@@ -134,6 +135,33 @@ static double objects_ev(const synth_objects_layout *l, double x, double y, doub
     return -1.5 + 19 * t + 0.5 * sin(2 * M_PI * 1.25 * (u - v));
 }
 
+#define DETAIL_STAR 300           /* one photosite in this many is a point of light */
+#define DETAIL_SPECULAR 2000      /* ... a specular point */
+#define GLYPH_W 6                 /* glyph cells: 5 x 7 strokes and a space */
+#define GLYPH_H 10
+
+/* The EV the detail scene adds at whole scene photosite (xi, y): OBJECTS_EV + this. */
+static double detail_ev(uint64_t seed, int64_t xi, uint32_t y, double w, double h)
+{
+    synth_rng r;
+    mp_synth_rng_init(&r, seed, STREAM_DETAIL | ((uint64_t)(xi & 0xffffffff) << 24) | y);
+    const uint64_t pick = mp_synth_rng_next(&r);
+    if (pick % DETAIL_SPECULAR == 0)
+        return 20;
+    if (pick % DETAIL_STAR == 1)
+        return 3 + 4 * mp_synth_rng_uniform(&r);
+    const double u = xi / w, v = y / h;
+    if (u < 0.1 || u >= 0.9 || v < 0.1 || v >= 0.3 || xi < 0)
+        return 0;
+    const int64_t cx = xi % GLYPH_W, cy = y % GLYPH_H;
+    if (cx >= 5 || cy >= 7)
+        return 0;
+    synth_rng g;   /* one glyph per cell: 35 stroke bits */
+    mp_synth_rng_init(&g, seed, STREAM_DETAIL | 1ull << 56 | (uint64_t)(xi / GLYPH_W) << 24 |
+                                    (y / GLYPH_H));
+    return (mp_synth_rng_next(&g) >> (cy * 5 + cx)) & 1 ? -3 : 0;
+}
+
 static mp_status check_scene(const synth_scene *scene, uint32_t width, uint32_t height,
                              mp_error *err)
 {
@@ -141,7 +169,8 @@ static mp_status check_scene(const synth_scene *scene, uint32_t width, uint32_t 
         return mp_error_set(err, MP_ERR_ARG, "synth: scene size %ux%u out of range", width,
                             height);
     if (scene->kind != SYNTH_SCENE_BENCHMARK && scene->kind != SYNTH_SCENE_FLAT &&
-        scene->kind != SYNTH_SCENE_RAMP && scene->kind != SYNTH_SCENE_OBJECTS)
+        scene->kind != SYNTH_SCENE_RAMP && scene->kind != SYNTH_SCENE_OBJECTS &&
+        scene->kind != SYNTH_SCENE_DETAIL)
         return mp_error_set(err, MP_ERR_ARG, "synth: unknown scene kind %d", (int)scene->kind);
     if (!isfinite(scene->exposure_ev) || fabs(scene->exposure_ev) > 60 ||
         !isfinite(scene->shift_px) || !(scene->illum_sigma_ev >= 0 && scene->illum_sigma_ev <= 8))
@@ -171,8 +200,10 @@ static void render(const synth_scene *scene, uint32_t width, uint32_t height, ui
             double ev, gain[3] = {1, 1, 1};
             if (scene->kind == SYNTH_SCENE_FLAT) {
                 ev = 0;
-            } else if (scene->kind == SYNTH_SCENE_OBJECTS) {
+            } else if (scene->kind == SYNTH_SCENE_OBJECTS || scene->kind == SYNTH_SCENE_DETAIL) {
                 ev = objects_ev(&l, xs, y, w, h, gain);
+                if (scene->kind == SYNTH_SCENE_DETAIL)
+                    ev += detail_ev(scene->seed, (int64_t)floor(xs), y, w, h);
             } else {
                 ev = scene->kind == SYNTH_SCENE_BENCHMARK ? benchmark_ev(xs, y, w, h, row_ev)
                                                           : -1.5 + 18 * xs / w;

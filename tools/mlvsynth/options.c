@@ -448,7 +448,7 @@ mp_status options_parse(synth_options *o, int argc, char **argv, int first, int 
     static const char *const compressions[] = {"none", "lj92", "lzma", "delta", "lzma-delta",
                                                NULL};
     static const char *const layouts[] = {"camera", "mlvdump", NULL};
-    static const char *const scenes[] = {"benchmark", "flat", "ramp", NULL};
+    static const char *const scenes[] = {"benchmark", "flat", "ramp", "objects", "detail", NULL};
     set_defaults(o);
     *help = 0;
     optind = first;

@@ -24,7 +24,7 @@ char *truth_path(const char *clip, const char *suffix)
 static const char *const content_names[] = {"pattern", "gradient", "dualiso"};
 static const char *const compression_names[] = {"none", "lj92", "lzma", "delta", "lzma-delta"};
 static const char *const header_names[] = {"mlv-lite", "minimal", "all"};
-static const char *const scene_names[] = {"benchmark", "flat", "ramp"};
+static const char *const scene_names[] = {"benchmark", "flat", "ramp", "objects", "detail"};
 
 static void list_u32(FILE *j, const char *key, const uint32_t *v, uint32_t n, int last)
 {

@@ -39,7 +39,9 @@ typedef enum synth_scene_kind {
     SYNTH_SCENE_BENCHMARK,      /* doc/dualiso.md 8.2: log ramp, stripes, zone plate, patches */
     SYNTH_SCENE_FLAT,           /* uniform, level = exposure_ev */
     SYNTH_SCENE_RAMP,           /* horizontal log ramp only */
-    SYNTH_SCENE_OBJECTS         /* second benchmark scene: stars, elliptical zone plate */
+    SYNTH_SCENE_OBJECTS,        /* second benchmark scene: stars, elliptical zone plate */
+    SYNTH_SCENE_DETAIL          /* OBJECTS with still single-photosite detail: points of
+                                 * light, specular points that clip, strokes of fine text */
 } synth_scene_kind;
 
 /* Scene layouts (electrons before colour gains, u = x / width, v = y / height over the
@@ -47,6 +49,11 @@ typedef enum synth_scene_kind {
  * - BENCHMARK: doc/dualiso.md 8.2 exactly; colour gains R x (0.45 + 0.25 v), B x (0.75 - 0.2 u).
  * - FLAT: 2^exposure_ev on every photosite, no colour gains (a truly flat field).
  * - RAMP: the benchmark's base ramp 2^(-1.5 + 18 u) without modulation, with colour gains.
+ * - DETAIL: OBJECTS plus detail one photosite wide, drawn per whole scene photosite
+ *   (floor(x), y) from the seed: points of light 3-7 EV above the scene at one photosite in
+ *   300 (stars), one in 2000 at 20 EV (specular points, clipped), and in the band
+ *   0.1 <= v < 0.3 rows of 5x7-photosite glyphs whose strokes are 3 EV darker (fine text).
+ *   Nothing spreads it over the neighbours: the hardest case for telling scene from defect.
  * The illumination factor multiplies all three. The noise-free scene uses libm sin/cos
  * (correctly rounded in glibc); powers of two use mp_synth_det_exp2. */
 typedef struct synth_scene {
