@@ -56,11 +56,16 @@ mp_status mp_rawfix_map_add_moved(rawfix_map *dst, const rawfix_map *src, int32_
     uint32_t n = 0;
     for (uint32_t k = 0; k < src->pixel_count; k++) {
         int64_t x = (int64_t)src->pixels[2 * k] + dx, y = (int64_t)src->pixels[2 * k + 1] + dy;
-        if (x >= 0 && y >= 0 && x < dst->width && y < dst->height) {
-            moved[2 * n] = (uint32_t)x;
-            moved[2 * n + 1] = (uint32_t)y;
-            n++;
+        if (x < 0 || y < 0 || x >= dst->width || y >= dst->height)
+            continue;
+        const size_t at = (size_t)y * dst->width + (size_t)x;
+        if (dst->clean && (dst->clean[at / 8] >> (at % 8)) & 1) {
+            dst->borrowed_vetoed++;
+            continue;
         }
+        moved[2 * n] = (uint32_t)x;
+        moved[2 * n + 1] = (uint32_t)y;
+        n++;
     }
     uint32_t i = 0, j = 0, m = 0;
     while ((i < dst->pixel_count || j < n) && m < RAWFIX_MAX_PIXELS) {

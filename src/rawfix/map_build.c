@@ -118,20 +118,53 @@ enum { CAND_POS = 1, CAND_NEG = 2, STRONG = 4, FAR = 8, DECISIVE = 16 };
 void mp_rawfix_map_free(rawfix_map *m)
 {
     free(m->pixels);
+    free(m->clean);
     memset(m, 0, sizeof *m);
+}
+
+static size_t clean_bytes(const rawfix_map *m)
+{
+    return ((size_t)m->width * m->height + 7) / 8;
 }
 
 mp_status mp_rawfix_map_copy(rawfix_map *dst, const rawfix_map *src, mp_error *err)
 {
     *dst = *src;
     dst->pixels = NULL;
-    if (!src->pixel_count)
-        return MP_OK;
-    if (!(dst->pixels = malloc(2 * (size_t)src->pixel_count * sizeof *dst->pixels))) {
-        dst->pixel_count = 0;
+    dst->clean = NULL;
+    if ((src->pixel_count &&
+         !(dst->pixels = malloc(2 * (size_t)src->pixel_count * sizeof *dst->pixels))) ||
+        (src->clean && !(dst->clean = malloc(clean_bytes(src))))) {
+        mp_rawfix_map_free(dst);
         return mp_error_set(err, MP_ERR_NOMEM, "rawfix: out of memory");
     }
-    memcpy(dst->pixels, src->pixels, 2 * (size_t)src->pixel_count * sizeof *dst->pixels);
+    if (src->pixel_count)
+        memcpy(dst->pixels, src->pixels, 2 * (size_t)src->pixel_count * sizeof *dst->pixels);
+    if (src->clean)
+        memcpy(dst->clean, src->clean, clean_bytes(src));
+    return MP_OK;
+}
+
+/* The samples the clip's own frames show in line with their neighbours: measured in min_used
+ * frames, their mean deviation under CLEAN_Z both ways, and no candidate. A defect another
+ * clip shows there does not show in this one (its offset is gone, or hidden by texture), so
+ * repairing it could only replace a good value with a guess. */
+#define CLEAN_Z 0.5
+static mp_status mark_clean(const rawfix_accum *a, const uint8_t *flag, uint32_t min_used,
+                            rawfix_map *m, mp_error *err)
+{
+    if (!(m->clean = calloc(clean_bytes(m), 1)))
+        return mp_error_set(err, MP_ERR_NOMEM, "rawfix: out of memory for a %ux%u map",
+                            a->width, a->height);
+    const size_t n = (size_t)a->width * a->height;
+    for (size_t i = 0; i < n; i++) {
+        const uint32_t used = a->count[COUNT_USED][i];
+        const double zh = used ? (double)a->sum_h[i] / Z_SCALE / used : 0;
+        const double zv = used ? (double)a->sum_v[i] / Z_SCALE / used : 0;
+        if (used >= min_used && !(flag[i] & (CAND_POS | CAND_NEG)) && fabs(zh) < CLEAN_Z &&
+            fabs(zv) < CLEAN_Z)
+            m->clean[i / 8] |= (uint8_t)(1u << (i % 8));
+    }
     return MP_OK;
 }
 
@@ -821,6 +854,8 @@ static mp_status build(const rawfix_accum *a, const rawfix_lattice *prior, int r
             }
         }
     }
+    if (st == MP_OK && looks.frame_looks >= MIN_LOOKS)
+        st = mark_clean(a, flag, min_used, m, err);
     if (st == MP_OK) {
         memset(lone, 0, n);
         for (uint32_t y = unproven.y0; y < unproven.y1; y++)

@@ -2,7 +2,8 @@
  * between the two windows in the LiveView buffer, leave the frame when they fall off it,
  * join the clip's in raster order without repeats and stop at RAWFIX_MAX_PIXELS; a lattice
  * keeps its period and moves its classes and box (and is dropped when its box leaves the
- * frame); the repair plan made from a moved map marks the moved photosites. */
+ * frame); the repair plan made from a moved map marks the moved photosites; a site the clip
+ * shows clean is not taken. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -52,6 +53,33 @@ static void sites_move_merge_and_leave_the_frame(void **state)
     assert_int_equal(dst.width, 100);
     assert_true(dst.stripes && dst.stripe_gain[1][3] == 1.004);   /* dst's own gains */
     assert_int_equal(dst.lattice.period_x, 0);
+    mp_rawfix_map_free(&dst);
+    mp_rawfix_map_free(&src);
+}
+
+/* Never worse: a borrowed site where the clip's own frames show a clean sample (its map's
+ * clean bit) stays as recorded, and is counted; the others are taken. */
+static void clean_samples_are_not_borrowed(void **state)
+{
+    (void)state;
+    rawfix_map dst = empty_map(40, 20), src = empty_map(40, 20);
+    dst.clean = calloc((40 * 20 + 7) / 8, 1);
+    assert_non_null(dst.clean);
+    const size_t clean_at = 5 * 40 + 12;
+    dst.clean[clean_at / 8] |= (uint8_t)(1u << (clean_at % 8));
+    const uint32_t other[] = {12, 5, 30, 7};
+    set_pixels(&src, other, 2);
+    mp_error err = {0};
+    assert_int_equal(mp_rawfix_map_add_moved(&dst, &src, 0, 0, &err), MP_OK);
+    const uint32_t want[] = {30, 7};
+    assert_int_equal(dst.pixel_count, 1);
+    assert_memory_equal(dst.pixels, want, sizeof want);
+    assert_int_equal(dst.borrowed_vetoed, 1);
+    rawfix_map copy;
+    assert_int_equal(mp_rawfix_map_copy(&copy, &dst, &err), MP_OK);
+    assert_memory_equal(copy.clean, dst.clean, (40 * 20 + 7) / 8);
+    assert_ptr_not_equal(copy.clean, dst.clean);
+    mp_rawfix_map_free(&copy);
     mp_rawfix_map_free(&dst);
     mp_rawfix_map_free(&src);
 }
@@ -132,6 +160,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(sites_move_merge_and_leave_the_frame),
+        cmocka_unit_test(clean_samples_are_not_borrowed),
         cmocka_unit_test(union_stops_at_the_cap),
         cmocka_unit_test(lattice_moves_with_the_window),
     };

@@ -69,6 +69,11 @@ typedef struct rawfix_map {
                                      * still scene's fixed detail looks the same */
     int lattice_left_alone;         /* a period found, not taken (a still scene, no camera
                                      * map confirmed) */
+    uint8_t *clean;                 /* a bit per sample, raster order (NULL: not known): the
+                                     * clip's own frames show it in line with its neighbours,
+                                     * so a borrowed site there stays as recorded
+                                     * (mp_rawfix_map_add_moved) */
+    uint32_t borrowed_vetoed;       /* borrowed single sites left as recorded for that */
     int stripes;                    /* stripe gains significant, applied */
     double stripe_amplitude;        /* largest |gain - 1| measured (also when not applied) */
     double stripe_gain[RAWFIX_STRIPE_ROWS][RAWFIX_STRIPE_COLS];  /* 1 when not applied */
@@ -78,7 +83,8 @@ void mp_rawfix_map_free(rawfix_map *m);
 /* Deep copy (dst is overwritten, not freed). */
 mp_status mp_rawfix_map_copy(rawfix_map *dst, const rawfix_map *src, mp_error *err);
 /* Adds src's single defects, moved by (dx, dy), to dst's, and src's lattice, moved, when dst has
- * none. For another clip's map, (dx, dy) is where its window starts in the LiveView buffer
+ * none. A borrowed site where dst's own frames show a clean sample (dst->clean) is not added
+ * (counted in dst->borrowed_vetoed): another clip's map never makes a sample worse. For another clip's map, (dx, dy) is where its window starts in the LiveView buffer
  * less where dst's starts (even, so colours stay). Sites that leave dst's width x height are
  * dropped; the union stays in raster order, at most RAWFIX_MAX_PIXELS sites (the first
  * ones). Stripe gains are dst's own. */
