@@ -28,6 +28,13 @@
  * columns, pooled over all frames and smooth areas, defects left out; they are applied only
  * when significant (against their spread between 8 bands of rows).
  *
+ * Do no harm: in a still scene the scene's own fixed detail passes every one of those tests,
+ * so a candidate is taken only where the scene is seen to move (each measurement's block sums:
+ * a block's share of the light around it changes between the frames, which a change of light
+ * does not do), is stuck, lies on the camera's known lattice confirmed by the clip, or comes
+ * from a reference clip (mp_rawfix_map_build_reference); the others are counted as left alone
+ * (rawfix_map.left_alone) and repaired nowhere.
+ *
  * Repair (rawfix_apply, per frame, in place, before dual ISO): stripe gains first, then each
  * defect site takes the mean of its two same-colour neighbours along the direction (row,
  * column, two diagonals) where they differ least, skipping neighbours that are defects
