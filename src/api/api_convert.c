@@ -1,20 +1,20 @@
 /* mlvpipe_convert, mlvpipe_analyze, mlvpipe_join: the public face of pipeline/convert.h,
- * pipeline/prepass.h with levels_io.h, and encode/av/join.h. */
+ * analysis/prepass.h with levels_io.h, and movie/join.h. */
 #include "api_internal.h"
 
 #include <stdlib.h>
 
 #include "common/out_file.h"
 #include "develop/develop.h"
-#include "encode/av/av_sink.h"
-#include "encode/av/join.h"
-#include "encode/formats.h"
+#include "movie/av_sink.h"
+#include "movie/join.h"
+#include "pipeline/formats.h"
 #include "pipeline/convert.h"
-#include "pipeline/dark_load.h"
-#include "pipeline/defects_from.h"
-#include "pipeline/inputs.h"
-#include "pipeline/levels_io.h"
-#include "pipeline/prepass.h"
+#include "analysis/dark_load.h"
+#include "analysis/defects_from.h"
+#include "analysis/inputs.h"
+#include "analysis/levels_io.h"
+#include "analysis/prepass.h"
 #include "rawfix/rawfix.h"
 #include "reader/mlv_reader.h"
 

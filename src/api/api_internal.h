@@ -6,7 +6,7 @@
 
 #include "common/json.h"
 #include "common/mp_status.h"
-#include "pipeline/progress.h"
+#include "engine/progress.h"
 #include "reader/mlv_reader.h"
 
 struct mlvpipe_clip {

@@ -1,12 +1,12 @@
 /* mlvpipe_plan: the public face of farm/plan.h, with the clip's facts read through the
- * reader and the format's container from encode/formats.h. */
+ * reader and the format's container from pipeline/formats.h. */
 #include "api_internal.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "encode/formats.h"
+#include "pipeline/formats.h"
 #include "farm/plan.h"
 
 _Static_assert((int)MLVPIPE_PLAN_SLURM == (int)FARM_SLURM &&
