@@ -181,3 +181,14 @@ mp_status mp_defects_from_apply(const mp_defects_from *d, const mlv_clip *clip,
     }
     return st;
 }
+
+mp_status mp_defects_from_prepass(const mlv_clip *clip, const mp_prepass_options *o,
+                                  const mp_defects_from *d, const char *tool,
+                                  mp_clip_levels *out, mp_error *err)
+{
+    mp_status st = mp_prepass_run(clip, o, tool, out, err);
+    if (st == MP_OK && d && d->count && !o->no_defects &&
+        (st = mp_defects_from_apply(d, clip, out, &o->log, err)) != MP_OK)
+        mp_clip_levels_free(out);
+    return st;
+}

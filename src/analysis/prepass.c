@@ -8,7 +8,6 @@
 
 #include "dualiso/dualiso.h"
 #include "analysis/dark_load.h"
-#include "analysis/defects_from.h"
 #include "engine/workpool.h"
 
 void mp_prepass_options_default(mp_prepass_options *o)
@@ -645,8 +644,6 @@ mp_status mp_prepass_run(const mlv_clip *clip, const mp_prepass_options *o, cons
                                    err);
     if (st == MP_OK)
         share_whites(out, o);
-    if (st == MP_OK && o->defects_from && !o->no_defects)
-        st = mp_defects_from_apply(o->defects_from, clip, out, &o->log, err);
     for (uint32_t b = 0; s && s->clip && b < DEFECT_BANDS; b++)   /* initialised */
         pthread_mutex_destroy(&s->band_lock[b]);
     free(stats);

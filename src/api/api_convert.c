@@ -243,11 +243,11 @@ mlvpipe_status mlvpipe_analyze(const mlvpipe_analyze_settings *s,
             st = mp_error_set(&e, MP_ERR_NOMEM, "%s", oe.msg);
         if (st == MP_OK)
             st = mp_defects_from_load(s->defects_from, &po, &borrowed, &e);
-        po.defects_from = &borrowed;
     }
     mp_clip_levels cl;
     if (st == MP_OK)
-        st = mp_prepass_run(clip, &po, s->tool ? s->tool : DEFAULT_TOOL, &cl, &e);
+        st = mp_defects_from_prepass(clip, &po, &borrowed, s->tool ? s->tool : DEFAULT_TOOL,
+                                     &cl, &e);
     mp_defects_from_free(&borrowed);
     mp_rawfix_dark_free(&dark);
     mp_mlv_clip_close(clip);

@@ -420,7 +420,7 @@ static mp_status load_levels(job *j, const mp_prepass_options *po, mp_error *err
         if (st == MP_OK)
             st = mp_clip_levels_match(&j->levels, j->clip, po, j->o->levels_path, err);
     } else {
-        st = mp_prepass_run(j->clip, po, j->o->tool, &j->levels, err);
+        st = mp_defects_from_prepass(j->clip, po, &j->borrowed, j->o->tool, &j->levels, err);
     }
     if (st != MP_OK)
         return st;
@@ -812,7 +812,6 @@ static mp_status convert_clip(job *j, mp_convert_result *res, mp_error *err)
     if (o->defects_from && (o->raw_fixes & (RAWFIX_FOCUS | RAWFIX_BAD))) {
         if ((st = mp_defects_from_load(o->defects_from, &po, &j->borrowed, err)))
             return st;
-        po.defects_from = &j->borrowed;
     }
     mp_dualiso_options_default(&j->dopt);
     j->dopt.chroma_smooth = o->chroma_smooth;

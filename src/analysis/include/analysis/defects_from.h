@@ -29,7 +29,7 @@
 #include "analysis/levels_io.h"
 #include "reader/mlv_reader.h"
 
-struct mp_prepass_options;
+#include "analysis/prepass.h"
 
 typedef struct mp_defect_source {
     rawfix_map map;                       /* width 0: the segment gave none (too few
@@ -49,7 +49,7 @@ typedef struct mp_defects_from {
 
 /* Runs the pre-pass of the clip at path with o's threads, cancel flag and log (its own row
  * phase, no dark frame) and keeps its segments' maps. */
-mp_status mp_defects_from_load(const char *path, const struct mp_prepass_options *o,
+mp_status mp_defects_from_load(const char *path, const mp_prepass_options *o,
                                mp_defects_from *out, mp_error *err);
 void mp_defects_from_free(mp_defects_from *d);
 
@@ -57,5 +57,12 @@ void mp_defects_from_free(mp_defects_from *d);
  * borrowed ones, logging what each segment had and got. */
 mp_status mp_defects_from_apply(const mp_defects_from *d, const mlv_clip *clip,
                                 mp_clip_levels *cl, const mp_logger *log, mp_error *err);
+
+/* mp_prepass_run, then mp_defects_from_apply of d unless d is NULL or empty (count 0) or o
+ * looks for no defects. The borrowed map is not in the options hash: the sidecar holds the
+ * map it gives. */
+mp_status mp_defects_from_prepass(const mlv_clip *clip, const mp_prepass_options *o,
+                                  const mp_defects_from *d, const char *tool,
+                                  mp_clip_levels *out, mp_error *err);
 
 #endif

@@ -46,9 +46,6 @@ typedef struct mp_prepass_options {
     void *progress_opaque;
     int no_defects;              /* do not look for raw defects (empty rawfix maps) */
     const rawfix_dark *dark;     /* subtracted from every sample first; NULL: none */
-    const struct mp_defects_from *defects_from;  /* its sites replace the clip's own
-                                  * (defects_from.h); NULL: none. Not in the options hash: the
-                                  * sidecar holds the map it gives */
 } mp_prepass_options;
 
 void mp_prepass_options_default(mp_prepass_options *o);
