@@ -116,7 +116,11 @@ typedef struct mlvpipe_convert_settings {
                                    * levels_path (the sidecar holds the map) */
 } mlvpipe_convert_settings;
 
-MLVPIPE_API void mlvpipe_default_convert_settings(mlvpipe_convert_settings *s);
+/* Fills s with the defaults. The header passes the size of *s as it lays the struct out
+ * (API 4.1, version.h); the entry in parentheses is API 4.0's, for programs built before. */
+MLVPIPE_API void mlvpipe_default_convert_settings_sized(mlvpipe_convert_settings *s, size_t size);
+#define mlvpipe_default_convert_settings(s) mlvpipe_default_convert_settings_sized((s), sizeof *(s))
+MLVPIPE_API void (mlvpipe_default_convert_settings)(mlvpipe_convert_settings *s);
 
 typedef struct mlvpipe_convert_result {
     uint32_t selected, written, skipped, damaged;
@@ -127,8 +131,10 @@ typedef struct mlvpipe_convert_result {
 
 /* MLVPIPE_OK when every selected frame was written or skipped; MLVPIPE_ERR_DAMAGED when the
  * input is damaged (every intact frame still written, each damage logged). */
-MLVPIPE_API mlvpipe_status mlvpipe_convert(const mlvpipe_convert_settings *s,
-                                           mlvpipe_convert_result *result, mlvpipe_error *err);
+#define mlvpipe_convert(s, result, err)                                                        \
+    mlvpipe_convert_movie_sized((s), sizeof *(s), NULL, (result), (err))
+MLVPIPE_API mlvpipe_status (mlvpipe_convert)(const mlvpipe_convert_settings *s,
+                                             mlvpipe_convert_result *result, mlvpipe_error *err);
 
 /* The encoder of the ProRes formats (API 2.0; KS_SLICE 3.1), README "--prores-encoder": KS is
  * libavcodec's prores_ks coding each frame at one quantiser, the finest that keeps to the
@@ -150,10 +156,17 @@ typedef struct mlvpipe_movie_settings {
 /* mlvpipe_convert with movie settings (API 2.0; m NULL: the defaults). A setting the format
  * does not take (a ProRes encoder for another format), or a reserved field not zero, is
  * MLVPIPE_ERR_ARG before any work. */
-MLVPIPE_API mlvpipe_status mlvpipe_convert_movie(const mlvpipe_convert_settings *s,
-                                                 const mlvpipe_movie_settings *m,
-                                                 mlvpipe_convert_result *result,
-                                                 mlvpipe_error *err);
+MLVPIPE_API mlvpipe_status mlvpipe_convert_movie_sized(const mlvpipe_convert_settings *s,
+                                                       size_t size,
+                                                       const mlvpipe_movie_settings *m,
+                                                       mlvpipe_convert_result *result,
+                                                       mlvpipe_error *err);
+#define mlvpipe_convert_movie(s, m, result, err)                                               \
+    mlvpipe_convert_movie_sized((s), sizeof *(s), (m), (result), (err))
+MLVPIPE_API mlvpipe_status (mlvpipe_convert_movie)(const mlvpipe_convert_settings *s,
+                                                   const mlvpipe_movie_settings *m,
+                                                   mlvpipe_convert_result *result,
+                                                   mlvpipe_error *err);
 
 typedef struct mlvpipe_analyze_settings {
     const char *input;
@@ -172,7 +185,9 @@ typedef struct mlvpipe_analyze_settings {
                                    * defect sites */
 } mlvpipe_analyze_settings;
 
-MLVPIPE_API void mlvpipe_default_analyze_settings(mlvpipe_analyze_settings *s);
+MLVPIPE_API void mlvpipe_default_analyze_settings_sized(mlvpipe_analyze_settings *s, size_t size);
+#define mlvpipe_default_analyze_settings(s) mlvpipe_default_analyze_settings_sized((s), sizeof *(s))
+MLVPIPE_API void (mlvpipe_default_analyze_settings)(mlvpipe_analyze_settings *s);
 
 typedef struct mlvpipe_analyze_result {
     char *json;                   /* the sidecar's text when s->output is NULL; free() it */
@@ -183,9 +198,14 @@ typedef struct mlvpipe_analyze_result {
  * writes them as a sidecar (s->output) or returns its text (result->json). The segments'
  * levels are logged at MLVPIPE_LOG_INFO. MLVPIPE_ERR_DAMAGED: the clip has damage (logged),
  * the levels are still complete. */
-MLVPIPE_API mlvpipe_status mlvpipe_analyze(const mlvpipe_analyze_settings *s,
-                                           mlvpipe_analyze_result *result, mlvpipe_error *err);
+MLVPIPE_API mlvpipe_status mlvpipe_analyze_sized(const mlvpipe_analyze_settings *s, size_t size,
+                                                 mlvpipe_analyze_result *result,
+                                                 mlvpipe_error *err);
+#define mlvpipe_analyze(s, result, err) mlvpipe_analyze_sized((s), sizeof *(s), (result), (err))
+MLVPIPE_API mlvpipe_status (mlvpipe_analyze)(const mlvpipe_analyze_settings *s,
+                                             mlvpipe_analyze_result *result, mlvpipe_error *err);
 
+/* All zero is the default. */
 typedef struct mlvpipe_join_settings {
     const char *output;           /* .mov, .mkv or .nut: the container follows the extension */
     const char *const *segments;  /* one clip's --frames chunks, in any order */
@@ -205,8 +225,11 @@ typedef struct mlvpipe_join_result {
 /* Joins movie segments into one file without re-encoding (every packet copied as it is),
  * played in the order of their start times. Refuses segments whose streams differ, that
  * overlap by a frame or more, or (unless allow_gaps) that leave frames out between them. */
-MLVPIPE_API mlvpipe_status mlvpipe_join(const mlvpipe_join_settings *s,
-                                        mlvpipe_join_result *result, mlvpipe_error *err);
+MLVPIPE_API mlvpipe_status mlvpipe_join_sized(const mlvpipe_join_settings *s, size_t size,
+                                              mlvpipe_join_result *result, mlvpipe_error *err);
+#define mlvpipe_join(s, result, err) mlvpipe_join_sized((s), sizeof *(s), (result), (err))
+MLVPIPE_API mlvpipe_status (mlvpipe_join)(const mlvpipe_join_settings *s,
+                                          mlvpipe_join_result *result, mlvpipe_error *err);
 
 /* An output format mlvpipe_convert_settings.format can name, from the one table convert
  * uses. The library owns these structs (they live as long as the program) and may add

@@ -63,22 +63,37 @@ typedef struct mlvpipe_plan_settings {
     const char *defects_from;
 } mlvpipe_plan_settings;
 
-MLVPIPE_API void mlvpipe_default_plan_settings(mlvpipe_plan_settings *s);
+/* Fills s with the defaults (the size of *s as the header lays it out: version.h). */
+MLVPIPE_API void mlvpipe_default_plan_settings_sized(mlvpipe_plan_settings *s, size_t size);
+#define mlvpipe_default_plan_settings(s) mlvpipe_default_plan_settings_sized((s), sizeof *(s))
+MLVPIPE_API void (mlvpipe_default_plan_settings)(mlvpipe_plan_settings *s);
 
 /* Writes the job for clip (its GUID, frame numbers and audio) into *out (release it with
  * mlvpipe_text_free). MLVPIPE_ERR_ARG: settings that cannot make a job (a format that does
  * not join, a control character, a path too long); errors reading the clip's frame list
  * name the frame index; a clip without frames is MLVPIPE_ERR_FORMAT. */
-MLVPIPE_API mlvpipe_status mlvpipe_plan(const mlvpipe_clip *clip, const mlvpipe_plan_settings *s,
-                                        mlvpipe_text *out, mlvpipe_error *err);
+MLVPIPE_API mlvpipe_status mlvpipe_plan_sized(const mlvpipe_clip *clip,
+                                              const mlvpipe_plan_settings *s, size_t size,
+                                              mlvpipe_text *out, mlvpipe_error *err);
+#define mlvpipe_plan(clip, s, out, err) mlvpipe_plan_sized((clip), (s), sizeof *(s), (out), (err))
+MLVPIPE_API mlvpipe_status (mlvpipe_plan)(const mlvpipe_clip *clip,
+                                          const mlvpipe_plan_settings *s, mlvpipe_text *out,
+                                          mlvpipe_error *err);
 
 /* The words of the first chunk's convert task, as every engine runs it (the program first,
  * then "convert"; the other chunks differ only in --frames and a movie segment's name), so
  * that a caller can check the options before planning. *argv is NULL-terminated with *argc
  * words; release it with mlvpipe_argv_free. Errors as mlvpipe_plan's. */
-MLVPIPE_API mlvpipe_status mlvpipe_plan_task_argv(const mlvpipe_clip *clip,
-                                                  const mlvpipe_plan_settings *s, char ***argv,
-                                                  uint32_t *argc, mlvpipe_error *err);
+MLVPIPE_API mlvpipe_status mlvpipe_plan_task_argv_sized(const mlvpipe_clip *clip,
+                                                        const mlvpipe_plan_settings *s,
+                                                        size_t size, char ***argv,
+                                                        uint32_t *argc, mlvpipe_error *err);
+#define mlvpipe_plan_task_argv(clip, s, argv, argc, err)                                       \
+    mlvpipe_plan_task_argv_sized((clip), (s), sizeof *(s), (argv), (argc), (err))
+MLVPIPE_API mlvpipe_status (mlvpipe_plan_task_argv)(const mlvpipe_clip *clip,
+                                                    const mlvpipe_plan_settings *s,
+                                                    char ***argv, uint32_t *argc,
+                                                    mlvpipe_error *err);
 MLVPIPE_API void mlvpipe_argv_free(char **argv);
 
 #endif

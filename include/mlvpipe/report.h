@@ -37,7 +37,10 @@ typedef struct mlvpipe_report_settings {
     void *clip_done_opaque;
 } mlvpipe_report_settings;
 
-MLVPIPE_API void mlvpipe_default_report_settings(mlvpipe_report_settings *s);
+/* Fills s with the defaults (the size of *s as the header lays it out: version.h). */
+MLVPIPE_API void mlvpipe_default_report_settings_sized(mlvpipe_report_settings *s, size_t size);
+#define mlvpipe_default_report_settings(s) mlvpipe_default_report_settings_sized((s), sizeof *(s))
+MLVPIPE_API void (mlvpipe_default_report_settings)(mlvpipe_report_settings *s);
 
 typedef struct mlvpipe_report_result {
     uint32_t clips, ok, damaged, failed;
@@ -48,7 +51,11 @@ typedef struct mlvpipe_report_result {
  * cannot be read is shown as such and does not stop the others. Returns MLVPIPE_OK when all
  * clips were read cleanly; else the first failing clip's status (MLVPIPE_ERR_DAMAGED when
  * all failures are damage), or the output's error. */
-MLVPIPE_API mlvpipe_status mlvpipe_report(const mlvpipe_report_settings *s,
-                                          mlvpipe_report_result *result, mlvpipe_error *err);
+MLVPIPE_API mlvpipe_status mlvpipe_report_sized(const mlvpipe_report_settings *s, size_t size,
+                                                mlvpipe_report_result *result,
+                                                mlvpipe_error *err);
+#define mlvpipe_report(s, result, err) mlvpipe_report_sized((s), sizeof *(s), (result), (err))
+MLVPIPE_API mlvpipe_status (mlvpipe_report)(const mlvpipe_report_settings *s,
+                                            mlvpipe_report_result *result, mlvpipe_error *err);
 
 #endif

@@ -2,10 +2,25 @@
  * a way old callers would notice (and the shared library's soname with it); the minor number
  * when something is added; the patch number for fixes that leave the API as it is.
  *
- * ABI: a minor version adds functions, enum values at the end, and members at the end of
- * structs the library owns and hands out by const pointer (mlvpipe_format). Structs the
- * caller allocates (settings, results, mlvpipe_clip_info, mlvpipe_error, mlvpipe_text) keep
- * their size and layout until the next major version.
+ * ABI, from 4.1 on: the ABI of 4.0 is kept, and a minor version only adds: functions, enum
+ * values at the end, members at the end of the settings structs (below) and of the structs
+ * the library owns and hands out by const pointer (mlvpipe_format). The other structs the
+ * caller allocates (results, mlvpipe_clip_info, mlvpipe_error, mlvpipe_text) keep their size
+ * and layout until a major version, which changes the soname; tests/build/abi.sh runs a
+ * program built against the 4.0 headers on the library of today.
+ *
+ * Settings (convert, analyze, join, plan, report) grow without a new major version:
+ * every call that takes a settings struct is a macro passing the size of the caller's struct
+ * as its header lays it out (mlvpipe_convert(s, r, e) is
+ * mlvpipe_convert_movie_sized(s, sizeof *s, NULL, r, e)). The library reads that many bytes
+ * over its defaults: members an older header lacks keep their defaults, and a newer header's
+ * members it does not know must be zero (else MLVPIPE_ERR_ARG). So fill settings with
+ * mlvpipe_default_*_settings (or all zero for join) and set what you need; never copy a
+ * settings struct between programs built against different headers. A new member goes at the
+ * end, and the struct keeps no tail padding (add reserved members up to its alignment), so
+ * that every byte past an older struct's size is a member. The names in parentheses,
+ * (mlvpipe_convert) ..., are API 4.0's entries, which take 4.0's layout.
+ * mlvpipe_movie_settings has reserved room (zero) for members of its own instead.
  *
  * 1.0: clips, frames, convert, analyze, join, logging, progress.
  * 1.1: mlvpipe_clip_describe, mlvpipe_plan (plan.h), mlvpipe_format_at/_find,
@@ -19,12 +34,15 @@
  * 3.1: MLVPIPE_PRORES_KS_SLICE; MLVPIPE_PRORES_KS codes each frame at one quantiser.
  * 4.0: settings the caller allocates grow (soname libmlvpipe.so.4): .defects_from in
  *      mlvpipe_convert_settings, mlvpipe_analyze_settings and mlvpipe_plan_settings, another
- *      clip's raw-defect map (`--defects-from`). */
+ *      clip's raw-defect map (`--defects-from`).
+ * 4.1: settings that grow without breaking the ABI (above): the *_sized entries, which the
+ *      header's macros call with the size of the caller's struct; soname still
+ *      libmlvpipe.so.4. Later minor versions only add. */
 #ifndef MLVPIPE_VERSION_H
 #define MLVPIPE_VERSION_H
 
 #define MLVPIPE_API_VERSION_MAJOR 4
-#define MLVPIPE_API_VERSION_MINOR 0
+#define MLVPIPE_API_VERSION_MINOR 1
 #define MLVPIPE_API_VERSION_PATCH 0
 
 #define MLVPIPE_API_VERSION_INT(major, minor, patch) (((major) << 16) | ((minor) << 8) | (patch))

@@ -1,5 +1,5 @@
 /* The public API's status, logging and progress, over common/mp_status.h and
- * pipeline/progress.h. The public enums carry the internal values, so they convert by cast. */
+ * engine/progress.h. The public enums carry the internal values, so they convert by cast. */
 #include "api_internal.h"
 
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 
 #include "common/mp_cpu.h"
 #include "common/mp_frame.h"
-#include "pipeline/progress.h"
+#include "engine/progress.h"
 
 _Static_assert((int)MLVPIPE_ERR_RANGE == (int)MP_ERR_RANGE &&
                (int)MLVPIPE_ERR_INTERRUPTED == (int)MP_ERR_INTERRUPTED &&

@@ -1,20 +1,20 @@
 /* mlvpipe_convert, mlvpipe_analyze, mlvpipe_join: the public face of pipeline/convert.h,
- * pipeline/prepass.h with levels_io.h, and encode/av/join.h. */
+ * analysis/prepass.h with levels_io.h, and movie/join.h. */
 #include "api_internal.h"
 
 #include <stdlib.h>
 
 #include "common/out_file.h"
 #include "develop/develop.h"
-#include "encode/av/av_sink.h"
-#include "encode/av/join.h"
-#include "encode/formats.h"
+#include "movie/av_sink.h"
+#include "movie/join.h"
+#include "pipeline/formats.h"
 #include "pipeline/convert.h"
-#include "pipeline/dark_load.h"
-#include "pipeline/defects_from.h"
-#include "pipeline/inputs.h"
-#include "pipeline/levels_io.h"
-#include "pipeline/prepass.h"
+#include "analysis/dark_load.h"
+#include "analysis/defects_from.h"
+#include "analysis/inputs.h"
+#include "analysis/levels_io.h"
+#include "analysis/prepass.h"
 #include "rawfix/rawfix.h"
 #include "reader/mlv_reader.h"
 
@@ -35,11 +35,21 @@ _Static_assert((int)MLVPIPE_HIGHLIGHTS_CLIP == (int)DEVELOP_HIGHLIGHT_CLIP &&
                "highlights mirror develop/develop.h");
 _Static_assert((int)MLVPIPE_NAMING_RESOLVE == (int)MP_NAMING_RESOLVE, "naming mirrors sink.h");
 
-void mlvpipe_default_convert_settings(mlvpipe_convert_settings *s)
+/* The size of each settings struct in API 4.0, whose entries took no size. */
+#define CONVERT_4_0 MP_API_END(mlvpipe_convert_settings, defects_from)
+#define ANALYZE_4_0 MP_API_END(mlvpipe_analyze_settings, defects_from)
+#define JOIN_4_0 MP_API_END(mlvpipe_join_settings, log)
+/* No tail padding, where a newer header's member would go unnoticed (version.h): name the
+ * last member here when one is added. */
+_Static_assert(sizeof(mlvpipe_convert_settings) == CONVERT_4_0 &&
+               sizeof(mlvpipe_analyze_settings) == ANALYZE_4_0 &&
+               sizeof(mlvpipe_join_settings) == JOIN_4_0, "settings end with their last member");
+
+void mlvpipe_default_convert_settings_sized(mlvpipe_convert_settings *given, size_t size)
 {
     mp_convert_options o;
     mp_convert_options_default(&o);
-    *s = (mlvpipe_convert_settings){
+    const mlvpipe_convert_settings s = {
         .format = o.format,
         .audio = o.audio,
         .force_phase = o.force_phase,
@@ -49,6 +59,12 @@ void mlvpipe_default_convert_settings(mlvpipe_convert_settings *s)
         .wb = MLVPIPE_WB_AS_SHOT,
         .wb_gains = {1, 1, 1},
     };
+    mp_api_settings_out(given, size, &s, sizeof s);
+}
+
+void (mlvpipe_default_convert_settings)(mlvpipe_convert_settings *s)
+{
+    mlvpipe_default_convert_settings_sized(s, CONVERT_4_0);
 }
 
 /* The progress callback of one convert run, in public terms. */
@@ -65,10 +81,17 @@ static void relay_progress(void *opaque, const mp_progress_event *ev)
     r->fn(r->opaque, &p);
 }
 
-mlvpipe_status mlvpipe_convert(const mlvpipe_convert_settings *s, mlvpipe_convert_result *result,
-                               mlvpipe_error *err)
+mlvpipe_status (mlvpipe_convert)(const mlvpipe_convert_settings *s,
+                                 mlvpipe_convert_result *result, mlvpipe_error *err)
 {
-    return mlvpipe_convert_movie(s, NULL, result, err);
+    return mlvpipe_convert_movie_sized(s, CONVERT_4_0, NULL, result, err);
+}
+
+mlvpipe_status (mlvpipe_convert_movie)(const mlvpipe_convert_settings *s,
+                                       const mlvpipe_movie_settings *m,
+                                       mlvpipe_convert_result *result, mlvpipe_error *err)
+{
+    return mlvpipe_convert_movie_sized(s, CONVERT_4_0, m, result, err);
 }
 
 /* A movie setting the format does not take, or a reserved field set: the message, else NULL. */
@@ -85,9 +108,9 @@ static const char *movie_refusal(const mlvpipe_movie_settings *m, const char *fo
     return NULL;
 }
 
-mlvpipe_status mlvpipe_convert_movie(const mlvpipe_convert_settings *s,
-                                     const mlvpipe_movie_settings *m,
-                                     mlvpipe_convert_result *result, mlvpipe_error *err)
+static mlvpipe_status convert_movie(const mlvpipe_convert_settings *s,
+                                    const mlvpipe_movie_settings *m,
+                                    mlvpipe_convert_result *result, mlvpipe_error *err)
 {
     mp_convert_options o;
     mp_convert_options_default(&o);
@@ -177,11 +200,32 @@ mlvpipe_status mlvpipe_convert_movie(const mlvpipe_convert_settings *s,
     return mp_api_status(st, &e, err);
 }
 
-void mlvpipe_default_analyze_settings(mlvpipe_analyze_settings *s)
+mlvpipe_status mlvpipe_convert_movie_sized(const mlvpipe_convert_settings *given, size_t size,
+                                           const mlvpipe_movie_settings *m,
+                                           mlvpipe_convert_result *result, mlvpipe_error *err)
+{
+    mlvpipe_convert_settings s;
+    mlvpipe_default_convert_settings_sized(&s, sizeof s);
+    mlvpipe_status st = mp_api_settings_in(&s, sizeof s, given, size, CONVERT_4_0, "convert",
+                                           err);
+    if (st == MLVPIPE_OK)
+        return convert_movie(&s, m, result, err);
+    if (result)
+        *result = (mlvpipe_convert_result){0};
+    return st;
+}
+
+void mlvpipe_default_analyze_settings_sized(mlvpipe_analyze_settings *given, size_t size)
 {
     mp_prepass_options o;
     mp_prepass_options_default(&o);
-    *s = (mlvpipe_analyze_settings){.force_phase = o.force_phase};
+    const mlvpipe_analyze_settings s = {.force_phase = o.force_phase};
+    mp_api_settings_out(given, size, &s, sizeof s);
+}
+
+void (mlvpipe_default_analyze_settings)(mlvpipe_analyze_settings *s)
+{
+    mlvpipe_default_analyze_settings_sized(s, ANALYZE_4_0);
 }
 
 static void log_levels(const mp_logger *log, const mp_clip_levels *cl)
@@ -200,8 +244,8 @@ static void log_levels(const mp_logger *log, const mp_clip_levels *cl)
     }
 }
 
-mlvpipe_status mlvpipe_analyze(const mlvpipe_analyze_settings *s,
-                               mlvpipe_analyze_result *result, mlvpipe_error *err)
+static mlvpipe_status analyze(const mlvpipe_analyze_settings *s, mlvpipe_analyze_result *result,
+                              mlvpipe_error *err)
 {
     mp_prepass_options po;
     mp_prepass_options_default(&po);
@@ -243,11 +287,11 @@ mlvpipe_status mlvpipe_analyze(const mlvpipe_analyze_settings *s,
             st = mp_error_set(&e, MP_ERR_NOMEM, "%s", oe.msg);
         if (st == MP_OK)
             st = mp_defects_from_load(s->defects_from, &po, &borrowed, &e);
-        po.defects_from = &borrowed;
     }
     mp_clip_levels cl;
     if (st == MP_OK)
-        st = mp_prepass_run(clip, &po, s->tool ? s->tool : DEFAULT_TOOL, &cl, &e);
+        st = mp_defects_from_prepass(clip, &po, &borrowed, s->tool ? s->tool : DEFAULT_TOOL,
+                                     &cl, &e);
     mp_defects_from_free(&borrowed);
     mp_rawfix_dark_free(&dark);
     mp_mlv_clip_close(clip);
@@ -267,8 +311,28 @@ mlvpipe_status mlvpipe_analyze(const mlvpipe_analyze_settings *s,
     return mp_api_status(st, &e, err);
 }
 
-mlvpipe_status mlvpipe_join(const mlvpipe_join_settings *s, mlvpipe_join_result *result,
-                            mlvpipe_error *err)
+mlvpipe_status mlvpipe_analyze_sized(const mlvpipe_analyze_settings *given, size_t size,
+                                     mlvpipe_analyze_result *result, mlvpipe_error *err)
+{
+    mlvpipe_analyze_settings s;
+    mlvpipe_default_analyze_settings_sized(&s, sizeof s);
+    mlvpipe_status st = mp_api_settings_in(&s, sizeof s, given, size, ANALYZE_4_0, "analyze",
+                                           err);
+    if (st == MLVPIPE_OK)
+        return analyze(&s, result, err);
+    if (result)
+        *result = (mlvpipe_analyze_result){0};
+    return st;
+}
+
+mlvpipe_status (mlvpipe_analyze)(const mlvpipe_analyze_settings *s,
+                                 mlvpipe_analyze_result *result, mlvpipe_error *err)
+{
+    return mlvpipe_analyze_sized(s, ANALYZE_4_0, result, err);
+}
+
+static mlvpipe_status join(const mlvpipe_join_settings *s, mlvpipe_join_result *result,
+                           mlvpipe_error *err)
 {
     farm_join_options o = {
         .output = s->output,
@@ -291,6 +355,24 @@ mlvpipe_status mlvpipe_join(const mlvpipe_join_settings *s, mlvpipe_join_result 
             .output_failed = on_output,
         };
     return mp_api_status(st, &e, err);
+}
+
+mlvpipe_status mlvpipe_join_sized(const mlvpipe_join_settings *given, size_t size,
+                                  mlvpipe_join_result *result, mlvpipe_error *err)
+{
+    mlvpipe_join_settings s = {0};   /* all zero: the defaults */
+    mlvpipe_status st = mp_api_settings_in(&s, sizeof s, given, size, JOIN_4_0, "join", err);
+    if (st == MLVPIPE_OK)
+        return join(&s, result, err);
+    if (result)
+        *result = (mlvpipe_join_result){0};
+    return st;
+}
+
+mlvpipe_status (mlvpipe_join)(const mlvpipe_join_settings *s, mlvpipe_join_result *result,
+                              mlvpipe_error *err)
+{
+    return mlvpipe_join_sized(s, JOIN_4_0, result, err);
 }
 
 /* libav keeps one process-wide callback, so the logger must outlive its use: keep a copy. */

@@ -6,7 +6,7 @@
 
 #include <stdlib.h>
 
-#include "pipeline/sampling.h"
+#include "engine/sampling.h"
 
 static void check_dual_iso_pixels(info_report *r)
 {

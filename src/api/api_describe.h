@@ -8,7 +8,7 @@
 #include "api_internal.h"
 #include "common/json.h"
 #include "dualiso/dualiso.h"
-#include "pipeline/prepass.h"
+#include "analysis/prepass.h"
 #include "reader/mlv_reader.h"
 
 /* Frames spread over the clip whose pixels are checked for dual ISO. */

@@ -1,10 +1,10 @@
-/* mlvpipe_format_at, mlvpipe_format_find: the public face of encode/formats.h, made once. */
+/* mlvpipe_format_at, mlvpipe_format_find: the public face of pipeline/formats.h, made once. */
 #include "api_internal.h"
 
 #include <pthread.h>
 #include <string.h>
 
-#include "encode/formats.h"
+#include "pipeline/formats.h"
 
 _Static_assert((int)MLVPIPE_FORMAT_AUDIO_BESIDE == (int)MP_AUDIO_BESIDE &&
                (int)MLVPIPE_FORMAT_AUDIO_MUXED == (int)MP_AUDIO_MUXED &&

@@ -1,12 +1,12 @@
 /* mlvpipe_plan: the public face of farm/plan.h, with the clip's facts read through the
- * reader and the format's container from encode/formats.h. */
+ * reader and the format's container from pipeline/formats.h. */
 #include "api_internal.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "encode/formats.h"
+#include "pipeline/formats.h"
 #include "farm/plan.h"
 
 _Static_assert((int)MLVPIPE_PLAN_SLURM == (int)FARM_SLURM &&
@@ -14,9 +14,19 @@ _Static_assert((int)MLVPIPE_PLAN_SLURM == (int)FARM_SLURM &&
                (int)MLVPIPE_PLAN_JSON == (int)FARM_JSON, "engines mirror farm/plan.h");
 _Static_assert(MLVPIPE_PLAN_MAX_EXTRA == FARM_MAX_EXTRA, "same option lists");
 
-void mlvpipe_default_plan_settings(mlvpipe_plan_settings *s)
+/* The size of the plan settings in API 4.0, whose entries took no size. */
+#define PLAN_4_0 MP_API_END(mlvpipe_plan_settings, defects_from)
+_Static_assert(sizeof(mlvpipe_plan_settings) == PLAN_4_0, "no tail padding (version.h)");
+
+void mlvpipe_default_plan_settings_sized(mlvpipe_plan_settings *given, size_t size)
 {
-    *s = (mlvpipe_plan_settings){.chunk_size = 1000, .phase = -1, .requeues = 3};
+    const mlvpipe_plan_settings s = {.chunk_size = 1000, .phase = -1, .requeues = 3};
+    mp_api_settings_out(given, size, &s, sizeof s);
+}
+
+void (mlvpipe_default_plan_settings)(mlvpipe_plan_settings *s)
+{
+    mlvpipe_default_plan_settings_sized(s, PLAN_4_0);
 }
 
 /* The clip's GUID, frame numbers (*numbers, malloc'd) and audio into p. */
@@ -95,10 +105,23 @@ static mp_status prepare(const mlvpipe_clip *clip, const mlvpipe_plan_settings *
     return st;
 }
 
-mlvpipe_status mlvpipe_plan(const mlvpipe_clip *clip, const mlvpipe_plan_settings *s,
-                            mlvpipe_text *out, mlvpipe_error *err)
+/* The caller's settings of any API version (version.h) into s. */
+static mlvpipe_status take(mlvpipe_plan_settings *s, const mlvpipe_plan_settings *given,
+                           size_t size, mlvpipe_error *err)
+{
+    mlvpipe_default_plan_settings_sized(s, sizeof *s);
+    return mp_api_settings_in(s, sizeof *s, given, size, PLAN_4_0, "plan", err);
+}
+
+mlvpipe_status mlvpipe_plan_sized(const mlvpipe_clip *clip, const mlvpipe_plan_settings *given,
+                                  size_t size, mlvpipe_text *out, mlvpipe_error *err)
 {
     *out = (mlvpipe_text){0};
+    mlvpipe_plan_settings full;
+    mlvpipe_status taken = take(&full, given, size, err);
+    if (taken != MLVPIPE_OK)
+        return taken;
+    const mlvpipe_plan_settings *s = &full;
     farm_plan p;
     uint32_t *numbers;
     farm_chunk *chunks;
@@ -116,11 +139,23 @@ mlvpipe_status mlvpipe_plan(const mlvpipe_clip *clip, const mlvpipe_plan_setting
     return mp_api_text(&text, "plan", out, err);
 }
 
-mlvpipe_status mlvpipe_plan_task_argv(const mlvpipe_clip *clip, const mlvpipe_plan_settings *s,
-                                      char ***argv, uint32_t *argc, mlvpipe_error *err)
+mlvpipe_status (mlvpipe_plan)(const mlvpipe_clip *clip, const mlvpipe_plan_settings *s,
+                              mlvpipe_text *out, mlvpipe_error *err)
+{
+    return mlvpipe_plan_sized(clip, s, PLAN_4_0, out, err);
+}
+
+mlvpipe_status mlvpipe_plan_task_argv_sized(const mlvpipe_clip *clip,
+                                            const mlvpipe_plan_settings *given, size_t size,
+                                            char ***argv, uint32_t *argc, mlvpipe_error *err)
 {
     *argv = NULL;
     *argc = 0;
+    mlvpipe_plan_settings full;
+    mlvpipe_status taken = take(&full, given, size, err);
+    if (taken != MLVPIPE_OK)
+        return taken;
+    const mlvpipe_plan_settings *s = &full;
     farm_plan p;
     uint32_t *numbers;
     farm_chunk *chunks;
@@ -131,6 +166,12 @@ mlvpipe_status mlvpipe_plan_task_argv(const mlvpipe_clip *clip, const mlvpipe_pl
     free(chunks);
     free(numbers);
     return st == MP_OK ? MLVPIPE_OK : mp_api_status(st, &e, err);
+}
+
+mlvpipe_status (mlvpipe_plan_task_argv)(const mlvpipe_clip *clip, const mlvpipe_plan_settings *s,
+                                        char ***argv, uint32_t *argc, mlvpipe_error *err)
+{
+    return mlvpipe_plan_task_argv_sized(clip, s, PLAN_4_0, argv, argc, err);
 }
 
 void mlvpipe_argv_free(char **argv)

@@ -9,15 +9,25 @@
 #include "common/out_file.h"
 #include "report/report.h"
 
-void mlvpipe_default_report_settings(mlvpipe_report_settings *s)
+/* The size of the report settings in API 4.0, whose entries took no size. */
+#define REPORT_4_0 MP_API_END(mlvpipe_report_settings, clip_done_opaque)
+_Static_assert(sizeof(mlvpipe_report_settings) == REPORT_4_0, "no tail padding (version.h)");
+
+void mlvpipe_default_report_settings_sized(mlvpipe_report_settings *given, size_t size)
 {
     mp_report_options o;
     mp_report_options_default(&o);
-    *s = (mlvpipe_report_settings){
+    const mlvpipe_report_settings s = {
         .samples = o.samples,
         .thumbs = o.thumbs,
         .thumb_width = o.thumb_width,
     };
+    mp_api_settings_out(given, size, &s, sizeof s);
+}
+
+void (mlvpipe_default_report_settings)(mlvpipe_report_settings *s)
+{
+    mlvpipe_default_report_settings_sized(s, REPORT_4_0);
 }
 
 typedef mp_status (*render_fn)(const mp_clip_report *const *, uint32_t, const char *, char **,
@@ -45,8 +55,8 @@ static void keep_worst(mp_status st, const mp_error *e, mp_status *worst, mp_err
     *worst_err = *e;
 }
 
-mlvpipe_status mlvpipe_report(const mlvpipe_report_settings *s, mlvpipe_report_result *result,
-                              mlvpipe_error *err)
+static mlvpipe_status report(const mlvpipe_report_settings *s, mlvpipe_report_result *result,
+                             mlvpipe_error *err)
 {
     mlvpipe_report_result local;
     result = result ? result : &local;
@@ -106,4 +116,24 @@ mlvpipe_status mlvpipe_report(const mlvpipe_report_settings *s, mlvpipe_report_r
     if (st != MP_OK)
         return mp_api_status(st, &e, err);
     return mp_api_status(worst, &worst_err, err);
+}
+
+mlvpipe_status mlvpipe_report_sized(const mlvpipe_report_settings *given, size_t size,
+                                    mlvpipe_report_result *result, mlvpipe_error *err)
+{
+    mlvpipe_report_settings s;
+    mlvpipe_default_report_settings_sized(&s, sizeof s);
+    mlvpipe_status st = mp_api_settings_in(&s, sizeof s, given, size, REPORT_4_0, "report",
+                                           err);
+    if (st == MLVPIPE_OK)
+        return report(&s, result, err);
+    if (result)
+        *result = (mlvpipe_report_result){0};
+    return st;
+}
+
+mlvpipe_status (mlvpipe_report)(const mlvpipe_report_settings *s, mlvpipe_report_result *result,
+                                mlvpipe_error *err)
+{
+    return mlvpipe_report_sized(s, REPORT_4_0, result, err);
 }

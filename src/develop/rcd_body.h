@@ -16,8 +16,8 @@
  * which reads green at +-2, which reads the direction at +-1 and the CFA at +-4, the
  * direction reading the CFA at +-4 again: 10 rows (DEMOSAIC_RCD_CONTEXT keeps 12).
  *
- * Written once: rcd_LEVEL.c (c, sse2, avx2, neon) define FN and include this file, built
- * with their level's flags (meson.build); elementwise IEEE operations in a fixed order, no
+ * Written once: rcd_c.c, x86/rcd_sse2.c, x86/rcd_avx2.c and arm/rcd_neon.c define FN and
+ * include this file, built with their level's flags (meson.build); elementwise IEEE operations in a fixed order, no
  * FMA, so each level gives the C reference's bits (demosaic.h mp_demosaic_rcd dispatches). */
 #include "demosaic.h"
 

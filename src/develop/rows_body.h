@@ -1,7 +1,7 @@
-/* mp_develop_frame's row kernels (develop_dsp.h), written once; rows_LEVEL.c (c, sse2, avx2,
- * neon) define FN and include this file, and meson builds each with its level's flags
- * (-ffp-contract=off -fno-trapping-math: the latter only lets the compiler evaluate both
- * sides of a select, which changes no value). The loops are branch-free over restrict
+/* mp_develop_frame's row kernels (develop_dsp.h), written once; rows_c.c, x86/rows_sse2.c,
+ * x86/rows_avx2.c and arm/rows_neon.c define FN and include this file, and meson builds each
+ * with its level's flags (-ffp-contract=off -fno-trapping-math: the latter only lets the
+ * compiler evaluate both sides of a select, which changes no value). The loops are branch-free over restrict
  * pointers so that the compiler vectorises them; every lookup index is clamped into the
  * table, so computing all sides of a select reads nothing outside it. */
 #include <math.h>

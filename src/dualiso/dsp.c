@@ -1,17 +1,6 @@
-/* The blend and denoise kernels in C and the table of versions per instruction-set level. */
+/* The denoise kernels in C and the table of versions per instruction-set level (the blend
+ * kernels in C are blend_c.c, which the SIMD levels also call for their tails). */
 #include "dualiso/dsp.h"
-
-void mp_dualiso_blend_noise_c(const dualiso_blend_row *r, uint32_t x0, uint32_t x1)
-{
-    for (uint32_t x = x0; x < x1; x++)
-        dualiso_blend_noise_px(r, x);
-}
-
-void mp_dualiso_blend_mix_c(const dualiso_blend_row *r, uint32_t x0, uint32_t x1)
-{
-    for (uint32_t x = x0; x < x1; x++)
-        dualiso_blend_mix_px(r, x);
-}
 
 DUALISO_DN_DEFINE(c)
 

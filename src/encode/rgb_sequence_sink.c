@@ -1,30 +1,21 @@
-/* The "tiff" and "exr" sinks: developed RGB, one file per frame, PATH/<folder>/<frame name>.EXT
- * (naming.h) as the "dng" sink names them. The picture is the whole active area
- * (mp_raw_active_area; odd sizes kept, unlike movies); pixels kept as an anamorphic mode
- * recorded them carry their aspect (rgb_image.h). Each file is complete on its own, so
- * frames may be written from several threads and in any order; a lost frame has no file. */
+/* RGB sequences (rgb_sequence.h) and the "tiff" sink: developed RGB, one file per frame,
+ * PATH/<folder>/<frame name>.EXT (naming.h) as the "dng" sink names them. The picture is the
+ * whole active area (mp_raw_active_area; odd sizes kept, unlike movies); pixels kept as an
+ * anamorphic mode recorded them carry their aspect (rgb_image.h). Each file is complete on
+ * its own, so frames may be written from several threads and in any order; a lost frame has
+ * no file. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/out_file.h"
 #include "encode/naming.h"
-#include "encode/rgb_image.h"
+#include "encode/rgb_sequence.h"
 
-typedef mp_status (*encode_fn)(const mp_rgb_image *im, uint8_t **out, size_t *len,
-                               mp_error *err);
-
-typedef struct rgb_sequence {
-    mp_sink_params p;
-    char folder[PATH_MAX];
-    uint32_t area[4];                /* top, left, bottom, right */
-    uint32_t aspect[2];              /* the pixels' width : height; 0: square */
-} rgb_sequence;
-
-static mp_status sequence_open(void *priv, const char *path, const mp_sink_params *p,
+mp_status mp_rgb_sequence_open(void *priv, const char *path, const mp_sink_params *p,
                                mp_error *err)
 {
-    rgb_sequence *s = priv;
+    mp_rgb_sequence *s = priv;
     s->p = *p;
     mp_raw_active_area(&p->meta.raw, p->meta.raw.width, p->meta.raw.height, s->area);
     if (p->pixel_aspect.num > 0 && p->pixel_aspect.den > 0) {
@@ -34,8 +25,8 @@ static mp_status sequence_open(void *priv, const char *path, const mp_sink_param
     return mp_sequence_folder_open(path, p, s->folder, err);
 }
 
-static mp_status sequence_write(rgb_sequence *s, const mp_rgb_frame *rgb, encode_fn encode,
-                                mp_error *err)
+mp_status mp_rgb_sequence_write(mp_rgb_sequence *s, const mp_rgb_frame *rgb,
+                                mp_rgb_image_fn encode, mp_error *err)
 {
     const uint32_t *a = s->area;
     if (a[2] > rgb->height || a[3] > rgb->width)
@@ -60,15 +51,4 @@ static mp_status sequence_write(rgb_sequence *s, const mp_rgb_frame *rgb, encode
     return st;
 }
 
-#define RGB_SEQUENCE_SINK(id, encoder)                                                         \
-    static mp_status write_##id(void *priv, const mp_rgb_frame *rgb, mp_error *err)            \
-    {                                                                                          \
-        return sequence_write(priv, rgb, encoder, err);                                        \
-    }                                                                                          \
-    const mp_sink_ops mp_sink_##id = {                                                         \
-        .name = #id, .priv_size = sizeof(rgb_sequence), .concurrent_frames = 1,                \
-        .open = sequence_open, .write_rgb = write_##id,                                        \
-    };   /* no finish or abort: each file is committed when written, or removed on failure */
-
-RGB_SEQUENCE_SINK(tiff, mp_rgb_image_tiff)
-RGB_SEQUENCE_SINK(exr, mp_rgb_image_exr)
+MP_RGB_SEQUENCE_SINK(tiff, mp_rgb_image_tiff)

@@ -2,25 +2,12 @@
 
 #include <stdatomic.h>
 #include <stdlib.h>
-#include <string.h>
-
-#include "encode/formats.h"
-
-extern const mp_sink_ops mp_sink_wav;
 
 struct mp_sink {
     const mp_sink_ops *ops;
     void *priv;
     atomic_uint_fast64_t frames, audio_bytes;
 };
-
-const mp_sink_ops *mp_sink_find(const char *name)
-{
-    const mp_format *f = mp_format_find(name);
-    if (f)
-        return f->ops;
-    return name && !strcmp(name, "wav") ? &mp_sink_wav : NULL;   /* beside a sequence only */
-}
 
 mp_status mp_sink_open(mp_sink **out, const mp_sink_ops *ops, const char *path,
                        const mp_sink_params *p, mp_error *err)

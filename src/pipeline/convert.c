@@ -11,21 +11,21 @@
 #include "common/out_file.h"
 #include "develop/stretch.h"
 #include "dualiso/dualiso.h"
-#include "encode/formats.h"
+#include "pipeline/formats.h"
 #include "encode/naming.h"
 #include "encode/sink.h"
 #include "encode/timecode.h"
 #include "reader/mlv_reader.h"
 #include "pipeline/cache_key.h"
-#include "pipeline/frame_range.h"
-#include "pipeline/inputs.h"
-#include "pipeline/levels_io.h"
-#include "pipeline/dark_load.h"
-#include "pipeline/defects_from.h"
-#include "pipeline/prepass.h"
-#include "pipeline/sampling.h"
+#include "engine/frame_range.h"
+#include "analysis/inputs.h"
+#include "analysis/levels_io.h"
+#include "analysis/dark_load.h"
+#include "analysis/defects_from.h"
+#include "analysis/prepass.h"
+#include "engine/sampling.h"
 #include "pipeline/stale.h"
-#include "pipeline/workpool.h"
+#include "engine/workpool.h"
 
 #define AUDIO_CHUNK (1u << 20)
 /* Frames the grey-world white balance pools (spread over the whole clip): enough to average
@@ -420,7 +420,7 @@ static mp_status load_levels(job *j, const mp_prepass_options *po, mp_error *err
         if (st == MP_OK)
             st = mp_clip_levels_match(&j->levels, j->clip, po, j->o->levels_path, err);
     } else {
-        st = mp_prepass_run(j->clip, po, j->o->tool, &j->levels, err);
+        st = mp_defects_from_prepass(j->clip, po, &j->borrowed, j->o->tool, &j->levels, err);
     }
     if (st != MP_OK)
         return st;
@@ -812,7 +812,6 @@ static mp_status convert_clip(job *j, mp_convert_result *res, mp_error *err)
     if (o->defects_from && (o->raw_fixes & (RAWFIX_FOCUS | RAWFIX_BAD))) {
         if ((st = mp_defects_from_load(o->defects_from, &po, &j->borrowed, err)))
             return st;
-        po.defects_from = &j->borrowed;
     }
     mp_dualiso_options_default(&j->dopt);
     j->dopt.chroma_smooth = o->chroma_smooth;

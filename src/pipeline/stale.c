@@ -6,7 +6,7 @@
 
 #include "common/out_file.h"
 #include "encode/naming.h"
-#include "pipeline/levels_io.h"
+#include "analysis/levels_io.h"
 
 typedef struct name_set {
     uint64_t *hashes;       /* sorted */

@@ -1,5 +1,5 @@
-/* rawfix_measure's row kernels, written once; rows_c.c, rows_sse2.c, rows_avx2.c and
- * rows_neon.c define FN and include this file, and meson builds each with its instruction
+/* rawfix_measure's row kernels, written once; rows_c.c, x86/rows_sse2.c, x86/rows_avx2.c
+ * and arm/rows_neon.c define FN and include this file, and meson builds each with its instruction
  * set's flags (-ffp-contract=off -fno-trapping-math: the latter only lets the compiler
  * evaluate both sides of a select, which changes no value). The loops are branch-free over
  * restrict pointers so that the compiler vectorises them. */

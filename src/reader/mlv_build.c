@@ -1,44 +1,11 @@
 /* Builds the clip index: collects frames, audio blocks, metadata and damage while the chunks
  * are walked, then sorts frames by number, drops duplicates, counts gaps, and assigns each
  * frame the RAWI/EXPO/DISO/WBAL in force at its timestamp. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mlv_internal.h"
-
-void mp_mlv_add_damage(mlv_clip *c, mlv_damage_kind kind, uint32_t chunk, uint64_t offset,
-                    const char *fmt, ...)
-{
-    char line[sizeof c->damage->message];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    mp_log(&c->log, MP_LOG_WARNING, "%s", line);
-    c->damage_seen++;
-
-    if (c->info.damage_count >= MLV_DAMAGE_MAX) {
-        c->info.damage_omitted++;
-        return;
-    }
-    if (c->info.damage_count == c->damage_cap) {
-        uint32_t cap = c->damage_cap ? 2 * c->damage_cap : 8;
-        mlv_damage *d = realloc(c->damage, cap * sizeof *d);
-        if (!d) {
-            c->info.damage_omitted++;
-            return;
-        }
-        c->damage = d;
-        c->damage_cap = cap;
-    }
-    mlv_damage *d = &c->damage[c->info.damage_count++];
-    d->kind = kind;
-    d->chunk = chunk;
-    d->offset = offset;
-    memcpy(d->message, line, sizeof d->message);
-}
 
 /* Grows *array (of `size`-byte elements) so that one more fits. */
 static int grow(void **array, uint32_t *cap, uint32_t count, size_t size)

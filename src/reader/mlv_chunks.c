@@ -11,12 +11,6 @@
 #include "common/mp_read.h"
 #include "mlv_internal.h"
 
-const char *mp_mlv_base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
-
 static int is_digit(char ch) { return ch >= '0' && ch <= '9'; }
 
 /* Extension kind: 'M' for .MLV/.Mnn, 'R' for .RAW/.Rnn, 0 otherwise; *numbered when .Mnn/.Rnn. */

@@ -85,9 +85,12 @@ struct mlv_clip {
     uint8_t kept[MLV_BLOCK_BKUP + 1];
 };
 
-/* mlv_build.c: accumulation while indexing, then sorting and metadata assignment. */
+/* mlv_damage.c: the damage list (logged as a warning too) and the name messages give a file. */
 void mp_mlv_add_damage(mlv_clip *c, mlv_damage_kind kind, uint32_t chunk, uint64_t offset,
                     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+const char *mp_mlv_base_name(const char *path);
+
+/* mlv_build.c: accumulation while indexing, then sorting and metadata assignment. */
 mp_status mp_mlv_add_frame(mlv_clip *c, const mlv_entry *e, mp_error *err);
 mp_status mp_mlv_add_audio(mlv_clip *c, const mlv_entry *e, mp_error *err);
 /* Any non-VIDF/AUDF block, found at offset of chunk: per-frame kinds become events, the rest
@@ -115,7 +118,6 @@ void mp_mlv_chunk_drop(mlv_chunk *ch);
  * that retries short reads and EINTR, or a copy. */
 ssize_t mp_mlv_chunk_pread(const mlv_chunk *ch, void *dst, size_t len, uint64_t offset);
 mp_status mp_mlv_find_chunks(mlv_clip *c, const char *path, int no_spanning, mp_error *err);
-const char *mp_mlv_base_name(const char *path);
 
 /* mlv_index.c: walks one MLV chunk by block headers. */
 mp_status mp_mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err);

@@ -10,11 +10,11 @@
 
 #include "common/mp_camera_color.h"
 #include "common/mp_white.h"
-#include "pipeline/dark_load.h"
-#include "pipeline/inputs.h"
-#include "pipeline/prepass.h"
-#include "pipeline/sampling.h"
-#include "pipeline/workpool.h"
+#include "analysis/dark_load.h"
+#include "analysis/inputs.h"
+#include "analysis/prepass.h"
+#include "engine/sampling.h"
+#include "engine/workpool.h"
 #include "rawfix/rawfix.h"
 
 #define MAX_GAPS 4096u

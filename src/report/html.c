@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encode/av/png.h"
+#include "movie/png.h"
 #include "rawfix/rawfix.h"
 #include "svg.h"
 

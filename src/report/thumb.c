@@ -6,7 +6,7 @@
 
 #include <stdlib.h>
 
-#include "encode/av/png.h"
+#include "movie/png.h"
 
 static mp_status shrink(const mp_frame *in, uint32_t width, mp_frame *out, mp_error *err)
 {

@@ -29,7 +29,7 @@ others=$(nm -D --defined-only "$libdir/libmlvpipe.so.4" | awk '{print $3}' | gre
 [ -z "$others" ] || fail "libmlvpipe.so exports more than the API: $(echo $others | head -c 300)"
 
 export PKG_CONFIG_PATH=$(dirname "$pc") PKG_CONFIG_SYSROOT_DIR=$dest
-# libav is opened at run time by the movie code only (src/encode/av/av_load.c): neither the
+# libav is opened at run time by the movie code only (src/movie/av_load.c): neither the
 # library, nor the CLI, nor what links them statically may need it at start.
 for f in "$libdir/libmlvpipe.so.4" "$dest$prefix/bin/mlvpipe"; do
     readelf -d "$f" | grep -q 'NEEDED.*libav' && fail "$f links libav: $(readelf -d "$f" | grep NEEDED)"

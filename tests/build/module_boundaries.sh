@@ -3,7 +3,7 @@
 # probe that includes a header of a module it does not declare fails to compile with exactly
 # the include folders that module is built with (its own and its declared modules', with
 # theirs), while the headers it may use compile; and no source reaches another folder with
-# a relative #include "../...".
+# a relative #include "../..."; doc/architecture.md's module table names every module.
 # usage: module_boundaries.sh SRC_ROOT CC MOD:DEP,DEP ...
 set -u
 src=$1 cc=$2
@@ -57,5 +57,10 @@ if grep -rn --include='*.c' --include='*.h' '#[[:space:]]*include[[:space:]]*"\.
     "$src/src" "$src/tools" "$src/tests" >"$tmp/relative"; then
     fail "relative includes: $(head -n 5 "$tmp/relative")"
 fi
+# doc/architecture.md §2 has a row for every module (what it owns, what it knows nothing of).
+for mod in "${!deps[@]}"; do
+    grep -q "^| \`$mod\` |" "$src/doc/architecture.md" ||
+        fail "doc/architecture.md: no row for the module $mod in the module table"
+done
 echo "$allowed allowed and $refused refused includes probed over ${#deps[@]} modules"
 finish

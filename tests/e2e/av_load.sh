@@ -1,6 +1,6 @@
 #!/bin/bash
 # libav is loaded at run time by the commands that need it and by nothing else
-# (src/encode/av/av_load.c): info, DNG and md5 conversions never map libavcodec,
+# (src/movie/av_load.c): info, DNG and md5 conversions never map libavcodec,
 # libavformat or libavutil (the loader's own log says what it maps), a movie does, and
 # without the libraries a movie fails with one line naming the library and its package,
 # exit 5, nothing written. MLVPIPE_AV_LIBDIR pointing at the real libraries works, so its

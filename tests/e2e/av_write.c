@@ -1,4 +1,4 @@
-/* av_write: writes a movie through encode/av from a deterministic synthetic RGB pattern and
+/* av_write: writes a movie through src/movie from a deterministic synthetic RGB pattern and
  * audio, for the av_*.sh end-to-end tests; also dumps the pattern and compares decoded frames.
  *
  *   av_write --kind K -o PATH|- [--size WxH] [--frames A-B] [--fps N/D] [--threads T]
@@ -27,9 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encode/av/av_audio.h"
-#include "encode/av/av_sink.h"
-#include "encode/av/av_timing.h"
+#include "movie/av_audio.h"
+#include "movie/av_sink.h"
+#include "movie/av_timing.h"
 
 typedef struct options {
     const char *kind, *out, *dump_rgb, *dump_audio, *psnr;
@@ -222,7 +222,7 @@ static int dump_audio(const options *o)
     return bad;
 }
 
-/* Y'CbCr -> R'G'B' in double, written here independently of src/encode/av: Kr/Kb of the
+/* Y'CbCr -> R'G'B' in double, written here independently of src/movie: Kr/Kb of the
  * matrix ffprobe reported, ITU-T H.273 quantisation at the decoder's bit depth. */
 typedef struct inverse {
     double kr, kb;

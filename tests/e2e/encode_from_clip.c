@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "encode/sink.h"
+#include "pipeline/formats.h"
 #include "reader/mlv_reader.h"
 
 static int fail(const mp_error *err)

@@ -13,6 +13,7 @@
 #include "encode/naming.h"
 #include "common/out_file.h"
 #include "encode/sink.h"
+#include "pipeline/formats.h"
 
 /* Full-range values: every bit of every sample gets exercised. */
 static void make_frame(mp_frame *f, uint32_t bits, uint32_t number)

@@ -5,7 +5,7 @@
 # of the lossless FFV1 of the same clip, aw's and ks's bytes do not depend on --threads, and the
 # option is a usage error for formats that are not ProRes. On noisy content (the sensor
 # simulator, single ISO), ks (one quantiser per frame) keeps every frame within prores_ks's
-# budget for the profile (its PSNR against ks-slice is the unit test encode-av-prores: exact
+# budget for the profile (its PSNR against ks-slice is the unit test movie-prores: exact
 # there, while here swscale's Y'CbCr would differ from ours by more than the codecs do).
 # usage: prores_encoder.sh MLVPIPE MLVSYNTH
 set -u

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "common/json.h"
-#include "pipeline/levels_io.h"
+#include "analysis/levels_io.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

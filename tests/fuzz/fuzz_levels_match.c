@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "dualiso/dualiso.h"
-#include "pipeline/levels_io.h"
-#include "pipeline/prepass.h"
+#include "analysis/levels_io.h"
+#include "analysis/prepass.h"
 #include "rawfix/rawfix.h"
 #include "reader/mlv_reader.h"
 

@@ -1,4 +1,4 @@
-/* bench_av: movie encoding speed at 1920x1080 through encode/av (av_sink.h): ProRes 422 HQ,
+/* bench_av: movie encoding speed at 1920x1080 through src/movie (av_sink.h): ProRes 422 HQ,
  * ProRes 4444 and FFV1 with 1 and 2 encoder threads, written into a tmpfs file, plus our
  * RGB -> 10-bit Y'CbCr conversion alone. Frames are the synth benchmark scene (log ramp,
  * stripes, zone plate, patches) drifting 3 px per frame, log-encoded with a colour tint and
@@ -14,8 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "encode/av/av_sink.h"
-#include "encode/av/av_yuv.h"
+#include "movie/av_sink.h"
+#include "movie/av_yuv.h"
 #include "synth/synth.h"
 
 enum { W = 1920, H = 1080, FRAMES = 4 };

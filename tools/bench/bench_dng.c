@@ -11,6 +11,7 @@
 
 #include "encode/dng.h"
 #include "encode/sink.h"
+#include "pipeline/formats.h"
 #include "synth/synth.h"
 
 enum { W = 1920, H = 1080, FILES = 16 };

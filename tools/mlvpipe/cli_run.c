@@ -69,8 +69,6 @@ int cli_parse_progress(const char *s, cli_progress_mode *out)
     return 0;
 }
 
-atomic_int cli_progress_line_open;
-
 void cli_progress_init(cli_progress *p, cli_progress_mode mode, int to_stdout, double every_s)
 {
     memset(p, 0, sizeof *p);

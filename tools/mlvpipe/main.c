@@ -1,88 +1,9 @@
 /* mlvpipe: Magic Lantern raw video (MLV, RAW, dual ISO) to CinemaDNG and movies. */
-#include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "cli_run.h"
-
-int cli_verbosity = 1;
-
-/* -q holds back the last warnings instead of dropping them: an error that follows often
- * points at them ("see warnings"), so they are printed just before it. */
-#define HELD_WARNINGS 16
-static pthread_mutex_t held_lock = PTHREAD_MUTEX_INITIALIZER;
-static char held[HELD_WARNINGS][512];
-static unsigned held_count;      /* warnings held so far; the ring keeps the last 16 */
-
-static void cli_print(mlvpipe_log_level level, const char *msg)
-{
-    static const char *const names[] = {"error", "warning", "info", "debug"};
-    pthread_mutex_lock(&held_lock);
-    if (level == MLVPIPE_LOG_WARNING && cli_verbosity == 0) {
-        snprintf(held[held_count++ % HELD_WARNINGS], sizeof held[0], "%s", msg);
-    } else if (level == MLVPIPE_LOG_ERROR && held_count) {
-        if (held_count > HELD_WARNINGS)
-            fprintf(stderr, "mlvpipe: (%u earlier warnings not shown)\n",
-                    held_count - HELD_WARNINGS);
-        for (unsigned i = held_count > HELD_WARNINGS ? held_count - HELD_WARNINGS : 0;
-             i < held_count; i++)
-            fprintf(stderr, "mlvpipe: warning: %s\n", held[i % HELD_WARNINGS]);
-        held_count = 0;
-    }
-    pthread_mutex_unlock(&held_lock);
-    if ((int)level > cli_verbosity && level != MLVPIPE_LOG_ERROR)
-        return;
-    /* Over an open progress line, which the next update redraws below the message. */
-    fprintf(stderr, "%smlvpipe: %s: %s\n",
-            atomic_load(&cli_progress_line_open) ? "\r\033[K" : "", names[level], msg);
-}
-
-static void cli_api_log_fn(void *opaque, mlvpipe_log_level level, const char *msg)
-{
-    (void)opaque;
-    cli_print(level, msg);
-}
-
-const mlvpipe_logger cli_api_logger = {cli_api_log_fn, NULL};
-
-void cli_log(mlvpipe_log_level level, const char *fmt, ...)
-{
-    char msg[2 * sizeof ((mlvpipe_error *)0)->message];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    cli_print(level, msg);
-}
-
-int cli_usage_error(const char *command, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "mlvpipe %s: ", command);
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n(see 'mlvpipe %s --help')\n", command);
-    va_end(ap);
-    return EXIT_USAGE;
-}
-
-int cli_exit_for_input(mlvpipe_status st)
-{
-    switch (st) {
-    case MLVPIPE_OK: return EXIT_OK;
-    case MLVPIPE_ERR_DAMAGED: return EXIT_DAMAGED;
-    case MLVPIPE_ERR_INTERRUPTED: return EXIT_INTERRUPTED;
-    case MLVPIPE_ERR_ARG: return EXIT_USAGE;
-    case MLVPIPE_ERR_IO:
-    case MLVPIPE_ERR_FORMAT:
-    case MLVPIPE_ERR_UNSUPPORTED:
-    case MLVPIPE_ERR_RANGE: return EXIT_INPUT;
-    case MLVPIPE_ERR_NOMEM: return EXIT_INTERNAL;
-    }
-    return EXIT_INTERNAL;
-}
 
 static const struct command {
     const char *name;

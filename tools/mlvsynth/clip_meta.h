@@ -4,14 +4,10 @@
 #define MLVSYNTH_CLIP_META_H
 
 #include "common/mp_meta.h"
+#include "lv_window.h"
 #include "options.h"
 
 #define CLIP_HEADER_TS 1000u    /* timestamp of the header blocks, us */
-
-/* Where the recorded frame lies in the LiveView buffer (VIDF cropPos / panPos). */
-typedef struct clip_window {
-    uint16_t crop_x, crop_y, pan_x, pan_y;
-} clip_window;
 
 typedef struct clip_meta {
     mp_raw_info raw;
@@ -32,10 +28,6 @@ typedef struct clip_meta {
     const char *info_text;
     const char *version_text;
 } clip_meta;
-
-/* Where the first frame's (0, 0) lies in the LiveView buffer, and the width of the buffer's
- * left optical black (all 0 without --camera-geometry: the frame is the buffer). */
-void clip_frame_origin(const synth_options *o, uint32_t *x, uint32_t *y, uint32_t *left_ob);
 
 /* Fails if the dual-ISO optical-black borders do not fit the frame. */
 mp_status clip_meta_build(clip_meta *m, const synth_options *opt, mp_error *err);

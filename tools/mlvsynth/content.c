@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clip_meta.h"
+#include "lv_window.h"
 
 uint16_t content_pattern(uint32_t x, uint32_t y, uint32_t frame, uint32_t bits)
 {

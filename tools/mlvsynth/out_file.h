@@ -1,20 +1,19 @@
-/* out_file: an output file written under a temporary name (NAME.partial) and renamed to its
- * final name only when complete, so a reader never sees a half-written clip under a real
- * clip name. Without overwrite, an existing final name is never replaced. */
+/* out_file: an output file of mlvsynth, written through common/out_file.h (under a hidden
+ * temporary name, renamed to its final name only when complete, so a reader never sees a
+ * half-written clip under a real clip name; without overwrite, an existing final name is
+ * never replaced), plus what a synthetic clip needs besides: the bytes written so far, cutting
+ * the end off (a truncated recording), and the names of a spanned clip's chunks. */
 #ifndef MLVSYNTH_OUT_FILE_H
 #define MLVSYNTH_OUT_FILE_H
 
 #include <stdint.h>
-#include <stdio.h>
 
 #include "common/mp_status.h"
+#include "common/out_file.h"
 
 typedef struct out_file {
-    FILE *fp;
-    char *path;       /* final name */
-    char *tmp_path;   /* name while writing */
+    mp_out_file file;
     uint64_t size;    /* bytes written so far */
-    int overwrite;
 } out_file;
 
 /* Fails with MP_ERR_IO if path exists and overwrite is 0. */

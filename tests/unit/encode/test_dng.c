@@ -18,6 +18,7 @@
 #include "common/mp_white.h"
 #include "encode/dng.h"
 #include "encode/sink.h"
+#include "pipeline/formats.h"
 #include "tiff_parse.h"
 
 static void fill_frame(mp_frame *f, uint32_t w, uint32_t h, uint32_t bits, uint32_t number)

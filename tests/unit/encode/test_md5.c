@@ -13,6 +13,7 @@
 
 #include "encode/md5.h"
 #include "encode/sink.h"
+#include "pipeline/formats.h"
 
 /* samples/synthetic/README.md: (37x + 101y + 7919f + (xy mod 13)) mod 2^b */
 static void pattern(mp_frame *f, uint32_t bits, uint32_t frame)

@@ -12,6 +12,7 @@
 
 #include "encode/sink.h"
 #include "encode/wav.h"
+#include "pipeline/formats.h"
 
 static uint32_t rd16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
 static uint32_t rd32(const uint8_t *p) { return rd16(p) | rd16(p + 2) << 16; }

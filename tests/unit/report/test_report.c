@@ -13,7 +13,7 @@
 #include <cmocka.h>
 #include <libavcodec/avcodec.h>
 
-#include "encode/av/png.h"
+#include "movie/png.h"
 #include "report_priv.h"
 
 #define BLACK 2048u

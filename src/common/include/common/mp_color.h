@@ -1,5 +1,5 @@
 /* mp_color: the colour of developed pictures, as develop makes them and the movie sinks tag
- * them (encode/av/color_tags.h maps these to libavutil's tags). */
+ * them (movie/color_tags.h maps these to libavutil's tags). */
 #ifndef MP_COLOR_H
 #define MP_COLOR_H
 

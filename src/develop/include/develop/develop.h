@@ -1,5 +1,5 @@
 /* develop: raw CFA frame -> 16-bit planar RGB for the movie sinks (which tag its colour with
- * encode/av/color_tags.h).
+ * movie/color_tags.h).
  *
  * Pipeline per frame, all in float:
  *   1. black/white normalisation and white balance on the CFA, clipped to 1.0: gains are scaled

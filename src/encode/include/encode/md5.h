@@ -13,7 +13,7 @@
 #include "common/mp_status.h"
 
 /* MD5 (RFC 1321) of a byte stream, our own: the md5 sink must not need libav, which is
- * loaded only for movies (encode/av/av_load.h). */
+ * loaded only for movies (movie/av_load.h). */
 typedef struct mp_md5 {
     uint32_t state[4];
     uint64_t bytes;

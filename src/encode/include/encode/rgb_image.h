@@ -1,8 +1,9 @@
 /* encode/rgb_image: one developed RGB picture (16-bit samples, 65535 = 1.0, in the --gamut and
  * --curve it was developed with) to the bytes of one image file, for the image-sequence sinks
- * "tiff" and "exr" (rgb_sequence_sink.c). Neither file carries colour tags: TIFF and OpenEXR
- * have no field for a transfer curve short of an ICC profile or a chromaticities attribute,
- * which we do not write; doc/outputs.md says what the values are. */
+ * "tiff" and "exr" (rgb_sequence.h; the OpenEXR writer is movie/exr_image.h). Neither file
+ * carries colour tags: TIFF and OpenEXR have no field for a transfer curve short of an ICC
+ * profile or a chromaticities attribute, which we do not write; doc/outputs.md says what the
+ * values are. */
 #ifndef MP_RGB_IMAGE_H
 #define MP_RGB_IMAGE_H
 
@@ -24,11 +25,4 @@ typedef struct mp_rgb_image {
  * 72 x den / num across (TIFF's only way to say a pixel's shape: the resolutions' ratio).
  * *out is malloc'ed (free it). */
 mp_status mp_rgb_image_tiff(const mp_rgb_image *im, uint8_t **out, size_t *len, mp_error *err);
-
-/* OpenEXR 2 scanline file from libavcodec's exr encoder: channels R, G, B as half floats
- * (value / 65535; half keeps 11 significant bits, so 16-bit codes round to within 2^-12 of
- * their value), ZIP compression in blocks of 16 lines; pixelAspectRatio the pixels' aspect
- * (1 when square). *out is malloc'ed. */
-mp_status mp_rgb_image_exr(const mp_rgb_image *im, uint8_t **out, size_t *len, mp_error *err);
-
 #endif

@@ -152,9 +152,6 @@ typedef struct mp_sink_ops {
 
 typedef struct mp_sink mp_sink;
 
-/* NULL if no format has that name. */
-const mp_sink_ops *mp_sink_find(const char *name);
-
 mp_status mp_sink_open(mp_sink **out, const mp_sink_ops *ops, const char *path,
                        const mp_sink_params *p, mp_error *err);
 /* Frames may arrive in any order. Thread-safe only when ops->concurrent_frames. */

@@ -29,7 +29,7 @@
 #include "common/mp_status.h"
 #include "develop/develop.h"
 #include "encode/sink.h"
-#include "pipeline/progress.h"
+#include "engine/progress.h"
 
 typedef struct mp_convert_options {
     const char *input;           /* the clip (.MLV, .RAW, or a chunk name) */
@@ -74,12 +74,12 @@ typedef struct mp_convert_options {
     mp_progress_fn progress;     /* optional; called from one thread at a time */
     void *progress_opaque;
     const char *cache_dir;       /* frame cache folder (created if missing); NULL: none */
-    const char *dark_path;       /* dark frame (pipeline/dark_load.h) subtracted from every
+    const char *dark_path;       /* dark frame (analysis/dark_load.h) subtracted from every
                                   * frame before the pre-pass and the repairs; NULL: none */
     int no_stretch;              /* developed outputs keep anamorphic pixels (the container
                                   * says their aspect) instead of being resampled square */
     const char *defects_from;    /* a clip whose raw-defect sites replace the ones the pre-pass
-                                  * finds (pipeline/defects_from.h); NULL: none. Not with
+                                  * finds (analysis/defects_from.h); NULL: none. Not with
                                   * levels_path: the sidecar holds the map */
 } mp_convert_options;
 

@@ -8,7 +8,7 @@
  * y mod 4, column x mod 2: a CFA colour, and in dual-ISO frames a field, whose blacks
  * differ). So the clip keeps its own black levels, whatever black the dark frame had or
  * claims, and subtraction works the same in both fields of a dual-ISO clip. Pure functions
- * on frames: the pipeline reads the dark frame's sources (pipeline/dark_load.h). */
+ * on frames: the pipeline reads the dark frame's sources (analysis/dark_load.h). */
 #ifndef MP_RAWFIX_DARK_H
 #define MP_RAWFIX_DARK_H
 

@@ -1,4 +1,4 @@
-/* reader/dng_frame: the raw samples of one DNG file, as a dark frame (pipeline/dark_load.h).
+/* reader/dng_frame: the raw samples of one DNG file, as a dark frame (analysis/dark_load.h).
  * Reads what our DNG writer makes (encode/dng.c) and DNGs laid out like it: a little- or
  * big-endian TIFF whose raw image (Photometric CFA, one sample per pixel) is IFD0 or IFD0's
  * first SubIFD, uncompressed (Compression 1), 10..16 bits (packed MSB first below 16: rows

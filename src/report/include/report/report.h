@@ -5,7 +5,7 @@
  * the gaps and damage of the time line.
  *
  * It reads frames the way `convert` does, through the same code: the reader, the levels
- * pre-pass (pipeline/prepass.h, which also finds the defect map), the raw repairs, the
+ * pre-pass (analysis/prepass.h, which also finds the defect map), the raw repairs, the
  * dual-ISO reconstruction and the develop module for the thumbnails. It looks only at frames
  * spread over the clip (the pre-pass's samples plus `samples` of its own, on the work pool),
  * so a long clip costs seconds. The result depends on the clip and the options only, never
@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #include "common/mp_status.h"
-#include "pipeline/levels_io.h"
+#include "analysis/levels_io.h"
 #include "reader/mlv_reader.h"
 
 #define MP_REPORT_FORMAT "mlvpipe-report"
@@ -46,7 +46,7 @@ typedef struct mp_report_options {
     uint32_t thumbs;              /* contact-sheet pictures among them (default 8) */
     uint32_t thumb_width;         /* pixels (default 192) */
     int no_defects;               /* do not look for raw defects (no map, no repairs) */
-    const char *dark;             /* a dark frame (pipeline/dark_load.h) subtracted from every
+    const char *dark;             /* a dark frame (analysis/dark_load.h) subtracted from every
                                    * frame first, as convert's; NULL: none */
     const atomic_int *cancel;
     mp_logger log;
