@@ -133,10 +133,9 @@ static mp_status reserve_bytes(uint8_t **p, size_t *capacity, size_t n, mp_error
     return MP_OK;
 }
 
-mp_status mp_mlv_read_payload(const mlv_clip *c, uint32_t index, mlv_payload *buf, mp_error *err)
+mp_status mp_mlv_source_read_payload(const mlv_clip *c, uint32_t index, mlv_payload *buf,
+                                     mp_error *err)
 {
-    buf->clip = NULL;   /* holds no frame until this read completes */
-    buf->size = 0;
     const mlv_entry *e = NULL;
     const mp_raw_info *r = NULL;
     mp_status st = frame_entry(c, index, &e, &r, err);
@@ -304,13 +303,10 @@ static mp_status decode_delta(const mlv_clip *c, const mlv_payload *target, mp_f
     return MP_OK;
 }
 
-mp_status mp_mlv_decode_payload(const mlv_clip *c, uint32_t index, const mlv_payload *buf,
-                             mp_frame *out, mlv_scratch *s, mp_error *err)
+mp_status mp_mlv_source_decode_payload(const mlv_clip *c, uint32_t index,
+                                       const mlv_payload *buf, mp_frame *out, mlv_scratch *s,
+                                       mp_error *err)
 {
-    if (!buf || buf->clip != c || buf->index != index)
-        return mp_error_set(err, MP_ERR_ARG, "%s: frame index %u: the payload given holds "
-                            "another frame (or none)", mp_mlv_base_name(c->chunks[0].path),
-                            index);
     /* mp_mlv_read_payload checked this frame's entry and RAWI; the clip is read-only since. */
     const mlv_entry *e = &c->frames[index];
     const mp_raw_info *r = &c->states[e->state].raw;
@@ -329,6 +325,23 @@ mp_status mp_mlv_decode_payload(const mlv_clip *c, uint32_t index, const mlv_pay
         c->info.compression == MLV_COMPRESSION_LJ92_DELTA)
         return decode_delta(c, buf, out, s, err);
     return decode_stored(c, buf, out, s, err);
+}
+
+mp_status mp_mlv_read_payload(const mlv_clip *c, uint32_t index, mlv_payload *buf, mp_error *err)
+{
+    buf->clip = NULL;   /* holds no frame until this read completes */
+    buf->size = 0;
+    return c->source->read_payload(c, index, buf, err);
+}
+
+mp_status mp_mlv_decode_payload(const mlv_clip *c, uint32_t index, const mlv_payload *buf,
+                                mp_frame *out, mlv_scratch *s, mp_error *err)
+{
+    if (!buf || buf->clip != c || buf->index != index)
+        return mp_error_set(err, MP_ERR_ARG, "%s: frame index %u: the payload given holds "
+                            "another frame (or none)", mp_mlv_base_name(c->chunks[0].path),
+                            index);
+    return c->source->decode_payload(c, index, buf, out, s, err);
 }
 
 mp_status mp_mlv_read_frame(const mlv_clip *c, uint32_t index, mp_frame *out, mlv_scratch *s,

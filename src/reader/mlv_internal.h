@@ -8,6 +8,7 @@
 
 #include "reader/mlv_blocks.h"
 #include "reader/mlv_reader.h"
+#include "source.h"
 
 /* Bounds that keep hostile files from making us allocate without limit. */
 #define MLV_DAMAGE_MAX 1000u        /* stored entries; further ones are only counted */
@@ -56,6 +57,8 @@ typedef struct mlv_event {
 
 struct mlv_clip {
     mlv_clip_info info;
+    const mp_source_ops *source;    /* the kind of input that filled the index (source.h) */
+    void *source_state;             /* the source's own, released by its close */
     mlv_chunk *chunks;
     mlv_entry *frames;      /* frame_count entries, sorted by number */
     mlv_entry *audio;       /* audio_count entries, sorted by number */
