@@ -3,6 +3,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "common/out_file.h"
 #include "encode/timecode.h"
@@ -41,12 +42,24 @@ void mp_name_folder(const mp_sink_params *p, char *out)
     name_base(p, out);
 }
 
+/* 1 when path names the input file (a still written next to itself). */
+static int is_input(const mp_sink_params *p, const char *path)
+{
+    struct stat a, b;
+    return p->input_path && !stat(path, &a) && !stat(p->input_path, &b) &&
+           a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 void mp_name_frame(const mp_sink_params *p, uint32_t number, char *out)
 {
     char base[MP_NAME_MAX];
     name_base(p, base);
     /* 64-bit so that number + 1 cannot wrap; 7 digits appear only past frame 999999. */
     unsigned long long n = (unsigned long long)number + (p->one_based ? 1 : 0);
+    if (p->still) {
+        snprintf(out, MP_NAME_MAX, "%.200s.%.16s", base, p->extension ? p->extension : "dng");
+        return;
+    }
     snprintf(out, MP_NAME_MAX, "%.200s_%06llu.%.16s", base, n,
              p->extension ? p->extension : "dng");
 }
@@ -64,10 +77,14 @@ mp_status mp_sequence_folder_open(const char *path, const mp_sink_params *p, cha
     char name[MP_NAME_MAX];
     mp_rational fps;
     mp_status st = mp_naming_check(p, err);
-    if (st == MP_OK)  /* a bad rate should fail here, not at every frame */
+    if (st == MP_OK && !p->still)  /* a bad rate should fail here, not at every frame */
         st = mp_sink_fps(p, &fps, err);
     if (st != MP_OK)
         return st;
+    if (p->still) {   /* the picture goes into PATH itself */
+        snprintf(folder, PATH_MAX, "%s", path && *path ? path : ".");
+        return path && *path ? mp_make_dir(path, err) : MP_OK;
+    }
     mp_name_folder(p, name);
     if (path && *path && (st = mp_make_dir(path, err)) != MP_OK)
         return st;
@@ -82,7 +99,11 @@ mp_status mp_sequence_frame_path(const char *folder, const mp_sink_params *p, ui
 {
     char name[MP_NAME_MAX];
     mp_name_frame(p, number, name);
-    return mp_path_join(out, PATH_MAX, folder, name, err);
+    mp_status st = mp_path_join(out, PATH_MAX, folder, name, err);
+    if (st == MP_OK && is_input(p, out))
+        return mp_error_set(err, MP_ERR_ARG, "%s is the input: not writing over it (choose "
+                            "another output folder)", out);
+    return st;
 }
 
 mp_status mp_path_join(char *out, size_t size, const char *dir, const char *name,

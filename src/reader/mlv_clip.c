@@ -80,8 +80,10 @@ static void detect_mislabelled(mlv_clip *c)
     }
 }
 
-/* In the order they are tried: MLV by its magic, legacy RAW by its name, stills by theirs. */
-static const mp_source_ops *const sources[] = {&mp_source_mlv, &mp_source_raw};
+/* In the order they are tried: MLV by its magic, legacy RAW by its name, stills by the TIFF
+ * header. */
+static const mp_source_ops *const sources[] = {&mp_source_mlv, &mp_source_raw,
+                                               &mp_source_still};
 
 static void free_build_state(mlv_clip *c)
 {

@@ -40,5 +40,6 @@ mp_status mp_mlv_source_decode_payload(const mlv_clip *c, uint32_t index, const 
 
 extern const mp_source_ops mp_source_mlv;     /* mlv_index.c: MLVI at offset 0 */
 extern const mp_source_ops mp_source_raw;     /* raw_legacy.c: a .RAW name and a RAWM footer */
+extern const mp_source_ops mp_source_still;   /* still.c: a TIFF (CR2, DNG) through LibRaw */
 
 #endif

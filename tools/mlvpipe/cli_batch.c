@@ -9,10 +9,15 @@
 
 #include "cli.h"
 
+/* Clips (.MLV, .RAW) and raw photos (.CR2, .DNG) by name. */
 static int is_clip_name(const char *name)
 {
+    static const char *const ext[] = {".mlv", ".raw", ".cr2", ".dng"};
     const char *dot = strrchr(name, '.');
-    return name[0] != '.' && dot && (!strcasecmp(dot, ".mlv") || !strcasecmp(dot, ".raw"));
+    for (size_t i = 0; name[0] != '.' && dot && i < sizeof ext / sizeof ext[0]; i++)
+        if (!strcasecmp(dot, ext[i]))
+            return 1;
+    return 0;
 }
 
 static int clip_entry(const struct dirent *e)
@@ -84,7 +89,8 @@ int cli_clips_collect(const char *command, char *const *operands, int count, cli
                 cli_log(MLVPIPE_LOG_ERROR, "out of memory");
                 return EXIT_INTERNAL;
             }
-            return cli_usage_error(command, "%s: a folder without .MLV or .RAW clips",
+            return cli_usage_error(command, "%s: a folder without clips or raw photos "
+                                   "(.MLV, .RAW, .CR2, .DNG)",
                                    operands[i]);
         }
     }

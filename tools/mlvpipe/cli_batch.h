@@ -10,8 +10,8 @@ typedef struct cli_clips {
 } cli_clips;
 
 /* The clips of the operands: a file as it is (a missing one too: its conversion reports
- * it), a folder as its .MLV and .RAW files (any case; not the .M00... chunks, which their
- * .MLV brings), sorted by name. EXIT_OK, or the usage error of command (no clip, a folder
+ * it), a folder as its .MLV, .RAW, .CR2 and .DNG files (any case; not the .M00... chunks,
+ * which their .MLV brings), sorted by name. EXIT_OK, or the usage error of command (no clip, a folder
  * without clips, the same clip twice). */
 int cli_clips_collect(const char *command, char *const *operands, int count, cli_clips *out);
 void cli_clips_free(cli_clips *c);

@@ -2,7 +2,8 @@
  * (doc/cinemadng.md 3). EXT is params.extension ("dng" when NULL).
  * Plain:   CLIP/CLIP_000000.EXT, CLIP/CLIP.wav (6+ digits, absolute 0-based frame number)
  * Resolve: CLIP_1_YYYY-MM-DD_HHMM_C0000/CLIP_1_YYYY-MM-DD_HHMM_C0000_000000.EXT (+ .wav),
- *          date and time of the recording start from RTCI (1970-01-01_0000 without RTCI). */
+ *          date and time of the recording start from RTCI (1970-01-01_0000 without RTCI).
+ * Still:   CLIP.EXT in PATH itself (params.still). */
 #ifndef MP_NAMING_H
 #define MP_NAMING_H
 
@@ -28,7 +29,8 @@ void mp_name_audio(const mp_sink_params *p, char *out);
  * given) and PATH/<folder>, whose path goes into folder (PATH_MAX bytes). */
 mp_status mp_sequence_folder_open(const char *path, const mp_sink_params *p, char *folder,
                                   mp_error *err);
-/* The path of frame `number`'s file in that folder (PATH_MAX bytes). */
+/* The path of frame `number`'s file in that folder (PATH_MAX bytes); MP_ERR_ARG when it is
+ * the input file itself (params.input_path). */
 mp_status mp_sequence_frame_path(const char *folder, const mp_sink_params *p, uint32_t number,
                                  char *out, mp_error *err);
 
