@@ -3,7 +3,6 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "common/out_file.h"
 #include "encode/timecode.h"
@@ -42,13 +41,6 @@ void mp_name_folder(const mp_sink_params *p, char *out)
     name_base(p, out);
 }
 
-/* 1 when path names the input file (a still written next to itself). */
-static int is_input(const mp_sink_params *p, const char *path)
-{
-    struct stat a, b;
-    return p->input_path && !stat(path, &a) && !stat(p->input_path, &b) &&
-           a.st_dev == b.st_dev && a.st_ino == b.st_ino;
-}
 
 void mp_name_frame(const mp_sink_params *p, uint32_t number, char *out)
 {
@@ -99,11 +91,7 @@ mp_status mp_sequence_frame_path(const char *folder, const mp_sink_params *p, ui
 {
     char name[MP_NAME_MAX];
     mp_name_frame(p, number, name);
-    mp_status st = mp_path_join(out, PATH_MAX, folder, name, err);
-    if (st == MP_OK && is_input(p, out))
-        return mp_error_set(err, MP_ERR_ARG, "%s is the input: not writing over it (choose "
-                            "another output folder)", out);
-    return st;
+    return mp_path_join(out, PATH_MAX, folder, name, err);
 }
 
 mp_status mp_path_join(char *out, size_t size, const char *dir, const char *name,

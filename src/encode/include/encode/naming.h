@@ -29,8 +29,7 @@ void mp_name_audio(const mp_sink_params *p, char *out);
  * given) and PATH/<folder>, whose path goes into folder (PATH_MAX bytes). */
 mp_status mp_sequence_folder_open(const char *path, const mp_sink_params *p, char *folder,
                                   mp_error *err);
-/* The path of frame `number`'s file in that folder (PATH_MAX bytes); MP_ERR_ARG when it is
- * the input file itself (params.input_path). */
+/* The path of frame `number`'s file in that folder (PATH_MAX bytes). */
 mp_status mp_sequence_frame_path(const char *folder, const mp_sink_params *p, uint32_t number,
                                  char *out, mp_error *err);
 

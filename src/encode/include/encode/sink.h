@@ -70,7 +70,6 @@ typedef struct mp_sink_params {
     /* A still (a one-frame clip that is a photo): sequences write PATH/CLIP.EXT with no
      * folder of their own, and DNGs carry no CinemaDNG timing (FrameRate, TimeCodes). */
     int still;
-    const char *input_path;          /* never written over, even with overwrite (NULL: none) */
 
     /* Sequences (DNG, TIFF, EXR): names of the folder and files, DNG storage */
     const char *extension;           /* of the frame files, from the format table; NULL: dng */
