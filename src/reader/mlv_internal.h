@@ -129,6 +129,11 @@ mp_status mp_mlv_read_mlvi(const mlv_chunk *ch, mlv_file_header *h, mp_error *er
 int mp_mlv_is_legacy_raw_name(const char *path);
 mp_status mp_mlv_index_legacy_raw(mlv_clip *c, mp_error *err);
 
+/* still_cr2.c: 1 (and where, why) when a CR2's slice tag does not add up to the raw width
+ * LibRaw found; 0 for a sound tag, a file without one, or not a CR2. */
+int mp_still_cr2_slices_problem(const uint8_t *bytes, size_t size, uint32_t raw_width,
+                                uint64_t *offset, char *why, size_t why_size);
+
 /* mlv_audio.c */
 mp_status mp_mlv_finish_audio(mlv_clip *c, mp_error *err);
 
