@@ -1,0 +1,222 @@
+/* Stills behind the reader's source interface: a CR2 written by the test tools' writer
+ * (tools/cr2synth) and a DNG written by ours open as one-frame clips through LibRaw, with the
+ * samples (masked borders included), levels, CFA, picture area and EXIF that were written;
+ * damaged stills (cut short, a slice tag that does not add up) are damage, never a crash; a
+ * file no source takes is refused with one line. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cr2_writer.h"
+#include "encode/dng.h"
+#include "reader/mlv_reader.h"
+
+enum { W = 96, H = 64, LEFT = 16, TOP = 8 };
+
+static uint16_t sample_at(uint32_t x, uint32_t y)
+{
+    if (x < LEFT || y < TOP)    /* masked: black and a little noise, each field its own */
+        return (uint16_t)(2048 + (y & 2 ? 3 : 0) + (x * 7 + y * 3) % 5);
+    return (uint16_t)(2100 + (x * 131 + y * 977) % 12000);
+}
+
+static uint16_t *samples(void)
+{
+    uint16_t *s = malloc(W * H * sizeof *s);
+    assert_non_null(s);
+    for (uint32_t y = 0; y < H; y++)
+        for (uint32_t x = 0; x < W; x++)
+            s[y * W + x] = sample_at(x, y);
+    return s;
+}
+
+static const cr2_meta meta = {
+    .model = "Canon EOS 5D Mark III", .model_id = 0x80000285u, .serial = 4242,
+    .owner = "A. Photographer", .lens = "EF24-70mm f/2.8L USM", .when = "2025:06:01 07:08:09",
+    .orientation = 8, .iso = 400, .shutter_num = 1, .shutter_den = 50, .aperture_x10 = 80,
+    .focal_mm = 35, .wb_rggb = {2048, 1024, 1024, 1536}, .black = 2048, .white = 15283};
+
+/* A CR2 of the samples in memory (slices slices, or a wrong slice tag). */
+static uint8_t *cr2(const uint16_t *s, uint32_t slices, int wrong, size_t *size)
+{
+    cr2_image img = {s, W, H, 14, LEFT, TOP, slices, (W / slices + 1) & ~1u, wrong};
+    uint8_t *file = NULL;
+    mp_error err = {0};
+    if (cr2_write(&img, &meta, &file, size, &err) != MP_OK)
+        fail_msg("cr2_write: %s", err.msg);
+    return file;
+}
+
+static mp_status open_bytes(mlv_clip **c, const char *name, const uint8_t *b, size_t n,
+                            mp_error *err)
+{
+    mlv_mem_file f = {name, b, n};
+    return mp_mlv_clip_open_memory(c, name, &f, 1, NULL, err);
+}
+
+static void cr2_is_a_one_frame_clip(void **state)
+{
+    (void)state;
+    uint16_t *s = samples();
+    size_t n = 0;
+    uint8_t *file = cr2(s, 3, 0, &n);
+    mlv_clip *c = NULL;
+    mp_error err = {0};
+    if (open_bytes(&c, "IMG_0001.CR2", file, n, &err) != MP_OK)
+        fail_msg("open: %s", err.msg);
+    const mlv_clip_info *in = mp_mlv_clip_get_info(c);
+    assert_int_equal(in->container, MLV_CONTAINER_STILL);
+    assert_string_equal(in->still_format, "CR2");
+    assert_int_equal(in->frame_count, 1);
+    assert_int_equal(in->damage_count, 0);
+    assert_int_equal(in->raw.width, W);
+    assert_int_equal(in->raw.height, H);
+    assert_int_equal(in->raw.bits, 14);
+    assert_int_equal(in->raw.black, 2048);      /* Canon's channel black levels */
+    assert_int_equal(in->raw.white, 15283);     /* and its specular white */
+    assert_int_equal(in->raw.cfa, MP_CFA_RGGB);
+    assert_int_equal(in->raw.active_area[0], TOP);
+    assert_int_equal(in->raw.active_area[1], LEFT);
+    assert_string_equal(in->camera.name, "Canon EOS 5D Mark III");
+    assert_int_equal(in->camera.model, 0x80000285u);
+    assert_string_equal(in->camera.serial, "4242");
+    assert_string_equal(in->lens.name, "EF24-70mm f/2.8L USM");
+    assert_int_equal(in->lens.focal_mm, 35);
+    assert_int_equal(in->lens.aperture_x100, 800);
+    assert_int_equal(in->exposure.iso, 400);
+    assert_int_equal(in->exposure.shutter_us, 20000);
+    assert_true(in->wall_clock.present);
+    assert_int_equal(in->wall_clock.year, 2025);
+    assert_int_equal(in->wall_clock.month, 6);
+    assert_int_equal(in->wall_clock.hour, 7);
+    assert_int_equal(in->wall_clock.second, 9);
+    assert_string_equal(in->photo.owner, "A. Photographer");
+    assert_int_equal(in->photo.orientation, 8);
+    /* as-shot multipliers 2, 1, 1.5 -> the neutral 0.5, 1, 0.667 as ML's custom gains */
+    assert_int_equal(in->white_balance.gain_r, 512);
+    assert_int_equal(in->white_balance.gain_g, 1024);
+    assert_int_equal(in->white_balance.gain_b, 683);
+    assert_false(in->dual_iso.present);         /* stills carry no DISO: pixels decide */
+
+    mp_frame f = {0};
+    mlv_scratch scratch = {0};
+    if (mp_mlv_read_frame(c, 0, &f, &scratch, &err) != MP_OK)
+        fail_msg("read: %s", err.msg);
+    assert_int_equal(f.width, W);
+    assert_int_equal(f.black, 2048);
+    assert_memory_equal(f.data, s, W * H * sizeof *s);
+    assert_int_equal(mp_mlv_read_frame(c, 1, &f, &scratch, &err), MP_ERR_RANGE);
+    mp_mlv_scratch_free(&scratch);
+    mp_frame_free(&f);
+    mp_mlv_clip_close(c);
+    free(file);
+    free(s);
+}
+
+/* Our own DNG writer's output read back: the samples and the tags that carry metadata. */
+static void our_dng_reads_back(void **state)
+{
+    (void)state;
+    uint16_t *s = samples();
+    mp_frame f = {.data = s, .capacity = W * H, .width = W, .height = H, .bits = 14,
+                  .black = 2048, .white = 15283, .cfa = MP_CFA_RGGB};
+    mp_sink_params p = {.still = 1};
+    snprintf(p.clip_name, sizeof p.clip_name, "IMG_0002");
+    p.meta.raw.width = W;
+    p.meta.raw.height = H;
+    const int32_t area[4] = {TOP, LEFT, H, W};
+    memcpy(p.meta.raw.active_area, area, sizeof area);
+    p.meta.camera = (mp_camera){.present = 1, .name = "Canon EOS 5D Mark III",
+                                .model = 0x80000285u, .serial = "99"};
+    p.meta.exposure = (mp_exposure){.present = 1, .iso = 800, .shutter_us = 4000};
+    p.meta.photo = (mp_photo){.present = 1, .owner = "B", .orientation = 3};
+    mp_frame_meta fm = {0};
+    uint8_t *dng = NULL;
+    size_t n = 0;
+    mp_error err = {0};
+    if (mp_dng_encode(&f, &fm, &p, &dng, &n, &err) != MP_OK)
+        fail_msg("dng: %s", err.msg);
+    mlv_clip *c = NULL;
+    if (open_bytes(&c, "IMG_0002.DNG", dng, n, &err) != MP_OK)
+        fail_msg("open: %s", err.msg);
+    const mlv_clip_info *in = mp_mlv_clip_get_info(c);
+    assert_string_equal(in->still_format, "DNG");
+    assert_int_equal(in->raw.black, 2048);
+    assert_int_equal(in->raw.white, 15283);
+    assert_int_equal(in->raw.active_area[0], TOP);
+    assert_int_equal(in->raw.active_area[1], LEFT);
+    assert_int_equal(in->raw.active_area[2], H);
+    assert_int_equal(in->raw.active_area[3], W);
+    assert_int_equal(in->exposure.iso, 800);
+    assert_int_equal(in->exposure.shutter_us, 4000);
+    assert_string_equal(in->camera.serial, "99");
+    assert_string_equal(in->photo.owner, "B");
+    assert_int_equal(in->photo.orientation, 3);
+    mp_frame g = {0};
+    mlv_scratch scratch = {0};
+    if (mp_mlv_read_frame(c, 0, &g, &scratch, &err) != MP_OK)
+        fail_msg("read: %s", err.msg);
+    assert_memory_equal(g.data, s, W * H * sizeof *s);
+    mp_mlv_scratch_free(&scratch);
+    mp_frame_free(&g);
+    mp_mlv_clip_close(c);
+    free(dng);
+    free(s);
+}
+
+static void damaged_stills(void **state)
+{
+    (void)state;
+    uint16_t *s = samples();
+    size_t n = 0;
+    uint8_t *file = cr2(s, 2, 0, &n);
+    mlv_clip *c = NULL;
+    mp_error err = {0};
+    /* cut inside the image data: one line naming the file and where it ends */
+    assert_int_equal(open_bytes(&c, "CUT.CR2", file, n - 100, &err), MP_ERR_DAMAGED);
+    assert_non_null(strstr(err.msg, "CUT.CR2: offset"));
+    assert_null(strchr(err.msg, '\n'));
+    free(file);
+
+    /* a slice tag that does not add up: opens with one damage entry, the frame is refused */
+    file = cr2(s, 2, 1, &n);
+    assert_int_equal(open_bytes(&c, "SLICE.CR2", file, n, &err), MP_OK);
+    const mlv_clip_info *in = mp_mlv_clip_get_info(c);
+    assert_int_equal(in->damage_count, 1);
+    assert_non_null(strstr(mp_mlv_clip_damage(c, 0)->message, "slice tag"));
+    mp_frame f = {0};
+    mlv_scratch scratch = {0};
+    assert_int_equal(mp_mlv_read_frame(c, 0, &f, &scratch, &err), MP_ERR_DAMAGED);
+    assert_non_null(strstr(err.msg, "SLICE.CR2"));
+    mp_mlv_scratch_free(&scratch);
+    mp_frame_free(&f);
+    mp_mlv_clip_close(c);
+
+    /* cut inside its headers: still damage; a TIFF that is no raw photo (one empty IFD) and
+     * a file no source takes are no still */
+    assert_int_equal(open_bytes(&c, "HEAD.CR2", file, 64, &err), MP_ERR_DAMAGED);
+    static const uint8_t tiff[4096] = {'I', 'I', 42, 0, 8, 0, 0, 0};
+    assert_int_equal(open_bytes(&c, "X.TIF", tiff, sizeof tiff, &err), MP_ERR_FORMAT);
+    assert_null(strchr(err.msg, '\n'));
+    static const uint8_t text[] = "hello, not a clip";
+    assert_int_equal(open_bytes(&c, "notes.txt", text, sizeof text, &err), MP_ERR_FORMAT);
+    assert_non_null(strstr(err.msg, "notes.txt: offset 0:"));
+    free(file);
+    free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(cr2_is_a_one_frame_clip),
+        cmocka_unit_test(our_dng_reads_back),
+        cmocka_unit_test(damaged_stills),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
