@@ -15,6 +15,7 @@
 /* Larger than any raw photo of a sensor within MP_FRAME_MAX_PIXELS (an uncompressed 16-bit
  * 64 Mpx DNG is 128 MiB), so a hostile size cannot make us read without bound. */
 #define STILL_MAX_BYTES (512ull << 20)
+#define STILL_MAX_LIBRAW_MB 512u
 
 typedef struct still_state {
     uint16_t *samples;          /* raw_width x raw_height, row-major */
@@ -308,6 +309,9 @@ static mp_status decode_with(mlv_clip *c, libraw_data_t *lr, const uint8_t *byte
                              mp_error *err)
 {
     mp_libraw.libraw_set_dataerror_handler(lr, on_data_error, c->source_state);
+    /* LibRaw's own bound on what a file may make it allocate (2 GiB by default), brought
+     * near ours: the largest frame we take is 128 MiB of samples */
+    lr->params.max_raw_memory_mb = STILL_MAX_LIBRAW_MB;
     int rc = mp_libraw.libraw_open_buffer(lr, (void *)bytes, size);
     if (rc != LIBRAW_SUCCESS)
         return libraw_failed(c, rc, "identify", err);
