@@ -303,11 +303,8 @@ static mp_status decode_delta(const mlv_clip *c, const mlv_payload *target, mp_f
     return MP_OK;
 }
 
-mp_status mp_mlv_source_decode_payload(const mlv_clip *c, uint32_t index,
-                                       const mlv_payload *buf, mp_frame *out, mlv_scratch *s,
-                                       mp_error *err)
+mp_status mp_mlv_frame_shell(const mlv_clip *c, uint32_t index, mp_frame *out, mp_error *err)
 {
-    /* mp_mlv_read_payload checked this frame's entry and RAWI; the clip is read-only since. */
     const mlv_entry *e = &c->frames[index];
     const mp_raw_info *r = &c->states[e->state].raw;
     mp_status st = mp_frame_reserve(out, r->width, r->height, err);
@@ -319,6 +316,17 @@ mp_status mp_mlv_source_decode_payload(const mlv_clip *c, uint32_t index,
     out->cfa = r->cfa;
     out->number = e->number;
     out->timestamp_us = e->timestamp;
+    return MP_OK;
+}
+
+mp_status mp_mlv_source_decode_payload(const mlv_clip *c, uint32_t index,
+                                       const mlv_payload *buf, mp_frame *out, mlv_scratch *s,
+                                       mp_error *err)
+{
+    /* mp_mlv_read_payload checked this frame's entry and RAWI; the clip is read-only since. */
+    mp_status st = mp_mlv_frame_shell(c, index, out, err);
+    if (st != MP_OK)
+        return st;
 
     if (c->info.compression == MLV_COMPRESSION_DELTA ||
         c->info.compression == MLV_COMPRESSION_LZMA_DELTA ||

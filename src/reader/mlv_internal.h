@@ -129,6 +129,10 @@ mp_status mp_mlv_read_mlvi(const mlv_chunk *ch, mlv_file_header *h, mp_error *er
 int mp_mlv_is_legacy_raw_name(const char *path);
 mp_status mp_mlv_index_legacy_raw(mlv_clip *c, mp_error *err);
 
+/* mlv_frame.c: makes room in out for frame index and gives it the levels, CFA, number and
+ * time stamp of its entry and RAWI (the samples are the caller's to fill). */
+mp_status mp_mlv_frame_shell(const mlv_clip *c, uint32_t index, mp_frame *out, mp_error *err);
+
 /* still_cr2.c: 1 (and where, why) when a CR2's slice tag does not add up to the raw width
  * LibRaw found; 0 for a sound tag, a file without one, or not a CR2. */
 int mp_still_cr2_slices_problem(const uint8_t *bytes, size_t size, uint32_t raw_width,

@@ -386,17 +386,10 @@ static mp_status still_decode_payload(const mlv_clip *c, uint32_t index, const m
     if (mp_mlv_raw_problem(r, why, sizeof why))
         return mp_error_set(err, MP_ERR_DAMAGED, "%s: %s; not decoded",
                             mp_mlv_base_name(c->chunks[0].path), why);
-    mp_status st = mp_frame_reserve(out, r->width, r->height, err);
-    if (st != MP_OK)
-        return st;
-    memcpy(out->data, s->samples, (size_t)r->width * r->height * sizeof *out->data);
-    out->bits = r->bits;
-    out->black = r->black > 0 ? (uint32_t)r->black : 0;
-    out->white = r->white > 0 ? (uint32_t)r->white : 0;
-    out->cfa = r->cfa;
-    out->number = e->number;
-    out->timestamp_us = e->timestamp;
-    return MP_OK;
+    mp_status st = mp_mlv_frame_shell(c, index, out, err);
+    if (st == MP_OK)
+        memcpy(out->data, s->samples, (size_t)r->width * r->height * sizeof *out->data);
+    return st;
 }
 
 static void still_close(mlv_clip *c)
