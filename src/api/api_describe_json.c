@@ -81,6 +81,7 @@ void mp_api_describe_json(const info_report *r, mp_text *t)
     if (in->container == MLV_CONTAINER_STILL) {
         mp_text_printf(t, "{");
         json_key_str(t, "format", in->still_format, ", ");
+        mp_text_printf(t, "\"sequence\": %s, ", in->sequence ? "true" : "false");
         json_key_str(t, "owner", ph->owner, ", ");
         mp_text_printf(t, "\"orientation\": %u, \"active_area\": [%d, %d, %d, %d]},\n",
                        ph->orientation, area[0], area[1], area[2], area[3]);

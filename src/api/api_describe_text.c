@@ -48,8 +48,9 @@ void mp_api_describe_text(const info_report *r, mp_text *t)
         mp_text_printf(t, "container:     legacy RAW, %u chunk file%s\n", in->chunk_count,
                        in->chunk_count == 1 ? "" : "s");
     else
-        mp_text_printf(t, "container:     %s still (one frame, decoded by LibRaw), picture "
+        mp_text_printf(t, "container:     %s %s, decoded by LibRaw, picture "
                        "%dx%d at %d,%d, orientation %u%s%s\n", in->still_format,
+                       in->sequence ? "stills (a sequence, a frame each)" : "still (one frame)",
                        in->raw.active_area[3] - in->raw.active_area[1],
                        in->raw.active_area[2] - in->raw.active_area[0], in->raw.active_area[1],
                        in->raw.active_area[0], in->photo.orientation,

@@ -1,11 +1,12 @@
 /* Opening and closing clips; read-only accessors of the finished index. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "codec/bitpack.h"
 #include "codec/lzma_frame.h"
-#include "mlv_internal.h"
+#include "still_internal.h"
 
 /* LJ92 combined with LZMA is refused by mp_mlv_clip_check_video (no tool writes it). */
 static mlv_compression compression_of(uint32_t video_class)
@@ -106,7 +107,10 @@ static mp_status clip_open(mlv_clip **out, const char *path, const mlv_mem_file 
     for (size_t i = 0; i < sizeof c->last_event / sizeof c->last_event[0]; i++)
         c->last_event[i] = -1;
 
-    mp_status st = mp_mlv_find_chunks(c, path, opt && opt->no_spanning, err);
+    struct stat sb;
+    int folder = !files && !stat(path, &sb) && S_ISDIR(sb.st_mode);
+    mp_status st = folder ? mp_still_find_folder(c, path, err)
+                          : mp_mlv_find_chunks(c, path, opt && opt->no_spanning, err);
     if (st == MP_OK) {
         uint8_t head[16] = {0};
         ssize_t got = mp_mlv_chunk_pread(&c->chunks[0], head, sizeof head, 0);

@@ -121,7 +121,7 @@ static size_t payload_bytes(const mlv_clip *c, const mlv_entry *e, const mp_raw_
     return packed;
 }
 
-static mp_status reserve_bytes(uint8_t **p, size_t *capacity, size_t n, mp_error *err)
+mp_status mp_mlv_reserve_bytes(uint8_t **p, size_t *capacity, size_t n, mp_error *err)
 {
     if (n <= *capacity)
         return MP_OK;
@@ -142,7 +142,7 @@ mp_status mp_mlv_source_read_payload(const mlv_clip *c, uint32_t index, mlv_payl
     if (st != MP_OK)
         return st;
     size_t n = payload_bytes(c, e, r);
-    if ((st = reserve_bytes(&buf->data, &buf->capacity, n, err)) != MP_OK ||
+    if ((st = mp_mlv_reserve_bytes(&buf->data, &buf->capacity, n, err)) != MP_OK ||
         (st = mp_mlv_read_span(c, e->chunk, e->offset, buf->data, n, err)) != MP_OK)
         return st;
     buf->size = n;
@@ -209,7 +209,7 @@ static mp_status decode_lzma(const mlv_clip *c, const mlv_entry *e, const uint8_
 {
     size_t count = (size_t)out->width * out->height;
     size_t need = mp_packed_size_mlv(count, out->bits);
-    mp_status st = reserve_bytes(&s->buf, &s->buf_size, need, err);
+    mp_status st = mp_mlv_reserve_bytes(&s->buf, &s->buf_size, need, err);
     if (st != MP_OK)
         return st;
     mp_error sub = {0};

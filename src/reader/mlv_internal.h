@@ -59,6 +59,7 @@ struct mlv_clip {
     mlv_clip_info info;
     const mp_source_ops *source;    /* the kind of input that filled the index (source.h) */
     void *source_state;             /* the source's own, released by its close */
+    int folder;                     /* opened as a folder: its chunks are the stills in it */
     mlv_chunk *chunks;
     mlv_entry *frames;      /* frame_count entries, sorted by number */
     mlv_entry *audio;       /* audio_count entries, sorted by number */
@@ -129,14 +130,11 @@ mp_status mp_mlv_read_mlvi(const mlv_chunk *ch, mlv_file_header *h, mp_error *er
 int mp_mlv_is_legacy_raw_name(const char *path);
 mp_status mp_mlv_index_legacy_raw(mlv_clip *c, mp_error *err);
 
+/* mlv_frame.c: grows *p (capacity bytes) to hold n bytes; MP_ERR_NOMEM when it cannot. */
+mp_status mp_mlv_reserve_bytes(uint8_t **p, size_t *capacity, size_t n, mp_error *err);
 /* mlv_frame.c: makes room in out for frame index and gives it the levels, CFA, number and
  * time stamp of its entry and RAWI (the samples are the caller's to fill). */
 mp_status mp_mlv_frame_shell(const mlv_clip *c, uint32_t index, mp_frame *out, mp_error *err);
-
-/* still_cr2.c: 1 (and where, why) when a CR2's slice tag does not add up to the raw width
- * LibRaw found; 0 for a sound tag, a file without one, or not a CR2. */
-int mp_still_cr2_slices_problem(const uint8_t *bytes, size_t size, uint32_t raw_width,
-                                uint64_t *offset, char *why, size_t why_size);
 
 /* mlv_audio.c */
 mp_status mp_mlv_finish_audio(mlv_clip *c, mp_error *err);

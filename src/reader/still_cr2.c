@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "common/mp_bytes.h"
-#include "mlv_internal.h"
+#include "still_internal.h"
 
 #define CR2_TAG_SLICES 0xC640u
 #define TIFF_SHORT 3u

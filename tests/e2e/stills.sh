@@ -4,7 +4,8 @@
 # writer, mlv_dump's DNGs from the shared samples, a CR2 cut short and one whose slice tag does
 # not add up) converts each still to OUT/NAME.dng, with a line and exit 4 for the damaged
 # ones; the output DNGs pass exiftool -validate and dcraw, keep the photo's EXIF and are dual
-# ISO no more; info describes a still; LibRaw missing is a one-line error naming the package.
+# ISO no more; info describes a still; --sequence takes a folder as one clip (a timelapse, one
+# set of levels); LibRaw missing is a one-line error naming the package.
 # usage: stills.sh MLVPIPE CR2SYNTH MLVSYNTH ENCODE_FROM_CLIP
 set -u
 mlvpipe=$1
@@ -45,7 +46,7 @@ done
 
 # info: a still is one frame, its format and picture area; dual ISO found in the pixels.
 run info 0 info "$in/IMG_0001.CR2"
-grep -q "^container:     CR2 still (one frame, decoded by LibRaw), picture 383x255 at 72,28, orientation 6" \
+grep -q "^container:     CR2 still (one frame), decoded by LibRaw, picture 383x255 at 72,28, orientation 6" \
     "$tmp/info.out" || fail "info container: $(grep container "$tmp/info.out")"
 grep -q "dual ISO pixels: yes in 1 of 1" "$tmp/info.out" || fail "info: dual ISO not found"
 run json 0 info --json "$in/IMG_0002.CR2"
@@ -91,6 +92,32 @@ cmp -s "$tmp/alone/IMG_0002.dng" "$tmp/out/IMG_0002.dng" || fail "alone differs 
 mkdir -p "$tmp/self" && cp "$in/IMG_0005.DNG" "$tmp/self/IMG_0005.dng"
 run self 5 convert "$tmp/self/IMG_0005.dng" -o "$tmp/self" --overwrite
 cmp -s "$tmp/self/IMG_0005.dng" "$in/IMG_0005.DNG" || fail "the input was changed"
+
+# --sequence: a folder of photos is one clip (a frame per photo, levels pooled over all of
+# them; analyze takes the folder as that clip too); threads and --frames chunks give the same
+# bytes; a photo of another size is left out with a line (exit 4), the rest converts.
+mkdir -p "$tmp/tl"
+for n in 1 2 3 4; do
+    "$cr2synth" -o "$tmp/tl/TL_000$n.CR2" --dual 3 --size 192x128 --seed $n || fail "cr2synth tl"
+done
+run seq1 0 convert --sequence "$tmp/tl" -o "$tmp/seq1" --threads 1
+run seq2 0 convert --sequence "$tmp/tl" -o "$tmp/seq2" --threads 2
+run seqa 0 convert --sequence "$tmp/tl" -o "$tmp/seqc" --frames 0-1
+run seqb 0 convert --sequence "$tmp/tl" -o "$tmp/seqc" --frames 2-3
+[ "$(ls "$tmp/seq1/tl" | grep -c dng)" = 4 ] || fail "sequence: $(ls "$tmp/seq1/tl" | tr '\n' ' ')"
+for f in "$tmp"/seq1/tl/*.dng; do
+    cmp -s "$f" "$tmp/seq2/tl/${f##*/}" && cmp -s "$f" "$tmp/seqc/tl/${f##*/}" ||
+        fail "sequence ${f##*/}: threads or chunks differ"
+done
+run seqv 0 -v analyze "$tmp/tl" -o "$tmp/tl.json"
+grep -q "frames 0-3: dual ISO, .* from 4 of 4 sampled frames" "$tmp/seqv.err" ||
+    fail "sequence levels not pooled over the photos: $(grep 'dual ISO' "$tmp/seqv.err")"
+"$cr2synth" -o "$tmp/tl/TL_0005.CR2" --size 256x128 || fail "cr2synth odd size"
+run seqodd 4 convert --sequence "$tmp/tl" -o "$tmp/seqodd"
+grep -q "TL_0005.CR2: a 328x156 photo among 264x156 ones: left out" "$tmp/seqodd.err" ||
+    fail "odd size: $(cat "$tmp/seqodd.err")"
+[ "$(ls "$tmp/seqodd/tl" | grep -c dng)" = 4 ] || fail "odd size: the others not converted"
+run planseq 2 plan "$tmp/tl" -o "$tmp/plan" -- --sequence
 
 # Without LibRaw: one line naming what to install.
 MLVPIPE_LIBRAW_LIBDIR=$tmp/none "$mlvpipe" info "$in/IMG_0002.CR2" >/dev/null 2>"$tmp/nolib.err"

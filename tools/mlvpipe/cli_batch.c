@@ -69,7 +69,8 @@ static int same_file(const cli_clips *c, int i)
     return -1;
 }
 
-int cli_clips_collect(const char *command, char *const *operands, int count, cli_clips *out)
+int cli_clips_collect(const char *command, char *const *operands, int count, int sequence,
+                      cli_clips *out)
 {
     *out = (cli_clips){.batch = count > 1};
     if (count == 0)
@@ -77,7 +78,7 @@ int cli_clips_collect(const char *command, char *const *operands, int count, cli
     for (int i = 0; i < count; i++) {
         struct stat sb;
         int n = 1;
-        if (!stat(operands[i], &sb) && S_ISDIR(sb.st_mode)) {
+        if (!sequence && !stat(operands[i], &sb) && S_ISDIR(sb.st_mode)) {
             out->batch = 1;
             n = add_folder(out, operands[i]);
         } else if (!add(out, strdup(operands[i]))) {

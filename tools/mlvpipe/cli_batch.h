@@ -11,9 +11,11 @@ typedef struct cli_clips {
 
 /* The clips of the operands: a file as it is (a missing one too: its conversion reports
  * it), a folder as its .MLV, .RAW, .CR2 and .DNG files (any case; not the .M00... chunks,
- * which their .MLV brings), sorted by name. EXIT_OK, or the usage error of command (no clip, a folder
- * without clips, the same clip twice). */
-int cli_clips_collect(const char *command, char *const *operands, int count, cli_clips *out);
+ * which their .MLV brings), sorted by name; with sequence, a folder as one clip (its photos,
+ * a timelapse). EXIT_OK, or the usage error of command (no clip, a folder without clips, the
+ * same clip twice). */
+int cli_clips_collect(const char *command, char *const *operands, int count, int sequence,
+                      cli_clips *out);
 void cli_clips_free(cli_clips *c);
 
 /* The exit status of a batch so far and one clip's: the worse of the two, from least to

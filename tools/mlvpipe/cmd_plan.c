@@ -234,7 +234,7 @@ static int check_task(const mlvpipe_clip *clip, const mlvpipe_plan_settings *p)
     if (rc == EXIT_OK)
         rc = parse_task(clip, p, &a, &words);
     if (rc == EXIT_OK)
-        rc = cli_clips_collect("convert", a.operands, a.operand_count, &clips);
+        rc = cli_clips_collect("convert", a.operands, a.operand_count, 0, &clips);
     if (rc == EXIT_OK)
         rc = cli_convert_check("convert", &a, &clips);
     cli_clips_free(&clips);
@@ -409,7 +409,7 @@ int cmd_plan(int argc, char **argv)
     }
     /* getopt_long moved the operands to the end. */
     cli_clips clips;
-    if ((rc = cli_clips_collect(command, argv + optind, dashes - optind, &clips)))
+    if ((rc = cli_clips_collect(command, argv + optind, dashes - optind, 0, &clips)))
         return rc;
     cli_convert_args extra;
     char out_abs[PATH_MAX], self[PATH_MAX], dark_abs[PATH_MAX], from_abs[PATH_MAX];
@@ -427,6 +427,9 @@ int cmd_plan(int argc, char **argv)
     if (rc == EXIT_OK && extra.o.dark)
         rc = cli_usage_error(command, "--dark after -- would reach the convert tasks only, not "
                              "analyze; give plan its own --dark");
+    if (rc == EXIT_OK && extra.sequence)
+        rc = cli_usage_error(command, "--sequence is not planned yet: convert a sequence in one "
+                             "run (mlvpipe convert --sequence FOLDER)");
     if (rc == EXIT_OK && extra.o.defects_from)
         rc = cli_usage_error(command, "--defects-from after -- would reach the convert tasks, "
                              "which take the sidecar's map; give plan its own --defects-from");

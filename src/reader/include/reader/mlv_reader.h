@@ -113,6 +113,7 @@ typedef struct mlv_clip_info {
                                          * compression then says LZMA */
     mlv_dark_info dark;                 /* the first DARK block (present 0: none) */
     char still_format[8];               /* STILL: "CR2" or "DNG" */
+    int sequence;                       /* STILL: a folder of photos, a frame each */
     mp_photo photo;                     /* STILL: owner, orientation */
 } mlv_clip_info;
 
@@ -160,12 +161,14 @@ typedef struct mlv_scratch {
 } mlv_scratch;
 
 /* Opens path (.MLV, .RAW, or a later chunk's name) and indexes every chunk; or a TIFF-based
- * raw photo (CR2, DNG, any name), decoded here through LibRaw into a one-frame clip.
+ * raw photo (CR2, DNG, any name), a one-frame clip read through LibRaw; or a folder of raw
+ * photos (a timelapse), one clip of a frame per photo in name order (chunk k is photo k).
  * Damage that leaves frames readable is recorded (mp_mlv_clip_damage) and opening succeeds;
- * a file with no usable frame header (no MLVI/RAWI, no RAWM footer) fails, as does a still
- * LibRaw cannot identify (MP_ERR_FORMAT / MP_ERR_UNSUPPORTED) or LibRaw missing (MP_ERR_IO).
- * A still whose image data is cut short or corrupt opens with one damage entry, and reading
- * its frame is MP_ERR_DAMAGED. */
+ * a file with no usable frame header (no MLVI/RAWI, no RAWM footer) fails, as does a photo
+ * LibRaw cannot identify (MP_ERR_FORMAT / MP_ERR_UNSUPPORTED) or LibRaw missing (MP_ERR_IO);
+ * in a folder such a photo, or one of another size than the first, is damage and left out.
+ * Opening identifies photos only (headers); reading a frame has LibRaw decode the photo, and
+ * image data cut short or corrupt is MP_ERR_DAMAGED then. */
 mp_status mp_mlv_clip_open(mlv_clip **out, const char *path, const mlv_open_options *opt,
                         mp_error *err);
 
