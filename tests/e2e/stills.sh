@@ -118,6 +118,11 @@ grep -q "TL_0005.CR2: a 328x156 photo among 264x156 ones: left out" "$tmp/seqodd
     fail "odd size: $(cat "$tmp/seqodd.err")"
 [ "$(ls "$tmp/seqodd/tl" | grep -c dng)" = 4 ] || fail "odd size: the others not converted"
 run planseq 2 plan "$tmp/tl" -o "$tmp/plan" -- --sequence
+# photos of one folder numbered in a row, converted one by one: a hint to use --sequence
+run tlbatch 0 convert "$tmp/tl" -o "$tmp/tlbatch"
+grep -q "5 photos numbered in a row (.*TL_0001.CR2 .. .*TL_0005.CR2) .* --sequence .*/tl converts" \
+    "$tmp/tlbatch.err" || fail "no --sequence hint: $(head -3 "$tmp/tlbatch.err")"
+grep -q "numbered in a row" "$tmp/folder.err" && fail "a hint for photos not in a row"
 
 # Without LibRaw: one line naming what to install.
 MLVPIPE_LIBRAW_LIBDIR=$tmp/none "$mlvpipe" info "$in/IMG_0002.CR2" >/dev/null 2>"$tmp/nolib.err"

@@ -441,6 +441,7 @@ static int convert_batch(mlvpipe_convert_settings *o, const mlvpipe_movie_settin
     }
     if (!cli_format_is_sequence(o->format) && strcmp(o->format, "null"))
         mkdir(folder, 0777);        /* sequences make theirs; a failure shows on the first clip */
+    cli_hint_sequence(clips);
     int worst = EXIT_OK, done = 0;
     char path[4096];
     for (; done < clips->count && worst != EXIT_INTERRUPTED; done++) {
