@@ -14,7 +14,7 @@
 
 typedef struct options {
     const char *output, *samples;
-    uint32_t width, height, ob_left, ob_top, bits, phase, slices;
+    uint32_t width, height, ob_left, ob_top, bits, phase, slices, frame;
     double ev_gap, exposure_ev;
     uint64_t seed;
     int overwrite, wrong_slices;
@@ -31,6 +31,9 @@ static void usage(void)
          "  --phase N        dual ISO row phase 0..3                          [0]\n"
          "  --exposure EV    added to the scene                              [0]\n"
          "  --seed N         noise and scene seed                             [1]\n"
+         "  --frame N        the sensor's noise of frame N: stills 0, 1, 2 ... of one\n"
+         "                   --seed are a static timelapse, sample for sample the frames\n"
+         "                   of mlvsynth --content dualiso --seed N (same size and --ob)  [0]\n"
          "  --camera KEY     5d3, eosm, 100d, 650d, 700d                      [5d3]\n"
          "  --iso N          EXIF and ISO of the dark field                   [100]\n"
          "  --orientation N  EXIF orientation 1..8                            [1]\n"
@@ -53,7 +56,8 @@ static int parse(options *o, int argc, char **argv)
         {"dual", 1, 0, 'd'}, {"phase", 1, 0, 'p'}, {"exposure", 1, 0, 'e'},
         {"seed", 1, 0, 'S'}, {"camera", 1, 0, 'c'}, {"iso", 1, 0, 'i'},
         {"orientation", 1, 0, 'O'}, {"slices", 1, 0, 'l'}, {"wrong-slices", 0, 0, 'w'},
-        {"samples", 1, 0, 'P'}, {"overwrite", 0, 0, 'f'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+        {"samples", 1, 0, 'P'}, {"overwrite", 0, 0, 'f'}, {"frame", 1, 0, 'F'},
+        {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
     const camera_body *body = camera_body_default();
     *o = (options){.width = 512, .height = 320, .ob_left = 72, .ob_top = 28, .bits = 14,
                    .slices = 2, .seed = 1};
@@ -73,6 +77,7 @@ static int parse(options *o, int argc, char **argv)
         case 'p': o->phase = (uint32_t)atoi(optarg); break;
         case 'e': o->exposure_ev = atof(optarg); break;
         case 'S': o->seed = strtoull(optarg, NULL, 0); break;
+        case 'F': o->frame = (uint32_t)atoi(optarg); break;
         case 'c': ok = (body = camera_body_find(optarg)) != NULL; break;
         case 'i': o->meta.iso = (uint32_t)atoi(optarg); break;
         case 'O': o->meta.orientation = (uint16_t)atoi(optarg); break;
@@ -107,7 +112,7 @@ static mp_status expose(const options *o, mp_frame *frame, mp_error *err)
         return mp_error_set(err, MP_ERR_NOMEM, "out of memory");
     mp_status st = mp_synth_render_truth(&scene, o->width, o->height, 0, truth, err);
     if (st == MP_OK)
-        st = mp_synth_expose(&s, truth, o->width, o->height, o->seed, 0, frame, err);
+        st = mp_synth_expose(&s, truth, o->width, o->height, o->seed, o->frame, frame, err);
     free(truth);
     return st;
 }
