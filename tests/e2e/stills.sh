@@ -86,6 +86,13 @@ grep -q "bit depth:     16" "$tmp/out1.out" && grep -q "dual ISO pixels: no" "$t
 run out2 0 info "$tmp/out/IMG_0002.dng"
 grep -q "bit depth:     12" "$tmp/out2.out" || fail "IMG_0002.dng depth"
 
+# A farm plan's tasks for a still (analyze, then convert with the sidecar and --frames) give
+# the bytes of one run.
+run plan_a 0 analyze "$in/IMG_0001.CR2" -o "$tmp/p1.json"
+run plan_c 0 convert "$in/IMG_0001.CR2" -o "$tmp/p1" --levels "$tmp/p1.json" --frames 0-0 \
+    --skip-existing
+cmp -s "$tmp/p1/IMG_0001.dng" "$tmp/out/IMG_0001.dng" || fail "planned still differs"
+
 # One still alone gives the same bytes as in the folder; inputs are never written over.
 run alone 0 convert "$in/IMG_0002.CR2" -o "$tmp/alone"
 cmp -s "$tmp/alone/IMG_0002.dng" "$tmp/out/IMG_0002.dng" || fail "alone differs from the folder"
