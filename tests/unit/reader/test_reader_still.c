@@ -2,7 +2,8 @@
  * (tools/cr2synth) and a DNG written by ours open as one-frame clips through LibRaw, with the
  * samples (masked borders included), levels, CFA, picture area and EXIF that were written;
  * damaged stills (cut short, a slice tag that does not add up) are damage, never a crash; a
- * file no source takes is refused with one line. */
+ * file no source takes is refused with one line; a folder of photos is one clip of a frame
+ * per photo (frame count, frame N, metadata, audio and damage through the same calls). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -211,12 +213,80 @@ static void damaged_stills(void **state)
     free(s);
 }
 
+static void write_file(const char *path, const uint8_t *b, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(b, 1, n, f), n);
+    fclose(f);
+}
+
+/* A folder of photos through the same interface: a frame per photo in name order, each read
+ * back as written, frame rate and time stamps of a sequence, no audio; a photo of another
+ * size is one damage entry and a gap, the others stay. */
+static void folder_is_a_sequence(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/mlvpipe-still-XXXXXX", path[64];
+    assert_non_null(mkdtemp(dir));
+    uint16_t *s = samples();
+    size_t n = 0;
+    for (int i = 0; i < 3; i++) {
+        s[TOP * W + LEFT] = (uint16_t)(3000 + i);   /* tells the photos apart */
+        uint8_t *file = cr2(s, 2, 0, &n);
+        snprintf(path, sizeof path, "%s/IMG_%04d.CR2", dir, i);
+        write_file(path, file, i == 1 ? 64 : n);     /* the second: its headers only */
+        free(file);
+    }
+    mlv_clip *c = NULL;
+    mp_error err = {0};
+    if (mp_mlv_clip_open(&c, dir, NULL, &err) != MP_OK)
+        fail_msg("open %s: %s", dir, err.msg);
+    const mlv_clip_info *in = mp_mlv_clip_get_info(c);
+    assert_int_equal(in->container, MLV_CONTAINER_STILL);
+    assert_true(in->sequence);
+    assert_int_equal(in->chunk_count, 3);
+    assert_int_equal(in->frame_count, 2);
+    assert_int_equal(in->first_number, 0);
+    assert_int_equal(in->last_number, 2);
+    assert_int_equal(in->missing_frames, 1);
+    assert_int_equal(in->damage_count, 1);
+    assert_non_null(strstr(mp_mlv_clip_damage(c, 0)->message, "IMG_0001.CR2"));
+    assert_int_equal(in->fps_num, 25);
+    assert_int_equal(in->audio_bytes, 0);
+    uint8_t pcm[4];
+    assert_int_equal(mp_mlv_read_audio(c, 0, pcm, sizeof pcm, &err), MP_ERR_RANGE);
+    mp_frame f = {0};
+    mlv_scratch scratch = {0};
+    for (uint32_t k = 0; k < 2; k++) {
+        mlv_frame_info fi;
+        assert_int_equal(mp_mlv_frame_info_get(c, k, &fi), MP_OK);
+        assert_int_equal(fi.number, 2 * k);
+        assert_int_equal(fi.timestamp_us, 2 * k * 40000);
+        assert_int_equal(fi.chunk, 2 * k);
+        if (mp_mlv_read_frame(c, 1 - k, &f, &scratch, &err) != MP_OK)   /* any order */
+            fail_msg("read %u: %s", 1 - k, err.msg);
+        s[TOP * W + LEFT] = (uint16_t)(3000 + 2 * (1 - k));
+        assert_memory_equal(f.data, s, W * H * sizeof *s);
+    }
+    mp_mlv_scratch_free(&scratch);
+    mp_frame_free(&f);
+    mp_mlv_clip_close(c);
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/IMG_%04d.CR2", dir, i);
+        remove(path);
+    }
+    rmdir(dir);
+    free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(cr2_is_a_one_frame_clip),
         cmocka_unit_test(our_dng_reads_back),
         cmocka_unit_test(damaged_stills),
+        cmocka_unit_test(folder_is_a_sequence),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
