@@ -75,6 +75,22 @@ static mp_status add_block(const photo_at *at, mlv_block *b, mlv_block_type type
     return mp_mlv_add_metadata(at->c, b, at->chunk, 0, err);
 }
 
+/* The picture's size: LibRaw's, except where it read Canon's sensor borders (which include
+ * the right and bottom ones) as excluding them: for raw sizes its table lacks, LibRaw 0.20
+ * makes the picture one column and one row smaller than the borders it reports beside it
+ * (raw_inset_crop, at the same origin). */
+static void picture_size(const libraw_data_t *lr, uint32_t *w, uint32_t *h)
+{
+    const libraw_image_sizes_t *sz = &lr->sizes;
+    const libraw_raw_inset_crop_t *in = &sz->raw_inset_crop;
+    int canon_borders = in->cleft == sz->left_margin && in->ctop == sz->top_margin &&
+                        in->cwidth == sz->width + 1u && in->cheight == sz->height + 1u &&
+                        sz->left_margin + in->cwidth <= sz->raw_width &&
+                        sz->top_margin + in->cheight <= sz->raw_height;
+    *w = canon_borders ? in->cwidth : sz->width;
+    *h = canon_borders ? in->cheight : sz->height;
+}
+
 static mp_status add_raw_info(const photo_at *at, const libraw_data_t *lr, mp_error *err)
 {
     mlv_block b = {0};
@@ -85,12 +101,14 @@ static mp_status add_raw_info(const photo_at *at, const libraw_data_t *lr, mp_er
     r->black = black_of(lr);
     r->white = (int32_t)white_of(lr);
     r->bits = bits_for(lr->color.maximum);
+    uint32_t w, h;
+    picture_size(lr, &w, &h);
     r->active_area[0] = sz->top_margin;
     r->active_area[1] = sz->left_margin;
-    r->active_area[2] = sz->top_margin + sz->height;
-    r->active_area[3] = sz->left_margin + sz->width;
-    r->crop_size[0] = sz->width;
-    r->crop_size[1] = sz->height;
+    r->active_area[2] = (int32_t)(sz->top_margin + h);
+    r->active_area[3] = (int32_t)(sz->left_margin + w);
+    r->crop_size[0] = (int32_t)w;
+    r->crop_size[1] = (int32_t)h;
     r->cfa = cfa_of(lr);
     r->calibration_illuminant = 21;     /* LibRaw's cam_xyz is a D65 matrix */
     for (int i = 0; i < 9; i++)

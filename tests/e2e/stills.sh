@@ -46,7 +46,7 @@ done
 
 # info: a still is one frame, its format and picture area; dual ISO found in the pixels.
 run info 0 info "$in/IMG_0001.CR2"
-grep -q "^container:     CR2 still (one frame), decoded by LibRaw, picture 383x255 at 72,28, orientation 6" \
+grep -q "^container:     CR2 still (one frame), decoded by LibRaw, picture 384x256 at 72,28, orientation 6" \
     "$tmp/info.out" || fail "info container: $(grep container "$tmp/info.out")"
 grep -q "dual ISO pixels: yes in 1 of 1" "$tmp/info.out" || fail "info: dual ISO not found"
 run json 0 info --json "$in/IMG_0002.CR2"

@@ -85,6 +85,8 @@ static void cr2_is_a_one_frame_clip(void **state)
     assert_int_equal(in->raw.cfa, MP_CFA_RGGB);
     assert_int_equal(in->raw.active_area[0], TOP);
     assert_int_equal(in->raw.active_area[1], LEFT);
+    assert_int_equal(in->raw.active_area[2], H);   /* Canon's borders, inclusive */
+    assert_int_equal(in->raw.active_area[3], W);
     assert_string_equal(in->camera.name, "Canon EOS 5D Mark III");
     assert_int_equal(in->camera.model, 0x80000285u);
     assert_string_equal(in->camera.serial, "4242");
