@@ -8,6 +8,7 @@
  * a dual-ISO photo can be measured from the frame itself. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -65,18 +66,38 @@ static mp_status libraw_failed(const char *name, uint64_t size, int rc, const ch
                         mp_libraw.libraw_strerror(rc));
 }
 
-/* Identifies the photo of chunk k (from its bytes in memory, else its file) and states it as
- * frame k of the clip; first_w and first_h hold the first photo's size (0: none yet). */
-static mp_status add_photo(mlv_clip *c, libraw_data_t *lr, uint32_t k, uint32_t *first_w,
-                           uint32_t *first_h, mp_error *err)
+/* The whole photo of chunk ch into *bytes (grown as needed; capacity in *cap). */
+static mp_status read_photo(const mlv_chunk *ch, uint8_t **bytes, size_t *cap, mp_error *err)
+{
+    size_t n = (size_t)ch->size;   /* bounded when it was opened */
+    mp_status st = mp_mlv_reserve_bytes(bytes, cap, n ? n : 1, err);
+    if (st != MP_OK)
+        return st;
+    ssize_t got = -1;
+    if (mp_mlv_chunk_usable(ch)) {
+        got = mp_mlv_chunk_pread(ch, *bytes, n, 0);
+    } else {    /* a sequence keeps no file open: there may be thousands */
+        int fd = open(ch->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+        if (fd >= 0) {
+            got = mp_pread_full(fd, *bytes, n, 0);
+            close(fd);
+        }
+    }
+    if (got != (ssize_t)n)
+        return mp_error_set(err, got < 0 ? MP_ERR_IO : MP_ERR_DAMAGED, "%s: %s",
+                            mp_mlv_base_name(ch->path),
+                            got < 0 ? strerror(errno) : "shorter than when it was opened");
+    return MP_OK;
+}
+
+/* LibRaw's identification of a photo's bytes, stated as frame k of the clip; first_w and
+ * first_h hold the first photo's size (0: none yet). */
+static mp_status describe_photo(mlv_clip *c, libraw_data_t *lr, uint32_t k, const uint8_t *bytes,
+                                uint32_t *first_w, uint32_t *first_h, mp_error *err)
 {
     const mlv_chunk *ch = &c->chunks[k];
     const char *name = mp_mlv_base_name(ch->path);
-    if (ch->size > STILL_MAX_BYTES)
-        return mp_error_set(err, MP_ERR_NOMEM, "%s: %llu bytes, larger than any raw photo we "
-                            "read (%llu)", name, (unsigned long long)ch->size, STILL_MAX_BYTES);
-    int rc = ch->mem ? mp_libraw.libraw_open_buffer(lr, (void *)ch->mem, ch->size)
-                     : mp_libraw.libraw_open_file(lr, ch->path);
+    int rc = mp_libraw.libraw_open_buffer(lr, (void *)bytes, ch->size);
     if (rc != LIBRAW_SUCCESS)
         return libraw_failed(name, ch->size, rc, "identify", err);
     mp_status st = mp_still_check_shape(name, lr, err);
@@ -98,26 +119,47 @@ static mp_status add_photo(mlv_clip *c, libraw_data_t *lr, uint32_t k, uint32_t 
     return st == MP_OK ? mp_mlv_add_frame(c, &e, err) : st;
 }
 
+/* Reads photo k into *bytes and describes it. LibRaw reads from our copy, with a handle of its
+ * own: LibRaw 0.20 leaks its input stream when it cannot identify a file and the handle is
+ * used again (or when libraw_open_file made the stream). */
+static mp_status add_photo(mlv_clip *c, uint32_t k, uint32_t *first_w, uint32_t *first_h,
+                           uint8_t **bytes, size_t *cap, mp_error *err)
+{
+    const mlv_chunk *ch = &c->chunks[k];
+    const char *name = mp_mlv_base_name(ch->path);
+    if (ch->size > STILL_MAX_BYTES)
+        return mp_error_set(err, MP_ERR_NOMEM, "%s: %llu bytes, larger than any raw photo we "
+                            "read (%llu)", name, (unsigned long long)ch->size, STILL_MAX_BYTES);
+    mp_status st = read_photo(ch, bytes, cap, err);
+    if (st != MP_OK)
+        return st;
+    data_error de = {0};
+    libraw_data_t *lr = libraw_new(&de);
+    if (!lr)
+        return mp_error_set(err, MP_ERR_NOMEM, "%s: LibRaw cannot start", name);
+    st = describe_photo(c, lr, k, *bytes, first_w, first_h, err);
+    mp_libraw.libraw_close(lr);
+    return st;
+}
+
 static mp_status still_index(mlv_clip *c, mp_error *err)
 {
     const char *name = mp_mlv_base_name(c->chunks[0].path);
     mp_error sub = {0};
     if (mp_libraw_load(&sub) != MP_OK)
         return mp_error_set(err, sub.code, "%s: %s", name, sub.msg);
-    data_error de = {0};
-    libraw_data_t *lr = libraw_new(&de);
-    if (!lr)
-        return mp_error_set(err, MP_ERR_NOMEM, "%s: LibRaw cannot start", name);
     mp_status st = MP_OK;
     uint32_t first_w = 0, first_h = 0;
+    uint8_t *bytes = NULL;
+    size_t cap = 0;
     for (uint32_t k = 0; k < c->info.chunk_count && st == MP_OK; k++) {
-        mp_status one = add_photo(c, lr, k, &first_w, &first_h, &sub);
+        mp_status one = add_photo(c, k, &first_w, &first_h, &bytes, &cap, &sub);
         if (one != MP_OK && (!c->folder || one == MP_ERR_NOMEM))
             st = mp_error_set(err, one, "%s", sub.msg);
         else if (one != MP_OK)   /* one photo of a sequence: the others go on */
             mp_mlv_add_damage(c, MLV_DAMAGE_BAD_FIELD, k, 0, "%s", sub.msg);
     }
-    mp_libraw.libraw_close(lr);
+    free(bytes);
     if (st == MP_OK && !c->info.frame_count)
         st = mp_error_set(err, MP_ERR_FORMAT, "%s: no photo in it LibRaw can read", name);
     c->info.container = MLV_CONTAINER_STILL;
@@ -136,25 +178,10 @@ static mp_status still_read_payload(const mlv_clip *c, uint32_t index, mlv_paylo
         return mp_error_set(err, MP_ERR_RANGE, "%s: frame index %u out of range (%u photos)",
                             mp_mlv_base_name(c->chunks[0].path), index, c->info.frame_count);
     const mlv_chunk *ch = &c->chunks[c->frames[index].chunk];
-    size_t n = (size_t)ch->size;   /* bounded when it was opened */
-    mp_status st = mp_mlv_reserve_bytes(&buf->data, &buf->capacity, n ? n : 1, err);
+    mp_status st = read_photo(ch, &buf->data, &buf->capacity, err);
     if (st != MP_OK)
         return st;
-    ssize_t got = -1;
-    if (mp_mlv_chunk_usable(ch)) {
-        got = mp_mlv_chunk_pread(ch, buf->data, n, 0);
-    } else {    /* a sequence keeps no file open: there may be thousands */
-        int fd = open(ch->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-        if (fd >= 0) {
-            got = mp_pread_full(fd, buf->data, n, 0);
-            close(fd);
-        }
-    }
-    if (got != (ssize_t)n)
-        return mp_error_set(err, got < 0 ? MP_ERR_IO : MP_ERR_DAMAGED, "%s: %s",
-                            mp_mlv_base_name(ch->path),
-                            got < 0 ? strerror(errno) : "shorter than when it was opened");
-    buf->size = n;
+    buf->size = (size_t)ch->size;
     buf->clip = c;
     buf->index = index;
     return MP_OK;

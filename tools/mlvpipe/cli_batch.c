@@ -107,9 +107,10 @@ int cli_clips_collect(const char *command, char *const *operands, int count, int
     return EXIT_OK;
 }
 
-/* Splits a photo's path into folder length, name prefix length and number; 0 when it is no
- * .CR2/.DNG or its name does not end in digits. */
-static int photo_number(const char *path, size_t *dir_len, size_t *prefix_len, long *number)
+/* Splits a photo's path into folder length, name prefix length, number and extension; 0 when
+ * it is no .CR2/.DNG or its name does not end in digits. */
+static int photo_number(const char *path, size_t *dir_len, size_t *prefix_len, long *number,
+                        const char **ext)
 {
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
@@ -124,6 +125,7 @@ static int photo_number(const char *path, size_t *dir_len, size_t *prefix_len, l
     *dir_len = (size_t)(base - path);
     *prefix_len = (size_t)(digits - base);
     *number = strtol(digits, NULL, 10);
+    *ext = dot;
     return 1;
 }
 
@@ -131,11 +133,13 @@ void cli_hint_sequence(const cli_clips *c)
 {
     size_t dir0, prefix0, dir, prefix;
     long first, n;
-    if (c->count < 3 || !photo_number(c->path[0], &dir0, &prefix0, &first))
+    const char *ext0, *ext;
+    if (c->count < 3 || !photo_number(c->path[0], &dir0, &prefix0, &first, &ext0))
         return;
     for (int i = 1; i < c->count; i++)
-        if (!photo_number(c->path[i], &dir, &prefix, &n) || dir != dir0 || prefix != prefix0 ||
-            strncmp(c->path[i], c->path[0], dir + prefix) || n != first + i)
+        if (!photo_number(c->path[i], &dir, &prefix, &n, &ext) || dir != dir0 ||
+            prefix != prefix0 || strncmp(c->path[i], c->path[0], dir + prefix) ||
+            n != first + i || strcmp(ext, ext0))
             return;
     cli_log(MLVPIPE_LOG_WARNING, "%d photos numbered in a row (%s .. %s) are converted one by "
             "one, each with its own levels; if they are a timelapse, --sequence %.*s converts "
