@@ -115,6 +115,12 @@ static void cr2_is_a_one_frame_clip(void **state)
     assert_int_equal(f.width, W);
     assert_int_equal(f.black, 2048);
     assert_memory_equal(f.data, s, W * H * sizeof *s);
+    mp_frame again = {0};      /* the second read comes from the photo's kept mosaic */
+    assert_int_equal(mp_mlv_read_frame(c, 0, &again, &scratch, &err), MP_OK);
+    assert_int_equal(again.black, f.black);
+    assert_int_equal(again.white, f.white);
+    assert_memory_equal(again.data, s, W * H * sizeof *s);
+    mp_frame_free(&again);
     assert_int_equal(mp_mlv_read_frame(c, 1, &f, &scratch, &err), MP_ERR_RANGE);
     mp_mlv_scratch_free(&scratch);
     mp_frame_free(&f);
