@@ -6,8 +6,8 @@
  * segments, damage, audio, DELTA chains) is the clip's and the same for every source. So a
  * still is a one-frame clip and nothing above the reader asks what kind of file it was.
  *
- * Sources are tried in the order of mp_sources[]; the first whose probe accepts the file's
- * first bytes (and name) indexes it. */
+ * mp_mlv_clip_open tries the sources in a fixed order (mlv_clip.c); the first whose probe
+ * accepts the file's first bytes (or name, or a folder) indexes it. */
 #ifndef MP_READER_SOURCE_H
 #define MP_READER_SOURCE_H
 
@@ -40,6 +40,7 @@ mp_status mp_mlv_source_decode_payload(const mlv_clip *c, uint32_t index, const 
 
 extern const mp_source_ops mp_source_mlv;     /* mlv_index.c: MLVI at offset 0 */
 extern const mp_source_ops mp_source_raw;     /* raw_legacy.c: a .RAW name and a RAWM footer */
-extern const mp_source_ops mp_source_still;   /* still.c: a TIFF (CR2, DNG) through LibRaw */
+extern const mp_source_ops mp_source_still;   /* still.c: a TIFF (CR2, DNG), or a folder of
+                                               * them, through LibRaw */
 
 #endif
