@@ -5,7 +5,8 @@
 # not add up) converts each still to OUT/NAME.dng, with a line and exit 4 for the damaged
 # ones; the output DNGs pass exiftool -validate and dcraw, keep the photo's EXIF and are dual
 # ISO no more; info describes a still; --sequence takes a folder as one clip (a timelapse, one
-# set of levels); LibRaw missing is a one-line error naming the package.
+# set of levels), in convert and in a farm plan; LibRaw missing is a one-line error naming the
+# package.
 # usage: stills.sh MLVPIPE CR2SYNTH MLVSYNTH ENCODE_FROM_CLIP
 set -u
 mlvpipe=$1
@@ -13,7 +14,7 @@ cr2synth=$2
 mlvsynth=$3
 encode_from_clip=$4
 . "$(dirname "$0")/lib.sh"
-need dcraw unprocessed_raw raw-identify exiftool
+need dcraw unprocessed_raw raw-identify exiftool python3
 
 in=$tmp/card
 mkdir -p "$in"
@@ -119,12 +120,24 @@ done
 run seqv 0 -v analyze "$tmp/tl" -o "$tmp/tl.json"
 grep -q "frames 0-3: dual ISO, .* from 4 of 4 sampled frames" "$tmp/seqv.err" ||
     fail "sequence levels not pooled over the photos: $(grep 'dual ISO' "$tmp/seqv.err")"
+# a farm plan of the sequence (-- --sequence: the folder is one clip in plan and tasks): its
+# analyze and two convert chunks, run in order, give the bytes of one run
+run planseq 0 plan "$tmp/tl" -o "$tmp/plan" --engine json --chunk 2 -- --sequence
+mkdir -p "$tmp/plan"
+python3 - "$tmp/planseq.out" <<'PY' || fail "a planned sequence's task failed"
+import json, subprocess, sys
+for task in json.load(open(sys.argv[1]))["tasks"]:
+    if subprocess.run(task["argv"], capture_output=True).returncode:
+        sys.exit(1)
+PY
+for f in "$tmp"/seq1/tl/*.dng; do
+    cmp -s "$f" "$tmp/plan/tl/${f##*/}" || fail "planned sequence ${f##*/} differs"
+done
 "$cr2synth" -o "$tmp/tl/TL_0005.CR2" --size 256x128 || fail "cr2synth odd size"
 run seqodd 4 convert --sequence "$tmp/tl" -o "$tmp/seqodd"
 grep -q "TL_0005.CR2: a 328x156 photo among 264x156 ones: left out" "$tmp/seqodd.err" ||
     fail "odd size: $(cat "$tmp/seqodd.err")"
 [ "$(ls "$tmp/seqodd/tl" | grep -c dng)" = 4 ] || fail "odd size: the others not converted"
-run planseq 2 plan "$tmp/tl" -o "$tmp/plan" -- --sequence
 # photos of one folder numbered in a row, converted one by one: a hint to use --sequence
 run tlbatch 0 convert "$tmp/tl" -o "$tmp/tlbatch"
 grep -q "5 photos numbered in a row (.*TL_0001.CR2 .. .*TL_0005.CR2) .* --sequence .*/tl converts" \

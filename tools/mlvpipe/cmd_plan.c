@@ -234,7 +234,7 @@ static int check_task(const mlvpipe_clip *clip, const mlvpipe_plan_settings *p)
     if (rc == EXIT_OK)
         rc = parse_task(clip, p, &a, &words);
     if (rc == EXIT_OK)
-        rc = cli_clips_collect("convert", a.operands, a.operand_count, 0, &clips);
+        rc = cli_clips_collect("convert", a.operands, a.operand_count, a.sequence, &clips);
     if (rc == EXIT_OK)
         rc = cli_convert_check("convert", &a, &clips);
     cli_clips_free(&clips);
@@ -407,11 +407,16 @@ int cmd_plan(int argc, char **argv)
         default: return cli_option_error(command, c, argv);
         }
     }
-    /* getopt_long moved the operands to the end. */
-    cli_clips clips;
-    if ((rc = cli_clips_collect(command, argv + optind, dashes - optind, 0, &clips)))
-        return rc;
+    /* getopt_long moved the operands to the end; with --sequence after --, a folder is one
+     * clip as the tasks will take it. */
+    int operands = optind;  /* convert's parser, run on the options after --, resets optind */
     cli_convert_args extra;
+    if ((rc = check_extra(&p, &extra)))
+        return rc;
+    cli_clips clips;
+    if ((rc = cli_clips_collect(command, argv + operands, dashes - operands, extra.sequence,
+                                &clips)))
+        return rc;
     char out_abs[PATH_MAX], self[PATH_MAX], dark_abs[PATH_MAX], from_abs[PATH_MAX];
     if (!output)
         rc = cli_usage_error(command, "no output folder given (-o DIR)");
@@ -422,14 +427,9 @@ int cmd_plan(int argc, char **argv)
         rc = check_names(&clips);
     if (rc == EXIT_OK)
         rc = cli_check_format(command, p.format ? p.format : "dng", NULL, 1, NULL);
-    if (rc == EXIT_OK)
-        rc = check_extra(&p, &extra);
     if (rc == EXIT_OK && extra.o.dark)
         rc = cli_usage_error(command, "--dark after -- would reach the convert tasks only, not "
                              "analyze; give plan its own --dark");
-    if (rc == EXIT_OK && extra.sequence)
-        rc = cli_usage_error(command, "--sequence is not planned yet: convert a sequence in one "
-                             "run (mlvpipe convert --sequence FOLDER)");
     if (rc == EXIT_OK && extra.o.defects_from)
         rc = cli_usage_error(command, "--defects-from after -- would reach the convert tasks, "
                              "which take the sidecar's map; give plan its own --defects-from");
