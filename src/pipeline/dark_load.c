@@ -168,12 +168,14 @@ mp_status mp_dark_load(const char *path, const mlv_clip *clip, const atomic_int 
         memcpy(why, err->msg, sizeof why);
         return mp_error_set(err, st, "dark frame: %s", why);
     }
-    if (mp_mlv_clip_get_info(dark)->dark.present) {
+    const mlv_clip_info *di = mp_mlv_clip_get_info(dark);
+    int photos = di->container == MLV_CONTAINER_STILL;  /* they say nothing of dual ISO */
+    if (di->dark.present) {
         st = from_block(path, dark, clip, log, out, err);
-    } else if (mp_mlv_clip_get_info(dark)->container == MLV_CONTAINER_STILL) {
+    } else if (photos && !di->sequence) {
         st = from_still(path, dark, clip, log, out, err);
-    } else {
-        st = check_fit(path, mp_mlv_clip_get_info(dark), 1, clip, err);
+    } else {    /* a lens-cap clip, or a folder of lens-cap photos: averaged */
+        st = check_fit(path, di, !photos, clip, err);
         if (st == MP_OK)
             st = average_clip(path, dark, cancel, log, out, err);
     }

@@ -133,6 +133,10 @@ PY
 for f in "$tmp"/seq1/tl/*.dng; do
     cmp -s "$f" "$tmp/plan/tl/${f##*/}" || fail "planned sequence ${f##*/} differs"
 done
+# --dark with a folder of photos averages them all, like a lens-cap clip
+run darkseq 0 -v convert "$tmp/tl/TL_0001.CR2" -o "$tmp/darkseq" --dark "$tmp/tl"
+grep -q "dark frame .*/tl: 4 frames averaged" "$tmp/darkseq.err" ||
+    fail "--dark FOLDER: $(grep 'dark frame' "$tmp/darkseq.err")"
 "$cr2synth" -o "$tmp/tl/TL_0005.CR2" --size 256x128 || fail "cr2synth odd size"
 run seqodd 4 convert --sequence "$tmp/tl" -o "$tmp/seqodd"
 grep -q "TL_0005.CR2: a 328x156 photo among 264x156 ones: left out" "$tmp/seqodd.err" ||
