@@ -18,13 +18,13 @@ need dcraw unprocessed_raw raw-identify exiftool python3
 
 in=$tmp/card
 mkdir -p "$in"
-"$cr2synth" -o "$in/IMG_0001.CR2" --dual 4 --size 384x256 --orientation 6 \
+"$cr2synth" -o "$in/IMG_0001.CR2" --dual 4 --size 256x160 --orientation 6 \
     --samples "$tmp/IMG_0001.pgm" || fail "cr2synth dual"
-"$cr2synth" -o "$in/IMG_0002.CR2" --size 384x256 --slices 3 --bits 12 --camera eosm \
+"$cr2synth" -o "$in/IMG_0002.CR2" --size 256x160 --slices 3 --bits 12 --camera eosm \
     --samples "$tmp/IMG_0002.pgm" || fail "cr2synth single"
-"$cr2synth" -o "$tmp/cut.CR2" --size 384x256 || fail "cr2synth cut"
+"$cr2synth" -o "$tmp/cut.CR2" --size 256x160 || fail "cr2synth cut"
 head -c 40000 "$tmp/cut.CR2" >"$in/IMG_0003.CR2"
-"$cr2synth" -o "$in/IMG_0004.CR2" --size 384x256 --wrong-slices || fail "cr2synth slices"
+"$cr2synth" -o "$in/IMG_0004.CR2" --size 256x160 --wrong-slices || fail "cr2synth slices"
 "$mlvsynth" -o "$tmp/d.MLV" --size 320x200 --frames 1 --content dualiso >/dev/null || fail "mlvsynth"
 "$encode_from_clip" "$tmp/d.MLV" "$tmp/raw" native || fail "encode_from_clip"
 cp "$tmp/raw/d/d_000000.dng" "$in/IMG_0005.DNG"
@@ -41,13 +41,13 @@ done
 id=$(raw-identify -v "$in/IMG_0001.CR2")
 for want in "Camera: Canon EOS 5D Mark III ID: 0x80000285" "Owner: mlvpipe tests" \
             "ChannelBlackLevel: 2048 2048 2048 2048" "As shot                   2100 1024 1560 1024" \
-            "Raw inset, width x height:  384 x 256 left: 72 top: 28" "Image flip: 6"; do
+            "Raw inset, width x height:  256 x 160 left: 72 top: 28" "Image flip: 6"; do
     grep -qF "$want" <<<"$id" || fail "raw-identify IMG_0001: no '$want'"
 done
 
 # info: a still is one frame, its format and picture area; dual ISO found in the pixels.
 run info 0 info "$in/IMG_0001.CR2"
-grep -q "^container:     CR2 still (one frame), decoded by LibRaw, picture 384x256 at 72,28, orientation 6" \
+grep -q "^container:     CR2 still (one frame), decoded by LibRaw, picture 256x160 at 72,28, orientation 6" \
     "$tmp/info.out" || fail "info container: $(grep container "$tmp/info.out")"
 grep -q "dual ISO pixels: yes in 1 of 1" "$tmp/info.out" || fail "info: dual ISO not found"
 run json 0 info --json "$in/IMG_0002.CR2"
@@ -143,7 +143,7 @@ grep -q "TL_0005.CR2: a 328x156 photo among 264x156 ones: left out" "$tmp/seqodd
     fail "odd size: $(cat "$tmp/seqodd.err")"
 [ "$(ls "$tmp/seqodd/tl" | grep -c dng)" = 4 ] || fail "odd size: the others not converted"
 # photos of one folder numbered in a row, converted one by one: a hint to use --sequence
-run tlbatch 0 convert "$tmp/tl" -o "$tmp/tlbatch"
+run tlbatch 0 convert "$tmp/tl" -o "$tmp/tlbatch" --to null
 grep -q "5 photos numbered in a row (.*TL_0001.CR2 .. .*TL_0005.CR2) .* --sequence .*/tl converts" \
     "$tmp/tlbatch.err" || fail "no --sequence hint: $(head -3 "$tmp/tlbatch.err")"
 grep -q "numbered in a row" "$tmp/folder.err" && fail "a hint for photos not in a row"
