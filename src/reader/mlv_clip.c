@@ -82,7 +82,7 @@ static void detect_mislabelled(mlv_clip *c)
 }
 
 /* In the order they are tried: MLV by its magic, legacy RAW by its name, stills by the TIFF
- * header. */
+ * header (or a folder, whose photos mp_still_find_folder made the chunks). */
 static const mp_source_ops *const sources[] = {&mp_source_mlv, &mp_source_raw,
                                                &mp_source_still};
 
