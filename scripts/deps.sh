@@ -4,7 +4,7 @@
 set -euo pipefail
 want=${1:-build}
 build_pkgs="build-essential meson ninja-build pkg-config clang lld
-  libavcodec-dev libavformat-dev libavutil-dev liblz4-dev liblzma-dev libcmocka-dev"
+  libavcodec-dev libavformat-dev libavutil-dev liblz4-dev liblzma-dev libcmocka-dev libraw-dev"
 # darktable + rawtherapee: outside DNG readers for tests/e2e/encode_darktable_rawtherapee.sh
 # (44 packages, 45 MB download, 230 MB installed; about 8 s to install from a warm apt cache).
 test_pkgs="ffmpeg dcraw libraw-bin libimage-exiftool-perl python3 llvm libclang-rt-14-dev

@@ -1,11 +1,8 @@
 #include "analysis/dark_load.h"
 
-#include <fcntl.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "analysis/levels_io.h"
-#include "reader/dng_frame.h"
 
 uint64_t mp_dark_hash(const rawfix_dark *d)
 {
@@ -118,19 +115,21 @@ static mp_status from_block(const char *path, const mlv_clip *dark, const mlv_cl
     return st;
 }
 
-/* One DNG, taken as an average already (its own noise is not divided down). A DNG says
- * nothing of dual ISO: that is not checked. */
-static mp_status from_dng(const char *path, const mlv_clip *clip, const mp_logger *log,
-                          rawfix_dark *out, mp_error *err)
+/* One raw photo (a DNG), taken as an average already (its own noise is not divided down).
+ * A photo says nothing of dual ISO: that is not checked. */
+static mp_status from_still(const char *path, const mlv_clip *dark, const mlv_clip *clip,
+                            const mp_logger *log, rawfix_dark *out, mp_error *err)
 {
     mp_frame f = {0};
-    uint32_t iso = 0;
-    mp_status st = mp_dng_read_frame(path, &f, &iso, err);
+    mlv_scratch scratch = {0};
+    mp_status st = mp_mlv_read_frame(dark, 0, &f, &scratch, err);
+    mp_mlv_scratch_free(&scratch);
     if (st != MP_OK) {
         char why[MP_ERROR_MAX];
         memcpy(why, err->msg, sizeof why);
         mp_error_set(err, st, "dark frame: %s", why);
     }
+    const uint32_t iso = mp_mlv_clip_get_info(dark)->exposure.iso;
     /* --dng-bits 16 keeps the recorded values in 16-bit samples: their depth is the clip's
      * when every value fits it */
     const uint32_t clip_bits = mp_mlv_clip_get_info(clip)->raw.bits;
@@ -151,33 +150,16 @@ static mp_status from_dng(const char *path, const mlv_clip *clip, const mp_logge
     if (st == MP_OK)
         st = mp_rawfix_dark_from_frame(&f, 1, out, err);
     if (st == MP_OK)
-        mp_log(log, MP_LOG_INFO, "dark frame %s: one DNG, pattern RMS %.2f DN", path, out->rms);
+        mp_log(log, MP_LOG_INFO, "dark frame %s: one raw photo, pattern RMS %.2f DN", path,
+               out->rms);
     mp_frame_free(&f);
     return st;
-}
-
-/* 1 when the file starts like a TIFF (a DNG); errors opening it are left to the reader. */
-static int is_tiff(const char *path)
-{
-    uint8_t head[4] = {0};
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return 0;
-    ssize_t n = read(fd, head, sizeof head);
-    close(fd);
-    return n == (ssize_t)sizeof head && mp_dng_is_tiff(head);
 }
 
 mp_status mp_dark_load(const char *path, const mlv_clip *clip, const atomic_int *cancel,
                        const mp_logger *log, rawfix_dark *out, mp_error *err)
 {
     memset(out, 0, sizeof *out);
-    if (is_tiff(path)) {
-        mp_status st = from_dng(path, clip, log, out, err);
-        if (st != MP_OK)
-            mp_rawfix_dark_free(out);
-        return st;
-    }
     mlv_clip *dark = NULL;
     mlv_open_options oo = {.log = *log};
     mp_status st = mp_mlv_clip_open(&dark, path, &oo, err);
@@ -186,10 +168,14 @@ mp_status mp_dark_load(const char *path, const mlv_clip *clip, const atomic_int 
         memcpy(why, err->msg, sizeof why);
         return mp_error_set(err, st, "dark frame: %s", why);
     }
-    if (mp_mlv_clip_get_info(dark)->dark.present) {
+    const mlv_clip_info *di = mp_mlv_clip_get_info(dark);
+    int photos = di->container == MLV_CONTAINER_STILL;  /* they say nothing of dual ISO */
+    if (di->dark.present) {
         st = from_block(path, dark, clip, log, out, err);
-    } else {
-        st = check_fit(path, mp_mlv_clip_get_info(dark), 1, clip, err);
+    } else if (photos && !di->sequence) {
+        st = from_still(path, dark, clip, log, out, err);
+    } else {    /* a lens-cap clip, or a folder of lens-cap photos: averaged */
+        st = check_fit(path, di, !photos, clip, err);
         if (st == MP_OK)
             st = average_clip(path, dark, cancel, log, out, err);
     }

@@ -73,8 +73,23 @@ void mp_api_describe_json(const info_report *r, mp_text *t)
         mp_text_json_string(t, mp_mlv_clip_path(c, i));
         mp_text_printf(t, "%s", i + 1 < in->chunk_count ? ", " : "");
     }
-    mp_text_printf(t, "],\n  \"container\": \"%s\",\n",
-                   in->container == MLV_CONTAINER_MLV ? "mlv" : "raw");
+    static const char *const container[] = {[MLV_CONTAINER_MLV] = "mlv",
+                                            [MLV_CONTAINER_RAW] = "raw",
+                                            [MLV_CONTAINER_STILL] = "still"};
+    mp_text_printf(t, "],\n  \"container\": \"%s\",\n", container[in->container]);
+    const mp_photo *ph = &in->photo;
+    const int32_t *area = in->raw.active_area;
+    mp_text_printf(t, "  \"still\": ");
+    if (in->container == MLV_CONTAINER_STILL) {
+        mp_text_printf(t, "{");
+        json_key_str(t, "format", in->still_format, ", ");
+        mp_text_printf(t, "\"sequence\": %s, ", in->sequence ? "true" : "false");
+        json_key_str(t, "owner", ph->owner, ", ");
+        mp_text_printf(t, "\"orientation\": %u, \"active_area\": [%d, %d, %d, %d]},\n",
+                       ph->orientation, area[0], area[1], area[2], area[3]);
+    } else {
+        mp_text_printf(t, "null,\n");
+    }
     mp_text_printf(
         t, "  \"guid\": \"%016" PRIx64 "\",\n  \"video_class\": %u,\n  \"audio_class\": %u,\n",
         in->guid, in->video_class, in->audio_class);

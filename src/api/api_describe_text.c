@@ -51,9 +51,17 @@ void mp_api_describe_text(const info_report *r, mp_text *t)
                        "audioClass 0x%x\n",
                        in->chunk_count, in->chunk_count == 1 ? "" : "s", in->guid,
                        in->video_class, in->audio_class);
-    else
+    else if (in->container == MLV_CONTAINER_RAW)
         mp_text_printf(t, "container:     legacy RAW, %u chunk file%s\n", in->chunk_count,
                        in->chunk_count == 1 ? "" : "s");
+    else
+        mp_text_printf(t, "container:     %s %s, decoded by LibRaw, picture "
+                       "%dx%d at %d,%d, orientation %u%s%s\n", in->still_format,
+                       in->sequence ? "stills (a sequence, a frame each)" : "still (one frame)",
+                       in->raw.active_area[3] - in->raw.active_area[1],
+                       in->raw.active_area[2] - in->raw.active_area[0], in->raw.active_area[1],
+                       in->raw.active_area[0], in->photo.orientation,
+                       in->photo.owner[0] ? ", owner " : "", in->photo.owner);
     if (in->camera.present)
         mp_text_printf(t, "camera:        %s (model 0x%08x%s%s)\n", in->camera.name,
                        in->camera.model, in->camera.serial[0] ? ", serial " : "",

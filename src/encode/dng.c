@@ -18,7 +18,7 @@ enum {
     TAG_BITS_PER_SAMPLE = 258, TAG_COMPRESSION = 259, TAG_PHOTOMETRIC = 262, TAG_MAKE = 271,
     TAG_MODEL = 272, TAG_STRIP_OFFSETS = 273, TAG_ORIENTATION = 274,
     TAG_SAMPLES_PER_PIXEL = 277, TAG_ROWS_PER_STRIP = 278, TAG_STRIP_BYTE_COUNTS = 279,
-    TAG_PLANAR_CONFIGURATION = 284, TAG_SOFTWARE = 305, TAG_DATE_TIME = 306,
+    TAG_PLANAR_CONFIGURATION = 284, TAG_SOFTWARE = 305, TAG_DATE_TIME = 306, TAG_ARTIST = 315,
     TAG_CFA_REPEAT_PATTERN_DIM = 33421, TAG_CFA_PATTERN = 33422, TAG_EXIF_IFD = 34665,
     TAG_DNG_VERSION = 50706, TAG_DNG_BACKWARD_VERSION = 50707, TAG_UNIQUE_CAMERA_MODEL = 50708,
     TAG_BLACK_LEVEL_REPEAT_DIM = 50713, TAG_BLACK_LEVEL = 50714, TAG_WHITE_LEVEL = 50717,
@@ -32,7 +32,7 @@ enum {
     TAG_EXPOSURE_TIME = 33434, TAG_F_NUMBER = 33437, TAG_ISO_SPEED_RATINGS = 34855,
     TAG_SENSITIVITY_TYPE = 34864, TAG_EXIF_VERSION = 36864, TAG_DATE_TIME_ORIGINAL = 36867,
     TAG_SUBJECT_DISTANCE = 37382, TAG_FOCAL_LENGTH = 37386, TAG_SUB_SEC_TIME_ORIGINAL = 37521,
-    TAG_BODY_SERIAL_NUMBER = 42033, TAG_LENS_MODEL = 42036
+    TAG_CAMERA_OWNER_NAME = 42032, TAG_BODY_SERIAL_NUMBER = 42033, TAG_LENS_MODEL = 42036
 };
 
 enum { PHOTOMETRIC_CFA = 32803, COMPRESSION_NONE = 1, COMPRESSION_LJ92 = 7,
@@ -217,6 +217,8 @@ static void add_exif(tiff_ifd *exif, const mp_exposure *e, const mp_clip_meta *m
         add_rational(exif, TAG_FOCAL_LENGTH, lens->focal_mm, 1);
     if (meta->camera.present && meta->camera.serial[0])
         mp_tiff_add_ascii(exif, TAG_BODY_SERIAL_NUMBER, meta->camera.serial);
+    if (meta->photo.present && meta->photo.owner[0])
+        mp_tiff_add_ascii(exif, TAG_CAMERA_OWNER_NAME, meta->photo.owner);
     if (lens->present && lens->name[0])
         mp_tiff_add_ascii(exif, TAG_LENS_MODEL, lens->name);
     if (exif->count)
@@ -230,10 +232,10 @@ static mp_status build_ifds(const mp_frame *f, const mp_frame_meta *m, const mp_
     const mp_clip_meta *meta = &p->meta;
     const mp_exposure *expo = m->exposure ? m->exposure : &meta->exposure;
     const mp_white_balance *wb = m->white_balance ? m->white_balance : &meta->white_balance;
-    mp_rational fps;
+    mp_rational fps = {0, 1};
     mp_timecode tc;
-    mp_status st = mp_sink_fps(p, &fps, err);
-    if (st == MP_OK)
+    mp_status st = p->still ? MP_OK : mp_sink_fps(p, &fps, err);
+    if (st == MP_OK && !p->still)
         st = mp_sink_timecode(p, f->number, &tc, err);
     if (st != MP_OK)
         return st;
@@ -251,7 +253,8 @@ static mp_status build_ifds(const mp_frame *f, const mp_frame_meta *m, const mp_
     mp_tiff_add_ascii(ifd0, TAG_MAKE, "Canon");
     mp_tiff_add_ascii(ifd0, TAG_MODEL, model);
     mp_tiff_add_long(ifd0, TAG_STRIP_OFFSETS, 0);          /* set after layout */
-    mp_tiff_add_short(ifd0, TAG_ORIENTATION, 1);
+    mp_tiff_add_short(ifd0, TAG_ORIENTATION, meta->photo.present && meta->photo.orientation
+                                                 ? meta->photo.orientation : 1);
     mp_tiff_add_short(ifd0, TAG_SAMPLES_PER_PIXEL, 1);
     mp_tiff_add_long(ifd0, TAG_ROWS_PER_STRIP, f->height);
     mp_tiff_add_long(ifd0, TAG_STRIP_BYTE_COUNTS, 0);      /* set after layout */
@@ -260,6 +263,8 @@ static mp_status build_ifds(const mp_frame *f, const mp_frame_meta *m, const mp_
     char when[20], millis[4];
     if (frame_time(&meta->wall_clock, f->timestamp_us, when, millis))
         mp_tiff_add_ascii(ifd0, TAG_DATE_TIME, when);
+    if (meta->photo.present && meta->photo.owner[0])
+        mp_tiff_add_ascii(ifd0, TAG_ARTIST, meta->photo.owner);
 
     uint32_t area[4];
     mp_raw_active_area(&meta->raw, f->width, f->height, area);
@@ -286,12 +291,14 @@ static mp_status build_ifds(const mp_frame *f, const mp_frame_meta *m, const mp_
     int32_t be_v[2] = {be.num, be.den}, zero[2] = {0, 1};
     mp_tiff_add_srationals(ifd0, TAG_BASELINE_EXPOSURE, be_v, 1);
     mp_tiff_add_longs(ifd0, TAG_ACTIVE_AREA, area, 4);
-    uint8_t tc_bytes[8];
-    mp_timecode_pack(&tc, tc_bytes);
-    mp_tiff_add_bytes(ifd0, TAG_TIME_CODES, TIFF_BYTE, tc_bytes, 8);
-    int32_t rate[2] = {fps.num, fps.den};
-    mp_tiff_add_srationals(ifd0, TAG_FRAME_RATE, rate, 1);
-    mp_tiff_add_ascii(ifd0, TAG_REEL_NAME, p->clip_name);
+    if (!p->still) {
+        uint8_t tc_bytes[8];
+        mp_timecode_pack(&tc, tc_bytes);
+        mp_tiff_add_bytes(ifd0, TAG_TIME_CODES, TIFF_BYTE, tc_bytes, 8);
+        int32_t rate[2] = {fps.num, fps.den};
+        mp_tiff_add_srationals(ifd0, TAG_FRAME_RATE, rate, 1);
+        mp_tiff_add_ascii(ifd0, TAG_REEL_NAME, p->clip_name);
+    }
     mp_tiff_add_srationals(ifd0, TAG_BASELINE_EXPOSURE_OFFSET, zero, 1);
 
     add_exif(exif, expo, meta, f->timestamp_us);

@@ -41,12 +41,17 @@ void mp_name_folder(const mp_sink_params *p, char *out)
     name_base(p, out);
 }
 
+
 void mp_name_frame(const mp_sink_params *p, uint32_t number, char *out)
 {
     char base[MP_NAME_MAX];
     name_base(p, base);
     /* 64-bit so that number + 1 cannot wrap; 7 digits appear only past frame 999999. */
     unsigned long long n = (unsigned long long)number + (p->one_based ? 1 : 0);
+    if (p->still) {
+        snprintf(out, MP_NAME_MAX, "%.200s.%.16s", base, p->extension ? p->extension : "dng");
+        return;
+    }
     snprintf(out, MP_NAME_MAX, "%.200s_%06llu.%.16s", base, n,
              p->extension ? p->extension : "dng");
 }
@@ -64,10 +69,14 @@ mp_status mp_sequence_folder_open(const char *path, const mp_sink_params *p, cha
     char name[MP_NAME_MAX];
     mp_rational fps;
     mp_status st = mp_naming_check(p, err);
-    if (st == MP_OK)  /* a bad rate should fail here, not at every frame */
+    if (st == MP_OK && !p->still)  /* a bad rate should fail here, not at every frame */
         st = mp_sink_fps(p, &fps, err);
     if (st != MP_OK)
         return st;
+    if (p->still) {   /* the picture goes into PATH itself */
+        snprintf(folder, PATH_MAX, "%s", path && *path ? path : ".");
+        return path && *path ? mp_make_dir(path, err) : MP_OK;
+    }
     mp_name_folder(p, name);
     if (path && *path && (st = mp_make_dir(path, err)) != MP_OK)
         return st;

@@ -386,6 +386,8 @@ static void fill_params(job *j, const mlv_clip_info *info, uint32_t selected)
     p->meta.exposure = info->exposure;
     p->meta.white_balance = info->white_balance;
     p->meta.wall_clock = info->wall_clock;
+    p->meta.photo = info->photo;
+    p->still = info->container == MLV_CONTAINER_STILL && !info->sequence;
     p->fps_num = info->fps_num;
     p->fps_den = info->fps_den;
     p->fps_override_num = j->o->fps_override_num;

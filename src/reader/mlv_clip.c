@@ -1,11 +1,12 @@
 /* Opening and closing clips; read-only accessors of the finished index. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "codec/bitpack.h"
 #include "codec/lzma_frame.h"
-#include "mlv_internal.h"
+#include "still_internal.h"
 
 /* LJ92 combined with LZMA is refused by mp_mlv_clip_check_video (no tool writes it). */
 static mlv_compression compression_of(uint32_t video_class)
@@ -80,6 +81,11 @@ static void detect_mislabelled(mlv_clip *c)
     }
 }
 
+/* In the order they are tried: MLV by its magic, legacy RAW by its name, stills by the TIFF
+ * header (or a folder, whose photos mp_still_find_folder made the chunks). */
+static const mp_source_ops *const sources[] = {&mp_source_mlv, &mp_source_raw,
+                                               &mp_source_still};
+
 static void free_build_state(mlv_clip *c)
 {
     free(c->events);
@@ -101,21 +107,23 @@ static mp_status clip_open(mlv_clip **out, const char *path, const mlv_mem_file 
     for (size_t i = 0; i < sizeof c->last_event / sizeof c->last_event[0]; i++)
         c->last_event[i] = -1;
 
-    mp_status st = mp_mlv_find_chunks(c, path, opt && opt->no_spanning, err);
+    struct stat sb;
+    int folder = !files && !stat(path, &sb) && S_ISDIR(sb.st_mode);
+    mp_status st = folder ? mp_still_find_folder(c, path, err)
+                          : mp_mlv_find_chunks(c, path, opt && opt->no_spanning, err);
     if (st == MP_OK) {
-        uint8_t magic[4] = {0};
-        ssize_t got = mp_mlv_chunk_pread(&c->chunks[0], magic, 4, 0);
-        if (got == 4 && !memcmp(magic, "MLVI", 4)) {
-            c->info.container = MLV_CONTAINER_MLV;
-            for (uint32_t i = 0; i < c->info.chunk_count && st == MP_OK; i++)
-                if (mp_mlv_chunk_usable(&c->chunks[i]))
-                    st = mp_mlv_index_chunk(c, i, err);
-        } else if (mp_mlv_is_legacy_raw_name(c->chunks[0].path)) {
-            st = mp_mlv_index_legacy_raw(c, err);
-        } else {
-            st = mp_error_set(err, MP_ERR_FORMAT, "%s: offset 0: no MLVI header and not a "
-                              ".RAW name (not a Magic Lantern clip)", mp_mlv_base_name(path));
-        }
+        uint8_t head[16] = {0};
+        ssize_t got = mp_mlv_chunk_pread(&c->chunks[0], head, sizeof head, 0);
+        size_t n = got > 0 ? (size_t)got : 0;
+        for (size_t i = 0; i < sizeof sources / sizeof sources[0] && !c->source; i++)
+            if (sources[i]->probe(c, head, n))
+                c->source = sources[i];
+        if (c->source)
+            st = c->source->index(c, err);
+        else
+            st = mp_error_set(err, MP_ERR_FORMAT, "%s: offset 0: no MLVI header, not a .RAW "
+                              "name and not a TIFF still (not a Magic Lantern clip or a raw "
+                              "photo)", mp_mlv_base_name(path));
     }
     if (st == MP_OK)
         st = mp_mlv_finish_index(c, err);
@@ -164,6 +172,8 @@ void mp_mlv_clip_close(mlv_clip *c)
     free(c->states);
     free(c->damage);
     free_build_state(c);
+    if (c->source && c->source->close)
+        c->source->close(c);
     free(c);
 }
 

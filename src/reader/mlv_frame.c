@@ -121,7 +121,7 @@ static size_t payload_bytes(const mlv_clip *c, const mlv_entry *e, const mp_raw_
     return packed;
 }
 
-static mp_status reserve_bytes(uint8_t **p, size_t *capacity, size_t n, mp_error *err)
+mp_status mp_mlv_reserve_bytes(uint8_t **p, size_t *capacity, size_t n, mp_error *err)
 {
     if (n <= *capacity)
         return MP_OK;
@@ -133,17 +133,16 @@ static mp_status reserve_bytes(uint8_t **p, size_t *capacity, size_t n, mp_error
     return MP_OK;
 }
 
-mp_status mp_mlv_read_payload(const mlv_clip *c, uint32_t index, mlv_payload *buf, mp_error *err)
+mp_status mp_mlv_source_read_payload(const mlv_clip *c, uint32_t index, mlv_payload *buf,
+                                     mp_error *err)
 {
-    buf->clip = NULL;   /* holds no frame until this read completes */
-    buf->size = 0;
     const mlv_entry *e = NULL;
     const mp_raw_info *r = NULL;
     mp_status st = frame_entry(c, index, &e, &r, err);
     if (st != MP_OK)
         return st;
     size_t n = payload_bytes(c, e, r);
-    if ((st = reserve_bytes(&buf->data, &buf->capacity, n, err)) != MP_OK ||
+    if ((st = mp_mlv_reserve_bytes(&buf->data, &buf->capacity, n, err)) != MP_OK ||
         (st = mp_mlv_read_span(c, e->chunk, e->offset, buf->data, n, err)) != MP_OK)
         return st;
     buf->size = n;
@@ -210,7 +209,7 @@ static mp_status decode_lzma(const mlv_clip *c, const mlv_entry *e, const uint8_
 {
     size_t count = (size_t)out->width * out->height;
     size_t need = mp_packed_size_mlv(count, out->bits);
-    mp_status st = reserve_bytes(&s->buf, &s->buf_size, need, err);
+    mp_status st = mp_mlv_reserve_bytes(&s->buf, &s->buf_size, need, err);
     if (st != MP_OK)
         return st;
     mp_error sub = {0};
@@ -304,14 +303,8 @@ static mp_status decode_delta(const mlv_clip *c, const mlv_payload *target, mp_f
     return MP_OK;
 }
 
-mp_status mp_mlv_decode_payload(const mlv_clip *c, uint32_t index, const mlv_payload *buf,
-                             mp_frame *out, mlv_scratch *s, mp_error *err)
+mp_status mp_mlv_frame_shell(const mlv_clip *c, uint32_t index, mp_frame *out, mp_error *err)
 {
-    if (!buf || buf->clip != c || buf->index != index)
-        return mp_error_set(err, MP_ERR_ARG, "%s: frame index %u: the payload given holds "
-                            "another frame (or none)", mp_mlv_base_name(c->chunks[0].path),
-                            index);
-    /* mp_mlv_read_payload checked this frame's entry and RAWI; the clip is read-only since. */
     const mlv_entry *e = &c->frames[index];
     const mp_raw_info *r = &c->states[e->state].raw;
     mp_status st = mp_frame_reserve(out, r->width, r->height, err);
@@ -323,12 +316,40 @@ mp_status mp_mlv_decode_payload(const mlv_clip *c, uint32_t index, const mlv_pay
     out->cfa = r->cfa;
     out->number = e->number;
     out->timestamp_us = e->timestamp;
+    return MP_OK;
+}
+
+mp_status mp_mlv_source_decode_payload(const mlv_clip *c, uint32_t index,
+                                       const mlv_payload *buf, mp_frame *out, mlv_scratch *s,
+                                       mp_error *err)
+{
+    /* mp_mlv_read_payload checked this frame's entry and RAWI; the clip is read-only since. */
+    mp_status st = mp_mlv_frame_shell(c, index, out, err);
+    if (st != MP_OK)
+        return st;
 
     if (c->info.compression == MLV_COMPRESSION_DELTA ||
         c->info.compression == MLV_COMPRESSION_LZMA_DELTA ||
         c->info.compression == MLV_COMPRESSION_LJ92_DELTA)
         return decode_delta(c, buf, out, s, err);
     return decode_stored(c, buf, out, s, err);
+}
+
+mp_status mp_mlv_read_payload(const mlv_clip *c, uint32_t index, mlv_payload *buf, mp_error *err)
+{
+    buf->clip = NULL;   /* holds no frame until this read completes */
+    buf->size = 0;
+    return c->source->read_payload(c, index, buf, err);
+}
+
+mp_status mp_mlv_decode_payload(const mlv_clip *c, uint32_t index, const mlv_payload *buf,
+                                mp_frame *out, mlv_scratch *s, mp_error *err)
+{
+    if (!buf || buf->clip != c || buf->index != index)
+        return mp_error_set(err, MP_ERR_ARG, "%s: frame index %u: the payload given holds "
+                            "another frame (or none)", mp_mlv_base_name(c->chunks[0].path),
+                            index);
+    return c->source->decode_payload(c, index, buf, out, s, err);
 }
 
 mp_status mp_mlv_read_frame(const mlv_clip *c, uint32_t index, mp_frame *out, mlv_scratch *s,

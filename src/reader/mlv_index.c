@@ -315,3 +315,27 @@ mp_status mp_mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err)
                        vidf_seen, h.video_frames - vidf_seen);
     return st;
 }
+
+static int mlv_probe(const mlv_clip *c, const uint8_t *head, size_t n)
+{
+    (void)c;
+    return n >= 4 && !memcmp(head, "MLVI", 4);
+}
+
+static mp_status mlv_index(mlv_clip *c, mp_error *err)
+{
+    c->info.container = MLV_CONTAINER_MLV;
+    mp_status st = MP_OK;
+    for (uint32_t i = 0; i < c->info.chunk_count && st == MP_OK; i++)
+        if (mp_mlv_chunk_usable(&c->chunks[i]))
+            st = mp_mlv_index_chunk(c, i, err);
+    return st;
+}
+
+const mp_source_ops mp_source_mlv = {
+    .name = "mlv",
+    .probe = mlv_probe,
+    .index = mlv_index,
+    .read_payload = mp_mlv_source_read_payload,
+    .decode_payload = mp_mlv_source_decode_payload,
+};

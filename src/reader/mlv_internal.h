@@ -8,6 +8,7 @@
 
 #include "reader/mlv_blocks.h"
 #include "reader/mlv_reader.h"
+#include "source.h"
 
 /* Bounds that keep hostile files from making us allocate without limit. */
 #define MLV_DAMAGE_MAX 1000u        /* stored entries; further ones are only counted */
@@ -56,6 +57,9 @@ typedef struct mlv_event {
 
 struct mlv_clip {
     mlv_clip_info info;
+    const mp_source_ops *source;    /* the kind of input that filled the index (source.h) */
+    void *source_state;             /* the source's own, released by its close */
+    int folder;                     /* opened as a folder: its chunks are the stills in it */
     mlv_chunk *chunks;
     mlv_entry *frames;      /* frame_count entries, sorted by number */
     mlv_entry *audio;       /* audio_count entries, sorted by number */
@@ -127,6 +131,12 @@ mp_status mp_mlv_read_mlvi(const mlv_chunk *ch, mlv_file_header *h, mp_error *er
 /* raw_legacy.c */
 int mp_mlv_is_legacy_raw_name(const char *path);
 mp_status mp_mlv_index_legacy_raw(mlv_clip *c, mp_error *err);
+
+/* mlv_frame.c: grows *p (capacity bytes) to hold n bytes; MP_ERR_NOMEM when it cannot. */
+mp_status mp_mlv_reserve_bytes(uint8_t **p, size_t *capacity, size_t n, mp_error *err);
+/* mlv_frame.c: makes room in out for frame index and gives it the levels, CFA, number and
+ * time stamp of its entry and RAWI (the samples are the caller's to fill). */
+mp_status mp_mlv_frame_shell(const mlv_clip *c, uint32_t index, mp_frame *out, mp_error *err);
 
 /* mlv_audio.c */
 mp_status mp_mlv_finish_audio(mlv_clip *c, mp_error *err);

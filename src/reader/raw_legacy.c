@@ -90,3 +90,18 @@ mp_status mp_mlv_index_legacy_raw(mlv_clip *c, mp_error *err)
     }
     return st;
 }
+
+static int raw_probe(const mlv_clip *c, const uint8_t *head, size_t n)
+{
+    (void)head;
+    (void)n;
+    return mp_mlv_is_legacy_raw_name(c->chunks[0].path);
+}
+
+const mp_source_ops mp_source_raw = {
+    .name = "raw",
+    .probe = raw_probe,
+    .index = mp_mlv_index_legacy_raw,
+    .read_payload = mp_mlv_source_read_payload,
+    .decode_payload = mp_mlv_source_decode_payload,
+};

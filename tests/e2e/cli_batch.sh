@@ -52,5 +52,5 @@ grep -q "several clips need -o FOLDER" "$tmp/moviename.err" || fail "movie name 
 run levels 2 convert "$tmp/card" -o "$tmp/l" --levels "$tmp/x.json"
 mkdir -p "$tmp/empty"
 run empty 2 convert "$tmp/empty" -o "$tmp/e"
-grep -q "a folder without .MLV or .RAW clips" "$tmp/empty.err" || fail "empty folder message"
+grep -q "a folder without clips or raw photos" "$tmp/empty.err" || fail "empty folder message"
 finish

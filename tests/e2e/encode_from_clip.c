@@ -26,7 +26,8 @@ static void params_from_clip(const char *path, const mlv_clip_info *info, mp_sin
     size_t len = strcspn(base, ".");
     snprintf(p->clip_name, sizeof p->clip_name, "%.*s", (int)len, base);
     p->meta = (mp_clip_meta){info->raw, info->capture, info->camera, info->lens,
-                             info->exposure, info->white_balance, info->wall_clock};
+                             info->exposure, info->white_balance, info->wall_clock,
+                             info->photo};
     p->fps_num = info->fps_num;
     p->fps_den = info->fps_den;
     p->audio = info->audio;

@@ -10,11 +10,18 @@ typedef struct cli_clips {
 } cli_clips;
 
 /* The clips of the operands: a file as it is (a missing one too: its conversion reports
- * it), a folder as its .MLV and .RAW files (any case; not the .M00... chunks, which their
- * .MLV brings), sorted by name. EXIT_OK, or the usage error of command (no clip, a folder
- * without clips, the same clip twice). */
-int cli_clips_collect(const char *command, char *const *operands, int count, cli_clips *out);
+ * it), a folder as its .MLV, .RAW, .CR2 and .DNG files (any case; not the .M00... chunks,
+ * which their .MLV brings), sorted by name; with sequence, a folder as one clip (its photos,
+ * a timelapse). EXIT_OK, or the usage error of command (no clip, a folder without clips, the
+ * same clip twice). */
+int cli_clips_collect(const char *command, char *const *operands, int count, int sequence,
+                      cli_clips *out);
 void cli_clips_free(cli_clips *c);
+
+/* Warns when the batch is at least three photos of one folder and one extension numbered in a
+ * row (IMG_0001.CR2, IMG_0002.CR2, ...): a timelapse converted photo by photo flickers;
+ * --sequence would not. */
+void cli_hint_sequence(const cli_clips *c);
 
 /* The exit status of a batch so far and one clip's: the worse of the two, from least to
  * most severe 0, 4 (damaged, all intact frames written), 3 (input), 2 (usage), 5 (output),

@@ -17,6 +17,7 @@ typedef struct cli_convert_args {
     cli_progress_mode mode;
     double progress_every;
     int dng_16bit;
+    int sequence;                     /* --sequence: a folder operand is one clip */
     int help;                         /* --help given: print the usage, nothing else */
     unsigned char given[CLI_CONVERT_OPTIONS];   /* long options given, by id */
     char **operands;                  /* the clips and folders */

@@ -138,6 +138,8 @@ static void usage(FILE *out)
         "                        container carries their sample aspect ratio, EXR its\n"
         "                        pixelAspectRatio, TIFF its X/Y resolution ratio (default:\n"
         "                        the short axis is resampled, Lanczos-3, to square pixels)\n"
+        "      --sequence        a FOLDER of raw photos is one clip, a frame per photo (a\n"
+        "                        timelapse: levels shared over it, any output, --fps)\n"
         "ProRes movies:\n"
         "      --prores-encoder E\n"
         "                        ks (default: libavcodec's prores_ks, each frame at one\n"
@@ -148,8 +150,14 @@ static void usage(FILE *out)
         "                        or aw (prores_aw: fixed quantisers, above the rate)\n"
         "  -h, --help            show this help\n"
         "\n"
-        "Batches: several clips, or folders (their .MLV and .RAW clips, by name), each go to\n"
-        "their own output in DIR: DIR/NAME/ for DNG, DIR/NAME.EXT for --to a movie or md5\n"
+        "A raw photo (.CR2, .DNG: a still, read through LibRaw) is a one-frame clip: it goes\n"
+        "to DIR/NAME.dng, dual ISO found from its pixels. With --sequence a folder of photos\n"
+        "(a timelapse) is one clip of a frame per photo, in name order, at 25 fps (--fps), its\n"
+        "levels shared over the whole sequence so that it does not flicker.\n"
+        "\n"
+        "Batches: several clips, or folders (their .MLV, .RAW, .CR2 and .DNG files, by name),\n"
+        "each go to their own output in DIR: DIR/NAME/ for DNG (a still: DIR/NAME.dng),\n"
+        "DIR/NAME.EXT for --to a movie or md5\n"
         "(give --to: the format is not taken from a folder's name). A clip that fails does\n"
         "not stop the others; the end lists every clip's outcome, and the exit status is the\n"
         "worst of them (least to most severe: 0, 4, 3, 2, 5, 1; 6 stops the batch).\n"
@@ -169,7 +177,7 @@ enum { OPT_TO = 256, OPT_FRAMES, OPT_THREADS, OPT_LEVELS, OPT_SKIP, OPT_OVERWRIT
        OPT_FAST, OPT_CACHE, OPT_DNG_BITS, OPT_DNG_COMPRESSION, OPT_NAMING, OPT_CLIP_INDEX,
        OPT_ONE_BASED, OPT_FPS, OPT_TIMECODE, OPT_DROP_FRAME, OPT_WB, OPT_PROGRESS_EVERY,
        OPT_NO_FOCUS, OPT_NO_BAD, OPT_NO_STRIPES, OPT_PRORES_ENCODER, OPT_DARK, OPT_NO_STRETCH,
-       OPT_DEFECTS_FROM, OPT_END };
+       OPT_DEFECTS_FROM, OPT_SEQUENCE, OPT_END };
 
 _Static_assert(OPT_END - OPT_TO <= CLI_CONVERT_OPTIONS, "cli_convert_args.given too small");
 
@@ -208,6 +216,7 @@ static const struct option long_options[] = {
     {"dark", required_argument, NULL, OPT_DARK},
     {"defects-from", required_argument, NULL, OPT_DEFECTS_FROM},
     {"no-stretch", no_argument, NULL, OPT_NO_STRETCH},
+    {"sequence", no_argument, NULL, OPT_SEQUENCE},
     {"prores-encoder", required_argument, NULL, OPT_PRORES_ENCODER},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -432,6 +441,7 @@ static int convert_batch(mlvpipe_convert_settings *o, const mlvpipe_movie_settin
     }
     if (!cli_format_is_sequence(o->format) && strcmp(o->format, "null"))
         mkdir(folder, 0777);        /* sequences make theirs; a failure shows on the first clip */
+    cli_hint_sequence(clips);
     int worst = EXIT_OK, done = 0;
     char path[4096];
     for (; done < clips->count && worst != EXIT_INTERRUPTED; done++) {
@@ -511,6 +521,7 @@ int cli_convert_parse(const char *command, int argc, char **argv, cli_convert_ar
         case OPT_DARK: o->dark = optarg; break;
         case OPT_DEFECTS_FROM: o->defects_from = optarg; break;
         case OPT_NO_STRETCH: o->no_stretch = 1; break;
+        case OPT_SEQUENCE: a->sequence = 1; break;
         case OPT_CHROMA:
             if (strcmp(optarg, "0") && strcmp(optarg, "2") && strcmp(optarg, "3") &&
                 strcmp(optarg, "5"))
@@ -662,7 +673,7 @@ int cmd_convert(int argc, char **argv)
     if (rc || a.help)
         return rc;
     cli_clips clips;
-    if ((rc = cli_clips_collect(command, a.operands, a.operand_count, &clips)))
+    if ((rc = cli_clips_collect(command, a.operands, a.operand_count, a.sequence, &clips)))
         return rc;
     rc = cli_convert_check(command, &a, &clips);
     if (rc == EXIT_OK) {

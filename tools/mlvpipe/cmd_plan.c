@@ -28,9 +28,10 @@ static void usage(FILE *out)
         "[FIRST + k*N, FIRST + (k+1)*N - 1] (the last one ends at the clip's last frame;\n"
         "chunks in which the clip has no frame are left out), so boundaries and file names\n"
         "depend only on the clip and N. Every host must see CLIP and DIR at the same paths.\n"
-        "Several clips, or folders (their .MLV and .RAW clips, as convert batches take them),\n"
+        "Several clips, or folders (their clips and raw photos, as convert batches take them),\n"
         "get one plan each in the one DIR, printed one after the other (json: an array of the\n"
-        "plans); a clip that cannot be read, or two clips of one name, print nothing.\n"
+        "plans); a clip that cannot be read, or two clips of one name, print nothing. With\n"
+        "-- --sequence a folder of photos is one clip (a timelapse), in the plan and its tasks.\n"
         "\n"
         "engines:\n"
         "  slurm     (default) a bash script that submits the analyze job, a job array\n"
@@ -234,7 +235,7 @@ static int check_task(const mlvpipe_clip *clip, const mlvpipe_plan_settings *p)
     if (rc == EXIT_OK)
         rc = parse_task(clip, p, &a, &words);
     if (rc == EXIT_OK)
-        rc = cli_clips_collect("convert", a.operands, a.operand_count, &clips);
+        rc = cli_clips_collect("convert", a.operands, a.operand_count, a.sequence, &clips);
     if (rc == EXIT_OK)
         rc = cli_convert_check("convert", &a, &clips);
     cli_clips_free(&clips);
@@ -407,11 +408,16 @@ int cmd_plan(int argc, char **argv)
         default: return cli_option_error(command, c, argv);
         }
     }
-    /* getopt_long moved the operands to the end. */
-    cli_clips clips;
-    if ((rc = cli_clips_collect(command, argv + optind, dashes - optind, &clips)))
-        return rc;
+    /* getopt_long moved the operands to the end; with --sequence after --, a folder is one
+     * clip as the tasks will take it. */
+    int operands = optind;  /* convert's parser, run on the options after --, resets optind */
     cli_convert_args extra;
+    if ((rc = check_extra(&p, &extra)))
+        return rc;
+    cli_clips clips;
+    if ((rc = cli_clips_collect(command, argv + operands, dashes - operands, extra.sequence,
+                                &clips)))
+        return rc;
     char out_abs[PATH_MAX], self[PATH_MAX], dark_abs[PATH_MAX], from_abs[PATH_MAX];
     if (!output)
         rc = cli_usage_error(command, "no output folder given (-o DIR)");
@@ -422,8 +428,6 @@ int cmd_plan(int argc, char **argv)
         rc = check_names(&clips);
     if (rc == EXIT_OK)
         rc = cli_check_format(command, p.format ? p.format : "dng", NULL, 1, NULL);
-    if (rc == EXIT_OK)
-        rc = check_extra(&p, &extra);
     if (rc == EXIT_OK && extra.o.dark)
         rc = cli_usage_error(command, "--dark after -- would reach the convert tasks only, not "
                              "analyze; give plan its own --dark");

@@ -132,7 +132,7 @@ int cmd_report(int argc, char **argv)
     if (s.html && s.json && !strcmp(s.html, s.json))
         return cli_usage_error(command, "-o and --json name the same file");
     cli_clips clips;
-    if ((rc = cli_clips_collect(command, argv + optind, argc - optind, &clips)))
+    if ((rc = cli_clips_collect(command, argv + optind, argc - optind, 0, &clips)))
         return rc;
     s.inputs = (const char *const *)clips.path;
     s.input_count = (uint32_t)clips.count;

@@ -7,8 +7,9 @@
  * refused naming what differs (MP_ERR_FORMAT). A clip carrying MLV-App's DARK block (an
  * average MLV-App made, doc/mlv-format.md 4.12) gives that block instead, checked by its own
  * size, depth and ISO: `--dark CLIP` with the converted clip itself uses its own block.
- * FILE may also be one DNG (reader/dng_frame.h: uncompressed), taken as an average already:
- * size, depth and its Exif ISO are checked (a DNG says nothing of dual ISO).
+ * FILE may also be one raw photo (a DNG, any compression LibRaw reads: the reader's still
+ * source), taken as an average already: size, depth and its Exif ISO are checked (a photo
+ * says nothing of dual ISO); or a folder of lens-cap photos, averaged like a clip.
  *
  * Its identity is a hash of the pattern itself (not of the path), so the sidecar's options
  * hash and the frame cache's keys change exactly when the subtracted pattern does. */

@@ -46,6 +46,13 @@ typedef struct mp_exposure {         /* EXPO */
     uint64_t shutter_us;
 } mp_exposure;
 
+/* What a photo's EXIF says that MLV has no block for (stills only). */
+typedef struct mp_photo {
+    int present;
+    char owner[65];                  /* Artist / Canon's owner name */
+    uint16_t orientation;            /* EXIF Orientation 1..8 */
+} mp_photo;
+
 typedef struct mp_lens {             /* LENS */
     int present;
     uint16_t focal_mm, focus_dist;

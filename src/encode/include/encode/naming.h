@@ -2,7 +2,8 @@
  * (doc/cinemadng.md 3). EXT is params.extension ("dng" when NULL).
  * Plain:   CLIP/CLIP_000000.EXT, CLIP/CLIP.wav (6+ digits, absolute 0-based frame number)
  * Resolve: CLIP_1_YYYY-MM-DD_HHMM_C0000/CLIP_1_YYYY-MM-DD_HHMM_C0000_000000.EXT (+ .wav),
- *          date and time of the recording start from RTCI (1970-01-01_0000 without RTCI). */
+ *          date and time of the recording start from RTCI (1970-01-01_0000 without RTCI).
+ * Still:   CLIP.EXT in PATH itself (params.still). */
 #ifndef MP_NAMING_H
 #define MP_NAMING_H
 

@@ -51,6 +51,7 @@ typedef struct mp_clip_meta {
     mp_exposure exposure;
     mp_white_balance white_balance;
     mp_wall_clock wall_clock;        /* RTCI: DateTime, time-of-day timecode, Resolve names */
+    mp_photo photo;                  /* a still's owner and orientation */
 } mp_clip_meta;
 
 typedef struct mp_sink_params {
@@ -65,6 +66,10 @@ typedef struct mp_sink_params {
     int timecode_time_of_day;        /* start TimeCodes at the RTCI wall clock, else 00:00:00:00 */
     int timecode_drop_frame;         /* drop-frame codes (29.97 and 59.94 only) */
     mp_rational baseline_exposure;   /* BaselineExposure, constant over the clip (0/0: 0) */
+
+    /* A still (a one-frame clip that is a photo): sequences write PATH/CLIP.EXT with no
+     * folder of their own, and DNGs carry no CinemaDNG timing (FrameRate, TimeCodes). */
+    int still;
 
     /* Sequences (DNG, TIFF, EXR): names of the folder and files, DNG storage */
     const char *extension;           /* of the frame files, from the format table; NULL: dng */

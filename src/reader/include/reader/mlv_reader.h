@@ -1,5 +1,7 @@
 /* reader: opens Magic Lantern clips (MLV v2.0, spanned .MLV/.M00..M99, legacy .RAW/.R00..)
- * and gives random access to their frames, metadata and audio.
+ * and raw photos (CR2, DNG: a one-frame clip, through LibRaw) and gives random access to
+ * their frames, metadata and audio. Each kind of input is a source behind the one handle
+ * (src/reader/source.h); nothing above the reader needs to know which it was.
  *
  * Opening builds an index from block headers only (no payload reads). After that the clip is
  * read-only: any number of threads may call mp_mlv_read_frame() (or its two halves,
@@ -20,7 +22,9 @@
 
 typedef struct mlv_clip mlv_clip;
 
-typedef enum mlv_container { MLV_CONTAINER_MLV, MLV_CONTAINER_RAW } mlv_container;
+/* STILL: one raw photo (CR2, DNG) read through LibRaw, a one-frame clip (doc/stills.md). */
+typedef enum mlv_container { MLV_CONTAINER_MLV, MLV_CONTAINER_RAW, MLV_CONTAINER_STILL }
+    mlv_container;
 
 typedef enum mlv_compression {
     MLV_COMPRESSION_NONE,
@@ -108,6 +112,9 @@ typedef struct mlv_clip_info {
     int lzma_tagged_raw;                /* videoClass 0x01 but LZMA payloads (mlv_dump 2015-17);
                                          * compression then says LZMA */
     mlv_dark_info dark;                 /* the first DARK block (present 0: none) */
+    char still_format[8];               /* STILL: "CR2" or "DNG" */
+    int sequence;                       /* STILL: a folder of photos, a frame each */
+    mp_photo photo;                     /* STILL: owner, orientation */
 } mlv_clip_info;
 
 typedef struct mlv_frame_info {
@@ -153,9 +160,15 @@ typedef struct mlv_scratch {
     mlv_payload chain;                  /* DELTA: earlier frames read to rebuild the reference */
 } mlv_scratch;
 
-/* Opens path (.MLV, .RAW, or a later chunk's name) and indexes every chunk.
+/* Opens path (.MLV, .RAW, or a later chunk's name) and indexes every chunk; or a TIFF-based
+ * raw photo (CR2, DNG, any name), a one-frame clip read through LibRaw; or a folder of raw
+ * photos (a timelapse), one clip of a frame per photo in name order (chunk k is photo k).
  * Damage that leaves frames readable is recorded (mp_mlv_clip_damage) and opening succeeds;
- * a file with no usable frame header (no MLVI/RAWI, no RAWM footer) fails. */
+ * a file with no usable frame header (no MLVI/RAWI, no RAWM footer) fails, as does a photo
+ * LibRaw cannot identify (MP_ERR_FORMAT / MP_ERR_UNSUPPORTED) or LibRaw missing (MP_ERR_IO);
+ * in a folder such a photo, or one of another size than the first, is damage and left out.
+ * Opening identifies photos only (headers); reading a frame has LibRaw decode the photo, and
+ * image data cut short or corrupt is MP_ERR_DAMAGED then. */
 mp_status mp_mlv_clip_open(mlv_clip **out, const char *path, const mlv_open_options *opt,
                         mp_error *err);
 

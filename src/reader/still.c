@@ -1,0 +1,322 @@
+/* Stills: raw photos (CR2, DNG) through LibRaw (doc/stills.md). One photo is a one-frame
+ * clip; a folder of them (a timelapse) is one clip of a frame per photo, in name order, at
+ * MP_STILL_SEQUENCE_FPS. Opening identifies each photo (LibRaw reads its headers); reading a
+ * frame reads the whole file (the I/O half) and has LibRaw unpack it (the decode half, on
+ * whichever worker asks), so the photos of a sequence decode in parallel like a clip's frames.
+ * The frame is LibRaw's unprocessed mosaic of the whole readout, the masked optical-black
+ * borders included (the active area says where the picture is), so the black of each field of
+ * a dual-ISO photo can be measured from the frame itself. */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/mp_read.h"
+#include "still_internal.h"
+
+/* Larger than any raw photo of a sensor within MP_FRAME_MAX_PIXELS (an uncompressed 16-bit
+ * 64 Mpx DNG is 128 MiB), so a hostile size cannot make us read without bound; LibRaw's own
+ * bound on what a file may make it allocate (2 GiB by default) is brought near ours. */
+#define STILL_MAX_BYTES (512ull << 20)
+#define STILL_MAX_LIBRAW_MB 512u
+
+/* A one-photo clip keeps the mosaic it decoded: the pre-pass reads the frame and convert reads
+ * it again, and LibRaw's decode is most of a still's reading (0.6 s of CPU for 22 Mpx). */
+typedef struct still_cache {
+    pthread_mutex_t lock;
+    uint16_t *samples;          /* the frame's, once decoded (NULL: not yet) */
+} still_cache;
+
+static int still_probe(const mlv_clip *c, const uint8_t *head, size_t n)
+{
+    return c->folder || (n >= 4 && (!memcmp(head, "II*\0", 4) || !memcmp(head, "MM\0*", 4)));
+}
+
+/* LibRaw's data errors (its default callback prints): the first one, per decode. */
+typedef struct data_error {
+    int seen;
+    int offset;                 /* where (-1: past the end of the file) */
+} data_error;
+
+static void on_data_error(void *opaque, const char *file, const int offset)
+{
+    (void)file;
+    data_error *de = opaque;
+    if (!de->seen) {
+        de->seen = 1;
+        de->offset = offset;
+    }
+}
+
+static libraw_data_t *libraw_new(data_error *de)
+{
+    libraw_data_t *lr = mp_libraw.libraw_init(0);
+    if (lr) {
+        mp_libraw.libraw_set_dataerror_handler(lr, on_data_error, de);
+        lr->params.max_raw_memory_mb = STILL_MAX_LIBRAW_MB;
+    }
+    return lr;
+}
+
+/* LibRaw's verdict on a file it was given: one it cannot read is no still. */
+static mp_status libraw_failed(const char *name, uint64_t size, int rc, const char *step,
+                               mp_error *err)
+{
+    if (rc == LIBRAW_IO_ERROR)   /* LibRaw read past the end of the file */
+        return mp_error_set(err, MP_ERR_DAMAGED, "%s: offset %llu: the file ends inside the "
+                            "image data (LibRaw cannot %s it)", name, (unsigned long long)size,
+                            step);
+    mp_status code = rc == LIBRAW_FILE_UNSUPPORTED ? MP_ERR_FORMAT
+                     : rc == LIBRAW_UNSUFFICIENT_MEMORY ? MP_ERR_NOMEM : MP_ERR_DAMAGED;
+    return mp_error_set(err, code, "%s: offset 0: LibRaw cannot %s it: %s", name, step,
+                        mp_libraw.libraw_strerror(rc));
+}
+
+/* The whole photo of chunk ch into *bytes (grown as needed; capacity in *cap). */
+static mp_status read_photo(const mlv_chunk *ch, uint8_t **bytes, size_t *cap, mp_error *err)
+{
+    size_t n = (size_t)ch->size;   /* bounded when it was opened */
+    mp_status st = mp_mlv_reserve_bytes(bytes, cap, n ? n : 1, err);
+    if (st != MP_OK)
+        return st;
+    ssize_t got = -1;
+    if (mp_mlv_chunk_usable(ch)) {
+        got = mp_mlv_chunk_pread(ch, *bytes, n, 0);
+    } else {    /* a sequence keeps no file open: there may be thousands */
+        int fd = open(ch->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+        if (fd >= 0) {
+            got = mp_pread_full(fd, *bytes, n, 0);
+            close(fd);
+        }
+    }
+    if (got != (ssize_t)n)
+        return mp_error_set(err, got < 0 ? MP_ERR_IO : MP_ERR_DAMAGED, "%s: %s",
+                            mp_mlv_base_name(ch->path),
+                            got < 0 ? strerror(errno) : "shorter than when it was opened");
+    return MP_OK;
+}
+
+/* LibRaw's identification of a photo's bytes, stated as frame k of the clip; first_w and
+ * first_h hold the first photo's size (0: none yet). */
+static mp_status describe_photo(mlv_clip *c, libraw_data_t *lr, uint32_t k, const uint8_t *bytes,
+                                uint32_t *first_w, uint32_t *first_h, mp_error *err)
+{
+    const mlv_chunk *ch = &c->chunks[k];
+    const char *name = mp_mlv_base_name(ch->path);
+    int rc = mp_libraw.libraw_open_buffer(lr, (void *)bytes, ch->size);
+    if (rc != LIBRAW_SUCCESS)
+        return libraw_failed(name, ch->size, rc, "identify", err);
+    mp_status st = mp_still_check_shape(name, lr, err);
+    if (st != MP_OK)
+        return st;
+    const libraw_image_sizes_t *sz = &lr->sizes;
+    if (*first_w && (sz->raw_width != *first_w || sz->raw_height != *first_h))
+        return mp_error_set(err, MP_ERR_FORMAT, "%s: a %ux%u photo among %ux%u ones: left out "
+                            "of the sequence", name, sz->raw_width, sz->raw_height, *first_w,
+                            *first_h);
+    *first_w = sz->raw_width;
+    *first_h = sz->raw_height;
+    mlv_entry e = {0};
+    e.chunk = (uint16_t)k;
+    e.number = k;
+    e.timestamp = c->folder ? (uint64_t)k * 1000000u / MP_STILL_SEQUENCE_FPS : 0;
+    e.length = ch->size < UINT32_MAX ? (uint32_t)ch->size : UINT32_MAX;
+    st = mp_still_describe(c, lr, k, e.timestamp, err);
+    return st == MP_OK ? mp_mlv_add_frame(c, &e, err) : st;
+}
+
+/* Reads photo k into *bytes and describes it. LibRaw reads from our copy, with a handle of its
+ * own: LibRaw 0.20 leaks its input stream when it cannot identify a file and the handle is
+ * used again (or when libraw_open_file made the stream). */
+static mp_status add_photo(mlv_clip *c, uint32_t k, uint32_t *first_w, uint32_t *first_h,
+                           uint8_t **bytes, size_t *cap, mp_error *err)
+{
+    const mlv_chunk *ch = &c->chunks[k];
+    const char *name = mp_mlv_base_name(ch->path);
+    if (ch->size > STILL_MAX_BYTES)
+        return mp_error_set(err, MP_ERR_NOMEM, "%s: %llu bytes, larger than any raw photo we "
+                            "read (%llu)", name, (unsigned long long)ch->size, STILL_MAX_BYTES);
+    mp_status st = read_photo(ch, bytes, cap, err);
+    if (st != MP_OK)
+        return st;
+    data_error de = {0};
+    libraw_data_t *lr = libraw_new(&de);
+    if (!lr)
+        return mp_error_set(err, MP_ERR_NOMEM, "%s: LibRaw cannot start", name);
+    st = describe_photo(c, lr, k, *bytes, first_w, first_h, err);
+    mp_libraw.libraw_close(lr);
+    return st;
+}
+
+static mp_status still_index(mlv_clip *c, mp_error *err)
+{
+    const char *name = mp_mlv_base_name(c->chunks[0].path);
+    mp_error sub = {0};
+    if (mp_libraw_load(&sub) != MP_OK)
+        return mp_error_set(err, sub.code, "%s: %s", name, sub.msg);
+    mp_status st = MP_OK;
+    uint32_t first_w = 0, first_h = 0;
+    uint8_t *bytes = NULL;
+    size_t cap = 0;
+    for (uint32_t k = 0; k < c->info.chunk_count && st == MP_OK; k++) {
+        mp_status one = add_photo(c, k, &first_w, &first_h, &bytes, &cap, &sub);
+        if (one != MP_OK && (!c->folder || one == MP_ERR_NOMEM))
+            st = mp_error_set(err, one, "%s", sub.msg);
+        else if (one != MP_OK)   /* one photo of a sequence: the others go on */
+            mp_mlv_add_damage(c, MLV_DAMAGE_BAD_FIELD, k, 0, "%s", sub.msg);
+    }
+    free(bytes);
+    if (st == MP_OK && !c->info.frame_count)
+        st = mp_error_set(err, MP_ERR_FORMAT, "%s: no photo in it LibRaw can read", name);
+    still_cache *cache = NULL;
+    if (st == MP_OK && c->info.frame_count == 1 && (cache = calloc(1, sizeof *cache)))
+        pthread_mutex_init(&cache->lock, NULL);
+    c->source_state = cache;    /* without one (out of memory) a photo decodes each time */
+    c->info.container = MLV_CONTAINER_STILL;
+    c->info.sequence = c->folder;
+    c->info.video_class = 1;
+    c->info.fps_num = c->folder ? MP_STILL_SEQUENCE_FPS : 0;
+    c->info.fps_den = c->folder ? 1 : 0;
+    return st;
+}
+
+/* The whole file of frame index: its bytes are LibRaw's input. */
+static mp_status still_read_payload(const mlv_clip *c, uint32_t index, mlv_payload *buf,
+                                    mp_error *err)
+{
+    if (index >= c->info.frame_count)
+        return mp_error_set(err, MP_ERR_RANGE, "%s: frame index %u out of range (%u photos)",
+                            mp_mlv_base_name(c->chunks[0].path), index, c->info.frame_count);
+    const mlv_chunk *ch = &c->chunks[c->frames[index].chunk];
+    mp_status st = read_photo(ch, &buf->data, &buf->capacity, err);
+    if (st != MP_OK)
+        return st;
+    buf->size = (size_t)ch->size;
+    buf->clip = c;
+    buf->index = index;
+    return MP_OK;
+}
+
+/* What LibRaw unpacked, checked: no data error, the size indexed, a sound slice tag. */
+static mp_status check_unpacked(const mlv_clip *c, uint32_t index, const mlv_payload *buf,
+                                const libraw_data_t *lr, const data_error *de, mp_error *err)
+{
+    const mlv_entry *e = &c->frames[index];
+    const mp_raw_info *r = &c->states[e->state].raw;
+    const char *name = mp_mlv_base_name(c->chunks[e->chunk].path);
+    if (de->seen && de->offset < 0)
+        return mp_error_set(err, MP_ERR_DAMAGED, "%s: offset %zu: the image data runs past "
+                            "the end of the file", name, buf->size);
+    if (de->seen)
+        return mp_error_set(err, MP_ERR_DAMAGED, "%s: offset %d: the image data is corrupt",
+                            name, de->offset);
+    if (lr->sizes.raw_width != r->width || lr->sizes.raw_height != r->height)
+        return mp_error_set(err, MP_ERR_DAMAGED, "%s: %ux%u now, %ux%u when it was opened",
+                            name, lr->sizes.raw_width, lr->sizes.raw_height, r->width,
+                            r->height);
+    if (!lr->rawdata.raw_image)
+        return mp_error_set(err, MP_ERR_UNSUPPORTED, "%s: LibRaw gives %s %s's image as "
+                            "colour pixels, not a mosaic (not supported)", name,
+                            lr->idata.make, lr->idata.model);
+    char why[200];
+    uint64_t at = 0;
+    if (mp_still_cr2_slices_problem(buf->data, buf->size, r->width, &at, why, sizeof why))
+        return mp_error_set(err, MP_ERR_DAMAGED, "%s: offset %llu: %s", name,
+                            (unsigned long long)at, why);
+    return MP_OK;
+}
+
+/* The unpacked mosaic into out, every sample within the indexed depth. */
+static mp_status copy_mosaic(const mlv_clip *c, uint32_t index, const libraw_data_t *lr,
+                             mp_frame *out, mp_error *err)
+{
+    mp_status st = mp_mlv_frame_shell(c, index, out, err);
+    if (st != MP_OK)
+        return st;
+    size_t w = out->width, pitch = lr->sizes.raw_pitch / 2 >= w ? lr->sizes.raw_pitch / 2 : w;
+    uint16_t all = 0;
+    for (size_t y = 0; y < out->height; y++) {
+        const uint16_t *row = lr->rawdata.raw_image + y * pitch;
+        memcpy(out->data + y * w, row, w * sizeof *row);
+        for (size_t x = 0; x < w; x++)
+            all |= row[x];
+    }
+    if (out->bits >= 16 || !(all >> out->bits))
+        return MP_OK;
+    return mp_error_set(err, MP_ERR_DAMAGED, "%s: samples above the photo's %u bits (white "
+                        "%u)", mp_mlv_base_name(c->chunks[c->frames[index].chunk].path),
+                        out->bits, out->white);
+}
+
+static mp_status decode_photo(const mlv_clip *c, uint32_t index, const mlv_payload *buf,
+                              mp_frame *out, mp_error *err)
+{
+    const char *name = mp_mlv_base_name(c->chunks[c->frames[index].chunk].path);
+    data_error de = {0};
+    libraw_data_t *lr = libraw_new(&de);
+    if (!lr)
+        return mp_error_set(err, MP_ERR_NOMEM, "%s: LibRaw cannot start", name);
+    int rc = mp_libraw.libraw_open_buffer(lr, buf->data, buf->size);
+    mp_status st = rc == LIBRAW_SUCCESS ? MP_OK : libraw_failed(name, buf->size, rc,
+                                                                "identify", err);
+    if (st == MP_OK && (rc = mp_libraw.libraw_unpack(lr)) != LIBRAW_SUCCESS)
+        st = libraw_failed(name, buf->size, rc, "decode", err);
+    if (st == MP_OK)
+        st = check_unpacked(c, index, buf, lr, &de, err);
+    if (st == MP_OK)
+        st = copy_mosaic(c, index, lr, out, err);
+    mp_libraw.libraw_close(lr);
+    return st;
+}
+
+static mp_status still_decode_payload(const mlv_clip *c, uint32_t index, const mlv_payload *buf,
+                                      mp_frame *out, mlv_scratch *scratch, mp_error *err)
+{
+    (void)scratch;
+    still_cache *cache = c->source_state;
+    if (!cache)
+        return decode_photo(c, index, buf, out, err);
+    pthread_mutex_lock(&cache->lock);
+    mp_status st = cache->samples ? mp_mlv_frame_shell(c, index, out, err) : MP_ERR_RANGE;
+    size_t bytes = (size_t)out->width * out->height * sizeof *out->data;
+    if (st == MP_OK)
+        memcpy(out->data, cache->samples, bytes);
+    pthread_mutex_unlock(&cache->lock);
+    if (st != MP_ERR_RANGE)     /* from the cache, or the shell failed */
+        return st;
+    if ((st = decode_photo(c, index, buf, out, err)) != MP_OK)
+        return st;
+    bytes = (size_t)out->width * out->height * sizeof *out->data;
+    uint16_t *copy = malloc(bytes);
+    pthread_mutex_lock(&cache->lock);
+    if (copy && !cache->samples) {
+        memcpy(copy, out->data, bytes);
+        cache->samples = copy;
+        copy = NULL;
+    }
+    pthread_mutex_unlock(&cache->lock);
+    free(copy);
+    return MP_OK;
+}
+
+static void still_close(mlv_clip *c)
+{
+    still_cache *cache = c->source_state;
+    if (cache) {
+        pthread_mutex_destroy(&cache->lock);
+        free(cache->samples);
+        free(cache);
+    }
+    c->source_state = NULL;
+}
+
+const mp_source_ops mp_source_still = {
+    .name = "still",
+    .probe = still_probe,
+    .index = still_index,
+    .read_payload = still_read_payload,
+    .decode_payload = still_decode_payload,
+    .close = still_close,
+};

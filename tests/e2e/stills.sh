@@ -1,0 +1,154 @@
+#!/bin/bash
+# Stills (issue #31): CR2s from tools/cr2synth decode in dcraw and LibRaw to exactly the
+# samples written; a folder of stills (dual-ISO and single-ISO CR2s, a raw DNG of our own
+# writer, mlv_dump's DNGs from the shared samples, a CR2 cut short and one whose slice tag does
+# not add up) converts each still to OUT/NAME.dng, with a line and exit 4 for the damaged
+# ones; the output DNGs pass exiftool -validate and dcraw, keep the photo's EXIF and are dual
+# ISO no more; info describes a still; --sequence takes a folder as one clip (a timelapse, one
+# set of levels), in convert and in a farm plan; LibRaw missing is a one-line error naming the
+# package.
+# usage: stills.sh MLVPIPE CR2SYNTH MLVSYNTH ENCODE_FROM_CLIP
+set -u
+mlvpipe=$1
+cr2synth=$2
+mlvsynth=$3
+encode_from_clip=$4
+. "$(dirname "$0")/lib.sh"
+need dcraw unprocessed_raw raw-identify exiftool python3
+
+in=$tmp/card
+mkdir -p "$in"
+"$cr2synth" -o "$in/IMG_0001.CR2" --dual 4 --size 256x160 --orientation 6 \
+    --samples "$tmp/IMG_0001.pgm" || fail "cr2synth dual"
+"$cr2synth" -o "$in/IMG_0002.CR2" --size 256x160 --slices 3 --bits 12 --camera eosm \
+    --samples "$tmp/IMG_0002.pgm" || fail "cr2synth single"
+"$cr2synth" -o "$tmp/cut.CR2" --size 256x160 || fail "cr2synth cut"
+head -c 40000 "$tmp/cut.CR2" >"$in/IMG_0003.CR2"
+"$cr2synth" -o "$in/IMG_0004.CR2" --size 256x160 --wrong-slices || fail "cr2synth slices"
+"$mlvsynth" -o "$tmp/d.MLV" --size 320x200 --frames 1 --content dualiso >/dev/null || fail "mlvsynth"
+"$encode_from_clip" "$tmp/d.MLV" "$tmp/raw" native || fail "encode_from_clip"
+cp "$tmp/raw/d/d_000000.dng" "$in/IMG_0005.DNG"
+peer=${MLVPIPE_SAMPLES:-}/peer
+[ -f "$peer/wb_kelvin_mlvdump_000000.dng" ] && cp "$peer/wb_kelvin_mlvdump_000000.dng" "$in/"
+
+# The writer against two outside decoders: every sample, masked borders included.
+for n in 1 2; do
+    f=$in/IMG_000$n.CR2
+    dcraw -E -4 -t 0 -c "$f" | cmp -s - "$tmp/IMG_000$n.pgm" || fail "dcraw -E -4 IMG_000$n differs"
+    cp "$f" "$tmp/lr$n.CR2" && unprocessed_raw -q "$tmp/lr$n.CR2" &&
+        cmp -s "$tmp/lr$n.CR2.pgm" "$tmp/IMG_000$n.pgm" || fail "LibRaw's IMG_000$n differs"
+done
+id=$(raw-identify -v "$in/IMG_0001.CR2")
+for want in "Camera: Canon EOS 5D Mark III ID: 0x80000285" "Owner: mlvpipe tests" \
+            "ChannelBlackLevel: 2048 2048 2048 2048" "As shot                   2100 1024 1560 1024" \
+            "Raw inset, width x height:  256 x 160 left: 72 top: 28" "Image flip: 6"; do
+    grep -qF "$want" <<<"$id" || fail "raw-identify IMG_0001: no '$want'"
+done
+
+# info: a still is one frame, its format and picture area; dual ISO found in the pixels.
+run info 0 info "$in/IMG_0001.CR2"
+grep -q "^container:     CR2 still (one frame), decoded by LibRaw, picture 256x160 at 72,28, orientation 6" \
+    "$tmp/info.out" || fail "info container: $(grep container "$tmp/info.out")"
+grep -q "dual ISO pixels: yes in 1 of 1" "$tmp/info.out" || fail "info: dual ISO not found"
+run json 0 info --json "$in/IMG_0002.CR2"
+grep -q '"container": "still"' "$tmp/json.out" && grep -q '"format": "CR2"' "$tmp/json.out" ||
+    fail "info --json"
+run damaged 4 info "$in/IMG_0004.CR2"
+
+# The folder: every still to OUT/NAME.dng, the damaged ones named with exit 4.
+run folder 4 convert "$in" -o "$tmp/out"
+for n in 1 2 5; do [ -f "$tmp/out/IMG_000$n.dng" ] || fail "no IMG_000$n.dng"; done
+[ ! -e "$peer/wb_kelvin_mlvdump_000000.dng" ] || [ -f "$tmp/out/wb_kelvin_mlvdump_000000.dng" ] ||
+    fail "no output of mlv_dump's DNG"
+ls "$tmp/out" | grep -q "IMG_000[34]" && fail "a damaged still has an output"
+grep -q "IMG_0003.CR2: offset 40000: the file ends inside the image data" "$tmp/folder.err" ||
+    fail "cut still: $(cat "$tmp/folder.err")"
+grep -q "IMG_0004.CR2: offset [0-9]*: the slice tag 0xC640" "$tmp/folder.err" ||
+    fail "slice tag: $(cat "$tmp/folder.err")"
+for f in "$tmp"/out/*.dng; do
+    v=$(exiftool -validate -warning -a "$f" | grep Validate)
+    [ "$v" = "Validate                        : OK" ] || fail "${f##*/}: $v"
+    dcraw -i "$f" >/dev/null 2>&1 || fail "dcraw cannot read ${f##*/}"
+done
+
+# The photo's EXIF carried over, read back by exiftool.
+tags="-ExposureTime -FNumber -ISO -FocalLength -LensModel -DateTimeOriginal -Orientation
+      -SerialNumber -OwnerName -Model"
+for n in 1 2; do
+    a=$(exiftool -s -s -s -f $tags "$in/IMG_000$n.CR2")
+    b=$(exiftool -s -s -s -f $tags "$tmp/out/IMG_000$n.dng")
+    [ "$a" = "$b" ] || fail "IMG_000$n EXIF: CR2 '$(echo $a)' DNG '$(echo $b)'"
+done
+
+# Dual ISO reconstructed (16-bit, single field); the single-ISO still keeps its samples.
+run out1 0 info "$tmp/out/IMG_0001.dng"
+grep -q "bit depth:     16" "$tmp/out1.out" && grep -q "dual ISO pixels: no" "$tmp/out1.out" ||
+    fail "IMG_0001.dng not reconstructed"
+run out2 0 info "$tmp/out/IMG_0002.dng"
+grep -q "bit depth:     12" "$tmp/out2.out" || fail "IMG_0002.dng depth"
+
+# A farm plan's tasks for a still (analyze, then convert with the sidecar and --frames) give
+# the bytes of one run.
+run plan_a 0 analyze "$in/IMG_0001.CR2" -o "$tmp/p1.json"
+run plan_c 0 convert "$in/IMG_0001.CR2" -o "$tmp/p1" --levels "$tmp/p1.json" --frames 0-0 \
+    --skip-existing
+cmp -s "$tmp/p1/IMG_0001.dng" "$tmp/out/IMG_0001.dng" || fail "planned still differs"
+
+# One still alone gives the same bytes as in the folder; inputs are never written over.
+run alone 0 convert "$in/IMG_0002.CR2" -o "$tmp/alone"
+cmp -s "$tmp/alone/IMG_0002.dng" "$tmp/out/IMG_0002.dng" || fail "alone differs from the folder"
+mkdir -p "$tmp/self" && cp "$in/IMG_0005.DNG" "$tmp/self/IMG_0005.dng"
+run self 5 convert "$tmp/self/IMG_0005.dng" -o "$tmp/self" --overwrite
+cmp -s "$tmp/self/IMG_0005.dng" "$in/IMG_0005.DNG" || fail "the input was changed"
+
+# --sequence: a folder of photos is one clip (a frame per photo, levels pooled over all of
+# them; analyze takes the folder as that clip too); threads and --frames chunks give the same
+# bytes; a photo of another size is left out with a line (exit 4), the rest converts.
+mkdir -p "$tmp/tl"
+for n in 1 2 3 4; do
+    "$cr2synth" -o "$tmp/tl/TL_000$n.CR2" --dual 3 --size 192x128 --seed $n || fail "cr2synth tl"
+done
+run seq1 0 convert --sequence "$tmp/tl" -o "$tmp/seq1" --threads 1
+run seq2 0 convert --sequence "$tmp/tl" -o "$tmp/seq2" --threads 2
+run seqa 0 convert --sequence "$tmp/tl" -o "$tmp/seqc" --frames 0-1
+run seqb 0 convert --sequence "$tmp/tl" -o "$tmp/seqc" --frames 2-3
+[ "$(ls "$tmp/seq1/tl" | grep -c dng)" = 4 ] || fail "sequence: $(ls "$tmp/seq1/tl" | tr '\n' ' ')"
+for f in "$tmp"/seq1/tl/*.dng; do
+    cmp -s "$f" "$tmp/seq2/tl/${f##*/}" && cmp -s "$f" "$tmp/seqc/tl/${f##*/}" ||
+        fail "sequence ${f##*/}: threads or chunks differ"
+done
+run seqv 0 -v analyze "$tmp/tl" -o "$tmp/tl.json"
+grep -q "frames 0-3: dual ISO, .* from 4 of 4 sampled frames" "$tmp/seqv.err" ||
+    fail "sequence levels not pooled over the photos: $(grep 'dual ISO' "$tmp/seqv.err")"
+# a farm plan of the sequence (-- --sequence: the folder is one clip in plan and tasks): its
+# analyze and two convert chunks, run in order, give the bytes of one run
+run planseq 0 plan "$tmp/tl" -o "$tmp/plan" --engine json --chunk 2 -- --sequence
+mkdir -p "$tmp/plan"
+python3 - "$tmp/planseq.out" <<'PY' || fail "a planned sequence's task failed"
+import json, subprocess, sys
+for task in json.load(open(sys.argv[1]))["tasks"]:
+    if subprocess.run(task["argv"], capture_output=True).returncode:
+        sys.exit(1)
+PY
+for f in "$tmp"/seq1/tl/*.dng; do
+    cmp -s "$f" "$tmp/plan/tl/${f##*/}" || fail "planned sequence ${f##*/} differs"
+done
+# --dark with a folder of photos averages them all, like a lens-cap clip
+run darkseq 0 -v convert "$tmp/tl/TL_0001.CR2" -o "$tmp/darkseq" --dark "$tmp/tl"
+grep -q "dark frame .*/tl: 4 frames averaged" "$tmp/darkseq.err" ||
+    fail "--dark FOLDER: $(grep 'dark frame' "$tmp/darkseq.err")"
+"$cr2synth" -o "$tmp/tl/TL_0005.CR2" --size 256x128 || fail "cr2synth odd size"
+run seqodd 4 convert --sequence "$tmp/tl" -o "$tmp/seqodd"
+grep -q "TL_0005.CR2: a 328x156 photo among 264x156 ones: left out" "$tmp/seqodd.err" ||
+    fail "odd size: $(cat "$tmp/seqodd.err")"
+[ "$(ls "$tmp/seqodd/tl" | grep -c dng)" = 4 ] || fail "odd size: the others not converted"
+# photos of one folder numbered in a row, converted one by one: a hint to use --sequence
+run tlbatch 0 convert "$tmp/tl" -o "$tmp/tlbatch" --to null
+grep -q "5 photos numbered in a row (.*TL_0001.CR2 .. .*TL_0005.CR2) .* --sequence .*/tl converts" \
+    "$tmp/tlbatch.err" || fail "no --sequence hint: $(head -3 "$tmp/tlbatch.err")"
+grep -q "numbered in a row" "$tmp/folder.err" && fail "a hint for photos not in a row"
+
+# Without LibRaw: one line naming what to install.
+MLVPIPE_LIBRAW_LIBDIR=$tmp/none "$mlvpipe" info "$in/IMG_0002.CR2" >/dev/null 2>"$tmp/nolib.err"
+[ $? -ne 0 ] && grep -q "install libraw20" "$tmp/nolib.err" || fail "no LibRaw: $(cat "$tmp/nolib.err")"
+finish

@@ -1,0 +1,22 @@
+#!/bin/bash
+# Issue #31's timelapse (tools/bench/stills/bench_timelapse.sh): 48 CR2 photos of a static
+# dual-ISO scene converted with --sequence pass the flicker check in every band (levels pooled
+# over the photos) and give the samples of the same frames recorded as an MLV clip; converted
+# photo by photo (each its own levels) they fail it, which is why --sequence exists.
+# usage: stills_timelapse.sh BENCH_TIMELAPSE BUILD_DIR
+set -u
+bench=$1
+build=$2
+. "$(dirname "$0")/lib.sh"
+need dcraw /usr/bin/time
+
+bash "$bench" "$build" "$tmp" >"$tmp/bench.txt" 2>&1 || fail "bench: $(tail -3 "$tmp/bench.txt")"
+cat "$tmp/bench.txt"
+verdicts=$(awk '/^== /{run=$2} /^(PASS|FAIL):/{print run, $1}' "$tmp/bench.txt")
+grep -qx "seq/tl PASS:" <<<"$verdicts" || fail "the sequence flickers: $verdicts"
+grep -qx "each_seq FAIL:" <<<"$verdicts" || fail "photo by photo passes: $verdicts"
+for i in 0 47; do
+    grep -q "frame $i: the sequence's samples are the clip's" "$tmp/bench.txt" ||
+        fail "frame $i differs from the clip's"
+done
+finish
