@@ -172,6 +172,18 @@ static mp_status check_depth(const mlv_clip *c, const mlv_entry *e, const mp_fra
                         i % out->width, i / out->width, out->bits);
 }
 
+/* A codec's complaint about one frame's payload (no SOI, a stream feature no camera writes, a
+ * declared size past the codec's limits) is damage of that frame: the payload is not what the
+ * clip's header promises, and the frames around it are still read. Only a failed allocation
+ * stays what it is. */
+static mp_status payload_error(const mlv_clip *c, const mlv_entry *e, mp_status st,
+                               const mp_error *sub, mp_error *err)
+{
+    return mp_error_set(err, st == MP_ERR_NOMEM ? st : MP_ERR_DAMAGED, "%s: offset %llu: "
+                        "frame %u: %s", frame_file(c, e), (unsigned long long)e->offset,
+                        e->number, sub->msg);
+}
+
 static mp_status decode_lj92(const mlv_clip *c, const mlv_entry *e, const uint8_t *bytes,
                              size_t len, mp_frame *out, mp_error *err)
 {
@@ -180,8 +192,7 @@ static mp_status decode_lj92(const mlv_clip *c, const mlv_entry *e, const uint8_
     mp_status st = mp_lj92_decode(bytes, len, out->data, (size_t)out->width * out->height, &hdr,
                                &sub);
     if (st != MP_OK)
-        return mp_error_set(err, st, "%s: offset %llu: frame %u: %s", frame_file(c, e),
-                            (unsigned long long)e->offset, e->number, sub.msg);
+        return payload_error(c, e, st, &sub, err);
     return check_depth(c, e, out, err);
 }
 
@@ -216,8 +227,7 @@ static mp_status decode_lzma(const mlv_clip *c, const mlv_entry *e, const uint8_
     mp_error sub = {0};
     st = mp_lzma_frame_decode(bytes, len, s->buf, need, &sub);
     if (st != MP_OK)
-        return mp_error_set(err, st, "%s: offset %llu: frame %u: %s", frame_file(c, e),
-                            (unsigned long long)e->offset, e->number, sub.msg);
+        return payload_error(c, e, st, &sub, err);
     mp_unpack_mlv(s->buf, out->data, count, out->bits);
     return MP_OK;
 }

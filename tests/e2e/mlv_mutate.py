@@ -13,10 +13,13 @@ usage: mlv_mutate.py FILE KIND [ARGS]
   footer FIELD VALUE    the same in a legacy .RAW file's RAWM footer
   wavi FIELD VALUE      set a field of WAVI: format, channels, rate or bits
   zero-payload K AT N   zero N bytes from byte AT of the K-th VIDF's frame data
+  random-payload K SEED KEEP  random bytes over the K-th VIDF's frame data but its first KEEP
+  lj92-sof K N          make the K-th VIDF's LJ92 frame header SOFn (a process no camera uses)
   vidf-offsets          print the offset of every VIDF, one a line
   payload-offset K      print where the K-th VIDF's frame data starts
   block-offsets         print every block's offset and tag after the MLVI, one a line
 """
+import random
 import struct
 import sys
 
@@ -95,6 +98,15 @@ def main():
         off = vidf(data, args[0])
         start = off + 32 + struct.unpack_from("<I", data, off + 28)[0] + args[1]
         data[start:start + args[2]] = bytes(args[2])
+    elif kind == "random-payload":
+        off = vidf(data, args[0])
+        size = struct.unpack_from("<I", data, off + 4)[0]
+        start = off + 32 + struct.unpack_from("<I", data, off + 28)[0] + args[2]
+        data[start:off + size] = random.Random(args[1]).randbytes(off + size - start)
+    elif kind == "lj92-sof":
+        off = vidf(data, args[0])
+        sof3 = data.index(b"\xff\xc3", off + 32, off + struct.unpack_from("<I", data, off + 4)[0])
+        data[sof3 + 1] = 0xC0 + args[1]
     else:
         sys.exit("unknown kind " + kind)
     with open(path, "wb") as f:

@@ -1,0 +1,42 @@
+#!/bin/bash
+# The damage contract held everywhere (issue 29): damage costs the frames it touches and
+# nothing else, ends in exit 4 (3 when no frame is usable) with one line naming the file and
+# the offset, and never makes a run allocate beyond what the file can hold. Each class of the
+# held-out campaign on a clip mlvsynth writes, judged like robust_damage.sh: per-frame MD5s
+# against the undamaged clip, the exit status, the message.
+# usage: robust_contract.sh MLVPIPE MLVSYNTH
+set -u
+mlvpipe=$1
+mlvsynth=$2
+mutate="python3 $(dirname "$0")/mlv_mutate.py"
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/robust_lib.sh"
+ulimit -f 200000
+
+# damaged NAME SOURCE KIND ARGS...: a copy of SOURCE.MLV with one damage
+damaged() {
+    local name=$1 src=$2
+    shift 2
+    cp "$tmp/$src.MLV" "$tmp/$name.MLV" && $mutate "$tmp/$name.MLV" "$@" || fail "mutate $name"
+}
+# names NAME FILE OFFSET: a line of NAME's messages names FILE and the byte offset
+names() { grep -q "$2: offset $3: " "$tmp/$1.err" || fail "$1: no line naming $2 at offset $3: $(head -c 400 "$tmp/$1.err")"; }
+
+# class 1: one LJ92 frame with no SOI, random bytes, or a JPEG process no camera writes
+# costs that frame only; a range without it is intact
+"$mlvsynth" -o "$tmp/lj.MLV" --frames 6 --size 64x32 --compress lj92 >/dev/null || fail "mlvsynth lj"
+run lj-ref 0 convert "$tmp/lj.MLV" --to md5 -o "$tmp/lj-ref.md5"
+at=$($mutate "$tmp/lj.MLV" payload-offset 2)
+damaged nosoi lj zero-payload 2 0 1
+damaged noise lj random-payload 2 29 0
+damaged sof1 lj lj92-sof 2 1
+for c in nosoi noise sof1; do
+    capped $c 4 convert "$tmp/$c.MLV" --to md5 -o "$tmp/$c.md5"
+    same_frames $c lj-ref 5
+    grep -q "^2 " "$tmp/$c.md5" && fail "$c: the damaged frame written"
+    names $c $c.MLV $at
+    capped $c-part 0 convert "$tmp/$c.MLV" --to md5 -o "$tmp/$c-part.md5" --frames 3-5
+    same_frames $c-part lj-ref 3
+    capped $c-report 4 report "$tmp/$c.MLV" -o "$tmp/$c.html"
+done
+finish
