@@ -31,18 +31,9 @@ mp_status mp_mlv_clip_check_video(const mlv_clip *c, mp_error *err)
 static mp_status check_geometry(const mlv_clip *c, const mlv_entry *e, const mp_raw_info *r,
                                 mp_error *err)
 {
-    if (r->bits < 1 || r->bits > 16)
-        return mp_error_set(err, MP_ERR_UNSUPPORTED, "%s: offset %llu: frame %u: RAWI "
-                            "bits_per_pixel %u not supported", frame_file(c, e),
-                            (unsigned long long)e->offset, e->number, r->bits);
-    if (r->width == 0 || r->height == 0 || r->width > MP_FRAME_MAX_DIM ||
-        r->height > MP_FRAME_MAX_DIM || (uint64_t)r->width * r->height > MP_FRAME_MAX_PIXELS)
-        return mp_error_set(err, MP_ERR_DAMAGED, "%s: offset %llu: frame %u: RAWI size %ux%u "
-                            "impossible", frame_file(c, e), (unsigned long long)e->offset,
-                            e->number, r->width, r->height);
     char why[160];
     if (mp_mlv_raw_problem(r, why, sizeof why))
-        return mp_error_set(err, MP_ERR_DAMAGED, "%s: offset %llu: frame %u: %s; not "
+        return mp_error_set(err, MP_ERR_DAMAGED, "%s: offset %llu: frame %u: RAWI %s; not "
                             "decoded", frame_file(c, e), (unsigned long long)e->offset,
                             e->number, why);
     return MP_OK;

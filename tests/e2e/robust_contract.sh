@@ -39,4 +39,18 @@ for c in nosoi noise sof1; do
     same_frames $c-part lj-ref 3
     capped $c-report 4 report "$tmp/$c.MLV" -o "$tmp/$c.html"
 done
+
+# class 3: declared sizes no frame can have are damage of the RAWI (exit 3: no usable frame),
+# one line naming the file and the block, never "out of memory"
+"$mlvsynth" -o "$tmp/p.MLV" --frames 6 --size 64x32 >/dev/null || fail "mlvsynth p"
+rawi=$($mutate "$tmp/p.MLV" block-offsets | awk '$2 == "RAWI" { print $1; exit }')
+for wh in 0x32 64x0 65535x65535 65534x32; do
+    damaged s$wh p rawi-size ${wh%x*} ${wh#*x}
+    capped s$wh-info 3 info "$tmp/s$wh.MLV"
+    capped s$wh 3 convert "$tmp/s$wh.MLV" --to md5 -o "$tmp/s$wh.md5"
+    names s$wh s$wh.MLV $rawi
+    says s$wh "size $wh impossible"
+    grep -q "out of memory" "$tmp/s$wh.err" && fail "s$wh: out of memory"
+done
+
 finish
