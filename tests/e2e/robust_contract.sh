@@ -53,4 +53,26 @@ for wh in 0x32 64x0 65535x65535 65534x32; do
     grep -q "out of memory" "$tmp/s$wh.err" && fail "s$wh: out of memory"
 done
 
+# class 4: memory follows the payloads, not the declared size. A RAWI of 8192x8192 over
+# 64x32 payloads (uncompressed, LJ92, LZMA+DELTA): no usable frame (exit 3), one line naming
+# the first frame, and the run's peak memory far below one declared frame (117 MiB packed,
+# 128 MiB decoded)
+bound=$((96 * 1024))
+[ -n "${MLVPIPE_SANITIZED:-}" ] && bound=$((400 * 1024))
+"$mlvsynth" -o "$tmp/z.MLV" --frames 6 --size 64x32 --compress lzma-delta >/dev/null ||
+    fail "mlvsynth z"
+for c in p lj z; do
+    damaged huge$c $c rawi-size 8192 8192
+    at=$($mutate "$tmp/huge$c.MLV" payload-offset 0)
+    for to in md5 ffv1; do
+        read -r rc kib < <(python3 "$(dirname "$0")/peak_rss.py" "$tmp/huge$c-$to.out" \
+            "$tmp/huge$c-$to.err" "$mlvpipe" convert "$tmp/huge$c.MLV" --to $to \
+            -o "$tmp/huge$c-$to.out.$to")
+        [ "$rc" = 3 ] || fail "huge$c-$to: exit $rc, expected 3 ($(head -c 300 "$tmp/huge$c-$to.err"))"
+        [ "$kib" -lt "$bound" ] || fail "huge$c-$to: peak memory $kib KiB (bound $bound)"
+        names huge$c-$to huge$c.MLV $at
+        says huge$c-$to "RAWI size 8192x8192 at .* no payload of frames 0-5"
+    done
+done
+
 finish
