@@ -75,4 +75,22 @@ for c in p lj z; do
     done
 done
 
+# class 2: a RAWI that changes mid-clip to 17 bits or to a size no payload holds costs its
+# own frames only; every frame before it is written
+"$mlvsynth" -o "$tmp/ch.MLV" --frames 8 --size 64x32 --change-at 4 --change-size 64x32 \
+    >/dev/null || fail "mlvsynth ch"
+run ch-ref 0 convert "$tmp/ch.MLV" --to md5 -o "$tmp/ch-ref.md5"
+rawi1=$($mutate "$tmp/ch.MLV" block-offsets | awk '$2 == "RAWI" { n++ } n == 2 { print $1; exit }')
+damaged ch17 ch rawi bits 17 1
+damaged chbig ch rawi-size 4096 4096 1
+for c in ch17 chbig; do
+    capped $c 4 convert "$tmp/$c.MLV" --to md5 -o "$tmp/$c.md5"
+    same_frames $c ch-ref 4
+    capped $c-ffv1 4 convert "$tmp/$c.MLV" --to ffv1 -o "$tmp/$c.mkv"
+    capped $c-dng 4 convert "$tmp/$c.MLV" -o "$tmp/$c-dng"
+    [ "$(ls "$tmp/$c-dng/$c" | grep -c '\.dng$')" -eq 4 ] || fail "$c-dng: not 4 DNGs"
+done
+names ch17 ch17.MLV $rawi1
+says ch17 "bits_per_pixel 17 impossible"
+names chbig chbig.MLV "$($mutate "$tmp/ch.MLV" payload-offset 4)"
 finish
