@@ -93,4 +93,23 @@ done
 names ch17 ch17.MLV $rawi1
 says ch17 "bits_per_pixel 17 impossible"
 names chbig chbig.MLV "$($mutate "$tmp/ch.MLV" payload-offset 4)"
+
+# class 5: a chunk that exists but cannot be read (a dangling link, a folder, a FIFO, a
+# device) is damage naming it, not the end of the clip: the frames of the chunks before it
+"$mlvsynth" -o "$tmp/sp.MLV" --frames 9 --chunk-frames 3 --size 64x32 >/dev/null ||
+    fail "mlvsynth sp"
+run sp-ref 0 convert "$tmp/sp.MLV" --to md5 -o "$tmp/sp-ref.md5"
+for k in dangling folder fifo device; do
+    rm -rf "$tmp/sp.M01"
+    case $k in
+    dangling) ln -s nowhere "$tmp/sp.M01" ;;
+    folder) mkdir "$tmp/sp.M01" ;;
+    fifo) mkfifo "$tmp/sp.M01" ;;
+    device) ln -s /dev/zero "$tmp/sp.M01" ;;
+    esac
+    capped sp-$k-info 4 info "$tmp/sp.MLV"
+    capped sp-$k 4 convert "$tmp/sp.MLV" --to md5 -o "$tmp/sp-$k.md5"
+    same_frames sp-$k sp-ref 6
+    names sp-$k sp.M01 0
+done
 finish
