@@ -111,6 +111,10 @@ void mp_mlv_mark_unfit_segments(mlv_clip *c);
 
 /* mlv_plausible.c: frame rate, numbers and timestamps against each other (file order). */
 mp_status mp_mlv_check_plausible(mlv_clip *c, mp_error *err);
+/* A frame rate is num/den frames a second within 1/1000..1000; a header's rate outside that
+ * is damage, replaced by the timestamps' rate or else MLV_FALLBACK_FPS. */
+#define MLV_FALLBACK_FPS 25u
+int mp_mlv_rate_valid(uint32_t num, uint32_t den);
 
 /* mlv_fields.c (mp_mlv_raw_problem: mlv_reader.h) */
 int mp_mlv_audio_problem(const mp_audio_format *a, char *why, size_t size);

@@ -11,6 +11,7 @@ usage: mlv_mutate.py FILE KIND [ARGS]
   fps NUM DEN           set MLVI sourceFpsNom / sourceFpsDenom
   rawi FIELD VALUE [K]  set a field of the K-th RAWI (default 0): bits, black, white or cfa
   rawi-size W H [K]     set xRes and yRes of the K-th RAWI (default 0)
+  footer-fps VALUE      set a legacy .RAW footer's fps x 1000 (signed)
   footer FIELD VALUE    the same in a legacy .RAW file's RAWM footer
   wavi FIELD VALUE      set a field of WAVI: format, channels, rate or bits
   zero-payload K AT N   zero N bytes from byte AT of the K-th VIDF's frame data
@@ -93,6 +94,8 @@ def main():
     elif kind == "rawi-size":
         k = args[2] if len(args) > 2 else 0
         struct.pack_into("<HH", data, nth_block(data, b"RAWI", k) + 16, args[0], args[1])
+    elif kind == "footer-fps":
+        struct.pack_into("<i", data, len(data) - 192 + 20, args[0])
     elif kind == "footer":
         struct.pack_into("<i", data, len(data) - 192 + 32 + RAW_INFO[sys.argv[3]], args[1])
     elif kind == "wavi":

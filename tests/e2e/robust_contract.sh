@@ -112,4 +112,23 @@ for k in dangling folder fifo device; do
     same_frames sp-$k sp-ref 6
     names sp-$k sp.M01 0
 done
+
+# class 6: a legacy .RAW footer's frame rate of 0, negative or above 1000 fps is damage, as in
+# an MLV: the fallback 25 fps, every frame written as DNG and in a movie, exit 4
+"$mlvsynth" -o "$tmp/old.RAW" --legacy-raw --frames 4 --size 64x32 >/dev/null ||
+    fail "mlvsynth old"
+run old-ref 0 convert "$tmp/old.RAW" --to md5 -o "$tmp/old-ref.md5"
+fps_at=$(($(stat -c %s "$tmp/old.RAW") - 192 + 20))
+for fps in 0 -25000 1000001; do
+    r=fps$fps
+    cp "$tmp/old.RAW" "$tmp/$r.RAW" && $mutate "$tmp/$r.RAW" footer-fps $fps || fail "mutate $r"
+    capped $r-info 4 info "$tmp/$r.RAW"
+    says $r-info "footer frame rate $fps/1000 is not a rate; using 25000/1000"
+    capped $r 4 convert "$tmp/$r.RAW" --to md5 -o "$tmp/$r.md5"
+    same_frames $r old-ref 4
+    names $r $r.RAW $fps_at
+    capped $r-dng 4 convert "$tmp/$r.RAW" -o "$tmp/$r-dng"
+    [ "$(ls "$tmp/$r-dng/$r" | grep -c '\.dng$')" -eq 4 ] || fail "$r-dng: not 4 DNGs"
+    capped $r-ffv1 4 convert "$tmp/$r.RAW" --to ffv1 -o "$tmp/$r.mkv"
+done
 finish
