@@ -17,6 +17,7 @@ usage: mlv_mutate.py FILE KIND [ARGS]
   zero-payload K AT N   zero N bytes from byte AT of the K-th VIDF's frame data
   random-payload K SEED KEEP  random bytes over the K-th VIDF's frame data but its first KEEP
   lj92-sof K N          make the K-th VIDF's LJ92 frame header SOFn (a process no camera uses)
+  text TAG AT STRING    write STRING (Python escapes: \\x1b, \\n) at byte AT of the first TAG block
   vidf-offsets          print the offset of every VIDF, one a line
   payload-offset K      print where the K-th VIDF's frame data starts
   block-offsets         print every block's offset and tag after the MLVI, one a line
@@ -94,6 +95,10 @@ def main():
     elif kind == "rawi-size":
         k = args[2] if len(args) > 2 else 0
         struct.pack_into("<HH", data, nth_block(data, b"RAWI", k) + 16, args[0], args[1])
+    elif kind == "text":
+        at = nth_block(data, sys.argv[3].encode()) + int(sys.argv[4])
+        text = sys.argv[5].encode().decode("unicode_escape").encode("latin-1")
+        data[at:at + len(text)] = text
     elif kind == "footer-fps":
         struct.pack_into("<i", data, len(data) - 192 + 20, args[0])
     elif kind == "footer":

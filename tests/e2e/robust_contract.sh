@@ -131,4 +131,29 @@ for fps in 0 -25000 1000001; do
     [ "$(ls "$tmp/$r-dng/$r" | grep -c '\.dng$')" -eq 4 ] || fail "$r-dng: not 4 DNGs"
     capped $r-ffv1 4 convert "$tmp/$r.RAW" --to ffv1 -o "$tmp/$r.mkv"
 done
+
+# class 9: what a clip says reaches the terminal with its control characters escaped: a
+# camera name that sets the title and clears the screen, a lens name and a file name with a
+# newline that would forge a message line
+controls() { LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]' "$@"; }
+damaged esc p text IDNT 16 '\x1b]0;pwned\x07\x1b[2J\0'
+$mutate "$tmp/esc.MLV" text LENS 32 'L\nmlvpipe: error: forged\0' || fail "mutate esc lens"
+capped esc-info 0 info "$tmp/esc.MLV"
+controls "$tmp/esc-info.out" && fail "esc-info: control characters in info's text"
+says esc-info 'camera:        \\x1b]0;pwned\\x07\\x1b\[2J (model'
+grep -q "^mlvpipe: error: forged" "$tmp/esc-info.out" && fail "esc-info: a forged line"
+capped esc-json 0 info "$tmp/esc.MLV" --json
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(d["camera"]["name"] != "\x1b]0;pwned\x07\x1b[2J")' \
+    "$tmp/esc-json.out" || fail "esc-json: the camera name does not come back as written"
+mkdir "$tmp/nl"
+nl=$'n\nmlvpipe: warning: forged'
+cp "$tmp/p.MLV" "$tmp/nl/$nl.MLV" && $mutate "$tmp/nl/$nl.MLV" cut-after 3 || fail "mutate nl"
+capped nl 4 convert "$tmp/nl/$nl.MLV" --to md5 -o "$tmp/nl.md5"
+capped nl-info 4 info "$tmp/nl/$nl.MLV"
+capped nl-report 4 report "$tmp/nl" -o "$tmp/nl.html"
+for r in nl nl-info nl-report; do
+    controls "$tmp/$r.err" "$tmp/$r.out" && fail "$r: control characters in the output"
+    grep -q "^mlvpipe: warning: forged" "$tmp/$r.err" "$tmp/$r.out" && fail "$r: a forged line"
+done
+says nl 'n\\x0amlvpipe: warning: forged.MLV: offset [0-9]*: MLVI videoFrameCount'
 finish
