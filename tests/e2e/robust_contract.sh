@@ -156,4 +156,22 @@ for r in nl nl-info nl-report; do
     grep -q "^mlvpipe: warning: forged" "$tmp/$r.err" "$tmp/$r.out" && fail "$r: a forged line"
 done
 says nl 'n\\x0amlvpipe: warning: forged.MLV: offset [0-9]*: MLVI videoFrameCount'
+
+# class 8: a levels sidecar with values no sensor gives (a ratio of 1e308, a field's black
+# above its white, a negative noise) is refused naming the sidecar and the key: exit 3, not
+# accepted (0) nor a usage error (2)
+"$mlvsynth" -o "$tmp/di.MLV" --dual-iso --size 128x64 --frames 4 --ob 0x0 >/dev/null ||
+    fail "mlvsynth di"
+run di-levels 0 analyze "$tmp/di.MLV" -o "$tmp/di.json"
+run di-ref 0 convert "$tmp/di.MLV" --levels "$tmp/di.json" --to md5 -o "$tmp/di-ref.md5"
+k=0
+for edit in 's/"ratio": [0-9.e+]*/"ratio": 1e308/' 's/"black_dark": [0-9.]*/"black_dark": 16000/' \
+    's/"noise_bright": [0-9.]*/"noise_bright": -5/' 's/"out_scale": [0-9.]*/"out_scale": 1e300/'; do
+    k=$((k + 1))
+    sed "$edit" "$tmp/di.json" >"$tmp/side$k.json"
+    cmp -s "$tmp/di.json" "$tmp/side$k.json" && fail "side$k: '$edit' changed nothing"
+    capped side$k 3 convert "$tmp/di.MLV" --levels "$tmp/side$k.json" --to md5 -o "$tmp/side$k.md5"
+    says side$k "side$k.json: key 'segments\[0\].levels': "
+    [ "$(wc -l <"$tmp/side$k.err")" -eq 1 ] || fail "side$k: not one line: $(cat "$tmp/side$k.err")"
+done
 finish
