@@ -174,4 +174,32 @@ for edit in 's/"ratio": [0-9.e+]*/"ratio": 1e308/' 's/"black_dark": [0-9.]*/"bla
     says side$k "side$k.json: key 'segments\[0\].levels': "
     [ "$(wc -l <"$tmp/side$k.err")" -eq 1 ] || fail "side$k: not one line: $(cat "$tmp/side$k.err")"
 done
+
+# class 7: join never copies a damaged FFV1 packet as good. A byte flipped inside a packet of
+# the second segment (or of the very first packet, before any packet has shown the stream
+# carries slice CRCs) is refused naming the segment and the frame: exit 4, no output
+if command -v ffprobe >/dev/null; then
+    "$mlvsynth" -o "$tmp/j.MLV" --frames 8 --size 64x32 >/dev/null || fail "mlvsynth j"
+    for r in 0-3 4-7; do
+        run j$r 0 convert "$tmp/j.MLV" --to ffv1 -o "$tmp/j$r.mkv" --frames $r
+    done
+    run j-ok 0 join "$tmp/j-ok.mkv" "$tmp/j0-3.mkv" "$tmp/j4-7.mkv"
+    # flip SEGMENT PACKET NAME: NAME.mkv, SEGMENT with a bit flipped mid-way in a video packet
+    flip() {
+        local at
+        at=$(ffprobe -v error -select_streams v -show_entries packet=pts,size,pos -of csv=p=0 \
+            "$tmp/$1.mkv" | sort -t, -k1n | sed -n "$(($2 + 1))p" | awk -F, '{ print $3 + int($2 / 2) }')
+        python3 -c 'import sys; p = sys.argv[1]; d = bytearray(open(p, "rb").read()); d[int(sys.argv[2])] ^= 0x10; open(p, "wb").write(d)' \
+            "$tmp/$3.mkv" "$at" 2>/dev/null || true
+    }
+    cp "$tmp/j4-7.mkv" "$tmp/jbad.mkv" && flip j4-7 2 jbad
+    capped jbad 4 join "$tmp/jbad-out.mkv" "$tmp/j0-3.mkv" "$tmp/jbad.mkv"
+    says jbad "jbad.mkv: frame 6: slice CRC mismatch"
+    [ -e "$tmp/jbad-out.mkv" ] && fail "jbad: an output was written"
+    cp "$tmp/j0-3.mkv" "$tmp/jfirst.mkv" && flip j0-3 0 jfirst
+    capped jfirst 4 join "$tmp/jfirst-out.mkv" "$tmp/jfirst.mkv" "$tmp/j4-7.mkv"
+    says jfirst "jfirst.mkv: frame 0: slice CRC mismatch"
+else
+    echo "class 7 not checked: no ffprobe"
+fi
 finish
