@@ -12,13 +12,6 @@ mutate="python3 $(dirname "$0")/mlv_mutate.py"
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/robust_lib.sh"
 ulimit -f 200000
-
-# damaged NAME SOURCE KIND ARGS...: a copy of SOURCE.MLV with one damage
-damaged() {
-    local name=$1 src=$2
-    shift 2
-    cp "$tmp/$src.MLV" "$tmp/$name.MLV" && $mutate "$tmp/$name.MLV" "$@" || fail "mutate $name"
-}
 # names NAME FILE OFFSET: a line of NAME's messages names FILE and the byte offset
 names() { grep -q "$2: offset $3: " "$tmp/$1.err" || fail "$1: no line naming $2 at offset $3: $(head -c 400 "$tmp/$1.err")"; }
 

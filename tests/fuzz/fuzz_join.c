@@ -21,10 +21,10 @@
 #include "codec/ffv1_slices.h"
 #include "encode/av/av_sink.h"
 #include "encode/av/join.h"
+#include "fuzz_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define CHECK(cond) do { if (!(cond)) __builtin_trap(); } while (0)
 #define MAX_SLICES 8u
 
 static void quiet(void *opaque, mp_log_level level, const char *msg)

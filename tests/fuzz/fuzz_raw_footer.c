@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_check.h"
 #include "reader/mlv_reader.h"
 
 #define FOOTER 192u
@@ -22,14 +23,6 @@ static int names_a_chunk(const char *msg)
     return !strncmp(msg, "c.RAW", 5) || !strncmp(msg, "c.R00", 5);
 }
 
-static int has_control(const char *s)
-{
-    for (; *s; s++)
-        if ((unsigned char)*s < 0x20 || *s == 0x7f)
-            return 1;
-    return 0;
-}
-
 static void check_frames(const mlv_clip *clip)
 {
     const mlv_clip_info *in = mp_mlv_clip_get_info(clip);
@@ -38,7 +31,7 @@ static void check_frames(const mlv_clip *clip)
         abort();
     for (uint32_t i = 0; i < in->damage_count; i++) {
         const char *msg = mp_mlv_clip_damage(clip, i)->message;
-        if (!names_a_chunk(msg) || !strstr(msg, ": offset ") || has_control(msg))
+        if (!names_a_chunk(msg) || !strstr(msg, ": offset ") || fuzz_has_control(msg))
             abort();
     }
     mlv_scratch scratch = {0};
@@ -86,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (st == MP_OK) {
         check_frames(clip);
         mp_mlv_clip_close(clip);
-    } else if (!names_a_chunk(err.msg) || has_control(err.msg)) {
+    } else if (!names_a_chunk(err.msg) || fuzz_has_control(err.msg)) {
         abort();
     }
     free(bytes);

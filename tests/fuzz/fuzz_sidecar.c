@@ -11,17 +11,11 @@
 #include <string.h>
 
 #include "dualiso/dualiso.h"
+#include "fuzz_check.h"
 #include "pipeline/levels_io.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define CHECK(cond) do { if (!(cond)) __builtin_trap(); } while (0)
-
-#ifdef __clang__
-#define JUDGE __attribute__((no_sanitize("coverage")))
-#else
-#define JUDGE
-#endif
 
 JUDGE static int in(double v, double lo, double hi)
 {
@@ -41,14 +35,6 @@ JUDGE static int sensor_levels(const dualiso_levels *lv)
            in(lv->noise_dark, 0, max) && in(lv->noise_bright, 0, max) &&
            in(lv->gain_dark, 0, max) && in(lv->out_scale, 1.0 / 65536, 65536) &&
            lv->out_black < lv->out_white && lv->out_white <= 65535;
-}
-
-JUDGE static int has_control(const char *s)
-{
-    for (; *s; s++)
-        if ((unsigned char)*s < 0x20 || *s == 0x7f)
-            return 1;
-    return 0;
 }
 
 static void use_levels(const dualiso_levels *lv, const uint8_t *data, size_t size,
@@ -83,7 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mp_clip_levels cl;
     mp_error err = {0};
     if (mp_clip_levels_from_json((const char *)data, size, "s.json", &cl, &err) != MP_OK) {
-        CHECK(!strncmp(err.msg, "s.json: ", 8) && !has_control(err.msg));
+        CHECK(!strncmp(err.msg, "s.json: ", 8) && !fuzz_has_control(err.msg));
         return 0;
     }
     for (uint32_t i = 0; i < cl.segment_count; i++) {
