@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -416,6 +417,26 @@ static void missing_middle_chunk(void **state)
 
 /* ---- legacy RAW ---- */
 
+/* Issue 29: a chunk name taken by something that cannot be read (a folder, a dangling link)
+ * is damage naming it, not the end of the clip; the first chunk's frames are all there. */
+static void unreadable_chunk_is_damage(void **state)
+{
+    fixture *f = *state;
+    char *m00 = join(f->dir, "clip.M00");
+    assert_int_equal(mkdir(m00, 0700), 0);
+    open_ok(f);
+    expect_one_damage(f->clip, MLV_DAMAGE_MISSING_CHUNK, 1, 0,
+                      "clip.M00: offset 0: cannot read chunk: not a regular file");
+    expect_frames(f->clip, (const uint32_t[]){0, 1, 2}, 3);
+    mp_mlv_clip_close(f->clip);
+    f->clip = NULL;
+    assert_int_equal(rmdir(m00), 0);
+    assert_int_equal(symlink("nowhere", m00), 0);
+    open_ok(f);
+    expect_one_damage(f->clip, MLV_DAMAGE_MISSING_CHUNK, 1, 0, "clip.M00: offset 0: cannot open");
+    free(m00);
+}
+
 static void legacy_footer_claims_too_many_frames(void **state)
 {
     fixture *f = *state;
@@ -513,6 +534,7 @@ int main(void)
         T(small_payload_refused_before_allocating),
         T(guid_mismatch_chunk),
         T(missing_middle_chunk),
+        T(unreadable_chunk_is_damage),
         T(legacy_footer_claims_too_many_frames),
         T(legacy_footer_rate_zero_falls_back),
         T(legacy_missing_middle_chunk_ends_the_stream),
