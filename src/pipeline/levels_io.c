@@ -466,8 +466,9 @@ static const char *levels_check(const dualiso_levels *lv, uint32_t frames)
         return "ratio_source or frames_used out of range";
     if (!within(lv->in_black, 0, max) || !within(lv->in_white, lv->in_black + 1, max))
         return "needs 0 <= in_black < in_white <= 2^bits - 1";
-    if (!within(lv->ratio, 1, max + 1) || !within(lv->ratio_ev - log2(lv->ratio), -1e-6, 1e-6))
-        return "needs 1 <= ratio <= 2^bits and ratio_ev = log2(ratio)";
+    /* ratio_ev only says ratio in EV (reports, logs): a sidecar edited by hand may leave it */
+    if (!within(lv->ratio, 1, max + 1) || !within(lv->ratio_ev, 0, lv->bits))
+        return "needs 1 <= ratio <= 2^bits and 0 <= ratio_ev <= bits";
     if (!within(lv->black_dark, 0, max) || !within(lv->black_bright, 0, max) ||
         !within(lv->white_dark, lv->black_dark + 1, max) ||
         !within(lv->white_bright, lv->black_bright + 1, max))

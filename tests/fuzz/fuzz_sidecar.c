@@ -2,7 +2,7 @@
  * sidecar's text. A sidecar the reader refuses is refused naming it ("s.json: ..."), with no
  * control character in the line; one it accepts holds only values a sensor can give (judged
  * here on their own terms: levels within the depth, black below white in each field, a ratio
- * of 1 to 2^bits matching ratio_ev, noise, gain and scale in range), and each segment's levels
+ * of 1 to 2^bits and its EV within the depth, noise, gain and scale in range), and each segment's levels
  * are usable as convert uses them: an 8x8 frame at those levels (when they are whole numbers
  * of a depth dual ISO takes, as a clip's are) is reconstructed or passed through, never
  * refused as inconsistent levels (a usage error). */
@@ -29,7 +29,7 @@ JUDGE static int sensor_levels(const dualiso_levels *lv)
         return 0;
     double max = (double)((1u << lv->bits) - 1);
     return in(lv->in_black, 0, max) && in(lv->in_white, lv->in_black + 1, max) &&
-           in(lv->ratio, 1, max + 1) && fabs(lv->ratio_ev - log2(lv->ratio)) <= 1e-6 &&
+           in(lv->ratio, 1, max + 1) && in(lv->ratio_ev, 0, lv->bits) &&
            in(lv->black_dark, 0, max) && in(lv->white_dark, lv->black_dark + 1, max) &&
            in(lv->black_bright, 0, max) && in(lv->white_bright, lv->black_bright + 1, max) &&
            in(lv->noise_dark, 0, max) && in(lv->noise_bright, 0, max) &&

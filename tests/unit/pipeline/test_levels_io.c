@@ -238,11 +238,11 @@ static void rejects_bad_sidecars_naming_the_key(void **state)
          "levels.json: key 'segments[0].levels': needs out_black < out_white <= 65535"},
         /* values no sensor gives are refused naming the sidecar (issue 29) */
         {"\"ratio\": 2.6666666666666665", "\"ratio\": 1e308",
-         "levels.json: key 'segments[0].levels': needs 1 <= ratio <= 2^bits and ratio_ev = "
-         "log2(ratio)"},
-        {"\"ratio_ev\": 1.4150374992788437", "\"ratio_ev\": 3",
-         "levels.json: key 'segments[0].levels': needs 1 <= ratio <= 2^bits and ratio_ev = "
-         "log2(ratio)"},
+         "levels.json: key 'segments[0].levels': needs 1 <= ratio <= 2^bits and 0 <= ratio_ev "
+         "<= bits"},
+        {"\"ratio_ev\": 1.4150374992788437", "\"ratio_ev\": 15",
+         "levels.json: key 'segments[0].levels': needs 1 <= ratio <= 2^bits and 0 <= ratio_ev "
+         "<= bits"},
         {"\"black_dark\": 0.10000000000000001", "\"black_dark\": 15001",
          "levels.json: key 'segments[0].levels': needs 0 <= black < white <= 2^bits - 1 in "
          "each field"},
