@@ -93,8 +93,9 @@ static void join_segment(const uint8_t *data, size_t size)
     CHECK(f && fwrite(data, 1, size, f) == size && fclose(f) == 0);
     const char *segments[] = {a, b};
     for (uint32_t count = 1; count <= 2; count++) {
+        unlink(out);   /* what the join before left: a refusal must leave nothing */
         farm_join_options o = {.output = out, .segments = segments, .segment_count = count,
-                               .overwrite = 1, .log = none};
+                               .log = none};
         farm_join_result res;
         int on_output;
         mp_error err = {0};
