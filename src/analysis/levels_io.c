@@ -423,6 +423,11 @@ static mp_status read_object(reader *r, uint32_t node, void *base, const field *
     return MP_OK;
 }
 
+static int within(double v, double lo, double hi)
+{
+    return v >= lo && v <= hi;   /* false for NaN */
+}
+
 /* What is wrong with a map read from a file, or NULL. */
 static const char *rawfix_map_check(const rawfix_map *m)
 {
@@ -433,6 +438,8 @@ static const char *rawfix_map_check(const rawfix_map *m)
     for (uint32_t i = 0; i < m->pixel_count; i++)
         if (m->pixels[2 * i] >= m->width || m->pixels[2 * i + 1] >= m->height)
             return "a pixel lies outside the frame";
+    if (!within(m->stripe_amplitude, 0, 1))
+        return "stripe_amplitude outside 0..1";
     for (uint32_t r = 0; m->stripes && r < RAWFIX_STRIPE_ROWS; r++)
         for (uint32_t c = 0; c < RAWFIX_STRIPE_COLS; c++)
             if (!(m->stripe_gain[r][c] > 0.5 && m->stripe_gain[r][c] < 2))
@@ -446,6 +453,33 @@ static const char *rawfix_map_check(const rawfix_map *m)
     for (uint32_t k = 0; k < l->class_count; k++)
         if (l->class_x[k] >= l->period_x || l->class_y[k] >= l->period_y)
             return "a lattice class is not below its period";
+    return NULL;
+}
+
+/* What no sensor gives in levels of `bits` (checked before), or NULL: the sidecar is an input
+ * like the clip, and a value it cannot hold must be refused naming it, not fail later in the
+ * reconstruction (as a usage error) or pass into the output. */
+static const char *levels_check(const dualiso_levels *lv, uint32_t frames)
+{
+    const double max = (double)((1u << lv->bits) - 1);
+    if (lv->ratio_source > DUALISO_RATIO_NOMINAL || lv->frames_used > frames)
+        return "ratio_source or frames_used out of range";
+    if (!within(lv->in_black, 0, max) || !within(lv->in_white, lv->in_black + 1, max))
+        return "needs 0 <= in_black < in_white <= 2^bits - 1";
+    /* ratio_ev only says ratio in EV (reports, logs): a sidecar edited by hand may leave it */
+    if (!within(lv->ratio, 1, max + 1) || !within(lv->ratio_ev, 0, lv->bits))
+        return "needs 1 <= ratio <= 2^bits and 0 <= ratio_ev <= bits";
+    if (!within(lv->black_dark, 0, max) || !within(lv->black_bright, 0, max) ||
+        !within(lv->white_dark, lv->black_dark + 1, max) ||
+        !within(lv->white_bright, lv->black_bright + 1, max))
+        return "needs 0 <= black < white <= 2^bits - 1 in each field";
+    if (!within(lv->noise_dark, 0, max) || !within(lv->noise_bright, 0, max) ||
+        !within(lv->gain_dark, 0, max))
+        return "noise or gain outside 0..2^bits - 1";
+    if (lv->is_dual && !(lv->noise_dark > 0 && lv->noise_bright > 0))
+        return "dual ISO needs a read noise above 0 in both fields";
+    if (!within(lv->out_scale, 1.0 / 65536, 65536))
+        return "needs out_scale within 2^-16..2^16";
     return NULL;
 }
 
@@ -471,14 +505,16 @@ static mp_status check_clip_levels(reader *r)
             return bad_key(r, path, "frame numbers out of order or outside the clip");
         next_index += s->frame_count;
         snprintf(path, sizeof path, "segments[%u].levels", i);
+        const char *why;
         if (lv->phase > 3 || lv->bits < 1 || lv->bits > 16)
             return bad_key(r, path, "phase must be 0..3 and bits 1..16");
         if (lv->out_black >= lv->out_white || lv->out_white > 65535)
             return bad_key(r, path, "needs out_black < out_white <= 65535");
-        if (lv->in_black >= lv->in_white || lv->ratio <= 0 || lv->out_scale <= 0)
-            return bad_key(r, path, "needs in_black < in_white, ratio > 0, out_scale > 0");
+        why = levels_check(lv, s->frame_count);
+        if (why)
+            return bad_key(r, path, why);
         snprintf(path, sizeof path, "segments[%u].rawfix", i);
-        const char *why = rawfix_map_check(&s->fix);
+        why = rawfix_map_check(&s->fix);
         if (why)
             return bad_key(r, path, why);
     }

@@ -610,7 +610,7 @@ mp_status mp_prepass_run(const mlv_clip *clip, const mp_prepass_options *o, cons
         ls->first_frame = first.number;
         ls->last_frame = last.number;
         char why[160];
-        if (first.raw && mp_mlv_raw_problem(first.raw, why, sizeof why)) {
+        if (first.raw && mp_mlv_frame_problem(clip, segs[k].first, why, sizeof why)) {
             /* no frame of it decodes (each is reported as damaged): nothing to measure */
             ls->levels = (dualiso_levels){.bits = first.raw->bits, .in_black = first.raw->black,
                                           .in_white = first.raw->white};

@@ -67,14 +67,17 @@ static int collect_segments(info_report *r)
     return 0;
 }
 
-/* 1 when every segment's raw_info is impossible (each is in the damage list): no frame of
- * the clip can be used. */
+/* 1 when every segment's raw_info is impossible or no payload of it holds a frame (each is
+ * in the damage list): no frame of the clip can be used. */
 static int no_usable_frame(const info_report *r)
 {
     char why[160];
-    for (uint32_t i = 0; i < r->segment_count; i++)
-        if (!r->segments[i].raw || !mp_mlv_raw_problem(r->segments[i].raw, why, sizeof why))
+    for (uint32_t i = 0; i < r->segment_count; i++) {
+        int64_t index = mp_mlv_frame_index_of(r->clip, r->segments[i].first);
+        if (!r->segments[i].raw || index < 0 ||
+            !mp_mlv_frame_problem(r->clip, (uint32_t)index, why, sizeof why))
             return 0;
+    }
     return r->segment_count > 0;
 }
 

@@ -147,7 +147,7 @@ static mp_status parse_sof3(scan_info *si, const uint8_t *b, size_t n, size_t at
     if (h->width == 0)
         return mp_error_set(err, MP_ERR_DAMAGED, "LJ92: offset %zu: width 0", at);
     if ((uint64_t)h->width * h->components * h->height > LJ92_MAX_SAMPLES)
-        return mp_error_set(err, MP_ERR_NOMEM, "LJ92: offset %zu: %ux%ux%u samples exceed the limit",
+        return mp_error_set(err, MP_ERR_DAMAGED, "LJ92: offset %zu: %ux%ux%u samples exceed the limit",
                             at, h->width, h->height, h->components);
     /* Sampling factors are ignored: every lossless raw producer uses 1x1, and some write
      * other values without meaning them. */

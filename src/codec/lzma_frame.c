@@ -75,8 +75,10 @@ mp_status mp_lzma_frame_decode(const uint8_t *src, size_t len, uint8_t *dst, siz
     int padded_stop = ret == LZMA_OK && declared > dst_size;
     if ((ret == LZMA_STREAM_END || padded_stop) && produced == dst_size)
         return MP_OK;
-    if (ret == LZMA_MEMLIMIT_ERROR || ret == LZMA_MEM_ERROR)
-        return mp_error_set(err, MP_ERR_NOMEM, "LZMA: offset 4: dictionary exceeds the memory limit");
+    if (ret == LZMA_MEM_ERROR)
+        return mp_error_set(err, MP_ERR_NOMEM, "LZMA: out of memory");
+    if (ret == LZMA_MEMLIMIT_ERROR)
+        return mp_error_set(err, MP_ERR_DAMAGED, "LZMA: offset 4: dictionary exceeds the memory limit");
     if (ret == LZMA_OPTIONS_ERROR || ret == LZMA_FORMAT_ERROR)
         return mp_error_set(err, MP_ERR_DAMAGED, "LZMA: offset 4: invalid properties");
     return mp_error_set(err, MP_ERR_DAMAGED, "LZMA: offset %zu: %s after %zu of %zu bytes", at,

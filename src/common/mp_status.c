@@ -2,11 +2,34 @@
 
 #include <stdio.h>
 
+void mp_escape_controls(const char *src, char *dst, size_t size)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t n = 0;
+    for (; *src && n + 1 < size; src++) {
+        unsigned char ch = (unsigned char)*src;
+        if (ch >= 0x20 && ch != 0x7f) {
+            dst[n++] = (char)ch;
+            continue;
+        }
+        if (n + 5 > size)
+            break;
+        dst[n++] = '\\';
+        dst[n++] = 'x';
+        dst[n++] = hex[ch >> 4];
+        dst[n++] = hex[ch & 15];
+    }
+    if (size)
+        dst[n] = 0;
+}
+
 mp_status mp_error_setv(mp_error *err, mp_status code, const char *fmt, va_list ap)
 {
     if (err) {
+        char line[MP_ERROR_MAX];
         err->code = code;
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        vsnprintf(line, sizeof line, fmt, ap);
+        mp_escape_controls(line, err->msg, sizeof err->msg);
     }
     return code;
 }
@@ -40,10 +63,11 @@ void mp_log(const mp_logger *log, mp_log_level level, const char *fmt, ...)
 {
     if (!log || !log->fn)
         return;
-    char line[MP_ERROR_MAX];
+    char line[MP_ERROR_MAX], escaped[MP_ERROR_MAX];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    log->fn(log->opaque, level, line);
+    mp_escape_controls(line, escaped, sizeof escaped);
+    log->fn(log->opaque, level, escaped);
 }

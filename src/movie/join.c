@@ -10,6 +10,7 @@
 #include <libavformat/avformat.h>
 #include <libavutil/avstring.h>
 
+#include "codec/ffv1_slices.h"
 #include "common/out_file.h"
 #include "movie/av_output.h"
 #include "movie/av_load.h"
@@ -32,6 +33,12 @@ typedef struct joiner {
     uint32_t *order;                /* segment indices in playing order */
     const char *prev_path;          /* the segment joined last */
     farm_join_result *res;
+    /* FFV1 video is checked before it is copied: slice CRCs, and a decode */
+    AVCodecContext *check;          /* the decoder of the check (NULL: not FFV1) */
+    AVFrame *check_frame;
+    int crcs_seen;                  /* a packet's slice CRCs held: the stream carries them */
+    mp_error unconfirmed;           /* the first CRC failure before any packet held (code OK:
+                                     * none), damage once the stream is known to carry CRCs */
 } joiner;
 
 static mp_status mp_av_error(joiner *j, int averr, int on_output, const char *name, const char *what,
@@ -213,6 +220,68 @@ static int64_t packet_end(const AVStream *st, const AVPacket *pkt)
     return pkt->pts + (d > 0 ? d : 0);
 }
 
+/* The decoder of the packet check, when the reference stream is FFV1 (what mlvpipe's
+ * lossless movies are; its slice CRCs tell damage from data). Slice threads only, so that
+ * each packet's picture comes out before the next packet goes in. */
+static mp_status open_check(joiner *j, const AVCodecParameters *par, const char *name,
+                            mp_error *err)
+{
+    if (par->codec_type != AVMEDIA_TYPE_VIDEO || par->codec_id != AV_CODEC_ID_FFV1)
+        return MP_OK;
+    const AVCodec *dec = mp_libav.avcodec_find_decoder(par->codec_id);
+    int r = AVERROR_DECODER_NOT_FOUND;
+    if (dec && (j->check = mp_libav.avcodec_alloc_context3(dec)) &&
+        (j->check_frame = mp_libav.av_frame_alloc()) &&
+        (r = mp_libav.avcodec_parameters_to_context(j->check, par)) >= 0) {
+        j->check->thread_type = FF_THREAD_SLICE;
+        j->check->thread_count = 0;
+        r = mp_libav.avcodec_open2(j->check, dec, NULL);
+    }
+    return r < 0 ? mp_av_error(j, r, 0, name, "opening the FFV1 decoder to check packets", err)
+                 : MP_OK;
+}
+
+/* A damaged video packet is never copied as good: with FFV1, each packet's slice CRCs must
+ * hold (once any packet has shown the stream carries them) and the packet must decode. The
+ * error names the segment and the frame (its number from the timestamp, as mlvpipe's
+ * segments carry absolute frame times; the packet's index in the segment otherwise). */
+static mp_status check_packet(joiner *j, const char *path, const AVStream *is,
+                              const AVPacket *pkt, uint64_t index, mp_error *err)
+{
+    if (!j->check || is->codecpar->codec_type != AVMEDIA_TYPE_VIDEO)
+        return MP_OK;
+    long long frame = (long long)index;
+    const char *what = "packet";
+    if (pkt->pts != AV_NOPTS_VALUE && j->frame_rate.num > 0 && j->frame_rate.den > 0) {
+        frame = mp_libav.av_rescale_q(pkt->pts, is->time_base, av_inv_q(j->frame_rate));
+        what = "frame";
+    }
+    size_t from, to;
+    if (mp_ffv1_check_slices(pkt->data, (size_t)pkt->size, &from, &to) == 0) {
+        j->crcs_seen = 1;
+        if (j->unconfirmed.code != MP_OK)
+            return mp_error_set(err, MP_ERR_DAMAGED, "%s", j->unconfirmed.msg);
+    } else {
+        mp_error e;
+        mp_error_set(&e, MP_ERR_DAMAGED, "%s: %s %lld: slice CRC mismatch in bytes %zu-%zu of "
+                     "its %d (the segment is damaged: render it again)", path, what, frame,
+                     from, to, pkt->size);
+        if (j->crcs_seen)
+            return mp_error_set(err, MP_ERR_DAMAGED, "%s", e.msg);
+        if (j->unconfirmed.code == MP_OK)
+            j->unconfirmed = e;
+    }
+    int r = mp_libav.avcodec_send_packet(j->check, pkt);
+    while (r >= 0)
+        r = mp_libav.avcodec_receive_frame(j->check, j->check_frame);
+    if (r == AVERROR(EAGAIN))
+        return MP_OK;
+    char why[AV_ERROR_MAX_STRING_SIZE] = "";
+    mp_libav.av_strerror(r, why, sizeof why);
+    return mp_error_set(err, MP_ERR_DAMAGED, "%s: %s %lld: does not decode (%s; the segment "
+                        "is damaged: render it again)", path, what, frame, why);
+}
+
 /* Copies one segment's packets, shifted by offset (in ref_tb); updates prev_end. */
 static mp_status copy_packets(joiner *j, const char *path, AVFormatContext *ic, const int *map,
                               int64_t offset, mp_error *err)
@@ -222,6 +291,7 @@ static mp_status copy_packets(joiner *j, const char *path, AVFormatContext *ic, 
         return mp_error_set(err, MP_ERR_NOMEM, "%s: out of memory", path);
     mp_status st = MP_OK;
     int64_t end = j->prev_end;
+    uint64_t video = 0;   /* video packets of the segment so far */
     int r;
     while ((r = mp_libav.av_read_frame(ic, pkt)) >= 0) {
         if (j->o->cancel && atomic_load(j->o->cancel)) {
@@ -235,6 +305,9 @@ static mp_status copy_packets(joiner *j, const char *path, AVFormatContext *ic, 
             continue;
         }
         const AVStream *is = ic->streams[pkt->stream_index];
+        if ((uint32_t)out_index == j->ref &&
+            (st = check_packet(j, path, is, pkt, video++, err)) != MP_OK)
+            break;
         int64_t shift = mp_libav.av_rescale_q(offset, j->ref_tb, is->time_base);
         if (pkt->pts != AV_NOPTS_VALUE)
             pkt->pts += shift;
@@ -385,6 +458,8 @@ static mp_status join_segment(joiner *j, uint32_t position, mp_error *err)
     if (position == 0) {
         j->streams = n;
         st = start_output(j, ic, map, err);
+        if (st == MP_OK)
+            st = open_check(j, j->first[j->ref], path, err);
     } else if (n != j->streams) {
         st = mp_error_set(err, MP_ERR_FORMAT, "%s: %" PRIu32 " video/audio streams, the first "
                           "segment (%s) has %" PRIu32, path, n, j->o->segments[j->order[0]],
@@ -473,6 +548,8 @@ mp_status mp_farm_join(const farm_join_options *o, farm_join_result *res, int *f
     mp_av_output_abort(&j.out);
     for (uint32_t i = 0; i < JOIN_MAX_STREAMS; i++)
         mp_libav.avcodec_parameters_free(&j.first[i]);
+    mp_libav.avcodec_free_context(&j.check);
+    mp_libav.av_frame_free(&j.check_frame);
     free(j.order);
     *failed_on_output = j.output_failed;
     return st;

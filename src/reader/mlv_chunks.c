@@ -73,12 +73,14 @@ static const mlv_mem_file *mem_file(const mlv_clip *c, const char *path)
     return NULL;
 }
 
+/* Whether the name is taken, by anything: a chunk name that is a folder, a FIFO, a device or
+ * a dangling link is a chunk that cannot be read (damage), not the end of the clip. */
 static int file_exists(const mlv_clip *c, const char *path)
 {
     struct stat st;
     if (c->mem_files)
         return mem_file(c, path) != NULL;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+    return lstat(path, &st) == 0;
 }
 
 /* name with its last three characters replaced by ext3; the letter's case follows `upper`. */
@@ -128,10 +130,17 @@ static mp_status add_chunk(mlv_clip *c, char *path, mp_error *err)
     } else {
         struct stat st;
         if (fstat(ch->fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-            c->info.chunk_count++;
-            return mp_error_set(err, MP_ERR_IO, "%s: not a regular file", path);
+            if (c->info.chunk_count == 0) {
+                c->info.chunk_count++;
+                return mp_error_set(err, MP_ERR_IO, "%s: not a regular file", path);
+            }
+            mp_mlv_chunk_drop(ch);
+            mp_mlv_add_damage(c, MLV_DAMAGE_MISSING_CHUNK, c->info.chunk_count, 0,
+                              "%s: offset 0: cannot read chunk: not a regular file",
+                              mp_mlv_base_name(path));
+        } else {
+            ch->size = ch->data_end = (uint64_t)st.st_size;
         }
-        ch->size = ch->data_end = (uint64_t)st.st_size;
     }
     c->info.chunk_count++;
     return MP_OK;
@@ -192,7 +201,7 @@ mp_status mp_mlv_find_chunks(mlv_clip *c, const char *path, int no_spanning, mp_
         }
         if (!name)
             return mp_error_set(err, MP_ERR_NOMEM, "%s: out of memory", path);
-        if (missing_from >= 0)
+        if (missing_from >= 0 || !mp_mlv_chunk_usable(&c->chunks[c->info.chunk_count - 1]))
             c->chunks[c->info.chunk_count].after_gap = 1;
         for (; missing_from >= 0 && missing_from < i; missing_from++) {
             char gap[4] = {kind, 0, 0, 0};

@@ -136,6 +136,7 @@ static mp_status clip_open(mlv_clip **out, const char *path, const mlv_mem_file 
     }
     c->info.compression = compression_of(c->info.video_class);
     detect_mislabelled(c);
+    mp_mlv_mark_unfit_segments(c);
     c->mem_files = NULL;    /* only names were looked up in it */
     c->mem_count = 0;
     *out = c;

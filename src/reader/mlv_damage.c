@@ -17,11 +17,12 @@ const char *mp_mlv_base_name(const char *path)
 void mp_mlv_add_damage(mlv_clip *c, mlv_damage_kind kind, uint32_t chunk, uint64_t offset,
                     const char *fmt, ...)
 {
-    char line[sizeof c->damage->message];
+    char raw[sizeof c->damage->message], line[sizeof c->damage->message];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    mp_escape_controls(raw, line, sizeof line);
     mp_log(&c->log, MP_LOG_WARNING, "%s", line);
     c->damage_seen++;
 

@@ -1,7 +1,8 @@
-/* RAWI and WAVI values that no picture or sound can have. A frame decoded with impossible
- * levels or CFA layout, or audio in a format we cannot read as PCM, would fail later as an
- * output error (or be written wrong); the reader reports them as damage where the block is,
- * and leaves out the frames or the audio they describe. */
+/* RAWI and WAVI values that no picture or sound can have. A frame decoded with an impossible
+ * size, depth, levels or CFA layout, or audio in a format we cannot read as PCM, would fail
+ * later as an output error (or be written wrong, or allocate what no file holds); the reader
+ * reports them as damage where the block is, and leaves out the frames or the audio they
+ * describe. */
 #include <stdio.h>
 
 #include "mlv_internal.h"
@@ -12,7 +13,16 @@
 
 int mp_mlv_raw_problem(const mp_raw_info *r, char *why, size_t size)
 {
-    int64_t max = r->bits >= 1 && r->bits <= 16 ? (1 << r->bits) - 1 : 65535;
+    if (r->bits < 1 || r->bits > 16) {
+        snprintf(why, size, "bits_per_pixel %u impossible (1 to 16)", r->bits);
+        return 1;
+    }
+    if (r->width == 0 || r->height == 0 || r->width > MP_FRAME_MAX_DIM ||
+        r->height > MP_FRAME_MAX_DIM || (uint64_t)r->width * r->height > MP_FRAME_MAX_PIXELS) {
+        snprintf(why, size, "size %ux%u impossible", r->width, r->height);
+        return 1;
+    }
+    int64_t max = (1 << r->bits) - 1;
     int64_t black = r->black > 0 ? r->black : 0;
     if (!mp_cfa_is_bayer(r->cfa)) {
         snprintf(why, size, "cfa_pattern 0x%08x is not a Bayer layout of red, green and blue",

@@ -37,6 +37,7 @@ typedef struct mlv_entry {
     uint16_t chunk;
     uint16_t crop_x, crop_y, pan_x, pan_y;
     uint8_t reference_lost; /* DELTA: a frame this one depends on was lost to damage */
+    uint8_t unfit;          /* no payload of its segment can hold its frame: not decoded */
 } mlv_entry;
 
 /* The per-frame metadata in force for a run of frames. */
@@ -108,8 +109,19 @@ int mp_mlv_same_raw(const mlv_clip *c, uint32_t a, uint32_t b);
 int mp_mlv_cmp_by_number(const void *a, const void *b);
 void mp_mlv_sort(void *base, uint32_t count, size_t size, int (*cmp)(const void *, const void *));
 
+/* mlv_frame.c: 1 when the payload of frame e is large enough to hold a frame of RAWI r in
+ * the clip's compression (a packed frame, one bit a sample of LJ92, LZMA's best ratio). */
+int mp_mlv_payload_fits(const mlv_clip *c, const mlv_entry *e, const mp_raw_info *r);
+/* mlv_unfit.c: after the compression is known, segments none of whose payloads can hold
+ * their frame are reported and marked (mlv_entry.unfit), so that nothing allocates for them. */
+void mp_mlv_mark_unfit_segments(mlv_clip *c);
+
 /* mlv_plausible.c: frame rate, numbers and timestamps against each other (file order). */
 mp_status mp_mlv_check_plausible(mlv_clip *c, mp_error *err);
+/* A frame rate is num/den frames a second within 1/1000..1000; a header's rate outside that
+ * is damage, replaced by the timestamps' rate or else MLV_FALLBACK_FPS. */
+#define MLV_FALLBACK_FPS 25u
+int mp_mlv_rate_valid(uint32_t num, uint32_t den);
 
 /* mlv_fields.c (mp_mlv_raw_problem: mlv_reader.h) */
 int mp_mlv_audio_problem(const mp_audio_format *a, char *why, size_t size);

@@ -14,10 +14,9 @@
 #define NEIGHBOURS 4        /* frames on each side (file order) that vote */
 #define NUMBER_SLACK 64     /* out-of-order writing and short drops need no timestamp */
 #define TIME_SLACK 8.0      /* frame periods a timestamp may stray from its estimate */
-#define FALLBACK_FPS 25u    /* when neither the header nor the timestamps give a rate */
 #define TIME_MAX (1ull << 62)
 
-static int rate_valid(uint32_t num, uint32_t den)
+int mp_mlv_rate_valid(uint32_t num, uint32_t den)
 {
     return num && den && num <= 1000ull * den && 1000ull * num >= den;
 }
@@ -71,10 +70,10 @@ static double check_rate(mlv_clip *c, int *timed)
 {
     mlv_clip_info *in = &c->info;
     *timed = 1;
-    if (rate_valid(in->fps_num, in->fps_den))
+    if (mp_mlv_rate_valid(in->fps_num, in->fps_den))
         return 1e6 * in->fps_den / in->fps_num;
     double period = period_from_timestamps(c);
-    uint32_t num = FALLBACK_FPS * 1000, den = 1000;
+    uint32_t num = MLV_FALLBACK_FPS * 1000, den = 1000;
     if (period >= 1000.0 && period <= 1e9)
         num = (uint32_t)lround(1e9 / period);
     else
@@ -82,7 +81,7 @@ static double check_rate(mlv_clip *c, int *timed)
     mp_mlv_add_damage(c, MLV_DAMAGE_BAD_NUMBER, 0, 44, "%s: offset 44: MLVI frame rate %u/%u is not "
                    "a rate; using %u/%u%s", mp_mlv_base_name(c->chunks[0].path), in->fps_num,
                    in->fps_den, num, den,
-                   num == FALLBACK_FPS * 1000 ? " (assumed)" : " from the frame timestamps");
+                   num == MLV_FALLBACK_FPS * 1000 ? " (assumed)" : " from the frame timestamps");
     in->fps_num = num;
     in->fps_den = den;
     return 1e6 * den / num;

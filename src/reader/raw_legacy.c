@@ -56,6 +56,14 @@ mp_status mp_mlv_index_legacy_raw(mlv_clip *c, mp_error *err)
         return st;
     in->container = MLV_CONTAINER_RAW;
     in->video_class = 1;
+    if (!mp_mlv_rate_valid(fps1000, 1000)) {
+        /* no timestamps to take a rate from: the fallback, as for an MLV without them */
+        mp_mlv_add_damage(c, MLV_DAMAGE_BAD_NUMBER, last - 1, foot_at + 20, "%s: offset %llu: "
+                          "footer frame rate %d/1000 is not a rate; using %u/1000 (assumed)",
+                          name, (unsigned long long)(foot_at + 20), (int32_t)fps1000,
+                          MLV_FALLBACK_FPS * 1000);
+        fps1000 = MLV_FALLBACK_FPS * 1000;
+    }
     in->fps_num = fps1000;
     in->fps_den = 1000;
 

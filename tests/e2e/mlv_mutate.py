@@ -10,13 +10,19 @@ usage: mlv_mutate.py FILE KIND [ARGS]
   header-only           cut the file before its first VIDF
   fps NUM DEN           set MLVI sourceFpsNom / sourceFpsDenom
   rawi FIELD VALUE [K]  set a field of the K-th RAWI (default 0): bits, black, white or cfa
+  rawi-size W H [K]     set xRes and yRes of the K-th RAWI (default 0)
+  footer-fps VALUE      set a legacy .RAW footer's fps x 1000 (signed)
   footer FIELD VALUE    the same in a legacy .RAW file's RAWM footer
   wavi FIELD VALUE      set a field of WAVI: format, channels, rate or bits
   zero-payload K AT N   zero N bytes from byte AT of the K-th VIDF's frame data
+  random-payload K SEED KEEP  random bytes over the K-th VIDF's frame data but its first KEEP
+  lj92-sof K N          make the K-th VIDF's LJ92 frame header SOFn (a process no camera uses)
+  text TAG AT STRING    write STRING (Python escapes: \\x1b, \\n) at byte AT of the first TAG block
   vidf-offsets          print the offset of every VIDF, one a line
   payload-offset K      print where the K-th VIDF's frame data starts
   block-offsets         print every block's offset and tag after the MLVI, one a line
 """
+import random
 import struct
 import sys
 
@@ -86,6 +92,15 @@ def main():
         k = args[2] if len(args) > 2 else 0
         struct.pack_into("<i", data, nth_block(data, b"RAWI", k) + 20 + RAW_INFO[sys.argv[3]],
                          args[1])
+    elif kind == "rawi-size":
+        k = args[2] if len(args) > 2 else 0
+        struct.pack_into("<HH", data, nth_block(data, b"RAWI", k) + 16, args[0], args[1])
+    elif kind == "text":
+        at = nth_block(data, sys.argv[3].encode()) + int(sys.argv[4])
+        text = sys.argv[5].encode().decode("unicode_escape").encode("latin-1")
+        data[at:at + len(text)] = text
+    elif kind == "footer-fps":
+        struct.pack_into("<i", data, len(data) - 192 + 20, args[0])
     elif kind == "footer":
         struct.pack_into("<i", data, len(data) - 192 + 32 + RAW_INFO[sys.argv[3]], args[1])
     elif kind == "wavi":
@@ -95,6 +110,15 @@ def main():
         off = vidf(data, args[0])
         start = off + 32 + struct.unpack_from("<I", data, off + 28)[0] + args[1]
         data[start:start + args[2]] = bytes(args[2])
+    elif kind == "random-payload":
+        off = vidf(data, args[0])
+        size = struct.unpack_from("<I", data, off + 4)[0]
+        start = off + 32 + struct.unpack_from("<I", data, off + 28)[0] + args[2]
+        data[start:off + size] = random.Random(args[1]).randbytes(off + size - start)
+    elif kind == "lj92-sof":
+        off = vidf(data, args[0])
+        sof3 = data.index(b"\xff\xc3", off + 32, off + struct.unpack_from("<I", data, off + 4)[0])
+        data[sof3 + 1] = 0xC0 + args[1]
     else:
         sys.exit("unknown kind " + kind)
     with open(path, "wb") as f:

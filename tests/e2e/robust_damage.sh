@@ -15,13 +15,6 @@ mutate="python3 $(dirname "$0")/mlv_mutate.py"
 . "$(dirname "$0")/robust_lib.sh"
 ulimit -f 200000
 
-# damaged NAME SOURCE KIND ARGS...: a copy of SOURCE.MLV with one damage
-damaged() {
-    local name=$1 src=$2
-    shift 2
-    cp "$tmp/$src.MLV" "$tmp/$name.MLV" && $mutate "$tmp/$name.MLV" "$@" || fail "mutate $name"
-}
-
 "$mlvsynth" -o "$tmp/a.MLV" --frames 8 --size 64x32 --audio >/dev/null || fail "mlvsynth a"
 "$mlvsynth" -o "$tmp/p.MLV" --frames 8 --size 64x32 >/dev/null || fail "mlvsynth p"
 "$mlvsynth" -o "$tmp/d.MLV" --frames 8 --size 64x32 --compress delta >/dev/null ||

@@ -1,5 +1,6 @@
 # Shared by the robust_*.sh tests (issue 14), after lib.sh: runs of $mlvpipe with a time
-# limit, what their messages say, and frames compared with the undamaged clip's.
+# limit, what their messages say, frames compared with the undamaged clip's, and damaged
+# copies of a clip ($mutate: mlv_mutate.py).
 
 # capped NAME EXPECTED ARGS...: run with a time limit
 capped() {
@@ -18,4 +19,11 @@ same_frames() {
     [ "$n" -eq "$3" ] || fail "$1: $n frames written, expected $3"
     [ -z "$(grep -vxFf "$tmp/$2.md5" "$tmp/$1.md5")" ] ||
         fail "$1: frames differ from the undamaged clip's: $(grep -vxFf "$tmp/$2.md5" "$tmp/$1.md5" | head -3)"
+}
+
+# damaged NAME SOURCE KIND ARGS...: a copy of SOURCE.MLV with one damage
+damaged() {
+    local name=$1 src=$2
+    shift 2
+    cp "$tmp/$src.MLV" "$tmp/$name.MLV" && $mutate "$tmp/$name.MLV" "$@" || fail "mutate $name"
 }

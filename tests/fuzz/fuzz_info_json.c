@@ -10,19 +10,12 @@
 #include <string.h>
 
 #include "api_internal.h"
+#include "fuzz_check.h"
 #include "reader/mlv_reader.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define CHECK(cond) do { if (!(cond)) __builtin_trap(); } while (0)
-
-/* The validator below judges the report; it is not what is fuzzed. Without coverage hooks
- * its branches neither steer libFuzzer nor cost it CPU (with them, a seventh of it). */
-#ifdef __clang__
-#define JUDGE __attribute__((no_sanitize("coverage")))
-#else
-#define JUDGE
-#endif
+/* The validator below judges the report (JUDGE: fuzz_check.h). */
 
 typedef struct json_in {
     const char *s;

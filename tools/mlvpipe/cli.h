@@ -30,6 +30,10 @@ int cli_exit_for_input(mlvpipe_status st);
 extern int cli_verbosity;   /* 0 quiet (errors only), 1 default (warnings), 2 info, 3 debug */
 extern const mlvpipe_logger cli_api_logger;
 void cli_log(mlvpipe_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* s with its control characters and DEL as \xNN, in buf (cut to size): every message line is
+ * printed so, since names and paths come from files and folders (an escape sequence in a file
+ * name must not drive the terminal, a newline must not forge a line). Returns buf. */
+const char *cli_escaped(const char *s, char *buf, size_t size);
 
 /* The --to formats, one per line with their summary, for --help (farm_only: those plan can
  * render in chunks and join). */

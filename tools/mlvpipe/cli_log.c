@@ -14,11 +14,29 @@ int cli_verbosity = 1;
  * points at them ("see warnings"), so they are printed just before it. */
 #define HELD_WARNINGS 16
 static pthread_mutex_t held_lock = PTHREAD_MUTEX_INITIALIZER;
-static char held[HELD_WARNINGS][512];
+static char held[HELD_WARNINGS][4 * 512];
 static unsigned held_count;      /* warnings held so far; the ring keeps the last 16 */
 
-static void cli_print(mlvpipe_log_level level, const char *msg)
+const char *cli_escaped(const char *s, char *buf, size_t size)
 {
+    size_t n = 0;
+    for (; *s && n + 1 < size; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch >= 0x20 && ch != 0x7f)
+            buf[n++] = (char)ch;
+        else if (n + 5 <= size)
+            n += (size_t)snprintf(buf + n, size - n, "\\x%02x", ch);
+        else
+            break;
+    }
+    buf[n] = 0;
+    return buf;
+}
+
+static void cli_print(mlvpipe_log_level level, const char *raw)
+{
+    char msg[4 * 512];
+    cli_escaped(raw, msg, sizeof msg);
     static const char *const names[] = {"error", "warning", "info", "debug"};
     pthread_mutex_lock(&held_lock);
     if (level == MLVPIPE_LOG_WARNING && cli_verbosity == 0) {
@@ -60,12 +78,13 @@ void cli_log(mlvpipe_log_level level, const char *fmt, ...)
 
 int cli_usage_error(const char *command, const char *fmt, ...)
 {
+    char raw[1024], msg[4 * sizeof raw];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "mlvpipe %s: ", command);
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n(see 'mlvpipe %s --help')\n", command);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    fprintf(stderr, "mlvpipe %s: %s\n(see 'mlvpipe %s --help')\n", command,
+            cli_escaped(raw, msg, sizeof msg), command);
     return EXIT_USAGE;
 }
 

@@ -1,6 +1,7 @@
 /* mlvpipe convert CLIP -o OUT: a clip to a CinemaDNG sequence or a movie
  * (mlvpipe_convert, include/mlvpipe/convert.h). */
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -451,9 +452,11 @@ static int convert_batch(mlvpipe_convert_settings *o, const mlvpipe_movie_settin
             codes[done] = EXIT_USAGE;
         } else {
             o->output = path;
+            char in[4 * PATH_MAX], out[4 * PATH_MAX];
             if (cli_verbosity > 0)
                 fprintf(stderr, "mlvpipe: clip %d of %d: %s -> %s\n", done + 1,
-                        clips->count, o->input, o->output);
+                        clips->count, cli_escaped(o->input, in, sizeof in),
+                        cli_escaped(o->output, out, sizeof out));
             codes[done] = convert_one(o, movie, mode, every_s);
         }
         worst = cli_exit_worse(worst, codes[done]);
@@ -463,8 +466,10 @@ static int convert_batch(mlvpipe_convert_settings *o, const mlvpipe_movie_settin
         ok += i < done && codes[i] == EXIT_OK;
     if (worst != EXIT_OK || cli_verbosity > 0) {
         fprintf(stderr, "mlvpipe: batch: %d of %d clips converted\n", ok, clips->count);
+        char name[4 * PATH_MAX];
         for (int i = 0; i < clips->count; i++)
-            fprintf(stderr, "mlvpipe: batch: %s: %s\n", clips->path[i],
+            fprintf(stderr, "mlvpipe: batch: %s: %s\n",
+                    cli_escaped(clips->path[i], name, sizeof name),
                     i >= done ? "not started (interrupted)" : cli_exit_name(codes[i]));
     }
     free(codes);

@@ -86,7 +86,7 @@ int cmd_info(int argc, char **argv)
     if (!info.video_supported)
         return EXIT_INPUT;
     if (!info.frame_count) {
-        fprintf(stderr, "mlvpipe: error: %s: no frame in the clip\n", path);
+        cli_log(MLVPIPE_LOG_ERROR, "%s: no frame in the clip", path);
         return EXIT_INPUT;
     }
     return st == MLVPIPE_ERR_DAMAGED ? EXIT_DAMAGED : EXIT_OK;

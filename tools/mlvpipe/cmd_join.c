@@ -23,6 +23,8 @@ static void usage(FILE *out)
         "frames. Segments that all start at the same time (e.g. at 0, cut by ffmpeg) are\n"
         "joined in the order given, each shifted to follow the previous one, audio with its\n"
         "video. The container comes from OUT's extension; OUT appears only when complete.\n"
+        "FFV1 packets are checked (slice CRCs, a decode) before they are copied: a damaged\n"
+        "one is refused naming the segment and the frame.\n"
         "\n"
         "options:\n"
         "      --overwrite   replace an existing OUT\n"
@@ -32,7 +34,8 @@ static void usage(FILE *out)
         "\n"
         "exit status: 0 ok, 2 usage (also a segment given twice), 3 a segment unreadable,\n"
         "not matching the first, or frames missing or repeated between segments,\n"
-        "5 output failed, 6 interrupted, 1 internal error.\n");
+        "4 a segment damaged (nothing written), 5 output failed, 6 interrupted,\n"
+        "1 internal error.\n");
 }
 
 enum { OPT_OVERWRITE = 256, OPT_ALLOW_GAPS };

@@ -1,6 +1,7 @@
 /* mlvpipe report CLIP|FOLDER... -o report.html [--json FILE]: a look at clips before
  * grading (mlvpipe_report, include/mlvpipe/report.h). */
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,9 +73,10 @@ static void clip_done(void *opaque, const char *path, mlvpipe_status st, const c
     if (st != MLVPIPE_OK)
         cli_log(st == MLVPIPE_ERR_DAMAGED ? MLVPIPE_LOG_WARNING : MLVPIPE_LOG_ERROR, "%s",
                 message);
+    char name[4 * PATH_MAX];
     if (cli_verbosity > 0)
-        fprintf(stderr, "mlvpipe: report: %s: %s (%.2f s)\n", path, cli_exit_name(code),
-                seconds);
+        fprintf(stderr, "mlvpipe: report: %s: %s (%.2f s)\n",
+                cli_escaped(path, name, sizeof name), cli_exit_name(code), seconds);
 }
 
 static int number_option(const char *command, const char *name, const char *arg, uint32_t min,

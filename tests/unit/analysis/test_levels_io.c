@@ -40,9 +40,9 @@ static void sample_levels(mp_clip_levels *cl)
         lv->ratio = 8.0 / 3.0;
         lv->ratio_ev = 1.4150374992788437;
         lv->black_dark = 0.1;
-        lv->black_bright = -1e-300;
+        lv->black_bright = 1e-300;             /* the smallest and largest a sensor allows */
         lv->white_dark = 15000.25;
-        lv->white_bright = 1.7976931348623157e308;
+        lv->white_bright = 16382.999999999998;
         lv->noise_dark = 6.6;
         lv->noise_bright = 13.8;
         lv->gain_dark = 0;
@@ -236,6 +236,26 @@ static void rejects_bad_sidecars_naming_the_key(void **state)
          "levels.json: key 'clip': frame_count, first_frame and last_frame disagree"},
         {"\"out_black\": 3200", "\"out_black\": 65535",
          "levels.json: key 'segments[0].levels': needs out_black < out_white <= 65535"},
+        /* values no sensor gives are refused naming the sidecar (issue 29) */
+        {"\"ratio\": 2.6666666666666665", "\"ratio\": 1e308",
+         "levels.json: key 'segments[0].levels': needs 1 <= ratio <= 2^bits and 0 <= ratio_ev "
+         "<= bits"},
+        {"\"ratio_ev\": 1.4150374992788437", "\"ratio_ev\": 15",
+         "levels.json: key 'segments[0].levels': needs 1 <= ratio <= 2^bits and 0 <= ratio_ev "
+         "<= bits"},
+        {"\"black_dark\": 0.10000000000000001", "\"black_dark\": 15001",
+         "levels.json: key 'segments[0].levels': needs 0 <= black < white <= 2^bits - 1 in "
+         "each field"},
+        {"\"in_white\": 15283", "\"in_white\": 16384",
+         "levels.json: key 'segments[0].levels': needs 0 <= in_black < in_white <= 2^bits - 1"},
+        {"\"noise_dark\": 6.5999999999999996", "\"noise_dark\": -1",
+         "levels.json: key 'segments[0].levels': noise or gain outside 0..2^bits - 1"},
+        {"\"out_scale\": 5.0000000000000009", "\"out_scale\": 1e300",
+         "levels.json: key 'segments[0].levels': needs out_scale within 2^-16..2^16"},
+        {"\"frames_used\": 32", "\"frames_used\": 71",
+         "levels.json: key 'segments[0].levels': ratio_source or frames_used out of range"},
+        {"\"stripe_amplitude\": 0.0051000000000000004", "\"stripe_amplitude\": 2",
+         "levels.json: key 'segments[0].rawfix': stripe_amplitude outside 0..1"},
         {"\"clip\": {", "\"clip\": [{",
          NULL /* syntax error, checked by prefix below */},
     };

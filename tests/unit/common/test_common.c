@@ -57,6 +57,27 @@ static void log_goes_only_through_callback(void **state)
     mp_log(NULL, MP_LOG_ERROR, "dropped");
 }
 
+/* What a file says cannot drive the terminal or forge a line: control characters and DEL
+ * become \xNN in errors, log lines and mp_escape_controls, which never overflows. */
+static void messages_escape_control_characters(void **state)
+{
+    (void)state;
+    mp_error err = {0};
+    mp_error_set(&err, MP_ERR_DAMAGED, "%s: offset 1: bad", "a\nmlvpipe: error: b\x1b[2J\x7f.MLV");
+    assert_string_equal(err.msg, "a\\x0amlvpipe: error: b\\x1b[2J\\x7f.MLV: offset 1: bad");
+    int calls = 0;
+    mp_logger log = {capture, &calls};
+    mp_log(&log, MP_LOG_WARNING, "camera %s", "\x1b]0;title\x07");
+    assert_string_equal(logged, "camera \\x1b]0;title\\x07");
+    char small[8];
+    mp_escape_controls("ab\x01" "cdef", small, sizeof small);
+    assert_string_equal(small, "ab\\x01c");
+    mp_escape_controls("abc\x01", small, 6);      /* no room for a whole escape: cut before it */
+    assert_string_equal(small, "abc");
+    mp_escape_controls(err.msg, small, sizeof small);
+    assert_string_equal(small, "a\\x0aml");      /* escaping again changes nothing */
+}
+
 static void frame_reserve_reuses_and_bounds(void **state)
 {
     (void)state;
@@ -104,6 +125,7 @@ int main(void)
         cmocka_unit_test(error_set_formats_and_returns_code),
         cmocka_unit_test(error_message_is_truncated_not_overflowed),
         cmocka_unit_test(log_goes_only_through_callback),
+        cmocka_unit_test(messages_escape_control_characters),
         cmocka_unit_test(frame_reserve_reuses_and_bounds),
         cmocka_unit_test(big_calloc_zeroed_and_aligned),
     };

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -261,6 +262,87 @@ static void hostile_rawi_size_fails_per_frame(void **state)
     mp_mlv_scratch_free(&s);
 }
 
+/* Issue 29: a codec's complaint about one frame's payload (no SOI; a JPEG process no camera
+ * writes, "unsupported" to the codec) is damage of that frame only. */
+static void lj92_payload_errors_are_damage_of_the_frame(void **state)
+{
+    fixture *f = *state;
+    char *lj = join(f->dir, "lj.MLV");
+    copy_file(sample_path("synth_lj92_cameralayout.MLV"), lj);
+    mlv_clip *c = NULL;
+    assert_int_equal(mp_mlv_clip_open(&c, lj, NULL, &f->err), MP_OK);
+    mlv_frame_info fi;
+    assert_int_equal(mp_mlv_frame_info_get(c, 1, &fi), MP_OK);
+    uint32_t n = mp_mlv_clip_get_info(c)->frame_count;
+    mp_mlv_clip_close(c);
+    static const uint8_t no_soi[1] = {0}, sof1[1] = {0xC1};
+    mp_frame fr = {0};
+    mlv_scratch s = {0};
+    for (int k = 0; k < 2; k++) {
+        copy_file(sample_path("synth_lj92_cameralayout.MLV"), lj);
+        if (k == 0)
+            patch_bytes(lj, fi.offset, no_soi, 1);
+        else
+            patch_bytes(lj, fi.offset + 3, sof1, 1);   /* the DHT after SOI made SOF1 */
+        assert_int_equal(mp_mlv_clip_open(&c, lj, NULL, &f->err), MP_OK);
+        mp_error err = {0};
+        assert_true(n >= 2);
+        for (uint32_t i = 0; i < n; i++)
+            assert_int_equal(mp_mlv_read_frame(c, i, &fr, &s, &err),
+                             i == 1 ? MP_ERR_DAMAGED : MP_OK);
+        assert_int_equal(mp_mlv_read_frame(c, 1, &fr, &s, &err), MP_ERR_DAMAGED);
+        assert_non_null(strstr(err.msg, "lj.MLV: offset "));
+        mp_mlv_clip_close(c);
+    }
+    mp_frame_free(&fr);
+    mp_mlv_scratch_free(&s);
+    free(lj);
+}
+
+/* Issue 29: a RAWI size no frame can have is damage of the RAWI, reported at its offset when
+ * the clip opens, and its frames are left out before anything is allocated. */
+static void impossible_rawi_size_is_damage_of_its_frames(void **state)
+{
+    fixture *f = *state;
+    uint8_t size[4] = {0x00, 0x00, 0x40, 0x00};   /* 0 x 64 */
+    patch_bytes(f->path, 52 + 16, size, 4);
+    open_ok(f);
+    expect_one_damage(f->clip, MLV_DAMAGE_BAD_FIELD, 0, 52, "RAWI size 0x64 impossible");
+    char why[160];
+    for (uint32_t i = 0; i < 3; i++)
+        assert_int_equal(mp_mlv_frame_problem(f->clip, i, why, sizeof why), 1);
+    mp_frame fr = {0};
+    mlv_scratch s = {0};
+    mp_error err = {0};
+    assert_int_equal(mp_mlv_read_frame(f->clip, 0, &fr, &s, &err), MP_ERR_DAMAGED);
+    assert_null(fr.data);
+    mp_mlv_scratch_free(&s);
+}
+
+/* ... and a size that fits the limits but no payload of its segment: reported once at the
+ * segment's first frame, nothing allocated for the declared size. */
+static void frames_larger_than_every_payload_are_left_out(void **state)
+{
+    fixture *f = *state;
+    uint8_t size[4] = {0x00, 0x20, 0x00, 0x20};   /* 8192 x 8192 over 14 KiB payloads */
+    patch_bytes(f->path, 52 + 16, size, 4);
+    open_ok(f);
+    mlv_frame_info fi;
+    assert_int_equal(mp_mlv_frame_info_get(f->clip, 0, &fi), MP_OK);
+    expect_one_damage(f->clip, MLV_DAMAGE_BAD_FIELD, 0, fi.offset,
+                      "no payload of frames 0-2 (largest 14784 bytes) can hold such a frame");
+    char why[160];
+    assert_int_equal(mp_mlv_frame_problem(f->clip, 2, why, sizeof why), 1);
+    assert_non_null(strstr(why, "8192x8192"));
+    mp_frame fr = {0};
+    mlv_scratch s = {0};
+    mp_error err = {0};
+    assert_int_equal(mp_mlv_read_frame(f->clip, 1, &fr, &s, &err), MP_ERR_DAMAGED);
+    assert_null(fr.data);
+    assert_null(s.payload.data);
+    mp_mlv_scratch_free(&s);
+}
+
 static void small_payload_refused_before_allocating(void **state)
 {
     fixture *f = *state;
@@ -335,6 +417,26 @@ static void missing_middle_chunk(void **state)
 
 /* ---- legacy RAW ---- */
 
+/* Issue 29: a chunk name taken by something that cannot be read (a folder, a dangling link)
+ * is damage naming it, not the end of the clip; the first chunk's frames are all there. */
+static void unreadable_chunk_is_damage(void **state)
+{
+    fixture *f = *state;
+    char *m00 = join(f->dir, "clip.M00");
+    assert_int_equal(mkdir(m00, 0700), 0);
+    open_ok(f);
+    expect_one_damage(f->clip, MLV_DAMAGE_MISSING_CHUNK, 1, 0,
+                      "clip.M00: offset 0: cannot read chunk: not a regular file");
+    expect_frames(f->clip, (const uint32_t[]){0, 1, 2}, 3);
+    mp_mlv_clip_close(f->clip);
+    f->clip = NULL;
+    assert_int_equal(rmdir(m00), 0);
+    assert_int_equal(symlink("nowhere", m00), 0);
+    open_ok(f);
+    expect_one_damage(f->clip, MLV_DAMAGE_MISSING_CHUNK, 1, 0, "clip.M00: offset 0: cannot open");
+    free(m00);
+}
+
 static void legacy_footer_claims_too_many_frames(void **state)
 {
     fixture *f = *state;
@@ -355,6 +457,25 @@ static void legacy_footer_claims_too_many_frames(void **state)
     unlink(r00);
     assert_int_equal(mp_mlv_clip_open(&f->clip, raw, NULL, &f->err), MP_ERR_FORMAT);
     assert_non_null(strstr(f->err.msg, "RAWM"));
+    free(raw);
+    free(r00);
+}
+
+/* A legacy footer's frame rate of 0 is damage with the fallback rate, as for an MLV. */
+static void legacy_footer_rate_zero_falls_back(void **state)
+{
+    fixture *f = *state;
+    char *raw = join(f->dir, "old.RAW"), *r00 = join(f->dir, "old.R00");
+    copy_file(sample_path("synth_legacy.RAW"), raw);
+    copy_file(sample_path("synth_legacy.R00"), r00);
+    patch_u32(r00, 24736 - 192 + 20, 0);
+    assert_int_equal(mp_mlv_clip_open(&f->clip, raw, NULL, &f->err), MP_OK);
+    expect_one_damage(f->clip, MLV_DAMAGE_BAD_NUMBER, 1, 24736 - 192 + 20,
+                      "footer frame rate 0/1000 is not a rate; using 25000/1000");
+    const mlv_clip_info *in = mp_mlv_clip_get_info(f->clip);
+    assert_int_equal(in->fps_num, 25000);
+    assert_int_equal(in->fps_den, 1000);
+    assert_int_equal(in->frame_count, 3);
     free(raw);
     free(r00);
 }
@@ -407,10 +528,15 @@ int main(void)
         T(unsupported_video_class),
         T(not_an_mlv_file),
         T(hostile_rawi_size_fails_per_frame),
+        T(lj92_payload_errors_are_damage_of_the_frame),
+        T(impossible_rawi_size_is_damage_of_its_frames),
+        T(frames_larger_than_every_payload_are_left_out),
         T(small_payload_refused_before_allocating),
         T(guid_mismatch_chunk),
         T(missing_middle_chunk),
+        T(unreadable_chunk_is_damage),
         T(legacy_footer_claims_too_many_frames),
+        T(legacy_footer_rate_zero_falls_back),
         T(legacy_missing_middle_chunk_ends_the_stream),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,6 +7,7 @@
 #define MP_STATUS_H
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef enum mp_status {
@@ -35,6 +36,12 @@ mp_status mp_error_set(mp_error *err, mp_status code, const char *fmt, ...)
 mp_status mp_error_setv(mp_error *err, mp_status code, const char *fmt, va_list ap);
 
 const char *mp_status_name(mp_status code);
+
+/* Copies src into dst (size bytes, NUL-terminated, cut short if need be) with every control
+ * character and DEL written as \xNN, so that what a file says (a camera name with escape
+ * sequences, a file name with a newline) can neither drive a terminal nor forge a line.
+ * mp_error_set and mp_log apply it to every message. */
+void mp_escape_controls(const char *src, char *dst, size_t size);
 
 typedef enum mp_log_level { MP_LOG_ERROR, MP_LOG_WARNING, MP_LOG_INFO, MP_LOG_DEBUG } mp_log_level;
 

@@ -69,6 +69,7 @@
     X(AVCODEC, av_packet_rescale_ts)                                                          \
     X(AVCODEC, av_packet_unref)                                                               \
     X(AVCODEC, avcodec_alloc_context3)                                                        \
+    X(AVCODEC, avcodec_find_decoder)                                                          \
     X(AVCODEC, avcodec_find_encoder)                                                          \
     X(AVCODEC, avcodec_find_encoder_by_name)                                                  \
     X(AVCODEC, avcodec_free_context)                                                          \
@@ -77,8 +78,11 @@
     X(AVCODEC, avcodec_parameters_copy)                                                       \
     X(AVCODEC, avcodec_parameters_free)                                                       \
     X(AVCODEC, avcodec_parameters_from_context)                                               \
+    X(AVCODEC, avcodec_parameters_to_context)                                                 \
+    X(AVCODEC, avcodec_receive_frame)                                                         \
     X(AVCODEC, avcodec_receive_packet)                                                        \
     X(AVCODEC, avcodec_send_frame)                                                            \
+    X(AVCODEC, avcodec_send_packet)                                                           \
     X(AVFORMAT, av_codec_get_id)                                                              \
     X(AVFORMAT, av_codec_get_tag2)                                                            \
     X(AVFORMAT, av_guess_format)                                                              \

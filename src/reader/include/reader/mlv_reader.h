@@ -242,4 +242,9 @@ mp_status mp_mlv_clip_check_video(const mlv_clip *clip, mp_error *err);
  * have: its frames are not decoded (MP_ERR_DAMAGED) and the clip reports it as damage. */
 int mp_mlv_raw_problem(const mp_raw_info *r, char *why, size_t size);
 
+/* 1 (and why) when frame `index` cannot be decoded whatever its payload says: its RAWI is
+ * impossible (mp_mlv_raw_problem) or no payload of its segment can hold a frame of that RAWI
+ * (reported once in the damage list). Every frame of a segment gives the same answer. */
+int mp_mlv_frame_problem(const mlv_clip *clip, uint32_t index, char *why, size_t size);
+
 #endif
