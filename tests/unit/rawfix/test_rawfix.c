@@ -592,39 +592,53 @@ static void prior_lattice_checked_against_the_clip(void **state)
 
 /* The published maps (priors.c): EOS M mv1080 (buffer 1808 wide, 900 rows or more) has four
  * sites per 8x10 cell on buffer rows 459-755; the frame's origin in the buffer moves the
- * classes ((pan_x + 7) & ~7, pan_y & ~1); the 100D's mv1080crop is 12x6; the 5D Mark III and
- * an unknown mode have none. */
+ * classes ((pan_x + 7) & ~7, pan_y & ~1), first as recorded, then moved by 2 to 6 rows and
+ * by 8 columns (the same classes, the box's left edge moved); the 100D's mv1080crop is 12x6;
+ * a 1808 x 727 buffer is mv720 or crop_rec; the EOS M2 has the 100D's layouts; the 5D
+ * Mark III and an unknown mode have none. */
 static void camera_priors(void **state)
 {
     (void)state;
-    rawfix_lattice l;
-    assert_int_equal(mp_rawfix_prior(0x80000331, 1808, 1190, 0, 0, 1736, 976, &l), 1);
-    assert_int_equal(l.period_x, 8);
-    assert_int_equal(l.period_y, 10);
-    assert_int_equal(l.class_count, 4);
-    assert_int_equal(l.y0, 459);
-    assert_int_equal(l.y1, 756);
-    assert_int_equal(l.x0, 72);
-    assert_int_equal(l.class_x[0], 0);
-    assert_int_equal(l.class_y[0], 0);
-    assert_int_equal(l.class_x[1], 7);
-    assert_int_equal(l.class_y[1], 9);
+    rawfix_lattice l[RAWFIX_MAX_PRIORS];
+    uint32_t n = mp_rawfix_priors(0x80000331, 1808, 1190, 0, 0, 1736, 976, l, RAWFIX_MAX_PRIORS);
+    assert_int_equal(n, 7 * 3);   /* 7 row offsets by 3 column offsets */
+    assert_int_equal(l[0].period_x, 8);
+    assert_int_equal(l[0].period_y, 10);
+    assert_int_equal(l[0].class_count, 4);
+    assert_int_equal(l[0].y0, 459);
+    assert_int_equal(l[0].y1, 756);
+    assert_int_equal(l[0].x0, 72);
+    assert_int_equal(l[0].class_x[0], 0);
+    assert_int_equal(l[0].class_y[0], 0);
+    assert_int_equal(l[0].class_x[1], 7);
+    assert_int_equal(l[0].class_y[1], 9);
+    assert_int_equal(l[1].y0, 461);      /* the window 2 rows higher in the buffer */
+    assert_int_equal(l[1].class_y[1], 1);
     /* pan (76, 41): the frame starts at buffer (80, 40) */
-    assert_int_equal(mp_rawfix_prior(0x80000331, 1808, 1190, 76, 41, 1648, 1000, &l), 1);
-    assert_int_equal(l.x0, 0);
-    assert_int_equal(l.y0, 419);
-    assert_int_equal(l.class_x[1], (7 + 8 - 80 % 8) % 8);
-    assert_int_equal(l.class_y[1], 9);
-    assert_int_equal(l.class_x[2], 3);
-    assert_int_equal(l.class_y[2], 5);
-    assert_int_equal(mp_rawfix_prior(0x80000346, 1872, 1060, 0, 0, 1800, 1000, &l), 1);
-    assert_int_equal(l.period_x, 12);
-    assert_int_equal(l.period_y, 6);
-    assert_int_equal(l.class_count, 4);
-    assert_int_equal(mp_rawfix_prior(0x80000285, 1808, 1190, 0, 0, 1736, 976, &l), 0);
-    assert_int_equal(mp_rawfix_prior(0x80000331, 2000, 1190, 0, 0, 1736, 976, &l), 0);
-    /* a frame below the lattice's rows holds none of it */
-    assert_int_equal(mp_rawfix_prior(0x80000331, 1808, 1190, 0, 800, 1736, 300, &l), 0);
+    n = mp_rawfix_priors(0x80000331, 1808, 1190, 76, 41, 1648, 1000, l, RAWFIX_MAX_PRIORS);
+    assert_true(n >= 7);
+    assert_int_equal(l[0].x0, 0);
+    assert_int_equal(l[0].y0, 419);
+    assert_int_equal(l[0].class_x[1], (7 + 8 - 80 % 8) % 8);
+    assert_int_equal(l[0].class_y[1], 9);
+    assert_int_equal(l[0].class_x[2], 3);
+    assert_int_equal(l[0].class_y[2], 5);
+    n = mp_rawfix_priors(0x80000346, 1872, 1060, 0, 0, 1800, 1000, l, RAWFIX_MAX_PRIORS);
+    assert_true(n > 0);
+    assert_int_equal(l[0].period_x, 12);
+    assert_int_equal(l[0].period_y, 6);
+    assert_int_equal(l[0].class_count, 4);
+    n = mp_rawfix_priors(0x80000355, 1872, 1060, 0, 0, 1800, 1000, l, RAWFIX_MAX_PRIORS);
+    assert_true(n > 0);
+    assert_int_equal(l[0].period_x, 12);
+    /* the 700D in a 1808 x 727 buffer: mv720 (8x12) first, then crop_rec (8x10) */
+    n = mp_rawfix_priors(0x80000326, 1808, 727, 640, 200, 480, 320, l, RAWFIX_MAX_PRIORS);
+    assert_int_equal(l[0].period_y, 12);
+    assert_int_equal(l[n - 1].period_y, 10);
+    assert_int_equal(mp_rawfix_priors(0x80000285, 1808, 1190, 0, 0, 1736, 976, l, 8), 0);
+    assert_int_equal(mp_rawfix_priors(0x80000331, 2000, 1190, 0, 0, 1736, 976, l, 8), 0);
+    /* a frame well below the lattice's rows holds none of it */
+    assert_int_equal(mp_rawfix_priors(0x80000331, 1808, 1190, 0, 800, 1736, 300, l, 8), 0);
 }
 
 int main(void)
