@@ -6,10 +6,11 @@
 # clip of the same sensor and noise without them. `info --defects` reports the 8x10 lattice as
 # the camera's known map, confirmed; convert repairs every site of it: against the twin
 # (dcraw -D reads both DNGs), the residue at the sites is under 2 noise sigmas (measured
-# 1.12) while the recorded offset was 2.5 (16.7 DN RMS, noise 6.6), and nothing else changes. A 100D clip in mv720 (buffer 1808x727:
-# the prior is the 8x12 layout) carrying the same 8x10 pixels does not confirm its prior: info
-# says so, the lattice is the one found in the clip, and the prior's sites off the simulated
-# ones keep their recorded values.
+# 1.12) while the recorded offset was 2.5 (16.7 DN RMS, noise 6.6), and nothing else changes. A
+# 100D clip in mv720 (buffer 1808x727: the priors are the 8x12 mv720 layout and the 8x10 of
+# crop_rec) carrying the 12x6 pixels of its crop mode confirms neither: info says so, the
+# lattice is the one found in the clip, and the mv720 prior's sites off the simulated ones keep
+# their recorded values.
 # usage: rawfix_priors.sh MLVPIPE MLVSYNTH
 set -u
 mlvpipe=$1
@@ -23,7 +24,7 @@ mv1080=(--focus-layout 8x10:0,0/9,7/5,3/4,4 --focus-rows 459-755)
     fail "mlvsynth prior"
 "$mlvsynth" -o "$tmp/c.MLV" "${geo[@]}" --camera eosm >/dev/null || fail "mlvsynth twin"
 "$mlvsynth" -o "$tmp/m.MLV" "${geo[@]}" --camera 100d --lv-buffer 1808x727 \
-    --focus-layout 8x10:0,0/9,7/5,3/4,4 >/dev/null || fail "mlvsynth mv720"
+    --focus-layout 12x6:4,0/1,11/0,6/5,5 >/dev/null || fail "mlvsynth mv720"
 
 for c in p c m; do
     run "info-$c" 0 info "$tmp/$c.MLV" --defects --json
@@ -38,7 +39,7 @@ print("100D mv720:", m["lattice"], m["known_lattice"])
 assert (p["lattice"]["period_x"], p["lattice"]["period_y"], p["lattice"]["classes"]) == \
     (8, 10, 4) and p["known_lattice"] == "confirmed", p
 assert c["lattice"] is None and c["known_lattice"] == "not confirmed", c
-assert (m["lattice"]["period_x"], m["lattice"]["period_y"]) == (8, 10) and \
+assert (m["lattice"]["period_x"], m["lattice"]["period_y"]) == (12, 6) and \
     m["known_lattice"] == "not confirmed", m
 PY
 run info-text 0 info "$tmp/p.MLV" --defects
