@@ -7,7 +7,9 @@
 # converted to DNG (the twin with every fix off; dual ISO is reconstructed in both); dcraw -D
 # reads them. Per site and frame the error is the difference to the twin over the twin's
 # temporal noise at that pixel (its spread over the frames: the scene is still); printed: the
-# 99th percentile and the RMS at the sites, and at the 8 pixels around each.
+# 99th percentile and the RMS at the sites, and at the 8 pixels around each; and the floor:
+# the same repair made at the twin's clean samples (its focus fix given the defect clip's map
+# with --defects-from, every other fix off), which no better map can go below.
 # usage: bench_focus_sites.sh MLVPIPE MLVSYNTH [--full] [--single-iso] [--camera eosm|100d]
 #        [--size WxH] [--frames N]
 set -eu
@@ -41,11 +43,13 @@ common=("$iso" --camera-geometry --ob 0x0 --camera "$camera" --size "$size" --fr
 "$mlvpipe" info "$tmp/d.MLV" --defects | grep "raw defects"
 /usr/bin/time -f "convert: %U s user CPU" "$mlvpipe" convert "$tmp/d.MLV" -o "$tmp/d" -q
 "$mlvpipe" convert "$tmp/c.MLV" -o "$tmp/c" -q --no-focus-pixels --no-bad-pixels --no-stripes
+"$mlvpipe" convert "$tmp/c.MLV" -o "$tmp/f" -q --no-bad-pixels --no-stripes \
+    --defects-from "$tmp/d.MLV"
 python3 - "$tmp" "$frames" <<'PY'
 import array, json, math, subprocess, sys
 t, frames = sys.argv[1], int(sys.argv[2])
-def raw(c, k):
-    b = subprocess.run(["dcraw", "-D", "-4", "-c", "%s/%s/%s/%s_%06d.dng" % (t, c, c, c, k)],
+def raw(out, clip, k):
+    b = subprocess.run(["dcraw", "-D", "-4", "-c", "%s/%s/%s/%s_%06d.dng" % (t, out, clip, clip, k)],
                        check=True, capture_output=True).stdout
     _, w, h, _ = b.split(maxsplit=4)[:4]
     w, h = int(w), int(h)
@@ -55,15 +59,14 @@ def raw(c, k):
 f = json.load(open("%s/d.truth.json" % t))["dual_iso"]["defects"]["focus"]
 x0, y0, x1, y1 = f["box"]
 cls = {tuple(k) for k in f["classes"]}
-w, h, _ = raw("c", 0)
+w, h, _ = raw("c", "c", 0)
 sites = [(x, y) for y in range(max(y0, 2), min(y1, h - 2)) for x in range(max(x0, 2), min(x1, w - 2))
          if (x % f["period_x"], y % f["period_y"]) in cls]
 site_set = set(sites)
 ring = sorted({(x + dx, y + dy) for x, y in sites for dx in (-1, 0, 1) for dy in (-1, 0, 1)
                if (dx or dy) and (x + dx, y + dy) not in site_set})
-clean = [raw("c", k)[2] for k in range(frames)]
-fixed = [raw("d", k)[2] for k in range(frames)]
-def errors(points):
+clean = [raw("c", "c", k)[2] for k in range(frames)]
+def errors(points, fixed):
     e = []
     for x, y in points:
         i = y * w + x
@@ -74,7 +77,10 @@ def errors(points):
             e += [abs(fixed[k][i] - v[k]) / sd for k in range(frames)]
     e.sort()
     return e[int(0.99 * (len(e) - 1))], math.sqrt(sum(a * a for a in e) / len(e))
-for name, points in ("focus sites", sites), ("their 8 neighbours", ring):
-    p99, rms = errors(points)
-    print("%s (%d): error p99 %.2f, RMS %.2f temporal-noise sigmas" % (name, len(points), p99, rms))
+for out, clip, what in ("d", "d", "the defect clip"), ("f", "c", "floor: the twin repaired there"):
+    fixed = [raw(out, clip, k)[2] for k in range(frames)]
+    for name, points in ("focus sites", sites), ("their 8 neighbours", ring):
+        p99, rms = errors(points, fixed)
+        print("%s, %s (%d): error p99 %.2f, RMS %.2f temporal-noise sigmas"
+              % (what, name, len(points), p99, rms))
 PY
