@@ -590,6 +590,44 @@ static void prior_lattice_checked_against_the_clip(void **state)
     }
 }
 
+/* A still scene (the textured benchmark scene, 16 frames, no drift, 320x180), single and dual
+ * ISO: of the default 12x10 lattice placed where the pixels carry it and moved by 8 columns,
+ * by 2 rows and by 8 rows (placements the pixels do not carry), the clip confirms the right
+ * one wherever it stands in the list, and every site of it is repaired; without the right
+ * one in the list, none is taken. */
+static void prior_confirmed_on_a_still_clip(void **state)
+{
+    (void)state;
+    for (int gap = 0; gap <= 4; gap += 4) {
+        defect_case c = {.width = W / 2, .height = H / 2, .frames = 16, .ev_gap = gap,
+                         .scene = CASE_STATIC, .defects = 1, .seed = 5};
+        rawfix_lattice placed[5];
+        defect_case_lattice(&c, 0, &placed[3]);
+        for (int k = 0; k < 3; k++) {      /* the same layout, other placements */
+            placed[k] = placed[3];
+            for (uint32_t j = 0; j < placed[k].class_count; j++) {
+                placed[k].class_x[j] = (placed[3].class_x[j] + (k == 0 ? 8 : 0)) % 12;
+                placed[k].class_y[j] = (placed[3].class_y[j] + (k == 1 ? 2 : k == 2 ? 8 : 0)) % 10;
+            }
+        }
+        placed[4] = placed[0];
+        c.prior = placed;
+        c.prior_count = 5;
+        case_score s;
+        assert_int_equal(defect_case_run(&c, &s, NULL), 0);
+        printf("still, gap %d: focus %u of %u, period %ux%u\n", gap, s.focus_found,
+               s.focus_true, s.period_x, s.period_y);
+        assert_int_equal(s.period_x, 12);
+        assert_int_equal(s.focus_found, s.focus_true);
+        c.prior_count = 3;      /* the true placement left out: none is taken */
+        rawfix_map m;
+        assert_int_equal(defect_case_run(&c, &s, &m), 0);
+        for (int k = 0; k < 3; k++)
+            assert_memory_not_equal(&m.lattice, &placed[k], sizeof m.lattice);
+        mp_rawfix_map_free(&m);
+    }
+}
+
 /* The published maps (priors.c): EOS M mv1080 (buffer 1808 wide, 900 rows or more) has four
  * sites per 8x10 cell on buffer rows 459-755; the frame's origin in the buffer moves the
  * classes ((pan_x + 7) & ~7, pan_y & ~1), first as recorded, then moved by 2 to 6 rows and
@@ -656,6 +694,7 @@ int main(void)
         cmocka_unit_test(weak_pixel_in_clipped_highlights),
         cmocka_unit_test(map_does_not_depend_on_frame_order),
         cmocka_unit_test(prior_lattice_checked_against_the_clip),
+        cmocka_unit_test(prior_confirmed_on_a_still_clip),
         cmocka_unit_test(camera_priors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
