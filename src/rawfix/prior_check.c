@@ -50,19 +50,24 @@ static double median(double *v, uint32_t n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* The cells of l's period over its box, from the samples measured in min_used frames. */
-static void count_cells(const rawfix_accum *a, uint32_t min_used, const rawfix_lattice *l,
-                        cell *cells)
+/* Per row of the frame, the cells of period px over columns [x0, x1), from the samples
+ * measured in min_used frames: what every placement of a layout with this period and these
+ * columns sums over its own rows (one pass over the frame for all of them). */
+typedef struct row_cells {
+    uint32_t px, x0, x1;            /* px 0: not made yet */
+    cell *rows;                     /* height x px */
+} row_cells;
+
+static void count_rows(const rawfix_accum *a, uint32_t min_used, row_cells *r)
 {
-    const uint32_t px = l->period_x, py = l->period_y;
-    memset(cells, 0, (size_t)px * py * sizeof *cells);
-    for (uint32_t y = l->y0; y < l->y1 && y < a->height; y++) {
-        cell *row = cells + (size_t)(y % py) * px;
-        for (uint32_t x = l->x0; x < l->x1 && x < a->width; x++) {
+    memset(r->rows, 0, (size_t)a->height * r->px * sizeof *r->rows);
+    for (uint32_t y = 0; y < a->height; y++) {
+        cell *row = r->rows + (size_t)y * r->px;
+        for (uint32_t x = r->x0; x < r->x1 && x < a->width; x++) {
             const size_t i = (size_t)y * a->width + x;
             if (a->count[COUNT_USED][i] < min_used)
                 continue;
-            cell *c = &row[x % px];
+            cell *c = &row[x % r->px];
             c->sites++;
             c->pos += a->sum_h[i] > 0 && a->sum_v[i] > 0;
             c->neg += a->sum_h[i] < 0 && a->sum_v[i] < 0;
@@ -70,13 +75,34 @@ static void count_cells(const rawfix_accum *a, uint32_t min_used, const rawfix_l
     }
 }
 
+/* The cells of l's period over its box. */
+static void count_cells(const rawfix_accum *a, uint32_t min_used, const rawfix_lattice *l,
+                        row_cells *r, cell *cells)
+{
+    const uint32_t px = l->period_x, py = l->period_y;
+    if (r->px != px || r->x0 != l->x0 || r->x1 != l->x1) {
+        *r = (row_cells){px, l->x0, l->x1, r->rows};
+        count_rows(a, min_used, r);
+    }
+    memset(cells, 0, (size_t)px * py * sizeof *cells);
+    for (uint32_t y = l->y0; y < l->y1 && y < a->height; y++) {
+        const cell *from = r->rows + (size_t)y * px;
+        cell *to = cells + (size_t)(y % py) * px;
+        for (uint32_t j = 0; j < px; j++) {
+            to[j].sites += from[j].sites;
+            to[j].pos += from[j].pos;
+            to[j].neg += from[j].neg;
+        }
+    }
+}
+
 /* How far the weakest class of l stands above the other cells, in spreads; -1 when l is not
  * confirmed (or cannot be judged: too few samples). */
 static double confirmation(const rawfix_accum *a, uint32_t min_used, const rawfix_lattice *l,
-                           cell *cells, double *fills, uint8_t *is_class)
+                           row_cells *rows, cell *cells, double *fills, uint8_t *is_class)
 {
     const uint32_t px = l->period_x, py = l->period_y, nc = px * py;
-    count_cells(a, min_used, l, cells);
+    count_cells(a, min_used, l, rows, cells);
     memset(is_class, 0, nc);
     for (uint32_t k = 0; k < l->class_count; k++)
         is_class[l->class_y[k] * px + l->class_x[k]] = 1;
@@ -113,26 +139,31 @@ mp_status mp_rawfix_prior_pick(const rawfix_accum *a, uint32_t min_used,
                                mp_error *err)
 {
     *chosen = -1;
-    size_t most = 0;
+    size_t most = 0, widest = 0;
     for (uint32_t k = 0; k < count; k++)
-        if (usable(&priors[k]) && (size_t)priors[k].period_x * priors[k].period_y > most)
-            most = (size_t)priors[k].period_x * priors[k].period_y;
+        if (usable(&priors[k])) {
+            const size_t nc = (size_t)priors[k].period_x * priors[k].period_y;
+            most = nc > most ? nc : most;
+            widest = priors[k].period_x > widest ? priors[k].period_x : widest;
+        }
     if (!most)
         return MP_OK;
     cell *cells = malloc(most * sizeof *cells);
     double *fills = malloc(most * sizeof *fills);
     uint8_t *is_class = malloc(most);
-    if (!cells || !fills || !is_class) {
+    row_cells rows = {0, 0, 0, malloc((size_t)a->height * widest * sizeof *rows.rows)};
+    if (!cells || !fills || !is_class || !rows.rows) {
         free(cells);
         free(fills);
         free(is_class);
+        free(rows.rows);
         return mp_error_set(err, MP_ERR_NOMEM, "rawfix: out of memory checking a prior lattice");
     }
     double best = -1;
     for (uint32_t k = 0; k < count; k++) {
         if (!usable(&priors[k]))
             continue;
-        const double score = confirmation(a, min_used, &priors[k], cells, fills, is_class);
+        const double score = confirmation(a, min_used, &priors[k], &rows, cells, fills, is_class);
         if (score > best) {   /* ties keep the earlier, more likely one */
             *chosen = (int)k;
             best = score;
@@ -141,5 +172,6 @@ mp_status mp_rawfix_prior_pick(const rawfix_accum *a, uint32_t min_used,
     free(cells);
     free(fills);
     free(is_class);
+    free(rows.rows);
     return MP_OK;
 }
