@@ -55,7 +55,6 @@ static const layout zoom_b_1332 = {12, 6, 28, LAST_ROW, 8,
                                     {4, 8}, {1, 7}, {0, 2}, {5, 1}}};
 
 typedef struct mode {
-    const char *name;
     uint32_t model;                 /* 0: every camera of the sensors below */
     uint32_t buffer_width, min_height, max_height;
     const layout *sensor_a, *sensor_b;
@@ -67,13 +66,13 @@ typedef struct mode {
  * mv1080 lattice on other rows; a map holds one lattice, so the clip picks the one it
  * confirms. */
 static const mode modes[] = {
-    {"mv1080crop, 1059 rows", EOSM, 1872, 1059, 1059, &crop_a_1059, NULL},
-    {"5x zoom, 1332 rows", EOS_100D, 2592, 1332, 1332, NULL, &zoom_b_1332},
-    {"mv720", 0, 1808, 0, 899, &mv720_a, &mv720_b},
-    {"crop_rec", 0, 1808, 0, 899, &croprec_a, &croprec_b},
-    {"mv1080", 0, 1808, 900, UINT32_MAX, &mv1080_a, &mv1080_b},
-    {"mv1080crop", 0, 1872, 0, UINT32_MAX, &crop_a, &crop_b},
-    {"5x zoom", 0, 2592, 0, UINT32_MAX, &zoom_a, &zoom_b},
+    {EOSM, 1872, 1059, 1059, &crop_a_1059, NULL},              /* mv1080crop, 1059 rows */
+    {EOS_100D, 2592, 1332, 1332, NULL, &zoom_b_1332},          /* 5x zoom, 1332 rows */
+    {0, 1808, 0, 899, &mv720_a, &mv720_b},                      /* mv720 */
+    {0, 1808, 0, 899, &croprec_a, &croprec_b},                  /* crop_rec 1:1 */
+    {0, 1808, 900, UINT32_MAX, &mv1080_a, &mv1080_b},           /* mv1080 */
+    {0, 1872, 0, UINT32_MAX, &crop_a, &crop_b},                 /* mv1080crop */
+    {0, 2592, 0, UINT32_MAX, &zoom_a, &zoom_b},                 /* 5x zoom */
 };
 
 static unsigned sensor_of(uint32_t model)
