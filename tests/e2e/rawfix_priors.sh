@@ -52,9 +52,11 @@ run p-raw 0 convert "$tmp/p.MLV" -o "$tmp/pr" --frames 4 "${only[@]}" --no-focus
 run c-raw 0 convert "$tmp/c.MLV" -o "$tmp/cr" --frames 4 "${only[@]}" --no-focus-pixels
 run m-fix 0 convert "$tmp/m.MLV" -o "$tmp/mf" --frames 4 "${only[@]}"
 run m-raw 0 convert "$tmp/m.MLV" -o "$tmp/mr" --frames 4 "${only[@]}" --no-focus-pixels
-python3 - "$tmp" <<'PY' || fail "repairs"
+python3 - "$tmp" "$(dirname "$0")" <<'PY' || fail "repairs"
 import json, math, subprocess, sys
 t = sys.argv[1]
+sys.path.insert(0, sys.argv[2])
+from focus_sites import truth_sites
 def raw(d, c):
     b = subprocess.run(["dcraw", "-D", "-4", "-c", "%s/%s/%s/%s_000004.dng" % (t, d, c, c)],
                        check=True, capture_output=True).stdout
@@ -63,11 +65,7 @@ def raw(d, c):
     b = b[len(b) - 2 * w * h:]
     return w, h, [int.from_bytes(b[2 * i:2 * i + 2], "big") for i in range(w * h)]
 def sites(c):
-    f = json.load(open("%s/%s.truth.json" % (t, c)))["dual_iso"]["defects"]["focus"]
-    x0, y0, x1, y1 = f["box"]
-    cls = {tuple(k) for k in f["classes"]}
-    return {(x, y) for y in range(y0, y1) for x in range(x0, x1)
-            if (x % f["period_x"], y % f["period_y"]) in cls}
+    return truth_sites("%s/%s.truth.json" % (t, c))
 
 # EOS M: every site repaired against the twin without focus pixels; nothing else touched
 w, h, fixed = raw("pf", "p")

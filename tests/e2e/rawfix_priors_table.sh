@@ -86,22 +86,15 @@ for name in c0 c20 c26 p0 p1 none other; do
     run "info-$name" 0 info "$tmp/$name.MLV" --defects --json
 done
 
-python3 - "$tmp" <<'PY' || fail "the table's lattices"
+python3 - "$tmp" "$(dirname "$0")" <<'PY' || fail "the table's lattices"
 import json, sys
 t = sys.argv[1]
+sys.path.insert(0, sys.argv[2])
+import focus_sites
 def truth_sites(c):
-    f = json.load(open("%s/%s.truth.json" % (t, c)))["dual_iso"]["defects"]["focus"]
-    x0, y0, x1, y1 = f["box"]
-    cls = {tuple(k) for k in f["classes"]}
-    return {(x, y) for y in range(y0, y1) for x in range(x0, x1)
-            if (x % f["period_x"], y % f["period_y"]) in cls}
+    return focus_sites.truth_sites("%s/%s.truth.json" % (t, c))
 def map_sites(c):
-    l = json.load(open("%s/%s.levels" % (t, c)))["segments"][0]["rawfix"].get("lattice")
-    if not l or not l["period_x"]:
-        return set()
-    cls = {(l["classes"][i], l["classes"][i + 1]) for i in range(0, len(l["classes"]), 2)}
-    return {(x, y) for y in range(l["y0"], l["y1"]) for x in range(l["x0"], l["x1"])
-            if (x % l["period_x"], y % l["period_y"]) in cls}
+    return focus_sites.map_sites("%s/%s.levels" % (t, c))
 def known(c):
     try:
         return json.load(open("%s/info-%s.out" % (t, c)))["raw_defects"][0]["known_lattice"]
