@@ -632,8 +632,9 @@ static void prior_confirmed_on_a_still_clip(void **state)
  * sites per 8x10 cell on buffer rows 459-755; the frame's origin in the buffer moves the
  * classes ((pan_x + 7) & ~7, pan_y & ~1), first as recorded, then moved by 2 to 6 rows and
  * by 8 columns (the same classes, the box's left edge moved); the 100D's mv1080crop is 12x6;
- * a 1808 x 727 buffer is mv720 or crop_rec; the EOS M2 has the 100D's layouts; the 5D
- * Mark III and an unknown mode have none. */
+ * a 1808 x 727 buffer is mv720 or crop_rec; in every buffer the 650D and 700D have the
+ * EOS M's layouts, the EOS M2 the 100D's, except where a camera has a map of its own (the
+ * EOS M's 1872x1059, the 100D's 2592x1332); the 5D Mark III and an unknown mode have none. */
 static void camera_priors(void **state)
 {
     (void)state;
@@ -669,6 +670,35 @@ static void camera_priors(void **state)
     n = mp_rawfix_priors(0x80000355, 1872, 1060, 0, 0, 1800, 1000, l, RAWFIX_MAX_PRIORS);
     assert_true(n > 0);
     assert_int_equal(l[0].period_x, 12);
+    /* one sensor, one table: the 650D and 700D get the EOS M's placements in every buffer,
+     * the EOS M2 the 100D's; the EOS M's own 1059-row mv1080crop map is its alone */
+    static const uint32_t buffers[][2] = {{1808, 727}, {1808, 1190}, {1872, 1060},
+                                          {1872, 1059}, {2592, 1108}, {2592, 1332}};
+    for (size_t b = 0; b < sizeof buffers / sizeof *buffers; b++) {
+        rawfix_lattice m[RAWFIX_MAX_PRIORS], other[RAWFIX_MAX_PRIORS];
+        const uint32_t bw = buffers[b][0], bh = buffers[b][1];
+        const uint32_t nm = mp_rawfix_priors(0x80000331, bw, bh, 640, 200, 480, 320, m, 48);
+        assert_true(nm > 0);
+        for (int k = 0; k < 2; k++) {
+            n = mp_rawfix_priors(k ? 0x80000326 : 0x80000301, bw, bh, 640, 200, 480, 320,
+                                 other, 48);
+            assert_int_equal(n, nm);
+            if (bh == 1059)     /* the general mv1080crop: 8 columns off the EOS M's */
+                assert_memory_not_equal(&other[0], &m[0], sizeof *m);
+            else
+                assert_memory_equal(other, m, n * sizeof *m);
+        }
+        const uint32_t nb = mp_rawfix_priors(0x80000346, bw, bh, 640, 200, 480, 320, m, 48);
+        n = mp_rawfix_priors(0x80000355, bw, bh, 640, 200, 480, 320, other, 48);
+        assert_true(nb > 0);
+        if (bh != 1332) {
+            assert_int_equal(n, nb);
+            assert_memory_equal(other, m, n * sizeof *m);
+        } else {
+            assert_int_equal(m[0].class_count, 8);     /* the 100D's own 1332-row map */
+            assert_int_equal(other[0].class_count, 4);
+        }
+    }
     /* the 700D in a 1808 x 727 buffer: mv720 (8x12) first, then crop_rec (8x10) */
     n = mp_rawfix_priors(0x80000326, 1808, 727, 640, 200, 480, 320, l, RAWFIX_MAX_PRIORS);
     assert_int_equal(l[0].period_y, 12);
