@@ -69,8 +69,8 @@ void clip_frame_origin(const synth_options *o, uint32_t *x, uint32_t *y, uint32_
     mp_raw_info r = {0};
     clip_window w;
     camera_buffer(o, o->width, o->height, &r, &w);
-    *x = (uint32_t)((int32_t)w.crop_x + o->pan_error_x);
-    *y = (uint32_t)((int32_t)w.crop_y + o->pan_error_y);
+    *x = w.crop_x;
+    *y = w.crop_y;
     *left_ob = o->camera->ob_left;
 }
 

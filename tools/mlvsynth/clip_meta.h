@@ -33,9 +33,8 @@ typedef struct clip_meta {
     const char *version_text;
 } clip_meta;
 
-/* Where the first frame's (0, 0) lies in the LiveView buffer (where its pixels come from:
- * the recorded window moved by --pan-error), and the width of the buffer's left optical
- * black (all 0 without --camera-geometry: the frame is the buffer). */
+/* Where the first frame's (0, 0) lies in the LiveView buffer, and the width of the buffer's
+ * left optical black (all 0 without --camera-geometry: the frame is the buffer). */
 void clip_frame_origin(const synth_options *o, uint32_t *x, uint32_t *y, uint32_t *left_ob);
 
 /* Fails if the dual-ISO optical-black borders do not fit the frame. */
