@@ -168,9 +168,8 @@ static mp_status borrow_segment(const mp_defects_from *d, const char *name,
     if (m->lattice.period_x)
         snprintf(got, sizeof got, "%ux%u", m->lattice.period_x, m->lattice.period_y);
     mp_log(log, MP_LOG_INFO, "frames %u-%u: raw defects from %s: %u hot/cold pixels, lattice "
-           "%s%s (the clip's own: %u, lattice %s)", ls->first_frame, ls->last_frame, d->path,
-           m->pixel_count, got, keep_lattice ? " kept: the camera's known map, confirmed" : "",
-           own_pixels, own);
+           "%s (the clip's own: %u, lattice %s)", ls->first_frame, ls->last_frame, d->path,
+           m->pixel_count, got, own_pixels, own);
     return MP_OK;
 }
 
