@@ -16,11 +16,13 @@ set -eu
 mlvpipe=$1
 mlvsynth=$2
 shift 2
-full=() iso=--dual-iso camera=100d size=1728x972 frames=16
+full=() iso=--dual-iso camera=100d size=1728x972 frames=16 borrow=0 pan_error=0,0
 while [ $# -gt 0 ]; do
     case $1 in
     --full) full=(--hot 200 --cold 200 --stripes 0.005) ;;
     --single-iso) iso=--single-iso ;;
+    --borrow) borrow=1 ;;
+    --borrow-pan-error) borrow=1; pan_error=$2; shift ;;
     --camera) camera=$2; shift ;;
     --size) size=$2; shift ;;
     --frames) frames=$2; shift ;;
@@ -35,13 +37,22 @@ eosm) rows=459-755 ;;
 esac
 tmp=$(mktemp -d /tmp/bench-focus.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-common=("$iso" --camera-geometry --ob 0x0 --camera "$camera" --size "$size" --frames "$frames"
-        --sensor-seed 7 --seed 3)
+sensor=("$iso" --camera-geometry --ob 0x0 --camera "$camera" --size "$size" --frames "$frames"
+        --sensor-seed 7)
+common=("${sensor[@]}" --seed 3)
 "$mlvsynth" -o "$tmp/d.MLV" "${common[@]}" --focus-layout 8x10:0,0/9,7/5,3/4,4 \
     --focus-rows "$rows" "${full[@]}" >/dev/null
 "$mlvsynth" -o "$tmp/c.MLV" "${common[@]}" >/dev/null
 "$mlvpipe" info "$tmp/d.MLV" --defects | grep "raw defects"
-/usr/bin/time -f "convert: %U s user CPU" "$mlvpipe" convert "$tmp/d.MLV" -o "$tmp/d" -q
+from=()
+if [ "$borrow" = 1 ]; then
+    "$mlvsynth" -o "$tmp/m.MLV" "${sensor[@]}" --seed 4 --shift 1.5 \
+        --focus-layout 8x10:0,0/9,7/5,3/4,4 --focus-rows "$rows" "${full[@]}" \
+        --pan-error "$pan_error" >/dev/null
+    from=(--defects-from "$tmp/m.MLV")
+fi
+/usr/bin/time -f "convert: %U s user CPU" "$mlvpipe" convert "$tmp/d.MLV" -o "$tmp/d" -q \
+    "${from[@]}"
 "$mlvpipe" convert "$tmp/c.MLV" -o "$tmp/c" -q --no-focus-pixels --no-bad-pixels --no-stripes
 "$mlvpipe" convert "$tmp/c.MLV" -o "$tmp/f" -q --no-bad-pixels --no-stripes \
     --defects-from "$tmp/d.MLV"
