@@ -105,7 +105,9 @@ static mp_status check_camera(const mp_defects_from *d, const mlv_clip_info *c,
     return MP_OK;
 }
 
-/* Segment k of the clip: its own sites replaced by the union of the fitting sources. */
+/* Segment k of the clip: its own sites replaced by the union of the fitting sources; but a
+ * lattice of the camera's table that the clip itself confirmed stays (its own samples showed
+ * it where it is, a source's may have been placed by a window position recorded otherwise). */
 static mp_status borrow_segment(const mp_defects_from *d, const char *name,
                                 const mlv_frame_info *fi, mp_levels_segment *ls,
                                 const mp_logger *log, mp_error *err)
@@ -113,6 +115,7 @@ static mp_status borrow_segment(const mp_defects_from *d, const char *name,
     rawfix_map *m = &ls->fix;
     const uint32_t own_pixels = m->pixel_count;
     const rawfix_lattice own_lattice = m->lattice;
+    const int keep_lattice = ls->prior == MP_PRIOR_CONFIRMED;
     if (!m->width) {    /* the clip gave no map: no stripe gains either */
         m->width = fi->raw->width;
         m->height = fi->raw->height;
@@ -123,8 +126,10 @@ static mp_status borrow_segment(const mp_defects_from *d, const char *name,
     free(m->pixels);
     m->pixels = NULL;
     m->pixel_count = 0;
-    m->lattice = (rawfix_lattice){0};
-    ls->prior = MP_PRIOR_NONE;
+    if (!keep_lattice) {
+        m->lattice = (rawfix_lattice){0};
+        ls->prior = MP_PRIOR_NONE;
+    }
     uint32_t used = 0;
     for (uint32_t j = 0; j < d->count; j++) {
         const mp_defect_source *src = &d->segments[j];

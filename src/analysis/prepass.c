@@ -525,18 +525,21 @@ static mp_status defect_map(sample_set *s, const mlv_frame_info *first, mp_level
                             const mp_prepass_options *o, mp_error *err)
 {
     const mlv_clip_info *info = mp_mlv_clip_get_info(s->clip);
-    rawfix_lattice prior;
-    int known = info->camera.present &&
-                mp_rawfix_prior(info->camera.model, (uint32_t)first->raw->buffer_width,
-                                (uint32_t)first->raw->buffer_height, first->pan_x, first->pan_y,
-                                first->raw->width, first->raw->height, &prior);
+    rawfix_lattice priors[RAWFIX_MAX_PRIORS];
+    const uint32_t known =
+        info->camera.present
+            ? mp_rawfix_priors(info->camera.model, (uint32_t)first->raw->buffer_width,
+                               (uint32_t)first->raw->buffer_height, first->pan_x, first->pan_y,
+                               first->raw->width, first->raw->height, priors, RAWFIX_MAX_PRIORS)
+            : 0;
+    int chosen;
     mp_status st = o->reference
-        ? mp_rawfix_map_build_reference(s->defects, known ? &prior : NULL, &ls->fix, err)
-        : mp_rawfix_map_build_prior(s->defects, known ? &prior : NULL, &ls->fix, err);
+        ? mp_rawfix_map_build_reference(s->defects, priors, known, &ls->fix, &chosen, err)
+        : mp_rawfix_map_build_prior(s->defects, priors, known, &ls->fix, &chosen, err);
     if (st != MP_OK)
         return st;
     const rawfix_map *m = &ls->fix;
-    int from_prior = known && !memcmp(&m->lattice, &prior, sizeof prior);
+    const int from_prior = chosen >= 0;
     ls->prior = from_prior ? MP_PRIOR_CONFIRMED : known ? MP_PRIOR_NOT_CONFIRMED : MP_PRIOR_NONE;
     mp_log(&o->log, MP_LOG_INFO, "frames %u-%u: raw defects from %u frames: focus-pixel "
            "lattice %ux%u (%u classes, %llu sites%s), %u single defects, stripes %.3f %% (%s)",

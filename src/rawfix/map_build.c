@@ -767,52 +767,31 @@ static mp_status single_pixels(const rawfix_accum *a, const uint8_t *flag, const
     return MP_OK;
 }
 
-/* Whether the clip confirms a prior lattice: candidates fill CLASS_MIN_FILL of its sites, at
- * least CLASS_MIN_HITS per class, and PRIOR_CONTRAST times as densely as the other samples
- * (a lattice of the camera's other modes, or shifted by another crop, meets candidates at
- * the chance rate only). */
-#define PRIOR_CONTRAST 10
-static int prior_confirmed(const rawfix_accum *a, const uint8_t *flag, uint32_t candidates,
-                           const rawfix_lattice *prior)
-{
-    const uint64_t sites = mp_rawfix_lattice_sites(prior);
-    const uint64_t pixels = (uint64_t)a->width * a->height;
-    if (!sites || sites >= pixels)
-        return 0;
-    uint64_t hits = 0;
-    for (uint32_t y = prior->y0; y < prior->y1 && y < a->height; y++)
-        for (uint32_t x = prior->x0; x < prior->x1 && x < a->width; x++)
-            hits += (flag[(size_t)y * a->width + x] & (CAND_POS | CAND_NEG)) &&
-                    in_classes(prior, x, y);
-    double rate = (double)hits / sites;
-    double chance = (double)(candidates - hits) / (double)(pixels - sites);
-    return hits >= (uint64_t)CLASS_MIN_HITS * prior->class_count && rate >= CLASS_MIN_FILL &&
-           rate >= PRIOR_CONTRAST * chance;
-}
-
 mp_status mp_rawfix_map_build(const rawfix_accum *a, rawfix_map *m, mp_error *err)
 {
-    return mp_rawfix_map_build_prior(a, NULL, m, err);
+    return mp_rawfix_map_build_prior(a, NULL, 0, m, NULL, err);
 }
 
-static mp_status build(const rawfix_accum *a, const rawfix_lattice *prior, int reference,
-                       rawfix_map *m, mp_error *err);
+static mp_status build(const rawfix_accum *a, const rawfix_lattice *priors, uint32_t count,
+                       int reference, rawfix_map *m, int *chosen, mp_error *err);
 
-mp_status mp_rawfix_map_build_prior(const rawfix_accum *a, const rawfix_lattice *prior,
-                                    rawfix_map *m, mp_error *err)
+mp_status mp_rawfix_map_build_prior(const rawfix_accum *a, const rawfix_lattice *priors,
+                                    uint32_t count, rawfix_map *m, int *chosen, mp_error *err)
 {
-    return build(a, prior, 0, m, err);
+    return build(a, priors, count, 0, m, chosen, err);
 }
 
-mp_status mp_rawfix_map_build_reference(const rawfix_accum *a, const rawfix_lattice *prior,
-                                        rawfix_map *m, mp_error *err)
+mp_status mp_rawfix_map_build_reference(const rawfix_accum *a, const rawfix_lattice *priors,
+                                        uint32_t count, rawfix_map *m, int *chosen,
+                                        mp_error *err)
 {
-    return build(a, prior, 1, m, err);
+    return build(a, priors, count, 1, m, chosen, err);
 }
 
-static mp_status build(const rawfix_accum *a, const rawfix_lattice *prior, int reference,
-                       rawfix_map *m, mp_error *err)
+static mp_status build(const rawfix_accum *a, const rawfix_lattice *priors, uint32_t count,
+                       int reference, rawfix_map *m, int *chosen, mp_error *err)
 {
+    int picked = -1;
     memset(m, 0, sizeof *m);
     m->width = a->width;
     m->height = a->height;
@@ -841,11 +820,12 @@ static mp_status build(const rawfix_accum *a, const rawfix_lattice *prior, int r
         memset(&m->lattice, 0, sizeof m->lattice);
     } else if (st == MP_OK) {
         const int clip_moves = find_motion(a, moves) || reference;
-        uint32_t all = classify(a, &looks, min_used, moves, clip_moves, flag, rank);
+        classify(a, &looks, min_used, moves, clip_moves, flag, rank);
         uint32_t candidates = isolated_candidates(a, flag, lone);
-        if (prior && prior->period_x && prior_confirmed(a, flag, all, prior)) {
-            m->lattice = *prior;
-        } else {
+        st = mp_rawfix_prior_pick(a, min_used, priors, count, &picked, err);
+        if (picked >= 0) {
+            m->lattice = priors[picked];
+        } else if (st == MP_OK) {
             m->lattice.period_x = find_period(a, lone, candidates, 1);
             m->lattice.period_y = find_period(a, lone, candidates, 0);
             if (m->lattice.period_x && m->lattice.period_y)
@@ -892,5 +872,7 @@ static mp_status build(const rawfix_accum *a, const rawfix_lattice *prior, int r
     free(rank);
     if (st != MP_OK)
         mp_rawfix_map_free(m);
+    if (chosen)
+        *chosen = st == MP_OK ? picked : -1;
     return st;
 }

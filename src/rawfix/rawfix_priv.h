@@ -42,4 +42,11 @@ void mp_rawfix_row_begin(const rawfix_measurement *m, rawfix_row *r);
 void mp_rawfix_measure_row(const rawfix_measurement *m, const mp_frame *f, uint32_t y,
                            rawfix_row *r);
 
+/* prior_check.c: which of count prior lattices the accumulated frames confirm (the samples
+ * measured in min_used frames judge): *chosen is its index, the one that stands out most, or
+ * -1 (rawfix.h, mp_rawfix_map_build_prior). */
+mp_status mp_rawfix_prior_pick(const rawfix_accum *a, uint32_t min_used,
+                               const rawfix_lattice *priors, uint32_t count, int *chosen,
+                               mp_error *err);
+
 #endif

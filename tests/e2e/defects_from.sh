@@ -10,7 +10,10 @@
 # one 5D Mark III buffer whose windows start in different places (VIDF cropPos): the
 # borrowed focus-pixel lattice lands on the classes the clip shows itself. Refused: another
 # camera model, another LiveView buffer, a source too short for a map (exit 3, naming the
-# file), --levels with it (exit 2); plan hands it to analyze only.
+# file), --levels with it (exit 2); plan hands it to analyze only. A still EOS M clip whose
+# pixels confirm the camera's known focus-pixel map keeps that lattice when the borrowed one
+# disagrees (a moving clip of the same body whose window was recorded 2 rows off): its focus
+# sites are repaired exactly as without --defects-from.
 # usage: defects_from.sh MLVPIPE MLVSYNTH
 set -u
 mlvpipe=$1
@@ -129,6 +132,33 @@ rm -f "$tmp/x.md5"
 run with-levels 2 convert "$tmp/still.MLV" -o "$tmp/x.md5" --to md5 --levels "$tmp/own.json" \
     --defects-from "$tmp/mov.MLV"
 [ ! -e "$tmp/x.md5" ] || fail "a refused run wrote its output"
+
+# the table's confirmed lattice wins over a borrowed one that disagrees (issue #28)
+eosm=(--single-iso --camera-geometry --ob 0x0 --size 384x256 --frames 16 --camera eosm
+      --focus-layout 8x10:0,0/9,7/5,3/4,4 --focus-rows 459-755 --sensor-seed 7)
+"$mlvsynth" -o "$tmp/tstill.MLV" "${eosm[@]}" --seed 11 >/dev/null || fail "mlvsynth tstill"
+"$mlvsynth" -o "$tmp/tmov.MLV" "${eosm[@]}" --seed 12 --shift 1.5 --pan-error 0,2 >/dev/null ||
+    fail "mlvsynth tmov"
+run tmov-levels 0 analyze "$tmp/tmov.MLV" -o "$tmp/tmov.json"
+run tstill-levels 0 analyze "$tmp/tstill.MLV" -o "$tmp/tstill.json"
+run tborrow-levels 0 analyze "$tmp/tstill.MLV" -o "$tmp/tborrow.json" --defects-from "$tmp/tmov.MLV"
+python3 - "$tmp" <<'PY' || fail "the confirmed lattice against a borrowed one"
+import json, sys
+def lattice(name):
+    return json.load(open("%s/%s.json" % (sys.argv[1], name)))["segments"][0]["rawfix"]["lattice"]
+own, mov, got = lattice("tstill"), lattice("tmov"), lattice("tborrow")
+print("still, own:", own, "\nmoving (window recorded 2 rows off):", mov, "\nborrowed:", got)
+assert own["classes"] != mov["classes"], "the borrowed lattice does not disagree"
+assert got == own, got
+PY
+only=(--no-bad-pixels --no-stripes --frames 0-1)
+run tborrow-dng 0 convert "$tmp/tstill.MLV" -o "$tmp/tb" "${only[@]}" --defects-from "$tmp/tmov.MLV"
+run town-dng 0 convert "$tmp/tstill.MLV" -o "$tmp/to" "${only[@]}"
+for k in 000000 000001; do
+    cmp -s <(dcraw -D -4 -c "$tmp/tb/tstill/tstill_$k.dng") \
+        <(dcraw -D -4 -c "$tmp/to/tstill/tstill_$k.dng") ||
+        fail "--defects-from changed the focus repair of frame $k"
+done
 
 # plan: analyze takes it (made absolute), the convert tasks the sidecar
 mlvpipe_abs=$(realpath "$mlvpipe")

@@ -6,10 +6,11 @@
 # clip of the same sensor and noise without them. `info --defects` reports the 8x10 lattice as
 # the camera's known map, confirmed; convert repairs every site of it: against the twin
 # (dcraw -D reads both DNGs), the residue at the sites is under 2 noise sigmas (measured
-# 1.12) while the recorded offset was 2.5 (16.7 DN RMS, noise 6.6), and nothing else changes. A 100D clip in mv720 (buffer 1808x727:
-# the prior is the 8x12 layout) carrying the same 8x10 pixels does not confirm its prior: info
-# says so; the 8x10 pattern its pixels show is left alone (a still flat field shows no
-# motion, so it could be the scene's own), and no sample changes.
+# 1.12) while the recorded offset was 2.5 (16.7 DN RMS, noise 6.6), and nothing else changes. A
+# 100D clip in mv720 (buffer 1808x727: the priors are the 8x12 mv720 layout and the 8x10 of
+# crop_rec) carrying the 12x6 pixels of its crop mode confirms neither: info says so; the 12x6
+# pattern its pixels show is left alone (a still flat field shows no motion, so it could be
+# the scene's own), and no sample changes.
 # usage: rawfix_priors.sh MLVPIPE MLVSYNTH
 set -u
 mlvpipe=$1
@@ -23,7 +24,7 @@ mv1080=(--focus-layout 8x10:0,0/9,7/5,3/4,4 --focus-rows 459-755)
     fail "mlvsynth prior"
 "$mlvsynth" -o "$tmp/c.MLV" "${geo[@]}" --camera eosm >/dev/null || fail "mlvsynth twin"
 "$mlvsynth" -o "$tmp/m.MLV" "${geo[@]}" --camera 100d --lv-buffer 1808x727 \
-    --focus-layout 8x10:0,0/9,7/5,3/4,4 >/dev/null || fail "mlvsynth mv720"
+    --focus-layout 12x6:4,0/1,11/0,6/5,5 >/dev/null || fail "mlvsynth mv720"
 
 for c in p c m; do
     run "info-$c" 0 info "$tmp/$c.MLV" --defects --json
@@ -38,7 +39,7 @@ print("100D mv720:", m["lattice"], m["known_lattice"])
 assert (p["lattice"]["period_x"], p["lattice"]["period_y"], p["lattice"]["classes"]) == \
     (8, 10, 4) and p["known_lattice"] == "confirmed", p
 assert c["lattice"] is None and c["known_lattice"] == "not confirmed", c
-# a still flat field shows no motion: its own 8x10 pattern may be the scene's, left alone
+# a still flat field shows no motion: its own 12x6 pattern may be the scene's, left alone
 assert m["lattice"] is None and m["lattice_left_alone"] and \
     m["known_lattice"] == "not confirmed", m
 PY
@@ -52,9 +53,11 @@ run p-raw 0 convert "$tmp/p.MLV" -o "$tmp/pr" --frames 4 "${only[@]}" --no-focus
 run c-raw 0 convert "$tmp/c.MLV" -o "$tmp/cr" --frames 4 "${only[@]}" --no-focus-pixels
 run m-fix 0 convert "$tmp/m.MLV" -o "$tmp/mf" --frames 4 "${only[@]}"
 run m-raw 0 convert "$tmp/m.MLV" -o "$tmp/mr" --frames 4 "${only[@]}" --no-focus-pixels
-python3 - "$tmp" <<'PY' || fail "repairs"
+python3 - "$tmp" "$(dirname "$0")" <<'PY' || fail "repairs"
 import json, math, subprocess, sys
 t = sys.argv[1]
+sys.path.insert(0, sys.argv[2])
+from focus_sites import truth_sites
 def raw(d, c):
     b = subprocess.run(["dcraw", "-D", "-4", "-c", "%s/%s/%s/%s_000004.dng" % (t, d, c, c)],
                        check=True, capture_output=True).stdout
@@ -63,11 +66,7 @@ def raw(d, c):
     b = b[len(b) - 2 * w * h:]
     return w, h, [int.from_bytes(b[2 * i:2 * i + 2], "big") for i in range(w * h)]
 def sites(c):
-    f = json.load(open("%s/%s.truth.json" % (t, c)))["dual_iso"]["defects"]["focus"]
-    x0, y0, x1, y1 = f["box"]
-    cls = {tuple(k) for k in f["classes"]}
-    return {(x, y) for y in range(y0, y1) for x in range(x0, x1)
-            if (x % f["period_x"], y % f["period_y"]) in cls}
+    return truth_sites("%s/%s.truth.json" % (t, c))
 
 # EOS M: every site repaired against the twin without focus pixels; nothing else touched
 w, h, fixed = raw("pf", "p")

@@ -362,7 +362,9 @@ int defect_case_run(const defect_case *c, case_score *s, rawfix_map *map_out)
         if (!changed[k])
             *(focus ? &s->focus_hidden : &s->bad_hidden) += 1;
     }
-    if (mp_rawfix_map_build_prior(acc, c->prior, &map, &err))
+    if (mp_rawfix_map_build_prior(acc, c->prior,
+                                  c->prior ? (c->prior_count ? c->prior_count : 1) : 0, &map,
+                                  NULL, &err))
         goto done;
     if (c->borrowed) {
         free(map.pixels);

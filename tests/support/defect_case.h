@@ -26,7 +26,8 @@ typedef struct defect_case {
     int defects;                /* 0: a clean clip */
     uint64_t seed;
     double fp_offset_dn;        /* focus pixels' mean offset, DN14; 0: the default 16 */
-    const rawfix_lattice *prior;    /* a prior lattice for the map (NULL: none) */
+    const rawfix_lattice *prior;    /* prior lattices for the map (NULL: none) ... */
+    uint32_t prior_count;           /* ... how many (0 with a prior: one) */
     const rawfix_map *borrowed;     /* not NULL: its lattice and single sites replace the
                                      * ones found (--defects-from, same frame size) */
     FILE *misses;               /* not NULL: each hot/cold site the map missed, with what

@@ -74,7 +74,8 @@ mp_status content_borders(const synth_options *opt, uint32_t *ob_left, uint32_t 
 }
 
 /* --focus-layout, from LiveView buffer coordinates to the active area's: the buffer's (bx, by)
- * is the active area's (bx - ox, by - oy). */
+ * is the active area's (bx - ox, by - oy), where the pixels come from (--pan-error moves them
+ * off the recorded window). */
 static void layout_defects(const synth_options *opt, uint32_t ob_left, uint32_t ob_top,
                            synth_defects *d)
 {
@@ -83,7 +84,8 @@ static void layout_defects(const synth_options *opt, uint32_t ob_left, uint32_t 
     clip_frame_origin(opt, &fx, &fy, &left_ob);
     if (!opt->camera_geometry)
         left_ob = ob_left;   /* the frame is the buffer, its own borders the buffer's */
-    const int64_t ox = (int64_t)fx + ob_left, oy = (int64_t)fy + ob_top;
+    const int64_t ox = (int64_t)fx + opt->pan_error_x + ob_left;
+    const int64_t oy = (int64_t)fy + opt->pan_error_y + ob_top;
     d->fp_period_x = l->period_x;
     d->fp_period_y = l->period_y;
     d->fp_classes = l->count;

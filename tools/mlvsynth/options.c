@@ -151,6 +151,27 @@ bad:
     return mp_error_set(err, MP_ERR_ARG, "%s: expected A%cB, got '%s'", name, sep, s);
 }
 
+/* --pan-error DX,DY: signed, DX a multiple of 8 and DY even (a window's start in the buffer
+ * keeps the colours), each within 64. */
+static mp_status parse_pan_error(const char *s, int32_t *dx, int32_t *dy, mp_error *err)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(s, &end, 10);
+    if (end == s || *end != ',' || errno)
+        goto bad;
+    const char *q = end + 1;
+    long y = strtol(q, &end, 10);
+    if (end == q || *end || errno || x % 8 || y % 2 || x < -64 || x > 64 || y < -64 || y > 64)
+        goto bad;
+    *dx = (int32_t)x;
+    *dy = (int32_t)y;
+    return MP_OK;
+bad:
+    return mp_error_set(err, MP_ERR_ARG, "--pan-error: expected DX,DY with DX a multiple of 8 "
+                        "and DY even, each in -64..64, got '%s'", s);
+}
+
 /* --focus-layout PXxPY:R,C/R,C/...: the period and the (row, column) residues of its sites. */
 static mp_status parse_focus_layout(const char *s, focus_layout *l, mp_error *err)
 {
@@ -204,7 +225,7 @@ enum {
     O_INTERRUPTED, O_ZERO_TAIL, O_TRUNCATE, O_GARBAGE, O_BAD_FS, O_NO_RAWI, O_GUID_MISMATCH,
     O_ISO, O_SHUTTER, O_CHANGE_AT, O_CHANGE_ISO, O_CHANGE_SHUTTER, O_CHANGE_DISO,
     O_CHANGE_EV_GAP, O_CHANGE_IN_FILLER, O_CHANGE_SIZE,
-    O_CAMERA, O_LV_BUFFER, O_FOCUS_LAYOUT, O_FOCUS_ROWS,
+    O_CAMERA, O_LV_BUFFER, O_PAN_ERROR, O_FOCUS_LAYOUT, O_FOCUS_ROWS,
     O_DEFECTS, O_FOCUS_PIXELS, O_FP_OFFSET, O_HOT, O_COLD, O_STRIPES, O_DARK_PATTERN,
     O_DUAL_ISO, O_ISO_HIGH, O_EV_GAP, O_PHASE, O_SEED, O_SCENE, O_SHIFT, O_ILLUM, O_BLACK_OFF,
     O_EXPOSURE, O_OB, O_NO_DISO, O_TRUTH_RAW, O_CAMERA_GEOMETRY, O_SINGLE_ISO, O_LENS_CAP,
@@ -271,6 +292,7 @@ static const struct option long_opts[] = {
     {"camera-geometry", no_argument, 0, O_CAMERA_GEOMETRY},
     {"camera", required_argument, 0, O_CAMERA},
     {"lv-buffer", required_argument, 0, O_LV_BUFFER},
+    {"pan-error", required_argument, 0, O_PAN_ERROR},
     {"focus-layout", required_argument, 0, O_FOCUS_LAYOUT},
     {"focus-rows", required_argument, 0, O_FOCUS_ROWS},
     {"defects", no_argument, 0, O_DEFECTS},
@@ -383,6 +405,9 @@ static mp_status validate(synth_options *o, mp_error *err)
                         o->lv_height > 16384))
         return mp_error_set(err, MP_ERR_ARG, "--lv-buffer needs --camera-geometry and a width "
                             "that is a multiple of 8, up to 16384 each way");
+    if ((o->pan_error_x || o->pan_error_y) && !o->fp_layout.period_x)
+        return mp_error_set(err, MP_ERR_ARG, "--pan-error moves the --focus-layout's pixels: "
+                            "it needs --focus-layout (and --camera-geometry)");
     if (o->fp_layout.period_x && o->content != CONTENT_DUALISO)
         return mp_error_set(err, MP_ERR_ARG, "--focus-layout needs the simulated sensor "
                             "(--dual-iso or --single-iso)");
@@ -601,6 +626,7 @@ mp_status options_parse(synth_options *o, int argc, char **argv, int first, int 
         case O_LV_BUFFER:
             st = parse_pair("--lv-buffer", a, 'x', &o->lv_width, &o->lv_height, err);
             break;
+        case O_PAN_ERROR: st = parse_pan_error(a, &o->pan_error_x, &o->pan_error_y, err); break;
         case O_FOCUS_LAYOUT: st = parse_focus_layout(a, &o->fp_layout, err); break;
         case O_FOCUS_ROWS:
             st = parse_pair("--focus-rows", a, '-', &o->fp_layout.first_row,

@@ -110,6 +110,8 @@ typedef struct synth_options {
     synth_defects defects;       /* sensor defects (dual ISO content); all zero: none */
     const camera_body *camera;   /* IDNT and the LiveView buffer (default the 5D Mark III) */
     uint32_t lv_width, lv_height;   /* --lv-buffer: another mode's buffer; 0: the body's */
+    int32_t pan_error_x, pan_error_y;   /* --pan-error: the pixels come from this far right
+                                         * and down of the window VIDF records */
     focus_layout fp_layout;      /* --focus-layout; period_x 0: none */
     int single_iso;              /* the same physical sensor at one ISO (no bright field,
                                   * no DISO block) */

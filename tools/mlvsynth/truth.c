@@ -204,9 +204,10 @@ static mp_status write_json(const synth_options *o, const clip_plan *plan, const
     fprintf(j, "  \"active_area\": [%d, %d, %d, %d],\n", m->raw.active_area[0],
             m->raw.active_area[1], m->raw.active_area[2], m->raw.active_area[3]);
     fprintf(j, "  \"camera\": {\"name\": \"%s\", \"model\": %u, \"buffer\": [%d, %d], "
-            "\"crop\": [%u, %u], \"pan\": [%u, %u]},\n", m->camera.name, m->camera.model,
-            m->raw.buffer_width, m->raw.buffer_height, m->window.crop_x, m->window.crop_y,
-            m->window.pan_x, m->window.pan_y);
+            "\"crop\": [%u, %u], \"pan\": [%u, %u], \"pan_error\": [%d, %d]},\n",
+            m->camera.name, m->camera.model, m->raw.buffer_width, m->raw.buffer_height,
+            m->window.crop_x, m->window.crop_y, m->window.pan_x, m->window.pan_y,
+            o->pan_error_x, o->pan_error_y);
     fprintf(j, "  \"content\": \"%s\",\n", content_names[o->content]);
     if (o->content == CONTENT_PATTERN)
         fprintf(j, "  \"formula\": \"(37*x + 101*y + 7919*f + ((x*y) mod 13)) mod 2^%u\",\n",

@@ -641,41 +641,123 @@ static void prior_lattice_checked_against_the_clip(void **state)
     }
 }
 
+/* A still scene (the textured benchmark scene, 16 frames, no drift, 320x180), single and dual
+ * ISO: of the default 12x10 lattice placed where the pixels carry it and moved by 8 columns,
+ * by 2 rows and by 8 rows (placements the pixels do not carry), the clip confirms the right
+ * one wherever it stands in the list, and every site of it is repaired; without the right
+ * one in the list, none is taken. */
+static void prior_confirmed_on_a_still_clip(void **state)
+{
+    (void)state;
+    for (int gap = 0; gap <= 4; gap += 4) {
+        defect_case c = {.width = W / 2, .height = H / 2, .frames = 16, .ev_gap = gap,
+                         .scene = CASE_STATIC, .defects = 1, .seed = 5};
+        rawfix_lattice placed[5];
+        defect_case_lattice(&c, 0, &placed[3]);
+        for (int k = 0; k < 3; k++) {      /* the same layout, other placements */
+            placed[k] = placed[3];
+            for (uint32_t j = 0; j < placed[k].class_count; j++) {
+                placed[k].class_x[j] = (placed[3].class_x[j] + (k == 0 ? 8 : 0)) % 12;
+                placed[k].class_y[j] = (placed[3].class_y[j] + (k == 1 ? 2 : k == 2 ? 8 : 0)) % 10;
+            }
+        }
+        placed[4] = placed[0];
+        c.prior = placed;
+        c.prior_count = 5;
+        case_score s;
+        assert_int_equal(defect_case_run(&c, &s, NULL), 0);
+        printf("still, gap %d: focus %u of %u, period %ux%u\n", gap, s.focus_found,
+               s.focus_true, s.period_x, s.period_y);
+        assert_int_equal(s.period_x, 12);
+        assert_int_equal(s.focus_found, s.focus_true);
+        c.prior_count = 3;      /* the true placement left out: none is taken */
+        rawfix_map m;
+        assert_int_equal(defect_case_run(&c, &s, &m), 0);
+        for (int k = 0; k < 3; k++)
+            assert_memory_not_equal(&m.lattice, &placed[k], sizeof m.lattice);
+        mp_rawfix_map_free(&m);
+    }
+}
+
 /* The published maps (priors.c): EOS M mv1080 (buffer 1808 wide, 900 rows or more) has four
  * sites per 8x10 cell on buffer rows 459-755; the frame's origin in the buffer moves the
- * classes ((pan_x + 7) & ~7, pan_y & ~1); the 100D's mv1080crop is 12x6; the 5D Mark III and
- * an unknown mode have none. */
+ * classes ((pan_x + 7) & ~7, pan_y & ~1), first as recorded, then moved by 2 to 6 rows and
+ * by 8 columns (the same classes, the box's left edge moved); the 100D's mv1080crop is 12x6;
+ * a 1808 x 727 buffer is mv720 or crop_rec; in every buffer the 650D and 700D have the
+ * EOS M's layouts, the EOS M2 the 100D's, except where a camera has a map of its own (the
+ * EOS M's 1872x1059, the 100D's 2592x1332); the 5D Mark III and an unknown mode have none. */
 static void camera_priors(void **state)
 {
     (void)state;
-    rawfix_lattice l;
-    assert_int_equal(mp_rawfix_prior(0x80000331, 1808, 1190, 0, 0, 1736, 976, &l), 1);
-    assert_int_equal(l.period_x, 8);
-    assert_int_equal(l.period_y, 10);
-    assert_int_equal(l.class_count, 4);
-    assert_int_equal(l.y0, 459);
-    assert_int_equal(l.y1, 756);
-    assert_int_equal(l.x0, 72);
-    assert_int_equal(l.class_x[0], 0);
-    assert_int_equal(l.class_y[0], 0);
-    assert_int_equal(l.class_x[1], 7);
-    assert_int_equal(l.class_y[1], 9);
+    rawfix_lattice l[RAWFIX_MAX_PRIORS];
+    uint32_t n = mp_rawfix_priors(0x80000331, 1808, 1190, 0, 0, 1736, 976, l, RAWFIX_MAX_PRIORS);
+    assert_int_equal(n, 7 * 3);   /* 7 row offsets by 3 column offsets */
+    assert_int_equal(l[0].period_x, 8);
+    assert_int_equal(l[0].period_y, 10);
+    assert_int_equal(l[0].class_count, 4);
+    assert_int_equal(l[0].y0, 459);
+    assert_int_equal(l[0].y1, 756);
+    assert_int_equal(l[0].x0, 72);
+    assert_int_equal(l[0].class_x[0], 0);
+    assert_int_equal(l[0].class_y[0], 0);
+    assert_int_equal(l[0].class_x[1], 7);
+    assert_int_equal(l[0].class_y[1], 9);
+    assert_int_equal(l[1].y0, 461);      /* the window 2 rows higher in the buffer */
+    assert_int_equal(l[1].class_y[1], 1);
     /* pan (76, 41): the frame starts at buffer (80, 40) */
-    assert_int_equal(mp_rawfix_prior(0x80000331, 1808, 1190, 76, 41, 1648, 1000, &l), 1);
-    assert_int_equal(l.x0, 0);
-    assert_int_equal(l.y0, 419);
-    assert_int_equal(l.class_x[1], (7 + 8 - 80 % 8) % 8);
-    assert_int_equal(l.class_y[1], 9);
-    assert_int_equal(l.class_x[2], 3);
-    assert_int_equal(l.class_y[2], 5);
-    assert_int_equal(mp_rawfix_prior(0x80000346, 1872, 1060, 0, 0, 1800, 1000, &l), 1);
-    assert_int_equal(l.period_x, 12);
-    assert_int_equal(l.period_y, 6);
-    assert_int_equal(l.class_count, 4);
-    assert_int_equal(mp_rawfix_prior(0x80000285, 1808, 1190, 0, 0, 1736, 976, &l), 0);
-    assert_int_equal(mp_rawfix_prior(0x80000331, 2000, 1190, 0, 0, 1736, 976, &l), 0);
-    /* a frame below the lattice's rows holds none of it */
-    assert_int_equal(mp_rawfix_prior(0x80000331, 1808, 1190, 0, 800, 1736, 300, &l), 0);
+    n = mp_rawfix_priors(0x80000331, 1808, 1190, 76, 41, 1648, 1000, l, RAWFIX_MAX_PRIORS);
+    assert_true(n >= 7);
+    assert_int_equal(l[0].x0, 0);
+    assert_int_equal(l[0].y0, 419);
+    assert_int_equal(l[0].class_x[1], (7 + 8 - 80 % 8) % 8);
+    assert_int_equal(l[0].class_y[1], 9);
+    assert_int_equal(l[0].class_x[2], 3);
+    assert_int_equal(l[0].class_y[2], 5);
+    n = mp_rawfix_priors(0x80000346, 1872, 1060, 0, 0, 1800, 1000, l, RAWFIX_MAX_PRIORS);
+    assert_true(n > 0);
+    assert_int_equal(l[0].period_x, 12);
+    assert_int_equal(l[0].period_y, 6);
+    assert_int_equal(l[0].class_count, 4);
+    n = mp_rawfix_priors(0x80000355, 1872, 1060, 0, 0, 1800, 1000, l, RAWFIX_MAX_PRIORS);
+    assert_true(n > 0);
+    assert_int_equal(l[0].period_x, 12);
+    /* one sensor, one table: the 650D and 700D get the EOS M's placements in every buffer,
+     * the EOS M2 the 100D's; the EOS M's own 1059-row mv1080crop map is its alone */
+    static const uint32_t buffers[][2] = {{1808, 727}, {1808, 1190}, {1872, 1060},
+                                          {1872, 1059}, {2592, 1108}, {2592, 1332}};
+    for (size_t b = 0; b < sizeof buffers / sizeof *buffers; b++) {
+        rawfix_lattice m[RAWFIX_MAX_PRIORS], other[RAWFIX_MAX_PRIORS];
+        const uint32_t bw = buffers[b][0], bh = buffers[b][1];
+        const uint32_t nm = mp_rawfix_priors(0x80000331, bw, bh, 640, 200, 480, 320, m, 48);
+        assert_true(nm > 0);
+        for (int k = 0; k < 2; k++) {
+            n = mp_rawfix_priors(k ? 0x80000326 : 0x80000301, bw, bh, 640, 200, 480, 320,
+                                 other, 48);
+            assert_int_equal(n, nm);
+            if (bh == 1059)     /* the general mv1080crop: 8 columns off the EOS M's */
+                assert_memory_not_equal(&other[0], &m[0], sizeof *m);
+            else
+                assert_memory_equal(other, m, n * sizeof *m);
+        }
+        const uint32_t nb = mp_rawfix_priors(0x80000346, bw, bh, 640, 200, 480, 320, m, 48);
+        n = mp_rawfix_priors(0x80000355, bw, bh, 640, 200, 480, 320, other, 48);
+        assert_true(nb > 0);
+        if (bh != 1332) {
+            assert_int_equal(n, nb);
+            assert_memory_equal(other, m, n * sizeof *m);
+        } else {
+            assert_int_equal(m[0].class_count, 8);     /* the 100D's own 1332-row map */
+            assert_int_equal(other[0].class_count, 4);
+        }
+    }
+    /* the 700D in a 1808 x 727 buffer: mv720 (8x12) first, then crop_rec (8x10) */
+    n = mp_rawfix_priors(0x80000326, 1808, 727, 640, 200, 480, 320, l, RAWFIX_MAX_PRIORS);
+    assert_int_equal(l[0].period_y, 12);
+    assert_int_equal(l[n - 1].period_y, 10);
+    assert_int_equal(mp_rawfix_priors(0x80000285, 1808, 1190, 0, 0, 1736, 976, l, 8), 0);
+    assert_int_equal(mp_rawfix_priors(0x80000331, 2000, 1190, 0, 0, 1736, 976, l, 8), 0);
+    /* a frame well below the lattice's rows holds none of it */
+    assert_int_equal(mp_rawfix_priors(0x80000331, 1808, 1190, 0, 800, 1736, 300, l, 8), 0);
 }
 
 int main(void)
@@ -693,6 +775,7 @@ int main(void)
         cmocka_unit_test(weak_pixel_in_clipped_highlights),
         cmocka_unit_test(map_does_not_depend_on_frame_order),
         cmocka_unit_test(prior_lattice_checked_against_the_clip),
+        cmocka_unit_test(prior_confirmed_on_a_still_clip),
         cmocka_unit_test(camera_priors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -35,7 +35,7 @@
 #define MP_LEVELS_FORMAT_VERSION 3
 #define MP_LEVELS_MAX_SEGMENTS 4096u
 
-/* What the focus-pixel lattice the camera and mode are known to have (mp_rawfix_prior) did
+/* What the focus-pixel lattice the camera and mode are known to have (mp_rawfix_priors) did
  * for a segment's map. For `info`; not in the sidecar, whose lattice is used whatever its
  * source (read back: MP_PRIOR_NONE). */
 typedef enum mp_lattice_prior {

@@ -168,26 +168,32 @@ void mp_rawfix_measure_at(rawfix_measurement *m, const mp_frame *f, uint32_t x, 
  * empty map. */
 mp_status mp_rawfix_map_build(const rawfix_accum *a, rawfix_map *m, mp_error *err);
 
-/* The focus-pixel lattice the camera (IDNT cameraModel) and video mode (RAWI raw_info
+/* The focus-pixel lattices the camera (IDNT cameraModel) and video mode (RAWI raw_info
  * buffer size, the frame's VIDF pan) are known to have in a width x height frame, from the
- * community's published maps (priors.c): 1 and *out set, else 0 (another camera or mode,
- * or the frame holds none of it). */
-int mp_rawfix_prior(uint32_t camera_model, uint32_t buffer_width, uint32_t buffer_height,
-                    uint32_t pan_x, uint32_t pan_y, uint32_t width, uint32_t height,
-                    rawfix_lattice *out);
+ * community's published maps (priors.c, doc/rawfix.md): each mode that fits the buffer at the
+ * recorded window position and moved by the offsets the recorders' rounding of that position
+ * can make (8 columns, up to 6 rows), most likely first, at most max (RAWFIX_MAX_PRIORS holds
+ * them all). 0: another camera or mode, or the frame holds none of it. */
+#define RAWFIX_MAX_PRIORS 48u
+uint32_t mp_rawfix_priors(uint32_t camera_model, uint32_t buffer_width, uint32_t buffer_height,
+                          uint32_t pan_x, uint32_t pan_y, uint32_t width, uint32_t height,
+                          rawfix_lattice *out, uint32_t max);
 
-/* As mp_rawfix_map_build, with a prior lattice (NULL: none) checked against the clip: when
- * the clip's candidates fill its sites far above chance, it is the map's lattice, complete
- * (also where the clip alone would not show the period); otherwise it is ignored. */
-mp_status mp_rawfix_map_build_prior(const rawfix_accum *a, const rawfix_lattice *prior,
-                                    rawfix_map *m, mp_error *err);
+/* As mp_rawfix_map_build, with prior lattices (count 0: none) checked against the clip
+ * (prior_check.c): of those whose every class stands out of the frame's other cells of the
+ * same period, the one that stands out most is the map's lattice, complete (also where the
+ * clip alone would not show the period), and *chosen (when not NULL) its index; -1 when none
+ * is confirmed, and then the clip's own search runs as without priors. */
+mp_status mp_rawfix_map_build_prior(const rawfix_accum *a, const rawfix_lattice *priors,
+                                    uint32_t count, rawfix_map *m, int *chosen, mp_error *err);
 
 /* As mp_rawfix_map_build_prior, for a reference clip: one the user gives as showing this
  * sensor's defects (a lens-cap clip, or one whose scene moves), so a sample steadily off its
  * neighbours is a defect also where the clip shows no motion, and a lattice found in its
  * pixels is taken. */
-mp_status mp_rawfix_map_build_reference(const rawfix_accum *a, const rawfix_lattice *prior,
-                                        rawfix_map *m, mp_error *err);
+mp_status mp_rawfix_map_build_reference(const rawfix_accum *a, const rawfix_lattice *priors,
+                                        uint32_t count, rawfix_map *m, int *chosen,
+                                        mp_error *err);
 
 /* ---- repairing ---- */
 
