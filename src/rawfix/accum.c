@@ -112,7 +112,7 @@ mp_status mp_rawfix_accum_claim(rawfix_accum *a, const rawfix_measurement *m, ui
     /* a measurement without block sums (none of this size) shows no motion */
     const size_t blocks = (size_t)a->blocks_x * a->blocks_y * RAWFIX_BLOCK_SUMS;
     uint32_t *dst = a->blocks + sample * blocks;
-    if (m->blocks && m->block_count >= blocks && m->width == a->width)
+    if (m->blocks && m->block_count >= blocks)
         memcpy(dst, m->blocks, blocks * sizeof *dst);
     else
         for (size_t i = 0; i < blocks; i++)

@@ -276,6 +276,7 @@ static int block_moves(const rawfix_accum *a, uint32_t j, uint32_t k, uint32_t r
         const uint32_t *b = a->blocks + f * stride + r;
         double all = 0, all_noise = 0;
         const double own = b[((size_t)k * a->blocks_x + j) * RAWFIX_BLOCK_SUMS];
+        const double own_noise = block_noise(a, r, own);
         for (uint32_t v = k - 1; v <= k + 1; v++)
             for (uint32_t u = j - 1; u <= j + 1; u++) {
                 const uint32_t s = b[((size_t)v * a->blocks_x + u) * RAWFIX_BLOCK_SUMS];
@@ -285,12 +286,12 @@ static int block_moves(const rawfix_accum *a, uint32_t j, uint32_t k, uint32_t r
                 all_noise += block_noise(a, r, s);
             }
         /* the sum's sigma is RAWFIX_BLOCK / 2 times a sample's */
-        if (own < MOTION_LEVEL * RAWFIX_BLOCK / 2 * sqrt(block_noise(a, r, own)) || all <= 0)
+        if (own < MOTION_LEVEL * RAWFIX_BLOCK / 2 * sqrt(own_noise) || all <= 0)
             return -1;
         const double t = own / all;
         mean += t;
         sq += t * t;
-        noise += (block_noise(a, r, own) + t * t * all_noise) / (all * all);
+        noise += (own_noise + t * t * all_noise) / (all * all);
         n++;
     }
     if (n < 3)
@@ -387,13 +388,12 @@ static int stuck_at(const rawfix_accum *a, uint32_t x, uint32_t y, uint32_t look
  * independent looks the frames give where the sample is (map_looks.c), not with the number
  * of frames: on a noiseless clip, 16 frames are one look, and a sample off its neighbours
  * in all of them is the scene, not a defect. */
-static uint32_t classify(const rawfix_accum *a, const rawfix_looks *looks, uint32_t min_used,
-                         const uint8_t *moves, int clip_moves, uint8_t *flag, float *rank)
+static void classify(const rawfix_accum *a, const rawfix_looks *looks, uint32_t min_used,
+                     const uint8_t *moves, int clip_moves, uint8_t *flag, float *rank)
 {
     /* far off in most frames where it could be judged: measured, or seen beyond clipping */
     const uint32_t min_judged = a->frames / 4 > 3 ? a->frames / 4 : 3;
     const uint32_t distinct = distinct_frames(a);
-    uint32_t candidates = 0;
     for (uint32_t y = 0; y < a->height; y++)
         for (uint32_t x = 0; x < a->width; x++) {
             const size_t i = (size_t)y * a->width + x;
@@ -447,10 +447,8 @@ static uint32_t classify(const rawfix_accum *a, const rawfix_looks *looks, uint3
              * --shift 1.5, 3 false sites in 4 of 16 frames) */
             int big = looks_here && 2 * judged >= a->frames &&
                       4 * (pos ? far_high : far_low) >= 3 * judged;
-            if ((steady && fabs(z) >= cand) || big) {
+            if ((steady && fabs(z) >= cand) || big)
                 flag[i] = pos ? CAND_POS : CAND_NEG;
-                candidates++;
-            }
             if ((steady && fabs(z) >= strong) || big)
                 flag[i] |= STRONG | (big ? FAR : 0);
             rank[i] = (float)(fabs(z) + 10.0 * (pos ? far_high : far_low) / judged);
@@ -463,12 +461,10 @@ static uint32_t classify(const rawfix_accum *a, const rawfix_looks *looks, uint3
             if ((flag[i] & STRONG) && (clip_moves || moves_around(a, moves, x, y)))
                 flag[i] |= DECISIVE;
             if (used >= min_used && stuck_at(a, x, y, distinct)) {
-                candidates += !(flag[i] & (CAND_POS | CAND_NEG));
                 flag[i] = (zh >= 0 ? CAND_POS : CAND_NEG) | STRONG | FAR | DECISIVE;
                 rank[i] = (float)(fabs(z) + 10.0);
             }
         }
-    return candidates;
 }
 
 /* The candidates whose same-colour neighbours along the row and the column (x +- 2, y +- 2)
