@@ -47,10 +47,12 @@ typedef struct dng_layout {
     int lj92_two_components;        /* MP_DNG_LJ92_2C instead of MP_DNG_LJ92 */
 } dng_layout;
 
-static mp_status check_frame(const mp_frame *f, const mp_sink_params *p, dng_layout *lay,
+/* What the tags and the layout need of a frame: its size, depth, levels and pattern (not
+ * its samples). */
+static mp_status check_shape(const mp_frame *f, const mp_sink_params *p, dng_layout *lay,
                              mp_error *err)
 {
-    if (!f->data || !f->width || !f->height || f->width > MP_FRAME_MAX_DIM ||
+    if (!f->width || !f->height || f->width > MP_FRAME_MAX_DIM ||
         f->height > MP_FRAME_MAX_DIM || (uint64_t)f->width * f->height > MP_FRAME_MAX_PIXELS)
         return mp_error_set(err, MP_ERR_ARG, "frame %u: size %ux%u cannot be written",
                             f->number, f->width, f->height);
@@ -73,6 +75,17 @@ static mp_status check_frame(const mp_frame *f, const mp_sink_params *p, dng_lay
     if (lay->compression == COMPRESSION_LJ92 && (f->height % 2 || f->width % 2))
         return mp_error_set(err, MP_ERR_ARG, "frame %u: LJ92 needs an even size, not %ux%u",
                             f->number, f->width, f->height);
+    return MP_OK;
+}
+
+static mp_status check_frame(const mp_frame *f, const mp_sink_params *p, dng_layout *lay,
+                             mp_error *err)
+{
+    if (!f->data)
+        return mp_error_set(err, MP_ERR_ARG, "frame %u: no samples", f->number);
+    mp_status st = check_shape(f, p, lay, err);
+    if (st != MP_OK)
+        return st;
     if (lay->packed) {
         /* A sample above the depth would corrupt its neighbours once packed (the LJ92
          * encoder checks its input itself). */
@@ -439,6 +452,49 @@ mp_status mp_dng_encode(const mp_frame *f, const mp_frame_meta *m, const mp_sink
     *len = d.header + d.payload;
     free(d.jpeg);
     return MP_OK;
+}
+
+mp_status mp_dng_size(const mp_frame *shape, const mp_frame_meta *m, const mp_sink_params *p,
+                      uint64_t *len, mp_error *err)
+{
+    static const mp_frame_meta no_meta;
+    dng_layout lay = {0};
+    mp_status st = check_shape(shape, p, &lay, err);
+    if (st != MP_OK)
+        return st;
+    if (lay.compression != COMPRESSION_NONE)
+        return mp_error_set(err, MP_ERR_UNSUPPORTED, "frame %u: the size of a compressed DNG "
+                            "is known only once it is made", shape->number);
+    tiff_ifd *ifd = malloc(2 * sizeof *ifd);
+    if (!ifd)
+        return mp_error_set(err, MP_ERR_NOMEM, "frame %u: out of memory", shape->number);
+    st = build_ifds(shape, m ? m : &no_meta, p, &lay, &ifd[0], &ifd[1], err);
+    if (st == MP_OK)
+        *len = 8 + mp_tiff_ifd_size(&ifd[0]) + (ifd[1].count ? mp_tiff_ifd_size(&ifd[1]) : 0) +
+               lay.row_bytes * shape->height;
+    free(ifd);
+    return st;
+}
+
+mp_status mp_dng_encode_into(const mp_frame *f, const mp_frame_meta *m,
+                             const mp_sink_params *p, uint8_t *buf, size_t size, mp_error *err)
+{
+    dng_parts d;
+    mp_status st = parts_make(f, m, p, &d, err);
+    if (st != MP_OK)
+        return st;
+    if (d.header + d.payload != size)
+        st = mp_error_set(err, MP_ERR_RANGE, "frame %u: its DNG has %zu bytes, not the %zu "
+                          "expected", f->number, d.header + d.payload, size);
+    if (st == MP_OK) {
+        memcpy(buf, d.head, d.header);
+        if (d.jpeg)
+            memcpy(buf + d.header, d.jpeg, d.payload);
+        else
+            store_uncompressed(f, &d.lay, buf + d.header);
+    }
+    parts_free(&d);
+    return st;
 }
 
 mp_status mp_dng_write_file(const char *path, const mp_frame *f, const mp_frame_meta *m,

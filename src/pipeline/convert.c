@@ -1,4 +1,5 @@
 #include "pipeline/convert.h"
+#include "job.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -43,97 +44,8 @@ void mp_convert_options_default(mp_convert_options *o)
     mp_develop_params_default(&o->develop);
 }
 
-typedef enum frame_outcome { FRAME_WRITTEN, FRAME_SKIPPED, FRAME_DAMAGED } frame_outcome;
 
-/* One frame in flight: its payload (from the pool's reader) and what the job leaves for the
- * in-order delivery. The pool's slots are the bounded ring of payload buffers. */
-typedef struct slot {
-    uint32_t number;
-    frame_outcome outcome;
-    mlv_payload payload;
-    int payload_read;            /* 0: not read, the reader found a cache entry */
-    mp_error read_error;         /* code: the read's status (MP_ERR_DAMAGED: why it failed) */
-    mp_frame frame;              /* only for sinks that take frames one at a time */
-    mp_frame_meta meta;
-    develop_rgb rgb;             /* RGB sinks that encode in write_rgb (DNxHR) */
-    develop_rgb wide;            /* rgb's picture resampled to square pixels (stretching) */
-    mp_sink_unit *unit;          /* the encoded picture, from sinks that encode on workers */
-} slot;
 
-typedef struct job {
-    const mp_convert_options *o;
-    const mp_format *format;     /* o->format in the format table */
-    const mlv_clip *clip;
-    uint32_t *indices;           /* selected clip indices, ascending */
-    uint32_t *numbers;           /* frame number of every clip index */
-    mp_clip_levels levels;
-    mp_segment *segs;            /* the levels' segments, for lookup by index */
-    rawfix_plan *fixes;          /* each segment's raw repairs */
-    rawfix_dark dark;            /* subtracted first (width 0: none) */
-    mp_defects_from borrowed;    /* --defects-from (count 0: none) */
-    int native;                  /* no dual segment: write the recorded samples */
-    dualiso_options dopt;
-    mp_cache *cache;             /* NULL: no cache */
-    mp_cache_clip_id clip_id;
-    uint64_t *seg_hash;          /* cache settings hash of each segment */
-    atomic_int put_failures;
-    mp_sink *sink;
-    int ordered;                 /* the sink takes one frame at a time, in order */
-    develop_context *dev;        /* sinks that take RGB: how frames are developed */
-    char folder[PATH_MAX];       /* where final frame files land (skip-existing) */
-    mp_sink_params params;
-    develop_params develop;      /* the options' develop params, with grey-world gains */
-    develop_stretch stretch;     /* anamorphic clips to square pixels (out_width 0: none) */
-    uint32_t stretch_top, stretch_left;   /* the picture (active area) in rgb */
-    slot *slots;
-    mp_progress progress;
-    atomic_int output_failed;    /* a sink call failed (not the input) */
-} job;
-
-typedef struct worker {
-    mlv_scratch scratch;         /* DELTA reference (and the frames before, if re-read) */
-    mp_frame raw, out;
-    dualiso_workspace *ws;
-    develop_workspace dev;
-    develop_rgb rgb;             /* the picture a worker encodes itself */
-    develop_rgb wide;            /* rgb resampled to square pixels (stretching) */
-    void *enc;                   /* the worker's encoder (sinks that encode on workers) */
-    int enc_made;                /* mp_sink_encoder_new was called (enc may still be NULL) */
-    mp_cache_scratch cache_scratch;
-} worker;
-
-static mp_status worker_create(void *user, void **ctx, mp_error *err)
-{
-    job *j = user;
-    worker *w = calloc(1, sizeof *w);
-    if (w) {
-        w->scratch.ref_index = -1;
-        if (!j->native && !(w->ws = mp_dualiso_workspace_new())) {
-            free(w);
-            w = NULL;
-        }
-    }
-    if (!w)
-        return mp_error_set(err, MP_ERR_NOMEM, "convert: out of memory for a worker");
-    *ctx = w;
-    return MP_OK;
-}
-
-static void worker_destroy(void *user, void *ctx)
-{
-    job *j = user;
-    worker *w = ctx;
-    mp_sink_encoder_free(j->sink, w->enc);
-    mp_develop_rgb_free(&w->rgb);
-    mp_develop_rgb_free(&w->wide);
-    mp_mlv_scratch_free(&w->scratch);
-    mp_frame_free(&w->raw);
-    mp_frame_free(&w->out);
-    mp_dualiso_workspace_free(w->ws);
-    mp_develop_workspace_free(&w->dev);
-    mp_cache_scratch_free(&w->cache_scratch);
-    free(w);
-}
 
 static int final_file_exists(const job *j, uint32_t number)
 {
@@ -145,18 +57,6 @@ static int final_file_exists(const job *j, uint32_t number)
     return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
 }
 
-/* The cache key of the frame at clip index `index`, when its frame is cached: only
- * reconstructed (dual-ISO) frames are. */
-static int cache_key_of(const job *j, uint32_t index, uint32_t number, mp_cache_key *key)
-{
-    if (!j->cache)
-        return 0;
-    uint32_t k = mp_segment_of_index(j->segs, j->levels.segment_count, index);
-    if (!j->levels.segments[k].levels.is_dual)
-        return 0;
-    *key = (mp_cache_key){j->clip_id.guid, number, j->seg_hash[k]};
-    return 1;
-}
 
 static int cache_entry_exists(const job *j, const mp_cache_key *key)
 {
@@ -167,19 +67,6 @@ static int cache_entry_exists(const job *j, const mp_cache_key *key)
            stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
 }
 
-/* The frame's payload into its slot. A damaged frame is left for its job to report (every
- * intact frame is still written); any other read error is this frame's failure and ends the
- * run. */
-static mp_status read_payload(const job *j, uint32_t index, slot *s, mp_error *err)
-{
-    mp_status st = mp_mlv_read_payload(j->clip, index, &s->payload, &s->read_error);
-    s->read_error.code = st;
-    s->payload_read = 1;
-    if (st == MP_OK || st == MP_ERR_DAMAGED)
-        return MP_OK;
-    *err = s->read_error;
-    return st;
-}
 
 /* The pool's I/O stage: whether the frame is skipped or in the cache, else its payload. An
  * entry found here may still be unusable; the job then reads the payload itself. */
@@ -197,50 +84,12 @@ static mp_status read_one(void *user, uint32_t i, uint32_t slot_index, mp_error 
         return MP_OK;
     }
     mp_cache_key key;
-    if (cache_key_of(j, index, s->number, &key) && cache_entry_exists(j, &key))
+    if (mp_job_cache_key(j, index, s->number, &key) && cache_entry_exists(j, &key))
         return MP_OK;
-    return read_payload(j, index, s, err);
+    return mp_job_read_payload(j, index, s, err);
 }
 
-/* Decodes the slot's payload and reconstructs it into out (native clips: raw is the
- * output). A damaged frame is logged and marked, not an error. */
-static mp_status frame_from_clip(job *j, worker *w, slot *s, uint32_t index, mp_frame *raw,
-                                 mp_frame *out, mp_error *err)
-{
-    mp_error e = s->read_error;
-    mp_status st = e.code;
-    if (st == MP_OK)
-        st = mp_mlv_decode_payload(j->clip, index, &s->payload, raw, &w->scratch, &e);
-    if (st == MP_ERR_DAMAGED) {
-        mp_log(&j->o->log, MP_LOG_WARNING, "frame %u not converted: %s", s->number, e.msg);
-        s->outcome = FRAME_DAMAGED;
-        return MP_OK;
-    }
-    if (st != MP_OK) {
-        *err = e;
-        return st;
-    }
-    uint32_t k = mp_segment_of_index(j->segs, j->levels.segment_count, index);
-    if ((st = mp_rawfix_dark_apply(&j->dark, raw, err)) != MP_OK ||
-        (st = mp_rawfix_apply(&j->fixes[k], raw, err)) != MP_OK || j->native)
-        return st;
-    const dualiso_levels *lv = &j->levels.segments[k].levels;
-    st = lv->is_dual ? mp_dualiso_reconstruct(raw, lv, &j->dopt, w->ws, out, err)
-                     : mp_dualiso_passthrough(raw, lv, out, err);
-    out->number = raw->number;
-    out->timestamp_us = raw->timestamp_us;
-    return st;
-}
 
-/* A failed put costs only speed: logged (the first one), counted, and the run goes on. */
-static void cache_put(job *j, worker *w, const mp_cache_key *key, const mp_frame *f)
-{
-    mp_error e = {0};
-    if (mp_cache_put(j->cache, key, f, &w->cache_scratch, &e) != MP_OK &&
-        atomic_fetch_add(&j->put_failures, 1) == 0)
-        mp_log(&j->o->log, MP_LOG_WARNING, "frame %u not cached (later failures are only "
-               "counted): %s", key->frame, e.msg);
-}
 
 static mp_rgb_frame slot_picture(const job *j, const slot *s)
 {
@@ -281,23 +130,9 @@ static mp_status convert_one(void *user, void *ctx, uint32_t i, uint32_t slot_in
         return mp_error_set(err, st, "%s: frame %u: no index entry", j->o->input, s->number);
     s->meta = (mp_frame_meta){fi.exposure, fi.white_balance};
 
-    mp_cache_key key;
-    int cached = cache_key_of(j, index, s->number, &key), hit = 0;
-    if (cached) {
-        st = mp_cache_get(j->cache, &key, out, &hit, &w->cache_scratch, err);
-        /* The entry the reader saw was unusable (logged) or gone: read the frame now. */
-        if (st == MP_OK && !hit && !s->payload_read)
-            st = read_payload(j, index, s, err);
-        if (st != MP_OK)
-            return st;
-    }
-    if (!hit) {
-        st = frame_from_clip(j, w, s, index, raw, out, err);
-        if (st != MP_OK || s->outcome == FRAME_DAMAGED)
-            return st;
-        if (cached)
-            cache_put(j, w, &key, out);
-    }
+    st = mp_job_frame(j, w, s, index, raw, out, err);
+    if (st != MP_OK || s->outcome == FRAME_DAMAGED)
+        return st;
     if (rgb && j->ordered && !w->enc_made) {
         w->enc_made = 1;
         if ((st = mp_sink_encoder_new(j->sink, &w->enc, err)) != MP_OK) {
@@ -363,83 +198,8 @@ static mp_status deliver_one(void *user, uint32_t i, uint32_t slot_index, mp_err
     return MP_OK;
 }
 
-/* The clip file name without folder and extension: "A001C003.MLV" -> "A001C003". */
-static void clip_name(const char *path, char *out, size_t size)
-{
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    snprintf(out, size, "%s", base);
-    char *dot = strrchr(out, '.');
-    if (dot && dot != out)
-        *dot = 0;
-}
 
-static void fill_params(job *j, const mlv_clip_info *info, uint32_t selected)
-{
-    mp_sink_params *p = &j->params;
-    memset(p, 0, sizeof *p);
-    clip_name(j->o->input, p->clip_name, sizeof p->clip_name);
-    p->meta.raw = info->raw;
-    p->meta.capture = info->capture;
-    p->meta.camera = info->camera;
-    p->meta.lens = info->lens;
-    p->meta.exposure = info->exposure;
-    p->meta.white_balance = info->white_balance;
-    p->meta.wall_clock = info->wall_clock;
-    p->meta.photo = info->photo;
-    p->still = info->container == MLV_CONTAINER_STILL && !info->sequence;
-    p->fps_num = info->fps_num;
-    p->fps_den = info->fps_den;
-    p->fps_override_num = j->o->fps_override_num;
-    p->fps_override_den = j->o->fps_override_den;
-    p->timecode_time_of_day = j->o->timecode_time_of_day;
-    p->timecode_drop_frame = j->o->timecode_drop_frame;
-    p->extension = j->format->sequence ? j->format->extension : NULL;
-    p->storage = j->o->dng_storage == MP_DNG_NATIVE && !j->native ? MP_DNG_16BIT
-                                                                  : j->o->dng_storage;
-    p->naming = j->o->naming;
-    p->resolve_clip_index = j->o->resolve_clip_index;
-    p->one_based = j->o->one_based;
-    p->prores_aw = j->o->prores_aw;
-    p->prores_slice_rc = j->o->prores_slice_rc;
-    p->audio = info->audio;
-    p->audio_start_us = info->audio_start_us;
-    p->video_start_us = info->video_start_us;
-    p->clip_first_frame = info->first_number;
-    if (selected) {
-        p->first_frame = j->numbers[j->indices[0]];
-        p->frame_count = j->numbers[j->indices[selected - 1]] - p->first_frame + 1;
-    }
-    p->overwrite = j->o->overwrite;
-    p->log = j->o->log;
-}
 
-static mp_status load_levels(job *j, const mp_prepass_options *po, mp_error *err)
-{
-    mp_status st;
-    if (j->o->levels_path) {
-        st = mp_clip_levels_read(j->o->levels_path, &j->levels, err);
-        if (st == MP_OK)
-            st = mp_clip_levels_match(&j->levels, j->clip, po, j->o->levels_path, err);
-    } else {
-        st = mp_defects_from_prepass(j->clip, po, &j->borrowed, j->o->tool, &j->levels, err);
-    }
-    if (st != MP_OK)
-        return st;
-    j->segs = malloc(j->levels.segment_count * sizeof *j->segs);
-    j->fixes = calloc(j->levels.segment_count, sizeof *j->fixes);
-    if (!j->segs || !j->fixes)
-        return mp_error_set(err, MP_ERR_NOMEM, "convert: out of memory");
-    j->native = 1;
-    for (uint32_t k = 0; k < j->levels.segment_count && st == MP_OK; k++) {
-        const mp_levels_segment *ls = &j->levels.segments[k];
-        j->segs[k] = (mp_segment){ls->first_index, ls->frame_count};
-        if (ls->levels.is_dual)
-            j->native = 0;
-        st = mp_rawfix_plan_make(&ls->fix, j->o->raw_fixes, ls->levels.is_dual, &j->fixes[k], err);
-    }
-    return st;
-}
 
 /* Writes the clip's audio (trimmed to the exported frames by the sink) as a WAV. */
 static mp_status write_audio(job *j, const mlv_clip_info *info, const char *wav_name,
@@ -475,17 +235,10 @@ static mp_status write_audio(job *j, const mlv_clip_info *info, const char *wav_
     return st;
 }
 
-/* 1 when the run writes a WAV beside the frames. */
-static int writes_wav(const job *j, const mlv_clip_info *info, uint32_t selected)
-{
-    int whole = selected == info->frame_count;
-    return info->audio.present && info->audio_bytes && j->format->audio == MP_AUDIO_BESIDE &&
-           j->o->audio != 0 && (j->o->audio > 0 || whole) && selected;
-}
 
 static mp_status maybe_audio(job *j, const mlv_clip_info *info, uint32_t selected, mp_error *err)
 {
-    if (!writes_wav(j, info, selected))
+    if (!mp_job_writes_wav(j, selected))
         return MP_OK;
     char name[MP_NAME_MAX], path[PATH_MAX];
     struct stat sb;
@@ -498,22 +251,6 @@ static mp_status maybe_audio(job *j, const mlv_clip_info *info, uint32_t selecte
     return write_audio(j, info, path, err);
 }
 
-/* Drop-frame codes exist only at 29.97 and 59.94: refused before any file is written rather
- * than on every frame. */
-static mp_status check_drop_frame(const job *j, mp_error *err)
-{
-    mp_rational fps;
-    if (!j->params.timecode_drop_frame)
-        return MP_OK;
-    mp_status st = mp_sink_fps(&j->params, &fps, err);
-    if (st != MP_OK)
-        return st;
-    if (fps.den != 1001 || (fps.num != 30000 && fps.num != 60000))
-        return mp_error_set(err, MP_ERR_ARG, "%s: drop-frame time code needs 30000/1001 or "
-                            "60000/1001 fps, not %d/%d", j->o->input, (int)fps.num,
-                            (int)fps.den);
-    return MP_OK;
-}
 
 /* Grey-world gains from WB_SAMPLES frames spread over the whole clip, decoded and
  * reconstructed as the run does, pooled in clip order on one thread: the same gains for any
@@ -547,7 +284,7 @@ static mp_status grey_world_gains(job *j, const mlv_clip_info *info, float gains
     uint32_t n = mp_sample_offsets(info->frame_count, WB_SAMPLES, offsets);
     develop_grey_world acc = {{0, 0, 0}, 0};
     void *ctx = NULL;
-    mp_status st = worker_create(j, &ctx, err);
+    mp_status st = mp_job_worker_create(j, &ctx, err);
     if (st != MP_OK)
         return st;
     worker *w = ctx;
@@ -556,38 +293,30 @@ static mp_status grey_world_gains(job *j, const mlv_clip_info *info, float gains
     for (uint32_t i = 0; i < n && st == MP_OK; i++) {
         s.number = j->numbers[offsets[i]];
         s.outcome = FRAME_WRITTEN;
-        st = read_payload(j, offsets[i], &s, err);
+        st = mp_job_read_payload(j, offsets[i], &s, err);
         if (st == MP_OK)
-            st = frame_from_clip(j, w, &s, offsets[i], &w->raw, j->native ? &w->raw : &w->out,
-                                 err);
+            st = mp_job_decode(j, w, &s, offsets[i], &w->raw, j->native ? &w->raw : &w->out, err);
         if (st == MP_OK && s.outcome == FRAME_WRITTEN)
             st = mp_develop_grey_world_add(&acc, j->native ? &w->raw : &w->out, err);
     }
     mp_mlv_payload_free(&s.payload);
-    worker_destroy(j, w);
+    mp_job_worker_destroy(j, w);
     if (st == MP_OK && (st = mp_develop_grey_world_gains(&acc, gains, err)) != MP_OK)
         mp_error_set(err, st, "%s: --wb auto: no unclipped light in %u sampled frames",
                      j->o->input, n);
     return st;
 }
 
-static mp_status read_clip_audio(void *opaque, uint64_t offset, void *buf, size_t bytes,
-                                 mp_error *err)
-{
-    const mlv_clip *clip = opaque;
-    return mp_mlv_read_audio(clip, offset, buf, bytes, err);
-}
 
 /* Temporaries of killed runs for the files this run writes go first (logged). */
-static mp_status sweep_stale(job *j, const mlv_clip_info *info, uint32_t selected,
-                             mp_error *err)
+static mp_status sweep_stale(job *j, uint32_t selected, mp_error *err)
 {
     const mp_convert_options *o = j->o;
     uint32_t removed = 0;
     mp_status st = MP_OK;
     if (j->format->sequence)
         st = mp_stale_sweep_sequence(j->folder, &j->params, j->indices, j->numbers, selected,
-                                     writes_wav(j, info, selected), &removed, err);
+                                     mp_job_writes_wav(j, selected), &removed, err);
     else if (j->format->extension && o->output && o->output[0] && strcmp(o->output, "-"))
         removed = mp_stale_sweep_file(o->output);
     if (removed)
@@ -649,7 +378,7 @@ static mp_status open_output(job *j, const mlv_clip_info *info, uint32_t selecte
         p->curve = j->develop.curve;
         p->threads = o->threads ? o->threads : mp_pool_cpu_count();
         p->audio_bytes = o->audio != 0 ? info->audio_bytes : 0;
-        p->read_audio = read_clip_audio;
+        p->read_audio = mp_job_read_audio;
         p->audio_opaque = (void *)j->clip;
         /* as-shot = the neutral the DNGs carry (Magic Lantern's WBAL convention) */
         mp_color_calib cal;
@@ -658,7 +387,7 @@ static mp_status open_output(job *j, const mlv_clip_info *info, uint32_t selecte
         int as_shot = mp_wb_as_shot_neutral(&info->white_balance, &cal, neutral);
         st = mp_develop_context_create(&j->develop, &info->raw, as_shot ? neutral : NULL,
                                        &j->dev, err);
-        if (st != MP_OK || (st = sweep_stale(j, info, selected, err)) != MP_OK ||
+        if (st != MP_OK || (st = sweep_stale(j, selected, err)) != MP_OK ||
             (st = stretch_or_tag(j, info, err)) != MP_OK)
             return st;
     }
@@ -667,7 +396,7 @@ static mp_status open_output(job *j, const mlv_clip_info *info, uint32_t selecte
         mp_name_folder(&j->params, name);
         if ((st = mp_naming_check(&j->params, err)) != MP_OK ||
             (st = mp_path_join(j->folder, sizeof j->folder, o->output, name, err)) != MP_OK ||
-            (st = sweep_stale(j, info, selected, err)) != MP_OK ||
+            (st = sweep_stale(j, selected, err)) != MP_OK ||
             (st = maybe_audio(j, info, selected, err)) != MP_OK)
             return st;
     }
@@ -698,7 +427,7 @@ static mp_status run_frames(job *j, uint32_t selected, mp_convert_result *res, m
         }
         j->o->progress(j->o->progress_opaque, &ev);
     }
-    mp_pool_callbacks cb = {j, worker_create, worker_destroy, convert_one, deliver_one};
+    mp_pool_callbacks cb = {j, mp_job_worker_create, mp_job_worker_destroy, convert_one, deliver_one};
     uint32_t finished = 0;
     mp_status st = mp_pool_run_with_reader(selected, &po, &cb, read_one, &finished, err);
     if (st == MP_ERR_INTERRUPTED && j->format->sequence)
@@ -722,28 +451,6 @@ static mp_status run_frames(job *j, uint32_t selected, mp_convert_result *res, m
     return st;
 }
 
-/* Opens the cache and hashes each segment's settings, when the clip has frames to cache. */
-static mp_status open_cache(job *j, mp_error *err)
-{
-    if (!j->o->cache_dir || j->native)
-        return MP_OK;
-    mp_status st = mp_cache_clip_identify(j->clip, &j->clip_id, err);
-    if (st != MP_OK)
-        return st;
-    j->seg_hash = malloc(j->levels.segment_count * sizeof *j->seg_hash);
-    if (!j->seg_hash)
-        return mp_error_set(err, MP_ERR_NOMEM, "convert: out of memory");
-    for (uint32_t k = 0; k < j->levels.segment_count; k++)
-        j->seg_hash[k] = mp_cache_segment_hash(j->o->tool, &j->clip_id,
-                                               &j->levels.segments[k].levels, &j->dopt,
-                                               &j->fixes[k], mp_dark_hash(&j->dark));
-    mp_cache_options co;
-    mp_cache_options_default(&co);
-    co.log = j->o->log;
-    if ((st = mp_cache_open(&j->cache, j->o->cache_dir, &co, err)) != MP_OK)
-        atomic_store(&j->output_failed, 1);   /* a folder we cannot write, like -o's */
-    return st;
-}
 
 static void cache_summary(job *j, mp_convert_result *res)
 {
@@ -765,63 +472,10 @@ static mp_status convert_clip(job *j, mp_convert_result *res, mp_error *err)
 {
     const mp_convert_options *o = j->o;
     const mlv_clip_info *info = mp_mlv_clip_get_info(j->clip);
-    /* The reader has logged each damage entry while indexing. */
-    if (!info->frame_count)
-        return mp_error_set(err, MP_ERR_FORMAT, "%s: no frame in the clip", o->input);
-    uint32_t *numbers = malloc((info->frame_count ? info->frame_count : 1) * sizeof *numbers);
-    if (!numbers)
-        return mp_error_set(err, MP_ERR_NOMEM, "convert: out of memory");
-    j->numbers = numbers;
-    mp_status st = MP_OK;
-    for (uint32_t i = 0; i < info->frame_count && st == MP_OK; i++) {
-        mlv_frame_info fi;
-        st = mp_mlv_frame_info_get(j->clip, i, &fi);
-        numbers[i] = fi.number;
-    }
-    if (st != MP_OK)
-        return mp_error_set(err, st, "%s: frame index unreadable", o->input);
-
-    mp_frame_spec spec;
-    uint32_t *indices = NULL, selected = 0;
-    if ((st = mp_frame_spec_parse(o->frames, &spec, err)) != MP_OK ||
-        (st = mp_frame_spec_select(&spec, numbers, info->frame_count, &o->log, &indices,
-                                   &selected, err)) != MP_OK)
-        return st;
-    j->indices = indices;
+    uint32_t selected = 0;
+    mp_status st = mp_job_index(j, &selected, err);
     res->selected = selected;
-    if (j->format->input == MP_INPUT_RGB && !j->format->sequence &&
-        (spec.count > 1 || (spec.count && spec.terms[0].step > 1)))
-        return mp_error_set(err, MP_ERR_ARG, "--frames: a movie takes one range without step "
-                            "(A-B, A-, -B or N)");
-    if (!selected)
-        mp_log(&o->log, MP_LOG_WARNING, "%s: --frames %s selects no recorded frame", o->input,
-               o->frames ? o->frames : "");
-
-    mp_prepass_options po;
-    mp_prepass_options_default(&po);
-    po.threads = o->threads;
-    po.cancel = o->cancel;
-    po.log = o->log;
-    po.force_phase = o->force_phase;
-    po.progress = o->progress;
-    po.progress_opaque = o->progress_opaque;
-    po.no_defects = !o->raw_fixes;
-    if (o->dark_path) {
-        if ((st = mp_dark_load(o->dark_path, j->clip, o->cancel, &o->log, &j->dark, err)))
-            return st;
-        po.dark = &j->dark;
-    }
-    if (o->defects_from && (o->raw_fixes & (RAWFIX_FOCUS | RAWFIX_BAD))) {
-        if ((st = mp_defects_from_load(o->defects_from, &po, &j->borrowed, err)))
-            return st;
-    }
-    mp_dualiso_options_default(&j->dopt);
-    j->dopt.chroma_smooth = o->chroma_smooth;
-    if ((st = load_levels(j, &po, err)) != MP_OK || (st = open_cache(j, err)) != MP_OK)
-        return st;
-
-    fill_params(j, info, selected);
-    if ((st = check_drop_frame(j, err)) != MP_OK)
+    if (st != MP_OK || (st = mp_job_analyse(j, err)) != MP_OK)
         return st;
     j->develop = o->develop;
     if (o->wb_grey_world && j->format->input == MP_INPUT_RGB && selected) {
@@ -942,19 +596,9 @@ mp_status mp_convert(const mp_convert_options *o, mp_convert_result *res, mp_err
         o->progress(o->progress_opaque, &ev);
     }
     mp_sink_abort(j.sink);
-    for (uint32_t k = 0; j.fixes && k < j.levels.segment_count; k++)
-        mp_rawfix_plan_free(&j.fixes[k]);
-    free(j.fixes);
-    mp_rawfix_dark_free(&j.dark);
-    mp_defects_from_free(&j.borrowed);
     mp_develop_stretch_free(&j.stretch);
     mp_develop_context_free(j.dev);
-    mp_clip_levels_free(&j.levels);
-    mp_cache_close(j.cache);
-    free(j.seg_hash);
-    free(j.segs);
-    free(j.indices);
-    free(j.numbers);
+    mp_job_free(&j);
     mp_mlv_clip_close(clip);
     return st;
 }

@@ -40,4 +40,11 @@ mp_status mp_wav_check_format(const mp_audio_format *a, mp_error *err);
 size_t mp_wav_header(const mp_sink_params *p, mp_rational fps, uint64_t data_bytes,
                      uint8_t *out);
 
+/* The WAV file the "wav" sink writes from all of params.audio_bytes of PCM (read through
+ * params.read_audio), for params.frame_count frames: its exact size, and n of its bytes from
+ * offset into buf (wav_file.c; for readers that want a part without the file). */
+mp_status mp_wav_file_size(const mp_sink_params *p, uint64_t *size, mp_error *err);
+mp_status mp_wav_file_read(const mp_sink_params *p, uint64_t offset, uint8_t *buf, size_t n,
+                           mp_error *err);
+
 #endif
