@@ -13,7 +13,7 @@
  *         fprintf(stderr, "%s\n", err.message);
  *
  * clip.h: open a clip, its metadata, its frames. convert.h: convert, analyze, join.
- * plan.h: render-farm jobs.
+ * plan.h: render-farm jobs. frames.h: the files of a DNG sequence made on demand.
  * report.h: an HTML page and JSON numbers that show clips at a glance.
  * common.h: status codes, errors, logging, progress. version.h: the API version. */
 #ifndef MLVPIPE_H
@@ -22,6 +22,7 @@
 #include "mlvpipe/clip.h"
 #include "mlvpipe/common.h"
 #include "mlvpipe/convert.h"
+#include "mlvpipe/frames.h"
 #include "mlvpipe/plan.h"
 #include "mlvpipe/report.h"
 #include "mlvpipe/version.h"

@@ -108,6 +108,59 @@ static const char *movie_refusal(const mlvpipe_movie_settings *m, const char *fo
     return NULL;
 }
 
+void mp_api_convert_options(const mlvpipe_convert_settings *s, mp_convert_options *o)
+{
+    o->input = s->input;
+    o->output = s->output;
+    if (s->format)
+        o->format = s->format;
+    o->frames = s->frames;
+    o->threads = s->threads;
+    o->levels_path = s->levels_path;
+    o->skip_existing = s->skip_existing;
+    o->overwrite = s->overwrite;
+    o->audio = s->audio;
+    o->force_phase = s->force_phase;
+    o->chroma_smooth = s->chroma_smooth;
+    o->raw_fixes = (s->no_focus_pixels ? 0u : RAWFIX_FOCUS) | (s->no_bad_pixels ? 0u : RAWFIX_BAD) |
+                  (s->no_stripes ? 0u : RAWFIX_STRIPES);
+    if (s->fast)
+        o->develop.demosaic = DEVELOP_DEMOSAIC_BILINEAR;
+    o->develop.gamut = (mp_gamut)s->gamut;
+    o->develop.curve = (mp_curve)s->curve;
+    o->develop.exposure_ev = s->exposure_ev;
+    o->develop.highlight = s->highlights == MLVPIPE_HIGHLIGHTS_CLIP ? DEVELOP_HIGHLIGHT_CLIP
+                          : s->highlights == MLVPIPE_HIGHLIGHTS_RECONSTRUCT
+                              ? DEVELOP_HIGHLIGHT_RECONSTRUCT
+                              : DEVELOP_HIGHLIGHT_BLEND;
+    switch (s->wb) {
+    case MLVPIPE_WB_AS_SHOT: o->develop.wb = DEVELOP_WB_AS_SHOT; break;
+    case MLVPIPE_WB_DAYLIGHT: o->develop.wb = DEVELOP_WB_DAYLIGHT; break;
+    case MLVPIPE_WB_GREY_WORLD: o->wb_grey_world = 1; break;
+    case MLVPIPE_WB_CUSTOM:
+        o->develop.wb = DEVELOP_WB_CUSTOM;
+        for (int c = 0; c < 3; c++)
+            o->develop.wb_gains[c] = s->wb_gains[c];
+        break;
+    case MLVPIPE_WB_KELVIN: o->wb_kelvin = s->wb_kelvin; break;
+    }
+    o->dng_storage = (mp_dng_storage)s->dng_storage;
+    o->naming = (mp_naming)s->naming;
+    o->resolve_clip_index = s->resolve_clip_index;
+    o->one_based = s->one_based;
+    o->fps_override_num = s->fps_num;
+    o->fps_override_den = s->fps_den;
+    o->timecode_time_of_day = s->timecode_time_of_day;
+    o->timecode_drop_frame = s->timecode_drop_frame;
+    o->cache_dir = s->cache_dir;
+    o->dark_path = s->dark;
+    o->defects_from = s->defects_from;
+    o->no_stretch = s->no_stretch;
+    o->tool = s->tool ? s->tool : DEFAULT_TOOL;
+    o->cancel = s->cancel;
+    o->log = mp_api_logger(&s->log);
+}
+
 static mlvpipe_status convert_movie(const mlvpipe_convert_settings *s,
                                     const mlvpipe_movie_settings *m,
                                     mlvpipe_convert_result *result, mlvpipe_error *err)
@@ -126,55 +179,7 @@ static mlvpipe_status convert_movie(const mlvpipe_convert_settings *s,
     }
     o.prores_aw = m->prores_encoder == MLVPIPE_PRORES_AW;
     o.prores_slice_rc = m->prores_encoder == MLVPIPE_PRORES_KS_SLICE;
-    o.input = s->input;
-    o.output = s->output;
-    if (s->format)
-        o.format = s->format;
-    o.frames = s->frames;
-    o.threads = s->threads;
-    o.levels_path = s->levels_path;
-    o.skip_existing = s->skip_existing;
-    o.overwrite = s->overwrite;
-    o.audio = s->audio;
-    o.force_phase = s->force_phase;
-    o.chroma_smooth = s->chroma_smooth;
-    o.raw_fixes = (s->no_focus_pixels ? 0u : RAWFIX_FOCUS) | (s->no_bad_pixels ? 0u : RAWFIX_BAD) |
-                  (s->no_stripes ? 0u : RAWFIX_STRIPES);
-    if (s->fast)
-        o.develop.demosaic = DEVELOP_DEMOSAIC_BILINEAR;
-    o.develop.gamut = (mp_gamut)s->gamut;
-    o.develop.curve = (mp_curve)s->curve;
-    o.develop.exposure_ev = s->exposure_ev;
-    o.develop.highlight = s->highlights == MLVPIPE_HIGHLIGHTS_CLIP ? DEVELOP_HIGHLIGHT_CLIP
-                          : s->highlights == MLVPIPE_HIGHLIGHTS_RECONSTRUCT
-                              ? DEVELOP_HIGHLIGHT_RECONSTRUCT
-                              : DEVELOP_HIGHLIGHT_BLEND;
-    switch (s->wb) {
-    case MLVPIPE_WB_AS_SHOT: o.develop.wb = DEVELOP_WB_AS_SHOT; break;
-    case MLVPIPE_WB_DAYLIGHT: o.develop.wb = DEVELOP_WB_DAYLIGHT; break;
-    case MLVPIPE_WB_GREY_WORLD: o.wb_grey_world = 1; break;
-    case MLVPIPE_WB_CUSTOM:
-        o.develop.wb = DEVELOP_WB_CUSTOM;
-        for (int c = 0; c < 3; c++)
-            o.develop.wb_gains[c] = s->wb_gains[c];
-        break;
-    case MLVPIPE_WB_KELVIN: o.wb_kelvin = s->wb_kelvin; break;
-    }
-    o.dng_storage = (mp_dng_storage)s->dng_storage;
-    o.naming = (mp_naming)s->naming;
-    o.resolve_clip_index = s->resolve_clip_index;
-    o.one_based = s->one_based;
-    o.fps_override_num = s->fps_num;
-    o.fps_override_den = s->fps_den;
-    o.timecode_time_of_day = s->timecode_time_of_day;
-    o.timecode_drop_frame = s->timecode_drop_frame;
-    o.cache_dir = s->cache_dir;
-    o.dark_path = s->dark;
-    o.defects_from = s->defects_from;
-    o.no_stretch = s->no_stretch;
-    o.tool = s->tool ? s->tool : DEFAULT_TOOL;
-    o.cancel = s->cancel;
-    o.log = mp_api_logger(&s->log);
+    mp_api_convert_options(s, &o);
     progress_relay relay = {s->progress, s->progress_opaque};
     if (s->progress) {
         o.progress = relay_progress;

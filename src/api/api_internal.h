@@ -9,6 +9,7 @@
 #include "common/json.h"
 #include "common/mp_status.h"
 #include "engine/progress.h"
+#include "pipeline/convert.h"
 #include "reader/mlv_reader.h"
 
 struct mlvpipe_clip {
@@ -45,5 +46,9 @@ mlvpipe_status mp_api_settings_in(void *full, size_t full_size, const void *give
 /* The defaults (full) into the caller's struct of size bytes; members of a newer header this
  * library does not know get zero. */
 void mp_api_settings_out(void *given, size_t size, const void *full, size_t full_size);
+
+/* The convert options of public settings (all but the movie settings and the progress
+ * relay); the logger points at s->log, which must outlive o. */
+void mp_api_convert_options(const mlvpipe_convert_settings *s, mp_convert_options *o);
 
 #endif

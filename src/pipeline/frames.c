@@ -119,6 +119,11 @@ uint32_t mp_frames_count(const mp_frames *f)
     return f->frame_items + (f->wav ? 1 : 0);
 }
 
+int mp_frames_is_audio(const mp_frames *f, uint32_t item)
+{
+    return f->wav && item == f->frame_items;
+}
+
 void mp_frames_folder(const mp_frames *f, char *out)
 {
     mp_name_folder(&f->j.params, out);

@@ -73,5 +73,6 @@ int cmd_convert(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_join(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_mount(int argc, char **argv);
 
 #endif

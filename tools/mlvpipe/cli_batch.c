@@ -37,8 +37,7 @@ static int add(cli_clips *c, char *path)
     return 1;
 }
 
-/* The clips in folder dir, sorted by name; how many (-1: out of memory). */
-static int add_folder(cli_clips *c, const char *dir)
+int cli_clips_add_folder(cli_clips *c, const char *dir)
 {
     struct dirent **list;
     int n = scandir(dir, &list, clip_entry, alphasort);
@@ -80,7 +79,7 @@ int cli_clips_collect(const char *command, char *const *operands, int count, int
         int n = 1;
         if (!sequence && !stat(operands[i], &sb) && S_ISDIR(sb.st_mode)) {
             out->batch = 1;
-            n = add_folder(out, operands[i]);
+            n = cli_clips_add_folder(out, operands[i]);
         } else if (!add(out, strdup(operands[i]))) {
             n = -1;
         }

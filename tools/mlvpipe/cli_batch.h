@@ -17,6 +17,9 @@ typedef struct cli_clips {
 int cli_clips_collect(const char *command, char *const *operands, int count, int sequence,
                       cli_clips *out);
 void cli_clips_free(cli_clips *c);
+/* Adds the clips of folder dir (as a folder operand: its .MLV, .RAW, .CR2 and .DNG files),
+ * sorted by name: how many, 0 for a folder that cannot be listed, -1 out of memory. */
+int cli_clips_add_folder(cli_clips *c, const char *dir);
 
 /* Warns when the batch is at least three photos of one folder and one extension numbered in a
  * row (IMG_0001.CR2, IMG_0002.CR2, ...): a timelapse converted photo by photo flickers;

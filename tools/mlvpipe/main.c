@@ -19,6 +19,7 @@ static const struct command {
     {"join", cmd_join, "join movie segments of farm chunks without re-encoding", 1},
     {"report", cmd_report, "an HTML page (and JSON) showing clips at a glance before grading",
      1},
+    {"mount", cmd_mount, "a folder of clips as folders of DNG frames made on read (FUSE)", 0},
 };
 
 static void usage(FILE *out)

@@ -27,6 +27,8 @@ mp_status mp_frames_open(mp_frames **out, const mp_convert_options *o,
 void mp_frames_close(mp_frames *f);
 
 uint32_t mp_frames_count(const mp_frames *f);
+/* 1 when item i is the WAV (the last item), 0 for a frame. */
+int mp_frames_is_audio(const mp_frames *f, uint32_t item);
 /* The sequence folder's name and item i's file name (MP_NAME_MAX bytes, encode/naming.h). */
 void mp_frames_folder(const mp_frames *f, char *out);
 void mp_frames_name(const mp_frames *f, uint32_t item, char *out);
