@@ -213,6 +213,21 @@ static mp_status levels_cache_path(const job *j, const mp_prepass_options *po, c
     return MP_OK;
 }
 
+/* dir and the folders above it that are missing (a first run makes ~/.cache/mlvpipe). */
+static mp_status make_dirs(const char *dir, mp_error *err)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s", dir);
+    for (char *slash = strchr(path + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+        *slash = 0;
+        mp_status st = mp_make_dir(path, err);
+        *slash = '/';
+        if (st != MP_OK)
+            return st;
+    }
+    return mp_make_dir(path, err);
+}
+
 /* Levels from the cache when an entry matches the clip, else the pre-pass, whose result is
  * then stored (a failed store costs only time: logged). */
 static mp_status levels_cached(job *j, const mp_prepass_options *po, mp_error *err)
@@ -233,7 +248,7 @@ static mp_status levels_cached(job *j, const mp_prepass_options *po, mp_error *e
     if (st != MP_OK)
         return st;
     snprintf(dir, sizeof dir, "%s/levels", j->levels_cache);
-    if (mp_make_dir(j->levels_cache, &e) != MP_OK || mp_make_dir(dir, &e) != MP_OK ||
+    if (make_dirs(dir, &e) != MP_OK ||
         mp_clip_levels_write(path, &j->levels, 1, &e) != MP_OK)
         mp_log(&j->o->log, MP_LOG_WARNING, "levels not cached: %s", e.msg);
     return MP_OK;

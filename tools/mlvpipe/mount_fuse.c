@@ -136,8 +136,8 @@ static int op_read(const char *path, char *buf, size_t size, off_t offset,
     (void)fi;
     mount_node n;
     int rc = mount_fs_lookup(tree, path, &n);
-    if (rc)
-        return rc;
+    if (rc)   /* an open file that went (a frame found damaged, a clip refused late) */
+        return -EIO;
     if (offset < 0)
         return -EINVAL;
     ssize_t got = mount_fs_read(tree, &n, buf, size, (uint64_t)offset);
