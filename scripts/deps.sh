@@ -4,7 +4,8 @@
 set -euo pipefail
 want=${1:-build}
 build_pkgs="build-essential meson ninja-build pkg-config clang lld
-  libavcodec-dev libavformat-dev libavutil-dev liblz4-dev liblzma-dev libcmocka-dev libraw-dev"
+  libavcodec-dev libavformat-dev libavutil-dev liblz4-dev liblzma-dev libcmocka-dev libraw-dev
+  libfuse3-dev"
 # darktable + rawtherapee: outside DNG readers for tests/e2e/encode_darktable_rawtherapee.sh
 # (44 packages, 45 MB download, 230 MB installed; about 8 s to install from a warm apt cache).
 test_pkgs="ffmpeg dcraw libraw-bin libimage-exiftool-perl python3 llvm libclang-rt-14-dev
@@ -25,6 +26,9 @@ test_pkgs="$test_pkgs openexr libtiff-tools"
 test_pkgs="$test_pkgs chromium"
 # strace: tests/e2e/robust_signals.sh checks that the signal handlers come first in main().
 test_pkgs="$test_pkgs strace"
+# fuse3 (fusermount3, libfuse3.so.3 loaded by `mlvpipe mount`): tests/e2e/mount.sh mounts clips
+# (it needs /dev/fuse, and skips without it).
+test_pkgs="$test_pkgs fuse3"
 # The arm64 C library and GCC runtime, and qemu-user: tests/checkasm/cross_arm64.sh cross-builds
 # the kernel modules and checkasm with clang and lld (cross/aarch64-linux-gnu-clang.txt) and
 # runs them under qemu-aarch64. 16 packages, 25 MB download, 141 MB installed (qemu-user 97),
