@@ -5,7 +5,9 @@ usage: mount_reader.py REF MNT [--readers N] [--random N] [--seed S]
   Every file under REF must be under MNT with the same bytes and a stat size equal to the
   bytes read. --readers N: N threads read every file at once, each in another order (whole
   files, 64 KiB at a time). --random N: then N reads of random length at random offsets of
-  random files, each compared. Prints one line of figures; exit 1 on any difference.
+  random files, each compared. --split: the readers share the files instead (reader k reads
+  files k, k+N, k+2N ... in order, as a player decoding frames in parallel does). Prints one
+  line of figures; exit 1 on any difference.
 """
 import argparse
 import os
@@ -42,6 +44,7 @@ def main():
     ap.add_argument("--readers", type=int, default=1)
     ap.add_argument("--random", type=int, default=0)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--split", action="store_true")
     ap.add_argument("--no-compare", action="store_true",
                     help="read through the mount only (timing), compare nothing")
     a = ap.parse_args()
@@ -52,7 +55,10 @@ def main():
     errors = []
 
     def reader(k):
-        order = names[:] if k == 0 else random.Random(a.seed + k).sample(names, len(names))
+        if a.split:
+            order = names[k::a.readers]
+        else:
+            order = names[:] if k == 0 else random.Random(a.seed + k).sample(names, len(names))
         for rel in order:
             path = os.path.join(a.mnt, rel)
             try:

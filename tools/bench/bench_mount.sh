@@ -3,6 +3,8 @@
 # readers at once against `mlvpipe convert` writing the same files (analysis included in
 # both: a fresh levels cache), the first frame of an analysed clip after a remount, the mount
 # process's peak memory with the default cache, and 1000 random reads checked byte by byte.
+# The two readers share the clip's files as a player decoding frames in parallel does
+# (mount_reader.py --split: reader k reads files k, k+2, ...).
 # Runs A B A B (convert, mount) so that others' load hits both alike.
 # usage: bench_mount.sh BUILD_DIR CLIP WORK_DIR [ROUNDS]
 set -u
@@ -31,7 +33,7 @@ for r in $(seq 1 "$rounds"); do
     export XDG_CACHE_HOME=$work/xdg.$r   # a fresh levels cache: the analysis is included
     mount_fg "$work/mount.$r"
     start=$(date +%s.%N)
-    python3 "$reader" "$work/conv" "$mnt" --readers 2 --no-compare >"$work/read.$r"
+    python3 "$reader" "$work/conv" "$mnt" --readers 2 --split --no-compare >"$work/read.$r"
     end=$(date +%s.%N)
     fusermount3 -u "$mnt"; wait "$mpid"
     echo "mount    round $r: user sys wall peakKiB = $(cat "$work/mount.$r");" \

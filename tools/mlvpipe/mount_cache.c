@@ -2,8 +2,9 @@
  * readers (who copy the part they asked for) and the prefetch threads (who render what a
  * sequential reader will ask for next). A frame is rendered once however many readers want
  * it at the same time: the others wait for it, at most MOUNT_WAIT_S. At most `threads`
- * renders run at once, which bounds the library's per-render memory as the LRU bounds the
- * frames'. */
+ * renders for readers and `threads` for prefetch run at once, which bounds the library's
+ * per-render memory as the LRU bounds the frames', and a reader never waits for the
+ * prefetch of frames it did not ask for. */
 #include "mount.h"
 
 #include <errno.h>
@@ -43,7 +44,7 @@ struct mount_cache {
     pthread_cond_t work;         /* a prefetch request came, or stop */
     entry *head, *tail;
     uint64_t bytes, limit;
-    uint32_t rendering, max_rendering;
+    uint32_t rendering[2], max_rendering;   /* renders under way: [0] readers, [1] prefetch */
     request queue[QUEUE_MAX];
     uint32_t queue_first, queue_count;
     pthread_t *threads;
@@ -98,13 +99,14 @@ static void evict(mount_cache *c)
     }
 }
 
-/* Renders e (lock held on entry and on return, released while rendering). */
-static int render(mount_cache *c, entry *e)
+/* Renders e (lock held on entry and on return, released while rendering); prefetch: for a
+ * prefetch thread, not a reader. */
+static int render(mount_cache *c, entry *e, int prefetch)
 {
     struct timespec until;
     deadline_in(&until, MOUNT_WAIT_S);
     int waited = 0;
-    while (c->rendering >= c->max_rendering && waited != ETIMEDOUT)
+    while (c->rendering[prefetch] >= c->max_rendering && waited != ETIMEDOUT)
         waited = pthread_cond_timedwait(&c->changed, &c->lock, &until);
     int rc = 0;
     mlvpipe_error err;
@@ -113,7 +115,7 @@ static int render(mount_cache *c, entry *e)
         rc = -EIO;
     }
     if (!rc) {
-        c->rendering++;
+        c->rendering[prefetch]++;
         pthread_mutex_unlock(&c->lock);
         uint8_t *data = malloc(e->size ? e->size : 1);
         mlvpipe_status st = data ? mlvpipe_frames_read(e->clip->frames, e->item, 0, data,
@@ -127,7 +129,7 @@ static int render(mount_cache *c, entry *e)
             rc = -EIO;
         }
         pthread_mutex_lock(&c->lock);
-        c->rendering--;
+        c->rendering[prefetch]--;
         e->data = data;
     }
     if (rc)
@@ -139,7 +141,8 @@ static int render(mount_cache *c, entry *e)
 }
 
 /* The entry of the frame, rendered (a reference held), under the lock: 0 or -EIO. */
-static int acquire(mount_cache *c, mount_clip *clip, uint32_t item, uint64_t size, entry **out)
+static int acquire(mount_cache *c, mount_clip *clip, uint32_t item, uint64_t size, int prefetch,
+                   entry **out)
 {
     entry *e = find(c, clip, item);
     if (e) {
@@ -160,7 +163,7 @@ static int acquire(mount_cache *c, mount_clip *clip, uint32_t item, uint64_t siz
     push_front(c, e);
     c->bytes += size;
     *out = e;
-    return render(c, e);
+    return render(c, e, prefetch);
 }
 
 static void release(mount_cache *c, entry *e)
@@ -175,7 +178,7 @@ int mount_cache_read(mount_cache *c, mount_clip *clip, uint32_t item, uint64_t s
 {
     entry *e = NULL;
     pthread_mutex_lock(&c->lock);
-    int rc = acquire(c, clip, item, size, &e);
+    int rc = acquire(c, clip, item, size, 0, &e);
     if (!rc) {
         pthread_mutex_unlock(&c->lock);   /* the reference keeps the data */
         memcpy(buf, e->data + offset, n);
@@ -217,7 +220,7 @@ static void *prefetcher(void *arg)
         entry *e = NULL;
         if (find(c, r.clip, r.item))
             continue;
-        acquire(c, r.clip, r.item, r.size, &e);
+        acquire(c, r.clip, r.item, r.size, 1, &e);
         if (e)
             release(c, e);
     }

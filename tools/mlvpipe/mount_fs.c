@@ -259,12 +259,21 @@ int mount_fs_lookup(mount_fs *fs, const char *path, mount_node *out)
     return rc;
 }
 
+/* The clip's refusal text, NULL while it is not refused (set once, under the lock). */
+static const char *why_of(mount_fs *fs, const mount_clip *c)
+{
+    pthread_mutex_lock(&fs->lock);
+    const char *why = c->why;
+    pthread_mutex_unlock(&fs->lock);
+    return why;
+}
+
 static int list_clip(mount_fs *fs, mount_clip *c, void *ctx,
                      int (*add)(void *ctx, const char *name, const mount_node *node))
 {
     char name[MLVPIPE_NAME_MAX];
     mount_node node;
-    uint32_t n = c->why ? 0 : mlvpipe_frames_count(c->frames);
+    uint32_t n = why_of(fs, c) ? 0 : mlvpipe_frames_count(c->frames);
     for (uint32_t i = 0; i < n; i++) {
         int rc = item_node(fs, c, i, &node);
         if (rc == -EIO)
@@ -273,8 +282,9 @@ static int list_clip(mount_fs *fs, mount_clip *c, void *ctx,
         if (rc == 0 && add(ctx, name, &node))
             return 0;
     }
-    if (c->why) {
-        node = (mount_node){MOUNT_REFUSAL, c, 0, strlen(c->why)};
+    const char *why = why_of(fs, c);
+    if (why) {
+        node = (mount_node){MOUNT_REFUSAL, c, 0, strlen(why)};
         add(ctx, MOUNT_REFUSED_NAME, &node);
     }
     return 0;
@@ -318,7 +328,7 @@ ssize_t mount_fs_read(mount_fs *fs, const mount_node *file, char *buf, size_t n,
         n = (size_t)(file->size - offset);
     mount_clip *c = file->clip;
     if (file->kind == MOUNT_REFUSAL) {
-        memcpy(buf, c->why + offset, n);
+        memcpy(buf, why_of(fs, c) + offset, n);
         return (ssize_t)n;
     }
     if (mlvpipe_frames_is_audio(c->frames, file->item)) {
@@ -329,8 +339,9 @@ ssize_t mount_fs_read(mount_fs *fs, const mount_node *file, char *buf, size_t n,
         }
         return (ssize_t)n;
     }
+    int rc = mount_cache_read(fs->cache, c, file->item, file->size, buf, n, offset);
+    /* after the frame asked for, so that its render has the CPUs to itself */
     if (offset == 0)
         prefetch_after(fs, c, file->item);
-    int rc = mount_cache_read(fs->cache, c, file->item, file->size, buf, n, offset);
     return rc ? rc : (ssize_t)n;
 }
