@@ -1,10 +1,11 @@
 /* A program written against the installed libmlvpipe only (tests/build/install_api.sh):
- * api_demo CLIP OUT.md5 INFO.json PLAN.json prints the clip's size and frames, reads its first
+ * api_demo CLIP OUT.md5 INFO.json PLAN.json FRAME0.dng prints the clip's size and frames, reads its first
  * and last frame, converts it to per-frame MD5s (--to md5) with a progress callback, writes
  * its report (as `mlvpipe info --json`) and a JSON farm plan (as `mlvpipe plan --engine json
- * --chunk 4 -o /out --mlvpipe mlvpipe`), and prints a line about the format table and the
- * SIMD level. */
+ * --chunk 4 -o /out --mlvpipe mlvpipe`), prints a line about the format table and the
+ * SIMD level, and writes the DNG of its first frame through frames on demand (frames.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <mlvpipe/mlvpipe.h>
@@ -61,7 +62,7 @@ static int describe_and_plan(const mlvpipe_clip *clip, const char *path, const c
 
 int main(int argc, char **argv)
 {
-    if (argc != 5)
+    if (argc != 6)
         return 2;
     if (mlvpipe_version_api() != MLVPIPE_API_VERSION) {
         fprintf(stderr, "api_demo: header API %x, library %x\n", MLVPIPE_API_VERSION,
@@ -119,6 +120,31 @@ int main(int argc, char **argv)
     printf("limit sse7: %s, ", mlvpipe_status_name(mlvpipe_cpu_limit("sse7", &err)));
     printf("limit c: %s, ", mlvpipe_status_name(mlvpipe_cpu_limit("c", &err)));
     printf("now %s\n", mlvpipe_cpu_level());
+    /* API 4.2: frames on demand, item 0's bytes into argv[5] */
+    mlvpipe_convert_settings fs;
+    mlvpipe_default_convert_settings(&fs);
+    fs.input = argv[1];
+    fs.log = log;
+    mlvpipe_frames *frames;
+    char name[MLVPIPE_NAME_MAX];
+    uint64_t size = 0;
+    if (mlvpipe_frames_open(&frames, &fs, NULL, &err) != MLVPIPE_OK ||
+        mlvpipe_frames_size(frames, 0, &size, &err) != MLVPIPE_OK) {
+        fprintf(stderr, "api_demo: frames: %s\n", err.message);
+        return 1;
+    }
+    mlvpipe_frames_name(frames, 0, name);
+    unsigned char *bytes = malloc(size);
+    FILE *dng = fopen(argv[5], "wb");
+    int read_ok = bytes && dng &&
+                  mlvpipe_frames_read(frames, 0, 0, bytes, size, &err) == MLVPIPE_OK &&
+                  fwrite(bytes, 1, size, dng) == size;
+    if (dng)
+        fclose(dng);
+    free(bytes);
+    printf("frames: %u items, %s read %s\n", mlvpipe_frames_count(frames), name,
+           read_ok ? "ok" : err.message);
+    mlvpipe_frames_close(frames);
     /* API 2.0: the ProRes encoder is refused for a format that is not ProRes */
     mlvpipe_movie_settings movie = {.prores_encoder = MLVPIPE_PRORES_AW};
     const mlvpipe_format *hq = mlvpipe_format_find("prores422hq");

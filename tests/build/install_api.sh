@@ -57,6 +57,7 @@ ldd "$tmp/demo-static" | grep -q libav && fail "demo-static links libav"
 
 "$mlvsynth" -o "$tmp/d.MLV" --dual-iso --size 256x144 --frames 6 >/dev/null || fail "mlvsynth"
 "$dest$prefix/bin/mlvpipe" convert "$tmp/d.MLV" --to md5 -o "$tmp/cli.md5" || fail "CLI convert"
+"$dest$prefix/bin/mlvpipe" convert "$tmp/d.MLV" -o "$tmp/dng" || fail "CLI convert to DNG"
 [ "$(wc -l <"$tmp/cli.md5")" -eq 6 ] || fail "CLI md5 list: $(wc -l <"$tmp/cli.md5") lines"
 clip=$(realpath "$tmp/d.MLV")
 "$dest$prefix/bin/mlvpipe" info --json "$clip" >"$tmp/cli.info.json" || fail "CLI info"
@@ -66,7 +67,7 @@ grep -q '"frame_count": 6' "$tmp/cli.info.json" || fail "CLI info: $(head -c 300
 grep -q '"format": "mlvpipe-plan"' "$tmp/cli.plan.json" || fail "CLI plan: $(head -c 300 "$tmp/cli.plan.json")"
 for kind in shared static; do
     LD_LIBRARY_PATH=$libdir "$tmp/demo-$kind" "$clip" "$tmp/$kind.md5" "$tmp/$kind.info.json" \
-        "$tmp/$kind.plan.json" >"$tmp/$kind.out" || fail "demo-$kind failed"
+        "$tmp/$kind.plan.json" "$tmp/$kind.dng" >"$tmp/$kind.out" || fail "demo-$kind failed"
     echo "demo-$kind: $(cat "$tmp/$kind.out")"
     grep -q "size 256x144 RGGB frames 6 numbers 0-5 written 6 progress 6\$" "$tmp/$kind.out" ||
         fail "demo-$kind: $(cat "$tmp/$kind.out")"
@@ -74,6 +75,9 @@ for kind in shared static; do
         fail "$kind: the ProRes encoder for md5: $(tail -n 1 "$tmp/$kind.out")"
     grep -q "^first format dng, ffv1 Matroska .mkv developed 1 joinable 1, cpu [a-z0-9]* limit sse7: invalid argument, limit c: ok, now c\$" \
         "$tmp/$kind.out" || fail "demo-$kind formats/cpu: $(tail -n 1 "$tmp/$kind.out")"
+    grep -q "^frames: 6 items, d_000000.dng read ok\$" "$tmp/$kind.out" ||
+        fail "demo-$kind frames: $(grep frames: "$tmp/$kind.out")"
+    cmp -s "$tmp/$kind.dng" "$tmp/dng/d/d_000000.dng" || fail "demo-$kind frame 0 differs from convert's"
     cmp -s "$tmp/$kind.md5" "$tmp/cli.md5" || fail "demo-$kind MD5s differ from the CLI's"
     cmp -s "$tmp/$kind.info.json" "$tmp/cli.info.json" || fail "demo-$kind report differs from info --json"
     cmp -s "$tmp/$kind.plan.json" "$tmp/cli.plan.json" || fail "demo-$kind plan differs from the CLI's"
