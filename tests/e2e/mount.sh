@@ -81,6 +81,7 @@ done
 # Usage errors.
 run lj92 2 mount "$tmp/src" "$tmp/m3" --dng-compression lj92
 run to 2 mount "$tmp/src" "$tmp/m3" --to prores422hq
+run curve 2 mount "$tmp/src" "$tmp/m3" --curve logc3
 run one 2 mount "$tmp/src"
 mounted "$tmp/m3" && fail "a refused command mounted"
 finish

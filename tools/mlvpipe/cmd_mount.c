@@ -35,7 +35,8 @@ static void usage(FILE *out)
         "convert's options that shape the files apply: --frames, --naming, --dng-bits,\n"
         "--no-audio, --audio, --fps, --phase, --levels, --dark, --defects-from, --cache DIR\n"
         "(also keeps each clip's analysis; default $XDG_CACHE_HOME/mlvpipe), --threads\n"
-        "(render threads). Uncompressed DNG only: an LJ92 file's size is known only once made.\n",
+        "(render threads). Uncompressed DNG only: an LJ92 file's size is known only once made;\n"
+        "options for movies are refused as convert refuses them for DNG.\n",
         DEFAULT_PREFETCH, DEFAULT_CACHE_MB);
 }
 
@@ -82,7 +83,7 @@ static int take_own_options(mount_args *m, int *argc, char **argv)
     return EXIT_OK;
 }
 
-/* The options convert would take that do not make sense for a mount. */
+/* The operands, and convert's options as a mount takes them. */
 static int check(mount_args *m)
 {
     cli_convert_args *a = &m->convert;
@@ -94,14 +95,20 @@ static int check(mount_args *m)
         return cli_usage_error(command, "-o: MOUNTPOINT is where the files appear");
     if (a->to && strcmp(a->to, "dng"))
         return cli_usage_error(command, "--to %s: the mount shows DNG sequences only", a->to);
-    if (o->dng_storage == MLVPIPE_DNG_LJ92 || o->dng_storage == MLVPIPE_DNG_LJ92_2C)
-        return cli_usage_error(command, "--dng-compression: uncompressed DNG only (an LJ92 "
-                               "file's size is known only once it is encoded)");
     if (o->skip_existing || o->overwrite)
         return cli_usage_error(command, "--skip-existing and --overwrite write files; the "
                                "mount writes none");
-    if (a->dng_16bit)
-        o->dng_storage = MLVPIPE_DNG_16BIT;
+    /* convert's own checks, as for a batch into MOUNTPOINT: options DNG does not take
+     * (movie development) are usage errors here too */
+    cli_clips source = {&a->operands[0], 1, 1};
+    o->output = a->operands[1];
+    int rc = cli_convert_check(command, a, &source);
+    o->output = NULL;
+    if (rc)
+        return rc;
+    if (o->dng_storage == MLVPIPE_DNG_LJ92 || o->dng_storage == MLVPIPE_DNG_LJ92_2C)
+        return cli_usage_error(command, "--dng-compression: uncompressed DNG only (an LJ92 "
+                               "file's size is known only once it is encoded)");
     const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     if (o->cache_dir)
         snprintf(m->levels_cache, sizeof m->levels_cache, "%s", o->cache_dir);
