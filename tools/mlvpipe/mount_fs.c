@@ -82,12 +82,23 @@ static mount_clip *clip_by_folder(const mount_fs *fs, const char *folder)
     return NULL;
 }
 
+static void clip_free(mount_clip *c)
+{
+    mlvpipe_frames_close(c->frames);
+    free(c->why);
+    free(c->path);
+    free(c);
+}
+
 static int clip_add(mount_fs *fs, char *path)
 {
     mount_clip *c = clip_open(fs, path);
     mount_clip **grown = c ? realloc(fs->clips, (fs->clip_count + 1) * sizeof *grown) : NULL;
-    if (!grown)
-        return -ENOMEM;   /* c is lost with its path: out of memory anyway */
+    if (!grown) {
+        if (c)
+            clip_free(c);
+        return -ENOMEM;
+    }
     fs->clips = grown;
     if (clip_by_folder(fs, c->folder)) {
         char esc[512];
@@ -149,12 +160,8 @@ int mount_fs_init(mount_fs *fs)
 
 void mount_fs_free(mount_fs *fs)
 {
-    for (uint32_t i = 0; i < fs->clip_count; i++) {
-        mlvpipe_frames_close(fs->clips[i]->frames);
-        free(fs->clips[i]->why);
-        free(fs->clips[i]->path);
-        free(fs->clips[i]);
-    }
+    for (uint32_t i = 0; i < fs->clip_count; i++)
+        clip_free(fs->clips[i]);
     free(fs->clips);
     pthread_mutex_destroy(&fs->lock);
 }
