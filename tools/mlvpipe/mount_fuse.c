@@ -40,6 +40,7 @@ static struct {
     struct fuse_session *(*get_session)(struct fuse *);
     int (*set_signal_handlers)(struct fuse_session *);
     void (*remove_signal_handlers)(struct fuse_session *);
+    void (*opt_free_args)(struct fuse_args *);
 } lib;
 
 static int load(void)
@@ -47,11 +48,11 @@ static int load(void)
     static const char *const names[] = {"fuse_new_31", "fuse_mount", "fuse_unmount",
                                         "fuse_destroy", "fuse_loop_mt_31", "fuse_get_session",
                                         "fuse_set_signal_handlers",
-                                        "fuse_remove_signal_handlers"};
+                                        "fuse_remove_signal_handlers", "fuse_opt_free_args"};
     void **slots[] = {(void **)&lib.new_31, (void **)&lib.mount, (void **)&lib.unmount,
                       (void **)&lib.destroy, (void **)&lib.loop_mt_31,
                       (void **)&lib.get_session, (void **)&lib.set_signal_handlers,
-                      (void **)&lib.remove_signal_handlers};
+                      (void **)&lib.remove_signal_handlers, (void **)&lib.opt_free_args};
     void *handle = dlopen(FUSE_SONAME, RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
         const char *why = dlerror();
@@ -170,6 +171,7 @@ int mount_fuse_run(mount_fs *fs, const char *mountpoint, void (*ready)(void *ctx
     struct fuse_args args = FUSE_ARGS_INIT(3, argv);
     tree = fs;
     struct fuse *f = lib.new_31(&args, &ops, sizeof ops, NULL);
+    lib.opt_free_args(&args);   /* fuse_new copies what it keeps, and may have grown args */
     if (!f) {
         cli_log(MLVPIPE_LOG_ERROR, "mount: libfuse3 refused to start");
         return EXIT_INTERNAL;
