@@ -64,7 +64,13 @@ for how in fusermount SIGINT SIGTERM; do
     mounts+=("$tmp/m2")
     "$mlvpipe" mount -f "$tmp/src/A.MLV" "$tmp/m2" --naming resolve 2>"$tmp/fg.err" &
     pid=$!
-    for _ in $(seq 1 200); do mounted "$tmp/m2" && break; sleep 0.02; done
+    for _ in $(seq 1 1500); do mounted "$tmp/m2" && break; sleep 0.02; done
+    if ! mounted "$tmp/m2"; then
+        fail "$how: not mounted after 30 s ($(head -c 300 "$tmp/fg.err"))"
+        kill -9 "$pid"
+        wait "$pid"
+        continue
+    fi
     if [ "$how" = fusermount ]; then
         python3 "$here/mount_reader.py" "$tmp/ref2" "$tmp/m2" --readers 2 ||
             fail "Resolve names: files differ from convert's"
