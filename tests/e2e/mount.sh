@@ -3,7 +3,8 @@
 # (dual ISO with audio, a 12-bit clip, Resolve names), read by two readers at once and at
 # random offsets, stat sizes equal to the bytes; a refused clip is a folder with a text file;
 # a frame found damaged when read gives EIO and leaves the folder; clips copied in or removed
-# appear and disappear; fusermount3 -u, SIGINT and SIGTERM each end a mount with exit 0 and
+# appear and disappear; a part of a clip (--frames 2-5 --audio) has convert's cut WAV;
+# fusermount3 -u, SIGINT and SIGTERM each end a mount with exit 0 and
 # leave no mount behind. A trap runs `fusermount3 -uz` on every mount point whatever happens.
 # usage: mount.sh MLVPIPE MLVSYNTH
 mlvpipe=$1 synth=$2
@@ -83,6 +84,16 @@ for how in fusermount SIGINT SIGTERM; do
     [ "$rc" -eq 0 ] || fail "$how: mount exit $rc ($(head -c 300 "$tmp/fg.err"))"
     mounted "$tmp/m2" && fail "$how: still mounted"
 done
+
+# A part of a clip whose audio starts before the video: the WAV is cut at both ends.
+"$synth" -o "$tmp/G.MLV" --size 128x64 --frames 8 --audio --audio-offset -7000 >/dev/null ||
+    fail "mlvsynth G"
+run ref3 0 convert "$tmp/G.MLV" -o "$tmp/ref3" --frames 2-5 --audio
+mounts+=("$tmp/m3")
+run m3 0 mount "$tmp/G.MLV" "$tmp/m3" --frames 2-5 --audio
+python3 "$here/mount_reader.py" "$tmp/ref3" "$tmp/m3" --random 50 ||
+    fail "--frames 2-5 --audio: files differ from convert's"
+fusermount3 -u "$tmp/m3"
 
 # Usage errors.
 run lj92 2 mount "$tmp/src" "$tmp/m3" --dng-compression lj92
