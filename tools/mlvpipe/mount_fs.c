@@ -285,6 +285,9 @@ static int list_clip(mount_fs *fs, mount_clip *c, void *ctx,
         int rc = item_node(fs, c, i, &node);
         if (rc == -EIO)
             break;   /* refused now: listed below */
+        /* a listed clip is about to be read: its first frame is made meanwhile */
+        if (rc == 0 && i == 0 && fs->prefetch && !mlvpipe_frames_is_audio(c->frames, 0))
+            mount_cache_prefetch(fs->cache, c, 0, node.size);
         mlvpipe_frames_name(c->frames, i, name);
         if (rc == 0 && add(ctx, name, &node))
             return 0;
