@@ -89,7 +89,7 @@ static int check(mount_args *m)
     cli_convert_args *a = &m->convert;
     mlvpipe_convert_settings *o = &a->o;
     if (a->operand_count != 2)
-        return cli_usage_error(command, "SOURCE and MOUNTPOINT are needed, %d operands given",
+        return cli_usage_error(command, "takes SOURCE and MOUNTPOINT, not %d operands",
                                a->operand_count);
     if (o->output)
         return cli_usage_error(command, "-o: MOUNTPOINT is where the files appear");
