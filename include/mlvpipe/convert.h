@@ -217,7 +217,9 @@ typedef struct mlvpipe_join_settings {
     int allow_gaps;               /* frames missing between segments: a warning, not an error */
     const atomic_int *cancel;
     mlvpipe_logger log;           /* one line per segment at MLVPIPE_LOG_INFO */
-    int reserved[8];              /* (API 4.2) zero: room for later members, as convert's */
+    int no_verify;                /* (API 4.2) copy FFV1 packets without checking their slice
+                                   * CRCs and decoding them */
+    int reserved[7];              /* (API 4.2) zero: room for later members, as convert's */
 } mlvpipe_join_settings;
 
 typedef struct mlvpipe_join_result {

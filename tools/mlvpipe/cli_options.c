@@ -509,6 +509,13 @@ const cli_option cli_options[] = {
     {.commands = CLI_JOIN, .name = "overwrite",
      .help = "replace an existing OUT",
      .kind = CLI_SET, .at = offsetof(mlvpipe_join_settings, overwrite), .value = 1},
+    {.commands = CLI_JOIN, .name = "no-verify",
+     .help = "copy FFV1 packets unchecked (no slice CRCs, no decode), for\n"
+             "segments checked already (e.g. by the task that wrote them):\n"
+             "the check decodes every frame, at 1920x1080 0.37 s of CPU a\n"
+             "frame against 0.03 s for the copy alone, near what the\n"
+             "convert that encoded it took (0.44 s)",
+     .kind = CLI_SET, .at = offsetof(mlvpipe_join_settings, no_verify), .value = 1},
     {.commands = CLI_JOIN, .name = "allow-gaps",
      .help = "join segments with frames missing between them (warning; players\n"
              "hold the last picture over the gap)",
