@@ -1,4 +1,4 @@
-/* Frames on demand (API 4.2): the files `mlvpipe convert CLIP -o OUT` writes for a DNG
+/* Frames on demand (API 4.3): the files `mlvpipe convert CLIP -o OUT` writes for a DNG
  * sequence, made one at a time when asked for, from any thread and in any order, with their
  * names and exact sizes known before anything is rendered. This is what `mlvpipe mount`
  * serves; a viewer or a grading tool can use it the same way.

@@ -1,6 +1,6 @@
 /* mlvpipe mount SOURCE MOUNTPOINT [options]: the clips of SOURCE as folders of the files
- * convert writes, made on read (mount.h, doc/mount.md). The mount's own options are taken
- * out of the command line here; the rest is convert's (cli_convert_parse). */
+ * convert writes, made on read (mount.h, doc/mount.md). Its options are convert's and its
+ * own (rows of CLI_MOUNT in the option table, cli_options.c). */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,66 +27,45 @@ static void usage(FILE *out)
         "options (DNG frames, WAV), each made when it is read. A clip that cannot be read\n"
         "shows as a folder with " MOUNT_REFUSED_NAME " saying why. Unmount with\n"
         "`fusermount3 -u MOUNTPOINT`, SIGINT or SIGTERM (exit 0). See doc/mount.md.\n"
+        "Convert's options shape the files as in convert (--cache DIR also keeps each clip's\n"
+        "analysis, by default in $XDG_CACHE_HOME/mlvpipe; --threads: render threads);\n"
+        "uncompressed DNG only (an LJ92 file's size is known only once it is made), and\n"
+        "options of developed outputs are refused as convert refuses them for DNG.\n"
         "\n"
-        "  -f, --foreground      stay in the foreground (else return once the mount is ready)\n"
-        "      --prefetch N      frames rendered ahead of a sequential reader (default %d)\n"
-        "      --cache-mb N      memory for rendered frames in MB (default %d)\n"
-        "\n"
-        "convert's options that shape the files apply: --frames, --naming, --dng-bits,\n"
-        "--no-audio, --audio, --fps, --phase, --levels, --dark, --defects-from, --cache DIR\n"
-        "(also keeps each clip's analysis; default $XDG_CACHE_HOME/mlvpipe), --threads\n"
-        "(render threads). Uncompressed DNG only: an LJ92 file's size is known only once made;\n"
-        "options for movies are refused as convert refuses them for DNG.\n",
-        DEFAULT_PREFETCH, DEFAULT_CACHE_MB);
+        "options:\n");
+    cli_options_print(out, CLI_CONVERT | CLI_MOUNT, 24);
 }
 
 typedef struct mount_args {
-    int foreground;
-    uint32_t prefetch, cache_mb;
-    cli_convert_args convert;
+    cli_mount_args cli;
     char levels_cache[4096];
 } mount_args;
 
-/* Takes -f/--foreground, --prefetch N and --cache-mb N (also --opt=N) out of argv, leaving
- * the rest in order (argc updated). */
-static int take_own_options(mount_args *m, int *argc, char **argv)
+/* convert's options and mount's own, with convert's defaults (as cli_convert_parse sets
+ * them). */
+static int parse(mount_args *m, int argc, char **argv)
 {
-    int kept = 1;
-    for (int i = 1; i < *argc; i++) {
-        const char *a = argv[i], *value = NULL;
-        uint32_t *target = NULL, max = 0;
-        if (!strcmp(a, "--")) {
-            while (i < *argc)
-                argv[kept++] = argv[i++];
-            break;
-        }
-        if (!strcmp(a, "-f") || !strcmp(a, "--foreground")) {
-            m->foreground = 1;
-            continue;
-        }
-        if (!strncmp(a, "--prefetch", 10) && (a[10] == 0 || a[10] == '='))
-            target = &m->prefetch, max = 1024, value = a[10] ? a + 11 : NULL;
-        else if (!strncmp(a, "--cache-mb", 10) && (a[10] == 0 || a[10] == '='))
-            target = &m->cache_mb, max = 1u << 20, value = a[10] ? a + 11 : NULL;
-        if (!target) {
-            argv[kept++] = argv[i];
-            continue;
-        }
-        if (!value && ++i < *argc)
-            value = argv[i];
-        if (!value || !cli_parse_uint(value, target == &m->cache_mb, max, target))
-            return cli_usage_error(command, "%.10s takes a whole number up to %u, not '%s'", a,
-                                   max, value ? value : "");
-    }
-    *argc = kept;
-    argv[kept] = NULL;
-    return EXIT_OK;
+    cli_convert_args *a = &m->cli.convert;
+    mlvpipe_default_convert_settings(&a->o);
+    a->o.tool = "mlvpipe " MLVPIPE_VERSION;
+    a->o.log = cli_api_logger;
+    a->mode = CLI_PROGRESS_AUTO;
+    m->cli.prefetch = DEFAULT_PREFETCH;
+    m->cli.cache_mb = DEFAULT_CACHE_MB;
+    cli_parsed parsed;
+    int rc = cli_options_parse(CLI_CONVERT | CLI_MOUNT, command, argc, argv, &m->cli, &parsed,
+                               usage);
+    a->help = parsed.help;
+    memcpy(a->given, parsed.given, sizeof a->given);
+    a->operands = parsed.operands;
+    a->operand_count = parsed.operand_count;
+    return rc;
 }
 
 /* The operands, and convert's options as a mount takes them. */
 static int check(mount_args *m)
 {
-    cli_convert_args *a = &m->convert;
+    cli_convert_args *a = &m->cli.convert;
     mlvpipe_convert_settings *o = &a->o;
     if (a->operand_count != 2)
         return cli_usage_error(command, "takes SOURCE and MOUNTPOINT, not %d operands",
@@ -154,18 +133,18 @@ static void mounted(void *ctx)
 
 static int serve(mount_args *m)
 {
-    cli_convert_args *a = &m->convert;
+    cli_convert_args *a = &m->cli.convert;
     mount_fs fs = {0};
     fs.source = a->operands[0];
     fs.settings = a->o;
     fs.levels_cache = m->levels_cache[0] ? m->levels_cache : NULL;
-    fs.prefetch = m->prefetch;
+    fs.prefetch = m->cli.prefetch;
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     uint32_t threads = a->o.threads ? a->o.threads : cpus > 0 ? (uint32_t)cpus : 1;
     int rc = mount_fs_init(&fs);
     if (rc)
         return rc;
-    if (!(fs.cache = mount_cache_new(m->cache_mb, threads))) {
+    if (!(fs.cache = mount_cache_new(m->cli.cache_mb, threads))) {
         mount_fs_free(&fs);
         return EXIT_INTERNAL;
     }
@@ -208,15 +187,11 @@ static int background(mount_args *m)
 
 int cmd_mount(int argc, char **argv)
 {
-    mount_args m = {.prefetch = DEFAULT_PREFETCH, .cache_mb = DEFAULT_CACHE_MB};
-    int rc = take_own_options(&m, &argc, argv);
-    if (rc == EXIT_OK)
-        rc = cli_convert_parse(command, argc, argv, &m.convert);
-    if (rc == EXIT_OK && m.convert.help) {
-        usage(stdout);
-        return EXIT_OK;
-    }
-    if (rc || (rc = check(&m)))
+    static mount_args m;   /* zero; large (the option table's flags, the cache path) */
+    int rc = parse(&m, argc, argv);
+    if (rc || m.cli.convert.help)
         return rc;
-    return m.foreground ? serve(&m) : background(&m);
+    if ((rc = check(&m)))
+        return rc;
+    return m.cli.foreground ? serve(&m) : background(&m);
 }

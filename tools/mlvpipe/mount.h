@@ -18,7 +18,17 @@
 
 #include <mlvpipe/mlvpipe.h>
 
+#include "cli_convert.h"
+
 #define MOUNT_REFUSED_NAME "mlvpipe-refused.txt"
+
+/* mount's command line: convert's arguments first, so that the option table's convert rows
+ * (offsets into cli_convert_args) write here too, then its own (rows of CLI_MOUNT). */
+typedef struct cli_mount_args {
+    cli_convert_args convert;
+    int foreground;
+    uint32_t prefetch, cache_mb;
+} cli_mount_args;
 
 typedef struct mount_cache mount_cache;
 
