@@ -212,6 +212,7 @@ typedef struct column {
     double bias_sum[QM_BINS];  /* bin bias % summed over frames, and its s.e. squared */
     double se2_sum[QM_BINS];
     uint32_t bias_frames[QM_BINS];
+    qm_resolution res;         /* all frames: edge contrast and spread */
 } column;
 
 /* Chroma noise on flat patch 1 + i (2^5, 2^8 e-), inset 6 px like the 8.7 patch metrics:
@@ -278,6 +279,7 @@ static mp_status measure(const run *r, const mp_frame *out, uint32_t rx, uint32_
     }
     c->zone_le2 += rep.zone_le2;
     c->zone_n += rep.zone_n;
+    qm_resolution_add(&c->res, &rep.res);
     for (int i = 0; i < QM_BINS; i++)
         if (rep.bin_valid[i]) {
             c->bias_sum[i] += rep.bins[i].bias_pct;
@@ -309,11 +311,66 @@ static mp_status run_control(run *r, column *c, mp_error *err)
     return MP_OK;
 }
 
+/* The resolution reference of the shadows: the recovery (bright) field alone, its own rows
+ * as they are and the dark rows filled with the mean of the same-colour bright rows two
+ * above and below (one at the frame's top and bottom), in the output mapping of lv. */
+static mp_status bright_field_alone(const mp_frame *raw, const dualiso_levels *lv,
+                                    mp_frame *out, mp_error *err)
+{
+    mp_status st = mp_frame_reserve(out, raw->width, raw->height, err);
+    if (st != MP_OK)
+        return st;
+    out->bits = 16;
+    out->black = lv->out_black;
+    out->white = lv->out_white;
+    out->cfa = raw->cfa;
+    const uint32_t w = raw->width, h = raw->height;
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) {
+            double v = 0;
+            int n = 0;
+            for (int d = -2; d <= 2; d++) {
+                int64_t yy = (int64_t)y + d;
+                if ((d && d != -2 && d != 2) || yy < 0 || yy >= h ||
+                    !dualiso_row_is_bright((uint32_t)yy, lv->phase) ||
+                    (d && dualiso_row_is_bright(y, lv->phase)))
+                    continue;
+                v += raw->data[(size_t)yy * w + x];
+                n++;
+            }
+            double s = n ? (v / n - lv->black_bright) / lv->ratio : 0;
+            double o = lv->out_black + lv->out_scale * s;
+            out->data[(size_t)y * w + x] =
+                (uint16_t)lrint(fmin(fmax(o, 0), lv->out_white));
+        }
+    return MP_OK;
+}
+
 typedef struct dual_info {
     dualiso_detection det;
     dualiso_levels lv;
     double stats_s, pool_s;
+    qm_resolution alone;       /* the bright field alone, all frames */
+    mp_frame scratch;          /* its frame */
 } dual_info;
+
+/* The resolution sums of the bright field alone on frame f (in r->raw). */
+static mp_status measure_alone(run *r, dual_info *info, double s_out, uint32_t f,
+                               mp_error *err)
+{
+    mp_status st = bright_field_alone(&r->raw, &info->lv, &info->scratch, err);
+    if (st != MP_OK)
+        return st;
+    qm_input in = {.truth = r->truth, .width = r->opt->width, .height = r->opt->height,
+                   .out = &info->scratch, .roi_x = r->dual.ob_left, .roi_y = r->dual.ob_top,
+                   .black = info->scratch.black, .white = info->scratch.white, .s_out = s_out,
+                   .scene_offset = mp_synth_scene_offset(&r->scene, f), .objects = r->objects};
+    qm_report rep;
+    st = qm_measure(&in, &rep, err);
+    if (st == MP_OK)
+        qm_resolution_add(&info->alone, &rep.res);
+    return st;
+}
 
 static mp_status run_dual(run *r, column *c, dual_info *info, mp_error *err)
 {
@@ -381,6 +438,8 @@ static mp_status run_dual(run *r, column *c, dual_info *info, mp_error *err)
             st = active_offset(r, &r->out, &rx, &ry, err);
         if (st == MP_OK)
             st = measure(r, &r->out, rx, ry, s_out, &r->dual, f, c, err);
+        if (st == MP_OK)
+            st = measure_alone(r, info, s_out, f, err);
     }
     mp_rawfix_plan_free(&plan);
     mp_rawfix_map_free(&map);
@@ -494,6 +553,24 @@ static void print_flicker(const column *ctl, const column *dual, uint32_t frames
            " errors were independent; model = shot + read noise of the best unclipped field)\n");
 }
 
+/* Edge contrast kept and edge spread per band, all frames: control (raw ISO 100), the bright
+ * field alone (the shadows' resolution reference), mlvpipe. */
+static void print_resolution(const column *ctl, const column *dual, const dual_info *info,
+                             uint32_t frames)
+{
+    printf("Resolution over %u frame(s), edges (metrics.h qm_resolution): contrast kept (raw "
+           "gives 1) | 10-90%% spread px (the truth's step: ~0.3)\n", frames);
+    printf("%-12s %9s %9s %9s | %9s %9s %9s\n", "band EV", "control", "bright", "mlvpipe",
+           "control", "bright", "mlvpipe");
+    for (int k = 0; k < QM_RES_BANDS; k++) {
+        double lo = qm_res_band_lo_ev(k);
+        printf("%4.0f-%-7.0f %9.3f %9.3f %9.3f | %9.3f %9.3f %9.3f\n", lo, lo + 3,
+               qm_edge_contrast(&ctl->res, k), qm_edge_contrast(&info->alone, k),
+               qm_edge_contrast(&dual->res, k), qm_edge_spread_px(&ctl->res, k),
+               qm_edge_spread_px(&info->alone, k), qm_edge_spread_px(&dual->res, k));
+    }
+}
+
 /* EV of flat patch i of the run's scene. */
 static double patch_ev(const run *r, int i)
 {
@@ -566,6 +643,8 @@ static void report(const run *r, const column *ctl, const column *dual, const du
             pooled_rms(dual->zone_le2, dual->zone_n), NAN, "", -1);
     }
     row("stripe edge 10-90% width (px)", c->edge_width_px, NAN, d->edge_width_px, NAN, "", -1);
+    row("DR of an ideal unsmoothed (EV)", c->dr_ideal_ev, NAN, d->dr_ideal_ev, NAN, "", -1);
+    print_resolution(ctl, dual, info, o->frames);
     char name[64];
     snprintf(name, sizeof name, "green SNR patch 2^%g e-", patch_ev(r, 1));
     row(name, c->patches[1].snr[1], REF(0.95), d->patches[1].snr[1], REF(5.4), "", -1);
@@ -646,6 +725,7 @@ typedef struct scene_summary {
     double edge_all[2], zone_all;  /* mlvpipe, all frames */
     double bias_all;           /* max |bias| 5-14 EV, mean of all frames */
     double seconds;            /* reconstruction per frame */
+    qm_resolution res;         /* mlvpipe, all frames */
 } scene_summary;
 
 /* One scene end to end: control, dual ISO, the full report, and its summary. */
@@ -682,7 +762,9 @@ static int run_scene(run *r, scene_summary *sum)
             sum->zone_all = pooled_rms(dual.zone_le2, dual.zone_n);
             frame_mean_bias(&dual, &sum->bias_all, &excess);
             sum->seconds = dual.seconds / o->frames;
+            sum->res = dual.res;
         }
+        mp_frame_free(&info.scratch);
     }
     free(ctl.bands);
     free(dual.bands);
@@ -695,6 +777,21 @@ static void print_summary(const options *o, const scene_summary s[2])
            "0 / over all frames) ====\n", o->width, o->height, o->frames, o->ev_gap);
     printf("%-28s %17s %17s\n", "metric", "scene 1", "scene 2");
     printf("%-28s %17.3f %17.3f\n", "engineering DR (EV)", s[0].first.dr_ev, s[1].first.dr_ev);
+    printf("%-28s %17.3f %17.3f\n", "  ideal unsmoothed DR (EV)", s[0].first.dr_ideal_ev,
+           s[1].first.dr_ideal_ev);
+    for (int k = 0; k < QM_RES_BANDS; k++) {
+        char name[64];
+        double lo = qm_res_band_lo_ev(k);
+        snprintf(name, sizeof name, "edge contrast %.0f-%.0f EV", lo, lo + 3);
+        printf("%-28s %17.3f %17.3f\n", name, qm_edge_contrast(&s[0].res, k),
+               qm_edge_contrast(&s[1].res, k));
+    }
+    for (int k = 0; k < QM_RES_BANDS; k++) {
+        char name[64];
+        double lo = qm_res_band_lo_ev(k);
+        snprintf(name, sizeof name, "edge spread %.0f-%.0f EV (px)", lo, lo + 3);
+        printf("%-28s %17.3f %17s\n", name, qm_edge_spread_px(&s[0].res, k), "-");
+    }
     printf("%-28s %17.3f %17.3f\n", "deep-shadow noise (e-)", s[0].first.deep_shadow_noise,
            s[1].first.deep_shadow_noise);
     printf("%-28s %17.3f %17.3f\n", "noise at 2^9 e- (e-)", s[0].first.noise_at_512,
