@@ -114,6 +114,10 @@ typedef struct mlvpipe_convert_settings {
                                    * whose hot, cold and focus pixels replace the ones found in
                                    * this clip (README "--defects-from"); NULL: none. Not with
                                    * levels_path (the sidecar holds the map) */
+    float denoise;                /* (API 4.2) dual ISO: 0 off (default: no smoothing); a
+                                   * strength up to 8, the cross-field non-local mean that
+                                   * trades shadow resolution for noise (README "--denoise") */
+    int reserved_4_2;             /* zero (no tail padding, version.h) */
 } mlvpipe_convert_settings;
 
 /* Fills s with the defaults. The header passes the size of *s as it lays the struct out

@@ -41,7 +41,8 @@ _Static_assert((int)MLVPIPE_NAMING_RESOLVE == (int)MP_NAMING_RESOLVE, "naming mi
 #define JOIN_4_0 MP_API_END(mlvpipe_join_settings, log)
 /* No tail padding, where a newer header's member would go unnoticed (version.h): name the
  * last member here when one is added. */
-_Static_assert(sizeof(mlvpipe_convert_settings) == CONVERT_4_0 &&
+_Static_assert(sizeof(mlvpipe_convert_settings) == MP_API_END(mlvpipe_convert_settings,
+                                                              reserved_4_2) &&
                sizeof(mlvpipe_analyze_settings) == ANALYZE_4_0 &&
                sizeof(mlvpipe_join_settings) == JOIN_4_0, "settings end with their last member");
 
@@ -138,6 +139,7 @@ static mlvpipe_status convert_movie(const mlvpipe_convert_settings *s,
     o.audio = s->audio;
     o.force_phase = s->force_phase;
     o.chroma_smooth = s->chroma_smooth;
+    o.denoise = s->denoise;
     o.raw_fixes = (s->no_focus_pixels ? 0u : RAWFIX_FOCUS) | (s->no_bad_pixels ? 0u : RAWFIX_BAD) |
                   (s->no_stripes ? 0u : RAWFIX_STRIPES);
     if (s->fast)

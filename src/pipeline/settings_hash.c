@@ -30,4 +30,6 @@ void mp_cache_hash_reconstruction(mp_cache_hash *h, const dualiso_levels *lv,
     /* off gives the bytes of before the option existed, so it keeps their keys */
     if (opt->chroma_smooth)
         mp_cache_hash_u32(h, (uint32_t)opt->chroma_smooth);
+    if (opt->denoise > 0)
+        mp_cache_hash_f64(h, opt->denoise);
 }

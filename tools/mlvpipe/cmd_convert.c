@@ -83,6 +83,12 @@ static void usage(FILE *out)
         "                        3 (3x3 cells) or 5 (5x5 cells), like cr2hdr's --cs2x2..5x5.\n"
         "                        Only cells with green SNR below 12 change; costs 0.01-0.02\n"
         "                        EV of zone-plate detail\n"
+        "      --denoise S       dual ISO: average shadow noise across both fields with a\n"
+        "                        non-local mean of strength S (0 off, the default: no\n"
+        "                        smoothing, each pixel the noise-weighted mix of the two\n"
+        "                        exposures; 1: differences within the predicted noise; up\n"
+        "                        to 8). Less shadow noise for less shadow detail\n"
+        "                        (doc/dualiso.md 5 has the figures)\n"
         "      --fps NUM[/DEN]   frame rate of every output instead of the recorded one\n"
         "                        (normalised: 23976/1000 means 24000/1001): DNG FrameRate\n"
         "                        and TimeCodes, the WAV's timing, a movie's time base. Audio\n"
@@ -178,7 +184,7 @@ enum { OPT_TO = 256, OPT_FRAMES, OPT_THREADS, OPT_LEVELS, OPT_SKIP, OPT_OVERWRIT
        OPT_FAST, OPT_CACHE, OPT_DNG_BITS, OPT_DNG_COMPRESSION, OPT_NAMING, OPT_CLIP_INDEX,
        OPT_ONE_BASED, OPT_FPS, OPT_TIMECODE, OPT_DROP_FRAME, OPT_WB, OPT_PROGRESS_EVERY,
        OPT_NO_FOCUS, OPT_NO_BAD, OPT_NO_STRIPES, OPT_PRORES_ENCODER, OPT_DARK, OPT_NO_STRETCH,
-       OPT_DEFECTS_FROM, OPT_SEQUENCE, OPT_END };
+       OPT_DEFECTS_FROM, OPT_SEQUENCE, OPT_DENOISE, OPT_END };
 
 _Static_assert(OPT_END - OPT_TO <= CLI_CONVERT_OPTIONS, "cli_convert_args.given too small");
 
@@ -196,6 +202,7 @@ static const struct option long_options[] = {
     {"no-audio", no_argument, NULL, OPT_NO_AUDIO},
     {"phase", required_argument, NULL, OPT_PHASE},
     {"chroma-smooth", required_argument, NULL, OPT_CHROMA},
+    {"denoise", required_argument, NULL, OPT_DENOISE},
     {"gamut", required_argument, NULL, OPT_GAMUT},
     {"curve", required_argument, NULL, OPT_CURVE},
     {"exposure", required_argument, NULL, OPT_EXPOSURE},
@@ -534,6 +541,16 @@ int cli_convert_parse(const char *command, int argc, char **argv, cli_convert_ar
                                        "--chroma-smooth takes 0, 2, 3 or 5, not '%s'", optarg);
             o->chroma_smooth = optarg[0] - '0';
             break;
+        case OPT_DENOISE: {
+            char *end;
+            double s = strtod(optarg, &end);
+            if (end == optarg || *end || !(s >= 0 && s <= 8))
+                return cli_usage_error(command,
+                                       "--denoise takes a strength from 0 to 8, not '%s'",
+                                       optarg);
+            o->denoise = (float)s;
+            break;
+        }
         case OPT_GAMUT:
             if ((k = pick(optarg, gamuts, 3)) < 0)
                 return cli_usage_error(command,

@@ -44,6 +44,7 @@ typedef struct mp_convert_options {
     int audio;                   /* -1: only for a whole-clip run, 0: never, 1: always */
     int force_phase;             /* -1: detect */
     int chroma_smooth;           /* dual ISO: dualiso_options.chroma_smooth (0 off, 2, 3, 5) */
+    float denoise;               /* dual ISO: dualiso_options.denoise (0 off) */
     unsigned raw_fixes;          /* RAWFIX_* bits (src/rawfix) repaired; default RAWFIX_ALL,
                                   * 0 also skips looking for defects in the pre-pass */
     develop_params develop;      /* movies: raw -> RGB */
