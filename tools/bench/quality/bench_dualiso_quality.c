@@ -23,6 +23,7 @@
 typedef struct options {
     uint32_t width, height, frames, bits, phase, chroma_smooth;
     uint32_t rawfix;               /* 1: raw-defect map from the frames, repaired first */
+    uint32_t shadow_smooth;        /* dualiso_options.shadow_smooth (the default before #34) */
     uint32_t scenes;               /* bit 0: the benchmark scene, bit 1: the second scene */
     double ev_gap, shift_px, jitter_ev;
     double denoise;                /* dualiso_options.denoise */
@@ -36,6 +37,7 @@ static void usage(FILE *to)
             "                             [--bits B] [--seed S] [--shift PX] [--jitter EV]\n"
             "                             [--chroma-smooth 0|2|3|5] [--scene 1|2|both]\n"
             "                             [--rawfix 0|1] [--denoise STRENGTH]\n"
+            "                             [--shadow-smooth 0|1]\n"
             "defaults: 1920x1080, 1 frame, 4 EV (ISO 100/1600), phase 0 (ddBB), 14 bits,\n"
             "seed 7, no drift, no illumination jitter (8.6 uses --frames 8 --jitter 0.5 --seed 11),\n"
             "no chroma smoothing (dualiso_options.chroma_smooth), both scenes (1: doc/dualiso.md\n"
@@ -43,7 +45,9 @@ static void usage(FILE *to)
             "--rawfix 1: the raw-defect map (src/rawfix) is built from the dual frames as the\n"
             "pre-pass does and every frame repaired with it before reconstruction (on a clean\n"
             "clip the fixes must leave the metrics as they are); --denoise: the non-local mean\n"
-            "at that strength (dualiso_options.denoise, default 0: off)\n");
+            "at that strength (dualiso_options.denoise, default 0: off); --shadow-smooth 1:\n"
+            "the [1 2 1] shadow smoothing (the default before issue 34, as --denoise 1 was at\n"
+            "gaps up to 2.5 EV)\n");
 }
 
 static int parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
@@ -81,7 +85,8 @@ static int parse_args(int argc, char **argv, options *o)
         }
         static const char *const known[] = {"--size",  "--frames", "--ev-gap", "--phase",
                                             "--bits",  "--seed",   "--shift",  "--jitter",
-                                            "--chroma-smooth", "--scene", "--rawfix", "--denoise"};
+                                            "--chroma-smooth", "--scene", "--rawfix", "--denoise",
+                                            "--shadow-smooth"};
         int is_known = 0;
         for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
             is_known |= !strcmp(a, known[k]);
@@ -125,6 +130,8 @@ static int parse_args(int argc, char **argv, options *o)
                 bad = 1;
         } else if (!strcmp(a, "--rawfix")) {
             bad = parse_u32(v, 0, 1, &o->rawfix);
+        } else if (!strcmp(a, "--shadow-smooth")) {
+            bad = parse_u32(v, 0, 1, &o->shadow_smooth);
         } else if (!strcmp(a, "--denoise")) {
             bad = parse_double(v, 0, DUALISO_DENOISE_MAX, &o->denoise);
         } else if (!strcmp(a, "--chroma-smooth")) {
@@ -184,6 +191,7 @@ static mp_status reconstruct_dual(const options *opt, const mp_frame *raw,
     mp_dualiso_options_default(&o);
     o.chroma_smooth = (int)opt->chroma_smooth;
     o.denoise = (float)opt->denoise;
+    o.shadow_smooth = (int)opt->shadow_smooth;
     return mp_dualiso_reconstruct(raw, lv, &o, ws, out, err);
 }
 
@@ -219,6 +227,10 @@ typedef struct column {
     double se2_sum[QM_BINS];
     uint32_t bias_frames[QM_BINS];
     qm_resolution res;         /* all frames: edge contrast and spread */
+    double *sum;               /* static scene, several frames: the sum of every output
+                                  sample of the active area over the frames */
+    double black, white;       /* frame 0's output levels */
+    qm_report mean;            /* the metrics of the mean of the frames (sum != NULL) */
 } column;
 
 /* Chroma noise on flat patch 1 + i (2^5, 2^8 e-), inset 6 px like the 8.7 patch metrics:
@@ -286,6 +298,11 @@ static mp_status measure(const run *r, const mp_frame *out, uint32_t rx, uint32_
     c->zone_le2 += rep.zone_le2;
     c->zone_n += rep.zone_n;
     qm_resolution_add(&c->res, &rep.res);
+    if (c->sum)
+        for (uint32_t y = 0; y < in.height; y++)
+            for (uint32_t x = 0; x < in.width; x++)
+                c->sum[(size_t)y * in.width + x] +=
+                    out->data[(size_t)(y + ry) * out->width + x + rx];
     for (int i = 0; i < QM_BINS; i++)
         if (rep.bin_valid[i]) {
             c->bias_sum[i] += rep.bins[i].bias_pct;
@@ -298,9 +315,40 @@ static mp_status measure(const run *r, const mp_frame *out, uint32_t rx, uint32_
             patch_chroma(&in, i, c->chroma[i]);
         c->r_ref = in.white - in.black;
         c->s_ref = s_out;
+        c->black = in.black;
+        c->white = in.white;
     }
     in.s_out = c->s_ref;
     return qm_band_measure(&in, &rep, c->r_ref, &model, &c->bands[f], err);
+}
+
+/* The issue-34 figures are those of the mean of a static clip's frames, where noise is
+ * averaged and what the reconstruction does remains: c->mean from c->sum (sensor s,
+ * S_out s_out). The mean is rounded to the output's integers (0.25 DN14, well below what
+ * the figures resolve). */
+static mp_status measure_mean(const run *r, column *c, const synth_sensor *s, double s_out,
+                              mp_error *err)
+{
+    const uint32_t w = r->opt->width, h = r->opt->height, n = r->opt->frames;
+    mp_frame m = {0};
+    mp_status st = mp_frame_reserve(&m, w, h, err);
+    if (st != MP_OK)
+        return st;
+    for (size_t i = 0; i < (size_t)w * h; i++)
+        m.data[i] = (uint16_t)lrint(c->sum[i] / n);
+    double g = mp_synth_sensor_gain(s), gb = g * exp2(s->ev_gap);
+    qm_noise_model model = {.read_noise_dark_e = s->read_noise_dark / g,
+                            .read_noise_bright_e = s->read_noise_bright / gb,
+                            .bright_clip_e = s->ev_gap > 0 ? (s->white - s->black) / gb : 0,
+                            .phase = s->ev_gap > 0 ? (int)s->phase : -1};
+    qm_input in = {.truth = r->truth, .width = w, .height = h, .out = &m, .roi_x = 0,
+                   .roi_y = 0, .black = c->black, .white = c->white, .s_out = s_out,
+                   .objects = r->objects, .floor = &model};
+    /* the row phase of the active area's rows: the buffer's, shifted by the top border */
+    model.phase = model.phase < 0 ? -1 : (int)((s->phase + s->ob_top) & 3);
+    st = qm_measure(&in, &c->mean, err);
+    mp_frame_free(&m);
+    return st;
 }
 
 static mp_status run_control(run *r, column *c, mp_error *err)
@@ -314,7 +362,7 @@ static mp_status run_control(run *r, column *c, mp_error *err)
         if (st != MP_OK)
             return st;
     }
-    return MP_OK;
+    return c->sum ? measure_mean(r, c, &r->control, g, err) : MP_OK;
 }
 
 typedef struct dual_info {
@@ -412,6 +460,8 @@ static mp_status run_dual(run *r, column *c, dual_info *info, mp_error *err)
         if (st == MP_OK)
             st = measure_alone(r, info, s_out, f, err);
     }
+    if (st == MP_OK && c->sum)
+        st = measure_mean(r, c, &r->dual, s_out, err);
     mp_rawfix_plan_free(&plan);
     mp_rawfix_map_free(&map);
     mp_rawfix_measurement_free(&meas);
@@ -563,6 +613,24 @@ static double pooled_rms(double le2, uint64_t n)
     return n ? sqrt(le2 / (double)n) : NAN;
 }
 
+/* The issue-34 figures of the frames' mean (static scene): noise averaged away, what the
+ * reconstruction does to edges, rings and rows remains. */
+static void print_mean(const column *ctl, const column *dual, uint32_t frames)
+{
+    const qm_report *c = &ctl->mean, *d = &dual->mean;
+    printf("Mean of %u frames (issue 34's figures)      control   mlvpipe  target\n", frames);
+    printf("  edge RMS 8-11 EV (EV)               %9.4f %9.4f  <= 0.015\n",
+           pooled_rms(c->edge8_le2, c->edge8_n), pooled_rms(d->edge8_le2, d->edge8_n));
+    printf("  edge RMS 11-15 EV (EV)              %9.4f %9.4f  <= 0.050\n",
+           pooled_rms(c->edge_le2[1], c->edge_n[1]), pooled_rms(d->edge_le2[1], d->edge_n[1]));
+    printf("  rings (zone plate) 8-11 EV (EV)     %9.4f %9.4f  <= 0.080\n",
+           pooled_rms(c->zone8_le2, c->zone8_n), pooled_rms(d->zone8_le2, d->zone8_n));
+    printf("  line-pair error (%%)                 %9.4f %9.4f  <= 0.05\n",
+           qm_line_pair_pct(c), qm_line_pair_pct(d));
+    printf("  max |bias| 5-14 EV bins (%%)         %9.4f %9.4f  <= 0.1\n", c->max_abs_bias_pct,
+           d->max_abs_bias_pct);
+}
+
 /* cr2hdr's figures (8.4) were measured on the first scene only. */
 #define REF(v) (r->objects ? NAN : (v))
 
@@ -623,6 +691,8 @@ static void report(const run *r, const column *ctl, const column *dual, const du
     }
     row("stripe edge 10-90% width (px)", c->edge_width_px, NAN, d->edge_width_px, NAN, "", -1);
     print_resolution(ctl, dual, info, o->frames);
+    if (dual->sum)
+        print_mean(ctl, dual, o->frames);
     char name[64];
     snprintf(name, sizeof name, "green SNR patch 2^%g e-", patch_ev(r, 1));
     row(name, c->patches[1].snr[1], REF(0.95), d->patches[1].snr[1], REF(5.4), "", -1);
@@ -704,6 +774,8 @@ typedef struct scene_summary {
     double bias_all;           /* max |bias| 5-14 EV, mean of all frames */
     double seconds;            /* reconstruction per frame */
     qm_resolution res;         /* mlvpipe, all frames */
+    qm_report mean;            /* mlvpipe, the frames' mean (static scenes) */
+    int has_mean;
 } scene_summary;
 
 /* One scene end to end: control, dual ISO, the full report, and its summary. */
@@ -713,9 +785,14 @@ static int run_scene(run *r, scene_summary *sum)
     column ctl = {0}, dual = {0};
     ctl.bands = calloc(o->frames, sizeof *ctl.bands);
     dual.bands = calloc(o->frames, sizeof *dual.bands);
+    int mean = o->frames > 1 && o->shift_px == 0 && o->jitter_ev == 0;
+    if (mean) {
+        ctl.sum = calloc((size_t)o->width * o->height, sizeof *ctl.sum);
+        dual.sum = calloc((size_t)o->width * o->height, sizeof *dual.sum);
+    }
     mp_error err = {0};
     int rc = 0;
-    if (!ctl.bands || !dual.bands) {
+    if (!ctl.bands || !dual.bands || (mean && (!ctl.sum || !dual.sum))) {
         fprintf(stderr, "bench_dualiso_quality: out of memory\n");
         rc = 1;
     }
@@ -741,11 +818,15 @@ static int run_scene(run *r, scene_summary *sum)
             frame_mean_bias(&dual, &sum->bias_all, &excess);
             sum->seconds = dual.seconds / o->frames;
             sum->res = dual.res;
+            sum->mean = dual.mean;
+            sum->has_mean = dual.sum != NULL;
         }
         mp_frame_free(&info.scratch);
     }
     free(ctl.bands);
     free(dual.bands);
+    free(ctl.sum);
+    free(dual.sum);
     return rc;
 }
 
@@ -793,6 +874,19 @@ static void print_summary(const options *o, const scene_summary s[2])
                          : pooled_rms(q->zone_floor, q->zone_n);
         }
         printf("floor %-22s %17.3f %17.3f\n", names[k], f[0], f[1]);
+    }
+    if (s[0].has_mean && s[1].has_mean) {
+        const qm_report *a = &s[0].mean, *b = &s[1].mean;
+        printf("%-28s %17.4f %17.4f\n", "mean: edge RMS 8-11 EV", pooled_rms(a->edge8_le2,
+               a->edge8_n), pooled_rms(b->edge8_le2, b->edge8_n));
+        printf("%-28s %17.4f %17.4f\n", "mean: edge RMS 11-15 EV",
+               pooled_rms(a->edge_le2[1], a->edge_n[1]), pooled_rms(b->edge_le2[1], b->edge_n[1]));
+        printf("%-28s %17.4f %17.4f\n", "mean: rings 8-11 EV", pooled_rms(a->zone8_le2,
+               a->zone8_n), pooled_rms(b->zone8_le2, b->zone8_n));
+        printf("%-28s %17.4f %17.4f\n", "mean: line-pair (%)", qm_line_pair_pct(a),
+               qm_line_pair_pct(b));
+        printf("%-28s %17.4f %17.4f\n", "mean: max |bias| 5-14 (%)", a->max_abs_bias_pct,
+               b->max_abs_bias_pct);
     }
     printf("%-28s %17.3f %17.3f\n", "reconstruction s/frame", s[0].seconds, s[1].seconds);
 }

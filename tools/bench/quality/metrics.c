@@ -20,6 +20,15 @@ static const double band_width_ev = 3;
 #define RES_LO_EV 3.0      /* resolution bands: 3 EV each from here */
 #define RES_BAND_EV 3.0
 #define DETAIL_R 2         /* local mean: same-colour samples up to 2 x 2 px away */
+#define LINE_PAIR_LO 32.0  /* line-pair error over the smooth ramp from 2^5 e- ... */
+#define LINE_PAIR_HI 16384.0 /* ... to 2^14 e- (the bias bins' range) */
+
+double qm_line_pair_pct(const qm_report *r)
+{
+    if (!(r->row_true[0] > 0 && r->row_true[1] > 0))
+        return NAN;
+    return 100 * fabs(r->row_err[0] / r->row_true[0] - r->row_err[1] / r->row_true[1]);
+}
 
 double qm_res_band_lo_ev(int band)
 {
@@ -430,6 +439,10 @@ mp_status qm_measure(const qm_input *in, qm_report *rep, mp_error *err)
             int brow = fm && fm->phase >= 0 && ((y + in->roi_y + (uint32_t)fm->phase) & 3) >= 2;
             if (in_smooth_ramp(&p, in, 1) && t < clip_bins) {
                 int b = bin_of(t);
+                if (fm && fm->phase >= 0 && t >= LINE_PAIR_LO && t < LINE_PAIR_HI) {
+                    rep->row_err[brow] += e;
+                    rep->row_true[brow] += t;
+                }
                 if (b >= 0) {
                     add(&bins[b], t, e);
                     if (fm)
@@ -454,12 +467,20 @@ mp_status qm_measure(const qm_input *in, qm_report *rep, mp_error *err)
                     rep->edge_n[k]++;
                     if (!in->objects)
                         esf_add(&edges, &p, t, e_out);
+                    if (ev >= 8 && ev < 11) {
+                        rep->edge8_le2 += le * le;
+                        rep->edge8_n++;
+                    }
                 }
                 if (ev >= 6 && ev < 11 && in_zone(&p, in)) {
                     rep->zone_le2 += le * le;
                     rep->zone_n++;
                     if (fm)
                         rep->zone_floor += qm_floor_le2(fm, t, brow);
+                    if (ev >= 8) {
+                        rep->zone8_le2 += le * le;
+                        rep->zone8_n++;
+                    }
                 }
             }
             for (int i = 0; i < 4; i++) {

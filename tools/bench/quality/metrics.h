@@ -110,6 +110,12 @@ typedef struct qm_report {
                                         that does not smooth would still show (a sum of
                                         squares like edge_le2; NAN without) */
     qm_resolution res;               /* edge contrast and spread per band */
+    double edge8_le2, zone8_le2;     /* squared log errors of the edges and the zone plate
+                                        ("rings") at [8,11) EV, as the issue-34 figures */
+    uint64_t edge8_n, zone8_n;
+    double row_err[2], row_true[2];  /* with qm_input.floor and a phase: sums of err and
+                                        e_true over the smooth ramp at 2^5..2^14 e-, dark
+                                        (0) and bright (1) rows (qm_line_pair_pct) */
     double edge_width_px;            /* 10-90 % width of the stripe edges (perpendicular, px;
                                         NAN on the second scene) */
     qm_patch patches[4];
@@ -120,6 +126,11 @@ typedef struct qm_report {
 /* The 8.7 metrics of one frame. Fails (MP_ERR_ARG) when the active area does not fit in the
  * output, when S_out <= 0 or W <= B. */
 mp_status qm_measure(const qm_input *in, qm_report *rep, mp_error *err);
+
+/* Line-pair error, %: the relative error of the dark rows minus that of the bright rows over
+ * the smooth ramp (NAN without a phase). One frame shows the noise; a mean of frames the
+ * pattern the reconstruction leaves. */
+double qm_line_pair_pct(const qm_report *r);
 
 /* Sensor noise in electrons for the model-based flicker prediction: a pixel's variance is
  * its shot noise e_true plus the read noise of the best field that sees it unclipped:
