@@ -500,7 +500,9 @@ static void check_flat(double gap, double ev_e, int with_ob)
                   mp_dualiso_ratio_source_name(lv.ratio_source), lv.ratio_ev - gap, off_dark14,
                   r.bias_pct, r.noise_e);
     /* 100/400 at 2^6 e- without the shadow smoothing's weights (off since issue 34):
-     * +0.21 %, the one bias left above 0.2 % (doc/dualiso.md 5; not yet understood) */
+     * +0.21 % without the optical-black border, 3.1 standard errors of this one frame's
+     * greens (0.066 %): the one figure above 0.2 % (doc/dualiso.md 5); without the
+     * cross-colour estimate the same +0.208 % */
     if (fabs(r.bias_pct) > (gap < 2.5 && ev_e < 7 ? 0.25 : 0.2))
         fail_msg("flat 2^%.0f e-, %.0f EV, OB %d: reconstruction bias %.3f %%", ev_e, gap,
                  with_ob, r.bias_pct);
