@@ -88,7 +88,7 @@ static void usage(FILE *out)
         "                        smoothing, each pixel the noise-weighted mix of the two\n"
         "                        exposures; 1: differences within the predicted noise; up\n"
         "                        to 8). Less shadow noise for less shadow detail\n"
-        "                        (doc/dualiso.md 5 has the figures)\n"
+        "                        (doc/dualiso.md 10 has the figures)\n"
         "      --fps NUM[/DEN]   frame rate of every output instead of the recorded one\n"
         "                        (normalised: 23976/1000 means 24000/1001): DNG FrameRate\n"
         "                        and TimeCodes, the WAV's timing, a movie's time base. Audio\n"
