@@ -116,8 +116,10 @@ typedef struct mlvpipe_convert_settings {
                                    * levels_path (the sidecar holds the map) */
     float denoise;                /* (API 4.2) dual ISO: 0 off (default: no smoothing); a
                                    * strength up to 8, the cross-field non-local mean that
-                                   * trades shadow resolution for noise (README "--denoise") */
-    int reserved_4_2;             /* zero (no tail padding, version.h) */
+                                   * trades shadow detail for noise (README "--denoise") */
+    /* (API 4.2) zero: room for the members of later minor versions, which take it from the
+     * front so that the struct keeps its size (version.h) */
+    int reserved[15];
 } mlvpipe_convert_settings;
 
 /* Fills s with the defaults. The header passes the size of *s as it lays the struct out
@@ -218,6 +220,9 @@ typedef struct mlvpipe_join_settings {
     int allow_gaps;               /* frames missing between segments: a warning, not an error */
     const atomic_int *cancel;
     mlvpipe_logger log;           /* one line per segment at MLVPIPE_LOG_INFO */
+    int no_verify;                /* (API 4.2) copy FFV1 packets without checking their slice
+                                   * CRCs and decoding them */
+    int reserved[7];              /* (API 4.2) zero: room for later members, as convert's */
 } mlvpipe_join_settings;
 
 typedef struct mlvpipe_join_result {

@@ -11,6 +11,7 @@
 #include "common/out_file.h"
 #include "develop/stretch.h"
 #include "dualiso/dualiso.h"
+#include "mlvpipe/convert.h"
 #include "pipeline/formats.h"
 #include "encode/naming.h"
 #include "encode/sink.h"
@@ -817,7 +818,7 @@ static mp_status convert_clip(job *j, mp_convert_result *res, mp_error *err)
     }
     mp_dualiso_options_default(&j->dopt);
     j->dopt.chroma_smooth = o->chroma_smooth;
-    j->dopt.denoise = o->denoise;
+    j->dopt.denoise = o->settings ? o->settings->denoise : 0;
     if ((st = load_levels(j, &po, err)) != MP_OK || (st = open_cache(j, err)) != MP_OK)
         return st;
 
@@ -915,9 +916,10 @@ mp_status mp_convert(const mp_convert_options *o, mp_convert_result *res, mp_err
     if (o->defects_from && o->levels_path)
         return mp_error_set(err, MP_ERR_ARG, "--defects-from with --levels: the sidecar holds "
                             "the defect map (give --defects-from to analyze)");
-    if (!(o->denoise >= 0 && o->denoise <= DUALISO_DENOISE_MAX))
+    const float denoise = o->settings ? o->settings->denoise : 0;
+    if (!(denoise >= 0 && denoise <= DUALISO_DENOISE_MAX))
         return mp_error_set(err, MP_ERR_ARG, "--denoise takes a strength from 0 to %g, not %g",
-                            (double)DUALISO_DENOISE_MAX, (double)o->denoise);
+                            (double)DUALISO_DENOISE_MAX, (double)denoise);
     if (o->skip_existing && !format->sequence)
         return mp_error_set(err, MP_ERR_ARG, "--skip-existing needs an image sequence output "
                             "(--to %s writes one file)", o->format);
