@@ -64,28 +64,30 @@ static int parse_seconds(const cli_option *opt, const char *command, const char 
     return cli_parse_seconds(arg, field) ? EXIT_OK : cli_value_error(opt, command, arg);
 }
 
-/* --exposure: EV from -16 to 16, into a float. */
-static int parse_exposure(const cli_option *opt, const char *command, const char *arg,
-                          void *field)
+/* A number in [lo, hi] into a float. */
+static int parse_float_in(const cli_option *opt, const char *command, const char *arg,
+                          void *field, double lo, double hi)
 {
     char *end;
-    double ev = strtod(arg, &end);
-    if (end == arg || *end || !(ev >= -16 && ev <= 16))
+    double v = strtod(arg, &end);
+    if (end == arg || *end || !(v >= lo && v <= hi))
         return cli_value_error(opt, command, arg);
-    *(float *)field = (float)ev;
+    *(float *)field = (float)v;
     return EXIT_OK;
 }
 
-/* --denoise: a strength from 0 to 8, into a float. */
+/* --exposure: EV from -16 to 16. */
+static int parse_exposure(const cli_option *opt, const char *command, const char *arg,
+                          void *field)
+{
+    return parse_float_in(opt, command, arg, field, -16, 16);
+}
+
+/* --denoise: a strength from 0 to 8. */
 static int parse_denoise(const cli_option *opt, const char *command, const char *arg,
                          void *field)
 {
-    char *end;
-    double s = strtod(arg, &end);
-    if (end == arg || *end || !(s >= 0 && s <= 8))
-        return cli_value_error(opt, command, arg);
-    *(float *)field = (float)s;
-    return EXIT_OK;
+    return parse_float_in(opt, command, arg, field, 0, 8);
 }
 
 /* --fps "NUM" or "NUM/DEN", a rate between 1/1000 and 1000 fps, into the convert settings. */
