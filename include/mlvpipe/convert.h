@@ -114,9 +114,12 @@ typedef struct mlvpipe_convert_settings {
                                    * whose hot, cold and focus pixels replace the ones found in
                                    * this clip (README "--defects-from"); NULL: none. Not with
                                    * levels_path (the sidecar holds the map) */
+    float denoise;                /* (API 4.2) dual ISO: 0 off (default: no smoothing); a
+                                   * strength up to 8, the cross-field non-local mean that
+                                   * trades shadow detail for noise (README "--denoise") */
     /* (API 4.2) zero: room for the members of later minor versions, which take it from the
      * front so that the struct keeps its size (version.h) */
-    int reserved[16];
+    int reserved[15];
 } mlvpipe_convert_settings;
 
 /* Fills s with the defaults. The header passes the size of *s as it lays the struct out

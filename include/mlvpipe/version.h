@@ -42,7 +42,8 @@
  *      header's macros call with the size of the caller's struct; soname still
  *      libmlvpipe.so.4. Later minor versions only add.
  * 4.2: reserved room at the end of mlvpipe_convert_settings and mlvpipe_join_settings, so that
- *      their members grow from it (above).
+ *      their members grow from it (above); mlvpipe_convert_settings.denoise (`--denoise`):
+ *      dual ISO is no longer smoothed by default, the cross-field denoise is asked for.
  * 4.3: frames on demand (frames.h): mlvpipe_frames_open_sized, _count, _folder, _name, _size,
  *      _read, _close, _is_audio. */
 #ifndef MLVPIPE_VERSION_H

@@ -1,4 +1,5 @@
-/* Cross-field noise reduction for small ISO gaps, on the blended frame.
+/* Cross-field noise reduction on the blended frame, on request (dualiso_options.denoise;
+ * off by default: it trades resolution for noise, doc/dualiso.md 5).
  *
  * At a gap of a few EV both fields carry comparable information (at 100/400 the bright
  * field's read noise is 17 e-, the dark field's 33 e-), so the blend alone leaves most of
@@ -24,14 +25,15 @@
  * (the blend has written the frame; rows are read before they are overwritten, and the
  * columns left of a strip, already written by the strip before it, from a copy that strip
  * kept), and frame borders are mirrored by even amounts so every neighbour keeps its
- * colour. */
+ * colour. The strength multiplies the variance a patch pair's difference is measured
+ * against: 1 accepts what the predicted noise gives, more averages across larger
+ * differences (more noise gone, more detail with it). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "recon_priv.h"
 
-#define DN_MAX_GAP_EV 2.5   /* only gaps up to this many EV (100/200, 100/400) */
 #define DN_REACH 3          /* neighbours up to 3 same-colour steps (6 px) away each way */
 #define DN_NOFF 24          /* offsets of one half-plane: ((2 DN_REACH + 1)^2 - 1) / 2 */
 #define DN_PATCH_W 5        /* patch columns (dualiso_dn_weights_row sums 5) */
@@ -68,11 +70,6 @@ static const int8_t dn_off[DN_NOFF][2] = {
     {4, 0}, {0, 4}, {4, 4}, {-4, 4}, {2, 4}, {4, 2}, {-2, 4}, {-4, 2},
     {6, 0}, {0, 6}, {2, 6}, {-2, 6}, {4, 6}, {-4, 6}, {6, 6}, {-6, 6}, {6, 2}, {-6, 2},
     {6, 4}, {-6, 4}};
-
-int mp_dualiso_denoise_wanted(const dualiso_levels *lv)
-{
-    return lv->is_dual && lv->ratio > 1 && log2(lv->ratio) <= DN_MAX_GAP_EV;
-}
 
 typedef struct dn_ctx {
     const dualiso_levels *lv;
@@ -237,9 +234,12 @@ static void denoise_strip(dn_ctx *d, float *mem, size_t mem_floats)
     }
 }
 
-mp_status mp_dualiso_denoise(const dualiso_levels *lv, mp_frame *out, float **mem,
-                             size_t *mem_size, mp_error *err)
+mp_status mp_dualiso_denoise(const dualiso_levels *lv, float strength, mp_frame *out,
+                             float **mem, size_t *mem_size, mp_error *err)
 {
+    if (!(strength > 0 && strength <= DUALISO_DENOISE_MAX))
+        return mp_error_set(err, MP_ERR_ARG, "dualiso: denoise strength %g is not within "
+                            "(0, %g]", (double)strength, (double)DUALISO_DENOISE_MAX);
     /* too small for the mirrored rows and columns; nothing to average */
     if (out->width <= DN_PAD || out->height <= DN_XR + 1)
         return MP_OK;
@@ -287,7 +287,7 @@ mp_status mp_dualiso_denoise(const dualiso_levels *lv, mp_frame *out, float **me
     d.tab_step = (float)(DN_TAB - 1) / (range * (2 * DN_LEVEL_R));
     for (int i = 0; i < DN_TAB; i++)
         for (int b = 0; b < 2; b++)
-            d.ivtab[b][i] = inv_four_var(&d, (float)i * range / (DN_TAB - 1), b);
+            d.ivtab[b][i] = inv_four_var(&d, (float)i * range / (DN_TAB - 1), b) / strength;
 
     for (d.x_begin = 0; d.x_begin < (int32_t)d.w; d.x_begin += DN_STRIP) {
         d.sw = (int32_t)d.w - d.x_begin < DN_STRIP ? (int32_t)d.w - d.x_begin : DN_STRIP;

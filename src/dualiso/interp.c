@@ -604,7 +604,7 @@ void mp_dualiso_interpolate_row(frame_ctx *c, int32_t y)
     const int srcs[4] = {sa, sb, sn, sf};
     const int gpar = dualiso_cfa_color(c->in->cfa, 0, (uint32_t)y) == 1 ? 0 : 1;
     if (!bright) {
-        if (c->denoise) {
+        if (c->cross_colour) {
             const float *rows[4] = {la, lb, ws->lin[sn], ws->lin[sf]};
             cross_colour_row(c, rows, ws->clip[sn], gpar);
         }

@@ -66,7 +66,8 @@ typedef struct frame_ctx {
     float search_level;       /* native bright level from which edges are searched */
     float clip_floor;         /* least dark value under a clipped bright sample */
     float var_dark, gain;     /* dark-field read noise variance, photon gain (DN, per DN) */
-    int denoise;              /* small ISO gap: denoise.c runs after the blend */
+    int denoise;              /* dualiso_options.denoise > 0: denoise.c runs after the blend */
+    int cross_colour;         /* small ISO gap: the cross-colour estimate of dark rows */
 } frame_ctx;
 
 /* Makes the tables (for lv, up to the largest sample of in) and the row buffers (for in's

@@ -26,13 +26,15 @@
 #define SHADOW_HI 6.0f        /* the bright field's read noise (dark-field units) */
 #define LEVEL_WIN 3           /* level averaging window: 7 same-colour samples */
 #define CLIP_FLOOR 0.98f      /* a clipped bright sample bounds the estimate from below */
+#define CROSS_COLOUR_GAP_EV 2.5 /* dark rows take the cross-colour estimate up to this gap */
 
 void mp_dualiso_options_default(dualiso_options *o)
 {
     o->row_align = 1;
     o->bad_pixels = 0;
-    o->shadow_smooth = 1;
+    o->shadow_smooth = 0;
     o->chroma_smooth = 0;
+    o->denoise = 0;
 }
 
 /* One step of a colour's running sum at its sample i (s: that colour's samples, stride 2,
@@ -171,7 +173,7 @@ static void blend_begin(frame_ctx *c, int32_t y, uint16_t *dst, blend_rows *b)
     b->lev = ws->scratch[0];
     b->ex_mean = ws->scratch[5];
     b->r = (dualiso_blend_row){
-        .w = w, .bright = bright, .shadow = c->opt->shadow_smooth ? 1 + c->denoise : 0,
+        .w = w, .bright = bright, .shadow = c->denoise ? 2 : c->opt->shadow_smooth ? 1 : 0,
         .nat = nat, .mis = ws->mis, .lev_mean = ws->scratch[1],
         .est = ws->est, .vn = ws->scratch[2], .vo = ws->scratch[3], .ex = ws->scratch[4],
         .nclip = nclip, .est_clip = ws->est_clip, .est_mid = ws->est_mid, .dst = dst,
@@ -307,6 +309,9 @@ mp_status mp_dualiso_reconstruct(const mp_frame *in, const dualiso_levels *lv,
         opt->chroma_smooth != 5)
         return mp_error_set(err, MP_ERR_ARG, "dualiso: chroma_smooth is %d, not 0, 2, 3 or 5",
                             opt->chroma_smooth);
+    if (!(opt->denoise >= 0 && opt->denoise <= DUALISO_DENOISE_MAX))
+        return mp_error_set(err, MP_ERR_ARG, "dualiso: denoise strength %g is not within 0..%g",
+                            (double)opt->denoise, (double)DUALISO_DENOISE_MAX);
     st = mp_dualiso_ws_prepare(ws, lv, in, err);
     if (st == MP_OK)
         st = begin_output(in, lv, out, err);
@@ -320,7 +325,8 @@ mp_status mp_dualiso_reconstruct(const mp_frame *in, const dualiso_levels *lv,
                    .clip_floor = (float)(CLIP_FLOOR * clip_b),
                    .var_dark = (float)(lv->noise_dark * lv->noise_dark),
                    .gain = (float)lv->gain_dark,
-                   .denoise = mp_dualiso_denoise_wanted(lv)};
+                   .denoise = opt->denoise > 0,
+                   .cross_colour = log2(lv->ratio) <= CROSS_COLOUR_GAP_EV};
     double top = (1u << lv->bits) - 1;
     c.clip_raw[0] = (uint16_t)fmin(ceil(lv->white_dark), top);
     c.clip_raw[1] = (uint16_t)fmin(ceil(lv->white_bright), top);
@@ -330,7 +336,7 @@ mp_status mp_dualiso_reconstruct(const mp_frame *in, const dualiso_levels *lv,
                             ws->scratch[0], ws->keys, ws->row_off);
     blend_rows_all(&c, out);
     if (c.denoise) {
-        st = mp_dualiso_denoise(lv, out, &ws->dn_mem, &ws->dn_size, err);
+        st = mp_dualiso_denoise(lv, opt->denoise, out, &ws->dn_mem, &ws->dn_size, err);
         for (uint32_t y = 0; st == MP_OK && y < in->height; y++)
             mp_dualiso_chroma_row(&c, out, y);
     }

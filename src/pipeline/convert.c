@@ -12,6 +12,7 @@
 #include "common/out_file.h"
 #include "develop/stretch.h"
 #include "dualiso/dualiso.h"
+#include "mlvpipe/convert.h"
 #include "pipeline/formats.h"
 #include "encode/naming.h"
 #include "encode/sink.h"
@@ -568,6 +569,10 @@ mp_status mp_convert(const mp_convert_options *o, mp_convert_result *res, mp_err
     if (o->defects_from && o->levels_path)
         return mp_error_set(err, MP_ERR_ARG, "--defects-from with --levels: the sidecar holds "
                             "the defect map (give --defects-from to analyze)");
+    const float denoise = o->settings ? o->settings->denoise : 0;
+    if (!(denoise >= 0 && denoise <= DUALISO_DENOISE_MAX))
+        return mp_error_set(err, MP_ERR_ARG, "--denoise takes a strength from 0 to %g, not %g",
+                            (double)DUALISO_DENOISE_MAX, (double)denoise);
     if (o->skip_existing && !format->sequence)
         return mp_error_set(err, MP_ERR_ARG, "--skip-existing needs an image sequence output "
                             "(--to %s writes one file)", o->format);

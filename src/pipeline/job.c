@@ -397,6 +397,7 @@ mp_status mp_job_analyse(job *j, mp_error *err)
     }
     mp_dualiso_options_default(&j->dopt);
     j->dopt.chroma_smooth = o->chroma_smooth;
+    j->dopt.denoise = o->settings ? o->settings->denoise : 0;
     if ((st = load_levels(j, &po, err)) != MP_OK || (st = open_cache(j, err)) != MP_OK)
         return st;
     j->params.storage = dng_storage(j);   /* the rest of the params came with the index */

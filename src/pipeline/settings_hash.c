@@ -2,6 +2,8 @@
  * would take in padding, whose contents vary. */
 #include "pipeline/cache_key.h"
 
+#include <string.h>
+
 void mp_cache_hash_reconstruction(mp_cache_hash *h, const dualiso_levels *lv,
                                   const dualiso_options *opt)
 {
@@ -30,4 +32,9 @@ void mp_cache_hash_reconstruction(mp_cache_hash *h, const dualiso_levels *lv,
     /* off gives the bytes of before the option existed, so it keeps their keys */
     if (opt->chroma_smooth)
         mp_cache_hash_u32(h, (uint32_t)opt->chroma_smooth);
+    /* the same for denoise (0: off); its bits, so that every value has its own key */
+    uint32_t denoise_bits;
+    memcpy(&denoise_bits, &opt->denoise, sizeof denoise_bits);
+    if (denoise_bits)
+        mp_cache_hash_u32(h, denoise_bits);
 }

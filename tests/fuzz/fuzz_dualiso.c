@@ -58,6 +58,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         o.shadow_smooth = data[8] >> 2 & 1;
         static const int chroma[4] = {0, 2, 3, 5};
         o.chroma_smooth = chroma[data[8] >> 3 & 3];
+        static const float denoise[4] = {0, 0.5f, 1, 3};
+        o.denoise = denoise[data[8] >> 5 & 3];
         /* one workspace for every input, as a worker thread keeps it from frame to frame */
         static dualiso_workspace *ws;
         if (!ws)

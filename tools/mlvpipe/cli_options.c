@@ -65,16 +65,30 @@ static int parse_seconds(const cli_option *opt, const char *command, const char 
     return cli_parse_seconds(arg, field) ? EXIT_OK : cli_value_error(opt, command, arg);
 }
 
-/* --exposure: EV from -16 to 16, into a float. */
+/* A number in [lo, hi] into a float. */
+static int parse_float_in(const cli_option *opt, const char *command, const char *arg,
+                          void *field, double lo, double hi)
+{
+    char *end;
+    double v = strtod(arg, &end);
+    if (end == arg || *end || !(v >= lo && v <= hi))
+        return cli_value_error(opt, command, arg);
+    *(float *)field = (float)v;
+    return EXIT_OK;
+}
+
+/* --exposure: EV from -16 to 16. */
 static int parse_exposure(const cli_option *opt, const char *command, const char *arg,
                           void *field)
 {
-    char *end;
-    double ev = strtod(arg, &end);
-    if (end == arg || *end || !(ev >= -16 && ev <= 16))
-        return cli_value_error(opt, command, arg);
-    *(float *)field = (float)ev;
-    return EXIT_OK;
+    return parse_float_in(opt, command, arg, field, -16, 16);
+}
+
+/* --denoise: a strength from 0 to 8. */
+static int parse_denoise(const cli_option *opt, const char *command, const char *arg,
+                         void *field)
+{
+    return parse_float_in(opt, command, arg, field, 0, 8);
 }
 
 /* --fps "NUM" or "NUM/DEN", a rate between 1/1000 and 1000 fps, into the convert settings. */
@@ -264,6 +278,15 @@ const cli_option cli_options[] = {
              "EV of zone-plate detail",
      .kind = CLI_CHOICE, .at = offsetof(cli_convert_args, o.chroma_smooth), CHOICES(chroma_smooths),
      .takes = "takes 0, 2, 3 or 5"},
+    {.commands = CLI_CONVERT, .name = "denoise", .arg = "S",
+     .help = "dual ISO: average shadow noise across both fields with a\n"
+             "non-local mean of strength S (0 off, the default: no\n"
+             "smoothing, each pixel the noise-weighted mix of the two\n"
+             "exposures; 1: differences within the predicted noise; up\n"
+             "to 8). Less shadow noise for less shadow detail\n"
+             "(doc/dualiso.md 10 has the figures)",
+     .kind = CLI_PARSE, .at = offsetof(cli_convert_args, o.denoise), .parse = parse_denoise,
+     .takes = "takes a strength from 0 to 8"},
     {.commands = CLI_CONVERT, .name = "fps", .arg = "NUM[/DEN]",
      .help = "frame rate of every output instead of the recorded one\n"
              "(normalised: 23976/1000 means 24000/1001): DNG FrameRate\n"

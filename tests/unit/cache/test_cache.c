@@ -268,7 +268,7 @@ static void fill_levels(dualiso_levels *lv, int garbage)
 static void reconstruction_hash_covers_every_field(void **state)
 {
     (void)state;
-    assert_int_equal(sizeof(dualiso_options), 4 * sizeof(int));
+    assert_int_equal(sizeof(dualiso_options), 4 * sizeof(int) + sizeof(float));
     assert_int_equal(sizeof(dualiso_levels), 4 * 4 + 11 * 8 + 4 * 4 + 8);
     dualiso_levels a, b;
     dualiso_options opt;

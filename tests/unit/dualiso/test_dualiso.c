@@ -367,6 +367,83 @@ static flat_result flat_measure(const dualiso_levels *lv, double ev_gap, double 
     return r;
 }
 
+/* Variance of the output error (e-^2) of a flat field at 2^ev_e e- on the 14-bit sensor at
+ * the given gap, per row type (0 dark, 1 bright), reconstructed with opt (all colours: the
+ * flat scene has no colour gains; active area, 8 px margin). */
+static void flat_row_variance(const dualiso_levels *lv, double ev_gap, double ev_e,
+                              const dualiso_options *opt, double var[2])
+{
+    clip_fixture c;
+    fixture_init(&c, 14, ev_gap, lv->phase, SYNTH_SCENE_FLAT, ev_e);
+    fixture_frame(&c, 0);
+    dualiso_workspace *ws = mp_dualiso_workspace_new();
+    mp_frame o = {0};
+    reconstruct_ok(&c.frame, lv, opt, ws, &o);
+    double s_out = mp_synth_sensor_gain(&c.sensor) * lv->out_scale;
+    double se[2] = {0, 0}, se2[2] = {0, 0}, n[2] = {0, 0};
+    for (uint32_t y = 8; y < H - 8; y++) {
+        int b = dualiso_row_is_bright(y + c.sensor.ob_top, lv->phase);
+        for (uint32_t x = 8; x < W - 8; x++) {
+            double e = (active_sample(&o, &c.sensor, x, y) - (double)o.black) / s_out -
+                       c.truth[y * W + x];
+            se[b] += e;
+            se2[b] += e * e;
+            n[b]++;
+        }
+    }
+    for (int b = 0; b < 2; b++)
+        var[b] = se2[b] / n[b] - (se[b] / n[b]) * (se[b] / n[b]);
+    mp_dualiso_workspace_free(ws);
+    mp_frame_free(&o);
+    fixture_free(&c);
+}
+
+/* Issue 34: with default options the output is the noise-weighted mix of the two fields'
+ * samples, no smoothing: its noise never goes below what the optimal combination of a
+ * pixel's own sample and the other field's two nearest samples leaves (shot + read noise of
+ * each, inverse-variance weighted), in the deep shadows at 100/1600 and 100/400. The
+ * blend's shadow smoothing (the default before) goes below it, which shows the test can
+ * tell. */
+static void test_reconstruct_noise_floor(void **state)
+{
+    (void)state;
+    const double gaps[] = {4, 2};
+    const double levels[] = {1, 3, 5};
+    for (int g = 0; g < 2; g++) {
+        clip_fixture c;
+        fixture_init(&c, 14, gaps[g], 0, SYNTH_SCENE_BENCHMARK, 0);
+        dualiso_levels lv;
+        fixture_levels(&c, 2, &lv);
+        const synth_sensor *s = &c.sensor;
+        double gd = mp_synth_sensor_gain(s), gb = gd * exp2(gaps[g]);
+        double rd = s->read_noise_dark / gd, rb = s->read_noise_bright / gb;
+        double below_smoothed = 1;
+        for (int l = 0; l < 3; l++) {
+            double t = exp2(levels[l]), vd = rd * rd + t, vb = rb * rb + t;
+            double ideal[2] = {1 / (1 / vd + 2 / vb), 1 / (1 / vb + 2 / vd)};
+            dualiso_options opt;
+            mp_dualiso_options_default(&opt);
+            double var[2], smoothed[2];
+            flat_row_variance(&lv, gaps[g], levels[l], &opt, var);
+            opt.shadow_smooth = 1;
+            flat_row_variance(&lv, gaps[g], levels[l], &opt, smoothed);
+            for (int b = 0; b < 2; b++) {
+                print_message("gap %.0f EV, 2^%.0f e-, %s rows: noise %.2f e-, smoothed %.2f, "
+                              "optimal combination %.2f\n", gaps[g], levels[l],
+                              b ? "bright" : "dark", sqrt(var[b]), sqrt(smoothed[b]),
+                              sqrt(ideal[b]));
+                if (var[b] < 0.95 * ideal[b])
+                    fail_msg("gap %.0f EV, 2^%.0f e-, %s rows: noise %.3f e- below the optimal "
+                             "combination's %.3f", gaps[g], levels[l], b ? "bright" : "dark",
+                             sqrt(var[b]), sqrt(ideal[b]));
+                below_smoothed = fmin(below_smoothed, smoothed[b] / ideal[b]);
+            }
+        }
+        assert_true(below_smoothed < 0.8);
+        fixture_free(&c);
+    }
+}
+
 static void test_reconstruct_flat_bias_and_blend(void **state)
 {
     (void)state;
@@ -422,7 +499,11 @@ static void check_flat(double gap, double ev_e, int with_ob)
                   "bias %+.3f %%, noise %.2f e-\n", ev_e, gap, with_ob,
                   mp_dualiso_ratio_source_name(lv.ratio_source), lv.ratio_ev - gap, off_dark14,
                   r.bias_pct, r.noise_e);
-    if (fabs(r.bias_pct) > 0.2)
+    /* 100/400 at 2^6 e- without the shadow smoothing's weights (off since issue 34):
+     * +0.21 % without the optical-black border, 3.1 standard errors of this one frame's
+     * greens (0.066 %): the one figure above 0.2 % (doc/dualiso.md 5); without the
+     * cross-colour estimate the same +0.208 % */
+    if (fabs(r.bias_pct) > (gap < 2.5 && ev_e < 7 ? 0.25 : 0.2))
         fail_msg("flat 2^%.0f e-, %.0f EV, OB %d: reconstruction bias %.3f %%", ev_e, gap,
                  with_ob, r.bias_pct);
 }
@@ -660,7 +741,9 @@ static void check_reconstruct_md5(const mp_frame *in, const dualiso_levels *lv,
 }
 
 /* The reconstruction's bytes on the benchmark scene, pinned: options that are off must not
- * change a single sample (digests taken before chroma smoothing existed). */
+ * change a single sample (digests taken before chroma smoothing existed; the default's moved
+ * with issue 34, when the shadow smoothing became off by default: shadow_smooth 1 gives the
+ * bytes of the default before). */
 static void test_reconstruct_reference_bytes(void **state)
 {
     (void)state;
@@ -672,6 +755,8 @@ static void test_reconstruct_reference_bytes(void **state)
     mp_frame o = {0};
     dualiso_options opt;
     mp_dualiso_options_default(&opt);
+    check_reconstruct_md5(&c.frame, &lv, &opt, ws, &o, "fc18b662ab35f77bf2e42a034b1ea438");
+    opt.shadow_smooth = 1;
     check_reconstruct_md5(&c.frame, &lv, &opt, ws, &o, "cf07c5da7377d9e30b7e08e9b3f2205e");
     opt.row_align = 0;
     opt.bad_pixels = 1;
@@ -758,23 +843,41 @@ static void frame_stats(const mp_frame *f, const dualiso_levels *lv, uint32_t x1
     *sd = sqrt(s2 / n - *mean * *mean);
 }
 
-/* The gap decides: up to 2.5 EV on, above it off, never for frames that are not dual. */
-static void test_denoise_gate(void **state)
+/* Off by default at every gap; strengths outside (0, DUALISO_DENOISE_MAX] are refused by
+ * the reconstruction (0 is off there) and by the denoise itself, naming the option. */
+static void test_denoise_option(void **state)
 {
     (void)state;
-    dualiso_levels lv = denoise_levels(4);
-    assert_true(mp_dualiso_denoise_wanted(&lv));
-    lv = denoise_levels(2);
-    assert_true(mp_dualiso_denoise_wanted(&lv));
-    lv = denoise_levels(5.6);
-    assert_true(mp_dualiso_denoise_wanted(&lv));
-    lv = denoise_levels(8);
-    assert_false(mp_dualiso_denoise_wanted(&lv));
-    lv = denoise_levels(16);
-    assert_false(mp_dualiso_denoise_wanted(&lv));
-    lv = denoise_levels(4);
-    lv.is_dual = 0;
-    assert_false(mp_dualiso_denoise_wanted(&lv));
+    dualiso_options opt;
+    mp_dualiso_options_default(&opt);
+    assert_true(opt.denoise == 0 && opt.shadow_smooth == 0);
+    const dualiso_levels lv = denoise_levels(4);
+    mp_frame f = {0}, o = {0};
+    mp_error err = {0};
+    float *mem = NULL;
+    size_t mem_size = 0;
+    denoise_frame(&f, &lv, 64, 16, flat_200, 4.6);
+    const float bad[] = {-1, 0, DUALISO_DENOISE_MAX * 1.01f, NAN};
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(mp_dualiso_denoise(&lv, bad[i], &f, &mem, &mem_size, &err),
+                         MP_ERR_ARG);
+        assert_non_null(strstr(err.msg, "denoise strength"));
+    }
+    clip_fixture c;
+    fixture_init(&c, 14, 2, 0, SYNTH_SCENE_BENCHMARK, 0);
+    dualiso_levels pooled;
+    fixture_levels_then_frame0(&c, 2, &pooled);
+    dualiso_workspace *ws = mp_dualiso_workspace_new();
+    opt.denoise = -0.5f;
+    assert_int_equal(mp_dualiso_reconstruct(&c.frame, &pooled, &opt, ws, &o, &err), MP_ERR_ARG);
+    assert_non_null(strstr(err.msg, "denoise strength"));
+    opt.denoise = NAN;
+    assert_int_equal(mp_dualiso_reconstruct(&c.frame, &pooled, &opt, ws, &o, &err), MP_ERR_ARG);
+    mp_dualiso_workspace_free(ws);
+    fixture_free(&c);
+    free(mem);
+    mp_frame_free(&f);
+    mp_frame_free(&o);
 }
 
 /* A flat field with the blend's noise at its level (100/400, 200 DN: 4.6 DN in a dark row
@@ -791,7 +894,7 @@ static void test_denoise_flat_and_structure(void **state)
     double m0, sd0, m1, sd1;
     denoise_frame(&f, &lv, 128, 64, flat_200, 4.6);
     frame_stats(&f, &lv, 128, &m0, &sd0);
-    assert_int_equal(mp_dualiso_denoise(&lv, &f, &mem, &mem_size, &err), MP_OK);
+    assert_int_equal(mp_dualiso_denoise(&lv, 1, &f, &mem, &mem_size, &err), MP_OK);
     frame_stats(&f, &lv, 128, &m1, &sd1);
     assert_true(sd1 < 0.25 * sd0);  /* 49 samples at full weight: 1/7 */
     assert_true(sd1 > 0.1 * sd0);
@@ -800,7 +903,7 @@ static void test_denoise_flat_and_structure(void **state)
     mp_frame clean = {0};
     denoise_frame(&clean, &lv, 128, 64, zone_and_step, 0);
     denoise_frame(&f, &lv, 128, 64, zone_and_step, 0);
-    assert_int_equal(mp_dualiso_denoise(&lv, &f, &mem, &mem_size, &err), MP_OK);
+    assert_int_equal(mp_dualiso_denoise(&lv, 1, &f, &mem, &mem_size, &err), MP_OK);
     double worst = 0, sq = 0;
     uint32_t n = 0;
     for (uint32_t y = 4; y + 4 < 64; y++)
@@ -823,7 +926,8 @@ static void test_denoise_flat_and_structure(void **state)
 }
 
 /* Same frame, same bytes, whatever memory the rows live in; and the whole reconstruction
- * at 100/400 pinned (the denoise is part of it there). */
+ * at 100/400 pinned: --denoise 1 gives the bytes the default gave before issue 34 made the
+ * denoise an option; the default (no smoothing) its own. */
 static void test_denoise_deterministic(void **state)
 {
     (void)state;
@@ -834,11 +938,11 @@ static void test_denoise_deterministic(void **state)
     size_t mem_size = 0;
     denoise_frame(&a, &lv, 96, 40, zone_and_step, 4.6);
     denoise_frame(&b, &lv, 96, 40, zone_and_step, 4.6);
-    assert_int_equal(mp_dualiso_denoise(&lv, &a, &mem, &mem_size, &err), MP_OK);
+    assert_int_equal(mp_dualiso_denoise(&lv, 1, &a, &mem, &mem_size, &err), MP_OK);
     free(mem);
     mem = NULL;
     mem_size = 0;
-    assert_int_equal(mp_dualiso_denoise(&lv, &b, &mem, &mem_size, &err), MP_OK);
+    assert_int_equal(mp_dualiso_denoise(&lv, 1, &b, &mem, &mem_size, &err), MP_OK);
     assert_memory_equal(a.data, b.data, (size_t)96 * 40 * sizeof *a.data);
     free(mem);
     mp_frame_free(&a);
@@ -848,11 +952,12 @@ static void test_denoise_deterministic(void **state)
     fixture_init(&c, 14, 2, 0, SYNTH_SCENE_BENCHMARK, 0);
     dualiso_levels pooled;
     fixture_levels_then_frame0(&c, 2, &pooled);
-    assert_true(mp_dualiso_denoise_wanted(&pooled));
     dualiso_workspace *ws = mp_dualiso_workspace_new();
     mp_frame o = {0};
     dualiso_options opt;
     mp_dualiso_options_default(&opt);
+    check_reconstruct_md5(&c.frame, &pooled, &opt, ws, &o, "fc5c3f9658c804568cd52a1e2f18a09c");
+    opt.denoise = 1;
     check_reconstruct_md5(&c.frame, &pooled, &opt, ws, &o, "eb7267c0adedb833bf8b44cdbfc3f659");
     mp_dualiso_workspace_free(ws);
     mp_frame_free(&o);
@@ -1040,7 +1145,8 @@ int main(void)
         cmocka_unit_test(test_row_alignment),
         cmocka_unit_test(test_bad_pixel_repair),
         cmocka_unit_test(test_reconstruct_reference_bytes),
-        cmocka_unit_test(test_denoise_gate),
+        cmocka_unit_test(test_reconstruct_noise_floor),
+        cmocka_unit_test(test_denoise_option),
         cmocka_unit_test(test_denoise_flat_and_structure),
         cmocka_unit_test(test_denoise_deterministic),
         cmocka_unit_test(test_chroma_smoothing),

@@ -10,13 +10,36 @@
 #define PATCH_INSET 6
 #define ESF_HALF_PX 4.0    /* edge spread function sampled over +-4 px from the edge */
 #define ESF_STEP_PX 0.25
-#define ESF_BINS 32
+#define ESF_BINS QM_ESF_BINS
 #define STRIPE_PERIOD 37.0
 #define STRIPE_SLANT 0.6   /* edges lie on x + 0.6 y = const */
 #define STRIPE_EV 0.8
 
 static const double band_lo[QM_BANDS] = {2, 5, 8, 11};
 static const double band_width_ev = 3;
+#define RES_LO_EV 3.0      /* resolution bands: 3 EV each from here */
+#define RES_BAND_EV 3.0
+#define DETAIL_R 2         /* local mean: same-colour samples up to 2 x 2 px away */
+#define LINE_PAIR_LO 32.0  /* line-pair error over the smooth ramp from 2^5 e- ... */
+#define LINE_PAIR_HI 16384.0 /* ... to 2^14 e- (the bias bins' range) */
+
+double qm_line_pair_pct(const qm_report *r)
+{
+    if (!(r->row_true[0] > 0 && r->row_true[1] > 0))
+        return NAN;
+    return 100 * fabs(r->row_err[0] / r->row_true[0] - r->row_err[1] / r->row_true[1]);
+}
+
+double qm_res_band_lo_ev(int band)
+{
+    return RES_LO_EV + RES_BAND_EV * band;
+}
+
+static int res_band_of(double ev)
+{
+    int k = (int)floor((ev - RES_LO_EV) / RES_BAND_EV);
+    return ev >= RES_LO_EV && k < QM_RES_BANDS ? k : -1;
+}
 
 double qm_band_lo_ev(int band)
 {
@@ -160,38 +183,62 @@ typedef struct esf {
     double n[ESF_BINS], s[ESF_BINS];
 } esf;
 
-static void esf_add(esf *f, const where *p, double e_true, double e_out)
+/* The ESF bin of a stripe pixel (its horizontal distance to the nearest edge, negative on
+ * the dark side) and its side (+1 bright, -1 dark); -1 when it is not within reach. */
+static int stripe_bin(const where *p, double *sigma)
 {
     double t = p->xs + STRIPE_SLANT * p->y;
     double side = sin(2 * M_PI * t / STRIPE_PERIOD);
     if (side == 0)
-        return;
-    double sigma = side > 0 ? 1 : -1;
+        return -1;
+    *sigma = side > 0 ? 1 : -1;
     double half = STRIPE_PERIOD / 2;
     double k = floor(t / half + 0.5);
     double d = t - k * half;            /* horizontal distance to edge k */
     if (fmod(fabs(k), 2) == 1)
         d = -d;                         /* odd edges fall from bright to dark */
     if (fabs(d) >= ESF_HALF_PX)
+        return -1;
+    int b = (int)floor((d + ESF_HALF_PX) / ESF_STEP_PX);
+    return b < ESF_BINS ? b : -1;
+}
+
+static void esf_add(esf *f, const where *p, double e_true, double e_out)
+{
+    double sigma;
+    int b = stripe_bin(p, &sigma);
+    if (b < 0)
         return;
     double base = log2(e_true) - STRIPE_EV * sigma;
     double level = (log2(fmax(e_out, 0.5)) - base + STRIPE_EV) / (2 * STRIPE_EV);
-    int b = (int)floor((d + ESF_HALF_PX) / ESF_STEP_PX);
-    if (b < 0 || b >= ESF_BINS)
-        return;
     f->n[b] += 1;
     f->s[b] += level;
 }
 
-/* 10-90 % width, perpendicular to the edge, by linear interpolation between bin centres. */
-static double esf_width(const esf *f)
+/* The linear edge spread of qm_resolution for one stripe pixel. */
+static void res_esf_add(qm_resolution *r, int band, const where *p, double e_true,
+                        double e_out)
+{
+    double sigma;
+    int b = stripe_bin(p, &sigma);
+    if (b < 0)
+        return;
+    double base = e_true / exp2(STRIPE_EV * sigma);
+    double lo = base / exp2(STRIPE_EV), hi = base * exp2(STRIPE_EV);
+    r->esf_n[band][b] += 1;
+    r->esf_s[band][b] += (e_out - lo) / (hi - lo);
+}
+
+/* 10-90 % width of an ESF (sums n, s), perpendicular to the edge, by linear interpolation
+ * between bin centres. */
+static double esf_width_of(const double *n, const double *s)
 {
     double v[ESF_BINS], c[ESF_BINS];
     int m = 0;
     for (int b = 0; b < ESF_BINS; b++) {
-        if (f->n[b] < 10)
+        if (n[b] < 10)
             continue;
-        v[m] = f->s[b] / f->n[b];
+        v[m] = s[b] / n[b];
         c[m] = -ESF_HALF_PX + (b + 0.5) * ESF_STEP_PX;
         m++;
     }
@@ -203,6 +250,60 @@ static double esf_width(const esf *f)
         if (v[i - 1] <= 0.9 && v[i] > 0.9)
             d90 = c[i - 1] + (0.9 - v[i - 1]) / (v[i] - v[i - 1]) * (c[i] - c[i - 1]);
     return (d90 - d10) / sqrt(1 + STRIPE_SLANT * STRIPE_SLANT);
+}
+
+static double esf_width(const esf *f)
+{
+    return esf_width_of(f->n, f->s);
+}
+
+double qm_edge_spread_px(const qm_resolution *r, int band)
+{
+    return esf_width_of(r->esf_n[band], r->esf_s[band]);
+}
+
+double qm_edge_contrast(const qm_resolution *r, int band)
+{
+    return r->norm[band] > 0 ? r->dot[band] / r->norm[band] : NAN;
+}
+
+void qm_resolution_add(qm_resolution *acc, const qm_resolution *add)
+{
+    for (int k = 0; k < QM_RES_BANDS; k++) {
+        acc->dot[k] += add->dot[k];
+        acc->norm[k] += add->norm[k];
+        for (int b = 0; b < ESF_BINS; b++) {
+            acc->esf_n[k][b] += add->esf_n[k][b];
+            acc->esf_s[k][b] += add->esf_s[k][b];
+        }
+    }
+}
+
+/* Local detail of the output and the truth at (x, y) for the edge contrast: each minus the
+ * mean of its 25 same-colour neighbours (itself included), over the truth's local mean.
+ * 0 when the neighbourhood leaves the frame. */
+static void res_contrast_add(qm_resolution *r, int band, const qm_input *in, int x, int y)
+{
+    const int reach = 2 * DETAIL_R;
+    if (x < reach || y < reach || x + reach >= (int)in->width || y + reach >= (int)in->height)
+        return;
+    double mo = 0, mt = 0;
+    for (int j = -reach; j <= reach; j += 2)
+        for (int i = -reach; i <= reach; i += 2) {
+            mo += in->out->data[(size_t)(y + j + in->roi_y) * in->out->width + x + i +
+                                in->roi_x];
+            mt += in->truth[(size_t)(y + j) * in->width + x + i];
+        }
+    const double n = (2 * DETAIL_R + 1) * (2 * DETAIL_R + 1);
+    mo = (mo / n - in->black) / in->s_out;
+    mt /= n;
+    if (!(mt > 0))
+        return;
+    double o = (in->out->data[(size_t)(y + in->roi_y) * in->out->width + x + in->roi_x] -
+                in->black) / in->s_out;
+    double dt = (in->truth[(size_t)y * in->width + x] - mt) / mt, dout = (o - mo) / mt;
+    r->dot[band] += dout * dt;
+    r->norm[band] += dt * dt;
 }
 
 static void summarise_bins(const sums *bins, qm_report *rep)
@@ -286,16 +387,21 @@ static double expected_le2(double t, double sigma)
     return s / sqrt(M_PI);
 }
 
-double qm_floor_le2(const qm_noise_model *m, double t, int bright_row)
+double qm_floor_var(const qm_noise_model *m, double t, int bright_row)
 {
     double vd = m->read_noise_dark_e * m->read_noise_dark_e + t;
     if (m->phase < 0)
-        return expected_le2(t, sqrt(vd));
+        return vd;
     double vb = m->read_noise_bright_e * m->read_noise_bright_e + t;
     double w = bright_row ? 2 / vd : 1 / vd;   /* the other field's pair halves its variance */
     if (t < m->bright_clip_e)
         w += bright_row ? 1 / vb : 2 / vb;
-    return expected_le2(t, sqrt(1 / w));
+    return 1 / w;
+}
+
+double qm_floor_le2(const qm_noise_model *m, double t, int bright_row)
+{
+    return expected_le2(t, sqrt(qm_floor_var(m, t, bright_row)));
 }
 
 mp_status qm_measure(const qm_input *in, qm_report *rep, mp_error *err)
@@ -308,6 +414,7 @@ mp_status qm_measure(const qm_input *in, qm_report *rep, mp_error *err)
     const double clip_bins = 0.98 * rep->clip_e, clip_log = 0.9 * rep->clip_e;
 
     sums bins[QM_BINS] = {{0}}, shadow = {0}, patch[4][QM_CHANNELS] = {{{0}}};
+    double ideal_var[QM_BINS] = {0};   /* sums of qm_floor_var over each bin's pixels */
     double *edge_le2 = rep->edge_le2;
     const qm_noise_model *fm = in->floor;
     esf edges = {{0}, {0}};
@@ -329,17 +436,29 @@ mp_status qm_measure(const qm_input *in, qm_report *rep, mp_error *err)
             p.u = p.xs / in->width;
             p.v = (double)y / in->height;
 
+            int brow = fm && fm->phase >= 0 && ((y + in->roi_y + (uint32_t)fm->phase) & 3) >= 2;
             if (in_smooth_ramp(&p, in, 1) && t < clip_bins) {
                 int b = bin_of(t);
-                if (b >= 0)
+                if (fm && fm->phase >= 0 && t >= LINE_PAIR_LO && t < LINE_PAIR_HI) {
+                    rep->row_err[brow] += e;
+                    rep->row_true[brow] += t;
+                }
+                if (b >= 0) {
                     add(&bins[b], t, e);
+                    if (fm)
+                        ideal_var[b] += qm_floor_var(fm, t, brow);
+                }
                 if (t < 2)
                     add(&shadow, t, e);
             }
             if (t > 0 && t < clip_log && inside_x_margin(&p, in)) {
                 double ev = log2(t), le = log2(fmax(e_out, 0.5)) - ev;
-                int brow = fm && fm->phase >= 0 &&
-                           ((y + in->roi_y + (uint32_t)fm->phase) & 3) >= 2;
+                int rb = res_band_of(ev);
+                if (rb >= 0 && in_edges(&p, in)) {
+                    res_contrast_add(&rep->res, rb, in, p.x, p.y);
+                    if (!in->objects)
+                        res_esf_add(&rep->res, rb, &p, t, e_out);
+                }
                 if (ev >= 6 && ev < 15 && in_edges(&p, in)) {
                     int k = ev >= 11;
                     edge_le2[k] += le * le;
@@ -348,12 +467,20 @@ mp_status qm_measure(const qm_input *in, qm_report *rep, mp_error *err)
                     rep->edge_n[k]++;
                     if (!in->objects)
                         esf_add(&edges, &p, t, e_out);
+                    if (ev >= 8 && ev < 11) {
+                        rep->edge8_le2 += le * le;
+                        rep->edge8_n++;
+                    }
                 }
                 if (ev >= 6 && ev < 11 && in_zone(&p, in)) {
                     rep->zone_le2 += le * le;
                     rep->zone_n++;
                     if (fm)
                         rep->zone_floor += qm_floor_le2(fm, t, brow);
+                    if (ev >= 8) {
+                        rep->zone8_le2 += le * le;
+                        rep->zone8_n++;
+                    }
                 }
             }
             for (int i = 0; i < 4; i++) {
@@ -366,6 +493,14 @@ mp_status qm_measure(const qm_input *in, qm_report *rep, mp_error *err)
     }
 
     summarise_bins(bins, rep);
+    rep->dr_ideal_ev = NAN;
+    for (int i = 0; fm && i < QM_BINS; i++) {
+        double sd = sqrt(ideal_var[i] / bins[i].n);
+        if (rep->bin_valid[i] && bins[i].t / bins[i].n >= sd) {
+            rep->dr_ideal_ev = log2(rep->clip_e / sd);
+            break;
+        }
+    }
     rep->deep_shadow_noise = shadow.n > 0 ? std_of(&shadow) : NAN;
     for (int k = 0; k < 2; k++)
         rep->edge_rms[k] = rep->edge_n[k] ? sqrt(edge_le2[k] / rep->edge_n[k]) : NAN;

@@ -22,6 +22,8 @@
 #define QM_BIN_MIN_PIXELS 200   /* bins with fewer pixels are not reported */
 #define QM_BANDS 4              /* flicker bands [2,5), [5,8), [8,11), [11,14) EV */
 #define QM_CHANNELS 3           /* R, G (both greens), B */
+#define QM_RES_BANDS 4          /* resolution bands [3,6), [6,9), [9,12), [12,15) EV */
+#define QM_ESF_BINS 32          /* edge spread sampled over +-4 px in 0.25-px bins */
 
 typedef struct qm_input {
     const float *truth;        /* width x height electrons, row-major */
@@ -48,6 +50,30 @@ typedef struct qm_bin {
     double bias_se_pct;        /* its standard error, 100 * noise / sqrt(n) / mean_true */
 } qm_bin;
 
+/* Resolution sums on the edge region (the stripes; on the second scene the stars' rings),
+ * per band of true signal; they add over frames (qm_resolution_add).
+ * Edge contrast kept: each photosite's local detail, its value minus the mean of the 25
+ * same-colour samples of its 9x9 px neighbourhood, divided by the truth's local mean; the
+ * output's detail projected on the truth's: dot = sum d_out d_true, norm = sum d_true^2.
+ * Linear in the output, so noise adds no bias: raw data gives 1 in expectation, any
+ * smoothing less (and the projection of a frame mean is the mean of the projections).
+ * Edge spread (stripes only): each photosite's level between the two sides of its edge,
+ * (e_out - lo) / (hi - lo) with lo, hi the truth on either side, binned by its signed
+ * distance to the edge; linear too, so raw samples give the point-sampled step of the
+ * truth. */
+typedef struct qm_resolution {
+    double dot[QM_RES_BANDS], norm[QM_RES_BANDS];
+    double esf_n[QM_RES_BANDS][QM_ESF_BINS], esf_s[QM_RES_BANDS][QM_ESF_BINS];
+} qm_resolution;
+
+void qm_resolution_add(qm_resolution *acc, const qm_resolution *add);
+/* dot / norm of band k (NAN when empty). */
+double qm_edge_contrast(const qm_resolution *r, int band);
+/* 10-90 % rise of band k's edge spread, px perpendicular to the edge (NAN without one);
+ * the truth's own point-sampled step measures about 0.3 px (the bin width). */
+double qm_edge_spread_px(const qm_resolution *r, int band);
+double qm_res_band_lo_ev(int band);
+
 typedef struct qm_patch {
     uint64_t n[QM_CHANNELS];
     double mean_true[QM_CHANNELS];
@@ -67,6 +93,10 @@ typedef struct qm_report {
                                         below the s.e. of the 5-6 EV bins of one HD frame) */
     double dr_ev;                    /* log2(clip_e / noise of the lowest bin with SNR >= 1) */
     double dr_bin_ev;                /* that bin's lower edge */
+    double dr_ideal_ev;              /* with qm_input.floor: the DR the noise of an ideal
+                                        reconstruction that does not smooth gives (each bin's
+                                        noise from qm_floor_var over its pixels): no output
+                                        without smoothing reaches above it (NAN without) */
     double deep_shadow_noise;        /* std(err) over mask pixels with e_true < 2 e- */
     double noise_at_512;             /* noise of the 9.0-9.5 EV bin */
     double edge_rms[2];              /* RMS log2 error on the stripes (second scene: the
@@ -79,6 +109,13 @@ typedef struct qm_report {
     double edge_floor[2], zone_floor; /* with qm_input.floor: the RMS an ideal reconstruction
                                         that does not smooth would still show (a sum of
                                         squares like edge_le2; NAN without) */
+    qm_resolution res;               /* edge contrast and spread per band */
+    double edge8_le2, zone8_le2;     /* squared log errors of the edges and the zone plate
+                                        ("rings") at [8,11) EV, as the issue-34 figures */
+    uint64_t edge8_n, zone8_n;
+    double row_err[2], row_true[2];  /* with qm_input.floor and a phase: sums of err and
+                                        e_true over the smooth ramp at 2^5..2^14 e-, dark
+                                        (0) and bright (1) rows (qm_line_pair_pct) */
     double edge_width_px;            /* 10-90 % width of the stripe edges (perpendicular, px;
                                         NAN on the second scene) */
     qm_patch patches[4];
@@ -89,6 +126,11 @@ typedef struct qm_report {
 /* The 8.7 metrics of one frame. Fails (MP_ERR_ARG) when the active area does not fit in the
  * output, when S_out <= 0 or W <= B. */
 mp_status qm_measure(const qm_input *in, qm_report *rep, mp_error *err);
+
+/* Line-pair error, %: the relative error of the dark rows minus that of the bright rows over
+ * the smooth ramp (NAN without a phase). One frame shows the noise; a mean of frames the
+ * pattern the reconstruction leaves. */
+double qm_line_pair_pct(const qm_report *r);
 
 /* Sensor noise in electrons for the model-based flicker prediction: a pixel's variance is
  * its shot noise e_true plus the read noise of the best field that sees it unclipped:
@@ -110,6 +152,8 @@ typedef struct qm_noise_model {
  * only by smoothing (trading resolution), and lies above it by the error of its
  * interpolation and blend. */
 double qm_floor_le2(const struct qm_noise_model *m, double t, int bright_row);
+/* The variance (e-^2) of that estimate at true signal t. */
+double qm_floor_var(const struct qm_noise_model *m, double t, int bright_row);
 
 /* Per-band sums for the flicker measure. e_out is normalised by the frame's own levels to a
  * fixed reference range: e_out = (DN - B) / (W - B) * r_ref / S_out (8.7). noise_var is the

@@ -155,15 +155,25 @@ typedef struct dualiso_options {
     int row_align;         /* shift dark rows whose offset to the bright rows stands out of
                               the noise (line-pair banding); other rows keep the clip levels */
     int bad_pixels;        /* repair isolated hot/cold samples before interpolating */
-    int shadow_smooth;     /* smooth the bright field within a few read-noise sigmas of black
-                              ([1 2 1] along the row): less deep-shadow noise, softer detail
-                              that the noise hides anyway */
+    int shadow_smooth;     /* 0 (default): off; 1: smooth the bright field within a few
+                              read-noise sigmas of black ([1 2 1] along the row): less
+                              deep-shadow noise for less shadow resolution (the default
+                              before issue 34; ignored when denoise is on) */
     int chroma_smooth;     /* 0 (default): off; 2, 3, 5: cr2hdr's --cs2x2 / --cs3x3 / --cs5x5
                               median chroma of each 2x2 cell and its neighbours (5-point,
                               3x3, 5x5 cells), applied only where noise swamps chroma (deep
                               shadows; fades out by a green SNR of 12). Less shadow colour
                               noise, softer colour edges there (chroma.c) */
+    float denoise;         /* 0 (default): off, the frame is the noise-weighted mix of both
+                              fields' samples and nothing is smoothed; > 0: the cross-field
+                              non-local mean (mp_dualiso_denoise) at that strength, which
+                              multiplies the noise a patch difference may show and still be
+                              averaged (1: the noise the levels predict; up to
+                              DUALISO_DENOISE_MAX). Lower noise for less resolution
+                              (doc/dualiso.md 5) */
 } dualiso_options;
+
+#define DUALISO_DENOISE_MAX 8.0f
 
 void mp_dualiso_options_default(dualiso_options *o);
 
@@ -179,17 +189,12 @@ mp_status mp_dualiso_reconstruct(const mp_frame *in, const dualiso_levels *lv,
                               const dualiso_options *opt, dualiso_workspace *ws, mp_frame *out,
                               mp_error *err);
 
-/* Small ISO gaps (up to 2.5 EV: 100/200, 100/400), where both fields carry comparable
- * information: mp_dualiso_reconstruct then leaves out the blend's shadow smoothing and runs
- * mp_dualiso_denoise on the blended frame instead. Decided from the levels alone. */
-int mp_dualiso_denoise_wanted(const dualiso_levels *lv);
-
 /* Cross-field non-local mean of a blended frame in place (denoise.c): noise averaged where
- * the 5x3 patches around the 48 same-colour neighbours up to 6 px away agree within the
- * noise the levels predict, structure kept where they do not. *mem / *mem_size: reusable
- * row memory (realloc'ed). */
-mp_status mp_dualiso_denoise(const dualiso_levels *lv, mp_frame *out, float **mem,
-                             size_t *mem_size, mp_error *err);
+ * the 5x3 patches around the 48 same-colour neighbours up to 6 px away agree within
+ * strength x the noise the levels predict, structure kept where they do not (strength > 0,
+ * dualiso_options.denoise). *mem / *mem_size: reusable row memory (realloc'ed). */
+mp_status mp_dualiso_denoise(const dualiso_levels *lv, float strength, mp_frame *out,
+                             float **mem, size_t *mem_size, mp_error *err);
 
 /* Non-dual frames: only the level normalisation of the output mapping. */
 mp_status mp_dualiso_passthrough(const mp_frame *in, const dualiso_levels *lv, mp_frame *out,
