@@ -156,7 +156,8 @@ mp_status mp_rawfix_measure(const mp_frame *f, int dual, rawfix_measurement *m, 
         m->block_count = blocks;
     }
     if ((!m->hist && !(m->hist = malloc(hist_size))) ||
-        (!m->sigma && !(m->sigma = malloc(NOISE_BINS * sizeof *m->sigma))) || work_alloc(m, w))
+        (!m->sigma && !(m->sigma = malloc(NOISE_BINS * sizeof *m->sigma))) ||
+        (!m->limits && !(m->limits = malloc(4 * sizeof *m->limits))) || work_alloc(m, w))
         return mp_error_set(err, MP_ERR_NOMEM, "rawfix: out of memory for a %u-wide frame", w);
     m->width = w;
     m->height = h;
@@ -202,6 +203,7 @@ mp_status mp_rawfix_measure(const mp_frame *f, int dual, rawfix_measurement *m, 
             m->sigma[r * LEVEL_BINS + b] = count[b] >= MIN_BIN_COUNT ?
                 hist_sigma(m->hist + (size_t)(r * LEVEL_BINS + b) * HIST_SIZE, count[b]) :
                 overall;
+        mp_rawfix_stripe_limits(m->sigma + r * LEVEL_BINS, &m->limits[r]);
     }
     return MP_OK;
 }
@@ -213,6 +215,7 @@ void mp_rawfix_measure_row(const rawfix_measurement *m, const mp_frame *f, uint3
     m->dsp->diffs(r);
     m->dsp->texture(r);
     r->sigma = m->sigma + (y % 4) * LEVEL_BINS;
+    r->limits = &m->limits[y % 4];
     m->dsp->z(r);
     for (uint32_t x = 2; x < m->width - 2; x++)
         if (!r->ok[x])
@@ -236,6 +239,7 @@ void mp_rawfix_measurement_free(rawfix_measurement *m)
 {
     free(m->hist);
     free(m->sigma);
+    free(m->limits);
     free(m->blocks);
     free(m->work);
     memset(m, 0, sizeof *m);

@@ -7,7 +7,8 @@
 #define RAWFIX_ROW_KERNELS(l)                                                                  \
     void mp_rawfix_row_diffs_##l(rawfix_row *r);                                              \
     void mp_rawfix_row_texture_##l(rawfix_row *r);                                            \
-    void mp_rawfix_row_z_##l(rawfix_row *r);
+    void mp_rawfix_row_z_##l(rawfix_row *r);                                                  \
+    void mp_rawfix_row_sums_##l(const rawfix_sums *s);
 
 RAWFIX_ROW_KERNELS(c)
 RAWFIX_ROW_KERNELS(sse2)
