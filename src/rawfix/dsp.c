@@ -7,15 +7,19 @@
 
 static const rawfix_dsp tables[MP_CPU_LEVELS] = {
     [MP_CPU_C] = {mp_rawfix_row_diffs_c, mp_rawfix_row_texture_c, mp_rawfix_row_z_c,
-                   mp_rawfix_row_sums_c},
+                   mp_rawfix_row_sums_c,
+                   mp_rawfix_row_destripe_c},
 #if defined(__x86_64__)
     [MP_CPU_SSE2] = {mp_rawfix_row_diffs_sse2, mp_rawfix_row_texture_sse2, mp_rawfix_row_z_sse2,
-                   mp_rawfix_row_sums_sse2},
+                   mp_rawfix_row_sums_sse2,
+                   mp_rawfix_row_destripe_sse2},
     [MP_CPU_AVX2] = {mp_rawfix_row_diffs_avx2, mp_rawfix_row_texture_avx2, mp_rawfix_row_z_avx2,
-                   mp_rawfix_row_sums_avx2},
+                   mp_rawfix_row_sums_avx2,
+                   mp_rawfix_row_destripe_avx2},
 #elif defined(__aarch64__)
     [MP_CPU_NEON] = {mp_rawfix_row_diffs_neon, mp_rawfix_row_texture_neon, mp_rawfix_row_z_neon,
-                   mp_rawfix_row_sums_neon},
+                   mp_rawfix_row_sums_neon,
+                   mp_rawfix_row_destripe_neon},
 #endif
 };
 

@@ -180,3 +180,23 @@ void FN(mp_rawfix_row_sums)(const rawfix_sums *s)
     add_sums(s->n, s->values, s->zh, s->zv, &s->stripe[0][0], s->lo, s->hi, &s->stripe_sum[0][0],
              s->sum_h, s->sum_v, s->zh_sum, s->zh_sq, s->used, s->pos, s->neg, s->big);
 }
+
+/* One row's stripe correction: v' = black + (v - black) x gain + 0.5, truncated into
+ * 0 .. white - 1; clipped samples stay clipped. Single precision, as rawfix_apply always did. */
+static void destripe(size_t n, uint16_t *restrict v, const float *restrict gain, float black,
+                     uint32_t white)
+{
+    const float top = (float)(white - 1);
+    for (size_t x = 0; x < n; x++) {
+        float r = black + ((float)v[x] - black) * gain[x] + 0.5f;
+        r = r < 0 ? 0 : r;
+        r = r > top ? top : r;
+        v[x] = v[x] >= white ? v[x] : (uint16_t)r;
+    }
+}
+
+void FN(mp_rawfix_row_destripe)(uint16_t *row, size_t n, const float *gain, float black,
+                                uint32_t white)
+{
+    destripe(n, row, gain, black, white);
+}

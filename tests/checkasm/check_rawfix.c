@@ -1,5 +1,6 @@
 /* checkasm: rawfix_measure's and rawfix_accum's row kernels (rawfix/rawfix_dsp.h) against C,
- * bit for bit (the sums from the rows' deviations, special values and clamps mixed in), on
+ * bit for bit (the sums from the rows' deviations, special values and clamps mixed in; the
+ * stripe correction with gains near 1 and far off), on
  * random rows: every width from 5 (the least rawfix_measure takes) to 40, which covers the
  * stripe window's edge cases (w <= 16: no window), then random widths; samples around
  * black, clipped ones, zeros and the 16-bit maximum mixed in; white levels below and above
@@ -160,6 +161,20 @@ int checkasm_rawfix(mp_cpu_level level, int rounds, int *checked, uint64_t *hash
         *hash = checkasm_hash(*hash, &sb, sizeof sb);
         if (!same("sums", &sa, &sb, sizeof sa, w)) {
             fprintf(stderr, "checkasm: %s rawfix sums differ from C: width %u (round %d)\n",
+                    mp_cpu_level_name(level), w, round);
+            failures++;
+        }
+        static uint16_t ra[RW], rb[RW];
+        static float gain[RW];
+        for (uint32_t x = 0; x < w; x++)    /* stripe gains, also far off (a NaN never) */
+            gain[x] = rnd() % 8 ? 0.99f + (float)(rnd() % 2000) / 1e5f : (float)(rnd() % 400) / 100;
+        memcpy(ra, a.rows[1], sizeof ra);
+        memcpy(rb, a.rows[1], sizeof rb);
+        ref->destripe(ra, w, gain, (float)black, (uint32_t)white);
+        d->destripe(rb, w, gain, (float)black, (uint32_t)white);
+        *hash = checkasm_hash(*hash, rb, w * sizeof *rb);
+        if (!same("destripe", ra, rb, sizeof ra, w)) {
+            fprintf(stderr, "checkasm: %s rawfix destripe differs from C: width %u (round %d)\n",
                     mp_cpu_level_name(level), w, round);
             failures++;
         }

@@ -217,6 +217,8 @@ typedef struct rawfix_plan {
     int dual;
     int stripes;
     float inv_gain[RAWFIX_STRIPE_ROWS][RAWFIX_STRIPE_COLS];
+    float *gain_rows;               /* inv_gain along a row of each row class (width each;
+                                     * NULL without stripes) */
     uint32_t site_count;
     uint32_t *sites;                /* y * width + x, ascending */
     uint8_t *is_site;               /* width * height */

@@ -1,4 +1,4 @@
-/* rawfix_dsp: the per-row kernels of rawfix_measure and rawfix_accum, in plain C (the reference) and in
+/* rawfix_dsp: the per-row kernels of rawfix_measure, rawfix_accum and rawfix_apply, in plain C (the reference) and in
  * versions built for wider instruction sets, chosen at run time. All versions are the same
  * C source built with different flags (rows_body.h): integer arithmetic and double
  * divisions, comparisons and roundings that IEEE defines exactly, no contraction into FMA,
@@ -64,6 +64,9 @@ typedef struct rawfix_dsp {
     void (*texture)(rawfix_row *r); /* act at [2, w - 2); left, right, win_max at [8, w - 8) */
     void (*z)(rawfix_row *r);       /* the whole rows zh, zv, stripe from all of the above */
     void (*sums)(const rawfix_sums *s);  /* adds a row's measurement to its sums */
+    /* a row's stripe correction (rawfix_apply): n samples, each with its gain (1 / the
+     * column class's), black and white as the frame's */
+    void (*destripe)(uint16_t *row, size_t n, const float *gain, float black, uint32_t white);
 } rawfix_dsp;
 
 /* The kernels for a level (the best this build and CPU have at or below it). */
