@@ -15,10 +15,12 @@
 #define HIST_SIZE 2048          /* |second difference| in half DN, the last bucket open */
 #define MIN_BIN_COUNT 64        /* fewer samples: the row class's overall noise is used */
 
-static void hist_add(uint32_t *h, int32_t d2)
+/* Counts d2 when ok (1; 0 counts nothing): no branch, which clipped samples here and there
+ * would mispredict. */
+static void hist_add(uint32_t *h, int32_t d2, uint32_t ok)
 {
     uint32_t a = (uint32_t)(d2 < 0 ? -d2 : d2);
-    h[a < HIST_SIZE ? a : HIST_SIZE - 1]++;
+    h[a < HIST_SIZE ? a : HIST_SIZE - 1] += ok;
 }
 
 /* Median of a histogram in half DN, as a Gaussian sigma of the second difference in DN. */
@@ -181,11 +183,11 @@ mp_status mp_rawfix_measure(const mp_frame *f, int dual, rawfix_measurement *m, 
         row_at(&row, f, y, vs);
         m->dsp->diffs(&row);
         uint32_t *hist = m->hist + (size_t)(y % 4) * LEVEL_BINS * HIST_SIZE;
-        for (uint32_t x = 2; x < w - 2; x++)
-            if (row.ok[x]) {
-                hist_add(hist + (size_t)row.bin_h[x] * HIST_SIZE, row.dh2[x]);
-                hist_add(hist + (size_t)row.bin_v[x] * HIST_SIZE, row.dv2[x]);
-            }
+        for (uint32_t x = 2; x < w - 2; x++) {
+            const uint32_t ok = (uint32_t)row.ok[x];
+            hist_add(hist + (size_t)row.bin_h[x] * HIST_SIZE, row.dh2[x], ok);
+            hist_add(hist + (size_t)row.bin_v[x] * HIST_SIZE, row.dv2[x], ok);
+        }
     }
     for (int r = 0; r < 4; r++) {
         uint32_t *all = m->hist + (size_t)(NOISE_BINS + r) * HIST_SIZE;
