@@ -1,8 +1,9 @@
-/* rawfix_dsp: the per-row kernels of rawfix_measure, rawfix_accum and rawfix_apply, in plain C (the reference) and in
- * versions built for wider instruction sets, chosen at run time. All versions are the same
- * C source built with different flags (rows_body.h): integer arithmetic and double
- * divisions, comparisons and roundings that IEEE defines exactly, no contraction into FMA,
- * so every version gives the same bits. tests/checkasm holds them to that. */
+/* rawfix_dsp: the per-row kernels of rawfix_measure, rawfix_accum and rawfix_apply, in plain
+ * C (the reference) and in versions built for wider instruction sets, chosen at run time. All
+ * versions are the same C source built with different flags (rows_body.h): integer
+ * arithmetic and single or double divisions, comparisons and roundings that IEEE defines
+ * exactly, no contraction into FMA, so every version gives the same bits. tests/checkasm
+ * holds them to that. */
 #ifndef MP_RAWFIX_DSP_H
 #define MP_RAWFIX_DSP_H
 
