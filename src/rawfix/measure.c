@@ -81,6 +81,10 @@ static int16_t beyond_clipping(const rawfix_row *r, size_t x)
 {
     const int32_t white = r->white;
     int self = r->c[x] >= white;
+    /* far below needs both differences negative, far above both positive (the sigmas are
+     * positive): most clipped neighbourhoods end here, before any division */
+    if (self ? r->dh2[x] <= 0 || r->dv2[x] <= 0 : r->dh2[x] >= 0 || r->dv2[x] >= 0)
+        return RAWFIX_NO_Z;
     int near = r->c[x - 2] >= white || r->c[x + 2] >= white || r->u[x] >= white ||
                r->d[x] >= white;
     double act = TEXTURE_WEIGHT * (r->act[x] / 8.0);
