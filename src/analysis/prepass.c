@@ -59,7 +59,6 @@ mp_status mp_clip_segments(const mlv_clip *clip, mp_segment **segs, uint32_t *co
 /* Bands of rows that workers add their raw-defect measurements to one at a time. */
 #define DEFECT_BANDS 16u
 #define DEFECT_BAND_STEP 7u          /* prime to DEFECT_BANDS, near half of it */
-#define DEFECT_BATCH_BYTES (64u << 20)  /* frames held for the defect sums, all workers */
 
 /* A sample's payload, read by the pool's I/O thread (the pool's slots are the ring). */
 typedef struct sample_slot {
@@ -86,7 +85,6 @@ typedef struct sample_set {
     mp_progress_event progress;               /* LEVELS: samples read so far, of total */
     double start_s;
     rawfix_accum *defects;                    /* NULL: raw defects not looked for */
-    uint32_t workers;                         /* threads of the current run */
     int single_decided;                       /* the probe found the segment single ISO: the
                                                * other samples are read for defects only */
     pthread_mutex_t defects_lock;             /* claiming a sample in defects */
@@ -97,77 +95,7 @@ typedef struct sample_ctx {
     mlv_scratch scratch;
     mp_frame frame;
     rawfix_measurement defects;
-    int measured;                             /* frame measured and claimed, not yet held */
-    uint32_t measured_sample;
-    uint32_t held, held_first;                /* frames held for the defect sums; the first's
-                                               * sample number */
-    mp_frame held_frame[RAWFIX_BATCH];
-    rawfix_measurement held_defects[RAWFIX_BATCH];
 } sample_ctx;
-
-/* Measures the sample's raw defects and claims it in the segment's sums; its rows are added
- * with the worker's next ones (hold_for_defects), once the caller is done with the frame. */
-static mp_status measure_defects(sample_set *s, sample_ctx *c, uint32_t i, int dual,
-                                 mp_error *err)
-{
-    mp_status st = mp_rawfix_measure(&c->frame, dual, &c->defects, err);
-    if (st != MP_OK)
-        return st;
-    pthread_mutex_lock(&s->defects_lock);
-    st = mp_rawfix_accum_claim(s->defects, &c->defects, i, err);
-    pthread_mutex_unlock(&s->defects_lock);
-    c->measured = st == MP_OK;
-    c->measured_sample = i;
-    return st;
-}
-
-/* Adds the worker's held frames to the segment's sums (integer sums, so the map does not
- * depend on which thread added what, or when): one band of rows at a time under its lock,
- * so workers add at once; each batch starts at another band (DEFECT_BAND_STEP apart), so
- * that two workers rarely meet. */
-static void add_held(sample_set *s, sample_ctx *c)
-{
-    if (!c->held)
-        return;
-    rawfix_measurement *m[RAWFIX_BATCH];
-    const mp_frame *f[RAWFIX_BATCH];
-    for (uint32_t j = 0; j < c->held; j++) {
-        m[j] = &c->held_defects[j];
-        f[j] = &c->held_frame[j];
-    }
-    const uint64_t h = f[0]->height;
-    for (uint32_t k = 0; k < DEFECT_BANDS; k++) {
-        const uint32_t b = (c->held_first * DEFECT_BAND_STEP + k) % DEFECT_BANDS;
-        pthread_mutex_lock(&s->band_lock[b]);
-        mp_rawfix_accum_rows_batch(s->defects, m, f, c->held, (uint32_t)(h * b / DEFECT_BANDS),
-                                   (uint32_t)(h * (b + 1) / DEFECT_BANDS));
-        pthread_mutex_unlock(&s->band_lock[b]);
-    }
-    c->held = 0;
-}
-
-/* The measured frame joins the worker's batch (its buffers swapped for a held slot's, which
- * the next decode reuses); a full batch is added. A batch holds up to RAWFIX_BATCH frames
- * and DEFECT_BATCH_BYTES over all workers. */
-static void hold_for_defects(sample_set *s, sample_ctx *c)
-{
-    if (!c->measured)
-        return;
-    c->measured = 0;
-    const uint64_t bytes = (uint64_t)c->frame.width * c->frame.height * sizeof *c->frame.data;
-    const uint64_t fit = DEFECT_BATCH_BYTES / (bytes * s->workers + 1);
-    const uint32_t batch = fit < 1 ? 1 : fit > RAWFIX_BATCH ? RAWFIX_BATCH : (uint32_t)fit;
-    if (!c->held)
-        c->held_first = c->measured_sample;
-    mp_frame t = c->frame;
-    c->frame = c->held_frame[c->held];
-    c->held_frame[c->held] = t;
-    rawfix_measurement tm = c->defects;
-    c->defects = c->held_defects[c->held];
-    c->held_defects[c->held++] = tm;
-    if (c->held >= batch)
-        add_held(s, c);
-}
 
 static mp_status sample_ctx_create(void *user, void **ctx, mp_error *err)
 {
@@ -182,17 +110,37 @@ static mp_status sample_ctx_create(void *user, void **ctx, mp_error *err)
 
 static void sample_ctx_destroy(void *user, void *ctx)
 {
+    (void)user;
     sample_ctx *c = ctx;
-    /* the worker's last frames: added here, on its thread, before the pool's run returns */
-    add_held(user, c);
-    for (uint32_t j = 0; j < RAWFIX_BATCH; j++) {
-        mp_frame_free(&c->held_frame[j]);
-        mp_rawfix_measurement_free(&c->held_defects[j]);
-    }
     mp_mlv_scratch_free(&c->scratch);
     mp_frame_free(&c->frame);
     mp_rawfix_measurement_free(&c->defects);
     free(c);
+}
+
+/* Measures the sample's raw defects and adds them to the segment's sums (integer sums, so
+ * the map does not depend on which thread added what, or when). The rows are measured while
+ * they are added, one band of rows under its own lock, so workers add at once; each sample
+ * starts at another band (DEFECT_BAND_STEP apart), so that two workers rarely meet. */
+static mp_status measure_defects(sample_set *s, sample_ctx *c, uint32_t i, int dual,
+                                 mp_error *err)
+{
+    mp_status st = mp_rawfix_measure(&c->frame, dual, &c->defects, err);
+    if (st != MP_OK)
+        return st;
+    pthread_mutex_lock(&s->defects_lock);
+    st = mp_rawfix_accum_claim(s->defects, &c->defects, i, err);
+    pthread_mutex_unlock(&s->defects_lock);
+    const uint64_t h = c->frame.height;
+    for (uint32_t k = 0; st == MP_OK && k < DEFECT_BANDS; k++) {
+        const uint32_t b = (i * DEFECT_BAND_STEP + k) % DEFECT_BANDS;
+        pthread_mutex_lock(&s->band_lock[b]);
+        mp_rawfix_accum_rows(s->defects, &c->defects, &c->frame,
+                             (uint32_t)(h * b / DEFECT_BANDS),
+                             (uint32_t)(h * (b + 1) / DEFECT_BANDS));
+        pthread_mutex_unlock(&s->band_lock[b]);
+    }
+    return st;
 }
 
 /* The I/O stage. A damaged frame is left for its job to skip; other read errors end the run. */
@@ -209,9 +157,10 @@ static mp_status sample_read(void *user, uint32_t i, uint32_t slot, mp_error *er
     return st;
 }
 
-static mp_status sample_work(sample_set *s, sample_ctx *c, uint32_t job, uint32_t slot,
-                              mp_error *err)
+static mp_status sample_run(void *user, void *ctx, uint32_t job, uint32_t slot, mp_error *err)
 {
+    sample_set *s = user;
+    sample_ctx *c = ctx;
     const uint32_t i = s->jobs[job];
     mp_error e = s->slots[slot].read_error;
     mp_status st = e.code;
@@ -248,13 +197,6 @@ static mp_status sample_work(sample_set *s, sample_ctx *c, uint32_t job, uint32_
     return mp_dualiso_stats_collect(&c->frame, s->phase[i], &s->stats[i], err);
 }
 
-static mp_status sample_run(void *user, void *ctx, uint32_t job, uint32_t slot, mp_error *err)
-{
-    mp_status st = sample_work(user, ctx, job, slot, err);
-    hold_for_defects(user, ctx);
-    return st;
-}
-
 /* One sample done (in order, one call at a time): a LEVELS event for the terminal. */
 static mp_status sample_deliver(void *user, uint32_t i, uint32_t slot, mp_error *err)
 {
@@ -284,7 +226,6 @@ static mp_status run_samples(sample_set *s, uint32_t njobs, mp_error *err)
     mp_pool_options po = {s->opt->threads, 0, s->opt->cancel};
     uint32_t threads, window;
     mp_pool_resolve(&po, njobs, &threads, &window);
-    s->workers = threads;
     if (!(s->slots = calloc(window, sizeof *s->slots)))
         return mp_error_set(err, MP_ERR_NOMEM, "pre-pass: out of memory");
     mp_pool_callbacks cb = {s, sample_ctx_create, sample_ctx_destroy, sample_run,

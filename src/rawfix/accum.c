@@ -127,36 +127,23 @@ void mp_rawfix_accum_add_row(rawfix_accum *a, uint32_t y, const uint16_t *values
     add_clipped(n, zh, c[COUNT_CLIPPED_LOW] + i, c[COUNT_CLIPPED_HIGH] + i);
 }
 
-/* Each row is measured and added at once, so its deviations stay in the cache, and row by
- * row across the frames, so the row's sums do too while the frames add to them: the sums are
- * tens of bytes per sample, far more than a frame, and each pass over them costs more than
- * measuring a frame's row (doc/rawfix.md, "Cost"). Rows outside [vstep, height - vstep) have
- * no measurement (RAWFIX_NO_Z, no stripe sums), which adds only zeros: they are skipped. */
-void mp_rawfix_accum_rows_batch(rawfix_accum *a, rawfix_measurement *const *m,
-                                const mp_frame *const *f, uint32_t k, uint32_t y0, uint32_t y1)
-{
-    if (!k)
-        return;
-    const uint32_t vs = m[0]->vstep;   /* the claims hold every frame to it */
-    y0 = y0 > vs ? y0 : vs;
-    y1 = y1 < a->height - vs ? y1 : a->height - vs;
-    rawfix_row r[RAWFIX_BATCH];
-    for (uint32_t j = 0; j < k; j++)
-        mp_rawfix_row_begin(m[j], &r[j]);
-    for (uint32_t y = y0; y < y1; y++)
-        for (uint32_t j = 0; j < k; j++) {
-            if (!m[j]->measurable)
-                continue;
-            mp_rawfix_measure_row(m[j], f[j], y, &r[j]);
-            mp_rawfix_accum_add_row(a, y, f[j]->data + (size_t)y * f[j]->width, r[j].zh,
-                                    r[j].zv, r[j].stripe);
-        }
-}
-
+/* Each row is measured and added at once, so its deviations stay in the cache. Rows outside
+ * [vstep, height - vstep) have no measurement (RAWFIX_NO_Z, no stripe sums), which adds only
+ * zeros: they are skipped. */
 void mp_rawfix_accum_rows(rawfix_accum *a, rawfix_measurement *m, const mp_frame *f,
                           uint32_t y0, uint32_t y1)
 {
-    mp_rawfix_accum_rows_batch(a, &m, &f, 1, y0, y1);
+    if (!m->measurable)
+        return;
+    const uint32_t vs = m->vstep;
+    y0 = y0 > vs ? y0 : vs;
+    y1 = y1 < a->height - vs ? y1 : a->height - vs;
+    rawfix_row r;
+    mp_rawfix_row_begin(m, &r);
+    for (uint32_t y = y0; y < y1; y++) {
+        mp_rawfix_measure_row(m, f, y, &r);
+        mp_rawfix_accum_add_row(a, y, f->data + (size_t)y * f->width, r.zh, r.zv, r.stripe);
+    }
 }
 
 mp_status mp_rawfix_accum_add(rawfix_accum *a, rawfix_measurement *m, const mp_frame *f,

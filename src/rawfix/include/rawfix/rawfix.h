@@ -155,12 +155,6 @@ mp_status mp_rawfix_accum_claim(rawfix_accum *a, const rawfix_measurement *m, ui
                                 mp_error *err);
 void mp_rawfix_accum_rows(rawfix_accum *a, rawfix_measurement *m, const mp_frame *f,
                           uint32_t y0, uint32_t y1);
-/* The same for k <= RAWFIX_BATCH claimed frames f[j], each measured in its own m[j]: the same
- * sums as k calls of mp_rawfix_accum_rows, in a fraction of the time (each row's sums are
- * read and written once for the k frames). */
-#define RAWFIX_BATCH 8u
-void mp_rawfix_accum_rows_batch(rawfix_accum *a, rawfix_measurement *const *m,
-                                const mp_frame *const *f, uint32_t k, uint32_t y0, uint32_t y1);
 /* Adds row y's recorded values, deviations and stripe sums (width entries each, as a
  * measurement makes them) to the sums of the sample claimed for them: what
  * mp_rawfix_accum_rows does per row. */
