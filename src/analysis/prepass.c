@@ -85,6 +85,8 @@ typedef struct sample_set {
     mp_progress_event progress;               /* LEVELS: samples read so far, of total */
     double start_s;
     rawfix_accum *defects;                    /* NULL: raw defects not looked for */
+    int single_decided;                       /* the probe found the segment single ISO: the
+                                               * other samples are read for defects only */
     pthread_mutex_t defects_lock;             /* claiming a sample in defects */
     pthread_mutex_t band_lock[DEFECT_BANDS];  /* adding to a band of rows of defects */
 } sample_set;
@@ -175,10 +177,14 @@ static mp_status sample_run(void *user, void *ctx, uint32_t job, uint32_t slot, 
         *err = e;
         return st;
     }
+    s->usable[i] = 1;
+    /* the probe's decision stands for the rest (sample_segment): detection would change
+     * nothing there, and costs as much as a third of the defect measurement */
+    if (s->single_decided)
+        return s->defects ? measure_defects(s, c, i, 0, err) : MP_OK;
     dualiso_detection det;
     if ((st = mp_dualiso_detect(&c->frame, &det, err)) != MP_OK)
         return st;
-    s->usable[i] = 1;
     s->dual[i] = det.is_dual || s->opt->force_phase >= 0;
     s->absent[i] = !s->dual[i] && det.pairs >= ABSENT_PAIRS && det.confidence < ABSENT_CONFIDENCE;
     s->phase[i] = s->opt->force_phase >= 0 ? (uint32_t)s->opt->force_phase : det.phase;
@@ -283,6 +289,7 @@ static mp_status sample_segment(sample_set *s, const mp_segment *seg, segment_sc
             /* the samples the probe spared were announced to the progress display */
             s->progress.total -= n - PROBE;
         } else if (st == MP_OK) {
+            s->single_decided = probe_decided;
             uint8_t probed[MP_SAMPLES_PER_SEGMENT] = {0};
             for (uint32_t p = 0; p < PROBE; p++)
                 probed[s->jobs[p]] = 1;
@@ -291,6 +298,7 @@ static mp_status sample_segment(sample_set *s, const mp_segment *seg, segment_sc
                 if (!probed[i])
                     s->jobs[j++] = i;
             st = run_samples(s, j, err);
+            s->single_decided = 0;
             for (uint32_t i = 0; i < n && probe_decided; i++)
                 s->dual[i] = 0;
         }

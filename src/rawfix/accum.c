@@ -5,40 +5,20 @@
 #include <string.h>
 
 #include "common/mp_big.h"
+#include "common/mp_cpu.h"
 #include "rawfix_accum.h"
 
-/* The means sum deviations of at most Z_SUM_CLAMP: a sample next to a moving edge is far
- * off in a few frames, which must not outweigh the others; a defect that is far off in
- * most frames is found by its count of big deviations. */
-static int clamp_z(int z)
+/* Frames where a sample was only judged beyond clipping: few, so a row without any adds
+ * nothing here (the scan reads, the adding writes). */
+static void add_clipped(size_t n, const int16_t *restrict zh, uint8_t *restrict low_n,
+                        uint8_t *restrict high_n)
 {
-    z = z < Z_SUM_CLAMP ? z : Z_SUM_CLAMP;
-    return z > -Z_SUM_CLAMP ? z : -Z_SUM_CLAMP;
-}
-
-/* One row's z into the sums. Branch-free, the arrays as restrict parameters (GCC does not
- * take restrict from local pointers), so that the loop vectorises; a sample without a
- * measurement adds zeros. */
-static void add_z(size_t n, const int16_t *restrict zhs, const int16_t *restrict zvs,
-                  int16_t *restrict sum_h, int16_t *restrict sum_v, int32_t *restrict zh_sum,
-                  uint32_t *restrict zh_sq, uint8_t *restrict used_n, uint8_t *restrict pos_n,
-                  uint8_t *restrict neg_n, uint8_t *restrict big_n, uint8_t *restrict low_n,
-                  uint8_t *restrict high_n)
-{
-    for (size_t i = 0; i < n; i++) {
-        int zh = zhs[i], zv = zvs[i];
-        int low = zh == RAWFIX_CLIPPED_LOW, high = zh == RAWFIX_CLIPPED_HIGH;
-        int used = (zh != RAWFIX_NO_Z) & !low & !high;
-        sum_h[i] = (int16_t)(sum_h[i] + (clamp_z(zh) & -used));
-        sum_v[i] = (int16_t)(sum_v[i] + (clamp_z(zv) & -used));
-        zh_sum[i] += zh & -used;
-        zh_sq[i] += (uint32_t)(zh * zh) & (uint32_t)-used;
-        used_n[i] += used;
-        pos_n[i] += used & (zh > 0) & (zv > 0);
-        neg_n[i] += used & (zh < 0) & (zv < 0);
-        big_n[i] += used & (((zh >= Z_BIG) & (zv >= Z_BIG)) | ((zh <= -Z_BIG) & (zv <= -Z_BIG)));
-        low_n[i] += low;
-        high_n[i] += high;
+    int any = 0;
+    for (size_t i = 0; i < n; i++)
+        any |= (zh[i] == RAWFIX_CLIPPED_LOW) | (zh[i] == RAWFIX_CLIPPED_HIGH);
+    for (size_t i = 0; any && i < n; i++) {
+        low_n[i] += zh[i] == RAWFIX_CLIPPED_LOW;
+        high_n[i] += zh[i] == RAWFIX_CLIPPED_HIGH;
     }
 }
 
@@ -129,29 +109,22 @@ mp_status mp_rawfix_accum_claim(rawfix_accum *a, const rawfix_measurement *m, ui
     return MP_OK;
 }
 
-/* Min and max, branch-free over restrict pointers so that the loop vectorises. */
-static void add_range(size_t n, const uint16_t *restrict v, uint16_t *restrict lo,
-                      uint16_t *restrict hi)
-{
-    for (size_t i = 0; i < n; i++) {
-        lo[i] = v[i] < lo[i] ? v[i] : lo[i];
-        hi[i] = v[i] > hi[i] ? v[i] : hi[i];
-    }
-}
-
+/* The means sum deviations of at most Z_SUM_CLAMP (the kernel's): a sample next to a moving
+ * edge is far off in a few frames, which must not outweigh the others; a defect that is far
+ * off in most frames is found by its count of big deviations. */
 void mp_rawfix_accum_add_row(rawfix_accum *a, uint32_t y, const uint16_t *values,
                              const int16_t *zh, const int16_t *zv, const int32_t (*stripe)[2])
 {
     const size_t i = (size_t)y * a->width, n = a->width;
-    add_range(n, values, a->lo + i, a->hi + i);
-    int32_t *sums = &a->stripe[i][0];
-    const int32_t *add = &stripe[0][0];
-    for (size_t k = 0; k < 2 * n; k++)
-        sums[k] += add[k];
     uint8_t *const *c = a->count;
-    add_z(n, zh, zv, a->sum_h + i, a->sum_v + i, a->zh_sum + i, a->zh_sq + i,
-          c[COUNT_USED] + i, c[COUNT_POS] + i, c[COUNT_NEG] + i, c[COUNT_BIG] + i,
-          c[COUNT_CLIPPED_LOW] + i, c[COUNT_CLIPPED_HIGH] + i);
+    const rawfix_sums s = {
+        .n = n, .values = values, .zh = zh, .zv = zv, .stripe = stripe, .lo = a->lo + i,
+        .hi = a->hi + i, .stripe_sum = a->stripe + i, .sum_h = a->sum_h + i,
+        .sum_v = a->sum_v + i, .zh_sum = a->zh_sum + i, .zh_sq = a->zh_sq + i,
+        .used = c[COUNT_USED] + i, .pos = c[COUNT_POS] + i, .neg = c[COUNT_NEG] + i,
+        .big = c[COUNT_BIG] + i};
+    mp_rawfix_dsp_for(mp_cpu_level_get())->sums(&s);
+    add_clipped(n, zh, c[COUNT_CLIPPED_LOW] + i, c[COUNT_CLIPPED_HIGH] + i);
 }
 
 /* Each row is measured and added at once, so its deviations stay in the cache. Rows outside

@@ -410,6 +410,18 @@ static void classify(const rawfix_accum *a, const rawfix_looks *looks, uint32_t 
             double zv = used ? (double)a->sum_v[i] / Z_SCALE / used : 0;
             /* off both ways, in the same direction, in most frames */
             double z = (zh > 0) != (zv > 0) ? 0 : zh > 0 ? fmin(zh, zv) : fmax(zh, zv);
+            /* Quiet: under every threshold a candidate needs (LATTICE_FLOOR; a strong defect
+             * MOVING_FLOOR or more) and never far off: no flag, whatever the looks, and a
+             * rank of |z|; only the stuck test below can still take it. Most samples are. */
+            if (fabs(z) < LATTICE_FLOOR &&
+                !(c[COUNT_BIG] | c[COUNT_CLIPPED_LOW] | c[COUNT_CLIPPED_HIGH])) {
+                rank[i] = (float)fabs(z);
+                if (used >= min_used && stuck_at(a, x, y, distinct)) {
+                    flag[i] = (zh >= 0 ? CAND_POS : CAND_NEG) | STRONG | FAR | DECISIVE;
+                    rank[i] = (float)(fabs(z) + 10.0);
+                }
+                continue;
+            }
             uint32_t same = zh > 0 ? c[COUNT_POS] : c[COUNT_NEG];
             /* measured in as many frames as any judgement needs (clipping hides it in the
              * others): the looks it had count, fewer than the tile's, and the strong test

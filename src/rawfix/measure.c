@@ -15,10 +15,12 @@
 #define HIST_SIZE 2048          /* |second difference| in half DN, the last bucket open */
 #define MIN_BIN_COUNT 64        /* fewer samples: the row class's overall noise is used */
 
-static void hist_add(uint32_t *h, int32_t d2)
+/* Counts d2 when ok (1; 0 counts nothing): no branch, which clipped samples here and there
+ * would mispredict. */
+static void hist_add(uint32_t *h, int32_t d2, uint32_t ok)
 {
     uint32_t a = (uint32_t)(d2 < 0 ? -d2 : d2);
-    h[a < HIST_SIZE ? a : HIST_SIZE - 1]++;
+    h[a < HIST_SIZE ? a : HIST_SIZE - 1] += ok;
 }
 
 /* Median of a histogram in half DN, as a Gaussian sigma of the second difference in DN. */
@@ -79,6 +81,10 @@ static int16_t beyond_clipping(const rawfix_row *r, size_t x)
 {
     const int32_t white = r->white;
     int self = r->c[x] >= white;
+    /* far below needs both differences negative, far above both positive (the sigmas are
+     * positive): most clipped neighbourhoods end here, before any division */
+    if (self ? r->dh2[x] <= 0 || r->dv2[x] <= 0 : r->dh2[x] >= 0 || r->dv2[x] >= 0)
+        return RAWFIX_NO_Z;
     int near = r->c[x - 2] >= white || r->c[x + 2] >= white || r->u[x] >= white ||
                r->d[x] >= white;
     double act = TEXTURE_WEIGHT * (r->act[x] / 8.0);
@@ -156,7 +162,8 @@ mp_status mp_rawfix_measure(const mp_frame *f, int dual, rawfix_measurement *m, 
         m->block_count = blocks;
     }
     if ((!m->hist && !(m->hist = malloc(hist_size))) ||
-        (!m->sigma && !(m->sigma = malloc(NOISE_BINS * sizeof *m->sigma))) || work_alloc(m, w))
+        (!m->sigma && !(m->sigma = malloc(NOISE_BINS * sizeof *m->sigma))) ||
+        (!m->limits && !(m->limits = malloc(4 * sizeof *m->limits))) || work_alloc(m, w))
         return mp_error_set(err, MP_ERR_NOMEM, "rawfix: out of memory for a %u-wide frame", w);
     m->width = w;
     m->height = h;
@@ -180,11 +187,11 @@ mp_status mp_rawfix_measure(const mp_frame *f, int dual, rawfix_measurement *m, 
         row_at(&row, f, y, vs);
         m->dsp->diffs(&row);
         uint32_t *hist = m->hist + (size_t)(y % 4) * LEVEL_BINS * HIST_SIZE;
-        for (uint32_t x = 2; x < w - 2; x++)
-            if (row.ok[x]) {
-                hist_add(hist + (size_t)row.bin_h[x] * HIST_SIZE, row.dh2[x]);
-                hist_add(hist + (size_t)row.bin_v[x] * HIST_SIZE, row.dv2[x]);
-            }
+        for (uint32_t x = 2; x < w - 2; x++) {
+            const uint32_t ok = (uint32_t)row.ok[x];
+            hist_add(hist + (size_t)row.bin_h[x] * HIST_SIZE, row.dh2[x], ok);
+            hist_add(hist + (size_t)row.bin_v[x] * HIST_SIZE, row.dv2[x], ok);
+        }
     }
     for (int r = 0; r < 4; r++) {
         uint32_t *all = m->hist + (size_t)(NOISE_BINS + r) * HIST_SIZE;
@@ -202,6 +209,7 @@ mp_status mp_rawfix_measure(const mp_frame *f, int dual, rawfix_measurement *m, 
             m->sigma[r * LEVEL_BINS + b] = count[b] >= MIN_BIN_COUNT ?
                 hist_sigma(m->hist + (size_t)(r * LEVEL_BINS + b) * HIST_SIZE, count[b]) :
                 overall;
+        mp_rawfix_stripe_limits(m->sigma + r * LEVEL_BINS, &m->limits[r]);
     }
     return MP_OK;
 }
@@ -213,6 +221,7 @@ void mp_rawfix_measure_row(const rawfix_measurement *m, const mp_frame *f, uint3
     m->dsp->diffs(r);
     m->dsp->texture(r);
     r->sigma = m->sigma + (y % 4) * LEVEL_BINS;
+    r->limits = &m->limits[y % 4];
     m->dsp->z(r);
     for (uint32_t x = 2; x < m->width - 2; x++)
         if (!r->ok[x])
@@ -236,6 +245,7 @@ void mp_rawfix_measurement_free(rawfix_measurement *m)
 {
     free(m->hist);
     free(m->sigma);
+    free(m->limits);
     free(m->blocks);
     free(m->work);
     memset(m, 0, sizeof *m);

@@ -7,7 +7,10 @@
 #define RAWFIX_ROW_KERNELS(l)                                                                  \
     void mp_rawfix_row_diffs_##l(rawfix_row *r);                                              \
     void mp_rawfix_row_texture_##l(rawfix_row *r);                                            \
-    void mp_rawfix_row_z_##l(rawfix_row *r);
+    void mp_rawfix_row_z_##l(rawfix_row *r);                                                  \
+    void mp_rawfix_row_sums_##l(const rawfix_sums *s);                                        \
+    void mp_rawfix_row_destripe_##l(uint16_t *row, size_t n, const float *gain, float black,  \
+                                    uint32_t white);
 
 RAWFIX_ROW_KERNELS(c)
 RAWFIX_ROW_KERNELS(sse2)

@@ -3,12 +3,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/mp_cpu.h"
 #include "rawfix_priv.h"
 
 void mp_rawfix_plan_free(rawfix_plan *p)
 {
     free(p->sites);
     free(p->is_site);
+    free(p->gain_rows);
     memset(p, 0, sizeof *p);
 }
 
@@ -29,6 +31,15 @@ mp_status mp_rawfix_plan_make(const rawfix_map *m, unsigned fixes, int dual, raw
     for (uint32_t r = 0; r < RAWFIX_STRIPE_ROWS; r++)
         for (uint32_t c = 0; c < RAWFIX_STRIPE_COLS; c++)
             p->inv_gain[r][c] = p->stripes ? (float)(1 / m->stripe_gain[r][c]) : 1;
+    if (p->stripes && !(p->gain_rows = malloc((size_t)RAWFIX_STRIPE_ROWS * m->width *
+                                              sizeof *p->gain_rows))) {
+        mp_rawfix_plan_free(p);
+        return mp_error_set(err, MP_ERR_NOMEM, "rawfix: out of memory for a %u-wide plan",
+                            m->width);
+    }
+    for (uint32_t r = 0; p->stripes && r < RAWFIX_STRIPE_ROWS; r++)
+        for (uint32_t x = 0; x < m->width; x++)
+            p->gain_rows[(size_t)r * m->width + x] = p->inv_gain[r][x % RAWFIX_STRIPE_COLS];
     const rawfix_lattice *l = &m->lattice;
     int lattice = (fixes & RAWFIX_FOCUS) && l->period_x && l->class_count;
     int singles = (fixes & RAWFIX_BAD) && m->pixel_count;
@@ -62,30 +73,15 @@ mp_status mp_rawfix_plan_make(const rawfix_map *m, unsigned fixes, int dual, raw
     return MP_OK;
 }
 
-/* One sample's stripe correction; clipped samples stay clipped. Branch-free, so that the
- * loop below vectorises. */
-static inline uint16_t destripe(uint16_t v, float g, float black, uint32_t white)
-{
-    float r = black + (v - black) * g + 0.5f;
-    r = r < 0 ? 0 : r;
-    r = r > (float)(white - 1) ? (float)(white - 1) : r;
-    return v >= white ? v : (uint16_t)r;
-}
-
+/* Each row by the kernel of the CPU level in use: a multiply per sample, which every frame
+ * pays when stripes are corrected. */
 static void apply_stripes(const rawfix_plan *p, mp_frame *f)
 {
-    const float black = (float)f->black;
-    const uint32_t white = f->white, w = f->width;
-    for (uint32_t y = 0; y < f->height; y++) {
-        const float *g = p->inv_gain[y % RAWFIX_STRIPE_ROWS];
-        uint16_t *row = f->data + (size_t)y * w;
-        uint32_t x = 0;
-        for (; x + RAWFIX_STRIPE_COLS <= w; x += RAWFIX_STRIPE_COLS)   /* x % 8 == c below */
-            for (uint32_t c = 0; c < RAWFIX_STRIPE_COLS; c++)
-                row[x + c] = destripe(row[x + c], g[c], black, white);
-        for (; x < w; x++)
-            row[x] = destripe(row[x], g[x % RAWFIX_STRIPE_COLS], black, white);
-    }
+    const rawfix_dsp *dsp = mp_rawfix_dsp_for(mp_cpu_level_get());
+    for (uint32_t y = 0; y < f->height; y++)
+        dsp->destripe(f->data + (size_t)y * f->width, f->width,
+                      p->gain_rows + (size_t)(y % RAWFIX_STRIPE_ROWS) * f->width,
+                      (float)f->black, f->white);
 }
 
 /* A sample of the frame that is no site (usable for a repair), or -1. */

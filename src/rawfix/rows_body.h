@@ -1,4 +1,4 @@
-/* rawfix_measure's row kernels, written once; rows_c.c, x86/rows_sse2.c, x86/rows_avx2.c
+/* rawfix_measure's and rawfix_accum's row kernels, written once; rows_c.c, x86/rows_sse2.c, x86/rows_avx2.c
  * and arm/rows_neon.c define FN and include this file, and meson builds each with its instruction
  * set's flags (-ffp-contract=off -fno-trapping-math: the latter only lets the compiler
  * evaluate both sides of a select, which changes no value). The loops are branch-free over
@@ -84,6 +84,73 @@ static inline int32_t z_units(int32_t d2, double sigma)
     return (int32_t)((z + round_even) - round_even);
 }
 
+/* The stripe sums of n samples against 2, 4 and 2 sigmas x the window's size, as whole
+ * numbers (rawfix_stripe_limits); restrict parameters, as GCC does not take restrict from
+ * local pointers, so that the loop vectorises. */
+static void stripe_sums(size_t n, const uint16_t *restrict c, const int32_t *restrict ok,
+                        const int32_t *restrict left, const int32_t *restrict right,
+                        const int32_t *restrict win_max, const int32_t *restrict bin,
+                        const int32_t *restrict min_above, const int32_t *restrict max_dev,
+                        const int32_t *restrict max_tilt, int32_t white, int32_t black,
+                        int32_t *restrict out)
+{
+    const int32_t size = STRIPE_REACH;   /* samples in the window */
+    for (size_t x = 0; x < n; x++) {
+        int32_t win = left[x] + right[x], above = win - size * black, dev = size * c[x] - win;
+        const int32_t b = bin[x];
+        int32_t use = ok[x] & (win_max[x] < white) & (above >= min_above[b]) &
+                      (iabs32(dev) <= max_dev[b]) & (iabs32(left[x] - right[x]) <= max_tilt[b]);
+        out[2 * x] = (c[x] - black) & -use;
+        out[2 * x + 1] = above & -use;
+    }
+}
+
+/* The same in single precision, for twice the lanes: float's error on the quotient is at most
+ * |q| x 2^-23 (the sigma's rounding and the division's), 2.4e-4 at the clamp, so it rounds to
+ * the same whole number unless it lies that close to a half, where rounding could go either
+ * way: those (about 1 in 1000) come back as Z_RECHECK, for z_units. */
+#define Z_RECHECK (INT16_MIN + 3)
+#define Z_NEAR_HALF 1e-3f
+static inline int32_t z_units_float(int32_t d2, float sigma)
+{
+    const float round_even = 12582912.0f;   /* 1.5 x 2^23 */
+    float z = (float)(Z_SCALE / 2 * d2) / sigma;
+    z = z < Z_CLAMP ? z : Z_CLAMP;
+    z = z > -Z_CLAMP ? z : -Z_CLAMP;
+    float whole = (z + round_even) - round_even, off = z - whole;
+    off = off < 0 ? -off : off;
+    return off > 0.5f - Z_NEAR_HALF ? Z_RECHECK : (int32_t)whole;
+}
+
+/* Whether one of 4 deviations is Z_RECHECK, 4 at a time in a 64-bit word (the loop that
+ * looks for them is scalar): a 16-bit lane is zero after the xor exactly when it held it. */
+static inline int recheck_in4(const int16_t *z)
+{
+    uint64_t v;
+    memcpy(&v, z, sizeof v);
+    v ^= 0x0001000100010001u * (uint16_t)Z_RECHECK;
+    return ((v - 0x0001000100010001u) & ~v & 0x8000800080008000u) != 0;
+}
+
+/* act8 x TEXTURE_WEIGHT / 8 is exact in either precision (act8 < 2^20, the weight 5 / 4), and
+ * rounding keeps order, so the larger of it and a sigma rounds to the larger of the rounded
+ * two: the float loop divides by the double loop's divisor, rounded. */
+static void z_float(size_t x0, size_t x1, const int32_t *restrict dh2,
+                    const int32_t *restrict dv2, const int32_t *restrict ok,
+                    const int32_t *restrict act8, const int32_t *restrict bin_h,
+                    const int32_t *restrict bin_v, const float *restrict sigma_of,
+                    int16_t *restrict zh, int16_t *restrict zv)
+{
+    for (size_t x = x0; x < x1; x++) {
+        float act = (float)TEXTURE_WEIGHT * ((float)act8[x] / 8.0f);
+        float sh = sigma_of[bin_h[x]], sv = sigma_of[bin_v[x]];
+        int32_t h = z_units_float(dh2[x], sh > act ? sh : act);
+        int32_t v = z_units_float(dv2[x], sv > act ? sv : act);
+        zh[x] = (int16_t)(ok[x] ? h : RAWFIX_NO_Z);
+        zv[x] = (int16_t)(ok[x] ? v : RAWFIX_NO_Z);
+    }
+}
+
 void FN(mp_rawfix_row_z)(rawfix_row *r)
 {
     const uint16_t *restrict c = r->c;
@@ -95,13 +162,23 @@ void FN(mp_rawfix_row_z)(rawfix_row *r)
     int16_t *restrict zh = r->zh, *restrict zv = r->zv;
     int32_t (*restrict stripe)[2] = r->stripe;
     const size_t w = r->w, end = w - 2;
+    float sigma_float[RAWFIX_LEVEL_BINS];
+    for (int b = 0; b < RAWFIX_LEVEL_BINS; b++)
+        sigma_float[b] = (float)sigma_of[b];
+    z_float(2, end, dh2, dv2, ok, act8, bin_h, bin_v, sigma_float, zh, zv);
     for (size_t x = 2; x < end; x++) {
+        if (x + 4 <= end && !recheck_in4(zh + x) && !recheck_in4(zv + x)) {
+            x += 3;
+            continue;
+        }
+        if (zh[x] != Z_RECHECK && zv[x] != Z_RECHECK)
+            continue;
         double act = TEXTURE_WEIGHT * (act8[x] / 8.0);
         double sh = sigma_of[bin_h[x]], sv = sigma_of[bin_v[x]];
-        int32_t h = z_units(dh2[x], sh > act ? sh : act);
-        int32_t v = z_units(dv2[x], sv > act ? sv : act);
-        zh[x] = (int16_t)(ok[x] ? h : RAWFIX_NO_Z);
-        zv[x] = (int16_t)(ok[x] ? v : RAWFIX_NO_Z);
+        if (zh[x] == Z_RECHECK)
+            zh[x] = (int16_t)z_units(dh2[x], sh > act ? sh : act);
+        if (zv[x] == Z_RECHECK)
+            zv[x] = (int16_t)z_units(dv2[x], sv > act ? sv : act);
     }
     zh[0] = zh[1] = zh[w - 2] = zh[w - 1] = RAWFIX_NO_Z;
     zv[0] = zv[1] = zv[w - 2] = zv[w - 1] = RAWFIX_NO_Z;
@@ -109,17 +186,73 @@ void FN(mp_rawfix_row_z)(rawfix_row *r)
     /* Stripe sums only where the signal stands well above the noise, away from defects,
      * and where the window's two halves agree (no edge, not across the border of the
      * optical black). */
-    const int32_t n = STRIPE_REACH, white = r->white, black = r->black;  /* n: window size */
     const size_t edge = w < 2 * STRIPE_REACH ? w : STRIPE_REACH, wend = w - edge;
     for (size_t x = 0; x < edge; x++)
         stripe[x][0] = stripe[x][1] = stripe[wend + x][0] = stripe[wend + x][1] = 0;
-    for (size_t x = STRIPE_REACH; x < wend; x++) {
-        int32_t win = left[x] + right[x], above = win - n * black, dev = n * c[x] - win;
-        double sigma = sigma_of[bin_h[x]];
-        int32_t use = ok[x] & (win_max[x] < white) & !(above < 2 * sigma * n) &
-                      !(fabs((double)dev) > 4 * sigma * n) &
-                      !(fabs((double)(left[x] - right[x])) > 2 * sigma * n);
-        stripe[x][0] = use ? c[x] - black : 0;
-        stripe[x][1] = use ? above : 0;
+    if (wend > STRIPE_REACH)
+        stripe_sums(wend - STRIPE_REACH, c + STRIPE_REACH, ok + STRIPE_REACH,
+                    left + STRIPE_REACH, right + STRIPE_REACH, win_max + STRIPE_REACH,
+                    bin_h + STRIPE_REACH, r->limits->min_above, r->limits->max_dev,
+                    r->limits->max_tilt, r->white, r->black, &stripe[STRIPE_REACH][0]);
+}
+
+static inline int32_t clamp_sum(int32_t z)
+{
+    z = z < Z_SUM_CLAMP ? z : Z_SUM_CLAMP;
+    return z > -Z_SUM_CLAMP ? z : -Z_SUM_CLAMP;
+}
+
+/* Branch-free over restrict parameters (GCC does not take restrict from local pointers), so
+ * that the loop vectorises; a sample without a measurement adds zeros. */
+static void add_sums(size_t n, const uint16_t *restrict v, const int16_t *restrict zhs,
+                     const int16_t *restrict zvs, const int32_t *restrict stripe,
+                     uint16_t *restrict lo, uint16_t *restrict hi, int32_t *restrict stripe_sum,
+                     int16_t *restrict sum_h, int16_t *restrict sum_v, int32_t *restrict zh_sum,
+                     uint32_t *restrict zh_sq, uint8_t *restrict used_n, uint8_t *restrict pos_n,
+                     uint8_t *restrict neg_n, uint8_t *restrict big_n)
+{
+    for (size_t i = 0; i < n; i++) {
+        lo[i] = v[i] < lo[i] ? v[i] : lo[i];
+        hi[i] = v[i] > hi[i] ? v[i] : hi[i];
+        stripe_sum[2 * i] += stripe[2 * i];
+        stripe_sum[2 * i + 1] += stripe[2 * i + 1];
+        int32_t zh = zhs[i], zv = zvs[i];
+        int32_t used = (zh != RAWFIX_NO_Z) & (zh != RAWFIX_CLIPPED_LOW) &
+                       (zh != RAWFIX_CLIPPED_HIGH);
+        sum_h[i] = (int16_t)(sum_h[i] + (clamp_sum(zh) & -used));
+        sum_v[i] = (int16_t)(sum_v[i] + (clamp_sum(zv) & -used));
+        zh_sum[i] += zh & -used;
+        zh_sq[i] += (uint32_t)(zh * zh) & (uint32_t)-used;
+        used_n[i] += (uint8_t)used;
+        pos_n[i] += (uint8_t)(used & (zh > 0) & (zv > 0));
+        neg_n[i] += (uint8_t)(used & (zh < 0) & (zv < 0));
+        big_n[i] += (uint8_t)(used & (((zh >= Z_BIG) & (zv >= Z_BIG)) |
+                                      ((zh <= -Z_BIG) & (zv <= -Z_BIG))));
     }
+}
+
+void FN(mp_rawfix_row_sums)(const rawfix_sums *s)
+{
+    add_sums(s->n, s->values, s->zh, s->zv, &s->stripe[0][0], s->lo, s->hi, &s->stripe_sum[0][0],
+             s->sum_h, s->sum_v, s->zh_sum, s->zh_sq, s->used, s->pos, s->neg, s->big);
+}
+
+/* One row's stripe correction: v' = black + (v - black) x gain + 0.5, truncated into
+ * 0 .. white - 1; clipped samples stay clipped. Single precision, as rawfix_apply always did. */
+static void destripe(size_t n, uint16_t *restrict v, const float *restrict gain, float black,
+                     uint32_t white)
+{
+    const float top = (float)(white - 1);
+    for (size_t x = 0; x < n; x++) {
+        float r = black + ((float)v[x] - black) * gain[x] + 0.5f;
+        r = r < 0 ? 0 : r;
+        r = r > top ? top : r;
+        v[x] = v[x] >= white ? v[x] : (uint16_t)r;
+    }
+}
+
+void FN(mp_rawfix_row_destripe)(uint16_t *row, size_t n, const float *gain, float black,
+                                uint32_t white)
+{
+    destripe(n, row, gain, black, white);
 }

@@ -1,4 +1,6 @@
-/* checkasm: rawfix_measure's row kernels (rawfix/rawfix_dsp.h) against C, bit for bit, on
+/* checkasm: rawfix_measure's and rawfix_accum's row kernels (rawfix/rawfix_dsp.h) against C,
+ * bit for bit (the sums from the rows' deviations, special values and clamps mixed in; the
+ * stripe correction with gains near 1 and far off), on
  * random rows: every width from 5 (the least rawfix_measure takes) to 40, which covers the
  * stripe window's edge cases (w <= 16: no window), then random widths; samples around
  * black, clipped ones, zeros and the 16-bit maximum mixed in; white levels below and above
@@ -17,6 +19,7 @@ typedef struct rawfix_buf {
     uint16_t rows[3][RW];
     int32_t work[WORK][RW];
     double sigma[RAWFIX_LEVEL_BINS];
+    rawfix_stripe_limits limits;
     int16_t zh[RW], zv[RW];
     int32_t stripe[RW][2];
 } rawfix_buf;
@@ -28,6 +31,7 @@ static rawfix_row row_for(rawfix_buf *b, uint32_t w, int32_t white, int32_t blac
                         .dv2 = b->work[1], .bin_h = b->work[2], .bin_v = b->work[3],
                         .ok = b->work[4], .act = b->work[5], .left = b->work[6],
                         .right = b->work[7], .win_max = b->work[8], .sigma = b->sigma,
+                        .limits = &b->limits,
                         .zh = b->zh, .zv = b->zv, .stripe = b->stripe};
 }
 
@@ -53,6 +57,7 @@ static void fill(rawfix_buf *b, uint32_t w, int32_t black, int32_t white)
             b->rows[r][x] = sample(black, white);
     for (int k = 0; k < RAWFIX_LEVEL_BINS; k++)
         b->sigma[k] = rnd() % 8 ? 0.25 + (rnd() % 4000) / 16.0 : (rnd() % 5 + 1) * 0.5;
+    mp_rawfix_stripe_limits(b->sigma, &b->limits);
     memset(b->work, 0x5a, sizeof b->work);      /* what the kernels leave alone stays equal */
     memset(b->zh, 0x5a, sizeof b->zh);
     memset(b->zv, 0x5a, sizeof b->zv);
@@ -73,6 +78,53 @@ static int same(const char *what, const void *a, const void *b, size_t n, uint32
         return 1;
     fprintf(stderr, "  rawfix %s differs (width %u)\n", what, w);
     return 0;
+}
+
+/* A row's sums over frames (rawfix_sums), as the accumulator holds them after some frames. */
+typedef struct sums_buf {
+    uint16_t lo[RW], hi[RW];
+    int32_t stripe_sum[RW][2];
+    int16_t sum_h[RW], sum_v[RW];
+    int32_t zh_sum[RW];
+    uint32_t zh_sq[RW];
+    uint8_t used[RW], pos[RW], neg[RW], big[RW];
+} sums_buf;
+
+static void fill_sums(sums_buf *s, rawfix_buf *b, uint32_t w)
+{
+    for (uint32_t x = 0; x < w; x++) {
+        s->lo[x] = (uint16_t)(rnd() % 65536);
+        s->hi[x] = (uint16_t)(rnd() % 65536);
+        s->stripe_sum[x][0] = (int32_t)(rnd() % 1000000) - 500000;
+        s->stripe_sum[x][1] = (int32_t)(rnd() % 1000000);
+        s->sum_h[x] = (int16_t)(rnd() % 8000) - 4000;
+        s->sum_v[x] = (int16_t)(rnd() % 8000) - 4000;
+        s->zh_sum[x] = (int32_t)(rnd() % 200000) - 100000;
+        s->zh_sq[x] = rnd() % 200000000u;
+        s->used[x] = (uint8_t)(rnd() % 60);
+        s->pos[x] = (uint8_t)(rnd() % 60);
+        s->neg[x] = (uint8_t)(rnd() % 60);
+        s->big[x] = (uint8_t)(rnd() % 60);
+        /* the special values beside measured ones, at both clamps */
+        switch (rnd() % 8) {
+        case 0: b->zh[x] = RAWFIX_NO_Z; break;
+        case 1: b->zh[x] = RAWFIX_CLIPPED_LOW; break;
+        case 2: b->zh[x] = RAWFIX_CLIPPED_HIGH; break;
+        case 3: b->zh[x] = (int16_t)(rnd() % 2 ? 2000 : -2000); break;
+        default: break;
+        }
+    }
+}
+
+static void run_sums(const rawfix_dsp *d, const rawfix_buf *b, sums_buf *s, uint32_t w)
+{
+    const rawfix_sums r = {
+        .n = w, .values = b->rows[1], .zh = b->zh, .zv = b->zv,
+        .stripe = (const int32_t(*)[2])b->stripe, .lo = s->lo, .hi = s->hi,
+        .stripe_sum = s->stripe_sum, .sum_h = s->sum_h, .sum_v = s->sum_v,
+        .zh_sum = s->zh_sum, .zh_sq = s->zh_sq, .used = s->used, .pos = s->pos,
+        .neg = s->neg, .big = s->big};
+    d->sums(&r);
 }
 
 int checkasm_rawfix(mp_cpu_level level, int rounds, int *checked, uint64_t *hash)
@@ -98,6 +150,32 @@ int checkasm_rawfix(mp_cpu_level level, int rounds, int *checked, uint64_t *hash
               same("stripe", a.stripe, b.stripe, sizeof a.stripe, w))) {
             fprintf(stderr, "checkasm: %s rawfix rows differ from C: width %u, black %d, "
                     "white %d (round %d)\n", mp_cpu_level_name(level), w, black, white, round);
+            failures++;
+        }
+        static sums_buf sa, sb;
+        memset(&sa, 0, sizeof sa);      /* the hash covers the whole rows */
+        fill_sums(&sa, &b, w);
+        sb = sa;
+        run_sums(ref, &b, &sa, w);
+        run_sums(d, &b, &sb, w);
+        *hash = checkasm_hash(*hash, &sb, sizeof sb);
+        if (!same("sums", &sa, &sb, sizeof sa, w)) {
+            fprintf(stderr, "checkasm: %s rawfix sums differ from C: width %u (round %d)\n",
+                    mp_cpu_level_name(level), w, round);
+            failures++;
+        }
+        static uint16_t ra[RW], rb[RW];
+        static float gain[RW];
+        for (uint32_t x = 0; x < w; x++)    /* stripe gains, also far off (a NaN never) */
+            gain[x] = rnd() % 8 ? 0.99f + (float)(rnd() % 2000) / 1e5f : (float)(rnd() % 400) / 100;
+        memcpy(ra, a.rows[1], sizeof ra);
+        memcpy(rb, a.rows[1], sizeof rb);
+        ref->destripe(ra, w, gain, (float)black, (uint32_t)white);
+        d->destripe(rb, w, gain, (float)black, (uint32_t)white);
+        *hash = checkasm_hash(*hash, rb, w * sizeof *rb);
+        if (!same("destripe", ra, rb, sizeof ra, w)) {
+            fprintf(stderr, "checkasm: %s rawfix destripe differs from C: width %u (round %d)\n",
+                    mp_cpu_level_name(level), w, round);
             failures++;
         }
         (*checked)++;

@@ -360,7 +360,7 @@ int main(int argc, char **argv)
     } groups[] = {
         {"dualiso blend (noise, mix)", check_level, 1},
         {"dualiso denoise (weights, gather)", check_denoise, 4},
-        {"rawfix rows (diffs, texture, z)", checkasm_rawfix, 1},
+        {"rawfix rows (diffs, texture, z, sums, destripe)", checkasm_rawfix, 1},
         {"develop rows (load, near, grade, encode, RCD)", checkasm_develop, 1},
     };
     for (int l = MP_CPU_C + 1; l < MP_CPU_LEVELS; l++) {

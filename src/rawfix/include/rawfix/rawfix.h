@@ -116,6 +116,7 @@ typedef struct rawfix_measurement {
     const struct rawfix_dsp *dsp;   /* the row kernels of the CPU level in use */
     double *sigma;                  /* noise sigma of a difference per row class (y mod 4)
                                      * and brightness bin */
+    struct rawfix_stripe_limits *limits;    /* per row class: of those sigmas */
     uint32_t *blocks;               /* per RAWFIX_BLOCK-square block (raster order) and row
                                      * class: the sum of its samples less black,
                                      * RAWFIX_BLOCK_CLIPPED where one is at white (what shows
@@ -210,6 +211,8 @@ typedef struct rawfix_plan {
     int dual;
     int stripes;
     float inv_gain[RAWFIX_STRIPE_ROWS][RAWFIX_STRIPE_COLS];
+    float *gain_rows;               /* inv_gain along a row of each row class (width each;
+                                     * NULL without stripes) */
     uint32_t site_count;
     uint32_t *sites;                /* y * width + x, ascending */
     uint8_t *is_site;               /* width * height */

@@ -1,11 +1,13 @@
-/* rawfix_dsp: the per-row kernels of rawfix_measure, in plain C (the reference) and in
- * versions built for wider instruction sets, chosen at run time. All versions are the same
- * C source built with different flags (rows_body.h): integer arithmetic and double
- * divisions, comparisons and roundings that IEEE defines exactly, no contraction into FMA,
- * so every version gives the same bits. tests/checkasm holds them to that. */
+/* rawfix_dsp: the per-row kernels of rawfix_measure, rawfix_accum and rawfix_apply, in plain
+ * C (the reference) and in versions built for wider instruction sets, chosen at run time. All
+ * versions are the same C source built with different flags (rows_body.h): integer
+ * arithmetic and single or double divisions, comparisons and roundings that IEEE defines
+ * exactly, no contraction into FMA, so every version gives the same bits. tests/checkasm
+ * holds them to that. */
 #ifndef MP_RAWFIX_DSP_H
 #define MP_RAWFIX_DSP_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "common/mp_cpu.h"
@@ -14,6 +16,19 @@
 
 /* One row y of a frame and its work arrays (w entries each; a kernel writes x in the
  * range it names, the caller owns the buffers). */
+/* Per brightness bin, what the stripe sums take (rawfix_row_z): the stripe window's signal
+ * above black at least min_above, the sample's deviation from the window's mean x its size
+ * at most max_dev, the window's halves apart by at most max_tilt; 2, 4 and 2 noise sigmas of
+ * a difference x the window's size, as whole numbers that keep every comparison of whole
+ * numbers as it is against the sigmas themselves. */
+typedef struct rawfix_stripe_limits {
+    int32_t min_above[RAWFIX_LEVEL_BINS], max_dev[RAWFIX_LEVEL_BINS],
+            max_tilt[RAWFIX_LEVEL_BINS];
+} rawfix_stripe_limits;
+
+/* The limits of a row class from its sigmas (RAWFIX_LEVEL_BINS of them). */
+void mp_rawfix_stripe_limits(const double *sigma, rawfix_stripe_limits *l);
+
 typedef struct rawfix_row {
     const uint16_t *c, *u, *d;      /* row y and the same-colour rows above and below */
     uint32_t w;                     /* >= 5 */
@@ -25,14 +40,34 @@ typedef struct rawfix_row {
     int32_t *act;                   /* 8 x the texture yardstick */
     int32_t *left, *right, *win_max;   /* stripe window halves and their largest sample */
     const double *sigma;            /* noise sigma of a difference per brightness bin */
+    const rawfix_stripe_limits *limits;   /* of those sigmas */
     int16_t *zh, *zv;               /* out: deviations in noise units x 16, or RAWFIX_NO_Z */
     int32_t (*stripe)[2];           /* out: stripe sums (rawfix_measurement.stripe) */
 } rawfix_row;
+
+/* One row's measurement into its sums over the frames (rawfix_accum): n samples each. */
+typedef struct rawfix_sums {
+    size_t n;
+    const uint16_t *values;         /* the recorded row */
+    const int16_t *zh, *zv;         /* rawfix_row's deviations ... */
+    const int32_t (*stripe)[2];     /* ... and stripe sums */
+    uint16_t *lo, *hi;              /* lowest and highest value */
+    int32_t (*stripe_sum)[2];
+    int16_t *sum_h, *sum_v;         /* zh, zv clamped to +-4 sigmas where measured */
+    int32_t *zh_sum;                /* zh where measured ... */
+    uint32_t *zh_sq;                /* ... and its square */
+    uint8_t *used, *pos, *neg, *big;    /* frames measured; zh and zv both > 0, both < 0,
+                                         * both 6 sigmas or more off with one sign */
+} rawfix_sums;
 
 typedef struct rawfix_dsp {
     void (*diffs)(rawfix_row *r);   /* dh2, dv2, bin_h, bin_v, ok at x in [2, w - 2) */
     void (*texture)(rawfix_row *r); /* act at [2, w - 2); left, right, win_max at [8, w - 8) */
     void (*z)(rawfix_row *r);       /* the whole rows zh, zv, stripe from all of the above */
+    void (*sums)(const rawfix_sums *s);  /* adds a row's measurement to its sums */
+    /* a row's stripe correction (rawfix_apply): n samples, each with its gain (1 / the
+     * column class's), black and white as the frame's */
+    void (*destripe)(uint16_t *row, size_t n, const float *gain, float black, uint32_t white);
 } rawfix_dsp;
 
 /* The kernels for a level (the best this build and CPU have at or below it). */
