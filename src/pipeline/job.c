@@ -10,6 +10,7 @@
 #include "engine/frame_range.h"
 #include "engine/sampling.h"
 #include "encode/timecode.h"
+#include "mlvpipe/convert.h"
 
 mp_status mp_job_worker_create(void *user, void **ctx, mp_error *err)
 {
