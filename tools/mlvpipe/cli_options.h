@@ -17,7 +17,8 @@ enum {
     CLI_ANALYZE = 1 << 1,
     CLI_PLAN = 1 << 2,
     CLI_JOIN = 1 << 3,
-    CLI_REPORT = 1 << 4
+    CLI_REPORT = 1 << 4,
+    CLI_INFO = 1 << 5
 };
 
 typedef enum cli_kind {
@@ -64,6 +65,11 @@ typedef struct cli_plan_args {
     mlvpipe_plan_settings p;
     const char *output, *levels, *program, *dark, *defects_from;
 } cli_plan_args;
+
+/* info's arguments. */
+typedef struct cli_info_args {
+    int json, defects;
+} cli_info_args;
 
 /* The table, ended by a row of NULL name. */
 extern const cli_option cli_options[];
