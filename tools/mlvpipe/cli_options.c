@@ -1,4 +1,4 @@
-/* The option table: every option of convert, analyze, plan, join and report, one row each
+/* The option table: every option of convert, analyze, plan, join, report and info, one row each
  * (cli_options.h says what a row holds). The rows of a command are in its --help order; a
  * new option is one row here, its field in the settings (include/mlvpipe/) and the library
  * file that reads it (doc/architecture.md 7). Values that no row kind parses have their
@@ -21,7 +21,7 @@ _Static_assert(sizeof(int) == sizeof(uint32_t) && sizeof(mlvpipe_gamut) == sizeo
 #define PHASE .min = 0, .max = 3, .takes = "takes 0, 1, 2 or 3"
 #define SCOPE(s, what) .scoped = 1, .scope = CLI_SCOPE_##s, .does = what
 #define CHOICES(x) .choices = x##_names, .values = x##_values
-#define ALL_COMMANDS (CLI_CONVERT | CLI_ANALYZE | CLI_PLAN | CLI_JOIN | CLI_REPORT)
+#define ALL_COMMANDS (CLI_CONVERT | CLI_ANALYZE | CLI_PLAN | CLI_JOIN | CLI_REPORT | CLI_INFO)
 
 static const char *const progress_modes_names[] = {"auto", "json", "none", NULL};
 static const int progress_modes_values[] = {CLI_PROGRESS_AUTO, CLI_PROGRESS_JSON,
@@ -591,6 +591,17 @@ const cli_option cli_options[] = {
      .help = "memory for rendered frames in MB (default 128)",
      .kind = CLI_UINT, .at = offsetof(cli_mount_args, cache_mb), .min = 1, .max = 1u << 20,
      .takes = "takes a whole number of MB from 1"},
+
+    /* info */
+    {.commands = CLI_INFO, .name = "json",
+     .help = "print one JSON object instead of text (keys: doc/json.md)",
+     .kind = CLI_SET, .at = offsetof(cli_info_args, json), .value = 1},
+    {.commands = CLI_INFO, .name = "defects",
+     .help = "also run the pre-pass of 'convert' and report the raw defects it\n"
+             "finds per segment: focus-pixel lattice (period, sites), single hot\n"
+             "and cold pixels, vertical stripe amplitude (reads up to 32 frames\n"
+             "per segment)",
+     .kind = CLI_SET, .at = offsetof(cli_info_args, defects), .value = 1},
 
     /* plan's options end with what goes after them; every command takes --help */
     {.commands = CLI_PLAN, .name = "-- ARGS", .kind = CLI_LABEL,

@@ -18,7 +18,8 @@ enum {
     CLI_PLAN = 1 << 2,
     CLI_JOIN = 1 << 3,
     CLI_REPORT = 1 << 4,
-    CLI_MOUNT = 1 << 5       /* mount's own options; it also takes CLI_CONVERT's */
+    CLI_MOUNT = 1 << 5,      /* mount's own options; it also takes CLI_CONVERT's */
+    CLI_INFO = 1 << 6
 };
 
 typedef enum cli_kind {
@@ -65,6 +66,11 @@ typedef struct cli_plan_args {
     mlvpipe_plan_settings p;
     const char *output, *levels, *program, *dark, *defects_from;
 } cli_plan_args;
+
+/* info's arguments. */
+typedef struct cli_info_args {
+    int json, defects;
+} cli_info_args;
 
 /* The table, ended by a row of NULL name. */
 extern const cli_option cli_options[];

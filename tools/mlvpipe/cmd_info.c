@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_options.h"
 #include "cli_run.h"
 
 static void usage(FILE *out)
@@ -21,13 +22,9 @@ static void usage(FILE *out)
             "line per damage found (\"FILE: offset N: cause\"; frames of the dual-ISO check\n"
             "that are damaged count too).\n"
             "\n"
-            "options:\n"
-            "  --json      print one JSON object instead of text (keys: doc/json.md)\n"
-            "  --defects   also run the pre-pass of 'convert' and report the raw defects it\n"
-            "              finds per segment: focus-pixel lattice (period, sites), single hot\n"
-            "              and cold pixels, vertical stripe amplitude (reads up to 32 frames\n"
-            "              per segment)\n"
-            "  -h, --help  show this help\n"
+            "options:\n");
+    cli_options_print(out, CLI_INFO, 16);
+    fprintf(out,
             "\n"
             "exit status: 0 clip intact, 3 clip missing, unreadable or its video unsupported,\n"
             "4 clip damaged: exactly when the damage list has entries (everything readable is\n"
@@ -36,28 +33,18 @@ static void usage(FILE *out)
 
 int cmd_info(int argc, char **argv)
 {
-    const char *path = NULL;
-    int json = 0, defects = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json")) {
-            json = 1;
-        } else if (!strcmp(argv[i], "--defects")) {
-            defects = 1;
-        } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            usage(stdout);
-            return EXIT_OK;
-        } else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "-q")) {
-            cli_verbosity_option(argv[i][1]);
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_usage_error("info", "unknown option '%s'", argv[i]);
-        } else if (path) {
-            return cli_usage_error("info", "one clip at a time ('%s' and '%s')", path, argv[i]);
-        } else {
-            path = argv[i];
-        }
-    }
-    if (!path)
+    cli_info_args args = {0};
+    cli_parsed parsed;
+    int rc = cli_options_parse(CLI_INFO, "info", argc, argv, &args, &parsed, usage);
+    if (rc || parsed.help)
+        return rc;
+    if (parsed.operand_count > 1)
+        return cli_usage_error("info", "one clip at a time ('%s' and '%s')", parsed.operands[0],
+                               parsed.operands[1]);
+    if (!parsed.operand_count)
         return cli_usage_error("info", "no clip given");
+    const char *path = parsed.operands[0];
+    int json = args.json, defects = args.defects;
 
     /* damage is listed in the output itself, so the reader's warnings are only wanted at -v */
     mlvpipe_clip *clip;
