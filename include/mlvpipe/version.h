@@ -37,12 +37,14 @@
  *      clip's raw-defect map (`--defects-from`).
  * 4.1: settings that grow without breaking the ABI (above): the *_sized entries, which the
  *      header's macros call with the size of the caller's struct; soname still
- *      libmlvpipe.so.4. Later minor versions only add. */
+ *      libmlvpipe.so.4. Later minor versions only add.
+ * 4.2: mlvpipe_convert_batch: several clips each to its own output, raw photos side by side
+ *      over the threads. */
 #ifndef MLVPIPE_VERSION_H
 #define MLVPIPE_VERSION_H
 
 #define MLVPIPE_API_VERSION_MAJOR 4
-#define MLVPIPE_API_VERSION_MINOR 1
+#define MLVPIPE_API_VERSION_MINOR 2
 #define MLVPIPE_API_VERSION_PATCH 0
 
 #define MLVPIPE_API_VERSION_INT(major, minor, patch) (((major) << 16) | ((minor) << 8) | (patch))

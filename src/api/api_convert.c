@@ -8,6 +8,7 @@
 #include "develop/develop.h"
 #include "movie/av_sink.h"
 #include "movie/join.h"
+#include "pipeline/batch.h"
 #include "pipeline/formats.h"
 #include "pipeline/convert.h"
 #include "analysis/dark_load.h"
@@ -108,22 +109,19 @@ static const char *movie_refusal(const mlvpipe_movie_settings *m, const char *fo
     return NULL;
 }
 
-static mlvpipe_status convert_movie(const mlvpipe_convert_settings *s,
-                                    const mlvpipe_movie_settings *m,
-                                    mlvpipe_convert_result *result, mlvpipe_error *err)
+/* The convert options the settings stand for, their progress through relay; MP_ERR_ARG (e)
+ * for movie settings the format does not take. */
+static mp_status options_from(const mlvpipe_convert_settings *s, const mlvpipe_movie_settings *m,
+                              progress_relay *relay, mp_convert_options *out, mp_error *e)
 {
     mp_convert_options o;
     mp_convert_options_default(&o);
     static const mlvpipe_movie_settings movie_defaults;
     m = m ? m : &movie_defaults;
     const char *refusal = movie_refusal(m, s->format ? s->format : o.format);
-    if (refusal) {
-        if (result)
-            *result = (mlvpipe_convert_result){0};
-        mp_error e;
-        return mp_api_status(mp_error_set(&e, MP_ERR_ARG, "%s: %s", s->format ? s->format
-                                          : o.format, refusal), &e, err);
-    }
+    if (refusal)
+        return mp_error_set(e, MP_ERR_ARG, "%s: %s", s->format ? s->format : o.format,
+                            refusal);
     o.prores_aw = m->prores_encoder == MLVPIPE_PRORES_AW;
     o.prores_slice_rc = m->prores_encoder == MLVPIPE_PRORES_KS_SLICE;
     o.input = s->input;
@@ -175,28 +173,44 @@ static mlvpipe_status convert_movie(const mlvpipe_convert_settings *s,
     o.tool = s->tool ? s->tool : DEFAULT_TOOL;
     o.cancel = s->cancel;
     o.log = mp_api_logger(&s->log);
-    progress_relay relay = {s->progress, s->progress_opaque};
+    *relay = (progress_relay){s->progress, s->progress_opaque};
     if (s->progress) {
         o.progress = relay_progress;
-        o.progress_opaque = &relay;
+        o.progress_opaque = relay;
     }
+    *out = o;
+    return MP_OK;
+}
 
+static mlvpipe_convert_result public_result(const mp_convert_result *r)
+{
+    return (mlvpipe_convert_result){
+        .selected = r->selected,
+        .written = r->written,
+        .skipped = r->skipped,
+        .damaged = r->damaged,
+        .threads = r->threads,
+        .output_failed = r->output_failed,
+        .cache_hits = r->cache_hits,
+        .cache_misses = r->cache_misses,
+        .cache_rejected = r->cache_rejected,
+        .cache_puts = r->cache_puts,
+    };
+}
+
+static mlvpipe_status convert_movie(const mlvpipe_convert_settings *s,
+                                    const mlvpipe_movie_settings *m,
+                                    mlvpipe_convert_result *result, mlvpipe_error *err)
+{
+    mp_convert_options o;
+    progress_relay relay;
     mp_convert_result r = {0};
     mp_error e = {0};
-    mp_status st = mp_convert(&o, &r, &e);
+    mp_status st = options_from(s, m, &relay, &o, &e);
+    if (st == MP_OK)
+        st = mp_convert(&o, &r, &e);
     if (result)
-        *result = (mlvpipe_convert_result){
-            .selected = r.selected,
-            .written = r.written,
-            .skipped = r.skipped,
-            .damaged = r.damaged,
-            .threads = r.threads,
-            .output_failed = r.output_failed,
-            .cache_hits = r.cache_hits,
-            .cache_misses = r.cache_misses,
-            .cache_rejected = r.cache_rejected,
-            .cache_puts = r.cache_puts,
-        };
+        *result = public_result(&r);
     return mp_api_status(st, &e, err);
 }
 
@@ -213,6 +227,56 @@ mlvpipe_status mlvpipe_convert_movie_sized(const mlvpipe_convert_settings *given
     if (result)
         *result = (mlvpipe_convert_result){0};
     return st;
+}
+
+/* The caller's callbacks, in public terms. */
+typedef struct batch_relay {
+    mlvpipe_batch_started_fn started;
+    mlvpipe_batch_finished_fn finished;
+    void *opaque;
+} batch_relay;
+
+static void relay_started(void *user, uint32_t index)
+{
+    const batch_relay *r = user;
+    r->started(r->opaque, index);
+}
+
+static void relay_finished(void *user, uint32_t index, mp_status st, const mp_convert_result *res,
+                           const mp_error *err)
+{
+    const batch_relay *r = user;
+    const mlvpipe_convert_result pub = public_result(res);
+    mlvpipe_error e;
+    r->finished(r->opaque, index, mp_api_status(st, err, &e), &pub, &e);
+}
+
+mlvpipe_status mlvpipe_convert_batch_sized(const mlvpipe_convert_settings *given, size_t size,
+                                           const mlvpipe_movie_settings *m,
+                                           const char *const *inputs,
+                                           const char *const *outputs, uint32_t count,
+                                           mlvpipe_batch_started_fn started,
+                                           mlvpipe_batch_finished_fn finished, void *opaque,
+                                           mlvpipe_error *err)
+{
+    mlvpipe_convert_settings s;
+    mlvpipe_default_convert_settings_sized(&s, sizeof s);
+    mlvpipe_status pst = mp_api_settings_in(&s, sizeof s, given, size, CONVERT_4_0, "convert",
+                                            err);
+    if (pst != MLVPIPE_OK)
+        return pst;
+    mp_error e = {0};
+    if (!finished || (count && (!inputs || !outputs)))
+        return mp_api_status(mp_error_set(&e, MP_ERR_ARG, "convert batch: inputs, outputs "
+                                          "and the finished callback are required"), &e, err);
+    mp_convert_options o;
+    progress_relay relay;
+    mp_status st = options_from(&s, m, &relay, &o, &e);
+    if (st != MP_OK)
+        return mp_api_status(st, &e, err);
+    const batch_relay br = {started, finished, opaque};
+    const mp_batch_callbacks cb = {(void *)&br, started ? relay_started : NULL, relay_finished};
+    return mp_api_status(mp_convert_batch(&o, inputs, outputs, count, &cb, NULL, &e), &e, err);
 }
 
 void mlvpipe_default_analyze_settings_sized(mlvpipe_analyze_settings *given, size_t size)

@@ -187,6 +187,11 @@ mp_status mp_mlv_clip_open_memory(mlv_clip **out, const char *path, const mlv_me
                                   uint32_t count, const mlv_open_options *opt, mp_error *err);
 void mp_mlv_clip_close(mlv_clip *clip);
 
+/* 1 when mp_mlv_clip_open would take path as one raw photo (a file that starts like a TIFF,
+ * not an MLV, not a .RAW name), from its first bytes only; 0 otherwise, a folder and a file
+ * that cannot be read included. */
+int mp_mlv_is_photo_file(const char *path);
+
 const mlv_clip_info *mp_mlv_clip_get_info(const mlv_clip *clip);
 const char *mp_mlv_clip_path(const mlv_clip *clip, uint32_t chunk);
 const mlv_damage *mp_mlv_clip_damage(const mlv_clip *clip, uint32_t i);
