@@ -1,6 +1,7 @@
 #include "pipeline/batch.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine/workpool.h"
 #include "reader/mlv_reader.h"
@@ -66,6 +67,21 @@ static mp_status run_stills(batch *b, uint32_t first, uint32_t count, uint32_t *
     return st;
 }
 
+/* A timelapse converted photo by photo flickers (doc/stills.md 5): say so when the photos look
+ * like one. */
+static void hint_sequence(const mp_convert_options *o, const char *const *photos, uint32_t n)
+{
+    if (!mp_mlv_photo_series(photos, n))
+        return;
+    const char *slash = strrchr(photos[0], '/');
+    int folder = slash ? (int)(slash - photos[0]) : 0;
+    mp_log(&o->log, MP_LOG_WARNING, "%u photos numbered in a row (%s .. %s), from one camera "
+           "with the same settings, are converted one by one, each with its own levels; if "
+           "they are a timelapse, --sequence %.*s converts them as one clip whose levels do "
+           "not flicker", n, photos[0], photos[n - 1], slash ? (folder ? folder : 1) : 1,
+           slash ? photos[0] : ".");
+}
+
 static int cancelled(const mp_convert_options *o)
 {
     return o->cancel && atomic_load(o->cancel);
@@ -83,6 +99,7 @@ mp_status mp_convert_batch(const mp_convert_options *o, const char *const *input
         while (i + stills < count && mp_mlv_is_photo_file(inputs[i + stills]))
             stills++;
         if (stills) {
+            hint_sequence(o, inputs + i, stills);
             uint32_t finished = 0;
             st = run_stills(&b, i, stills, &finished, err);
             i += finished;

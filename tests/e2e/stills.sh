@@ -145,6 +145,18 @@ done
 run seqv 0 -v analyze "$tmp/tl" -o "$tmp/tl.json"
 grep -q "frames 0-3: dual ISO, .* from 4 of 4 sampled frames" "$tmp/seqv.err" ||
     fail "sequence levels not pooled over the photos: $(grep 'dual ISO' "$tmp/seqv.err")"
+# report: a still is a clip of one frame, dual ISO found; --sequence a folder one clip
+run rep1 0 report "$in/IMG_0001.CR2" --json "$tmp/rep1.json"
+run repseq 0 report --sequence "$tmp/tl" --json "$tmp/repseq.json"
+python3 - "$tmp/rep1.json" "$tmp/repseq.json" <<'PY' || fail "report of a still or a sequence"
+import json, sys
+one = json.load(open(sys.argv[1]))["clips"]
+seq = json.load(open(sys.argv[2]))["clips"]
+assert len(one) == 1 and one[0]["status"] == "ok" and one[0]["dual_iso"], one
+assert one[0]["clip"]["frame_count"] == 1, one[0]["clip"]
+assert len(seq) == 1 and seq[0]["clip"]["frame_count"] == 4 and seq[0]["dual_iso"], seq
+assert seq[0]["segments"][0]["frames_used"] == 4, seq[0]["segments"]
+PY
 # a farm plan of the sequence (-- --sequence: the folder is one clip in plan and tasks): its
 # analyze and two convert chunks, run in order, give the bytes of one run
 run planseq 0 plan "$tmp/tl" -o "$tmp/plan" --engine json --chunk 2 -- --sequence
@@ -162,16 +174,20 @@ done
 run darkseq 0 -v convert "$tmp/tl/TL_0001.CR2" -o "$tmp/darkseq" --dark "$tmp/tl"
 grep -q "dark frame .*/tl: 4 frames averaged" "$tmp/darkseq.err" ||
     fail "--dark FOLDER: $(grep 'dark frame' "$tmp/darkseq.err")"
+# photos of one folder numbered in a row from one body with the same settings, converted one
+# by one: a hint to use --sequence; none when a photo is of another size (below), nor for
+# photos not in a row (IMG_0001.CR2 .. of the folder above: other bodies and settings)
+run tlbatch 0 convert "$tmp/tl" -o "$tmp/tlbatch" --to null
+grep -q "4 photos numbered in a row (.*TL_0001.CR2 .. .*TL_0004.CR2), from one camera .* --sequence .*/tl converts" \
+    "$tmp/tlbatch.err" || fail "no --sequence hint: $(head -3 "$tmp/tlbatch.err")"
+grep -q "numbered in a row" "$tmp/folder.err" && fail "a hint for photos not in a row"
 "$cr2synth" -o "$tmp/tl/TL_0005.CR2" --size 256x128 || fail "cr2synth odd size"
 run seqodd 4 convert --sequence "$tmp/tl" -o "$tmp/seqodd"
 grep -q "TL_0005.CR2: a 328x156 photo among 264x156 ones: left out" "$tmp/seqodd.err" ||
     fail "odd size: $(cat "$tmp/seqodd.err")"
 [ "$(ls "$tmp/seqodd/tl" | grep -c dng)" = 4 ] || fail "odd size: the others not converted"
-# photos of one folder numbered in a row, converted one by one: a hint to use --sequence
-run tlbatch 0 convert "$tmp/tl" -o "$tmp/tlbatch" --to null
-grep -q "5 photos numbered in a row (.*TL_0001.CR2 .. .*TL_0005.CR2) .* --sequence .*/tl converts" \
-    "$tmp/tlbatch.err" || fail "no --sequence hint: $(head -3 "$tmp/tlbatch.err")"
-grep -q "numbered in a row" "$tmp/folder.err" && fail "a hint for photos not in a row"
+run tlodd 0 convert "$tmp/tl" -o "$tmp/tlodd" --to null
+grep -q "numbered in a row" "$tmp/tlodd.err" && fail "a hint for a photo of another size"
 
 # Without LibRaw: one line naming what to install.
 MLVPIPE_LIBRAW_LIBDIR=$tmp/none "$mlvpipe" info "$in/IMG_0002.CR2" >/dev/null 2>"$tmp/nolib.err"

@@ -18,11 +18,6 @@ int cli_clips_collect(const char *command, char *const *operands, int count, int
                       cli_clips *out);
 void cli_clips_free(cli_clips *c);
 
-/* Warns when the batch is at least three photos of one folder and one extension numbered in a
- * row (IMG_0001.CR2, IMG_0002.CR2, ...): a timelapse converted photo by photo flickers;
- * --sequence would not. */
-void cli_hint_sequence(const cli_clips *c);
-
 /* The exit status of a batch so far and one clip's: the worse of the two, from least to
  * most severe 0, 4 (damaged, all intact frames written), 3 (input), 2 (usage), 5 (output),
  * 1 (internal), 6 (interrupted, which also stops the batch). */

@@ -498,7 +498,6 @@ static int convert_batch(mlvpipe_convert_settings *o, const mlvpipe_movie_settin
     } else {
         if (!cli_format_is_sequence(o->format) && strcmp(o->format, "null"))
             mkdir(folder, 0777);    /* sequences make theirs; a failure shows on the first clip */
-        cli_hint_sequence(clips);
         cli_progress_init(&b.progress, mode, 0, every_s);
         o->progress = batch_progress;
         o->progress_opaque = &b;

@@ -21,8 +21,8 @@ static void usage(FILE *out)
         "the dual-ISO levels and dynamic range, the raw defect map, band means over time\n"
         "against the noise (flicker), audio levels, gaps and damage. --json writes every\n"
         "number (doc/json.md, section 5). Frames are sampled over each clip and read the\n"
-        "way convert reads them, so a long clip takes seconds. A folder stands for its .MLV\n"
-        "and .RAW files.\n"
+        "way convert reads them, so a long clip takes seconds. A folder stands for its .MLV,\n"
+        ".RAW, .CR2 and .DNG files (each raw photo a clip of one frame).\n"
         "\n"
         "options:\n"
         "  -o, --output FILE   the HTML page\n"
@@ -36,6 +36,8 @@ static void usage(FILE *out)
         "      --no-defects    do not look for raw defects (focus, hot, cold pixels, stripes)\n"
         "      --dark CLIP|DNG subtract this dark frame from every frame first, as\n"
         "                      'convert --dark' does (the same checks)\n"
+        "      --sequence      a FOLDER of raw photos is one clip, a frame per photo (a\n"
+        "                      timelapse), as convert --sequence takes it\n"
         "  -h, --help          show this help\n"
         "\n"
         "exit status: 0 ok, 2 usage, 3 a clip unreadable or unsupported, 4 a clip damaged\n"
@@ -44,7 +46,7 @@ static void usage(FILE *out)
 }
 
 enum { OPT_JSON = 256, OPT_OVERWRITE, OPT_SAMPLES, OPT_THUMBS, OPT_THUMB_WIDTH, OPT_THREADS,
-       OPT_NO_DEFECTS, OPT_DARK };
+       OPT_NO_DEFECTS, OPT_DARK, OPT_SEQUENCE };
 
 static const struct option long_options[] = {
     {"output", required_argument, NULL, 'o'},
@@ -56,6 +58,7 @@ static const struct option long_options[] = {
     {"threads", required_argument, NULL, OPT_THREADS},
     {"no-defects", no_argument, NULL, OPT_NO_DEFECTS},
     {"dark", required_argument, NULL, OPT_DARK},
+    {"sequence", no_argument, NULL, OPT_SEQUENCE},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -95,7 +98,7 @@ int cmd_report(int argc, char **argv)
     mlvpipe_default_report_settings(&s);
     s.log = cli_api_logger;
     s.tool = "mlvpipe " MLVPIPE_VERSION;
-    int rc;
+    int rc, sequence = 0;
     optind = 1;
     opterr = 0;
     int c;
@@ -122,6 +125,7 @@ int cmd_report(int argc, char **argv)
             break;
         case OPT_NO_DEFECTS: s.no_defects = 1; break;
         case OPT_DARK: s.dark = optarg; break;
+        case OPT_SEQUENCE: sequence = 1; break;
         case 'h': usage(stdout); return EXIT_OK;
         case 'v':
         case 'q': cli_verbosity_option(c); break;
@@ -134,7 +138,7 @@ int cmd_report(int argc, char **argv)
     if (s.html && s.json && !strcmp(s.html, s.json))
         return cli_usage_error(command, "-o and --json name the same file");
     cli_clips clips;
-    if ((rc = cli_clips_collect(command, argv + optind, argc - optind, 0, &clips)))
+    if ((rc = cli_clips_collect(command, argv + optind, argc - optind, sequence, &clips)))
         return rc;
     s.inputs = (const char *const *)clips.path;
     s.input_count = (uint32_t)clips.count;

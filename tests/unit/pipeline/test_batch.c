@@ -2,7 +2,8 @@
  * and an MLV clip among them alone, every clip's outcome reported once, in list order, a
  * still that fails among them without stopping the others; the outputs are the bytes of
  * converting each clip alone, on one thread or three; a batch cancelled before it starts
- * starts nothing. And the probe the batch sorts its inputs with (mp_mlv_is_photo_file). */
+ * starts nothing. And the probe the batch sorts its inputs with (mp_mlv_is_photo_file), and
+ * what decides its --sequence hint (mp_mlv_photo_series: names, body and settings). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -30,7 +31,7 @@ static const cr2_meta meta = {
     .focal_mm = 50, .wb_rggb = {2048, 1024, 1024, 1536}, .black = 2048, .white = 15283};
 
 /* A CR2 whose picture is photo k's pattern (masked borders: black). */
-static void write_cr2(const char *path, uint32_t k)
+static void write_cr2_of(const char *path, uint32_t k, const cr2_meta *m)
 {
     uint16_t *s = malloc(W * H * sizeof *s);
     assert_non_null(s);
@@ -42,7 +43,7 @@ static void write_cr2(const char *path, uint32_t k)
     uint8_t *file = NULL;
     size_t n = 0;
     mp_error err = {0};
-    if (cr2_write(&img, &meta, &file, &n, &err) != MP_OK)
+    if (cr2_write(&img, m, &file, &n, &err) != MP_OK)
         fail_msg("cr2_write: %s", err.msg);
     FILE *f = fopen(path, "wb");
     assert_non_null(f);
@@ -50,6 +51,11 @@ static void write_cr2(const char *path, uint32_t k)
     fclose(f);
     free(file);
     free(s);
+}
+
+static void write_cr2(const char *path, uint32_t k)
+{
+    write_cr2_of(path, k, &meta);
 }
 
 static void write_mlv(const char *path)
@@ -217,12 +223,45 @@ static void photo_files_by_their_first_bytes(void **state)
     remove_tree(dir);
 }
 
+/* IMG_0001 .. IMG_0003 of the same body and settings are a series; another serial, ISO,
+ * shutter, or names not in a row, are not. */
+static void series_by_names_body_and_settings(void **state)
+{
+    (void)state;
+    char *dir = temp_dir();
+    char *p[4];
+    static const char *const names[] = {"IMG_0001.CR2", "IMG_0002.CR2", "IMG_0003.CR2",
+                                        "IMG_0004.CR2"};
+    for (int i = 0; i < 4; i++) {
+        p[i] = join(dir, names[i]);
+        write_cr2(p[i], (uint32_t)i);
+    }
+    const char *const row[] = {p[0], p[1], p[2]}, *const gap[] = {p[0], p[1], p[3]};
+    assert_true(mp_mlv_photo_series(row, 3));
+    assert_false(mp_mlv_photo_series(row, 2));       /* two are no timelapse yet */
+    assert_false(mp_mlv_photo_series(gap, 3));       /* 1, 2, 4: not in a row */
+    cr2_meta other[3] = {meta, meta, meta};
+    other[0].serial = meta.serial + 1;
+    other[1].iso = 200;
+    other[2].shutter_den = 100;
+    for (int i = 0; i < 3; i++) {
+        write_cr2_of(p[2], 2, &other[i]);
+        assert_false(mp_mlv_photo_series(row, 3));
+    }
+    write_cr2(p[2], 2);
+    assert_true(mp_mlv_photo_series(row, 3));
+    for (int i = 0; i < 4; i++)
+        free(p[i]);
+    remove_tree(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(stills_side_by_side_clips_alone),
         cmocka_unit_test(cancelled_batch_starts_nothing),
         cmocka_unit_test(photo_files_by_their_first_bytes),
+        cmocka_unit_test(series_by_names_body_and_settings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
