@@ -41,7 +41,8 @@ for scene in benchmark objects; do
     "$b/tools/bench/stills/still_quality" --scene $scene --seed $seed "$w"/clip_out/clip/*.dng ||
         exit 1
     echo "== $scene scene: the reference, $n ISO-100 DNG stills (single ISO, kept as recorded)"
-    "$b/tools/mlvpipe/mlvpipe" -q convert "$w/iso100" -o "$w/iso100_out" --threads 1 || exit 1
+    "$b/tools/mlvpipe/mlvpipe" -q convert "$w/iso100" -o "$w/iso100_out" --threads 1 \
+        --dng-bits 16 || exit 1
     "$b/tools/bench/stills/still_quality" --scene $scene --seed $seed "$w"/iso100_out/*.dng ||
         exit 1
 done

@@ -16,6 +16,10 @@
  *     RMS in [8,11) EV (8.7's region); line-pair, the n-weighted mean over the 5-14 EV bins of
  *     the bias of the rows read at the high ISO less that of the rows read at the low one (%):
  *     a level step between the two fields shows as bands of two rows.
+ *   - flicker: per band of 8.7's flicker measure ([2,5) ... [11,14) EV of the smooth ramp),
+ *     the standard deviation over the outputs of 100 * (sum e_out / sum e_true - 1), each
+ *     output read with its own tags; the same for a single-ISO sequence of the scene is the
+ *     reference issue #31 holds a dual-ISO timelapse to (at most 1.25 times it).
  * The bands 8-11 EV come from 8.7's own measure on a truth whose photosites below 2^8 e- are
  * left out (metrics.c skips e_true = 0); the line-pair rows likewise. */
 #include <math.h>
@@ -140,8 +144,9 @@ int main(int argc, char **argv)
     double *sum = calloc(n, sizeof *sum);
     const int count = argc - o.first;
     double *dr = malloc((size_t)count * sizeof *dr), worst_bias = 0;
+    qm_band_sums *bands = malloc((size_t)count * sizeof *bands);
     mp_error err = {0};
-    if (!truth || !sum || !dr ||
+    if (!truth || !sum || !dr || !bands ||
         mp_synth_render_truth(&scene, o.width, o.height, 0, truth, &err) != MP_OK) {
         fprintf(stderr, "still_quality: truth: %s\n", err.msg[0] ? err.msg : "out of memory");
         return 2;
@@ -166,6 +171,11 @@ int main(int argc, char **argv)
         if (!measure(&in, truth, &r))
             return 2;
         dr[k] = r.dr_ev;
+        in.truth = truth;
+        if (qm_band_measure(&in, &r, in.white - in.black, NULL, &bands[k], &err) != MP_OK) {
+            fprintf(stderr, "still_quality: %s\n", err.msg);
+            return 2;
+        }
         worst_bias = fmax(worst_bias, r.max_abs_bias_pct);
         for (uint32_t y = 0; y < o.height; y++) {
             const uint16_t *row = d.frame.data + (size_t)(y + in.roi_y) * d.frame.width + in.roi_x;
@@ -201,6 +211,12 @@ int main(int argc, char **argv)
     printf("engineering DR (each)         %.3f EV median (%.3f .. %.3f)\n", dr[count / 2],
            dr[0], dr[count - 1]);
     printf("max |bias| 5-14 EV (each)     %.3f %% worst\n", worst_bias);
+    qm_flicker fl;
+    qm_flicker_summarise(bands, (uint32_t)count, &fl);
+    printf("flicker (std over the outputs)");
+    for (int b = 0; b < QM_BANDS; b++)
+        printf("  [%g,%g) %.4f %%", qm_band_lo_ev(b), qm_band_lo_ev(b) + 3, fl.std_pct[b]);
+    printf("\n");
     printf("on the mean of the %d:\n", count);
     printf("  max |bias| 5-14 EV          %.3f %%\n", all.max_abs_bias_pct);
     printf("  edge RMS 8-11 EV            %.4f\n", band8.edge_rms[0]);
@@ -217,5 +233,6 @@ int main(int argc, char **argv)
     free(truth);
     free(sum);
     free(dr);
+    free(bands);
     return 0;
 }
