@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../flicker/dng_read.h"
+#include "dng_read.h"
 #include "metrics.h"
 #include "synth/synth.h"
 
