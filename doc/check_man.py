@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Test of the generated manual page: groff renders it without a single warning, and every
 command and option of `mlvpipe --help` and every option `mlvpipe COMMAND --help` lists appears
-in the rendered text (so the README's reference, which the page is made from, cannot fall
-behind the program). Exits 77 (skipped) when groff is not installed.
+in the rendered text (the page is made from those --help texts, doc/gen_man.py: an option
+missing means its parse of a --help failed). Exits 77 (skipped) when groff is not installed.
 
 Usage: check_man.py MLVPIPE mlvpipe.1
 """
@@ -64,7 +64,7 @@ def main():
                 if opt and opt not in words:
                     missing.append('mlvpipe %s %s' % (cmd, opt))
     if missing:
-        sys.exit('%s lacks what --help lists (edit the README reference):\n  %s'
+        sys.exit('%s lacks what --help lists (see doc/gen_man.py):\n  %s'
                  % (page, '\n  '.join(missing)))
     print('%s: no groff warnings; %d commands and their options all present'
           % (page, len(commands)))

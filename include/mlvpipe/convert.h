@@ -114,6 +114,9 @@ typedef struct mlvpipe_convert_settings {
                                    * whose hot, cold and focus pixels replace the ones found in
                                    * this clip (README "--defects-from"); NULL: none. Not with
                                    * levels_path (the sidecar holds the map) */
+    /* (API 4.2) zero: room for the members of later minor versions, which take it from the
+     * front so that the struct keeps its size (version.h) */
+    int reserved[16];
 } mlvpipe_convert_settings;
 
 /* Fills s with the defaults. The header passes the size of *s as it lays the struct out
@@ -168,7 +171,7 @@ MLVPIPE_API mlvpipe_status (mlvpipe_convert_movie)(const mlvpipe_convert_setting
                                                    mlvpipe_convert_result *result,
                                                    mlvpipe_error *err);
 
-/* Batches (API 4.2): started (optional) says clip `index` begins, finished gives its outcome
+/* Batches (API 4.3): started (optional) says clip `index` begins, finished gives its outcome
  * as mlvpipe_convert returns it (err: its message), in index order, one call at a time. */
 typedef void (*mlvpipe_batch_started_fn)(void *opaque, uint32_t index);
 typedef void (*mlvpipe_batch_finished_fn)(void *opaque, uint32_t index, mlvpipe_status status,
@@ -243,6 +246,9 @@ typedef struct mlvpipe_join_settings {
     int allow_gaps;               /* frames missing between segments: a warning, not an error */
     const atomic_int *cancel;
     mlvpipe_logger log;           /* one line per segment at MLVPIPE_LOG_INFO */
+    int no_verify;                /* (API 4.2) copy FFV1 packets without checking their slice
+                                   * CRCs and decoding them */
+    int reserved[7];              /* (API 4.2) zero: room for later members, as convert's */
 } mlvpipe_join_settings;
 
 typedef struct mlvpipe_join_result {

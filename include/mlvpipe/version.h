@@ -16,11 +16,14 @@
  * over its defaults: members an older header lacks keep their defaults, and a newer header's
  * members it does not know must be zero (else MLVPIPE_ERR_ARG). So fill settings with
  * mlvpipe_default_*_settings (or all zero for join) and set what you need; never copy a
- * settings struct between programs built against different headers. A new member goes at the
- * end, and the struct keeps no tail padding (add reserved members up to its alignment), so
- * that every byte past an older struct's size is a member. The names in parentheses,
- * (mlvpipe_convert) ..., are API 4.0's entries, which take 4.0's layout.
- * mlvpipe_movie_settings has reserved room (zero) for members of its own instead.
+ * settings struct between programs built against different headers. The convert and join
+ * settings end with reserved room (4.2; mlvpipe_movie_settings has its own): a new member
+ * takes it from the front, the struct keeps its size, and a reserved member set (a newer
+ * header's member) is refused. The other settings grow at the end and keep no tail padding
+ * (add reserved members up to their alignment), so that every byte past an older struct's
+ * size is a member. Members added in a minor version say which in their comment, "(API 4.2)".
+ * The names in parentheses, (mlvpipe_convert) ..., are API 4.0's entries, which take 4.0's
+ * layout.
  *
  * 1.0: clips, frames, convert, analyze, join, logging, progress.
  * 1.1: mlvpipe_clip_describe, mlvpipe_plan (plan.h), mlvpipe_format_at/_find,
@@ -38,13 +41,15 @@
  * 4.1: settings that grow without breaking the ABI (above): the *_sized entries, which the
  *      header's macros call with the size of the caller's struct; soname still
  *      libmlvpipe.so.4. Later minor versions only add.
- * 4.2: mlvpipe_convert_batch: several clips each to its own output, raw photos side by side
+ * 4.2: reserved room at the end of mlvpipe_convert_settings and mlvpipe_join_settings, so that
+ *      their members grow from it (above).
+ * 4.3: mlvpipe_convert_batch: several clips each to its own output, raw photos side by side
  *      over the threads. */
 #ifndef MLVPIPE_VERSION_H
 #define MLVPIPE_VERSION_H
 
 #define MLVPIPE_API_VERSION_MAJOR 4
-#define MLVPIPE_API_VERSION_MINOR 2
+#define MLVPIPE_API_VERSION_MINOR 3
 #define MLVPIPE_API_VERSION_PATCH 0
 
 #define MLVPIPE_API_VERSION_INT(major, minor, patch) (((major) << 16) | ((minor) << 8) | (patch))

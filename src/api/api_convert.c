@@ -40,11 +40,14 @@ _Static_assert((int)MLVPIPE_NAMING_RESOLVE == (int)MP_NAMING_RESOLVE, "naming mi
 #define CONVERT_4_0 MP_API_END(mlvpipe_convert_settings, defects_from)
 #define ANALYZE_4_0 MP_API_END(mlvpipe_analyze_settings, defects_from)
 #define JOIN_4_0 MP_API_END(mlvpipe_join_settings, log)
-/* No tail padding, where a newer header's member would go unnoticed (version.h): name the
- * last member here when one is added. */
-_Static_assert(sizeof(mlvpipe_convert_settings) == CONVERT_4_0 &&
+/* No tail padding, where a newer header's member would go unnoticed (version.h): the convert
+ * and join settings end with their reserved room, the others with their last member (name it
+ * here when one is added). */
+_Static_assert(sizeof(mlvpipe_convert_settings) == MP_API_END(mlvpipe_convert_settings, reserved) &&
                sizeof(mlvpipe_analyze_settings) == ANALYZE_4_0 &&
-               sizeof(mlvpipe_join_settings) == JOIN_4_0, "settings end with their last member");
+               sizeof(mlvpipe_join_settings) == MP_API_END(mlvpipe_join_settings, reserved),
+               "settings end with their last member");
+#define RESERVED(s) (s).reserved, sizeof (s).reserved / sizeof (s).reserved[0]
 
 void mlvpipe_default_convert_settings_sized(mlvpipe_convert_settings *given, size_t size)
 {
@@ -170,6 +173,7 @@ static mp_status options_from(const mlvpipe_convert_settings *s, const mlvpipe_m
     o.dark_path = s->dark;
     o.defects_from = s->defects_from;
     o.no_stretch = s->no_stretch;
+    o.settings = s;
     o.tool = s->tool ? s->tool : DEFAULT_TOOL;
     o.cancel = s->cancel;
     o.log = mp_api_logger(&s->log);
@@ -223,6 +227,8 @@ mlvpipe_status mlvpipe_convert_movie_sized(const mlvpipe_convert_settings *given
     mlvpipe_status st = mp_api_settings_in(&s, sizeof s, given, size, CONVERT_4_0, "convert",
                                            err);
     if (st == MLVPIPE_OK)
+        st = mp_api_reserved_zero(RESERVED(s), "convert", err);
+    if (st == MLVPIPE_OK)
         return convert_movie(&s, m, result, err);
     if (result)
         *result = (mlvpipe_convert_result){0};
@@ -263,6 +269,8 @@ mlvpipe_status mlvpipe_convert_batch_sized(const mlvpipe_convert_settings *given
     mlvpipe_default_convert_settings_sized(&s, sizeof s);
     mlvpipe_status pst = mp_api_settings_in(&s, sizeof s, given, size, CONVERT_4_0, "convert",
                                             err);
+    if (pst == MLVPIPE_OK)
+        pst = mp_api_reserved_zero(RESERVED(s), "convert", err);
     if (pst != MLVPIPE_OK)
         return pst;
     mp_error e = {0};
@@ -406,6 +414,7 @@ static mlvpipe_status join(const mlvpipe_join_settings *s, mlvpipe_join_result *
         .allow_gaps = s->allow_gaps,
         .cancel = s->cancel,
         .log = mp_api_logger(&s->log),
+        .settings = s,
     };
     farm_join_result r = {0};
     int on_output = 0;
@@ -426,6 +435,8 @@ mlvpipe_status mlvpipe_join_sized(const mlvpipe_join_settings *given, size_t siz
 {
     mlvpipe_join_settings s = {0};   /* all zero: the defaults */
     mlvpipe_status st = mp_api_settings_in(&s, sizeof s, given, size, JOIN_4_0, "join", err);
+    if (st == MLVPIPE_OK)
+        st = mp_api_reserved_zero(RESERVED(s), "join", err);
     if (st == MLVPIPE_OK)
         return join(&s, result, err);
     if (result)

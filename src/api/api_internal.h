@@ -42,6 +42,10 @@ void mp_api_progress_event(const mp_progress_event *ev, mlvpipe_progress *out);
  * set to anything but zero. */
 mlvpipe_status mp_api_settings_in(void *full, size_t full_size, const void *given, size_t size,
                                   size_t oldest, const char *what, mlvpipe_error *err);
+/* MLVPIPE_ERR_ARG, naming `what`, when a reserved member (count of them) is set: a member of
+ * a newer header than this library's, which took the reserved room (version.h). */
+mlvpipe_status mp_api_reserved_zero(const int *reserved, size_t count, const char *what,
+                                    mlvpipe_error *err);
 /* The defaults (full) into the caller's struct of size bytes; members of a newer header this
  * library does not know get zero. */
 void mp_api_settings_out(void *given, size_t size, const void *full, size_t full_size);

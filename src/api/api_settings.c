@@ -24,6 +24,20 @@ mlvpipe_status mp_api_settings_in(void *full, size_t full_size, const void *give
     return MLVPIPE_OK;
 }
 
+mlvpipe_status mp_api_reserved_zero(const int *reserved, size_t count, const char *what,
+                                    mlvpipe_error *err)
+{
+    mp_error e;
+    for (size_t i = 0; i < count; i++)
+        if (reserved[i])
+            return mp_api_status(mp_error_set(&e, MP_ERR_ARG, "%s settings: reserved[%zu] is "
+                                              "set, a member of a newer API than this "
+                                              "library's %d.%d", what, i,
+                                              MLVPIPE_API_VERSION_MAJOR,
+                                              MLVPIPE_API_VERSION_MINOR), &e, err);
+    return MLVPIPE_OK;
+}
+
 void mp_api_settings_out(void *given, size_t size, const void *full, size_t full_size)
 {
     memcpy(given, full, size < full_size ? size : full_size);

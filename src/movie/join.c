@@ -12,6 +12,7 @@
 
 #include "codec/ffv1_slices.h"
 #include "common/out_file.h"
+#include "mlvpipe/convert.h"
 #include "movie/av_output.h"
 #include "movie/av_load.h"
 
@@ -221,12 +222,14 @@ static int64_t packet_end(const AVStream *st, const AVPacket *pkt)
 }
 
 /* The decoder of the packet check, when the reference stream is FFV1 (what mlvpipe's
- * lossless movies are; its slice CRCs tell damage from data). Slice threads only, so that
- * each packet's picture comes out before the next packet goes in. */
+ * lossless movies are; its slice CRCs tell damage from data) and the caller did not turn the
+ * check off. Slice threads only, so that each packet's picture comes out before the next
+ * packet goes in. */
 static mp_status open_check(joiner *j, const AVCodecParameters *par, const char *name,
                             mp_error *err)
 {
-    if (par->codec_type != AVMEDIA_TYPE_VIDEO || par->codec_id != AV_CODEC_ID_FFV1)
+    if (par->codec_type != AVMEDIA_TYPE_VIDEO || par->codec_id != AV_CODEC_ID_FFV1 ||
+        (j->o->settings && j->o->settings->no_verify))
         return MP_OK;
     const AVCodec *dec = mp_libav.avcodec_find_decoder(par->codec_id);
     int r = AVERROR_DECODER_NOT_FOUND;

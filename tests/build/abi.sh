@@ -5,7 +5,8 @@
 # sidecar, its report's JSON and its JSON farm plan. Each of those calls hands the library a
 # 4.0 settings struct (convert, analyze, report, plan), filled by the 4.0 default functions.
 # abi/abi_sizes.c, built against include/, hands the library settings of other sizes: a newer
-# header's (extra member zero: converts; set: refused), and one shorter than 4.0's (refused).
+# header's (extra member zero: converts; set: refused), one shorter than 4.0's (refused), and
+# a newer member in the reserved room of the convert and join settings (set: refused).
 # usage: abi.sh BUILD_DIR SRC_ROOT MLVPIPE MLVSYNTH
 set -u
 build=$1 src=$2 mlvpipe=$3 mlvsynth=$4
@@ -55,4 +56,8 @@ grep -q "^newer, set: invalid argument: convert settings: byte [0-9]* of [0-9]* 
 grep -qx "newer, zero: ok" "$tmp/sizes.out" || fail "a newer header's zero member was refused"
 grep -q "^shorter than 4.0: invalid argument: convert settings of [0-9]* bytes; API 4.0's have" \
     "$tmp/sizes.out" || fail "settings shorter than 4.0's were taken"
+grep -q "^reserved, set: invalid argument: convert settings: reserved\[0\] is set" \
+    "$tmp/sizes.out" || fail "a convert setting in the reserved room was not refused"
+grep -q "^join reserved, set: invalid argument: join settings: reserved\[6\] is set" \
+    "$tmp/sizes.out" || fail "a join setting in the reserved room was not refused"
 finish

@@ -192,6 +192,13 @@ if command -v ffprobe >/dev/null; then
     cp "$tmp/j0-3.mkv" "$tmp/jfirst.mkv" && flip j0-3 0 jfirst
     capped jfirst 4 join "$tmp/jfirst-out.mkv" "$tmp/jfirst.mkv" "$tmp/j4-7.mkv"
     says jfirst "jfirst.mkv: frame 0: slice CRC mismatch"
+    # join --no-verify trusts its segments: the bytes of the checked join from good ones, and
+    # the damaged packet copied as it is (exit 0)
+    run j-trust 0 join --no-verify "$tmp/j-trust.mkv" "$tmp/j0-3.mkv" "$tmp/j4-7.mkv"
+    cmp -s "$tmp/j-ok.mkv" "$tmp/j-trust.mkv" || fail "j-trust: not the checked join's bytes"
+    run jbad-trust 0 join --no-verify "$tmp/jbad-trust.mkv" "$tmp/j0-3.mkv" "$tmp/jbad.mkv"
+    [ "$(stat -c %s "$tmp/jbad-trust.mkv")" = "$(stat -c %s "$tmp/j-ok.mkv")" ] &&
+        ! cmp -s "$tmp/j-ok.mkv" "$tmp/jbad-trust.mkv" || fail "jbad-trust: the packet not copied as it is"
 else
     echo "class 7 not checked: no ffprobe"
 fi

@@ -1,14 +1,14 @@
 /* convert's command line as a parser and a checker of its own, so that plan validates the
- * options after its "--" exactly as each farm task's convert will. */
+ * options after its "--" exactly as each farm task's convert will. The options themselves
+ * are rows of the option table (cli_options.h). */
 #ifndef MLVPIPE_CLI_CONVERT_H
 #define MLVPIPE_CLI_CONVERT_H
 
 #include <mlvpipe/mlvpipe.h>
 
 #include "cli_batch.h"
+#include "cli_options.h"
 #include "cli_run.h"
-
-#define CLI_CONVERT_OPTIONS 64
 
 typedef struct cli_convert_args {
     mlvpipe_convert_settings o;
@@ -19,7 +19,7 @@ typedef struct cli_convert_args {
     int dng_16bit;
     int sequence;                     /* --sequence: a folder operand is one clip */
     int help;                         /* --help given: print the usage, nothing else */
-    unsigned char given[CLI_CONVERT_OPTIONS];   /* long options given, by id */
+    unsigned char given[CLI_MAX_OPTIONS];   /* options given, by row of cli_options */
     char **operands;                  /* the clips and folders */
     int operand_count;
 } cli_convert_args;

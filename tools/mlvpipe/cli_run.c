@@ -57,18 +57,6 @@ void cli_default_signals(void)
         raise(sig);
 }
 
-int cli_parse_progress(const char *s, cli_progress_mode *out)
-{
-    static const char *const names[] = {"auto", "json", "none"};
-    for (int i = 0; i < 3; i++) {
-        if (!strcmp(s, names[i])) {
-            *out = (cli_progress_mode)i;
-            return 1;
-        }
-    }
-    return 0;
-}
-
 void cli_progress_init(cli_progress *p, cli_progress_mode mode, int to_stdout, double every_s)
 {
     memset(p, 0, sizeof *p);
@@ -194,22 +182,6 @@ int cli_parse_uint(const char *s, uint32_t min, uint32_t max, uint32_t *out)
         return 0;
     *out = (uint32_t)v;
     return 1;
-}
-
-int cli_option_threads(const char *command, const char *arg, uint32_t *out)
-{
-    if (!cli_parse_uint(arg, 1, 256, out))
-        return cli_usage_error(command, "--threads needs a number from 1 to 256, not '%s'", arg);
-    return EXIT_OK;
-}
-
-int cli_option_phase(const char *command, const char *arg, int *out)
-{
-    uint32_t phase;
-    if (!cli_parse_uint(arg, 0, 3, &phase))
-        return cli_usage_error(command, "--phase takes 0, 1, 2 or 3, not '%s'", arg);
-    *out = (int)phase;
-    return EXIT_OK;
 }
 
 int cli_one_clip(const char *command, char *const *operands, int count, const char **clip)

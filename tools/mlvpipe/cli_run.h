@@ -20,9 +20,6 @@ void cli_default_signals(void);
 typedef enum cli_progress_mode { CLI_PROGRESS_AUTO, CLI_PROGRESS_JSON, CLI_PROGRESS_NONE }
     cli_progress_mode;
 
-/* Parses "auto", "json" or "none"; returns 0 on anything else. */
-int cli_parse_progress(const char *s, cli_progress_mode *out);
-
 typedef struct cli_progress {
     int mode;                   /* resolved: CLI_PROGRESS_JSON, _AUTO (terminal) or _NONE */
     int whole_lines;            /* terminal shared with a downstream program (-o -) */
@@ -61,12 +58,6 @@ int cli_option_error(const char *command, int c, char **argv);
 
 /* Parses a whole decimal number in [min, max]; returns 0 on anything else. */
 int cli_parse_uint(const char *s, uint32_t min, uint32_t max, uint32_t *out);
-
-/* The options analyze, convert and plan share, with one wording of their errors: each parses
- * arg into *out and returns EXIT_OK, or reports the usage error of command and returns
- * EXIT_USAGE (leaving *out as it was). */
-int cli_option_threads(const char *command, const char *arg, uint32_t *out);   /* 1..256 */
-int cli_option_phase(const char *command, const char *arg, int *out);          /* 0..3 */
 
 /* The one CLIP operand among operands[0..count) into *clip (EXIT_OK), else the usage error
  * of command (none or more than one) and EXIT_USAGE. */

@@ -1,12 +1,12 @@
 /* mlvpipe analyze CLIP [-o levels.json]: clip-level dual-ISO levels as a sidecar
  * (mlvpipe_analyze, include/mlvpipe/convert.h), for `mlvpipe convert --levels` on every farm
  * chunk. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "cli_options.h"
 #include "cli_run.h"
 
 static void usage(FILE *out)
@@ -21,37 +21,15 @@ static void usage(FILE *out)
         "them, so chunks converted on different machines share the same levels. Without -o\n"
         "the JSON goes to stdout. A single-ISO clip gets pass-through levels.\n"
         "\n"
-        "options:\n"
-        "  -o, --output FILE   write the sidecar here (through a temporary file)\n"
-        "      --overwrite     replace an existing FILE\n"
-        "      --threads N     worker threads (default: one per usable CPU, see convert --help);\n"
-        "                      the result is the same\n"
-        "      --phase N       force dual ISO with row phase 0..3 (default: detect)\n"
-        "      --dark CLIP     measure on frames with CLIP's averaged dark frame subtracted,\n"
-        "                      as 'convert --dark CLIP' does (give convert the same CLIP)\n"
-        "      --defects-from CLIP\n"
-        "                      the sidecar gets CLIP's hot, cold and focus pixels instead\n"
-        "                      of this clip's (see convert --help)\n"
-        "  -h, --help          show this help\n"
+        "options:\n");
+    cli_options_print(out, CLI_ANALYZE, 22);
+    fprintf(out,
         "\n"
         "When stderr is a terminal (and without -q), a bar shows the sampled frames read.\n"
         "\n"
         "exit status: 0 ok, 2 usage, 3 input unreadable or unsupported, 4 input damaged,\n"
         "5 output failed, 6 interrupted, 1 internal error.\n");
 }
-
-enum { OPT_THREADS = 256, OPT_PHASE, OPT_OVERWRITE, OPT_DARK, OPT_DEFECTS_FROM };
-
-static const struct option long_options[] = {
-    {"output", required_argument, NULL, 'o'},
-    {"overwrite", no_argument, NULL, OPT_OVERWRITE},
-    {"threads", required_argument, NULL, OPT_THREADS},
-    {"phase", required_argument, NULL, OPT_PHASE},
-    {"dark", required_argument, NULL, OPT_DARK},
-    {"defects-from", required_argument, NULL, OPT_DEFECTS_FROM},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
-};
 
 int cmd_analyze(int argc, char **argv)
 {
@@ -60,35 +38,12 @@ int cmd_analyze(int argc, char **argv)
     mlvpipe_default_analyze_settings(&s);
     s.log = cli_api_logger;
     s.tool = "mlvpipe " MLVPIPE_VERSION;
-    const char *output = NULL;
-    int rc;
-
-    optind = 1;
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, CLI_COMMON_SHORT "o:", long_options, NULL)) != -1) {
-        switch (c) {
-        case 'o': output = optarg; break;
-        case OPT_OVERWRITE: s.overwrite = 1; break;
-        case OPT_DARK: s.dark = optarg; break;
-        case OPT_DEFECTS_FROM: s.defects_from = optarg; break;
-        case OPT_THREADS:
-            if ((rc = cli_option_threads(command, optarg, &s.threads)))
-                return rc;
-            break;
-        case OPT_PHASE:
-            if ((rc = cli_option_phase(command, optarg, &s.force_phase)))
-                return rc;
-            break;
-        case 'h': usage(stdout); return EXIT_OK;
-        case 'v':
-        case 'q': cli_verbosity_option(c); break;
-        default: return cli_option_error(command, c, argv);
-        }
-    }
-    if ((rc = cli_one_clip(command, argv + optind, argc - optind, &s.input)))
+    cli_parsed parsed;
+    int rc = cli_options_parse(CLI_ANALYZE, command, argc, argv, &s, &parsed, usage);
+    if (rc || parsed.help)
         return rc;
-    s.output = output;
+    if ((rc = cli_one_clip(command, parsed.operands, parsed.operand_count, &s.input)))
+        return rc;
 
     s.cancel = &cli_cancel;
     cli_progress progress;

@@ -1,11 +1,11 @@
 /* mlvpipe join OUT SEGMENT...: movie segments of farm chunks into one file, packets copied
  * (mlvpipe_join, include/mlvpipe/convert.h). */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "cli_options.h"
 #include "cli_run.h"
 
 static void usage(FILE *out)
@@ -26,11 +26,9 @@ static void usage(FILE *out)
         "FFV1 packets are checked (slice CRCs, a decode) before they are copied: a damaged\n"
         "one is refused naming the segment and the frame.\n"
         "\n"
-        "options:\n"
-        "      --overwrite   replace an existing OUT\n"
-        "      --allow-gaps  join segments with frames missing between them (warning; players\n"
-        "                    hold the last picture over the gap)\n"
-        "  -h, --help        show this help\n"
+        "options:\n");
+    cli_options_print(out, CLI_JOIN, 20);
+    fprintf(out,
         "\n"
         "exit status: 0 ok, 2 usage (also a segment given twice), 3 a segment unreadable,\n"
         "not matching the first, or frames missing or repeated between segments,\n"
@@ -38,37 +36,19 @@ static void usage(FILE *out)
         "1 internal error.\n");
 }
 
-enum { OPT_OVERWRITE = 256, OPT_ALLOW_GAPS };
-
-static const struct option long_options[] = {
-    {"overwrite", no_argument, NULL, OPT_OVERWRITE},
-    {"allow-gaps", no_argument, NULL, OPT_ALLOW_GAPS},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
-};
-
 int cmd_join(int argc, char **argv)
 {
     static const char command[] = "join";
     mlvpipe_join_settings o = {.log = cli_api_logger};
-    optind = 1;
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, CLI_COMMON_SHORT, long_options, NULL)) != -1) {
-        switch (c) {
-        case OPT_OVERWRITE: o.overwrite = 1; break;
-        case OPT_ALLOW_GAPS: o.allow_gaps = 1; break;
-        case 'h': usage(stdout); return EXIT_OK;
-        case 'v':
-        case 'q': cli_verbosity_option(c); break;
-        default: return cli_option_error(command, c, argv);
-        }
-    }
-    if (argc - optind < 2)
+    cli_parsed parsed;
+    int rc = cli_options_parse(CLI_JOIN, command, argc, argv, &o, &parsed, usage);
+    if (rc || parsed.help)
+        return rc;
+    if (parsed.operand_count < 2)
         return cli_usage_error(command, "needs OUT and at least one SEGMENT");
-    o.output = argv[optind];
-    o.segments = (const char *const *)argv + optind + 1;
-    o.segment_count = (uint32_t)(argc - optind - 1);
+    o.output = parsed.operands[0];
+    o.segments = (const char *const *)parsed.operands + 1;
+    o.segment_count = (uint32_t)(parsed.operand_count - 1);
     for (uint32_t i = 0; i < o.segment_count; i++)
         if (!strcmp(o.segments[i], o.output))
             return cli_usage_error(command, "the output '%s' is also a segment", o.output);

@@ -3,7 +3,9 @@
  *   abi_sizes CLIP OUT.md5
  * a struct from a newer header whose extra member is zero converts (to OUT.md5); set, it is
  * refused before any work, naming the byte; one shorter than API 4.0's is refused; the
- * defaults fill a newer header's extra member with zero. Prints one line per case. */
+ * defaults fill a newer header's extra member with zero; a member a newer header took from
+ * the reserved room of the convert or join settings (API 4.2), set, is refused. Prints one
+ * line per case. */
 #include <stdio.h>
 #include <string.h>
 
@@ -40,5 +42,12 @@ int main(int argc, char **argv)
     show("shorter than 4.0",
          mlvpipe_convert_movie_sized(&n.s, offsetof(mlvpipe_convert_settings, defects_from),
                                      NULL, &r, &err), &err);
+    n.s.reserved[0] = 1;   /* a member a newer header took from the reserved room */
+    show("reserved, set", mlvpipe_convert_movie(&n.s, NULL, &r, &err), &err);
+    n.s.reserved[0] = 0;
+    mlvpipe_join_settings j = {.output = argv[2], .segments = (const char *const *)argv,
+                               .segment_count = 1, .reserved = {[6] = 1}};
+    mlvpipe_join_result jr;
+    show("join reserved, set", mlvpipe_join(&j, &jr, &err), &err);
     return 0;
 }

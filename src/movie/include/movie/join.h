@@ -34,6 +34,10 @@ typedef struct farm_join_options {
     int allow_gaps;                /* missing frames between segments: warn, not refuse */
     const atomic_int *cancel;      /* optional: stop (MP_ERR_INTERRUPTED) when non-zero */
     mp_logger log;                 /* one info line per segment */
+    /* The caller's settings as the public header lays them out (NULL: the defaults, all
+     * zero). Members added from API 4.2 on are read from here, not copied into these
+     * options (doc/architecture.md 7). */
+    const struct mlvpipe_join_settings *settings;
 } farm_join_options;
 
 typedef struct farm_join_result {

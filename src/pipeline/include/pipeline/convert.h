@@ -81,6 +81,10 @@ typedef struct mp_convert_options {
     const char *defects_from;    /* a clip whose raw-defect sites replace the ones the pre-pass
                                   * finds (analysis/defects_from.h); NULL: none. Not with
                                   * levels_path: the sidecar holds the map */
+    /* The caller's settings as the public header lays them out (NULL for the library's own
+     * callers: the defaults). Members added from API 4.2 on are read from here where they are
+     * used, not copied into these options (doc/architecture.md 7). */
+    const struct mlvpipe_convert_settings *settings;
 } mp_convert_options;
 
 void mp_convert_options_default(mp_convert_options *o);
