@@ -218,16 +218,23 @@ static mlvpipe_status convert_movie(const mlvpipe_convert_settings *s,
     return mp_api_status(st, &e, err);
 }
 
+/* The caller's settings of `size` bytes over the defaults, their reserved room zero. */
+static mlvpipe_status convert_settings_in(mlvpipe_convert_settings *s,
+                                          const mlvpipe_convert_settings *given, size_t size,
+                                          mlvpipe_error *err)
+{
+    mlvpipe_default_convert_settings_sized(s, sizeof *s);
+    mlvpipe_status st = mp_api_settings_in(s, sizeof *s, given, size, CONVERT_4_0, "convert",
+                                           err);
+    return st == MLVPIPE_OK ? mp_api_reserved_zero(RESERVED(*s), "convert", err) : st;
+}
+
 mlvpipe_status mlvpipe_convert_movie_sized(const mlvpipe_convert_settings *given, size_t size,
                                            const mlvpipe_movie_settings *m,
                                            mlvpipe_convert_result *result, mlvpipe_error *err)
 {
     mlvpipe_convert_settings s;
-    mlvpipe_default_convert_settings_sized(&s, sizeof s);
-    mlvpipe_status st = mp_api_settings_in(&s, sizeof s, given, size, CONVERT_4_0, "convert",
-                                           err);
-    if (st == MLVPIPE_OK)
-        st = mp_api_reserved_zero(RESERVED(s), "convert", err);
+    mlvpipe_status st = convert_settings_in(&s, given, size, err);
     if (st == MLVPIPE_OK)
         return convert_movie(&s, m, result, err);
     if (result)
@@ -266,11 +273,7 @@ mlvpipe_status mlvpipe_convert_batch_sized(const mlvpipe_convert_settings *given
                                            mlvpipe_error *err)
 {
     mlvpipe_convert_settings s;
-    mlvpipe_default_convert_settings_sized(&s, sizeof s);
-    mlvpipe_status pst = mp_api_settings_in(&s, sizeof s, given, size, CONVERT_4_0, "convert",
-                                            err);
-    if (pst == MLVPIPE_OK)
-        pst = mp_api_reserved_zero(RESERVED(s), "convert", err);
+    mlvpipe_status pst = convert_settings_in(&s, given, size, err);
     if (pst != MLVPIPE_OK)
         return pst;
     mp_error e = {0};
