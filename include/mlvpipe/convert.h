@@ -174,6 +174,35 @@ MLVPIPE_API mlvpipe_status (mlvpipe_convert_movie)(const mlvpipe_convert_setting
                                                    mlvpipe_convert_result *result,
                                                    mlvpipe_error *err);
 
+/* Batches (API 4.3): started (optional) says clip `index` begins, finished gives its outcome
+ * as mlvpipe_convert returns it (err: its message), in index order, one call at a time. */
+typedef void (*mlvpipe_batch_started_fn)(void *opaque, uint32_t index);
+typedef void (*mlvpipe_batch_finished_fn)(void *opaque, uint32_t index, mlvpipe_status status,
+                                          const mlvpipe_convert_result *result,
+                                          const mlvpipe_error *err);
+
+/* Converts inputs[i] to outputs[i], i in 0..count-1, with the settings s (s->input and
+ * s->output are not used), going on past the clips that fail. Raw photos next to each other in
+ * the list are converted side by side, one per thread of s->threads (a photo is one frame:
+ * nothing inside it to share out), without progress events; any other clip alone, with every
+ * thread, its progress as mlvpipe_convert's. Each output is the bytes of converting its clip
+ * alone, whatever the thread count. Returns MLVPIPE_OK when every clip was run (each one's
+ * outcome went to finished), MLVPIPE_ERR_INTERRUPTED when s->cancel stopped the batch (the
+ * clips not finished were not started or stopped), MLVPIPE_ERR_ARG for settings no clip can
+ * take. */
+MLVPIPE_API mlvpipe_status mlvpipe_convert_batch_sized(const mlvpipe_convert_settings *s,
+                                                       size_t size,
+                                                       const mlvpipe_movie_settings *m,
+                                                       const char *const *inputs,
+                                                       const char *const *outputs,
+                                                       uint32_t count,
+                                                       mlvpipe_batch_started_fn started,
+                                                       mlvpipe_batch_finished_fn finished,
+                                                       void *opaque, mlvpipe_error *err);
+#define mlvpipe_convert_batch(s, m, inputs, outputs, count, started, finished, opaque, err)    \
+    mlvpipe_convert_batch_sized((s), sizeof *(s), (m), (inputs), (outputs), (count), (started), \
+                                (finished), (opaque), (err))
+
 typedef struct mlvpipe_analyze_settings {
     const char *input;
     const char *output;           /* the sidecar (JSON); NULL: only returned as text */

@@ -45,7 +45,8 @@
  *      their members grow from it (above); mlvpipe_convert_settings.denoise (`--denoise`):
  *      dual ISO is no longer smoothed by default, the cross-field denoise is asked for.
  * 4.3: frames on demand (frames.h): mlvpipe_frames_open_sized, _count, _folder, _name, _size,
- *      _read, _close, _is_audio. */
+ *      _read, _close, _is_audio; mlvpipe_convert_batch: several clips each to its own
+ *      output, raw photos side by side over the threads. */
 #ifndef MLVPIPE_VERSION_H
 #define MLVPIPE_VERSION_H
 

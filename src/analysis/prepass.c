@@ -529,8 +529,23 @@ static mp_status undetected_levels(sample_set *s, const mp_clip_levels *out,
 
 /* The segment's raw defect map from the samples' sums, with the lattice the camera and video
  * mode are known to have as a prior, and a line saying what it holds. */
-static mp_status defect_map(sample_set *s, const mlv_frame_info *first, mp_levels_segment *ls,
-                            const mp_prepass_options *o, mp_error *err)
+/* The map a segment of fewer than RAWFIX_MIN_FRAMES samples gives (what the map builder makes
+ * of so few): no repairs, stripe gains 1, the count of frames it saw. Such a segment (a still,
+ * a short clip) gets no accumulator: its per-sample sums are 36 bytes a pixel, 800 MB written
+ * for a 22-Mpx photo (doc/stills.md 6). */
+static void few_frames_map(const mlv_frame_info *first, uint32_t frames, rawfix_map *m)
+{
+    *m = (rawfix_map){.width = first->raw->width, .height = first->raw->height,
+                      .frames = frames};
+    for (uint32_t r = 0; r < RAWFIX_STRIPE_ROWS; r++)
+        for (uint32_t c = 0; c < RAWFIX_STRIPE_COLS; c++)
+            m->stripe_gain[r][c] = 1;
+}
+
+/* The segment's raw-defect map from the accumulated samples, or, without an accumulator, the
+ * empty map of `frames` samples. */
+static mp_status defect_map(sample_set *s, const mlv_frame_info *first, uint32_t frames,
+                            mp_levels_segment *ls, const mp_prepass_options *o, mp_error *err)
 {
     const mlv_clip_info *info = mp_mlv_clip_get_info(s->clip);
     rawfix_lattice priors[RAWFIX_MAX_PRIORS];
@@ -540,10 +555,14 @@ static mp_status defect_map(sample_set *s, const mlv_frame_info *first, mp_level
                                (uint32_t)first->raw->buffer_height, first->pan_x, first->pan_y,
                                first->raw->width, first->raw->height, priors, RAWFIX_MAX_PRIORS)
             : 0;
-    int chosen;
-    mp_status st = o->reference
-        ? mp_rawfix_map_build_reference(s->defects, priors, known, &ls->fix, &chosen, err)
-        : mp_rawfix_map_build_prior(s->defects, priors, known, &ls->fix, &chosen, err);
+    int chosen = -1;
+    mp_status st = MP_OK;
+    if (!s->defects)
+        few_frames_map(first, frames, &ls->fix);
+    else if (o->reference)
+        st = mp_rawfix_map_build_reference(s->defects, priors, known, &ls->fix, &chosen, err);
+    else
+        st = mp_rawfix_map_build_prior(s->defects, priors, known, &ls->fix, &chosen, err);
     if (st != MP_OK)
         return st;
     const rawfix_map *m = &ls->fix;
@@ -632,13 +651,15 @@ mp_status mp_prepass_run(const mlv_clip *clip, const mp_prepass_options *o, cons
             continue;
         }
         uint32_t collected;
-        if (!o->no_defects && first.raw &&
+        const int defects = !o->no_defects && first.raw;
+        if (defects && mp_sample_offsets(segs[k].count, MP_SAMPLES_PER_SEGMENT, offsets) >=
+                           RAWFIX_MIN_FRAMES &&
             !(s->defects = mp_rawfix_accum_new(first.raw->width, first.raw->height)))
             st = mp_error_set(err, MP_ERR_NOMEM, "pre-pass: out of memory for the defect map");
         if (st == MP_OK)
             st = sample_segment(s, &segs[k], &scans[k], &collected, err);
-        if (st == MP_OK && s->defects)
-            st = defect_map(s, &first, ls, o, err);
+        if (st == MP_OK && defects)
+            st = defect_map(s, &first, scans[k].usable, ls, o, err);
         mp_rawfix_accum_free(s->defects);
         s->defects = NULL;
         if (st != MP_OK || 2 * scans[k].dual <= scans[k].usable)

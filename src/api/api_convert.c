@@ -8,6 +8,7 @@
 #include "develop/develop.h"
 #include "movie/av_sink.h"
 #include "movie/join.h"
+#include "pipeline/batch.h"
 #include "pipeline/formats.h"
 #include "pipeline/convert.h"
 #include "analysis/dark_load.h"
@@ -165,48 +166,72 @@ void mp_api_convert_options(const mlvpipe_convert_settings *s, mp_convert_option
     o->log = mp_api_logger(&s->log);
 }
 
-static mlvpipe_status convert_movie(const mlvpipe_convert_settings *s,
-                                    const mlvpipe_movie_settings *m,
-                                    mlvpipe_convert_result *result, mlvpipe_error *err)
+/* The convert options the settings stand for, their progress through relay; MP_ERR_ARG (e)
+ * for movie settings the format does not take. */
+static mp_status options_from(const mlvpipe_convert_settings *s, const mlvpipe_movie_settings *m,
+                              progress_relay *relay, mp_convert_options *out, mp_error *e)
 {
     mp_convert_options o;
     mp_convert_options_default(&o);
     static const mlvpipe_movie_settings movie_defaults;
     m = m ? m : &movie_defaults;
     const char *refusal = movie_refusal(m, s->format ? s->format : o.format);
-    if (refusal) {
-        if (result)
-            *result = (mlvpipe_convert_result){0};
-        mp_error e;
-        return mp_api_status(mp_error_set(&e, MP_ERR_ARG, "%s: %s", s->format ? s->format
-                                          : o.format, refusal), &e, err);
-    }
+    if (refusal)
+        return mp_error_set(e, MP_ERR_ARG, "%s: %s", s->format ? s->format : o.format,
+                            refusal);
     o.prores_aw = m->prores_encoder == MLVPIPE_PRORES_AW;
     o.prores_slice_rc = m->prores_encoder == MLVPIPE_PRORES_KS_SLICE;
     mp_api_convert_options(s, &o);
-    progress_relay relay = {s->progress, s->progress_opaque};
+    *relay = (progress_relay){s->progress, s->progress_opaque};
     if (s->progress) {
         o.progress = relay_progress;
-        o.progress_opaque = &relay;
+        o.progress_opaque = relay;
     }
+    *out = o;
+    return MP_OK;
+}
 
+static mlvpipe_convert_result public_result(const mp_convert_result *r)
+{
+    return (mlvpipe_convert_result){
+        .selected = r->selected,
+        .written = r->written,
+        .skipped = r->skipped,
+        .damaged = r->damaged,
+        .threads = r->threads,
+        .output_failed = r->output_failed,
+        .cache_hits = r->cache_hits,
+        .cache_misses = r->cache_misses,
+        .cache_rejected = r->cache_rejected,
+        .cache_puts = r->cache_puts,
+    };
+}
+
+static mlvpipe_status convert_movie(const mlvpipe_convert_settings *s,
+                                    const mlvpipe_movie_settings *m,
+                                    mlvpipe_convert_result *result, mlvpipe_error *err)
+{
+    mp_convert_options o;
+    progress_relay relay;
     mp_convert_result r = {0};
     mp_error e = {0};
-    mp_status st = mp_convert(&o, &r, &e);
+    mp_status st = options_from(s, m, &relay, &o, &e);
+    if (st == MP_OK)
+        st = mp_convert(&o, &r, &e);
     if (result)
-        *result = (mlvpipe_convert_result){
-            .selected = r.selected,
-            .written = r.written,
-            .skipped = r.skipped,
-            .damaged = r.damaged,
-            .threads = r.threads,
-            .output_failed = r.output_failed,
-            .cache_hits = r.cache_hits,
-            .cache_misses = r.cache_misses,
-            .cache_rejected = r.cache_rejected,
-            .cache_puts = r.cache_puts,
-        };
+        *result = public_result(&r);
     return mp_api_status(st, &e, err);
+}
+
+/* The caller's settings of `size` bytes over the defaults, their reserved room zero. */
+static mlvpipe_status convert_settings_in(mlvpipe_convert_settings *s,
+                                          const mlvpipe_convert_settings *given, size_t size,
+                                          mlvpipe_error *err)
+{
+    mlvpipe_default_convert_settings_sized(s, sizeof *s);
+    mlvpipe_status st = mp_api_settings_in(s, sizeof *s, given, size, CONVERT_4_0, "convert",
+                                           err);
+    return st == MLVPIPE_OK ? mp_api_reserved_zero(RESERVED(*s), "convert", err) : st;
 }
 
 mlvpipe_status mlvpipe_convert_movie_sized(const mlvpipe_convert_settings *given, size_t size,
@@ -214,16 +239,60 @@ mlvpipe_status mlvpipe_convert_movie_sized(const mlvpipe_convert_settings *given
                                            mlvpipe_convert_result *result, mlvpipe_error *err)
 {
     mlvpipe_convert_settings s;
-    mlvpipe_default_convert_settings_sized(&s, sizeof s);
-    mlvpipe_status st = mp_api_settings_in(&s, sizeof s, given, size, CONVERT_4_0, "convert",
-                                           err);
-    if (st == MLVPIPE_OK)
-        st = mp_api_reserved_zero(RESERVED(s), "convert", err);
+    mlvpipe_status st = convert_settings_in(&s, given, size, err);
     if (st == MLVPIPE_OK)
         return convert_movie(&s, m, result, err);
     if (result)
         *result = (mlvpipe_convert_result){0};
     return st;
+}
+
+/* The caller's callbacks, in public terms. */
+typedef struct batch_relay {
+    mlvpipe_batch_started_fn started;
+    mlvpipe_batch_finished_fn finished;
+    void *opaque;
+} batch_relay;
+
+static void relay_started(void *user, uint32_t index)
+{
+    const batch_relay *r = user;
+    r->started(r->opaque, index);
+}
+
+static void relay_finished(void *user, uint32_t index, mp_status st, const mp_convert_result *res,
+                           const mp_error *err)
+{
+    const batch_relay *r = user;
+    const mlvpipe_convert_result pub = public_result(res);
+    mlvpipe_error e;
+    r->finished(r->opaque, index, mp_api_status(st, err, &e), &pub, &e);
+}
+
+mlvpipe_status mlvpipe_convert_batch_sized(const mlvpipe_convert_settings *given, size_t size,
+                                           const mlvpipe_movie_settings *m,
+                                           const char *const *inputs,
+                                           const char *const *outputs, uint32_t count,
+                                           mlvpipe_batch_started_fn started,
+                                           mlvpipe_batch_finished_fn finished, void *opaque,
+                                           mlvpipe_error *err)
+{
+    mlvpipe_convert_settings s;
+    mlvpipe_status pst = convert_settings_in(&s, given, size, err);
+    if (pst != MLVPIPE_OK)
+        return pst;
+    mp_error e = {0};
+    if (!finished || (count && (!inputs || !outputs)))
+        return mp_api_status(mp_error_set(&e, MP_ERR_ARG, "convert batch: inputs, outputs "
+                                          "and the finished callback are required"), &e, err);
+    mp_convert_options o;
+    progress_relay relay;
+    mp_status st = options_from(&s, m, &relay, &o, &e);
+    if (st != MP_OK)
+        return mp_api_status(st, &e, err);
+    const batch_relay br = {started, finished, opaque};
+    const mp_batch_callbacks cb = {(void *)&br, started ? relay_started : NULL, relay_finished};
+    return mp_api_status(mp_convert_batch(&o, inputs, outputs, count, &cb, NULL, &e), &e, err);
 }
 
 void mlvpipe_default_analyze_settings_sized(mlvpipe_analyze_settings *given, size_t size)

@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/mp_read.h"
@@ -29,9 +30,29 @@ typedef struct still_cache {
     uint16_t *samples;          /* the frame's, once decoded (NULL: not yet) */
 } still_cache;
 
+static int tiff_head(const uint8_t *head, size_t n)
+{
+    return n >= 4 && (!memcmp(head, "II*\0", 4) || !memcmp(head, "MM\0*", 4));
+}
+
 static int still_probe(const mlv_clip *c, const uint8_t *head, size_t n)
 {
-    return c->folder || (n >= 4 && (!memcmp(head, "II*\0", 4) || !memcmp(head, "MM\0*", 4)));
+    return c->folder || tiff_head(head, n);
+}
+
+/* The MLV and legacy RAW sources come first (mlv_clip.c); neither takes a TIFF head. */
+int mp_mlv_is_photo_file(const char *path)
+{
+    uint8_t head[4];
+    struct stat sb;
+    if (stat(path, &sb) || !S_ISREG(sb.st_mode) || mp_mlv_is_legacy_raw_name(path))
+        return 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return 0;
+    ssize_t got = mp_pread_full(fd, head, sizeof head, 0);
+    close(fd);
+    return got == (ssize_t)sizeof head && tiff_head(head, sizeof head);
 }
 
 /* LibRaw's data errors (its default callback prints): the first one, per decode. */

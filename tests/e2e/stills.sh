@@ -7,12 +7,14 @@
 # ISO no more; info describes a still; --sequence takes a folder as one clip (a timelapse, one
 # set of levels), in convert and in a farm plan; LibRaw missing is a one-line error naming the
 # package.
-# usage: stills.sh MLVPIPE CR2SYNTH MLVSYNTH ENCODE_FROM_CLIP
+# usage: stills.sh MLVPIPE CR2SYNTH MLVSYNTH ENCODE_FROM_CLIP STILL_QUALITY MLVDUMP_DNG
 set -u
 mlvpipe=$1
 cr2synth=$2
 mlvsynth=$3
 encode_from_clip=$4
+still_quality=$5
+mlvdump_dng=$6
 . "$(dirname "$0")/lib.sh"
 need dcraw unprocessed_raw raw-identify exiftool python3
 
@@ -38,6 +40,10 @@ for n in 1 2; do
     cp "$f" "$tmp/lr$n.CR2" && unprocessed_raw -q "$tmp/lr$n.CR2" &&
         cmp -s "$tmp/lr$n.CR2.pgm" "$tmp/IMG_000$n.pgm" || fail "LibRaw's IMG_000$n differs"
 done
+# A dual-ISO DNG as mlv_dump writes one (tools/bench/stills/mlvdump_dng.py: none of our code),
+# read back by dcraw to the same samples.
+python3 "$mlvdump_dng" "$tmp/IMG_0001.pgm" "$in/IMG_0006.DNG" 72 28 || fail "mlvdump_dng"
+dcraw -E -4 -t 0 -c "$in/IMG_0006.DNG" | cmp -s - "$tmp/IMG_0001.pgm" || fail "mlvdump_dng's samples"
 id=$(raw-identify -v "$in/IMG_0001.CR2")
 for want in "Camera: Canon EOS 5D Mark III ID: 0x80000285" "Owner: mlvpipe tests" \
             "ChannelBlackLevel: 2048 2048 2048 2048" "As shot                   2100 1024 1560 1024" \
@@ -57,7 +63,13 @@ run damaged 4 info "$in/IMG_0004.CR2"
 
 # The folder: every still to OUT/NAME.dng, the damaged ones named with exit 4.
 run folder 4 convert "$in" -o "$tmp/out"
-for n in 1 2 5; do [ -f "$tmp/out/IMG_000$n.dng" ] || fail "no IMG_000$n.dng"; done
+for n in 1 2 5 6; do [ -f "$tmp/out/IMG_000$n.dng" ] || fail "no IMG_000$n.dng"; done
+# the mlv_dump-style still reconstructed: scored against the scene's truth (tools/bench/stills),
+# its dynamic range is dual ISO's (the ISO-100 field alone gives 10.9 EV)
+"$still_quality" --size 256x160 --seed 1 "$tmp/out/IMG_0006.dng" >"$tmp/q.out" 2>&1 ||
+    fail "still_quality: $(cat "$tmp/q.out")"
+dr=$(awk '/engineering DR/ {print $4}' "$tmp/q.out")
+awk -v d="${dr:-0}" 'BEGIN {exit !(d > 13.5)}' || fail "IMG_0006 DR $dr EV: $(cat "$tmp/q.out")"
 [ ! -e "$peer/wb_kelvin_mlvdump_000000.dng" ] || [ -f "$tmp/out/wb_kelvin_mlvdump_000000.dng" ] ||
     fail "no output of mlv_dump's DNG"
 ls "$tmp/out" | grep -q "IMG_000[34]" && fail "a damaged still has an output"
@@ -70,6 +82,31 @@ for f in "$tmp"/out/*.dng; do
     [ "$v" = "Validate                        : OK" ] || fail "${f##*/}: $v"
     dcraw -i "$f" >/dev/null 2>&1 || fail "dcraw cannot read ${f##*/}"
 done
+
+# Stills of a batch convert side by side, one per thread: the same bytes and the same
+# damage lines on one thread and on three; a clip among them converts alone, in its turn.
+for t in 1 3; do
+    run threads$t 4 convert "$in" -o "$tmp/out$t" --threads $t
+    for f in "$tmp"/out/*.dng; do
+        cmp -s "$f" "$tmp/out$t/${f##*/}" || fail "--threads $t: ${f##*/} differs"
+    done
+    [ "$(ls "$tmp/out$t" | wc -l)" = "$(ls "$tmp/out" | wc -l)" ] || fail "--threads $t: outputs"
+    grep -q "IMG_0003.CR2: offset 40000: the file ends" "$tmp/threads$t.err" &&
+        grep -q "batch: .*IMG_0004.CR2: exit 4" "$tmp/threads$t.err" ||
+        fail "--threads $t: damage lines: $(cat "$tmp/threads$t.err")"
+done
+run mixed 0 convert "$in/IMG_0001.CR2" "$tmp/d.MLV" "$in/IMG_0002.CR2" -o "$tmp/mixed"
+[ -f "$tmp/mixed/IMG_0001.dng" ] && [ -f "$tmp/mixed/d/d_000000.dng" ] &&
+    cmp -s "$tmp/mixed/IMG_0002.dng" "$tmp/out/IMG_0002.dng" ||
+    fail "stills and a clip: $(ls -R "$tmp/mixed" | tr '\n' ' ')"
+# A still is one frame: no raw-defect sums (they need RAWFIX_MIN_FRAMES samples; 36 bytes a
+# pixel, 75 MB for 1080p, 800 MB for 22 Mpx). The conversion peaked at 92 MB with them.
+"$cr2synth" -o "$tmp/hd.CR2" --dual 4 --size 1920x1080 || fail "cr2synth hd"
+read -r rc kib < <(python3 "$(dirname "$0")/peak_rss.py" "$tmp/hd.out" "$tmp/hd.err" \
+    "$mlvpipe" convert "$tmp/hd.CR2" -o "$tmp/hd")
+[ "$rc" = 0 ] || fail "1080p still: exit $rc ($(cat "$tmp/hd.err"))"
+[ -n "${MLVPIPE_SANITIZED:-}" ] || [ "$kib" -lt $((60 * 1024)) ] ||
+    fail "1080p still: peak memory $kib KiB (bound 60 MiB)"
 
 # The photo's EXIF carried over, read back by exiftool.
 tags="-ExposureTime -FNumber -ISO -FocalLength -LensModel -DateTimeOriginal -Orientation
@@ -120,6 +157,18 @@ done
 run seqv 0 -v analyze "$tmp/tl" -o "$tmp/tl.json"
 grep -q "frames 0-3: dual ISO, .* from 4 of 4 sampled frames" "$tmp/seqv.err" ||
     fail "sequence levels not pooled over the photos: $(grep 'dual ISO' "$tmp/seqv.err")"
+# report: a still is a clip of one frame, dual ISO found; --sequence a folder one clip
+run rep1 0 report "$in/IMG_0001.CR2" --json "$tmp/rep1.json"
+run repseq 0 report --sequence "$tmp/tl" --json "$tmp/repseq.json"
+python3 - "$tmp/rep1.json" "$tmp/repseq.json" <<'PY' || fail "report of a still or a sequence"
+import json, sys
+one = json.load(open(sys.argv[1]))["clips"]
+seq = json.load(open(sys.argv[2]))["clips"]
+assert len(one) == 1 and one[0]["status"] == "ok" and one[0]["dual_iso"], one
+assert one[0]["clip"]["frame_count"] == 1, one[0]["clip"]
+assert len(seq) == 1 and seq[0]["clip"]["frame_count"] == 4 and seq[0]["dual_iso"], seq
+assert seq[0]["segments"][0]["frames_used"] == 4, seq[0]["segments"]
+PY
 # a farm plan of the sequence (-- --sequence: the folder is one clip in plan and tasks): its
 # analyze and two convert chunks, run in order, give the bytes of one run
 run planseq 0 plan "$tmp/tl" -o "$tmp/plan" --engine json --chunk 2 -- --sequence
@@ -137,16 +186,20 @@ done
 run darkseq 0 -v convert "$tmp/tl/TL_0001.CR2" -o "$tmp/darkseq" --dark "$tmp/tl"
 grep -q "dark frame .*/tl: 4 frames averaged" "$tmp/darkseq.err" ||
     fail "--dark FOLDER: $(grep 'dark frame' "$tmp/darkseq.err")"
+# photos of one folder numbered in a row from one body with the same settings, converted one
+# by one: a hint to use --sequence; none when a photo is of another size (below), nor for
+# photos not in a row (IMG_0001.CR2 .. of the folder above: other bodies and settings)
+run tlbatch 0 convert "$tmp/tl" -o "$tmp/tlbatch" --to null
+grep -q "4 photos numbered in a row (.*TL_0001.CR2 .. .*TL_0004.CR2), from one camera .* --sequence .*/tl converts" \
+    "$tmp/tlbatch.err" || fail "no --sequence hint: $(head -3 "$tmp/tlbatch.err")"
+grep -q "numbered in a row" "$tmp/folder.err" && fail "a hint for photos not in a row"
 "$cr2synth" -o "$tmp/tl/TL_0005.CR2" --size 256x128 || fail "cr2synth odd size"
 run seqodd 4 convert --sequence "$tmp/tl" -o "$tmp/seqodd"
 grep -q "TL_0005.CR2: a 328x156 photo among 264x156 ones: left out" "$tmp/seqodd.err" ||
     fail "odd size: $(cat "$tmp/seqodd.err")"
 [ "$(ls "$tmp/seqodd/tl" | grep -c dng)" = 4 ] || fail "odd size: the others not converted"
-# photos of one folder numbered in a row, converted one by one: a hint to use --sequence
-run tlbatch 0 convert "$tmp/tl" -o "$tmp/tlbatch" --to null
-grep -q "5 photos numbered in a row (.*TL_0001.CR2 .. .*TL_0005.CR2) .* --sequence .*/tl converts" \
-    "$tmp/tlbatch.err" || fail "no --sequence hint: $(head -3 "$tmp/tlbatch.err")"
-grep -q "numbered in a row" "$tmp/folder.err" && fail "a hint for photos not in a row"
+run tlodd 0 convert "$tmp/tl" -o "$tmp/tlodd" --to null
+grep -q "numbered in a row" "$tmp/tlodd.err" && fail "a hint for a photo of another size"
 
 # Without LibRaw: one line naming what to install.
 MLVPIPE_LIBRAW_LIBDIR=$tmp/none "$mlvpipe" info "$in/IMG_0002.CR2" >/dev/null 2>"$tmp/nolib.err"

@@ -18,6 +18,7 @@ typedef struct options {
     double ev_gap, exposure_ev;
     uint64_t seed;
     int overwrite, wrong_slices;
+    synth_scene_kind scene;
     cr2_meta meta;
 } options;
 
@@ -34,6 +35,7 @@ static void usage(void)
          "  --frame N        the sensor's noise of frame N: stills 0, 1, 2 ... of one\n"
          "                   --seed are a static timelapse, sample for sample the frames\n"
          "                   of mlvsynth --content dualiso --seed N (same size and --ob)  [0]\n"
+         "  --scene KIND     benchmark or objects (mlvsynth's --scene)       [benchmark]\n"
          "  --camera KEY     5d3, eosm, 100d, 650d, 700d                      [5d3]\n"
          "  --iso N          EXIF and ISO of the dark field                   [100]\n"
          "  --orientation N  EXIF orientation 1..8                            [1]\n"
@@ -57,7 +59,7 @@ static int parse(options *o, int argc, char **argv)
         {"seed", 1, 0, 'S'}, {"camera", 1, 0, 'c'}, {"iso", 1, 0, 'i'},
         {"orientation", 1, 0, 'O'}, {"slices", 1, 0, 'l'}, {"wrong-slices", 0, 0, 'w'},
         {"samples", 1, 0, 'P'}, {"overwrite", 0, 0, 'f'}, {"frame", 1, 0, 'F'},
-        {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+        {"scene", 1, 0, 'C'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
     const camera_body *body = camera_body_default();
     *o = (options){.width = 512, .height = 320, .ob_left = 72, .ob_top = 28, .bits = 14,
                    .slices = 2, .seed = 1};
@@ -78,6 +80,10 @@ static int parse(options *o, int argc, char **argv)
         case 'e': o->exposure_ev = atof(optarg); break;
         case 'S': o->seed = strtoull(optarg, NULL, 0); break;
         case 'F': o->frame = (uint32_t)atoi(optarg); break;
+        case 'C':
+            ok = !strcmp(optarg, "benchmark") || !strcmp(optarg, "objects");
+            o->scene = strcmp(optarg, "objects") ? SYNTH_SCENE_BENCHMARK : SYNTH_SCENE_OBJECTS;
+            break;
         case 'c': ok = (body = camera_body_find(optarg)) != NULL; break;
         case 'i': o->meta.iso = (uint32_t)atoi(optarg); break;
         case 'O': o->meta.orientation = (uint16_t)atoi(optarg); break;
@@ -97,7 +103,7 @@ static int parse(options *o, int argc, char **argv)
     return ok;
 }
 
-/* The simulated sensor's exposure of the benchmark scene, borders included. */
+/* The simulated sensor's exposure of the scene, borders included. */
 static mp_status expose(const options *o, mp_frame *frame, mp_error *err)
 {
     synth_sensor s;
@@ -105,7 +111,7 @@ static mp_status expose(const options *o, mp_frame *frame, mp_error *err)
     s.phase = o->phase;
     s.ob_left = o->ob_left;
     s.ob_top = o->ob_top;
-    synth_scene scene = {.kind = SYNTH_SCENE_BENCHMARK, .exposure_ev = o->exposure_ev,
+    synth_scene scene = {.kind = o->scene, .exposure_ev = o->exposure_ev,
                          .seed = o->seed};
     float *truth = malloc((size_t)o->width * o->height * sizeof *truth);
     if (!truth)

@@ -106,46 +106,6 @@ int cli_clips_collect(const char *command, char *const *operands, int count, int
     return EXIT_OK;
 }
 
-/* Splits a photo's path into folder length, name prefix length, number and extension; 0 when
- * it is no .CR2/.DNG or its name does not end in digits. */
-static int photo_number(const char *path, size_t *dir_len, size_t *prefix_len, long *number,
-                        const char **ext)
-{
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    const char *dot = strrchr(base, '.');
-    if (!dot || (strcasecmp(dot, ".cr2") && strcasecmp(dot, ".dng")))
-        return 0;
-    const char *digits = dot;
-    while (digits > base && digits[-1] >= '0' && digits[-1] <= '9')
-        digits--;
-    if (digits == dot || dot - digits > 9)
-        return 0;
-    *dir_len = (size_t)(base - path);
-    *prefix_len = (size_t)(digits - base);
-    *number = strtol(digits, NULL, 10);
-    *ext = dot;
-    return 1;
-}
-
-void cli_hint_sequence(const cli_clips *c)
-{
-    size_t dir0, prefix0, dir, prefix;
-    long first, n;
-    const char *ext0, *ext;
-    if (c->count < 3 || !photo_number(c->path[0], &dir0, &prefix0, &first, &ext0))
-        return;
-    for (int i = 1; i < c->count; i++)
-        if (!photo_number(c->path[i], &dir, &prefix, &n, &ext) || dir != dir0 ||
-            prefix != prefix0 || strncmp(c->path[i], c->path[0], dir + prefix) ||
-            n != first + i || strcmp(ext, ext0))
-            return;
-    cli_log(MLVPIPE_LOG_WARNING, "%d photos numbered in a row (%s .. %s) are converted one by "
-            "one, each with its own levels; if they are a timelapse, --sequence %.*s converts "
-            "them as one clip whose levels do not flicker", c->count, c->path[0],
-            c->path[c->count - 1], dir0 > 1 ? (int)dir0 - 1 : 1, dir0 ? c->path[0] : ".");
-}
-
 void cli_clips_free(cli_clips *c)
 {
     for (int i = 0; i < c->count; i++)

@@ -21,11 +21,6 @@ void cli_clips_free(cli_clips *c);
  * sorted by name: how many, 0 for a folder that cannot be listed, -1 out of memory. */
 int cli_clips_add_folder(cli_clips *c, const char *dir);
 
-/* Warns when the batch is at least three photos of one folder and one extension numbered in a
- * row (IMG_0001.CR2, IMG_0002.CR2, ...): a timelapse converted photo by photo flickers;
- * --sequence would not. */
-void cli_hint_sequence(const cli_clips *c);
-
 /* The exit status of a batch so far and one clip's: the worse of the two, from least to
  * most severe 0, 4 (damaged, all intact frames written), 3 (input), 2 (usage), 5 (output),
  * 1 (internal), 6 (interrupted, which also stops the batch). */

@@ -578,6 +578,10 @@ const cli_option cli_options[] = {
      .help = "subtract this dark frame from every frame first, as\n"
              "'convert --dark' does (the same checks)",
      .kind = CLI_TEXT, .at = offsetof(mlvpipe_report_settings, dark)},
+    {.commands = CLI_REPORT, .name = "sequence",
+     .help = "a FOLDER of raw photos is one clip, a frame per photo (a\n"
+             "timelapse), as convert --sequence takes it",
+     .kind = CLI_SET, .at = offsetof(cli_report_args, sequence), .value = 1},
 
     /* mount (with convert's) */
     {.commands = CLI_MOUNT, .name = "foreground", .short_name = 'f',

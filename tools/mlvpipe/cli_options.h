@@ -72,6 +72,13 @@ typedef struct cli_info_args {
     int json, defects;
 } cli_info_args;
 
+/* report's arguments: its settings (first, so that their rows' offsets hold) and what the
+ * CLI does with the operands. */
+typedef struct cli_report_args {
+    mlvpipe_report_settings s;
+    int sequence;                 /* a folder of photos is one clip */
+} cli_report_args;
+
 /* The table, ended by a row of NULL name. */
 extern const cli_option cli_options[];
 

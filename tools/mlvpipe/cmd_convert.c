@@ -108,6 +108,26 @@ int cli_convert_check(const char *command, cli_convert_args *a, const cli_clips 
     return EXIT_OK;
 }
 
+/* The exit status of one conversion's outcome, its error logged unless an "error" progress
+ * event (JSON mode) carried it already. */
+static int convert_outcome(const mlvpipe_convert_settings *o, int error_event_shown,
+                           mlvpipe_status st, const mlvpipe_convert_result *res,
+                           const mlvpipe_error *err)
+{
+    if (st == MLVPIPE_OK)
+        return EXIT_OK;
+    if (!error_event_shown)
+        cli_log(st == MLVPIPE_ERR_INTERRUPTED ? MLVPIPE_LOG_WARNING : MLVPIPE_LOG_ERROR, "%s",
+                err->message);
+    if (st == MLVPIPE_ERR_INTERRUPTED)
+        return EXIT_INTERRUPTED;
+    if (res->output_failed && strstr(err->message, "exists (not overwriting)"))
+        cli_log(MLVPIPE_LOG_ERROR, "--overwrite replaces existing files%s",
+                !cli_format_is_sequence(o->format) ? ""
+                : "; --skip-existing keeps them and writes the missing frames (resume)");
+    return res->output_failed ? EXIT_OUTPUT : cli_exit_for_input(st);
+}
+
 /* Converts o->input to o->output; the exit status, its error logged. */
 static int convert_one(mlvpipe_convert_settings *o, const mlvpipe_movie_settings *movie,
                        cli_progress_mode mode, double every_s)
@@ -119,81 +139,116 @@ static int convert_one(mlvpipe_convert_settings *o, const mlvpipe_movie_settings
     mlvpipe_convert_result res;
     mlvpipe_error err = {0};
     mlvpipe_status st = mlvpipe_convert_movie(o, movie, &res, &err);
-    if (st == MLVPIPE_OK)
-        return EXIT_OK;
-    /* In JSON mode the closing "error" event already carries the message. */
-    if (mode != CLI_PROGRESS_JSON)
-        cli_log(st == MLVPIPE_ERR_INTERRUPTED ? MLVPIPE_LOG_WARNING : MLVPIPE_LOG_ERROR, "%s",
-                err.message);
-    if (st == MLVPIPE_ERR_INTERRUPTED)
-        return EXIT_INTERRUPTED;
-    if (res.output_failed && strstr(err.message, "exists (not overwriting)"))
-        cli_log(MLVPIPE_LOG_ERROR, "--overwrite replaces existing files%s",
-                !cli_format_is_sequence(o->format) ? ""
-                : "; --skip-existing keeps them and writes the missing frames (resume)");
-    return res.output_failed ? EXIT_OUTPUT : cli_exit_for_input(st);
+    return convert_outcome(o, mode == CLI_PROGRESS_JSON, st, &res, &err);
 }
 
 /* A batch clip's output: the folder for DNG and null, else FOLDER/NAME.EXT. */
-static int batch_output(const mlvpipe_convert_settings *o, const char *folder, const char *clip,
-                        char *out, size_t size)
+static char *batch_output(const mlvpipe_convert_settings *o, const char *folder,
+                          const char *clip)
 {
     const char *ext;
     cli_check_format("convert", o->format, NULL, 0, &ext);
     if (!ext && !strcmp(o->format, "rawvideo"))
         ext = "rgb48";              /* frames without a container */
     if (!ext)
-        return snprintf(out, size, "%s", folder) < (int)size;
+        return strdup(folder);
     const char *base = strrchr(clip, '/');
     base = base ? base + 1 : clip;
     const char *dot = strrchr(base, '.');
     int len = dot ? (int)(dot - base) : (int)strlen(base);
-    return snprintf(out, size, "%s/%.*s.%s", folder, len, base, ext) < (int)size;
+    size_t size = strlen(folder) + (size_t)len + strlen(ext) + 3;
+    char *out = malloc(size);
+    if (out)
+        snprintf(out, size, "%s/%.*s.%s", folder, len, base, ext);
+    return out;
 }
 
-/* Every clip in turn, past failures; a report of each at the end; the worst exit status. */
+typedef struct batch_run {
+    const mlvpipe_convert_settings *o;
+    const cli_clips *clips;
+    char **outputs;
+    int *codes;                  /* each clip's exit status; -1: not finished */
+    cli_progress progress;
+    int error_event;             /* an "error" event was shown for the clip converting alone */
+} batch_run;
+
+/* Only clips converted alone send progress (mlvpipe_convert_batch), one at a time. */
+static void batch_progress(void *opaque, const mlvpipe_progress *ev)
+{
+    batch_run *b = opaque;
+    b->error_event |= ev->kind == MLVPIPE_PROGRESS_ERROR && b->progress.mode == CLI_PROGRESS_JSON;
+    cli_progress_print(&b->progress, ev);
+}
+
+static void batch_started(void *opaque, uint32_t i)
+{
+    const batch_run *b = opaque;
+    char in[4 * PATH_MAX], out[4 * PATH_MAX];
+    if (cli_verbosity > 0)
+        fprintf(stderr, "mlvpipe: clip %u of %d: %s -> %s\n", i + 1, b->clips->count,
+                cli_escaped(b->clips->path[i], in, sizeof in),
+                cli_escaped(b->outputs[i], out, sizeof out));
+}
+
+static void batch_finished(void *opaque, uint32_t i, mlvpipe_status st,
+                           const mlvpipe_convert_result *res, const mlvpipe_error *err)
+{
+    batch_run *b = opaque;
+    b->codes[i] = convert_outcome(b->o, b->error_event, st, res, err);
+    b->error_event = 0;
+}
+
+/* Every clip, past failures (raw photos side by side over the threads); a report of each at
+ * the end; the worst exit status. */
 static int convert_batch(mlvpipe_convert_settings *o, const mlvpipe_movie_settings *movie,
                          const cli_clips *clips, cli_progress_mode mode, double every_s)
 {
     const char *folder = o->output;
-    int *codes = calloc((size_t)clips->count, sizeof *codes);
-    if (!codes) {
+    int n = clips->count;
+    batch_run b = {o, clips, calloc((size_t)n, sizeof *b.outputs),
+                   malloc((size_t)n * sizeof *b.codes), {0}, 0};
+    int ok = b.outputs && b.codes;
+    for (int i = 0; ok && i < n; i++) {
+        b.codes[i] = -1;            /* not finished */
+        ok = (b.outputs[i] = batch_output(o, folder, clips->path[i])) != NULL;
+    }
+    int worst = EXIT_OK;
+    if (!ok) {
         cli_log(MLVPIPE_LOG_ERROR, "out of memory");
-        return EXIT_INTERNAL;
-    }
-    if (!cli_format_is_sequence(o->format) && strcmp(o->format, "null"))
-        mkdir(folder, 0777);        /* sequences make theirs; a failure shows on the first clip */
-    cli_hint_sequence(clips);
-    int worst = EXIT_OK, done = 0;
-    char path[4096];
-    for (; done < clips->count && worst != EXIT_INTERRUPTED; done++) {
-        o->input = clips->path[done];
-        if (!batch_output(o, folder, o->input, path, sizeof path)) {
-            cli_log(MLVPIPE_LOG_ERROR, "%s: output path too long", o->input);
-            codes[done] = EXIT_USAGE;
-        } else {
-            o->output = path;
-            char in[4 * PATH_MAX], out[4 * PATH_MAX];
-            if (cli_verbosity > 0)
-                fprintf(stderr, "mlvpipe: clip %d of %d: %s -> %s\n", done + 1,
-                        clips->count, cli_escaped(o->input, in, sizeof in),
-                        cli_escaped(o->output, out, sizeof out));
-            codes[done] = convert_one(o, movie, mode, every_s);
+        worst = EXIT_INTERNAL;
+    } else {
+        if (!cli_format_is_sequence(o->format) && strcmp(o->format, "null"))
+            mkdir(folder, 0777);    /* sequences make theirs; a failure shows on the first clip */
+        cli_progress_init(&b.progress, mode, 0, every_s);
+        o->progress = batch_progress;
+        o->progress_opaque = &b;
+        mlvpipe_error err = {0};
+        mlvpipe_status st = mlvpipe_convert_batch(o, movie, (const char *const *)clips->path,
+                                                  (const char *const *)b.outputs, (uint32_t)n,
+                                                  batch_started, batch_finished, &b, &err);
+        for (int i = 0; i < n; i++)
+            if (b.codes[i] >= 0)
+                worst = cli_exit_worse(worst, b.codes[i]);
+        /* stopped between clips, or unable to start (its message not shown yet) */
+        if (st != MLVPIPE_OK && worst != EXIT_INTERRUPTED)
+            worst = cli_exit_worse(worst, convert_outcome(o, 0, st,
+                                                          &(mlvpipe_convert_result){0}, &err));
+        int converted = 0;
+        for (int i = 0; i < n; i++)
+            converted += b.codes[i] == EXIT_OK;
+        if (worst != EXIT_OK || cli_verbosity > 0) {
+            fprintf(stderr, "mlvpipe: batch: %d of %d clips converted\n", converted, n);
+            char name[4 * PATH_MAX];
+            for (int i = 0; i < n; i++)
+                fprintf(stderr, "mlvpipe: batch: %s: %s\n",
+                        cli_escaped(clips->path[i], name, sizeof name),
+                        b.codes[i] < 0 ? "not started (interrupted)" : cli_exit_name(b.codes[i]));
         }
-        worst = cli_exit_worse(worst, codes[done]);
     }
-    int ok = 0;
-    for (int i = 0; i < clips->count; i++)
-        ok += i < done && codes[i] == EXIT_OK;
-    if (worst != EXIT_OK || cli_verbosity > 0) {
-        fprintf(stderr, "mlvpipe: batch: %d of %d clips converted\n", ok, clips->count);
-        char name[4 * PATH_MAX];
-        for (int i = 0; i < clips->count; i++)
-            fprintf(stderr, "mlvpipe: batch: %s: %s\n",
-                    cli_escaped(clips->path[i], name, sizeof name),
-                    i >= done ? "not started (interrupted)" : cli_exit_name(codes[i]));
-    }
-    free(codes);
+    for (int i = 0; b.outputs && i < n; i++)
+        free(b.outputs[i]);
+    free(b.outputs);
+    free(b.codes);
     return worst;
 }
 

@@ -21,8 +21,8 @@ static void usage(FILE *out)
         "the dual-ISO levels and dynamic range, the raw defect map, band means over time\n"
         "against the noise (flicker), audio levels, gaps and damage. --json writes every\n"
         "number (doc/json.md, section 5). Frames are sampled over each clip and read the\n"
-        "way convert reads them, so a long clip takes seconds. A folder stands for its .MLV\n"
-        "and .RAW files.\n"
+        "way convert reads them, so a long clip takes seconds. A folder stands for its .MLV,\n"
+        ".RAW, .CR2 and .DNG files (each raw photo a clip of one frame).\n"
         "\n"
         "options:\n");
     cli_options_print(out, CLI_REPORT, 22);
@@ -55,31 +55,33 @@ static void clip_done(void *opaque, const char *path, mlvpipe_status st, const c
 int cmd_report(int argc, char **argv)
 {
     static const char command[] = "report";
-    mlvpipe_report_settings s;
-    mlvpipe_default_report_settings(&s);
-    s.log = cli_api_logger;
-    s.tool = "mlvpipe " MLVPIPE_VERSION;
+    cli_report_args a = {0};
+    mlvpipe_report_settings *const s = &a.s;
+    mlvpipe_default_report_settings(s);
+    s->log = cli_api_logger;
+    s->tool = "mlvpipe " MLVPIPE_VERSION;
     cli_parsed parsed;
-    int rc = cli_options_parse(CLI_REPORT, command, argc, argv, &s, &parsed, usage);
+    int rc = cli_options_parse(CLI_REPORT, command, argc, argv, &a, &parsed, usage);
     if (rc || parsed.help)
         return rc;
-    if (!s.html && !s.json)
+    if (!s->html && !s->json)
         return cli_usage_error(command, "nothing to write: give -o report.html and/or --json "
                                "FILE");
-    if (s.html && s.json && !strcmp(s.html, s.json))
+    if (s->html && s->json && !strcmp(s->html, s->json))
         return cli_usage_error(command, "-o and --json name the same file");
     cli_clips clips;
-    if ((rc = cli_clips_collect(command, parsed.operands, parsed.operand_count, 0, &clips)))
+    if ((rc = cli_clips_collect(command, parsed.operands, parsed.operand_count, a.sequence,
+                                &clips)))
         return rc;
-    s.inputs = (const char *const *)clips.path;
-    s.input_count = (uint32_t)clips.count;
-    s.cancel = &cli_cancel;
+    s->inputs = (const char *const *)clips.path;
+    s->input_count = (uint32_t)clips.count;
+    s->cancel = &cli_cancel;
     clip_codes codes = {EXIT_OK};
-    s.clip_done = clip_done;
-    s.clip_done_opaque = &codes;
+    s->clip_done = clip_done;
+    s->clip_done_opaque = &codes;
     mlvpipe_report_result res;
     mlvpipe_error err = {0};
-    mlvpipe_status st = mlvpipe_report(&s, &res, &err);
+    mlvpipe_status st = mlvpipe_report(s, &res, &err);
     cli_clips_free(&clips);
     if (res.output_failed) {
         cli_log(MLVPIPE_LOG_ERROR, "%s", err.message);

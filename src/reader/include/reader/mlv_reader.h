@@ -187,6 +187,18 @@ mp_status mp_mlv_clip_open_memory(mlv_clip **out, const char *path, const mlv_me
                                   uint32_t count, const mlv_open_options *opt, mp_error *err);
 void mp_mlv_clip_close(mlv_clip *clip);
 
+/* 1 when mp_mlv_clip_open would take path as one raw photo (a file that starts like a TIFF,
+ * not an MLV, not a .RAW name), from its first bytes only; 0 otherwise, a folder and a file
+ * that cannot be read included. */
+int mp_mlv_is_photo_file(const char *path);
+
+/* 1 when the photos paths[0..n) look like one timelapse: at least 3, numbered in a row in one
+ * folder with one prefix and extension (IMG_0001.CR2, IMG_0002.CR2, ...), from one body
+ * (model and serial) at one picture size, ISO, shutter, aperture, focal length and lens.
+ * Opens each photo (LibRaw identifies it) only when the names qualify; 0 when one cannot be
+ * opened. */
+int mp_mlv_photo_series(const char *const *paths, uint32_t n);
+
 const mlv_clip_info *mp_mlv_clip_get_info(const mlv_clip *clip);
 const char *mp_mlv_clip_path(const mlv_clip *clip, uint32_t chunk);
 const mlv_damage *mp_mlv_clip_damage(const mlv_clip *clip, uint32_t i);
