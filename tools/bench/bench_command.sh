@@ -30,12 +30,8 @@ rows=("$@")
 [ ${#rows[@]} -gt 0 ] || rows=(dng prores ffv1 dnxhr develop dual-prores)
 threads=${THREADS:-1}
 W=1920 H=1080
-command -v ffmpeg >/dev/null || { echo "no ffmpeg: skip"; exit 77; }
-base=/tmp
-[ -d /dev/shm ] && [ -w /dev/shm ] && base=/dev/shm
-tmp=$(mktemp -d "$base/bench_command.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-die() { echo "bench_command: $*" >&2; exit 1; }
+bench=bench_command
+. "$(dirname "$0")/bench_scratch.sh"
 
 # run CMD...: CPU milliseconds per frame of CMD into $ms (stdout to /dev/null, the outputs
 # removed afterwards so the scratch space stays small)
