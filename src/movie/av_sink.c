@@ -653,10 +653,19 @@ mp_status mp_av_encode_rgb(mp_av_encoder *e, const uint16_t *const planes[3], si
     mp_status st = encode_frame(e, err);
     if (st != MP_OK)
         return st;
-    /* The encoder's buffer is sized for its worst case (FFV1 16-bit: about 4x what a frame
-     * takes, its slices written spread over all of it); packets wait in the pipeline's slots,
-     * so each keeps only its bytes. */
+    /* Packets wait in the pipeline's slots, so each keeps only its bytes. libavcodec 5.1
+     * hands every kind here its packet in a buffer of exactly its size plus the padding (it
+     * copies out of the encoder's worst-case buffer itself), so the packet is taken as it is:
+     * a second copy cost 12 MB of memcpy and fresh pages per rawvideo frame (doc/benchmarks.md,
+     * "Session 12"). A packet in a larger buffer (another libavcodec) is copied out. */
     AVPacket *p = mp_libav.av_packet_alloc();
+    const AVPacket *k = e->pkt;
+    size_t fitted = (size_t)k->size + AV_INPUT_BUFFER_PADDING_SIZE;
+    if (p && k->buf && k->buf->size <= fitted + fitted / 8) {
+        mp_libav.av_packet_move_ref(p, e->pkt);
+        *out = p;
+        return MP_OK;
+    }
     if (!p || (r = mp_libav.av_new_packet(p, e->pkt->size)) < 0 ||
         (r = mp_libav.av_packet_copy_props(p, e->pkt)) < 0) {
         mp_libav.av_packet_free(&p);

@@ -24,13 +24,8 @@ mlvsynth=$2
 frames=${3:-48}
 only=${4:-}
 W=1920 H=1080
-command -v ffmpeg >/dev/null || { echo "no ffmpeg: skip"; exit 77; }
-base=/tmp
-[ -d /dev/shm ] && [ -w /dev/shm ] && base=/dev/shm
-tmp=$(mktemp -d "$base/bench_movie.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-
-die() { echo "bench_movie: $*" >&2; exit 1; }
+bench=bench_movie
+. "$(dirname "$0")/bench_scratch.sh"
 # measure LABEL CMD...: runs CMD (output discarded, stderr kept in $tmp/last.err) and prints
 # one row; $wall and $cpu are left for the caller
 measure() {

@@ -1,7 +1,7 @@
 /* mp_av_sink refusals and file handling: bad params, MOV on stdout, full-range ProRes, frames out
  * of order, audio without an audio stream or after its end, an existing output, a missing
  * folder; abort and failed finishes leave no temporary file; kind names round-trip; which
- * kinds give the pipeline's workers encoders of their own. */
+ * kinds give the pipeline's workers encoders of their own; encoded packets hold only their bytes. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <libavcodec/avcodec.h>
 
 #include "movie/av_sink.h"
 #include "pipeline/formats.h"
@@ -283,6 +285,42 @@ static void test_worker_encoders(void **state)
     assert_int_equal(entries(), 0);
 }
 
+/* A packet waits in the pipeline's slots, so mp_av_encode_rgb hands out one whose buffer is its
+ * bytes and the padding (FFV1's encoder writes into a buffer sized for 16-bit RGB's worst
+ * case): at most an eighth more, for every kind, on a noisy picture. */
+static void test_packets_fitted(void **state)
+{
+    (void)state;
+    enum { W = 256, H = 120 };
+    static uint16_t rgb[3][W * H];
+    uint32_t seed = 99;
+    for (int c = 0; c < 3; c++)
+        for (int i = 0; i < W * H; i++) {
+            seed = seed * 1664525u + 1013904223u;
+            rgb[c][i] = (uint16_t)(seed >> 16);
+        }
+    const uint16_t *const planes[3] = {rgb[0], rgb[1], rgb[2]};
+    for (int k = 0; k <= AV_SINK_DNXHR_444; k++) {
+        mp_av_sink_params p;
+        mp_error err;
+        mp_av_sink *s = NULL;
+        params(&p, (mp_av_sink_kind)k);
+        p.width = W;
+        p.height = H;
+        assert_int_equal(mp_av_sink_open(&s, path_of("p.out"), &p, &err), MP_OK);
+        AVPacket *pkt = NULL;
+        assert_int_equal(mp_av_encode_rgb(mp_av_sink_encoder(s), planes, W, &pkt, &err), MP_OK);
+        assert_non_null(pkt->buf);
+        size_t fitted = (size_t)pkt->size + AV_INPUT_BUFFER_PADDING_SIZE;
+        if (pkt->buf->size > fitted + fitted / 8)
+            fail_msg("%s: a packet of %d bytes in a buffer of %zu", mp_av_sink_kind_name(k),
+                     pkt->size, pkt->buf->size);
+        av_packet_free(&pkt);
+        mp_av_sink_abort(s);
+    }
+    assert_int_equal(entries(), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -291,6 +329,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_order_and_audio, setup, teardown),
         cmocka_unit_test_setup_teardown(test_files, setup, teardown),
         cmocka_unit_test_setup_teardown(test_worker_encoders, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_packets_fitted, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

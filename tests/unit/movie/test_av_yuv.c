@@ -1,5 +1,6 @@
 /* RGB -> 10-bit (and 8-bit) Y'CbCr: published colour-bar values, ranges, grey neutrality, agreement with
- * the double-precision formula everywhere, 4:2:2 siting and filter, bad matrices. */
+ * the double-precision formula everywhere, 4:2:2 siting and filter, the rows equal to the header's
+ * integer sums bit for bit (every matrix, range, depth; extremes and odd widths), bad matrices. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -203,6 +204,68 @@ static void test_422_filter(void **state)
     }
 }
 
+/* The header's arithmetic in int64, written out here as the oracle: (k . rgb + offset) >> 40,
+ * 4:2:2 chroma ((k . [1 2 1] sums + 4 offset) >> 2) >> 40 with the ends repeated, clipped. */
+static uint16_t oracle(const mp_av_yuv_coeffs *c, const int64_t k[3], int64_t offset,
+                       int64_t r, int64_t g, int64_t b, int shift)
+{
+    int64_t q = ((k[0] * r + k[1] * g + k[2] * b + (offset << shift)) >> shift) >> 40;
+    return (uint16_t)(q < c->min ? c->min : q > c->max ? c->max : q);
+}
+
+static void test_rows_exact(void **state)
+{
+    (void)state;
+    const enum AVColorSpace ms[] = {AVCOL_SPC_BT709, AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT470BG};
+    enum { W = 67 };
+    uint32_t seed = 777;
+    for (int bits = 8; bits <= 10; bits += 2)
+        for (int range = 0; range < 2; range++)
+            for (int mi = 0; mi < 3; mi++) {
+                mp_av_yuv_coeffs c;
+                assert_int_equal(mp_av_yuv_init_bits(&c, ms[mi], range ? AVCOL_RANGE_JPEG
+                                                                   : AVCOL_RANGE_MPEG,
+                                                     bits, NULL), MP_OK);
+                for (int round = 0; round < 400; round++) {
+                    uint16_t p[3][W];
+                    for (int k = 0; k < 3; k++)
+                        for (int x = 0; x < W; x++) {
+                            seed = seed * 1664525u + 1013904223u;
+                            /* a third of the samples at the extremes */
+                            uint16_t v = (uint16_t)(seed >> 16);
+                            p[k][x] = seed % 3 ? v : (seed >> 8) & 1 ? 65535 : 0;
+                        }
+                    uint32_t w = 1 + (uint32_t)round % W;
+                    uint16_t y[W], cb[W], cr[W];
+                    mp_av_yuv_row_444(&c, p[0], p[1], p[2], w, y, cb, cr);
+                    for (uint32_t x = 0; x < w; x++) {
+                        assert_int_equal(y[x], oracle(&c, c.y, c.y_offset, p[0][x], p[1][x],
+                                                      p[2][x], 0));
+                        assert_int_equal(cb[x], oracle(&c, c.cb, c.c_offset, p[0][x],
+                                                       p[1][x], p[2][x], 0));
+                        assert_int_equal(cr[x], oracle(&c, c.cr, c.c_offset, p[0][x],
+                                                       p[1][x], p[2][x], 0));
+                    }
+                    mp_av_yuv_row_422(&c, p[0], p[1], p[2], w, y, cb, cr);
+                    for (uint32_t x = 0; x < w; x += 2) {
+                        uint32_t l = x ? x - 1 : 0, rt = x + 1 < w ? x + 1 : x;
+                        int64_t s[3];
+                        for (int k = 0; k < 3; k++)
+                            s[k] = (int64_t)p[k][l] + 2 * p[k][x] + p[k][rt];
+                        assert_int_equal(y[x], oracle(&c, c.y, c.y_offset, p[0][x], p[1][x],
+                                                      p[2][x], 0));
+                        if (x + 1 < w)
+                            assert_int_equal(y[x + 1], oracle(&c, c.y, c.y_offset, p[0][x + 1],
+                                                              p[1][x + 1], p[2][x + 1], 0));
+                        assert_int_equal(cb[x / 2],
+                                         oracle(&c, c.cb, c.c_offset, s[0], s[1], s[2], 2));
+                        assert_int_equal(cr[x / 2],
+                                         oracle(&c, c.cr, c.c_offset, s[0], s[1], s[2], 2));
+                    }
+                }
+            }
+}
+
 static void test_bad_args(void **state)
 {
     (void)state;
@@ -226,6 +289,7 @@ int main(void)
         cmocka_unit_test(test_greys),
         cmocka_unit_test(test_matches_formula),
         cmocka_unit_test(test_422_filter),
+        cmocka_unit_test(test_rows_exact),
         cmocka_unit_test(test_bad_args),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

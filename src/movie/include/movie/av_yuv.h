@@ -10,7 +10,8 @@
  * C = 128 + 255 C' (0..255).
  *
  * Integer arithmetic with coefficients fixed once from the doubles above (40 fraction bits,
- * rounded half up), so the output is the same on every machine and never depends on threads.
+ * rounded half up), so the output is the same on every machine and never depends on threads
+ * (the rows hold the integer sums in doubles, exact below 2^53: av_yuv.c).
  * 4:2:2 chroma is co-sited with the even luma samples (BT.709 siting) and filtered with
  * [1 2 1]/4 before rounding; the row edges repeat the last sample. */
 #ifndef MP_AV_YUV_H
