@@ -1,7 +1,7 @@
 /* MD5 as RFC 1321 defines it, on little-endian 32-bit words whatever the host's order. */
 #include <string.h>
 
-#include "encode/md5.h"
+#include "common/mp_md5.h"
 
 /* floor(|sin(i + 1)| * 2^32), the RFC's table T */
 static const uint32_t sine[64] = {
