@@ -220,7 +220,7 @@ static mp_status still_read_payload(const mlv_clip *c, uint32_t index, mlv_paylo
     return MP_OK;
 }
 
-/* What LibRaw unpacked, checked: no data error, the size indexed, a sound slice tag. */
+/* What LibRaw unpacked, checked: no data error, the size indexed. */
 static mp_status check_unpacked(const mlv_clip *c, uint32_t index, const mlv_payload *buf,
                                 const libraw_data_t *lr, const data_error *de, mp_error *err)
 {
@@ -241,11 +241,6 @@ static mp_status check_unpacked(const mlv_clip *c, uint32_t index, const mlv_pay
         return mp_error_set(err, MP_ERR_UNSUPPORTED, "%s: LibRaw gives %s %s's image as "
                             "colour pixels, not a mosaic (not supported)", name,
                             lr->idata.make, lr->idata.model);
-    char why[200];
-    uint64_t at = 0;
-    if (mp_still_cr2_slices_problem(buf->data, buf->size, r->width, &at, why, sizeof why))
-        return mp_error_set(err, MP_ERR_DAMAGED, "%s: offset %llu: %s", name,
-                            (unsigned long long)at, why);
     return MP_OK;
 }
 
@@ -271,10 +266,27 @@ static mp_status copy_mosaic(const mlv_clip *c, uint32_t index, const libraw_dat
                         out->bits, out->white);
 }
 
+/* A sound slice tag, checked before LibRaw decodes: it divides by the tag's widths. */
+static mp_status check_slices(const mlv_clip *c, uint32_t index, const mlv_payload *buf,
+                              mp_error *err)
+{
+    const mlv_entry *e = &c->frames[index];
+    char why[200];
+    uint64_t at = 0;
+    if (!mp_still_cr2_slices_problem(buf->data, buf->size, c->states[e->state].raw.width, &at,
+                                     why, sizeof why))
+        return MP_OK;
+    return mp_error_set(err, MP_ERR_DAMAGED, "%s: offset %llu: %s",
+                        mp_mlv_base_name(c->chunks[e->chunk].path), (unsigned long long)at, why);
+}
+
 static mp_status decode_photo(const mlv_clip *c, uint32_t index, const mlv_payload *buf,
                               mp_frame *out, mp_error *err)
 {
     const char *name = mp_mlv_base_name(c->chunks[c->frames[index].chunk].path);
+    mp_status checked = check_slices(c, index, buf, err);
+    if (checked != MP_OK)
+        return checked;
     data_error de = {0};
     libraw_data_t *lr = libraw_new(&de);
     if (!lr)
