@@ -12,7 +12,6 @@
 #include "common/out_file.h"
 #include "develop/stretch.h"
 #include "dualiso/dualiso.h"
-#include "mlvpipe/convert.h"
 #include "pipeline/formats.h"
 #include "encode/naming.h"
 #include "encode/sink.h"
@@ -566,13 +565,9 @@ mp_status mp_convert(const mp_convert_options *o, mp_convert_result *res, mp_err
     const mp_format *format = mp_format_find(o->format);
     if (!format)
         return mp_error_set(err, MP_ERR_ARG, "unknown output format '%s'", o->format);
-    if (o->defects_from && o->levels_path)
-        return mp_error_set(err, MP_ERR_ARG, "--defects-from with --levels: the sidecar holds "
-                            "the defect map (give --defects-from to analyze)");
-    const float denoise = o->settings ? o->settings->denoise : 0;
-    if (!(denoise >= 0 && denoise <= DUALISO_DENOISE_MAX))
-        return mp_error_set(err, MP_ERR_ARG, "--denoise takes a strength from 0 to %g, not %g",
-                            (double)DUALISO_DENOISE_MAX, (double)denoise);
+    mp_status checked = mp_job_check_options(o, err);
+    if (checked != MP_OK)
+        return checked;
     if (o->skip_existing && !format->sequence)
         return mp_error_set(err, MP_ERR_ARG, "--skip-existing needs an image sequence output "
                             "(--to %s writes one file)", o->format);

@@ -67,6 +67,9 @@ mp_status mp_frames_open(mp_frames **out, const mp_convert_options *o,
     *out = NULL;
     if (o->format && strcmp(o->format, "dng"))
         return mp_error_set(err, MP_ERR_ARG, "frames on demand: DNG only, not %s", o->format);
+    mp_status checked = mp_job_check_options(o, err);
+    if (checked != MP_OK)
+        return checked;
     if (o->dng_storage == MP_DNG_LJ92 || o->dng_storage == MP_DNG_LJ92_2C)
         return mp_error_set(err, MP_ERR_UNSUPPORTED, "frames on demand: uncompressed DNG only "
                             "(an LJ92 file's size is known only once it is encoded)");

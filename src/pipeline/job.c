@@ -331,6 +331,18 @@ static mp_status open_cache(job *j, mp_error *err)
     return st;
 }
 
+mp_status mp_job_check_options(const mp_convert_options *o, mp_error *err)
+{
+    if (o->defects_from && o->levels_path)
+        return mp_error_set(err, MP_ERR_ARG, "--defects-from with --levels: the sidecar holds "
+                            "the defect map (give --defects-from to analyze)");
+    const float denoise = o->settings ? o->settings->denoise : 0;
+    if (!(denoise >= 0 && denoise <= DUALISO_DENOISE_MAX))
+        return mp_error_set(err, MP_ERR_ARG, "--denoise takes a strength from 0 to %g, not %g",
+                            (double)DUALISO_DENOISE_MAX, (double)denoise);
+    return MP_OK;
+}
+
 mp_status mp_job_index(job *j, uint32_t *selected, mp_error *err)
 {
     const mp_convert_options *o = j->o;

@@ -86,6 +86,9 @@ typedef struct worker {
     mp_cache_scratch cache_scratch;
 } worker;
 
+/* The options convert and frames on demand refuse alike, before any file is opened: MP_OK
+ * or MP_ERR_ARG with the reason. */
+mp_status mp_job_check_options(const mp_convert_options *o, mp_error *err);
 /* Frame numbers of every clip index, the indices o->frames selects (j->indices, *selected
  * of them) and the sink params (names, timing, audio). */
 mp_status mp_job_index(job *j, uint32_t *selected, mp_error *err);

@@ -1,8 +1,8 @@
 /* Unit tests of frames on demand (pipeline/frames.h) on the shared samples: every item of a
  * clip has the name, the size (known before any frame is rendered) and the bytes of the file
  * convert writes, whole or in parts, from two threads in opposite orders; a second open with
- * a levels cache reads the analysis back; LJ92 storage, other formats and items past the end
- * are refused. */
+ * a levels cache reads the analysis back; LJ92 storage, other formats, convert's refused
+ * options and items past the end are refused. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +15,7 @@
 #include <pthread.h>
 
 #include "encode/naming.h"
+#include "mlvpipe/convert.h"
 #include "pipeline/convert.h"
 #include "pipeline/frames.h"
 #include "reader_test_util.h"
@@ -183,6 +184,12 @@ static void refusals(void **state)
     o.dng_storage = MP_DNG_NATIVE;
     o.format = "tiff";
     assert_int_equal(mp_frames_open(&f, &o, NULL, &err), MP_ERR_ARG);
+    /* convert's own refusals hold here too */
+    o.format = "dng";
+    mlvpipe_convert_settings s = {.denoise = 100};
+    o.settings = &s;
+    assert_int_equal(mp_frames_open(&f, &o, NULL, &err), MP_ERR_ARG);
+    assert_non_null(strstr(err.msg, "--denoise"));
 }
 
 int main(void)
