@@ -14,12 +14,20 @@
 
 #include "mlvpipe/common.h"
 
+/* Gamuts and curves (doc/colour.md); those after ACES_AP0 and SLOG3 are API 4.4. */
 typedef enum mlvpipe_gamut {
-    MLVPIPE_GAMUT_REC709, MLVPIPE_GAMUT_REC2020, MLVPIPE_GAMUT_ACES_AP0
+    MLVPIPE_GAMUT_REC709, MLVPIPE_GAMUT_REC2020, MLVPIPE_GAMUT_ACES_AP0,
+    MLVPIPE_GAMUT_ACES_AP1, MLVPIPE_GAMUT_DWG, MLVPIPE_GAMUT_AWG4, MLVPIPE_GAMUT_VGAMUT,
+    MLVPIPE_GAMUT_CINEMA
 } mlvpipe_gamut;
 
+/* MLVPIPE_CURVE_AUTO (API 4.4, the default): the format's own, linear for OpenEXR (which
+ * holds scene-linear light), BT.709 for the others. */
 typedef enum mlvpipe_curve {
-    MLVPIPE_CURVE_LINEAR, MLVPIPE_CURVE_BT709, MLVPIPE_CURVE_LOGC3, MLVPIPE_CURVE_SLOG3
+    MLVPIPE_CURVE_AUTO = -1,
+    MLVPIPE_CURVE_LINEAR, MLVPIPE_CURVE_BT709, MLVPIPE_CURVE_LOGC3, MLVPIPE_CURVE_SLOG3,
+    MLVPIPE_CURVE_ACESCCT, MLVPIPE_CURVE_DAVINCI, MLVPIPE_CURVE_LOGC4, MLVPIPE_CURVE_VLOG,
+    MLVPIPE_CURVE_CLOG3, MLVPIPE_CURVE_SRGB
 } mlvpipe_curve;
 
 /* Highlights of developed movies (README "Highlights"): BLEND (default) takes every pixel
@@ -117,9 +125,12 @@ typedef struct mlvpipe_convert_settings {
     float denoise;                /* (API 4.2) dual ISO: 0 off (default: no smoothing); a
                                    * strength up to 8, the cross-field non-local mean that
                                    * trades shadow detail for noise (README "--denoise") */
+    int reserved_align;           /* (API 4.4) zero: puts lut on its 8-byte boundary */
+    const char *lut;              /* (API 4.4) a .cube file (1D or 3D) applied to the developed
+                                   * picture after the curve (doc/colour.md); NULL: none */
     /* (API 4.2) zero: room for the members of later minor versions, which take it from the
      * front so that the struct keeps its size (version.h) */
-    int reserved[15];
+    int reserved[12];
 } mlvpipe_convert_settings;
 
 /* Fills s with the defaults. The header passes the size of *s as it lays the struct out

@@ -23,6 +23,10 @@
 
 _Static_assert((int)MLVPIPE_GAMUT_ACES_AP0 == (int)MP_GAMUT_ACES_AP0 &&
                (int)MLVPIPE_GAMUT_REC2020 == (int)MP_GAMUT_REC2020 &&
+               (int)MLVPIPE_GAMUT_CINEMA == (int)MP_GAMUT_CINEMA &&
+               (int)MLVPIPE_GAMUT_CINEMA + 1 == (int)MP_GAMUT_COUNT &&
+               (int)MLVPIPE_CURVE_SRGB + 1 == (int)MP_CURVE_COUNT &&
+               (int)MLVPIPE_CURVE_ACESCCT == (int)MP_CURVE_ACESCCT &&
                (int)MLVPIPE_CURVE_SLOG3 == (int)MP_CURVE_SLOG3 &&
                (int)MLVPIPE_CURVE_LOGC3 == (int)MP_CURVE_LOGC3 &&
                (int)MLVPIPE_CURVE_BT709 == (int)MP_CURVE_BT709,
@@ -58,7 +62,7 @@ void mlvpipe_default_convert_settings_sized(mlvpipe_convert_settings *given, siz
         .audio = o.audio,
         .force_phase = o.force_phase,
         .gamut = (mlvpipe_gamut)o.develop.gamut,
-        .curve = (mlvpipe_curve)o.develop.curve,
+        .curve = MLVPIPE_CURVE_AUTO,
         .exposure_ev = o.develop.exposure_ev,
         .wb = MLVPIPE_WB_AS_SHOT,
         .wb_gains = {1, 1, 1},
@@ -131,7 +135,12 @@ void mp_api_convert_options(const mlvpipe_convert_settings *s, mp_convert_option
     if (s->fast)
         o->develop.demosaic = DEVELOP_DEMOSAIC_BILINEAR;
     o->develop.gamut = (mp_gamut)s->gamut;
-    o->develop.curve = (mp_curve)s->curve;
+    if (s->curve == MLVPIPE_CURVE_AUTO) {
+        const mp_format *f = mp_format_find(o->format);
+        o->develop.curve = f && f->scene_linear ? MP_CURVE_LINEAR : MP_CURVE_BT709;
+    } else {
+        o->develop.curve = (mp_curve)s->curve;
+    }
     o->develop.exposure_ev = s->exposure_ev;
     o->develop.highlight = s->highlights == MLVPIPE_HIGHLIGHTS_CLIP ? DEVELOP_HIGHLIGHT_CLIP
                           : s->highlights == MLVPIPE_HIGHLIGHTS_RECONSTRUCT

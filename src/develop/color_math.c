@@ -51,17 +51,10 @@ void mp_xy_to_xyz(double x, double y, double xyz[3])
     xyz[2] = (1.0 - x - y) / y;
 }
 
-/* Chromaticities: ITU-R BT.709, ITU-R BT.2020, SMPTE ST 2065-1 (ACES AP0). */
-static const double gamut_xy[3][4][2] = {
-    [MP_GAMUT_REC709] = {{0.640, 0.330}, {0.300, 0.600}, {0.150, 0.060}, {0.3127, 0.3290}},
-    [MP_GAMUT_REC2020] = {{0.708, 0.292}, {0.170, 0.797}, {0.131, 0.046}, {0.3127, 0.3290}},
-    [MP_GAMUT_ACES_AP0] = {{0.7347, 0.2653}, {0.0, 1.0}, {0.0001, -0.0770},
-                                {0.32168, 0.33767}},
-};
-
 mat3 mp_gamut_rgb_to_xyz(mp_gamut g, double white_xyz[3])
 {
-    const double (*xy)[2] = gamut_xy[g];
+    double xy[4][2];
+    mp_gamut_chromaticities(g, xy);
     mat3 prim;
     for (int c = 0; c < 3; c++) {
         double x = xy[c][0], y = xy[c][1];

@@ -2,24 +2,6 @@
 
 #include <math.h>
 
-double mp_curve_eval(mp_curve c, double x)
-{
-    x = x > 0 ? x : 0;
-    switch (c) {
-    case MP_CURVE_BT709:
-        return x < 0.018 ? 4.5 * x : 1.099 * pow(x, 0.45) - 0.099;
-    case MP_CURVE_LOGC3:
-        return x > 0.010591 ? 0.247190 * log10(5.555556 * x + 0.052272) + 0.385537
-                            : 5.367655 * x + 0.092809;
-    case MP_CURVE_SLOG3:
-        return x >= 0.01125 ? (420.0 + 261.5 * log10((x + 0.01) / 0.19)) / 1023.0
-                            : (95.0 + x * (171.2102946929 - 95.0) / 0.01125) / 1023.0;
-    case MP_CURVE_LINEAR:
-    default:
-        return x;
-    }
-}
-
 static float code_value(mp_curve c, double x)
 {
     double y = mp_curve_eval(c, x) * 65535.0;

@@ -122,7 +122,7 @@ static mp_status check_params(const develop_params *p, mp_error *err)
 {
     if ((unsigned)p->demosaic > DEVELOP_DEMOSAIC_BILINEAR || (unsigned)p->wb > DEVELOP_WB_CUSTOM ||
         (unsigned)p->matrix > DEVELOP_MATRIX_IDENTITY ||
-        (unsigned)p->gamut > MP_GAMUT_ACES_AP0 || (unsigned)p->curve > MP_CURVE_SLOG3 ||
+        (unsigned)p->gamut >= MP_GAMUT_COUNT || (unsigned)p->curve >= MP_CURVE_COUNT ||
         (unsigned)p->highlight > DEVELOP_HIGHLIGHT_RECONSTRUCT)
         return mp_error_set(err, MP_ERR_ARG, "develop: unknown method in the parameters");
     if (!(p->exposure_ev >= -16 && p->exposure_ev <= 16))

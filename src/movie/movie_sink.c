@@ -106,7 +106,11 @@ static mp_status movie_open(movie *m, const char *path, mp_av_sink_kind kind,
     mp_status st = mp_sink_fps(p, &m->fps, err);
     if (st != MP_OK)
         return st;
-    const mp_color_tags color = mp_color_tags_for(p->gamut, p->curve);
+    mp_color_tags color = mp_color_tags_for(p->gamut, p->curve);
+    if (p->graded) {   /* the LUT decides what the colour is */
+        color.primaries = AVCOL_PRI_UNSPECIFIED;
+        color.transfer = AVCOL_TRC_UNSPECIFIED;
+    }
     mp_av_sink_params ap;
     mp_av_sink_params_default(&ap);
     ap.kind = kind;

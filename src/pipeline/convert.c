@@ -19,6 +19,7 @@
 #include "reader/mlv_reader.h"
 #include "pipeline/cache_key.h"
 #include "engine/frame_range.h"
+#include "mlvpipe/convert.h"
 #include "analysis/inputs.h"
 #include "analysis/levels_io.h"
 #include "analysis/dark_load.h"
@@ -103,6 +104,8 @@ static mp_status develop_picture(const job *j, worker *w, const mp_frame *out, d
                                  develop_rgb *wide, mp_error *err)
 {
     mp_status st = mp_develop_frame(j->dev, out, &w->dev, rgb, err);
+    if (st == MP_OK && (j->lut.size1d || j->lut.size3d))
+        mp_lut_apply(&j->lut, rgb->plane, (size_t)rgb->width * rgb->height);
     if (st == MP_OK && j->stretch.out_width)
         st = mp_develop_stretch_apply(&j->stretch, rgb, j->stretch_top, j->stretch_left, wide,
                                       err);
@@ -376,6 +379,10 @@ static mp_status open_output(job *j, const mlv_clip_info *info, uint32_t selecte
         mp_sink_params *p = &j->params;
         p->gamut = j->develop.gamut;
         p->curve = j->develop.curve;
+        const char *lut = o->settings ? o->settings->lut : NULL;
+        if (lut && (st = mp_lut_load(lut, &j->lut, err)) != MP_OK)
+            return st;
+        p->graded = lut != NULL;
         p->threads = o->threads ? o->threads : mp_pool_cpu_count();
         p->audio_bytes = o->audio != 0 ? info->audio_bytes : 0;
         p->read_audio = mp_job_read_audio;
@@ -597,6 +604,7 @@ mp_status mp_convert(const mp_convert_options *o, mp_convert_result *res, mp_err
     }
     mp_sink_abort(j.sink);
     mp_develop_stretch_free(&j.stretch);
+    mp_lut_free(&j.lut);
     mp_develop_context_free(j.dev);
     mp_job_free(&j);
     mp_mlv_clip_close(clip);

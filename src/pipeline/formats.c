@@ -22,7 +22,8 @@ static const mp_format formats[] = {
      .to_stdout = 0, .joinable = 1, .audio = MP_AUDIO_BESIDE, .ops = &mp_sink_tiff},
     {.name = "exr", .summary = "OpenEXR half-float RGB sequence in DIR/NAME/ (+ NAME.wav)",
      .input = MP_INPUT_RGB, .container = "OpenEXR", .extension = "exr", .sequence = 1,
-     .to_stdout = 0, .joinable = 1, .audio = MP_AUDIO_BESIDE, .ops = &mp_sink_exr},
+     .to_stdout = 0, .joinable = 1, .audio = MP_AUDIO_BESIDE, .scene_linear = 1,
+     .ops = &mp_sink_exr},
     MOV_ROW(prores422hq, "ProRes 422 HQ in MOV", 1),   /* first: what .mov means without --to */
     MOV_ROW(prores4444, "ProRes 4444 in MOV", 1),
     MOV_ROW(prores422, "ProRes 422 in MOV", 1),

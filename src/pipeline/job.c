@@ -340,6 +340,10 @@ mp_status mp_job_check_options(const mp_convert_options *o, mp_error *err)
     if (!(denoise >= 0 && denoise <= DUALISO_DENOISE_MAX))
         return mp_error_set(err, MP_ERR_ARG, "--denoise takes a strength from 0 to %g, not %g",
                             (double)DUALISO_DENOISE_MAX, (double)denoise);
+    const mp_format *f = mp_format_find(o->format);
+    if (o->settings && o->settings->lut && f && f->input != MP_INPUT_RGB)
+        return mp_error_set(err, MP_ERR_ARG, "--lut grades developed pictures: %s takes the "
+                            "raw mosaic", o->format);
     return MP_OK;
 }
 

@@ -15,6 +15,7 @@
 #include "analysis/levels_io.h"
 #include "cache/frame_cache.h"
 #include "develop/develop.h"
+#include "develop/lut.h"
 #include "develop/stretch.h"
 #include "dualiso/dualiso.h"
 #include "encode/sink.h"
@@ -68,6 +69,7 @@ typedef struct job {
     mp_sink_params params;
     develop_params develop;      /* the options' develop params, with grey-world gains */
     develop_stretch stretch;     /* anamorphic clips to square pixels (out_width 0: none) */
+    mp_lut lut;                  /* --lut, applied after the curve (sizes 0: none) */
     uint32_t stretch_top, stretch_left;   /* the picture (active area) in rgb */
     slot *slots;
     mp_progress progress;

@@ -37,12 +37,19 @@ static const int compressions_values[] = {MLVPIPE_DNG_NATIVE, MLVPIPE_DNG_LJ92,
                                           MLVPIPE_DNG_LJ92_2C};
 static const char *const namings_names[] = {"plain", "resolve", NULL};
 static const int namings_values[] = {MLVPIPE_NAMING_PLAIN, MLVPIPE_NAMING_RESOLVE};
-static const char *const gamuts_names[] = {"rec709", "rec2020", "aces", NULL};
+static const char *const gamuts_names[] = {"rec709", "rec2020", "aces", "ap1", "dwg", "awg4",
+                                           "vgamut", "cinema", NULL};
 static const int gamuts_values[] = {MLVPIPE_GAMUT_REC709, MLVPIPE_GAMUT_REC2020,
-                                    MLVPIPE_GAMUT_ACES_AP0};
-static const char *const curves_names[] = {"bt709", "linear", "logc3", "slog3", NULL};
+                                    MLVPIPE_GAMUT_ACES_AP0, MLVPIPE_GAMUT_ACES_AP1,
+                                    MLVPIPE_GAMUT_DWG, MLVPIPE_GAMUT_AWG4, MLVPIPE_GAMUT_VGAMUT,
+                                    MLVPIPE_GAMUT_CINEMA};
+static const char *const curves_names[] = {"bt709", "linear", "logc3", "slog3", "acescct",
+                                           "davinci", "logc4", "vlog", "clog3", "srgb", NULL};
 static const int curves_values[] = {MLVPIPE_CURVE_BT709, MLVPIPE_CURVE_LINEAR,
-                                    MLVPIPE_CURVE_LOGC3, MLVPIPE_CURVE_SLOG3};
+                                    MLVPIPE_CURVE_LOGC3, MLVPIPE_CURVE_SLOG3,
+                                    MLVPIPE_CURVE_ACESCCT, MLVPIPE_CURVE_DAVINCI,
+                                    MLVPIPE_CURVE_LOGC4, MLVPIPE_CURVE_VLOG,
+                                    MLVPIPE_CURVE_CLOG3, MLVPIPE_CURVE_SRGB};
 static const char *const highlights_names[] = {"blend", "clip", "reconstruct", NULL};
 static const int highlights_values[] = {MLVPIPE_HIGHLIGHTS_BLEND, MLVPIPE_HIGHLIGHTS_CLIP,
                                         MLVPIPE_HIGHLIGHTS_RECONSTRUCT};
@@ -365,16 +372,27 @@ const cli_option cli_options[] = {
      SCOPE(DEVELOPED, "sets the white balance of the developed picture")},
     {.commands = CLI_CONVERT, .name = "gamut", .arg = "G",
      .section = "movies, TIFF and EXR (developed RGB)",
-     .help = "rec709 (default), rec2020, aces (AP0)",
+     .help = "rec709 (default), rec2020, aces (AP0), ap1 (ACEScg/cct),\n"
+             "dwg (DaVinci Wide Gamut), awg4 (ARRI Wide Gamut 4),\n"
+             "vgamut (Panasonic), cinema (Canon Cinema Gamut)",
      .kind = CLI_CHOICE, .at = offsetof(cli_convert_args, o.gamut), CHOICES(gamuts),
-     .takes = "takes rec709, rec2020 or aces",
+     .takes = "takes rec709, rec2020, aces, ap1, dwg, awg4, vgamut or cinema",
      SCOPE(DEVELOPED, "sets the primaries of the developed picture")},
     {.commands = CLI_CONVERT, .name = "curve", .arg = "C",
      .section = "movies, TIFF and EXR (developed RGB)",
-     .help = "bt709 (default), linear, logc3, slog3",
+     .help = "bt709 (default; linear for exr), linear, srgb, logc3\n"
+             "(ARRI, EI 800), logc4, slog3, acescct, davinci (DaVinci\n"
+             "Intermediate), vlog (Panasonic), clog3 (Canon Log 3)",
      .kind = CLI_CHOICE, .at = offsetof(cli_convert_args, o.curve), CHOICES(curves),
-     .takes = "takes bt709, linear, logc3 or slog3",
+     .takes = "takes bt709, linear, logc3, slog3, acescct, davinci, logc4, vlog, clog3 or srgb",
      SCOPE(DEVELOPED, "sets the transfer curve of the developed picture")},
+    {.commands = CLI_CONVERT, .name = "lut", .arg = "FILE",
+     .section = "movies, TIFF and EXR (developed RGB)",
+     .help = "a .cube LUT (1D or 3D, as Resolve and Adobe write them)\n"
+             "applied after the curve, 3D ones tetrahedrally; the\n"
+             "output is then tagged with no curve or primaries",
+     .kind = CLI_TEXT, .at = offsetof(cli_convert_args, o.lut),
+     SCOPE(DEVELOPED, "applies a LUT to the developed picture")},
     {.commands = CLI_CONVERT, .name = "exposure", .arg = "EV",
      .section = "movies, TIFF and EXR (developed RGB)",
      .help = "exposure offset, -16..16 (default 0)",

@@ -1,4 +1,5 @@
-/* curve: transfer functions (formulas in develop.h) and their float -> uint16 lookup table. */
+/* curve: the float -> uint16 lookup table of a transfer curve (the curves themselves:
+ * common/mp_color.h mp_curve_eval). One function builds the table of every curve. */
 #ifndef MP_DEVELOP_CURVE_H
 #define MP_DEVELOP_CURVE_H
 
@@ -20,9 +21,6 @@ typedef struct curve_lut {
     float zero;                 /* code value (0..65535 scale) of 0.0 */
     float y[CURVE_ENTRIES];     /* code value at the start of each segment, and the end */
 } curve_lut;
-
-/* The curve itself in double: scene linear -> code value 0..1. */
-double mp_curve_eval(mp_curve c, double x);
 
 void mp_curve_lut_init(curve_lut *lut, mp_curve c);
 

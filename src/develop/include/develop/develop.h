@@ -27,21 +27,9 @@
  * the clip. Linear and BT.709 outputs clip above 1.0; the log curves keep headroom, so with
  * them a negative exposure offset is not needed to protect highlights.
  *
- * Curves (formulas for the log curves, x = scene linear, y = full-range code value 0..1):
- *   LINEAR   y = x
- *   BT709    y = 4.5x (x < 0.018), 1.099 x^0.45 - 0.099
- *   LOGC3    ARRI LogC3, EI 800 (ARRI "ALEXA Log C Curve" white paper):
- *            y = 0.247190 log10(5.555556 x + 0.052272) + 0.385537   for x > 0.010591
- *            y = 5.367655 x + 0.092809                              otherwise
- *            grey 0.18 -> 0.391; 8.6 stops above grey to y = 1 and a linear toe: ~15 stops.
- *   SLOG3    Sony S-Log3 (Sony "Technical Summary for S-Gamut3.Cine/S-Log3"):
- *            y = (420 + 261.5 log10((x + 0.01) / 0.19)) / 1023     for x >= 0.01125
- *            y = (95 + x (171.2102946929 - 95) / 0.01125) / 1023    otherwise
- *            grey 0.18 -> 0.411; 7.7 stops above grey, ~15 stops total.
- *   Negative values (out of gamut) are clipped to 0 before the curve.
- *
- * Gamuts (common/mp_color.h): REC709 (D65), REC2020 (D65), ACES_AP0 (ACES 2065-1 primaries,
- * white ~D60; use it with the LINEAR curve for ACES 2065-1).
+ * Curves and gamuts: common/mp_color.h (mp_curves.c and mp_gamuts.c; doc/colour.md gives
+ * each formula, its constants, source and reference values). Negative values (out of gamut)
+ * are clipped to 0 before the curve. The log curves keep 7-10 stops of headroom above grey.
  *
  * Threads: a develop_context is read-only after creation and can be shared; each thread owns a
  * develop_workspace and its output develop_rgb. Output bytes depend only on the frame, the

@@ -86,10 +86,12 @@ typedef struct mp_sink_params {
     uint32_t first_frame;            /* absolute number of the first frame being exported */
     uint32_t frame_count;            /* frames being exported; 0: keep all the audio given */
 
-    /* Movies: colour tags, encoder threads, and the clip's PCM (audio_bytes of it in the
-     * `audio` format, read on demand through read_audio; 0 or NULL: no audio track). */
+    /* Developed outputs: colour tags; movies: encoder threads, and the clip's PCM
+     * (audio_bytes of it in the `audio` format, read on demand through read_audio; 0 or NULL:
+     * no audio track). */
     mp_gamut gamut;
     mp_curve curve;
+    int graded;                      /* a LUT made the colour: no gamut or curve to state */
     mp_rational pixel_aspect;        /* of the pictures given (anamorphic ones kept as
                                       * recorded); 0/0: square */
     uint32_t threads;                /* 0 = 1 */

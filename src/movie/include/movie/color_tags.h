@@ -1,9 +1,10 @@
 /* color_tags: how a movie states the colour of developed pictures (common/mp_color.h) in
  * libavutil's terms.
  *
- * BT.709 is tagged BT2020_10 with Rec.2020 primaries. The log curves (LogC3, S-Log3) and
- * ACES AP0 have no libavutil enum (libavutil 57): they are tagged UNSPECIFIED and named in
- * transfer_name / primaries_name (which a sink may write as metadata). */
+ * BT.709 is tagged BT2020_10 with Rec.2020 primaries, sRGB IEC61966_2_1. The log curves and
+ * the gamuts other than Rec.709 and Rec.2020 (ACES, the camera makers') have no libavutil
+ * enum (libavutil 57 to 59), nor an ISO/IEC 23091-2 code point: they are tagged UNSPECIFIED
+ * and named in transfer_name / primaries_name. */
 #ifndef MP_COLOR_TAGS_H
 #define MP_COLOR_TAGS_H
 

@@ -31,6 +31,7 @@ typedef struct mp_format {
     int joinable;                   /* farm chunks of it join into the whole clip */
     mp_format_audio audio;
     int prores;                     /* ProRes: the encoder can be chosen (mp_sink_params) */
+    int scene_linear;               /* holds scene-linear light: the default curve is linear */
     const mp_sink_ops *ops;         /* the sink (raw: write_frame, RGB: write_rgb); frames
                                      * in order unless ops->concurrent_frames */
 } mp_format;
