@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "color_math.h"
+#include "common/mp_color_math.h"
 #include "develop/curve.h"
 #include "develop/develop_dsp.h"
 #include "demosaic.h"

@@ -22,6 +22,8 @@ mp_status mp_rgb_sequence_open(void *priv, const char *path, const mp_sink_param
         s->aspect[0] = (uint32_t)p->pixel_aspect.num;
         s->aspect[1] = (uint32_t)p->pixel_aspect.den;
     }
+    if (!p->graded)
+        s->icc_size = mp_icc_profile(p->gamut, p->curve, s->icc);
     return mp_sequence_folder_open(path, p, s->folder, err);
 }
 
@@ -35,7 +37,8 @@ mp_status mp_rgb_sequence_write(mp_rgb_sequence *s, const mp_rgb_frame *rgb,
     size_t corner = (size_t)a[0] * rgb->width + a[1];
     const mp_rgb_image im = {{rgb->plane[0] + corner, rgb->plane[1] + corner,
                               rgb->plane[2] + corner}, rgb->width, a[3] - a[1], a[2] - a[0],
-                             s->aspect[0], s->aspect[1]};
+                             s->aspect[0], s->aspect[1], !s->p.graded, s->p.gamut,
+                             s->p.curve, s->icc_size ? s->icc : NULL, s->icc_size};
     char path[PATH_MAX];
     uint8_t *bytes = NULL;
     size_t len = 0;

@@ -10,7 +10,7 @@ enum {
     TAG_COMPRESSION = 259, TAG_PHOTOMETRIC = 262, TAG_STRIP_OFFSETS = 273,
     TAG_SAMPLES_PER_PIXEL = 277, TAG_ROWS_PER_STRIP = 278, TAG_STRIP_BYTE_COUNTS = 279,
     TAG_X_RESOLUTION = 282, TAG_Y_RESOLUTION = 283, TAG_PLANAR_CONFIGURATION = 284,
-    TAG_RESOLUTION_UNIT = 296, TAG_SAMPLE_FORMAT = 339
+    TAG_RESOLUTION_UNIT = 296, TAG_SAMPLE_FORMAT = 339, TAG_ICC_PROFILE = 34675
 };
 
 mp_status mp_rgb_image_tiff(const mp_rgb_image *im, uint8_t **out, size_t *len, mp_error *err)
@@ -43,6 +43,8 @@ mp_status mp_rgb_image_tiff(const mp_rgb_image *im, uint8_t **out, size_t *len, 
     mp_tiff_add_short(ifd, TAG_PLANAR_CONFIGURATION, 1);       /* chunky */
     mp_tiff_add_short(ifd, TAG_RESOLUTION_UNIT, 2);            /* inch */
     mp_tiff_add_shorts(ifd, TAG_SAMPLE_FORMAT, unsigned_int, 3);
+    if (im->icc)
+        mp_tiff_add_bytes(ifd, TAG_ICC_PROFILE, TIFF_UNDEFINED, im->icc, (uint32_t)im->icc_size);
     size_t header = 8 + mp_tiff_ifd_size(ifd);
     uint8_t *buf = header > 8 ? malloc(header + payload) : NULL;
     if (!buf) {

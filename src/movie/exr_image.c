@@ -1,5 +1,6 @@
 /* mp_rgb_image_exr: one picture through libavcodec's exr encoder (FFmpeg 4.4 and later), which
- * takes planar float RGB (gbrpf32le) and stores half floats when its "format" option says so. */
+ * takes planar float RGB (gbrpf32le) and stores half floats when its "format" option says so;
+ * then its header gets the colour the encoder cannot state (with_colour). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,7 @@
 #include "movie/av_load.h"
 
 enum { EXR_FORMAT_HALF = 1, EXR_COMPRESSION_ZIP16 = 3 };   /* exr encoder option values */
+enum { EXR_ZIP16_LINES = 16 };                              /* scanlines per ZIP16 chunk */
 
 static mp_status av_failure(int averr, const char *what, mp_error *err)
 {
@@ -19,6 +21,86 @@ static mp_status av_failure(int averr, const char *what, mp_error *err)
     mp_libav.av_strerror(averr, text, sizeof text);
     return mp_error_set(err, averr == AVERROR(ENOMEM) ? MP_ERR_NOMEM : MP_ERR_IO,
                         "OpenEXR: %s: %s", what, text);
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+    for (int k = 0; k < 4; k++)
+        p[k] = (uint8_t)(v >> 8 * k);
+}
+
+/* The encoder's file with its header rewritten: the chromaticities attribute of the gamut
+ * (OpenEXR's way to say the primaries and white), and without the encoder's "gamma 1",
+ * which only a linear curve makes true; a picture a LUT graded keeps neither. The offset
+ * table after the header moves by what the header grew. */
+static mp_status with_colour(const mp_rgb_image *im, const uint8_t *in, size_t len,
+                             uint8_t **out, size_t *out_len, mp_error *err)
+{
+    static const char chroma_head[] = "chromaticities\0chromaticities";
+    const size_t chroma_size = sizeof chroma_head + 4 + 32;
+    uint8_t *o = malloc(len + chroma_size);
+    if (!o)
+        return mp_error_set(err, MP_ERR_NOMEM, "OpenEXR: out of memory");
+    size_t at = 8, n = 8;
+    memcpy(o, in, 8);
+    int keep_gamma = im->tagged && im->curve == MP_CURVE_LINEAR;
+    while (at < len && in[at]) {    /* attributes: name\0 type\0 size value, until a \0 */
+        const uint8_t *name = in + at;
+        size_t name_len = strnlen((const char *)name, len - at);
+        size_t type_at = at + name_len + 1;
+        size_t type_len = type_at < len ? strnlen((const char *)in + type_at, len - type_at) : len;
+        size_t value_at = type_at + type_len + 1 + 4;
+        if (value_at > len || le32(in + value_at - 4) > len - value_at)
+            goto malformed;
+        size_t end = value_at + le32(in + value_at - 4);
+        if (keep_gamma || strcmp((const char *)name, "gamma")) {
+            memcpy(o + n, in + at, end - at);
+            n += end - at;
+        }
+        at = end;
+    }
+    if (at >= len)
+        goto malformed;
+    if (im->tagged) {
+        double xy[4][2];
+        mp_gamut_chromaticities(im->gamut, xy);
+        memcpy(o + n, chroma_head, sizeof chroma_head);
+        put_le32(o + n + sizeof chroma_head, 32);
+        for (int k = 0; k < 8; k++) {
+            float v = (float)xy[k / 2][k % 2];
+            uint32_t bits;
+            memcpy(&bits, &v, 4);
+            put_le32(o + n + sizeof chroma_head + 4 + 4 * k, bits);
+        }
+        n += chroma_size;
+    }
+    o[n++] = 0;
+    at++;
+    /* the offset table: one little-endian 64-bit file offset per chunk */
+    uint64_t chunks = (im->height + EXR_ZIP16_LINES - 1) / EXR_ZIP16_LINES;
+    if (len - at < 8 * chunks)
+        goto malformed;
+    int64_t grew = (int64_t)n - (int64_t)at;
+    for (uint64_t k = 0; k < chunks; k++) {
+        uint64_t off = (uint64_t)le32(in + at + 8 * k) | (uint64_t)le32(in + at + 8 * k + 4) << 32;
+        off = (uint64_t)((int64_t)off + grew);
+        put_le32(o + n + 8 * k, (uint32_t)off);
+        put_le32(o + n + 8 * k + 4, (uint32_t)(off >> 32));
+    }
+    at += 8 * chunks;
+    n += 8 * chunks;
+    memcpy(o + n, in + at, len - at);
+    *out = o;
+    *out_len = n + len - at;
+    return MP_OK;
+malformed:
+    free(o);
+    return mp_error_set(err, MP_ERR_IO, "OpenEXR: the encoder's header is not as expected");
 }
 
 static void fill_planes(const mp_rgb_image *im, AVFrame *f)
@@ -81,12 +163,7 @@ mp_status mp_rgb_image_exr(const mp_rgb_image *im, uint8_t **out, size_t *len, m
         st = av_failure(r, "encoding", err);
         goto done;
     }
-    if (!(*out = malloc((size_t)pkt->size))) {
-        st = mp_error_set(err, MP_ERR_NOMEM, "OpenEXR: out of memory");
-        goto done;
-    }
-    memcpy(*out, pkt->data, (size_t)pkt->size);
-    *len = (size_t)pkt->size;
+    st = with_colour(im, pkt->data, (size_t)pkt->size, out, len, err);
 done:
     mp_libav.av_packet_free(&pkt);
     mp_libav.av_frame_free(&f);

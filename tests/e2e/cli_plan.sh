@@ -66,7 +66,7 @@ bad() {
     [ -s "$tmp/$name.out" ] && fail "$name: a plan was written"
 }
 bad typo "mlvpipe convert: unknown option '--crve'" --to ffv1 -- --crve logc3
-bad value "mlvpipe convert: --curve takes bt709, linear, logc3 or slog3, not 'logc4'" --to ffv1 -- --curve logc4
+bad value "mlvpipe convert: --curve takes bt709, linear, logc3, slog3, acescct, davinci, logc4, vlog, clog3 or srgb, not 'logc5'" --to ffv1 -- --curve logc5
 bad curv-dng "mlvpipe convert: --curve sets the transfer curve of the developed picture" -- --curv logc3
 bad wb-dng "mlvpipe convert: --wb sets the white balance" --engine json -- --wb 5600
 bad to-dng "mlvpipe plan: --to after -- contradicts what the plan writes" -- --to ffv1

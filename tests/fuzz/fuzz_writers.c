@@ -206,8 +206,9 @@ static void fuzz_tiff(const mp_frame *f, uint32_t pad)
         return;
     for (size_t i = 0; i < 3 * n; i++)
         planes[i] = (uint16_t)(f->data[i % ((size_t)f->width * f->height)] * (i / n + 1));
-    mp_rgb_image im = {{planes, planes + n, planes + 2 * n}, stride, f->width, f->height,
-                       pad % 4, 1 + pad % 3};   /* square or not: the resolutions differ */
+    mp_rgb_image im = {.plane = {planes, planes + n, planes + 2 * n}, .stride = stride,
+                       .width = f->width, .height = f->height, .aspect_num = pad % 4,
+                       .aspect_den = 1 + pad % 3};   /* square or not: the resolutions differ */
     uint8_t *out;
     size_t len;
     mp_error err;

@@ -1,15 +1,15 @@
 /* encode/rgb_image: one developed RGB picture (16-bit samples, 65535 = 1.0, in the --gamut and
  * --curve it was developed with) to the bytes of one image file, for the image-sequence sinks
- * "tiff" and "exr" (rgb_sequence.h; the OpenEXR writer is movie/exr_image.h). Neither file
- * carries colour tags: TIFF and OpenEXR have no field for a transfer curve short of an ICC
- * profile or a chromaticities attribute, which we do not write; doc/outputs.md says what the
- * values are. */
+ * "tiff" and "exr" (rgb_sequence.h; the OpenEXR writer is movie/exr_image.h). Unless a LUT
+ * made the colour, each file says it: TIFF in an ICC profile (icc_profile.h), OpenEXR in its
+ * chromaticities attribute (its samples are scene-linear by default); doc/colour.md. */
 #ifndef MP_RGB_IMAGE_H
 #define MP_RGB_IMAGE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/mp_color.h"
 #include "common/mp_status.h"
 
 typedef struct mp_rgb_image {
@@ -18,6 +18,11 @@ typedef struct mp_rgb_image {
     uint32_t width, height;
     uint32_t aspect_num, aspect_den; /* a pixel's width : height as recorded (--no-stretch on
                                       * an anamorphic mode); 0: square */
+    int tagged;                      /* gamut and curve say what the samples are (no LUT) */
+    mp_gamut gamut;
+    mp_curve curve;
+    const uint8_t *icc;              /* TIFF: the ICC profile of gamut and curve; NULL: none */
+    size_t icc_size;
 } mp_rgb_image;
 
 /* Baseline TIFF 6.0, little-endian: 16-bit unsigned RGB, chunky (R G B per pixel),

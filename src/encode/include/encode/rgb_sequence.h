@@ -6,6 +6,7 @@
 
 #include <limits.h>
 
+#include "encode/icc_profile.h"
 #include "encode/rgb_image.h"
 #include "encode/sink.h"
 
@@ -18,6 +19,8 @@ typedef struct mp_rgb_sequence {
     char folder[PATH_MAX];
     uint32_t area[4];                /* top, left, bottom, right */
     uint32_t aspect[2];              /* the pixels' width : height; 0: square */
+    uint8_t icc[MP_ICC_MAX];         /* the ICC profile of p's gamut and curve */
+    size_t icc_size;                 /* 0: none (a LUT made the colour) */
 } mp_rgb_sequence;
 
 /* mp_sink_ops.open: priv is an mp_rgb_sequence; makes the sequence's folder. */

@@ -1,4 +1,4 @@
-#include "color_math.h"
+#include "common/mp_color_math.h"
 
 #include <math.h>
 

@@ -1,9 +1,11 @@
-/* color_math: the 3x3 matrices of development, in double (computed once per clip).
- * Rows multiply column vectors: out = m * in. */
-#ifndef MP_DEVELOP_COLOR_MATH_H
-#define MP_DEVELOP_COLOR_MATH_H
+/* mp_color_math: the 3x3 colour matrices of development and of the colour metadata the sinks
+ * write (ICC profiles), in double. Rows multiply column vectors: out = m * in. */
+#ifndef MP_COLOR_MATH_H
+#define MP_COLOR_MATH_H
 
-#include "develop/develop.h"
+#include <stdint.h>
+
+#include "common/mp_color.h"
 
 typedef struct mat3 {
     double m[3][3];
