@@ -2,10 +2,12 @@
 
 #include <math.h>
 
+/* Not clipped at the top: a curve reaching 1.0 inside a segment would bend the line there
+ * (up to 2 codes off for V-Log); the lookup clips after interpolating. */
 static float code_value(mp_curve c, double x)
 {
     double y = mp_curve_eval(c, x) * 65535.0;
-    return (float)(y < 0 ? 0 : y > 65535.0 ? 65535.0 : y);
+    return (float)(y < 0 ? 0 : y);
 }
 
 void mp_curve_lut_init(curve_lut *lut, mp_curve c)

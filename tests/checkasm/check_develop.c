@@ -157,14 +157,14 @@ int checkasm_develop(mp_cpu_level level, int rounds, int *checked, uint64_t *has
     const develop_dsp *ref = mp_develop_dsp_for(MP_CPU_C), *d = mp_develop_dsp_for(level);
     static develop_buf a, b;
     signal(SIGFPE, unwritten_read);
-    static curve_lut luts[MP_CURVE_SLOG3 + 1];
-    for (int c = 0; c <= MP_CURVE_SLOG3; c++)
+    static curve_lut luts[MP_CURVE_COUNT];
+    for (int c = 0; c < MP_CURVE_COUNT; c++)
         mp_curve_lut_init(&luts[c], (mp_curve)c);
     int failures = 0;
     for (int round = 0; round < rounds && failures < 5; round++) {
         uint32_t w = round < 40 ? 1 + (uint32_t)round : 1 + rnd() % RW;
         develop_grade g = random_grade();
-        const curve_lut *lut = &luts[rnd() % (MP_CURVE_SLOG3 + 1)];
+        const curve_lut *lut = &luts[rnd() % MP_CURVE_COUNT];
         fill(&a, w);
         b = a;
         float in[RW];   /* the raw values, NaN and extremes included, for encode alone */

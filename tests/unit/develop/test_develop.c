@@ -449,6 +449,12 @@ static void curves_hit_published_code_values(void **state)
         {MP_CURVE_SLOG3, 0.18, 420.0 / 1023}, /* Sony: 18 % grey -> 420 (10 bit) */
         {MP_CURVE_SLOG3, 0.0, 95.0 / 1023},
         {MP_CURVE_SLOG3, 0.9, (420 + 261.5 * log10(0.91 / 0.19)) / 1023},
+        {MP_CURVE_ACESCCT, 0.18, 0.4135884},  /* the others' sources: test_colour.c */
+        {MP_CURVE_DAVINCI, 0.18, 0.336043},
+        {MP_CURVE_LOGC4, 0.18, 0.278396},
+        {MP_CURVE_VLOG, 0.18, 433.0 / 1023},
+        {MP_CURVE_CLOG3, 0.18, 0.343389},
+        {MP_CURVE_SRGB, 0.18, 0.461356},
     };
     mp_frame f = {0};
     develop_rgb out = {0};
@@ -472,7 +478,7 @@ static void curves_hit_published_code_values(void **state)
 static void curve_lut_matches_formula(void **state)
 {
     (void)state;
-    for (int c = 0; c <= MP_CURVE_SLOG3; c++) {
+    for (int c = 0; c < MP_CURVE_COUNT; c++) {
         curve_lut lut;
         mp_curve_lut_init(&lut, (mp_curve)c);
         for (int i = -200; i <= 1000; i++) {

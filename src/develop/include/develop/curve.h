@@ -9,7 +9,8 @@
 
 /* The table covers [2^CURVE_LOG2_MIN, 2^CURVE_LOG2_MAX) with CURVE_STEPS_PER_OCTAVE linear
  * segments per octave, indexed straight from the float's exponent and top mantissa bits;
- * below the range every curve is linear, so one segment from 0 covers it exactly. The
+ * below the range every curve is linear (LogC4 within 1e-8), so one segment from 0 covers
+ * it. The
  * interpolation error of the log curves is below 1e-6, far under one 16-bit code. */
 #define CURVE_LOG2_MIN (-16)
 #define CURVE_LOG2_MAX 8
