@@ -1,4 +1,4 @@
-/* mp_lut_load: the .cube text format. Keywords come first, one per line (TITLE "...",
+/* mp_lut_parse: the .cube text format. Keywords come first, one per line (TITLE "...",
  * LUT_1D_SIZE N, LUT_3D_SIZE N, DOMAIN_MIN r g b, DOMAIN_MAX r g b, LUT_1D_INPUT_RANGE lo hi,
  * LUT_3D_INPUT_RANGE lo hi), then the rows of three numbers: the 1D table's first when both
  * sizes are given (Resolve's shaper), then the 3D table's. '#' starts a comment; blank lines
@@ -8,7 +8,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,22 +142,27 @@ static mp_status finish(cube_reader *r, mp_error *err)
     return MP_OK;
 }
 
-mp_status mp_lut_load(const char *path, mp_lut *lut, mp_error *err)
+mp_status mp_lut_parse(const char *name, const char *text, size_t len, mp_lut *lut,
+                       mp_error *err)
 {
     *lut = (mp_lut){0};
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return mp_error_set(err, MP_ERR_IO, "%s: %s", path, strerror(errno));
-    cube_reader r = {.path = path, .lut = lut};
-    char *text = NULL;
-    size_t cap = 0;
+    cube_reader r = {.path = name, .lut = lut};
+    char line[1024];
     mp_status st = MP_OK;
-    while (st == MP_OK && getline(&text, &cap, f) >= 0) {
+    for (size_t at = 0; st == MP_OK && at < len;) {
+        const char *nl = memchr(text + at, '\n', len - at);
+        size_t n = (nl ? (size_t)(nl - text) : len) - at;
         r.line++;
-        char *s = text;
-        s[strcspn(s, "#\r\n")] = 0;
-        s += strspn(s, " \t");
-        size_t n = strlen(s);
+        if (n >= sizeof line) {
+            st = bad(&r, err, "a line longer than 1023 bytes", NULL);
+            break;
+        }
+        memcpy(line, text + at, n);
+        line[n] = 0;
+        at += n + 1;
+        char *s = line + strspn(line, " \t");
+        s[strcspn(s, "#\r")] = 0;
+        n = strlen(s);
         while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
             s[--n] = 0;
         if (!n)
@@ -168,10 +172,6 @@ mp_status mp_lut_load(const char *path, mp_lut *lut, mp_error *err)
         else
             st = row(&r, s, err);
     }
-    if (st == MP_OK && ferror(f))
-        st = mp_error_set(err, MP_ERR_IO, "%s: %s", path, strerror(errno));
-    free(text);
-    fclose(f);
     if (st == MP_OK)
         st = finish(&r, err);
     if (st != MP_OK)

@@ -380,7 +380,7 @@ static mp_status open_output(job *j, const mlv_clip_info *info, uint32_t selecte
         p->gamut = j->develop.gamut;
         p->curve = j->develop.curve;
         const char *lut = o->settings ? o->settings->lut : NULL;
-        if (lut && (st = mp_lut_load(lut, &j->lut, err)) != MP_OK)
+        if (lut && (st = mp_job_lut_load(lut, &j->lut, err)) != MP_OK)
             return st;
         p->graded = lut != NULL;
         p->threads = o->threads ? o->threads : mp_pool_cpu_count();

@@ -99,6 +99,9 @@ int mp_job_writes_wav(const job *j, uint32_t selected);
 /* Dark frame, borrowed defects, levels (sidecar, levels cache in o->cache_dir, or the
  * pre-pass), frame cache, and the DNG storage in the params (mp_job_index filled the rest). */
 mp_status mp_job_analyse(job *j, mp_error *err);
+/* --lut FILE: its text through mp_lut_parse (MP_ERR_IO when unreadable). */
+mp_status mp_job_lut_load(const char *path, mp_lut *lut, mp_error *err);
+
 /* Releases what index and analyse made (not the clip, the sink or the develop state). */
 void mp_job_free(job *j);
 

@@ -12,22 +12,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "develop/lut.h"
 
-static char path[64];
+/* The last cube made, as a file's text. */
+static char *cube_text;
 
-/* text into a fresh file; path names it */
 static void cube_file(const char *text)
 {
-    strcpy(path, "/tmp/mlvpipe_test_lut_XXXXXX");
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    assert_true(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
-    close(fd);
+    free(cube_text);
+    cube_text = strdup(text);
+    assert_non_null(cube_text);
+}
+
+static mp_status load(mp_lut *lut, mp_error *err)
+{
+    return mp_lut_parse("look.cube", cube_text, strlen(cube_text), lut, err);
 }
 
 /* A 3D cube of `size` points per axis from f, red fastest. */
@@ -46,8 +48,8 @@ static void cube_3d(int size, const char *head, void (*f)(const double in[3], do
                 n += (size_t)snprintf(text + n, cap - n, "%.9f %.9f %.9f\n", out[0], out[1],
                                       out[2]);
             }
-    cube_file(text);
-    free(text);
+    free(cube_text);
+    cube_text = text;
 }
 
 /* One pixel through the LUT, as 16-bit codes. */
@@ -83,8 +85,7 @@ static void lookups(void **state)
     mp_lut lut;
     mp_error err;
     cube_3d(9, "# an affine map\r\nTITLE \"affine # not a comment\"\r\n", affine);
-    assert_int_equal(mp_lut_load(path, &lut, &err), MP_OK);
-    unlink(path);
+    assert_int_equal(load(&lut, &err), MP_OK);
     assert_int_equal(lut.size3d, 9);
     for (int k = 0; k < 200; k++) {
         double in[3] = {fmod(k * 0.1373, 1), fmod(k * 0.0719 + 0.3, 1), fmod(k * 0.291, 1)};
@@ -97,8 +98,7 @@ static void lookups(void **state)
     mp_lut_free(&lut);
 
     cube_3d(5, "", off_diagonal_noise);
-    assert_int_equal(mp_lut_load(path, &lut, &err), MP_OK);
-    unlink(path);
+    assert_int_equal(load(&lut, &err), MP_OK);
     for (int k = 0; k <= 100; k++) {
         double in[3] = {k / 100.0, k / 100.0, k / 100.0}, got[3];
         pixel(&lut, in, got);
@@ -116,8 +116,7 @@ static void lookups(void **state)
     /* 1D: linear between entries; DOMAIN_MAX 2 takes the input at half its value */
     cube_file("LUT_1D_SIZE 3\nDOMAIN_MIN 0 0 0\nDOMAIN_MAX 2 2 2\n"
               "0 1 0.5\n0.5 0.5 0.5\n1 0 0.5\n");
-    assert_int_equal(mp_lut_load(path, &lut, &err), MP_OK);
-    unlink(path);
+    assert_int_equal(load(&lut, &err), MP_OK);
     const double quarter[3] = {0.25, 0.25, 0.25};
     pixel(&lut, quarter, got);     /* 0.25 of [0, 2]: an eighth of the way, 1/4 of a cell */
     assert_true(fabs(got[0] - 0.125) < 1.0 / 65535);
@@ -129,8 +128,7 @@ static void lookups(void **state)
     cube_file("LUT_1D_SIZE 3\nLUT_3D_SIZE 2\nLUT_1D_INPUT_RANGE 0 1\nLUT_3D_INPUT_RANGE 0 1\n"
               "0 0 0\n0.25 0.25 0.25\n1 1 1.5\n"
               "0 0 0\n1 0 0\n0 1 0\n1 1 0\n0 0 1\n1 0 1\n0 1 1\n1 1 1\n");
-    assert_int_equal(mp_lut_load(path, &lut, &err), MP_OK);
-    unlink(path);
+    assert_int_equal(load(&lut, &err), MP_OK);
     const double half[3] = {0.5, 0.75, 1.0};
     pixel(&lut, half, got);
     assert_true(fabs(got[0] - 0.25) < 2.0 / 65535);   /* 0.5 is 32768 / 65535: the 1D */
@@ -168,17 +166,28 @@ static void malformed_cubes_name_their_line(void **state)
         cube_file(cases[i].text);
         mp_lut lut = {.size1d = 7};
         mp_error err;
-        assert_int_equal(mp_lut_load(path, &lut, &err), MP_ERR_FORMAT);
-        if (!strstr(err.msg, cases[i].says) || strncmp(err.msg, path, strlen(path)))
+        assert_int_equal(load(&lut, &err), MP_ERR_FORMAT);
+        if (!strstr(err.msg, cases[i].says) || strncmp(err.msg, "look.cube", 9))
             fail_msg("case %zu: '%s' does not say '%s'", i, err.msg, cases[i].says);
         assert_null(lut.table1d);   /* nothing kept of a refused file */
         assert_null(lut.table3d);
-        unlink(path);
     }
+    /* no newline at the end, and a line too long to be a row */
     mp_lut lut;
     mp_error err;
-    assert_int_equal(mp_lut_load("/nonexistent/x.cube", &lut, &err), MP_ERR_IO);
-    assert_non_null(strstr(err.msg, "/nonexistent/x.cube: "));
+    cube_file("LUT_1D_SIZE 2\n0 0 0\n1 1 1");
+    assert_int_equal(load(&lut, &err), MP_OK);
+    mp_lut_free(&lut);
+    char *longline = calloc(1, 2048);
+    assert_non_null(longline);
+    memcpy(longline, "LUT_1D_SIZE 2\n", 14);
+    memset(longline + 14, '1', 1500);
+    cube_file(longline);
+    free(longline);
+    assert_int_equal(load(&lut, &err), MP_ERR_FORMAT);
+    assert_string_equal(err.msg, "look.cube:2: a line longer than 1023 bytes");
+    free(cube_text);
+    cube_text = NULL;
 }
 
 int main(void)

@@ -26,9 +26,10 @@ typedef struct mp_lut {
     float *table3d;                /* size3d^3 x RGB, red fastest */
 } mp_lut;
 
-/* Reads FILE; a malformed one fails with MP_ERR_FORMAT and one line "FILE:LINE: problem"
- * (MP_ERR_IO when it cannot be read). */
-mp_status mp_lut_load(const char *path, mp_lut *lut, mp_error *err);
+/* Reads the text of a .cube file (len bytes; `name` names it in messages); a malformed one
+ * fails with MP_ERR_FORMAT and one line "NAME:LINE: problem". */
+mp_status mp_lut_parse(const char *name, const char *text, size_t len, mp_lut *lut,
+                       mp_error *err);
 void mp_lut_free(mp_lut *lut);
 
 /* Applies the LUT to n pixels of three planes R, G, B in place. */
