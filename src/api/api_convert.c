@@ -240,6 +240,8 @@ static mlvpipe_status convert_settings_in(mlvpipe_convert_settings *s,
     mlvpipe_default_convert_settings_sized(s, sizeof *s);
     mlvpipe_status st = mp_api_settings_in(s, sizeof *s, given, size, CONVERT_4_0, "convert",
                                            err);
+    if (st == MLVPIPE_OK)   /* the padding before lut is reserved room too (API 4.4) */
+        st = mp_api_reserved_zero(&s->reserved_align, 1, "convert", err);
     return st == MLVPIPE_OK ? mp_api_reserved_zero(RESERVED(*s), "convert", err) : st;
 }
 
