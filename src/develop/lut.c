@@ -27,38 +27,37 @@ static void apply_1d(const mp_lut *lut, float rgb[3])
     }
 }
 
+/* Swaps axis a and b of the fractions and their strides. */
+static inline void swap_axes(float f[3], size_t step[3], int a, int b)
+{
+    float t = f[a];
+    f[a] = f[b];
+    f[b] = t;
+    size_t u = step[a];
+    step[a] = step[b];
+    step[b] = u;
+}
+
 static void apply_3d(const mp_lut *lut, float rgb[3])
 {
     const uint32_t n = lut->size3d;
-    float fr, fg, fb;
-    uint32_t r = locate(rgb[0], lut->domain3d[0][0], lut->domain3d[1][0], n, &fr);
-    uint32_t g = locate(rgb[1], lut->domain3d[0][1], lut->domain3d[1][1], n, &fg);
-    uint32_t b = locate(rgb[2], lut->domain3d[0][2], lut->domain3d[1][2], n, &fb);
-    const size_t sr = 3, sg = 3 * (size_t)n, sb = 3 * (size_t)n * n;
-    const float *p000 = lut->table3d + r * sr + g * sg + b * sb;
-    const float *p111 = p000 + sr + sg + sb;
-    /* the walk from corner 000 to 111 steps first along the largest fraction's axis */
-    const float *p1, *p2;
-    float w1, w2, w3; /* weights: p000 (1 - w1), p1 (w1 - w2), p2 (w2 - w3), p111 w3 */
-    if (fr >= fg) {
-        if (fg >= fb) {
-            p1 = p000 + sr, p2 = p000 + sr + sg, w1 = fr, w2 = fg, w3 = fb;
-        } else if (fr >= fb) {
-            p1 = p000 + sr, p2 = p000 + sr + sb, w1 = fr, w2 = fb, w3 = fg;
-        } else {
-            p1 = p000 + sb, p2 = p000 + sr + sb, w1 = fb, w2 = fr, w3 = fg;
-        }
-    } else {
-        if (fb >= fg) {
-            p1 = p000 + sb, p2 = p000 + sg + sb, w1 = fb, w2 = fg, w3 = fr;
-        } else if (fb >= fr) {
-            p1 = p000 + sg, p2 = p000 + sg + sb, w1 = fg, w2 = fb, w3 = fr;
-        } else {
-            p1 = p000 + sg, p2 = p000 + sr + sg, w1 = fg, w2 = fr, w3 = fb;
-        }
-    }
+    float f[3];
+    size_t step[3] = {3, 3 * (size_t)n, 3 * (size_t)n * n}, at = 0;
     for (int c = 0; c < 3; c++)
-        rgb[c] = (1 - w1) * p000[c] + (w1 - w2) * p1[c] + (w2 - w3) * p2[c] + w3 * p111[c];
+        at += locate(rgb[c], lut->domain3d[0][c], lut->domain3d[1][c], n, &f[c]) * step[c];
+    /* the walk from corner 000 to 111 steps along the axes by falling fraction (ties give
+     * a zero weight, so their order does not matter) */
+    if (f[0] < f[1])
+        swap_axes(f, step, 0, 1);
+    if (f[1] < f[2])
+        swap_axes(f, step, 1, 2);
+    if (f[0] < f[1])
+        swap_axes(f, step, 0, 1);
+    const float *p0 = lut->table3d + at, *p1 = p0 + step[0], *p2 = p1 + step[1],
+                *p3 = p2 + step[2];
+    for (int c = 0; c < 3; c++)
+        rgb[c] = (1 - f[0]) * p0[c] + (f[0] - f[1]) * p1[c] + (f[1] - f[2]) * p2[c] +
+                 f[2] * p3[c];
 }
 
 static inline uint16_t to_code(float v)
