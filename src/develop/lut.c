@@ -5,24 +5,34 @@
 
 #include <stdlib.h>
 
-/* v in [0, 1] into the table's index space: a cell index below size - 1 and the fraction. */
-static inline uint32_t locate(float v, float lo, float hi, uint32_t size, float *frac)
+/* How one channel's value finds its place in a table: x = (v - lo) * scale, in [0, top]. */
+typedef struct lut_axis {
+    float lo, scale, top;
+} lut_axis;
+
+static void axes_of(const float domain[2][3], uint32_t size, lut_axis axis[3])
 {
-    float t = (v - lo) / (hi - lo);
-    t = t > 0 ? (t < 1 ? t : 1) : 0;
-    float x = t * (float)(size - 1);
+    for (int c = 0; c < 3; c++)
+        axis[c] = (lut_axis){domain[0][c], (float)(size - 1) / (domain[1][c] - domain[0][c]),
+                             (float)(size - 1)};
+}
+
+/* The cell of v (an index below size - 1) and the fraction into it. */
+static inline uint32_t locate(const lut_axis *a, float v, float *frac)
+{
+    float x = (v - a->lo) * a->scale;
+    x = x > 0 ? (x < a->top ? x : a->top) : 0;
     uint32_t i = (uint32_t)x;
-    i = i < size - 1 ? i : size - 2;
+    i = (float)i < a->top ? i : i - 1;
     *frac = x - (float)i;
     return i;
 }
 
-static void apply_1d(const mp_lut *lut, float rgb[3])
+static void apply_1d(const mp_lut *lut, const lut_axis axis[3], float rgb[3])
 {
     for (int c = 0; c < 3; c++) {
         float f;
-        uint32_t i = locate(rgb[c], lut->domain1d[0][c], lut->domain1d[1][c], lut->size1d, &f);
-        const float *t = lut->table1d + 3 * i + c;
+        const float *t = lut->table1d + 3 * locate(&axis[c], rgb[c], &f) + c;
         rgb[c] = t[0] + (t[3] - t[0]) * f;
     }
 }
@@ -38,13 +48,13 @@ static inline void swap_axes(float f[3], size_t step[3], int a, int b)
     step[b] = u;
 }
 
-static void apply_3d(const mp_lut *lut, float rgb[3])
+static void apply_3d(const mp_lut *lut, const lut_axis axis[3], float rgb[3])
 {
-    const uint32_t n = lut->size3d;
+    const size_t n = lut->size3d;
     float f[3];
-    size_t step[3] = {3, 3 * (size_t)n, 3 * (size_t)n * n}, at = 0;
+    size_t step[3] = {3, 3 * n, 3 * n * n}, at = 0;
     for (int c = 0; c < 3; c++)
-        at += locate(rgb[c], lut->domain3d[0][c], lut->domain3d[1][c], n, &f[c]) * step[c];
+        at += locate(&axis[c], rgb[c], &f[c]) * step[c];
     /* the walk from corner 000 to 111 steps along the axes by falling fraction (ties give
      * a zero weight, so their order does not matter) */
     if (f[0] < f[1])
@@ -68,14 +78,17 @@ static inline uint16_t to_code(float v)
 
 void mp_lut_apply(const mp_lut *lut, uint16_t *const plane[3], size_t n)
 {
+    lut_axis axis1d[3], axis3d[3];
+    axes_of(lut->domain1d, lut->size1d, axis1d);
+    axes_of(lut->domain3d, lut->size3d, axis3d);
     for (size_t i = 0; i < n; i++) {
         float rgb[3];
         for (int c = 0; c < 3; c++)
             rgb[c] = (float)plane[c][i] * (1.0f / 65535.0f);
         if (lut->size1d)
-            apply_1d(lut, rgb);
+            apply_1d(lut, axis1d, rgb);
         if (lut->size3d)
-            apply_3d(lut, rgb);
+            apply_3d(lut, axis3d, rgb);
         for (int c = 0; c < 3; c++)
             plane[c][i] = to_code(rgb[c]);
     }
