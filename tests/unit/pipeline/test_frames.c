@@ -190,6 +190,9 @@ static void refusals(void **state)
     o.settings = &s;
     assert_int_equal(mp_frames_open(&f, &o, NULL, &err), MP_ERR_ARG);
     assert_non_null(strstr(err.msg, "--denoise"));
+    s = (mlvpipe_convert_settings){.lut = "look.cube"};   /* a LUT grades developed pictures */
+    assert_int_equal(mp_frames_open(&f, &o, NULL, &err), MP_ERR_ARG);
+    assert_non_null(strstr(err.msg, "--lut grades developed pictures: dng"));
 }
 
 int main(void)
