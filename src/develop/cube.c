@@ -33,7 +33,8 @@ static int numbers(const char *s, float *v, int n)
         char *end;
         errno = 0;
         double d = strtod(s, &end);
-        if (end == s || errno == ERANGE || !isfinite(d) || (*end && !strchr(" \t", *end)))
+        if (end == s || errno == ERANGE || !(fabs(d) < 1e30) ||   /* no NaN, inf, huge */
+            (*end && !strchr(" \t", *end)))
             return 0;
         v[i] = (float)d;
         s = end;

@@ -6,7 +6,8 @@
 #   the LUT leaves the movie's primaries and curve unspecified; threads change nothing.
 #   OpenEXR: the default is scene-linear (the same bytes as --curve linear), its header holds
 #   the gamut's chromaticities (exrheader) and "gamma 1" only when linear.
-#   TIFF: exiftool reads the ICC profile (description, white, matrix columns of AWG4).
+#   TIFF: exiftool reads the ICC profile (description, white, matrix columns of AWG4), and
+#   Little CMS converts through it as the pixels mean.
 #   Movies: ffprobe reads color_primaries/color_trc of each tagged curve and gamut.
 #   Pipes: NUT on stdout keeps the PCM track; FFV1 on stdout (Matroska) keeps the tags.
 # usage: colour.sh MLVPIPE MLVSYNTH
@@ -138,6 +139,46 @@ grep -q "MediaWhitePoint *: 0.95045 1 1.08905" <<<"$icc" || fail "TIFF ICC white
 grep -q "RedMatrixColumn *: 0.74442 0.27293 -0.00269" <<<"$icc" || fail "TIFF ICC red: $icc"
 [ -z "$(exiftool -s3 -ProfileDescription id/C/C_000000.tiff)" ] ||
     fail "a TIFF graded by a LUT carries a profile"
+# Little CMS (a colour engine, present wherever LibRaw is) takes the profiles: Rec.709 with
+# the sRGB curve is sRGB, so colours come out as they went in; linear Rec.2020 grey 0.5 is
+# sRGB 0.7354
+run tiff-srgb 0 convert C.MLV --to tiff -o srgb --no-audio --gamut rec709 --curve srgb
+run tiff-2020 0 convert C.MLV --to tiff -o r2020 --no-audio --gamut rec2020 --curve linear
+exiftool -b -ICC_Profile srgb/C/C_000000.tiff >srgb.icc
+exiftool -b -ICC_Profile r2020/C/C_000000.tiff >r2020.icc
+python3 - <<'PY'
+import ctypes, ctypes.util, sys
+name = ctypes.util.find_library("lcms2")
+if not name:
+    print("skip: liblcms2 not found, the profiles not checked by Little CMS")
+    sys.exit(0)
+L = ctypes.CDLL(name)
+L.cmsOpenProfileFromMem.restype = L.cmsCreate_sRGBProfile.restype = ctypes.c_void_p
+L.cmsCreateTransform.restype = ctypes.c_void_p
+L.cmsOpenProfileFromMem.argtypes = [ctypes.c_char_p, ctypes.c_uint32]
+L.cmsCreateTransform.argtypes = [ctypes.c_void_p, ctypes.c_uint32, ctypes.c_void_p,
+                                 ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint32]
+L.cmsDoTransform.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint32]
+RGB_DBL = (1 << 22) | (4 << 16) | (3 << 3)   # TYPE_RGB_DBL
+srgb = L.cmsCreate_sRGBProfile()
+def to_srgb(path, rgb):
+    data = open(path, "rb").read()
+    p = L.cmsOpenProfileFromMem(data, len(data))
+    if not p:
+        sys.exit("Little CMS refused " + path)
+    t = L.cmsCreateTransform(p, RGB_DBL, srgb, RGB_DBL, 1, 0)   # relative colorimetric
+    i, o = (ctypes.c_double * 3)(*rgb), (ctypes.c_double * 3)()
+    L.cmsDoTransform(t, i, o, 1)
+    return list(o)
+bad = 0
+for rgb in ((0.5, 0.5, 0.5), (0.9, 0.1, 0.1), (0.2, 0.4, 0.6)):
+    got = to_srgb("srgb.icc", rgb)
+    bad += max(abs(a - b) for a, b in zip(got, rgb)) > 2e-3
+got = to_srgb("r2020.icc", (0.5, 0.5, 0.5))
+bad += max(abs(a - 0.7354) for a in got) > 2e-3
+sys.exit(bad)
+PY
+[ $? -eq 0 ] || fail "Little CMS: the profiles do not say what the pixels are"
 
 # movies: the tags of every curve and gamut libavutil can name
 while read -r gamut curve want; do

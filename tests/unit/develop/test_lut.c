@@ -148,6 +148,7 @@ static void malformed_cubes_name_their_line(void **state)
         {"LUT_3D_SIZE 2\n0 0 0 0\n", ":2: a table row needs three numbers"},
         {"LUT_3D_SIZE 2\n0 0\n", ":2: a table row needs three numbers"},
         {"LUT_3D_SIZE 2\n0 0 1e999\n", ":2: a table row needs three numbers"},
+        {"LUT_3D_SIZE 2\n0 0 1e35\n", ":2: a table row needs three numbers"},   /* no float */
         {"0 0 0\n", ":1: a table row before LUT_1D_SIZE or LUT_3D_SIZE"},
         {"LUT_1D_SIZE 2\n0 0 0\n1 1 1\n1 1 1\n", ":4: more rows than the sizes say"},
         {"LUT_1D_SIZE 2\n0 0 0\nTITLE \"late\"\n", ":3: a keyword after the table rows"},
