@@ -8,7 +8,8 @@
 #   the gamut's chromaticities (exrheader) and "gamma 1" only when linear.
 #   TIFF: exiftool reads the ICC profile (description, white, matrix columns of AWG4), and
 #   Little CMS converts through it as the pixels mean.
-#   Movies: ffprobe reads color_primaries/color_trc of each tagged curve and gamut.
+#   Movies: ffprobe reads color_primaries/color_trc of each tagged curve and gamut, and
+#   ProRes the colorspace (matrix) its encoder used.
 #   Pipes: NUT on stdout keeps the PCM track; FFV1 on stdout (Matroska) keeps the tags.
 # usage: colour.sh MLVPIPE MLVSYNTH
 set -u
@@ -194,6 +195,13 @@ rec2020 logc3 bt2020/unknown
 awg4 logc4 unknown/unknown
 aces linear unknown/linear
 LIST
+
+# Y'CbCr movies also state the matrix their encoder used (BT.2020 non-constant for rec2020)
+run prores 0 convert C.MLV --to prores422proxy -o r2020.mov --no-audio --gamut rec2020 \
+    --curve srgb
+csp=$(ffprobe -v error -select_streams v -show_entries stream=color_space -of csv=p=0 r2020.mov)
+[ "$(tags r2020.mov)/$csp" = "bt2020/iec61966-2-1/bt2020nc" ] ||
+    fail "ProRes rec2020 srgb tagged $(tags r2020.mov)/$csp"
 
 # pipes: NUT keeps the PCM, FFV1 (Matroska) the colour tags
 "$mlvpipe" convert C.MLV --to nut -o - 2>nut.err | ffprobe -v error -show_entries \
