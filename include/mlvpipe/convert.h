@@ -117,9 +117,15 @@ typedef struct mlvpipe_convert_settings {
     float denoise;                /* (API 4.2) dual ISO: 0 off (default: no smoothing); a
                                    * strength up to 8, the cross-field non-local mean that
                                    * trades shadow detail for noise (README "--denoise") */
+    /* (API 4.4) developed outputs resized (Lanczos-3 on the developed samples,
+     * doc/outputs.md 10): scale > 0 (1/64..4) multiplies the square-pixel size, else
+     * size_width x size_height is the box it is fitted into, its aspect kept; sides rounded
+     * to even numbers. All zero: full size. Not both. */
+    float scale;
+    uint32_t size_width, size_height;
     /* (API 4.2) zero: room for the members of later minor versions, which take it from the
      * front so that the struct keeps its size (version.h) */
-    int reserved[15];
+    int reserved[12];
 } mlvpipe_convert_settings;
 
 /* Fills s with the defaults. The header passes the size of *s as it lays the struct out
