@@ -64,7 +64,8 @@ typedef struct mlvpipe_convert_settings {
     const char *format;           /* "dng" (default), "tiff", "exr", "prores422hq",
                                    * "prores4444", "prores422", "prores422lt",
                                    * "prores422proxy", "dnxhrhq", "dnxhrhqx", "dnxhr444",
-                                   * "ffv1", "nut", "rawvideo", "md5" or "null" (the README's
+                                   * "h264", "h265", "ffv1", "nut", "rawvideo", "md5" or
+                                   * "null" (the README's
                                    * --to) */
     const char *frames;           /* absolute frame numbers, e.g. "100-199" (see the README's
                                    * --frames); NULL: the whole clip */

@@ -2,7 +2,7 @@
 # Command-line messages and outputs named by their extension (issue #12 items 1 and 6):
 # without --to the container follows -o's extension (.mov ProRes 422 HQ, .mkv FFV1, .nut NUT,
 # checked by ffprobe; others stay DNG folders); an extension that contradicts --to, or one
-# mlvpipe does not write (.mp4), is a usage error naming both; -o - with MOV and -o FOLDER for
+# mlvpipe does not write (.m4v), is a usage error naming both; -o - with MOV and -o FOLDER for
 # a movie are usage errors before any encoding; a missing option value is not an "unknown
 # option"; -v/-q work after the command; an existing output names --overwrite and
 # --skip-existing; -q still shows the warnings an error points to; info's errors look like
@@ -42,9 +42,11 @@ run bad-mov 2 convert "$in" -o "$tmp/x.mov" --to ffv1
 grep -q "names a MOV file (.mov), but --to ffv1 writes Matroska" "$tmp/bad-mov.err" || fail "ffv1 .mov message"
 run bad-dng 2 convert "$in" -o "$tmp/x.mov" --to dng
 grep -q "but --to dng writes a CinemaDNG sequence (a folder of .dng files)" "$tmp/bad-dng.err" || fail "dng .mov message"
-run bad-mp4 2 convert "$in" -o "$tmp/x.mp4"
-run bad-mp4b 2 convert "$in" -o "$tmp/x.mp4" --to prores422hq
-grep -q "does not write MP4 (.mp4)" "$tmp/bad-mp4b.err" || fail "mp4 message: $(head -1 "$tmp/bad-mp4b.err")"
+run bad-m4v 2 convert "$in" -o "$tmp/x.m4v"
+grep -q "does not write MP4 (.m4v)" "$tmp/bad-m4v.err" || fail "m4v message: $(head -1 "$tmp/bad-m4v.err")"
+run bad-mp4 2 convert "$in" -o "$tmp/x.mp4" --to prores422hq
+grep -q "names a MP4 file (.mp4), but --to prores422hq writes MOV" "$tmp/bad-mp4.err" ||
+    fail "mp4 message: $(head -1 "$tmp/bad-mp4.err")"
 [ -z "$(ls "$tmp" | grep '^x\.')" ] || fail "a refused command wrote $(ls "$tmp" | grep '^x\.')"
 
 # 6. Messages.
