@@ -540,7 +540,8 @@ const cli_option cli_options[] = {
      .kind = CLI_PARSE, .at = offsetof(cli_plan_args, p), .parse = add_sbatch_work},
     {.commands = CLI_PLAN, .name = "mem", .arg = "SIZE",
      .section = "Slurm",
-     .help = "#SBATCH --mem=SIZE for analyze and convert (e.g. 4G)",
+     .help = "#SBATCH --mem=SIZE for analyze and convert (e.g. 4G; default:\n"
+             "from measured peaks at the clip's frame size and --threads)",
      .kind = CLI_PARSE, .at = offsetof(cli_plan_args, p.mem), .parse = parse_mem,
      .takes = "takes a size in Slurm's form: a number with an optional K, M, G or T (e.g. 4G)"},
     {.commands = CLI_PLAN, .name = "throttle", .arg = "N",
