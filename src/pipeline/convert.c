@@ -551,7 +551,7 @@ static mp_status convert_clip(job *j, mp_convert_result *res, mp_error *err)
     if ((st = open_output(j, info, selected, err)) != MP_OK)
         return st;
 
-    mp_progress_begin(&j->progress, selected, mp_progress_now());
+    mp_progress_frames_begin(&j->progress, selected, mp_progress_now());
     st = run_frames(j, selected, res, err);
     cache_summary(j, res);
     if (st == MP_OK) {
