@@ -776,6 +776,15 @@ mp_status mp_av_encode_rgb(mp_av_encoder *e, const uint16_t *const planes[3], si
     return MP_OK;
 }
 
+/* Frame `frame` is in the movie: counted, and the audio muxed up to its end. */
+static mp_status frame_done(mp_av_sink *s, uint64_t frame, mp_error *err)
+{
+    s->frames++;
+    if (s->audio_stream)
+        return mp_av_audio_emit(&s->audio, frame + 1, s->audio_ended, emit_audio_packet, s, err);
+    return MP_OK;
+}
+
 static mp_status check_next(const mp_av_sink *s, uint64_t frame, mp_error *err)
 {
     uint64_t expected = s->p.first_frame + s->frames;
@@ -798,12 +807,7 @@ mp_status mp_av_sink_write_packet(mp_av_sink *s, const AVPacket *pkt, uint64_t f
     s->pkt->pts = s->pkt->dts = (int64_t)frame;
     s->pkt->flags |= AV_PKT_FLAG_KEY;
     st = write_packet(s, s->video, s->enc->ctx->time_base, err);
-    if (st != MP_OK)
-        return st;
-    s->frames++;
-    if (s->audio_stream)
-        return mp_av_audio_emit(&s->audio, frame + 1, s->audio_ended, emit_audio_packet, s, err);
-    return MP_OK;
+    return st == MP_OK ? frame_done(s, frame, err) : st;
 }
 
 /* Review kinds: the packets the encoder has ready, muxed with its own pts and dts. */
@@ -831,12 +835,7 @@ static mp_status send_review_frame(mp_av_sink *s, uint64_t frame, mp_error *err)
     if (r < 0)
         return mp_av_fail(s, r, s->encoder, err);
     mp_status st = drain_video(s, err);
-    if (st != MP_OK)
-        return st;
-    s->frames++;
-    if (s->audio_stream)
-        return mp_av_audio_emit(&s->audio, frame + 1, s->audio_ended, emit_audio_packet, s, err);
-    return MP_OK;
+    return st == MP_OK ? frame_done(s, frame, err) : st;
 }
 
 int mp_av_sink_predicts(const mp_av_sink *s)
