@@ -219,8 +219,9 @@ static mp_status check_params(const mp_av_sink_params *p, const char *path, mp_e
     if (p->threads < 0 || p->threads > 256)
         return mp_error_set(err, MP_ERR_ARG, "%s: %d encoder threads", path, p->threads);
     if (k->needs_seek && strcmp(path, "-") == 0)
-        return mp_error_set(err, MP_ERR_ARG, "stdout: %s goes into MOV, which cannot be "
-                            "streamed; use nut, rawvideo or ffv1 for a pipe", k->name);
+        return mp_error_set(err, MP_ERR_ARG, "stdout: %s goes into %s, which cannot be "
+                            "streamed; use nut, rawvideo or ffv1 for a pipe", k->name,
+                            strcmp(k->muxer, "mp4") ? "MOV" : "MP4");
     if (p->audio.present && !k->takes_audio)
         return mp_error_set(err, MP_ERR_ARG, "%s: %s output carries no audio", path, k->name);
     if (p->audio.present)
