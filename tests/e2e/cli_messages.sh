@@ -97,6 +97,11 @@ run exists-mov-q 2 convert "$in" -o "$tmp/a.mov"
 usage_shape exists-mov-q
 run exists-folder 2 convert "$in" -o "$tmp/folder" --to prores422hq
 usage_shape exists-folder
+mkdir -p "$tmp/named.mov"   # a folder where the file should go: in the way, not a target
+run folder-named 2 convert "$in" -o "$tmp/named.mov"
+grep -q "named.mov is a folder; --to prores422hq writes one file" "$tmp/folder-named.err" ||
+    fail "folder named like the movie: $(head -1 "$tmp/folder-named.err")"
+[ -z "$(ls "$tmp/named.mov")" ] || fail "wrote into a folder named like the movie"
 run past-end 2 convert "$in" -o "$tmp/pe" --frames 900-
 usage_shape past-end
 # info's errors in the common style.

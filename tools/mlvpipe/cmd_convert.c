@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "cli.h"
@@ -54,9 +55,9 @@ static void usage(FILE *out)
 static char *batch_output(const mlvpipe_convert_settings *o, const char *folder,
                           const char *clip);
 
-/* A single-file format into an existing folder goes to FOLDER/CLIP.EXT, as in a batch; an
- * existing file is refused before any work unless --overwrite (the format table refuses
- * what cannot go to stdout). */
+/* A single-file format into an existing folder goes to FOLDER/CLIP.EXT, as in a batch (a
+ * folder named like the file, X.mov, is in the way instead); an existing file is refused
+ * before any work unless --overwrite (the format table refuses what cannot go to stdout). */
 static int check_output(const char *command, mlvpipe_convert_settings *o)
 {
     static char *in_folder;     /* the process's one output name, kept until exit */
@@ -66,6 +67,10 @@ static int check_output(const char *command, mlvpipe_convert_settings *o)
     if (!ext || !strcmp(o->output, "-"))
         return EXIT_OK;
     if (!stat(o->output, &sb) && S_ISDIR(sb.st_mode)) {
+        const char *dot = strrchr(o->output, '.');
+        if (dot && !strchr(dot, '/') && !strcasecmp(dot + 1, ext))   /* meant the file */
+            return cli_usage_error(command, "-o %s is a folder; --to %s writes one file",
+                                   o->output, o->format);
         free(in_folder);
         if (!(in_folder = batch_output(o, o->output, o->input))) {
             cli_log(MLVPIPE_LOG_ERROR, "out of memory");
