@@ -72,7 +72,8 @@ typedef struct mlvpipe_convert_settings {
     const char *format;           /* "dng" (default), "tiff", "exr", "prores422hq",
                                    * "prores4444", "prores422", "prores422lt",
                                    * "prores422proxy", "dnxhrhq", "dnxhrhqx", "dnxhr444",
-                                   * "ffv1", "nut", "rawvideo", "md5" or "null" (the README's
+                                   * "h264", "h265", "ffv1", "nut", "rawvideo", "md5" or
+                                   * "null" (the README's
                                    * --to) */
     const char *frames;           /* absolute frame numbers, e.g. "100-199" (see the README's
                                    * --frames); NULL: the whole clip */
@@ -125,12 +126,17 @@ typedef struct mlvpipe_convert_settings {
     float denoise;                /* (API 4.2) dual ISO: 0 off (default: no smoothing); a
                                    * strength up to 8, the cross-field non-local mean that
                                    * trades shadow detail for noise (README "--denoise") */
-    int reserved_align;           /* (API 4.4) zero: puts lut on its 8-byte boundary */
+    /* (API 4.4) developed outputs resized (Lanczos-3 on the developed samples,
+     * doc/outputs.md 10): scale > 0 (1/64..4) multiplies the square-pixel size, else
+     * size_width x size_height is the box it is fitted into, its aspect kept; sides rounded
+     * to even numbers. All zero: full size. Not both. */
+    float scale;
+    uint32_t size_width, size_height;
     const char *lut;              /* (API 4.4) a .cube file (1D or 3D) applied to the developed
                                    * picture after the curve (doc/colour.md); NULL: none */
     /* (API 4.2) zero: room for the members of later minor versions, which take it from the
      * front so that the struct keeps its size (version.h) */
-    int reserved[12];
+    int reserved[10];
 } mlvpipe_convert_settings;
 
 /* Fills s with the defaults. The header passes the size of *s as it lays the struct out

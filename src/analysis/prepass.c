@@ -207,6 +207,7 @@ static mp_status sample_deliver(void *user, uint32_t i, uint32_t slot, mp_error 
     mp_progress_event *ev = &s->progress;
     ev->done++;
     ev->elapsed_s = mp_progress_now() - s->start_s;
+    ev->eta_s = ev->elapsed_s * (ev->total - ev->done) / ev->done;   /* samples cost alike */
     s->opt->progress(s->opt->progress_opaque, ev);
     return MP_OK;
 }

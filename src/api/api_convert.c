@@ -38,6 +38,9 @@ _Static_assert((int)MLVPIPE_HIGHLIGHTS_CLIP == (int)DEVELOP_HIGHLIGHT_CLIP &&
                (int)MLVPIPE_HIGHLIGHTS_BLEND == (int)DEVELOP_HIGHLIGHT_BLEND &&
                (int)MLVPIPE_HIGHLIGHTS_RECONSTRUCT == (int)DEVELOP_HIGHLIGHT_RECONSTRUCT,
                "highlights mirror develop/develop.h");
+/* Members taken from reserved[] keep the struct's size (API 4.2, version.h). */
+_Static_assert(sizeof(void *) != 8 || sizeof(mlvpipe_convert_settings) == 296,
+               "convert settings keep their size");
 _Static_assert((int)MLVPIPE_NAMING_RESOLVE == (int)MP_NAMING_RESOLVE, "naming mirrors sink.h");
 
 /* The size of each settings struct in API 4.0, whose entries took no size. */
@@ -240,8 +243,6 @@ static mlvpipe_status convert_settings_in(mlvpipe_convert_settings *s,
     mlvpipe_default_convert_settings_sized(s, sizeof *s);
     mlvpipe_status st = mp_api_settings_in(s, sizeof *s, given, size, CONVERT_4_0, "convert",
                                            err);
-    if (st == MLVPIPE_OK)   /* the padding before lut is reserved room too (API 4.4) */
-        st = mp_api_reserved_zero(&s->reserved_align, 1, "convert", err);
     return st == MLVPIPE_OK ? mp_api_reserved_zero(RESERVED(*s), "convert", err) : st;
 }
 

@@ -37,6 +37,8 @@ static mp_status read_clip(const mlv_clip *clip, farm_plan *p, uint32_t **number
     p->frame_count = info->frame_count;
     p->first_frame = info->first_number;
     p->last_frame = info->last_number;
+    p->width = info->raw.width;
+    p->height = info->raw.height;
     p->has_audio = info->audio.present && info->audio_bytes > 0;
     *numbers = malloc((info->frame_count ? info->frame_count : 1) * sizeof **numbers);
     if (!*numbers)
@@ -95,6 +97,7 @@ static mp_status prepare(const mlvpipe_clip *clip, const mlvpipe_plan_settings *
         return mp_error_set(e, MP_ERR_ARG, "plan: more than %d options in a list",
                             FARM_MAX_EXTRA);
     p->movie_ext = f->sequence ? NULL : f->extension;
+    p->developed = f->input == MP_INPUT_RGB;
     memcpy(p->extra, s->extra, sizeof p->extra);
     memcpy(p->sbatch, s->sbatch, sizeof p->sbatch);
     memcpy(p->sbatch_work, s->sbatch_work, sizeof p->sbatch_work);

@@ -119,8 +119,8 @@ mp_status mp_frame_spec_select(const mp_frame_spec *spec, const uint32_t *number
         const mp_frame_term *t = &spec->terms[k];
         char text[64];
         term_text(t, text, sizeof text);
-        if (t->first > clip_last)
-            return mp_error_set(err, MP_ERR_RANGE,
+        if (t->first > clip_last)   /* a usage error: the clip is fine, the range is not */
+            return mp_error_set(err, MP_ERR_ARG,
                                 "--frames: '%s' starts after the clip's last frame %u",
                                 text, clip_last);
         if (t->last != OPEN_END && t->last > clip_last)

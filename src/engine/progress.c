@@ -14,7 +14,15 @@ double mp_progress_now(void)
 
 void mp_progress_begin(mp_progress *p, uint32_t total, double now_s)
 {
-    *p = (mp_progress){.total = total, .start_s = now_s, .last_line_s = -1e300};
+    *p = (mp_progress){.total = total, .start_s = now_s, .run_start_s = now_s,
+                       .last_line_s = -1e300};
+}
+
+void mp_progress_frames_begin(mp_progress *p, uint32_t total, double now_s)
+{
+    const double run = p->run_start_s;
+    mp_progress_begin(p, total, now_s);
+    p->run_start_s = run;
 }
 
 static void fill_rates(const mp_progress *p, double now_s, mp_progress_event *ev)
@@ -51,6 +59,9 @@ void mp_progress_end(const mp_progress *p, mp_status status, const char *message
     *ev = (mp_progress_event){.kind = status == MP_OK ? MP_PROGRESS_DONE : MP_PROGRESS_ERROR,
                               .status = status, .message = message};
     fill_rates(p, now_s, ev);
+    ev->elapsed_s = now_s - p->run_start_s;
+    ev->fps = p->written + p->damaged && ev->elapsed_s > 0
+                  ? (p->written + p->damaged) / ev->elapsed_s : 0;
 }
 
 int mp_progress_line_due(mp_progress *p, const mp_progress_event *ev, double now_s,
@@ -107,10 +118,10 @@ int mp_progress_format_line(const mp_progress_event *ev, char *buf, size_t size)
         bar[i] = i < cells ? '#' : '.';
     bar[BAR_WIDTH] = 0;
     format_time(ev->elapsed_s, elapsed);
-    if (ev->kind == MP_PROGRESS_LEVELS)
-        return snprintf(buf, size, "levels [%s] %3u%%  %u/%u sampled frames  %s elapsed", bar,
-                        percent, ev->done, ev->total, elapsed);
     format_time(ev->eta_s, eta);
+    if (ev->kind == MP_PROGRESS_LEVELS)
+        return snprintf(buf, size, "levels [%s] %3u%%  %u/%u sampled frames  %s elapsed  ETA %s",
+                        bar, percent, ev->done, ev->total, elapsed, eta);
     return snprintf(buf, size, "frames [%s] %3u%%  %u/%u  %.1f fps  %s elapsed  ETA %s", bar,
                     percent, ev->done, ev->total, ev->fps, elapsed, eta);
 }

@@ -374,7 +374,21 @@ static void shell_header(const farm_plan *p, const char *engine, mp_text *t)
     mp_text_printf(t, "\n");
 }
 
-/* The job script's start; work: analyze or convert (threads, memory, requeue), else the
+/* Peak RSS at 1920x1080 (doc/farm.md "Memory"; /usr/bin/time %M, dual-ISO and plain clips,
+ * 1-8 threads): about 40 MiB of program and libraries, then per thread 11 MiB for the raw
+ * stages (analyze, DNG: 78, 92, 115, 150 MiB at 1, 2, 4, 8 threads) and 72 MiB when frames
+ * are developed and encoded (ProRes: 108, 179, 325 MiB at 1, 2, 4), plus 30 MiB of raw
+ * buffers that do not grow with the threads. */
+uint32_t mp_farm_default_mem_mb(const farm_plan *p, int developed)
+{
+    const double frame = (double)p->width * p->height / (1920.0 * 1080.0);
+    const uint32_t threads = p->threads ? p->threads : 1;
+    double mb = 40 + frame * (developed ? 72.0 * threads : 30 + 11.0 * threads);
+    mb *= 1.5;
+    return ((uint32_t)mb + 63) / 64 * 64;
+}
+
+/* The job script's start; work: 1 analyze, 2 convert (threads, memory, requeue), 0 the
  * single-threaded final step. */
 static void sbatch_script(const farm_plan *p, mp_text *t, const char *var, const char *opts,
                           int work)
@@ -388,6 +402,9 @@ static void sbatch_script(const farm_plan *p, mp_text *t, const char *var, const
         mp_text_printf(t, "#SBATCH --cpus-per-task=%" PRIu32 "\n", p->threads);
     if (p->mem)
         mp_text_printf(t, "#SBATCH --mem=%s\n", p->mem);
+    else
+        mp_text_printf(t, "#SBATCH --mem=%" PRIu32 "M\n",
+                       mp_farm_default_mem_mb(p, work == 2 && p->developed));
     /* Append: a requeued task's log keeps the run that was interrupted. */
     if (p->requeues)
         mp_text_printf(t, "#SBATCH --requeue\n#SBATCH --open-mode=append\n");
@@ -457,7 +474,7 @@ static mp_status render_slurm(const farm_plan *p, mp_text *t, mp_error *err)
         mp_text_printf(&opts, "%%%" PRIu32, p->throttle);
     mp_text_printf(&opts, " --dependency=afterok:\"$analyze\" --kill-on-invalid-dep=yes ");
     sbatch_opts(p, &opts, "convert", "convert_%A_%a.log");
-    sbatch_script(p, t, "convert", opts.data ? opts.data : "", 1);
+    sbatch_script(p, t, "convert", opts.data ? opts.data : "", 2);
     mp_text_free(&opts);
     mp_text_printf(t, "frames=(");
     shell_ranges(t, p);
@@ -484,6 +501,9 @@ static mp_status render_slurm(const farm_plan *p, mp_text *t, mp_error *err)
         mp_text_printf(&opts, "--dependency=afterok:\"$convert\" --kill-on-invalid-dep=yes ");
         sbatch_opts(p, &opts, is_movie(p) ? "join" : "audio", "final_%j.log");
         sbatch_script(p, t, "final", opts.data ? opts.data : "", 0);
+        /* the audio step is a convert with the tasks' --threads: as many CPUs (join is one) */
+        if (!is_movie(p) && p->threads)
+            mp_text_printf(t, "#SBATCH --cpus-per-task=%" PRIu32 "\n", p->threads);
         mp_text_free(&opts);
         mp_text_printf(t, "exec ");
         shell_words(t, &w);

@@ -13,6 +13,7 @@
 #include <libavutil/pixdesc.h>
 
 #include "encode/wav.h"
+#include "movie/av_aac.h"
 #include "movie/av_audio.h"
 #include "movie/av_output.h"
 #include "movie/av_timing.h"
@@ -32,6 +33,7 @@ typedef struct kind_info {
     uint32_t min_width, min_height;   /* the encoder refuses smaller pictures */
     int one_encoder;           /* one encoder for the whole movie, not one per worker (below) */
     int first_quant;           /* prores_ks: the frame quantiser search starts here (below) */
+    int review;                /* H.264/H.265: inter frames, delayed packets, AAC (below) */
 } kind_info;
 
 /* prores_ks does not tie its profile to a pixel format (doc/outputs.md 1): the 4:2:2 profiles
@@ -42,7 +44,9 @@ typedef struct kind_info {
  * ~380 MiB per encoder at 1080p, and its 16 slices keep the encoder's own slice threads as
  * busy as per-worker encoders (same bytes: the slices never depend on the thread count).
  * Every other encoder here codes a picture the same whichever encoder instance sees it, which
- * lets workers encode frames in parallel. */
+ * lets workers encode frames in parallel. The review kinds (H.264, H.265) predict frames
+ * from frames, so they have one encoder, which gets every picture in order and returns
+ * packets later (B-frames, lookahead): REVIEW_THREADS below. */
 static const kind_info kinds[] = {
     [AV_SINK_PRORES_422HQ] = {"prores422hq", "mov", "prores_ks", AV_PIX_FMT_YUV422P10LE,
                               FF_PROFILE_PRORES_HQ, 1, 1, 2, 2, 0, 1},
@@ -66,7 +70,21 @@ static const kind_info kinds[] = {
                            FF_PROFILE_DNXHR_HQX, 1, 1, 256, 120, 1},
     [AV_SINK_DNXHR_444] = {"dnxhr444", "mov", "dnxhd", AV_PIX_FMT_YUV444P10LE,
                            FF_PROFILE_DNXHR_444, 1, 1, 256, 120, 1},
+    [AV_SINK_H264] = {"h264", "mp4", "libx264", AV_PIX_FMT_YUV420P, FF_PROFILE_UNKNOWN, 1, 1,
+                      2, 2, 1, 0, 1},
+    [AV_SINK_H265] = {"h265", "mp4", "libx265", AV_PIX_FMT_YUV420P, FF_PROFILE_UNKNOWN, 1, 1,
+                      2, 2, 1, 0, 1},
 };
+
+/* The review kinds' encoders run this many threads whatever --threads says: x264 and x265
+ * give the same bytes for the same thread count (x264's default deterministic mode; x265's
+ * frame threads fixed, its pools too, its wavefronts never change the bytes), different bytes
+ * for another count, and x265 would size its pools from the machine's CPUs. */
+#define REVIEW_THREADS 4
+/* Quality (constant rate factor: x264's and x265's scales differ by about 6 for the same
+ * look), the presets' default speed, a key frame every 2 s for scrubbing. */
+#define X264_CRF "18"
+#define X265_CRF "22"
 #define KIND_COUNT (sizeof kinds / sizeof kinds[0])
 
 /* prores_ks codes each frame with one quantiser for all its slices: the finest, from the
@@ -97,7 +115,8 @@ struct mp_av_sink {
     const kind_info *kind;
     const char *encoder;         /* the kind's, or prores_aw (params.prores_aw) */
     int is_yuv;
-    int chroma_shift;            /* Y'CbCr: 1 for 4:2:2, 0 for 4:4:4 */
+    int chroma_shift;            /* Y'CbCr: 1 for 4:2:2 and 4:2:0, 0 for 4:4:4 */
+    int chroma_rows_shift;       /* Y'CbCr: 1 for 4:2:0 */
     int yuv_bits;                /* Y'CbCr: 8 or 10 */
     mp_av_yuv_coeffs yuv;
     AVRational fps, time_base;
@@ -107,6 +126,7 @@ struct mp_av_sink {
     AVStream *video, *audio_stream;
     AVPacket *pkt;
     mp_av_audio audio;
+    mp_av_aac aac;               /* review kinds: the audio as AAC (ctx NULL: PCM) */
     int audio_ended;             /* mp_av_sink_end_audio: pad with silence as the video goes */
     uint64_t frames;
 };
@@ -186,6 +206,9 @@ static mp_status check_params(const mp_av_sink_params *p, const char *path, mp_e
     if (p->width < 2 || p->height < 2 || p->width > MAX_SIZE || p->height > MAX_SIZE)
         return mp_error_set(err, MP_ERR_ARG, "%s: frame size %ux%u outside 2..%d", path,
                             p->width, p->height, MAX_SIZE);
+    if (k->review && (p->width % 2 || p->height % 2))
+        return mp_error_set(err, MP_ERR_ARG, "%s: %s needs even sizes (4:2:0), not %ux%u",
+                            path, k->name, p->width, p->height);
     if (p->width < k->min_width || p->height < k->min_height)
         return mp_error_set(err, MP_ERR_UNSUPPORTED, "%s: %s needs a picture of at least %ux%u, "
                             "this clip's is %ux%u", path, k->name, k->min_width,
@@ -196,8 +219,9 @@ static mp_status check_params(const mp_av_sink_params *p, const char *path, mp_e
     if (p->threads < 0 || p->threads > 256)
         return mp_error_set(err, MP_ERR_ARG, "%s: %d encoder threads", path, p->threads);
     if (k->needs_seek && strcmp(path, "-") == 0)
-        return mp_error_set(err, MP_ERR_ARG, "stdout: %s goes into MOV, which cannot be "
-                            "streamed; use nut, rawvideo or ffv1 for a pipe", k->name);
+        return mp_error_set(err, MP_ERR_ARG, "stdout: %s goes into %s, which cannot be "
+                            "streamed; use nut, rawvideo or ffv1 for a pipe", k->name,
+                            strcmp(k->muxer, "mp4") ? "MOV" : "MP4");
     if (p->audio.present && !k->takes_audio)
         return mp_error_set(err, MP_ERR_ARG, "%s: %s output carries no audio", path, k->name);
     if (p->audio.present)
@@ -268,6 +292,17 @@ static mp_status context_open(const mp_av_sink *s, int threads, int quant, AVCod
     c->thread_count = threads;
     c->thread_type = FF_THREAD_SLICE;
     c->flags |= AV_CODEC_FLAG_BITEXACT;
+    if (k->review) {
+        c->gop_size = (int)((2 * (int64_t)s->fps.num + s->fps.den / 2) / s->fps.den);
+        c->thread_count = REVIEW_THREADS;
+        c->thread_type = FF_THREAD_FRAME;
+        int x265 = !strcmp(k->encoder, "libx265");
+        mp_libav.av_opt_set(c->priv_data, "preset", "medium", 0);
+        mp_libav.av_opt_set(c->priv_data, "crf", x265 ? X265_CRF : X264_CRF, 0);
+        if (x265)
+            mp_libav.av_opt_set(c->priv_data, "x265-params",
+                                "pools=4:frame-threads=1:log-level=error", 0);
+    }
     if (quant) {
         c->flags |= AV_CODEC_FLAG_QSCALE;
         c->global_quality = quant * FF_QP2LAMBDA;
@@ -282,7 +317,7 @@ static mp_status context_open(const mp_av_sink *s, int threads, int quant, AVCod
         c->colorspace = AVCOL_SPC_RGB;
         c->color_range = AVCOL_RANGE_JPEG;
     }
-    if (s->is_yuv) {
+    if (s->is_yuv && !k->review) {
         /* prores_ks and dnxhd pick their profile from their private option
          * (AVCodecContext.profile is only reported back); prores_ks would auto-select from
          * the pixel format otherwise, dnxhd would write DNxHD. */
@@ -331,8 +366,9 @@ static mp_status encoder_open(const mp_av_sink *s, int threads, mp_av_encoder **
         e->frame = mp_libav.av_frame_alloc();
         e->pkt = mp_libav.av_packet_alloc();
         e->spare = mp_libav.av_packet_alloc();
-        if (s->is_yuv && s->yuv_bits == 8)
-            e->row8 = malloc(3 * (size_t)s->p.width * sizeof *e->row8);
+        if (s->is_yuv && s->yuv_bits == 8)   /* 4:2:0: two rows */
+            e->row8 = malloc(3 * ((size_t)s->p.width << s->chroma_rows_shift) *
+                             sizeof *e->row8);
     }
     if (!e || !e->frame || !e->pkt || !e->spare || (s->is_yuv && s->yuv_bits == 8 && !e->row8)) {
         mp_av_encoder_free(e);
@@ -412,6 +448,14 @@ static mp_status add_audio(mp_av_sink *s, mp_error *err)
     if (!as)
         return mp_error_set(err, MP_ERR_NOMEM, "%s: cannot add the audio stream",
                             mp_av_output_name(&s->out));
+    as->time_base = (AVRational){1, (int)a->sample_rate};
+    if (s->kind->review) {
+        st = mp_av_aac_open(&s->aac, a, !!(s->fmt->oformat->flags & AVFMT_GLOBALHEADER), err);
+        if (st != MP_OK)
+            return with_path(st, mp_av_output_name(&s->out), err);
+        int r = mp_libav.avcodec_parameters_from_context(as->codecpar, s->aac.ctx);
+        return r < 0 ? mp_av_fail(s, r, "audio stream parameters", err) : MP_OK;
+    }
     AVCodecParameters *par = as->codecpar;
     par->codec_type = AVMEDIA_TYPE_AUDIO;
     par->codec_id = pcm_codec(a->bits_per_sample);
@@ -421,7 +465,6 @@ static mp_status add_audio(mp_av_sink *s, mp_error *err)
     par->bits_per_raw_sample = a->bits_per_sample;
     par->block_align = (int)s->audio.block_align;
     par->bit_rate = (int64_t)a->sample_rate * s->audio.block_align * 8;
-    as->time_base = (AVRational){1, (int)a->sample_rate};
     return MP_OK;
 }
 
@@ -467,6 +510,7 @@ mp_status mp_av_sink_open(mp_av_sink **out, const char *path, const mp_av_sink_p
     const AVPixFmtDescriptor *desc = mp_libav.av_pix_fmt_desc_get(s->kind->pix_fmt);
     s->is_yuv = !(desc->flags & AV_PIX_FMT_FLAG_RGB);
     s->chroma_shift = desc->log2_chroma_w;
+    s->chroma_rows_shift = desc->log2_chroma_h;
     s->yuv_bits = desc->comp[0].depth;
     if (s->is_yuv && p->yuv_range == AVCOL_RANGE_JPEG)
         st = mp_error_set(err, MP_ERR_UNSUPPORTED, "%s: %s is limited range only (its "
@@ -499,10 +543,19 @@ static mp_status write_packet(mp_av_sink *s, AVStream *st, AVRational from, mp_e
     return r < 0 ? mp_av_fail(s, r, "writing a packet", err) : MP_OK;
 }
 
+static mp_status write_aac_packet(void *opaque, AVPacket *pkt, mp_error *err)
+{
+    mp_av_sink *s = opaque;
+    mp_libav.av_packet_move_ref(s->pkt, pkt);
+    return write_packet(s, s->audio_stream, s->aac.ctx->time_base, err);
+}
+
 static mp_status emit_audio_packet(void *opaque, const uint8_t *data, size_t bytes, int64_t pts,
                                    uint32_t samples, mp_error *err)
 {
     mp_av_sink *s = opaque;
+    if (s->aac.ctx)
+        return mp_av_aac_push(&s->aac, data, samples, pts, write_aac_packet, s, err);
     int r = mp_libav.av_new_packet(s->pkt, (int)bytes);
     if (r < 0)
         return mp_av_fail(s, r, "audio packet", err);
@@ -599,12 +652,43 @@ static void fill_yuv_row(mp_av_encoder *e, const uint16_t *r, const uint16_t *g,
     }
 }
 
+/* Rows y and y + 1 as 8-bit 4:2:0: each converted as 4:2:2, their chroma averaged into chroma
+ * row y / 2 (sited between the two rows, where H.264 and H.265 decoders assume it). */
+static void fill_yuv420_rows(mp_av_encoder *e, const uint16_t *const rgb[3], size_t stride,
+                             uint32_t y)
+{
+    const mp_av_sink *s = e->sink;
+    AVFrame *f = e->frame;
+    const uint32_t w = s->p.width, cw = (w + 1) / 2;
+    uint16_t *row[2][3];
+    for (int k = 0; k < 2; k++) {
+        for (int i = 0; i < 3; i++)
+            row[k][i] = e->row8 + ((size_t)k * 3 + (size_t)i) * w;
+        size_t at = (size_t)(y + (uint32_t)k) * stride;
+        mp_av_yuv_row_422(&s->yuv, rgb[0] + at, rgb[1] + at, rgb[2] + at, w, row[k][0],
+                          row[k][1], row[k][2]);
+        uint8_t *luma = f->data[0] + (size_t)(y + (uint32_t)k) * (size_t)f->linesize[0];
+        for (uint32_t x = 0; x < w; x++)
+            luma[x] = (uint8_t)row[k][0][x];   /* already 8-bit codes */
+    }
+    for (int i = 1; i < 3; i++) {
+        uint8_t *out = f->data[i] + (size_t)(y / 2) * (size_t)f->linesize[i];
+        for (uint32_t x = 0; x < cw; x++)
+            out[x] = (uint8_t)((row[0][i][x] + row[1][i][x] + 1) >> 1);
+    }
+}
+
 /* Fills the AVFrame with the kind's pixel format from R, G, B planes. */
 static void fill_frame(mp_av_encoder *e, const uint16_t *const rgb[3], size_t stride)
 {
     const mp_av_sink *s = e->sink;
     AVFrame *f = e->frame;
     uint32_t w = s->p.width;
+    if (s->chroma_rows_shift) {   /* even heights only (check_params) */
+        for (uint32_t y = 0; y < s->p.height; y += 2)
+            fill_yuv420_rows(e, rgb, stride, y);
+        return;
+    }
     for (uint32_t y = 0; y < s->p.height; y++) {
         const uint16_t *r = rgb[0] + y * stride, *g = rgb[1] + y * stride,
                        *b = rgb[2] + y * stride;
@@ -628,12 +712,12 @@ static void fill_frame(mp_av_encoder *e, const uint16_t *const rgb[3], size_t st
     }
 }
 
-mp_status mp_av_encode_rgb(mp_av_encoder *e, const uint16_t *const planes[3], size_t stride,
-                           AVPacket **out, mp_error *err)
+/* e->frame from the planes, tagged; an intra-only kind's marked a key frame. */
+static mp_status prepare_frame(mp_av_encoder *e, const uint16_t *const planes[3],
+                               size_t stride, mp_error *err)
 {
     const mp_av_sink *s = e->sink;
     const char *name = mp_av_output_name(&s->out);
-    *out = NULL;
     if (stride < s->p.width)
         return mp_error_set(err, MP_ERR_ARG, "%s: row stride %zu below the width %u", name,
                             stride, s->p.width);
@@ -648,9 +732,24 @@ mp_status mp_av_encode_rgb(mp_av_encoder *e, const uint16_t *const planes[3], si
     f->color_trc = c->color_trc;
     f->colorspace = c->colorspace;
     f->color_range = c->color_range;
-    f->pict_type = AV_PICTURE_TYPE_I;
-    f->key_frame = 1;
-    mp_status st = encode_frame(e, err);
+    f->pict_type = s->kind->review ? AV_PICTURE_TYPE_NONE : AV_PICTURE_TYPE_I;
+    f->key_frame = !s->kind->review;
+    return MP_OK;
+}
+
+mp_status mp_av_encode_rgb(mp_av_encoder *e, const uint16_t *const planes[3], size_t stride,
+                           AVPacket **out, mp_error *err)
+{
+    const mp_av_sink *s = e->sink;
+    const char *name = mp_av_output_name(&s->out);
+    *out = NULL;
+    if (s->kind->review)
+        return mp_error_set(err, MP_ERR_ARG, "%s: %s predicts frames from frames: write them "
+                            "with mp_av_sink_write_rgb", name, s->kind->name);
+    int r;
+    mp_status st = prepare_frame(e, planes, stride, err);
+    if (st == MP_OK)
+        st = encode_frame(e, err);
     if (st != MP_OK)
         return st;
     /* Packets wait in the pipeline's slots, so each keeps only its bytes. libavcodec 5.1
@@ -678,6 +777,15 @@ mp_status mp_av_encode_rgb(mp_av_encoder *e, const uint16_t *const planes[3], si
     return MP_OK;
 }
 
+/* Frame `frame` is in the movie: counted, and the audio muxed up to its end. */
+static mp_status frame_done(mp_av_sink *s, uint64_t frame, mp_error *err)
+{
+    s->frames++;
+    if (s->audio_stream)
+        return mp_av_audio_emit(&s->audio, frame + 1, s->audio_ended, emit_audio_packet, s, err);
+    return MP_OK;
+}
+
 static mp_status check_next(const mp_av_sink *s, uint64_t frame, mp_error *err)
 {
     uint64_t expected = s->p.first_frame + s->frames;
@@ -700,12 +808,50 @@ mp_status mp_av_sink_write_packet(mp_av_sink *s, const AVPacket *pkt, uint64_t f
     s->pkt->pts = s->pkt->dts = (int64_t)frame;
     s->pkt->flags |= AV_PKT_FLAG_KEY;
     st = write_packet(s, s->video, s->enc->ctx->time_base, err);
-    if (st != MP_OK)
-        return st;
-    s->frames++;
-    if (s->audio_stream)
-        return mp_av_audio_emit(&s->audio, frame + 1, s->audio_ended, emit_audio_packet, s, err);
-    return MP_OK;
+    return st == MP_OK ? frame_done(s, frame, err) : st;
+}
+
+/* Review kinds: the packets the encoder has ready, muxed with its own pts and dts. */
+static mp_status drain_video(mp_av_sink *s, mp_error *err)
+{
+    AVCodecContext *c = s->enc->ctx;
+    for (;;) {
+        int r = mp_libav.avcodec_receive_packet(c, s->pkt);
+        if (r == AVERROR(EAGAIN) || r == AVERROR_EOF)
+            return MP_OK;
+        if (r < 0)
+            return mp_av_fail(s, r, s->encoder, err);
+        mp_status st = write_packet(s, s->video, c->time_base, err);
+        if (st != MP_OK)
+            return st;
+    }
+}
+
+/* Review kinds: the encoder's picture (prepare_frame) as frame `frame`, then the audio up to
+ * its end. */
+static mp_status send_review_frame(mp_av_sink *s, uint64_t frame, mp_error *err)
+{
+    s->enc->frame->pts = (int64_t)frame;
+    int r = mp_libav.avcodec_send_frame(s->enc->ctx, s->enc->frame);
+    if (r < 0)
+        return mp_av_fail(s, r, s->encoder, err);
+    mp_status st = drain_video(s, err);
+    return st == MP_OK ? frame_done(s, frame, err) : st;
+}
+
+int mp_av_sink_predicts(const mp_av_sink *s)
+{
+    return s->kind->review;
+}
+
+mp_status mp_av_sink_repeat(mp_av_sink *s, uint64_t frame, mp_error *err)
+{
+    mp_status st = check_next(s, frame, err);
+    if (st == MP_OK && (!s->kind->review || !s->frames))
+        st = mp_error_set(err, MP_ERR_ARG, "%s: nothing to repeat (%s)",
+                          mp_av_output_name(&s->out), s->frames ? "repeat packets instead"
+                                                                : "no picture yet");
+    return st == MP_OK ? send_review_frame(s, frame, err) : st;
 }
 
 mp_status mp_av_sink_write_rgb(mp_av_sink *s, const uint16_t *const planes[3], size_t stride,
@@ -714,6 +860,10 @@ mp_status mp_av_sink_write_rgb(mp_av_sink *s, const uint16_t *const planes[3], s
     mp_status st = check_next(s, frame, err);
     if (st != MP_OK)
         return st;
+    if (s->kind->review) {
+        st = prepare_frame(s->enc, planes, stride, err);
+        return st == MP_OK ? send_review_frame(s, frame, err) : st;
+    }
     AVPacket *pkt;
     st = mp_av_encode_rgb(s->enc, planes, stride, &pkt, err);
     if (st == MP_OK)
@@ -755,9 +905,17 @@ mp_status mp_av_sink_finish(mp_av_sink *s, mp_error *err)
     }
     mp_status st = MP_OK;
     int r;
-    if (s->audio_stream)
+    if (s->kind->review) {   /* the frames the encoder holds back */
+        if ((r = mp_libav.avcodec_send_frame(s->enc->ctx, NULL)) < 0)
+            st = mp_av_fail(s, r, s->encoder, err);
+        else
+            st = drain_video(s, err);
+    }
+    if (st == MP_OK && s->audio_stream)
         st = mp_av_audio_emit(&s->audio, s->p.first_frame + s->frames, 1, emit_audio_packet, s,
                            err);
+    if (st == MP_OK && s->aac.ctx)
+        st = mp_av_aac_flush(&s->aac, write_aac_packet, s, err);
     if (st == MP_OK && (r = mp_libav.av_write_trailer(s->fmt)) < 0)
         st = mp_av_fail(s, r, "writing the trailer", err);
     if (st == MP_OK) {
@@ -778,6 +936,7 @@ void mp_av_sink_abort(mp_av_sink *s)
     mp_av_encoder_free(s->enc);
     mp_libav.av_packet_free(&s->pkt);
     mp_av_audio_free(&s->audio);
+    mp_av_aac_free(&s->aac);
     mp_av_output_abort(&s->out);
     free(s);
 }

@@ -1,5 +1,5 @@
 /* The movie sinks (prores422hq, prores4444, prores422, prores422lt, prores422proxy, dnxhrhq,
- * dnxhrhqx, dnxhr444, ffv1, nut, rawvideo): developed RGB frames in frame
+ * dnxhrhqx, dnxhr444, ffv1, nut, rawvideo, h264, h265): developed RGB frames in frame
  * order to an av sink (av_sink.h). The picture is the active area (mp_raw_active_area) cut to
  * even sizes; a lost frame (dropped by the camera, unreadable, or announced with
  * mp_sink_skip_frame) repeats the previous picture so the stream keeps its frame rate; the
@@ -10,7 +10,9 @@
  * input options that read it as written. Pictures are encoded on the pipeline's workers
  * (one encoder each, mp_sink_ops.encoder_new) except DNxHR's and FFV1's, which write_rgb
  * encodes (one encoder, slice threads); a lost
- * frame repeats the previous packet (the same bytes a second encoding would give). */
+ * frame repeats the previous packet (the same bytes a second encoding would give). H.264 and
+ * H.265 (review copies) predict frames from frames: one encoder, and a lost frame is the
+ * previous picture encoded again. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +33,8 @@ typedef struct movie {
     uint64_t written;             /* pictures given to the sink */
     uint32_t pending;             /* lost frames before the first picture */
     AVPacket *last;               /* the last picture's packet, to fill lost frames */
+    int review;                   /* H.264/H.265: lost frames encode the last picture again */
+    int pictured;                 /* review: a picture was written */
     /* audio */
     mp_status (*read_audio)(void *opaque, uint64_t offset, void *buf, size_t bytes,
                             mp_error *err);
@@ -156,8 +160,10 @@ static mp_status movie_open(movie *m, const char *path, mp_av_sink_kind kind,
         mp_log(&p->log, MP_LOG_INFO, "%s: %s carries no colour tags%s; read it with: ffmpeg %s",
                path, mp_av_sink_kind_name(kind),
                kind == AV_SINK_RAWVIDEO ? ", size or rate" : "", reader);
-    if ((st = mp_av_sink_open(&m->sink, path, &ap, err)) == MP_OK)
+    if ((st = mp_av_sink_open(&m->sink, path, &ap, err)) == MP_OK) {
+        m->review = mp_av_sink_predicts(m->sink);
         st = push_audio(m, err);
+    }
     if (st != MP_OK)
         movie_abort(m);
     return st;
@@ -204,9 +210,59 @@ static mp_status movie_picture(movie *m, uint32_t number, AVPacket *pkt, mp_erro
     return st == MP_OK ? emit(m, pkt, 1, err) : st;
 }
 
+/* The review kinds: `times` more frames of the last picture. */
+static mp_status review_repeat(movie *m, uint32_t times, mp_error *err)
+{
+    mp_status st = MP_OK;
+    for (uint32_t i = 0; i < times && st == MP_OK; i++) {
+        st = mp_av_sink_repeat(m->sink, m->first + m->written, err);
+        if (st == MP_OK) {
+            m->written++;
+            st = push_audio(m, err);
+        }
+    }
+    return st;
+}
+
+/* The review kinds' frame `number` (rgb NULL: lost) through the sink's one encoder, which
+ * predicts each picture from the ones before: a lost frame is the last picture encoded again
+ * (lost frames before the first picture take that picture). */
+static mp_status review_picture(movie *m, const mp_rgb_frame *rgb, uint32_t number,
+                                mp_error *err)
+{
+    if (number < m->next || number >= m->end)
+        return mp_error_set(err, MP_ERR_ARG, "movie: frame %u out of order (expected %u-%u)",
+                            number, m->next, m->end - 1);
+    uint32_t gap = number - m->next;
+    m->next = number + 1;
+    if (!rgb) {
+        if (m->pictured)
+            return review_repeat(m, gap + 1, err);
+        m->pending += gap + 1;
+        return MP_OK;
+    }
+    mp_status st = review_repeat(m, m->pictured ? gap : 0, err);
+    size_t corner = (size_t)m->crop_top * rgb->width + m->crop_left;
+    const uint16_t *const planes[3] = {rgb->plane[0] + corner, rgb->plane[1] + corner,
+                                       rgb->plane[2] + corner};
+    if (st == MP_OK)
+        st = mp_av_sink_write_rgb(m->sink, planes, rgb->width, m->first + m->written, err);
+    if (st != MP_OK)
+        return st;
+    m->written++;
+    if ((st = push_audio(m, err)) != MP_OK || m->pictured)
+        return st;
+    m->pictured = 1;
+    st = review_repeat(m, m->pending + gap, err);
+    m->pending = 0;
+    return st;
+}
+
 static mp_status movie_write_rgb(void *priv, const mp_rgb_frame *rgb, mp_error *err)
 {
     movie *m = priv;
+    if (m->review)
+        return review_picture(m, rgb, rgb->number, err);
     mp_sink_unit u;
     mp_status st = movie_encode(m, NULL, rgb, &u, err);
     return st == MP_OK ? movie_picture(m, rgb->number, u.pkt, err) : st;
@@ -253,16 +309,21 @@ static void movie_unit_free(mp_sink_unit *u)
 
 static mp_status movie_skip(void *priv, uint32_t number, mp_error *err)
 {
-    return movie_picture(priv, number, NULL, err);
+    movie *m = priv;
+    if (m->review)
+        return review_picture(m, NULL, number, err);
+    return movie_picture(m, number, NULL, err);
 }
 
 static mp_status movie_finish(void *priv, mp_error *err)
 {
     movie *m = priv;
     mp_status st = MP_OK;
-    if (!m->last) {
+    if (!m->last && !m->pictured) {
         st = mp_error_set(err, MP_ERR_DAMAGED, "movie: no frame of %u-%u could be decoded",
                           m->first, m->end - 1);
+    } else if (m->review) {
+        st = review_repeat(m, m->end - m->next, err);
     } else if (m->next < m->end) {
         st = emit(m, m->last, m->end - m->next, err);
     }
@@ -299,3 +360,5 @@ MOVIE_SINK(prores422proxy, AV_SINK_PRORES_PROXY)
 MOVIE_SINK(dnxhrhq, AV_SINK_DNXHR_HQ)
 MOVIE_SINK(dnxhrhqx, AV_SINK_DNXHR_HQX)
 MOVIE_SINK(dnxhr444, AV_SINK_DNXHR_444)
+MOVIE_SINK(h264, AV_SINK_H264)
+MOVIE_SINK(h265, AV_SINK_H265)

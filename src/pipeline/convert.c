@@ -10,6 +10,7 @@
 #include "cache/frame_cache.h"
 #include "common/mp_white.h"
 #include "common/out_file.h"
+#include "develop/resample.h"
 #include "develop/stretch.h"
 #include "dualiso/dualiso.h"
 #include "pipeline/formats.h"
@@ -28,6 +29,7 @@
 #include "engine/sampling.h"
 #include "pipeline/stale.h"
 #include "engine/workpool.h"
+#include "mlvpipe/convert.h"
 
 #define AUDIO_CHUNK (1u << 20)
 /* Frames the grey-world white balance pools (spread over the whole clip): enough to average
@@ -92,21 +94,31 @@ static mp_status read_one(void *user, uint32_t i, uint32_t slot_index, mp_error 
 
 
 
+/* Whether developed pictures are resampled (into `wide`): stretched or scaled. */
+static int resampled(const job *j)
+{
+    return j->stretch.out_width || j->resample.h.out;
+}
+
 static mp_rgb_frame slot_picture(const job *j, const slot *s)
 {
-    const develop_rgb *p = j->stretch.out_width ? &s->wide : &s->rgb;
+    const develop_rgb *p = resampled(j) ? &s->wide : &s->rgb;
     return (mp_rgb_frame){{p->plane[0], p->plane[1], p->plane[2]}, p->width, p->height,
                           s->number};
 }
 
-/* Develops frame `out` into rgb and, for anamorphic modes, resamples it into wide. */
+/* Develops frame `out` into rgb and, for anamorphic modes or a new size, resamples it into
+ * wide. */
 static mp_status develop_picture(const job *j, worker *w, const mp_frame *out, develop_rgb *rgb,
                                  develop_rgb *wide, mp_error *err)
 {
     mp_status st = mp_develop_frame(j->dev, out, &w->dev, rgb, err);
     if (st == MP_OK && (j->lut.size1d || j->lut.size3d))
         mp_lut_apply(&j->lut, rgb->plane, (size_t)rgb->width * rgb->height);
-    if (st == MP_OK && j->stretch.out_width)
+    if (st == MP_OK && j->resample.h.out)
+        st = mp_develop_resample_apply(&j->resample, rgb, j->stretch_top, j->stretch_left, wide,
+                                       err);
+    else if (st == MP_OK && j->stretch.out_width)
         st = mp_develop_stretch_apply(&j->stretch, rgb, j->stretch_top, j->stretch_left, wide,
                                       err);
     return st;
@@ -146,7 +158,7 @@ static mp_status convert_one(void *user, void *ctx, uint32_t i, uint32_t slot_in
     if (rgb && w->enc) {   /* only the packet waits in the slot */
         if ((st = develop_picture(j, w, out, &w->rgb, &w->wide, err)) != MP_OK)
             return st;
-        const develop_rgb *p = j->stretch.out_width ? &w->wide : &w->rgb;
+        const develop_rgb *p = resampled(j) ? &w->wide : &w->rgb;
         const mp_rgb_frame pic = {{p->plane[0], p->plane[1], p->plane[2]}, p->width, p->height,
                                   s->number};
         st = mp_sink_encode_rgb(j->sink, w->enc, &pic, &s->unit, err);
@@ -333,13 +345,61 @@ static mp_status sweep_stale(job *j, uint32_t selected, mp_error *err)
 /* Anamorphic and line-skipping modes (RAWC): developed pictures are resampled to square
  * pixels, and the sinks see a picture of that size with no border; with no_stretch they keep
  * the recorded pixels and the container says their aspect. */
+/* The sinks see a picture of w x h with no border. */
+static void whole_picture(mp_sink_params *p, uint32_t w, uint32_t h)
+{
+    p->meta.raw.width = w;
+    p->meta.raw.height = h;
+    const int32_t whole[4] = {0, 0, (int32_t)h, (int32_t)w};
+    memcpy(p->meta.raw.active_area, whole, sizeof whole);
+}
+
+/* --scale / --size: the active area resampled in one pass to the new size, square pixels
+ * (anamorphic modes stretched on the way) or, with no_stretch, pixels of the recorded shape,
+ * whose exact aspect at the rounded size the container then says. */
+static mp_status scale_picture(job *j, const uint32_t area[4], uint32_t w, uint32_t h,
+                               uint32_t num, uint32_t den, mp_error *err)
+{
+    const mlvpipe_convert_settings *s = j->o->settings;
+    mp_sink_params *p = &j->params;
+    const uint32_t w0 = area[3] - area[1], h0 = area[2] - area[0];
+    const int keep = j->o->no_stretch && num != den;
+    uint32_t ow, oh;
+    if (keep)
+        mp_develop_scaled_size(w0, h0, num, den, s->scale, s->size_width, s->size_height, &ow,
+                               &oh);
+    else
+        mp_develop_scaled_size(w, h, 1, 1, s->scale, s->size_width, s->size_height, &ow, &oh);
+    mp_error why;
+    if (mp_develop_resample_make(&j->resample, w0, h0, ow, oh, &why) != MP_OK)
+        return mp_error_set(err, why.code, "%s: %s", j->o->input, why.msg);
+    j->stretch_top = area[0];
+    j->stretch_left = area[1];
+    whole_picture(p, ow, oh);
+    if (keep) {   /* displayed w0 * num / den by h0, shown at ow by oh */
+        uint64_t an = (uint64_t)w0 * num * oh, ad = (uint64_t)h0 * den * ow;
+        while (an > INT32_MAX || ad > INT32_MAX) {
+            an = (an + 1) / 2;
+            ad = (ad + 1) / 2;
+        }
+        p->pixel_aspect = (mp_rational){(int32_t)an, (int32_t)ad};
+    }
+    mp_log(&j->o->log, MP_LOG_INFO, "%s: %ux%u resampled to %ux%u%s", j->o->input, w0, h0, ow,
+           oh, keep ? " (pixels of the recorded aspect)" : "");
+    return MP_OK;
+}
+
 static mp_status stretch_or_tag(job *j, const mlv_clip_info *info, mp_error *err)
 {
     mp_sink_params *p = &j->params;
     uint32_t area[4], w, h, num, den;
     mp_raw_active_area(&info->raw, info->raw.width, info->raw.height, area);
-    if (!mp_develop_stretch_size(&info->capture, area[3] - area[1], area[2] - area[0], &w, &h,
-                                 &num, &den))
+    int anamorphic = mp_develop_stretch_size(&info->capture, area[3] - area[1],
+                                             area[2] - area[0], &w, &h, &num, &den);
+    const mlvpipe_convert_settings *s = j->o->settings;
+    if (s && (s->scale > 0 || s->size_width))
+        return scale_picture(j, area, w, h, num, den, err);
+    if (!anamorphic)
         return MP_OK;
     if (j->o->no_stretch) {
         p->pixel_aspect = (mp_rational){(int32_t)num, (int32_t)den};
@@ -353,10 +413,7 @@ static mp_status stretch_or_tag(job *j, const mlv_clip_info *info, mp_error *err
         return st;
     j->stretch_top = area[0];
     j->stretch_left = area[1];
-    p->meta.raw.width = w;
-    p->meta.raw.height = h;
-    const int32_t whole[4] = {0, 0, (int32_t)h, (int32_t)w};
-    memcpy(p->meta.raw.active_area, whole, sizeof whole);
+    whole_picture(p, w, h);
     mp_log(&j->o->log, MP_LOG_INFO, "%s: %ux%u recorded with %u:%u pixels, resampled to %ux%u",
            j->o->input, area[3] - area[1], area[2] - area[0], num, den, w, h);
     return MP_OK;
@@ -501,7 +558,7 @@ static mp_status convert_clip(job *j, mp_convert_result *res, mp_error *err)
     if ((st = open_output(j, info, selected, err)) != MP_OK)
         return st;
 
-    mp_progress_begin(&j->progress, selected, mp_progress_now());
+    mp_progress_frames_begin(&j->progress, selected, mp_progress_now());
     st = run_frames(j, selected, res, err);
     cache_summary(j, res);
     if (st == MP_OK) {
@@ -605,6 +662,7 @@ mp_status mp_convert(const mp_convert_options *o, mp_convert_result *res, mp_err
     mp_sink_abort(j.sink);
     mp_develop_stretch_free(&j.stretch);
     mp_lut_free(&j.lut);
+    mp_develop_resample_free(&j.resample);
     mp_develop_context_free(j.dev);
     mp_job_free(&j);
     mp_mlv_clip_close(clip);

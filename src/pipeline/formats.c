@@ -5,7 +5,7 @@
 extern const mp_sink_ops mp_sink_wav, mp_sink_dng, mp_sink_tiff, mp_sink_exr, mp_sink_md5, mp_sink_null,
     mp_sink_prores422hq, mp_sink_prores4444, mp_sink_prores422, mp_sink_prores422lt,
     mp_sink_prores422proxy, mp_sink_dnxhrhq, mp_sink_dnxhrhqx, mp_sink_dnxhr444, mp_sink_ffv1,
-    mp_sink_nut, mp_sink_rawvideo;
+    mp_sink_nut, mp_sink_rawvideo, mp_sink_h264, mp_sink_h265;
 
 /* Movies in MOV: one file, seekable output only, joinable, PCM muxed. */
 #define MOV_ROW(id, text, is_prores)                                                           \
@@ -32,6 +32,13 @@ static const mp_format formats[] = {
     MOV_ROW(dnxhrhq, "DNxHR HQ (8-bit 4:2:2) in MOV, from 256x120 up", 0),
     MOV_ROW(dnxhrhqx, "DNxHR HQX (10-bit 4:2:2) in MOV, from 256x120 up", 0),
     MOV_ROW(dnxhr444, "DNxHR 444 (10-bit 4:4:4) in MOV, from 256x120 up", 0),
+    /* Review copies: frames predicted from frames, so farm chunks do not join. */
+    {.name = "h264", .summary = "H.264 (8-bit 4:2:0) + AAC in MP4, review copies",
+     .input = MP_INPUT_RGB, .container = "MP4", .extension = "mp4", .sequence = 0,
+     .to_stdout = 0, .joinable = 0, .audio = MP_AUDIO_MUXED, .ops = &mp_sink_h264},
+    {.name = "h265", .summary = "H.265/HEVC (8-bit 4:2:0) + AAC in MP4, review copies",
+     .input = MP_INPUT_RGB, .container = "MP4", .extension = "mp4", .sequence = 0,
+     .to_stdout = 0, .joinable = 0, .audio = MP_AUDIO_MUXED, .ops = &mp_sink_h265},
     {.name = "ffv1", .summary = "FFV1 (lossless RGB) in Matroska (MKV)",
      .input = MP_INPUT_RGB, .container = "Matroska", .extension = "mkv", .sequence = 0,
      .to_stdout = 1, .joinable = 1, .audio = MP_AUDIO_MUXED, .ops = &mp_sink_ffv1},

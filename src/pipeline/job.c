@@ -336,12 +336,24 @@ mp_status mp_job_check_options(const mp_convert_options *o, mp_error *err)
     if (o->defects_from && o->levels_path)
         return mp_error_set(err, MP_ERR_ARG, "--defects-from with --levels: the sidecar holds "
                             "the defect map (give --defects-from to analyze)");
+    const mlvpipe_convert_settings *s = o->settings;
+    if (s && s->scale != 0 && (s->size_width || s->size_height))
+        return mp_error_set(err, MP_ERR_ARG, "--scale with --size: give one of them");
+    if (s && s->scale != 0 && !(s->scale >= 1.0f / 64 && s->scale <= 4))
+        return mp_error_set(err, MP_ERR_ARG, "--scale takes a factor from 1/64 to 4, not %g",
+                            (double)s->scale);
+    if (s && !s->size_width != !s->size_height)
+        return mp_error_set(err, MP_ERR_ARG, "--size takes a width and a height, not %ux%u",
+                            s->size_width, s->size_height);
+    const mp_format *f = mp_format_find(o->format);
+    if (s && (s->scale != 0 || s->size_width) && f && f->input != MP_INPUT_RGB)
+        return mp_error_set(err, MP_ERR_ARG, "--scale and --size resize developed pictures; "
+                            "%s keeps the recorded raw samples", f->name);
     const float denoise = o->settings ? o->settings->denoise : 0;
     if (!(denoise >= 0 && denoise <= DUALISO_DENOISE_MAX))
         return mp_error_set(err, MP_ERR_ARG, "--denoise takes a strength from 0 to %g, not %g",
                             (double)DUALISO_DENOISE_MAX, (double)denoise);
-    const mp_format *f = mp_format_find(o->format);
-    if (o->settings && o->settings->lut && f && f->input != MP_INPUT_RGB)
+    if (s && s->lut && f && f->input != MP_INPUT_RGB)
         return mp_error_set(err, MP_ERR_ARG, "--lut grades developed pictures: %s takes the "
                             "raw mosaic", o->format);
     return MP_OK;

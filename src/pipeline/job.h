@@ -16,6 +16,7 @@
 #include "cache/frame_cache.h"
 #include "develop/develop.h"
 #include "develop/lut.h"
+#include "develop/resample.h"
 #include "develop/stretch.h"
 #include "dualiso/dualiso.h"
 #include "encode/sink.h"
@@ -40,7 +41,7 @@ typedef struct slot {
     mp_frame frame;              /* only for sinks that take frames one at a time */
     mp_frame_meta meta;
     develop_rgb rgb;             /* RGB sinks that encode in write_rgb (DNxHR) */
-    develop_rgb wide;            /* rgb's picture resampled to square pixels (stretching) */
+    develop_rgb wide;            /* rgb's picture resampled (stretching, --scale) */
     mp_sink_unit *unit;          /* the encoded picture, from sinks that encode on workers */
 } slot;
 
@@ -70,6 +71,7 @@ typedef struct job {
     develop_params develop;      /* the options' develop params, with grey-world gains */
     develop_stretch stretch;     /* anamorphic clips to square pixels (out_width 0: none) */
     mp_lut lut;                  /* --lut, applied after the curve (sizes 0: none) */
+    develop_resample resample;   /* --scale/--size, stretching too (h.out 0: none) */
     uint32_t stretch_top, stretch_left;   /* the picture (active area) in rgb */
     slot *slots;
     mp_progress progress;
@@ -82,7 +84,7 @@ typedef struct worker {
     dualiso_workspace *ws;
     develop_workspace dev;
     develop_rgb rgb;             /* the picture a worker encodes itself */
-    develop_rgb wide;            /* rgb resampled to square pixels (stretching) */
+    develop_rgb wide;            /* rgb resampled (stretching, --scale) */
     void *enc;                   /* the worker's encoder (sinks that encode on workers) */
     int enc_made;                /* mp_sink_encoder_new was called (enc may still be NULL) */
     mp_cache_scratch cache_scratch;

@@ -2,6 +2,7 @@
  * frame fields), plus the small fixed part of metadata blocks. Frame and audio payloads are
  * never read; damage is recorded and the walk stops or re-synchronises, always advancing. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -288,10 +289,14 @@ mp_status mp_mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err)
                            (unsigned long long)remain);
             break;
         } else if (plausible) {
+            /* a cut frame's header still says which frame is lost (its frameNumber) */
+            char lost[40] = "";
+            if (mp_mlv_block_type_of(hdr) == MLV_BLOCK_VIDF && have >= 20)
+                snprintf(lost, sizeof lost, "; frame %u lost", mp_le32(hdr + 16));
             mp_mlv_add_damage(c, MLV_DAMAGE_TRUNCATED, chunk, off,
                            "%s: offset %llu: %s block of %u bytes runs past the end of the file "
-                           "(%llu bytes left); block dropped", name, (unsigned long long)off,
-                           tag, size, (unsigned long long)remain);
+                           "(%llu bytes left); block dropped%s", name, (unsigned long long)off,
+                           tag, size, (unsigned long long)remain, lost);
             break;
         } else {
             mp_mlv_add_damage(c, MLV_DAMAGE_BAD_BLOCK, chunk, off,

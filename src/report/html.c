@@ -76,6 +76,12 @@ static const char *status_text(mp_status st)
     return st == MP_OK ? "ok" : st == MP_ERR_DAMAGED ? "damaged" : "not read";
 }
 
+/* The clip was opened (its header read), though it may be damaged. */
+static int was_read(const mp_clip_report *r)
+{
+    return r->status == MP_OK || r->status == MP_ERR_DAMAGED;
+}
+
 static void overview(mp_text *t, const mp_clip_report *const *r, uint32_t n)
 {
     mp_text_printf(t, "<table><tr><th class=l>clip</th><th>frames</th><th>size</th>"
@@ -86,13 +92,51 @@ static void overview(mp_text *t, const mp_clip_report *const *r, uint32_t n)
         mp_report_clip_summary_get(r[i], &cs);
         mp_text_printf(t, "<tr><td class=l><a href=\"#clip%u\">", i);
         esc(t, mp_report_base_name(r[i]->path));
-        mp_text_printf(t, "</a></td><td>%u</td><td>%ux%u</td><td>%s</td><td>%.2f %%</td>"
-                       "<td>%.2f %%</td><td class=%s>%s</td></tr>", r[i]->info.frame_count,
-                       r[i]->info.raw.width, r[i]->info.raw.height, r[i]->dual ? "yes" : "no",
-                       100 * cs.clipped_mean, 100 * cs.crushed_mean, status_class(r[i]->status),
+        mp_text_printf(t, "</a></td>");
+        if (!was_read(r[i]))   /* nothing known: a dash, not zeros that look measured */
+            mp_text_printf(t, "<td>–</td><td>–</td><td>–</td>");
+        else
+            mp_text_printf(t, "<td>%u</td><td>%ux%u</td><td>%s</td>", r[i]->info.frame_count,
+                           r[i]->info.raw.width, r[i]->info.raw.height,
+                           r[i]->dual ? "yes" : "no");
+        if (r[i]->frame_count)
+            mp_text_printf(t, "<td>%.2f %%</td><td>%.2f %%</td>", 100 * cs.clipped_mean,
+                           100 * cs.crushed_mean);
+        else
+            mp_text_printf(t, "<td>–</td><td>–</td>");
+        mp_text_printf(t, "<td class=%s>%s</td></tr>", status_class(r[i]->status),
                        status_text(r[i]->status));
     }
     mp_text_printf(t, "</table>");
+}
+
+/* Deep in the shadows a quarter-EV bin holds one code value or none, so the curve would
+ * jump between 0 and a full code's share from bin to bin: there the bins are merged, from
+ * the clip down, into groups of at least HIST_GROUP_CODES code values, each bin of a group
+ * drawn at the group's mean (the JSON keeps every bin as measured). */
+#define HIST_GROUP_CODES 8u
+
+static void histogram_groups(const mp_clip_report *r, int f, uint32_t group[MP_REPORT_HIST_BINS])
+{
+    const dualiso_levels *lv = r->levels.segment_count ? &r->levels.segments[0].levels : NULL;
+    double black = r->info.raw.black, white = r->info.raw.white;
+    if (lv && lv->is_dual) {
+        black = f ? lv->black_bright : lv->black_dark;
+        white = f ? lv->white_bright : lv->white_dark;
+    }
+    uint32_t codes[MP_REPORT_HIST_BINS];
+    mp_report_hist_codes(black, white, codes);
+    uint32_t first = 0, sum = 0;
+    for (uint32_t b = 0; b < MP_REPORT_HIST_BINS; b++) {
+        sum += codes[b];
+        if (sum >= HIST_GROUP_CODES || b == MP_REPORT_HIST_BINS - 2 ||
+            b == MP_REPORT_HIST_BINS - 1) {   /* the deepest bin takes all below: alone */
+            for (uint32_t k = first; k <= b; k++)
+                group[k] = first;
+            first = b + 1;
+            sum = 0;
+        }
+    }
 }
 
 static void histogram_plot(mp_text *t, const mp_clip_report *r, int f)
@@ -101,6 +145,8 @@ static void histogram_plot(mp_text *t, const mp_clip_report *r, int f)
     static const char *const name[3] = {"R", "G", "B"};
     double x[MP_REPORT_HIST_BINS], y[3][MP_REPORT_HIST_BINS], top = 0;
     uint64_t total = 0, crushed = 0, clipped = 0;
+    uint32_t group[MP_REPORT_HIST_BINS];
+    histogram_groups(r, f, group);
     for (int c = 0; c < 3; c++)
         for (uint32_t b = 0; b < MP_REPORT_HIST_BINS + 2; b++)
             total += r->hist[f][c][b];
@@ -108,8 +154,14 @@ static void histogram_plot(mp_text *t, const mp_clip_report *r, int f)
         crushed += r->hist[f][c][0];
         clipped += r->hist[f][c][MP_REPORT_HIST_BINS + 1];
         for (uint32_t b = 0; b < MP_REPORT_HIST_BINS; b++) {
+            uint32_t end = b;
+            while (end + 1 < MP_REPORT_HIST_BINS && group[end + 1] == group[b])
+                end++;
+            uint64_t in_group = 0;
+            for (uint32_t k = group[b]; k <= end; k++)
+                in_group += r->hist[f][c][1 + k];
             x[b] = -(b + 0.5) * MP_REPORT_HIST_STEP_EV;
-            y[c][b] = total ? 100.0 * r->hist[f][c][1 + b] / total : 0;
+            y[c][b] = total ? 100.0 * in_group / total / (end - group[b] + 1) : 0;
             top = fmax(top, y[c][b]);
         }
     }
@@ -117,18 +169,20 @@ static void histogram_plot(mp_text *t, const mp_clip_report *r, int f)
     char title[96];
     snprintf(title, sizeof title, "raw histogram, %s", field);
     svg_axes a = {PLOT_W, PLOT_H, -(double)MP_REPORT_HIST_BINS * MP_REPORT_HIST_STEP_EV, 0, 0,
-                  top > 0 ? top * 1.05 : 1, "EV below the clip", "% of samples", title, 0};
+                  top > 0 ? top * 1.05 : 1, "EV below the clip", "% of samples", title, 0, 0};
     mp_text_printf(t, "<figure>");
     mp_svg_begin(t, &a);
     for (int c = 0; c < 3; c++) {
         svg_series s = {x, y[c], MP_REPORT_HIST_BINS, colour[c], name[c], 0};
-        mp_svg_series_add(t, &a, &s, (uint32_t)c);
+        mp_svg_series_add(t, &a, &s);
     }
     mp_svg_end(t);
     mp_text_printf(t, "<figcaption>%s (%s): %.3f %% at or above the clip, %.3f %% at or below "
-                   "black; ¼-EV bins</figcaption></figure>", title,
+                   "black; ¼-EV bins, merged where they hold fewer than %u code values"
+                   "</figcaption></figure>", title,
                    r->dual ? "per field, its own black and clip" : "black and white of the clip",
-                   total ? 100.0 * clipped / total : 0, total ? 100.0 * crushed / total : 0);
+                   total ? 100.0 * clipped / total : 0, total ? 100.0 * crushed / total : 0,
+                   HIST_GROUP_CODES);
 }
 
 /* Values of the measured frames over the time line; damaged ones break the line. */
@@ -151,17 +205,17 @@ static void clipping_plot(mp_text *t, const mp_clip_report *r, double *x, double
                                        r->frames[i].field_clipped[1]));
     svg_axes a = {PLOT_W, PLOT_H, r->info.first_number, fmax(r->info.last_number,
                   r->info.first_number + 1), 0, top * 1.05, "frame", "% of photosites",
-                  "clipped and crushed over time", 0};
+                  "clipped and crushed over time", 0, 0};
     mp_text_printf(t, "<figure>");
     mp_svg_begin(t, &a);
     frame_series(r, x, y, 0, 0);
-    mp_svg_series_add(t, &a, &(svg_series){x, y, r->frame_count, "#f66", "clipped", 0}, 0);
+    mp_svg_series_add(t, &a, &(svg_series){x, y, r->frame_count, "#f66", "clipped", 0});
     frame_series(r, x, y, 1, 0);
-    mp_svg_series_add(t, &a, &(svg_series){x, y, r->frame_count, "#69f", "crushed", 0}, 1);
+    mp_svg_series_add(t, &a, &(svg_series){x, y, r->frame_count, "#69f", "crushed", 0});
     if (r->dual) {
         frame_series(r, x, y, 2, 1);
         mp_svg_series_add(t, &a, &(svg_series){x, y, r->frame_count, "#fa5",
-                                            "bright field clipped", 1}, 2);
+                                            "bright field clipped", 1});
     }
     mp_svg_end(t);
     mp_text_printf(t, "<figcaption>Clipped: the linear frame (what convert writes) at its "
@@ -184,10 +238,9 @@ static void bands_plot(mp_text *t, const mp_clip_report *r, double *x, double *y
     }
     svg_axes a = {PLOT_W, PLOT_H, r->info.first_number, fmax(r->info.last_number,
                   r->info.first_number + 1), -top * 1.1, top * 1.1, "frame",
-                  "% off the band's mean", "band means over time", 0};
+                  "% off the band's mean", "band means over time", 0, 0};
     mp_text_printf(t, "<figure>");
     mp_svg_begin(t, &a);
-    uint32_t row = 0;
     for (uint32_t b = 0; b < MP_REPORT_BANDS; b++) {
         if (s[b].frames < 2)
             continue;
@@ -199,7 +252,7 @@ static void bands_plot(mp_text *t, const mp_clip_report *r, double *x, double *y
         char label[48];
         snprintf(label, sizeof label, "%g-%g EV", b * MP_REPORT_BAND_EV,
                  (b + 1) * MP_REPORT_BAND_EV);
-        mp_svg_series_add(t, &a, &(svg_series){x, y, r->frame_count, colour[b], label, 0}, row++);
+        mp_svg_series_add(t, &a, &(svg_series){x, y, r->frame_count, colour[b], label, 0});
     }
     mp_svg_end(t);
     mp_text_printf(t, "<figcaption>Mean of the 16x16 tiles in each 2-EV band below the clip, "
@@ -226,7 +279,7 @@ static void audio_plot(mp_text *t, const mp_clip_report *r, double *x, double *y
     }
     double t0 = r->audio[0].time_s, t1 = r->audio[r->audio_count - 1].time_s;
     svg_axes ax = {PLOT_W, PLOT_H, fmin(t0, 0), fmax(t1, t0 + 0.1), -60, 0, "seconds",
-                   "dBFS", "audio level over time", 0};
+                   "dBFS", "audio level over time", 0, 0};
     mp_svg_begin(t, &ax);
     static const char *const colour[2] = {"#6d6", "#d6d"};
     static const char *const label[2] = {"left RMS", "right RMS"};
@@ -237,7 +290,7 @@ static void audio_plot(mp_text *t, const mp_clip_report *r, double *x, double *y
             y[i] = r->audio[i].rms_dbfs[c];
         }
         mp_svg_series_add(t, &ax, &(svg_series){x, y, r->audio_count, colour[c],
-                                             channels > 1 ? label[c] : "RMS", 0}, c);
+                                             channels > 1 ? label[c] : "RMS", 0});
     }
     mp_svg_end(t);
     mp_text_printf(t, "<figcaption>RMS level of %u windows of 0.1 s, %u channels, %u Hz; time "
@@ -247,8 +300,8 @@ static void audio_plot(mp_text *t, const mp_clip_report *r, double *x, double *y
 
 static void timeline_plot(mp_text *t, const mp_clip_report *r)
 {
-    svg_axes a = {2 * PLOT_W, 70, r->info.first_number, fmax(r->info.last_number + 1.0,
-                  r->info.first_number + 1), 0, 1, "frame", "", "time line", 1};
+    svg_axes a = {2 * PLOT_W, 84, r->info.first_number, fmax(r->info.last_number + 1.0,
+                  r->info.first_number + 1), 0, 1, "frame", "", "time line", 1, 0};
     mp_text_printf(t, "<figure>");
     mp_svg_begin(t, &a);
     char tip[96];
@@ -377,14 +430,17 @@ static void clip_header(mp_text *t, const mp_clip_report *r, uint32_t i)
     esc(t, mp_report_base_name(r->path));
     mp_text_printf(t, " <span class=%s>%s</span></h2><p>", status_class(r->status),
                    status_text(r->status));
-    if (in->camera.present) {
+    if (was_read(r) && in->camera.present) {
         esc(t, in->camera.name);
         mp_text_printf(t, ", ");
     }
-    mp_text_printf(t, "%ux%u %u-bit, %.3f fps, %u frames (%u-%u), %s, %u chunk%s</p>",
-                   in->raw.width, in->raw.height, in->raw.bits, fps, in->frame_count,
-                   in->first_number, in->last_number, mp_mlv_compression_name(in->compression),
-                   in->chunk_count, in->chunk_count == 1 ? "" : "s");
+    if (was_read(r))
+        mp_text_printf(t, "%ux%u %u-bit, %.3f fps, %u frames (%u-%u), compression %s, %u "
+                       "chunk%s", in->raw.width, in->raw.height, in->raw.bits, fps,
+                       in->frame_count, in->first_number, in->last_number,
+                       mp_mlv_compression_name(in->compression), in->chunk_count,
+                       in->chunk_count == 1 ? "" : "s");
+    mp_text_printf(t, "</p>");
     if (r->status != MP_OK) {
         mp_text_printf(t, "<p class=bad>");
         esc(t, r->error);

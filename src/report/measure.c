@@ -14,17 +14,30 @@ void mp_report_lut_free(report_lut *l)
 
 /* bin 0: at or below black; 1 + k: k quarter-EVs below the clip (the deepest bin takes
  * everything further down); MP_REPORT_HIST_BINS + 1: at or above the clip. */
+static uint8_t bin_of(uint32_t v, double black, double white)
+{
+    if (v <= black)
+        return 0;
+    if (v >= white)
+        return MP_REPORT_HIST_BINS + 1;
+    double k = floor(log2((white - black) / (v - black)) / MP_REPORT_HIST_STEP_EV);
+    return (uint8_t)(1 + (k < MP_REPORT_HIST_BINS - 1 ? k : MP_REPORT_HIST_BINS - 1));
+}
+
 static void lut_fill(uint8_t *bin, uint32_t size, double black, double white)
 {
-    for (uint32_t v = 0; v < size; v++) {
-        if (v <= black) {
-            bin[v] = 0;
-        } else if (v >= white) {
-            bin[v] = MP_REPORT_HIST_BINS + 1;
-        } else {
-            double k = floor(log2((white - black) / (v - black)) / MP_REPORT_HIST_STEP_EV);
-            bin[v] = (uint8_t)(1 + (k < MP_REPORT_HIST_BINS - 1 ? k : MP_REPORT_HIST_BINS - 1));
-        }
+    for (uint32_t v = 0; v < size; v++)
+        bin[v] = bin_of(v, black, white);
+}
+
+void mp_report_hist_codes(double black, double white, uint32_t codes[MP_REPORT_HIST_BINS])
+{
+    for (uint32_t b = 0; b < MP_REPORT_HIST_BINS; b++)
+        codes[b] = 0;
+    for (uint32_t v = black > 0 ? (uint32_t)black : 0; v < white && v < 65536; v++) {
+        uint8_t b = bin_of(v, black, white);
+        if (b >= 1 && b <= MP_REPORT_HIST_BINS)
+            codes[b - 1]++;
     }
 }
 

@@ -15,6 +15,10 @@ typedef struct report_lut {
 } report_lut;
 
 void mp_report_lut_free(report_lut *l);
+/* How many whole code values each quarter-EV bin of a field with that black and white holds
+ * (bins 1..MP_REPORT_HIST_BINS of the histogram as codes[0..]). Deep bins hold few or none:
+ * 14-bit at 10 EV below the clip has about 3 codes a bin, at 12 EV under one. */
+void mp_report_hist_codes(double black, double white, uint32_t codes[MP_REPORT_HIST_BINS]);
 
 /* The raw (repaired, not yet reconstructed) frame into hist and field_clipped. */
 mp_status mp_report_measure_raw(const mp_frame *raw, const dualiso_levels *lv, report_lut *lut,

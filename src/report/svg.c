@@ -1,10 +1,13 @@
 #include "svg.h"
 
 #include <math.h>
+#include <string.h>
 
 #define MARGIN_L 46.0
 #define MARGIN_R 8.0
-#define MARGIN_T 8.0
+#define MARGIN_T 22.0   /* the legend's row above the plot, where no curve goes */
+#define LEGEND_CHAR 6.0 /* width of a legend character at font-size 10, a little generous */
+#define LEGEND_GAP 12.0
 #define MARGIN_B 30.0
 
 static double px(const svg_axes *a, double x)
@@ -59,7 +62,7 @@ void mp_svg_begin(mp_text *t, const svg_axes *a)
                    MARGIN_T + (a->height - MARGIN_T - MARGIN_B) / 2, a->y_label);
 }
 
-void mp_svg_series_add(mp_text *t, const svg_axes *a, const svg_series *s, uint32_t legend_row)
+void mp_svg_series_add(mp_text *t, svg_axes *a, const svg_series *s)
 {
     int open = 0;
     for (uint32_t i = 0; i < s->n; i++) {
@@ -77,10 +80,11 @@ void mp_svg_series_add(mp_text *t, const svg_axes *a, const svg_series *s, uint3
     }
     if (open)
         mp_text_printf(t, "\"/>");
-    if (s->label)
-        mp_text_printf(t, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\" text-anchor=\"end\">%s</text>",
-                       a->width - MARGIN_R - 4, MARGIN_T + 11 + 11.0 * legend_row, s->colour,
-                       s->label);
+    if (s->label) {   /* left to right above the plot, each after the one before */
+        mp_text_printf(t, "<text class=\"legend\" x=\"%.1f\" y=\"%.1f\" fill=\"%s\">%s</text>",
+                       MARGIN_L + a->legend_x, MARGIN_T - 7, s->colour, s->label);
+        a->legend_x += LEGEND_CHAR * (double)strlen(s->label) + LEGEND_GAP;
+    }
 }
 
 void mp_svg_span(mp_text *t, const svg_axes *a, double x0, double x1, const char *colour,

@@ -20,12 +20,13 @@ typedef struct svg_axes {
     const char *x_label, *y_label;
     const char *title;           /* the accessible name (role="img" aria-label) */
     int no_y_ticks;              /* a time line: y means nothing */
+    double legend_x;             /* where the next legend entry goes (0 at the start) */
 } svg_axes;
 
 /* Opens the picture: frame, axis labels and tick values. Then mp_svg_series_add, svg_rect and
- * mp_svg_end. */
+ * mp_svg_end. Legends go in a row above the plot, never over a curve. */
 void mp_svg_begin(mp_text *t, const svg_axes *a);
-void mp_svg_series_add(mp_text *t, const svg_axes *a, const svg_series *s, uint32_t legend_row);
+void mp_svg_series_add(mp_text *t, svg_axes *a, const svg_series *s);
 /* A rectangle in data coordinates spanning the plot's height (gaps, damage, markers). */
 void mp_svg_span(mp_text *t, const svg_axes *a, double x0, double x1, const char *colour,
               const char *tip);

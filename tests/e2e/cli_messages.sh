@@ -2,11 +2,12 @@
 # Command-line messages and outputs named by their extension (issue #12 items 1 and 6):
 # without --to the container follows -o's extension (.mov ProRes 422 HQ, .mkv FFV1, .nut NUT,
 # checked by ffprobe; others stay DNG folders); an extension that contradicts --to, or one
-# mlvpipe does not write (.mp4), is a usage error naming both; -o - with MOV and -o FOLDER for
-# a movie are usage errors before any encoding; a missing option value is not an "unknown
-# option"; -v/-q work after the command; an existing output names --overwrite and
-# --skip-existing; -q still shows the warnings an error points to; info's errors look like
-# the other commands'.
+# mlvpipe does not write (.m4v), is a usage error naming both; -o - with MOV is a usage error
+# before any encoding, -o FOLDER with a movie writes FOLDER/CLIP.mov; a missing option value is
+# not an "unknown option"; -v/-q work after the command; an existing output (and --frames past
+# the clip) is a usage error, one line naming --overwrite and --skip-existing and the --help
+# hint (#35); -q still shows the warnings an error points to; info's errors look like the
+# other commands'.
 # usage: cli_messages.sh MLVPIPE MLVSYNTH
 set -u
 mlvpipe=$1
@@ -42,9 +43,11 @@ run bad-mov 2 convert "$in" -o "$tmp/x.mov" --to ffv1
 grep -q "names a MOV file (.mov), but --to ffv1 writes Matroska" "$tmp/bad-mov.err" || fail "ffv1 .mov message"
 run bad-dng 2 convert "$in" -o "$tmp/x.mov" --to dng
 grep -q "but --to dng writes a CinemaDNG sequence (a folder of .dng files)" "$tmp/bad-dng.err" || fail "dng .mov message"
-run bad-mp4 2 convert "$in" -o "$tmp/x.mp4"
-run bad-mp4b 2 convert "$in" -o "$tmp/x.mp4" --to prores422hq
-grep -q "does not write MP4 (.mp4)" "$tmp/bad-mp4b.err" || fail "mp4 message: $(head -1 "$tmp/bad-mp4b.err")"
+run bad-m4v 2 convert "$in" -o "$tmp/x.m4v"
+grep -q "does not write MP4 (.m4v)" "$tmp/bad-m4v.err" || fail "m4v message: $(head -1 "$tmp/bad-m4v.err")"
+run bad-mp4 2 convert "$in" -o "$tmp/x.mp4" --to prores422hq
+grep -q "names a MP4 file (.mp4), but --to prores422hq writes MOV" "$tmp/bad-mp4.err" ||
+    fail "mp4 message: $(head -1 "$tmp/bad-mp4.err")"
 [ -z "$(ls "$tmp" | grep '^x\.')" ] || fail "a refused command wrote $(ls "$tmp" | grep '^x\.')"
 
 # 6. Messages.
@@ -52,9 +55,9 @@ run mov-stdout 2 convert "$in" -o - --to prores422hq
 grep -q "MOV writes its index after the frames" "$tmp/mov-stdout.err" || fail "-o - MOV message"
 [ ! -s "$tmp/mov-stdout.out" ] || fail "-o - MOV wrote to stdout"
 mkdir -p "$tmp/folder"
-run movie-dir 2 convert "$in" -o "$tmp/folder" --to prores422hq
-grep -q "is a folder; --to prores422hq writes one file (e.g. -o $tmp/folder/NAME.mov)" "$tmp/movie-dir.err" ||
-    fail "folder message: $(head -1 "$tmp/movie-dir.err")"
+# one clip to an existing folder and a movie: FOLDER/CLIP.mov, as a batch names it (#35)
+run movie-dir 0 convert "$in" -o "$tmp/folder" --to prores422hq
+[ "$(ls "$tmp/folder")" = "$(basename "${in%.*}").mov" ] || fail "movie into a folder: $(ls "$tmp/folder")"
 for cmd in "convert $in -o $tmp/u --to" "analyze $in --threads" "plan $in -o $tmp/p --chunk" "join --bogus"; do
     # shellcheck disable=SC2086
     "$mlvpipe" $cmd >/dev/null 2>"$tmp/opt.err"; rc=$?
@@ -77,12 +80,30 @@ for n in q-after q-before; do
 done
 run info-q 0 info "$in" -q
 run plan-v 0 plan "$in" -o "$tmp/p" -v
-# An existing output names both ways out.
-run exists 5 convert "$in" -o "$tmp/seq"
-grep -q -- "--overwrite replaces existing files; --skip-existing keeps them" "$tmp/exists.err" ||
+# An existing output is a usage error (exit 2, not the farm's "retry elsewhere" 5; #35): one
+# line naming both ways out, then the --help hint; a movie's before any work.
+usage_shape() {   # usage_shape NAME: one message line, then the hint
+    [ "$(wc -l <"$tmp/$1.err")" -eq 2 ] && [ "$(tail -n 1 "$tmp/$1.err")" = "(see 'mlvpipe convert --help')" ] ||
+        fail "$1: not one line and the --help hint: $(cat "$tmp/$1.err")"
+}
+run exists 2 convert "$in" -o "$tmp/seq"
+grep -q -- "exists (not overwriting); --overwrite replaces existing files, --skip-existing keeps them" "$tmp/exists.err" ||
     fail "exists message: $(cat "$tmp/exists.err")"
-run exists-mov 5 convert "$in" -o "$tmp/a.mov"
-grep -q -- "--overwrite replaces" "$tmp/exists-mov.err" || fail "exists (movie) message"
+usage_shape exists
+run exists-mov 2 convert "$in" -o "$tmp/a.mov" -v
+grep -q -- "a.mov: exists; --overwrite replaces it" "$tmp/exists-mov.err" || fail "exists (movie) message"
+grep -q "info:" "$tmp/exists-mov.err" && fail "exists (movie): work before the refusal"
+run exists-mov-q 2 convert "$in" -o "$tmp/a.mov"
+usage_shape exists-mov-q
+run exists-folder 2 convert "$in" -o "$tmp/folder" --to prores422hq
+usage_shape exists-folder
+mkdir -p "$tmp/named.mov"   # a folder where the file should go: in the way, not a target
+run folder-named 2 convert "$in" -o "$tmp/named.mov"
+grep -q "named.mov is a folder; --to prores422hq writes one file" "$tmp/folder-named.err" ||
+    fail "folder named like the movie: $(head -1 "$tmp/folder-named.err")"
+[ -z "$(ls "$tmp/named.mov")" ] || fail "wrote into a folder named like the movie"
+run past-end 2 convert "$in" -o "$tmp/pe" --frames 900-
+usage_shape past-end
 # info's errors in the common style.
 run info-none 3 info "$tmp/none.MLV"
 grep -q "^mlvpipe: error: .*none.MLV" "$tmp/info-none.err" || fail "info error style: $(cat "$tmp/info-none.err")"

@@ -41,6 +41,36 @@ run noreq 0 plan "$tmp/A001.MLV" -o "$tmp/out" --chunk 10 --requeue 0
 grep -q "requeue" "$tmp/noreq.out" && fail "--requeue 0 still requeues"
 [ "$(grep -c '^exec ' "$tmp/noreq.out")" = 3 ] || fail "--requeue 0: jobs do not exec mlvpipe"
 
+# #35: the final step of a sequence with audio is a convert with the tasks' --threads, so it
+# asks for as many CPUs; without --mem each work job gets one from the measured peaks
+# (doc/farm.md "Memory": at 1080p and 4 threads analyze 192M, a ProRes task 512M), none on
+# the final step; an unreadable clip of a folder is left out, named on stderr and in a comment
+# at the end of the script, the others planned, exit 3.
+run seq 0 plan "$tmp/A001.MLV" -o "$tmp/out" --chunk 10 --threads 2
+job 3 "$tmp/seq.out" | grep -q -- "convert .*--threads 2" || fail "audio step without --threads 2"
+job 3 "$tmp/seq.out" | grep -qxF "#SBATCH --cpus-per-task=2" ||
+    fail "audio step CPUs: $(job 3 "$tmp/seq.out" | grep '#SBATCH' | tr '\n' ' ')"
+job 3 "$tmp/seq.out" | grep -q -- "--mem" && fail "the audio step gets the work's memory"
+"$mlvsynth" -o "$tmp/HD.MLV" --frames 2 --size 1920x1080 >/dev/null || fail "mlvsynth HD"
+run hd 0 plan "$tmp/HD.MLV" -o "$tmp/out" --threads 4 --to prores422hq
+job 1 "$tmp/hd.out" | grep -qxF "#SBATCH --mem=192M" || fail "analyze memory: $(job 1 "$tmp/hd.out" | grep mem)"
+job 2 "$tmp/hd.out" | grep -qxF "#SBATCH --mem=512M" || fail "ProRes memory: $(job 2 "$tmp/hd.out" | grep mem)"
+job 3 "$tmp/hd.out" | grep -q -- "--mem" && fail "the join gets the work's memory"
+mkdir -p "$tmp/mixed"
+cp "$tmp/A001.MLV" "$tmp/mixed/"
+printf 'not a clip %.0s' $(seq 60) >"$tmp/mixed/X009.MLV"
+run card 3 plan "$tmp/mixed" -o "$tmp/out"
+grep -q "X009.MLV: left out of the plan (the other clips are planned)" "$tmp/card.err" ||
+    fail "left-out clip not named: $(cat "$tmp/card.err")"
+bash -n "$tmp/card.out" || fail "the plan with a clip left out does not parse"
+grep -q "mlvpipe-A001-analyze" "$tmp/card.out" || fail "the readable clip was not planned"
+[ "$(tail -n 1 "$tmp/card.out")" = "# left out of this plan, unreadable: $tmp/mixed/X009.MLV" ] ||
+    fail "no comment for the clip left out: $(tail -n 1 "$tmp/card.out")"
+head -n 1 "$tmp/card.out" | grep -q '^#!' || fail "the script does not start with #!"
+run card-json 3 plan "$tmp/mixed" -o "$tmp/out" --engine json
+python3 -c 'import json, sys; assert len(json.load(open(sys.argv[1]))) == 1' "$tmp/card-json.out" ||
+    fail "JSON plan with a clip left out"
+
 # The other engines also log per 10 s.
 run json 0 plan "$tmp/A001.MLV" -o "$tmp/out" --chunk 10 --engine json
 grep -q '"--progress-every", "10"' "$tmp/json.out" || fail "JSON plan: no --progress-every 10"

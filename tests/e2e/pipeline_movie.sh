@@ -59,7 +59,7 @@ run au-chunk 0 convert "$tmp/au.MLV" --to prores4444 -o "$tmp/au10.mov" --frames
 
 run step 2 convert "$tmp/d.MLV" --to ffv1 -o "$tmp/step.mkv" --frames 0-9:2
 run skip 2 convert "$tmp/d.MLV" --to ffv1 -o "$tmp/skip.mkv" --skip-existing
-run exists 5 convert "$tmp/d.MLV" --to ffv1 -o "$tmp/t1.mkv"
+run exists 2 convert "$tmp/d.MLV" --to ffv1 -o "$tmp/t1.mkv"
 
 # SIGTERM while a movie is written: exit 6, neither the movie nor a temporary file remains.
 "$mlvsynth" -o "$tmp/big.MLV" --dual-iso --size 960x540 --frames 30 >/dev/null || fail "mlvsynth big"

@@ -40,8 +40,8 @@ tail -n 1 "$tmp/resume.err" | grep -q "\"event\":\"done\",\"done\":$frames,\"tot
     fail "resume: last event $(tail -n 1 "$tmp/resume.err")"
 same_tree "resumed vs uninterrupted" "$tmp/ref" "$tmp/out"
 
-# Existing finals are an output error unless --overwrite (which rewrites the same bytes).
-run again 5 convert "$tmp/clip.MLV" -o "$tmp/out" --frames 3-4 --progress none
+# Existing finals are a usage error unless --overwrite (which rewrites the same bytes).
+run again 2 convert "$tmp/clip.MLV" -o "$tmp/out" --frames 3-4 --progress none
 grep -q "exists" "$tmp/again.err" || fail "existing output message: $(cat "$tmp/again.err")"
 run overwrite 0 convert "$tmp/clip.MLV" -o "$tmp/out" --frames 3-4 --overwrite
 same_tree "after --overwrite" "$tmp/ref" "$tmp/out"

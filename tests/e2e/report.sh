@@ -4,7 +4,8 @@
 # clips' ground truth
 # (report_check.py), exit status 3 (the worst clip: the missing one), one schema for one clip
 # or many, the same bytes with 1 and 2 threads, a page without script or URL carrying every
-# picture, outputs that would replace a clip refused.
+# picture, plots and rows a reader can trust (report_plots.py), outputs that would replace a
+# clip refused.
 # usage: report.sh MLVPIPE MLVSYNTH
 set -u
 mlvpipe=$1
@@ -38,6 +39,9 @@ want=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(sum(le
 for n in dual grad snd gone cut flick; do
     grep -q "$n.MLV" "$tmp/r1.html" || fail "page does not name $n.MLV"
 done
+# as a reader sees it (#35): smooth deep histogram bins, legends off the curves, dashes for
+# the clip not read, the compression labelled
+python3 "$here/report_plots.py" "$tmp/r1.html" gone.MLV || fail "the page's plots and rows"
 grep -q "damage before frame 7: truncated" "$tmp/r1.html" || fail "the cut is not on the time line"
 
 # one clip: the same schema, the clip's entry as in the batch

@@ -3,7 +3,8 @@
 # Cuts: a clip with every header block kind (STYL ELVL INFO, a NULL and a MARK between
 # frames) cut where each block starts: exit 3 while no frame is left (without RAWI, or
 # header only), else 4 with the lost frames named (MLVI videoFrameCount) and exactly the
-# frames before the cut written, each equal to the whole clip's; the whole file exits 0.
+# frames before the cut written, each equal to the whole clip's; a cut inside a frame names
+# that frame in info's damage; the whole file exits 0.
 # Zeroed LJ92 ranges: 8 zero bytes at 10 places in frame 2: every other frame is written
 # and equal to the undamaged clip's, the exit is 0 or 4, and 4 exactly when frame 2 is left
 # out (no checksum guards an LJ92 stream: a zeroed range that still decodes to samples within
@@ -40,6 +41,13 @@ while read -r off tag; do
     [ "$tag" = VIDF ] && frames=$((frames + 1))
 done < <($mutate "$tmp/c.MLV" block-offsets)
 [ "$frames" -eq 5 ] && [ "$cuts" -ge 17 ] || fail "only $cuts cuts, $frames frames"
+# cut inside frame 3's block: info names the lost frame, not only the 3 frames left (#35)
+off3=$($mutate "$tmp/c.MLV" block-offsets | awk '$2 == "VIDF" { if (n++ == 3) print $1 }')
+head -c $((off3 + 100)) "$tmp/c.MLV" >"$tmp/m.MLV"
+run cut-info 4 info "$tmp/m.MLV"
+grep -q "^frames: *3 (numbers 0..2)" "$tmp/cut-info.out" || fail "cut info frames: $(grep frames: "$tmp/cut-info.out")"
+grep -q "m.MLV: offset $off3: VIDF block of .* block dropped; frame 3 lost" "$tmp/cut-info.out" ||
+    fail "cut info: the lost frame not named: $(grep -A1 damage: "$tmp/cut-info.out")"
 run whole 0 convert "$tmp/c.MLV" --to md5 "${asrec[@]}" -o "$tmp/whole.md5"
 cmp -s "$tmp/whole.md5" "$tmp/c-ref.md5" || fail "whole clip differs"
 

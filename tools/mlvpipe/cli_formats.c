@@ -48,6 +48,11 @@ int cli_check_format(const char *command, const char *name, const char *output, 
 {
     const mlvpipe_format *f = mlvpipe_format_find(name);
     char names[256];
+    if (f && !listed(f, farm_only) && is_movie(f))
+        return cli_usage_error(command, "--to %s: farm chunks do not join into one %s (its "
+                               "frames are predicted from earlier ones); convert it in one run, or "
+                               "plan --to prores422proxy and convert the joined movie",
+                               name, f->container);
     if (!f || !listed(f, farm_only))
         return cli_usage_error(command, "--to %stakes %s, not '%s'", farm_only ? "for a farm " : "",
                                format_names(names, sizeof names, 0, farm_only), name);
@@ -115,7 +120,7 @@ int cli_check_applies(const char *command, const char *format, const char *optio
 
 /* Containers people name with -o that mlvpipe does not write (ffmpeg makes them from a pipe). */
 static const struct { const char *ext, *container; } foreign[] = {
-    {"mp4", "MP4"}, {"m4v", "MP4"}, {"mxf", "MXF"}, {"avi", "AVI"}, {"webm", "WebM"},
+    {"m4v", "MP4"}, {"mxf", "MXF"}, {"avi", "AVI"}, {"webm", "WebM"},
     {"y4m", "YUV4MPEG"}};
 
 /* The first movie of the table written with extension ext, NULL if none. */
@@ -137,8 +142,8 @@ int cli_format_from_output(const char *command, const char *to, const char *outp
     for (size_t i = 0; i < sizeof foreign / sizeof foreign[0]; i++)
         if (!strcasecmp(ext, foreign[i].ext))
             return cli_usage_error(command, "-o %s: mlvpipe does not write %s (.%s) files; "
-                                   "movies are .mov (--to prores422hq and the other ProRes and DNxHR), .mkv "
-                                   "(ffv1) or .nut (nut); for other containers pipe into "
+                                   "movies are .mov (--to prores422hq and the other ProRes and DNxHR), .mp4 "
+                                   "(h264, h265), .mkv (ffv1) or .nut (nut); for other containers pipe into "
                                    "ffmpeg (--to nut -o -)", output, foreign[i].container, ext);
     const mlvpipe_format *named = movie_for_extension(ext);
     const mlvpipe_format *given = mlvpipe_format_find(to);

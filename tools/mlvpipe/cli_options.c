@@ -98,6 +98,29 @@ static int parse_denoise(const cli_option *opt, const char *command, const char 
     return parse_float_in(opt, command, arg, field, 0, 8);
 }
 
+/* --scale: a factor from 1/64 to 4. */
+static int parse_scale(const cli_option *opt, const char *command, const char *arg, void *field)
+{
+    return parse_float_in(opt, command, arg, field, 1.0 / 64, 4);
+}
+
+/* --size WxH, each 2..65534, into the convert settings. */
+static int parse_size(const cli_option *opt, const char *command, const char *arg, void *field)
+{
+    mlvpipe_convert_settings *o = field;
+    const char *x = strchr(arg, 'x');
+    char width[16];
+    size_t len = x ? (size_t)(x - arg) : sizeof width;
+    if (len >= sizeof width)
+        return cli_value_error(opt, command, arg);
+    memcpy(width, arg, len);
+    width[len] = 0;
+    if (!cli_parse_uint(width, 2, 65534, &o->size_width) ||
+        !cli_parse_uint(x + 1, 2, 65534, &o->size_height))
+        return cli_value_error(opt, command, arg);
+    return EXIT_OK;
+}
+
 /* --fps "NUM" or "NUM/DEN", a rate between 1/1000 and 1000 fps, into the convert settings. */
 static int parse_fps(const cli_option *opt, const char *command, const char *arg, void *field)
 {
@@ -423,6 +446,21 @@ const cli_option cli_options[] = {
              "the short axis is resampled, Lanczos-3, to square pixels)",
      .kind = CLI_SET, .at = offsetof(cli_convert_args, o.no_stretch), .value = 1,
      SCOPE(DEVELOPED, "keeps the recorded pixel aspect of the developed picture")},
+    {.commands = CLI_CONVERT, .name = "scale", .arg = "F",
+     .section = "movies, TIFF and EXR (developed RGB)",
+     .help = "resize the picture F times (1/64..4; 0.5: half size, e.g. for\n"
+             "--to prores422proxy editing proxies), Lanczos-3 on the\n"
+             "developed samples; sizes rounded to even numbers",
+     .kind = CLI_PARSE, .at = offsetof(cli_convert_args, o.scale), .parse = parse_scale,
+     .takes = "takes a factor from 0.015625 to 4",
+     SCOPE(DEVELOPED, "resizes the developed picture"), .excludes = "size"},
+    {.commands = CLI_CONVERT, .name = "size", .arg = "WxH",
+     .section = "movies, TIFF and EXR (developed RGB)",
+     .help = "resize the picture to fit in W x H, its aspect kept (e.g.\n"
+             "1920x1080), as --scale does",
+     .kind = CLI_PARSE, .at = offsetof(cli_convert_args, o), .parse = parse_size,
+     .takes = "takes WIDTHxHEIGHT, each 2..65534 (e.g. 1280x720)",
+     SCOPE(DEVELOPED, "resizes the developed picture")},
     {.commands = CLI_CONVERT, .name = "sequence",
      .section = "movies, TIFF and EXR (developed RGB)",
      .help = "a FOLDER of raw photos is one clip, a frame per photo (a\n"
@@ -520,7 +558,8 @@ const cli_option cli_options[] = {
      .kind = CLI_PARSE, .at = offsetof(cli_plan_args, p), .parse = add_sbatch_work},
     {.commands = CLI_PLAN, .name = "mem", .arg = "SIZE",
      .section = "Slurm",
-     .help = "#SBATCH --mem=SIZE for analyze and convert (e.g. 4G)",
+     .help = "#SBATCH --mem=SIZE for analyze and convert (e.g. 4G; default:\n"
+             "from measured peaks at the clip's frame size and --threads)",
      .kind = CLI_PARSE, .at = offsetof(cli_plan_args, p.mem), .parse = parse_mem,
      .takes = "takes a size in Slurm's form: a number with an optional K, M, G or T (e.g. 4G)"},
     {.commands = CLI_PLAN, .name = "throttle", .arg = "N",

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "cli.h"
@@ -45,21 +46,40 @@ static void usage(FILE *out)
         "--skip-existing to finish. Chunks converted separately (--frames) give the same bytes\n"
         "as one run, for any --threads.\n"
         "\n"
-        "exit status: 0 every selected frame written or skipped, 2 usage, 3 input unreadable\n"
+        "exit status: 0 every selected frame written or skipped, 2 usage (also an existing\n"
+        "output without --overwrite, --frames past the clip), 3 input unreadable\n"
         "or unsupported, 4 input damaged (every intact frame written), 5 output failed,\n"
         "6 interrupted, 1 internal error.\n");
 }
 
-/* Outputs refused before any work: a single-file format into a folder (the format table
- * refuses what cannot go to stdout). */
-static int check_output(const char *command, const mlvpipe_convert_settings *o)
+static char *batch_output(const mlvpipe_convert_settings *o, const char *folder,
+                          const char *clip);
+
+/* A single-file format into an existing folder goes to FOLDER/CLIP.EXT, as in a batch (a
+ * folder named like the file, X.mov, is in the way instead); an existing file is refused
+ * before any work unless --overwrite (the format table refuses what cannot go to stdout). */
+static int check_output(const char *command, mlvpipe_convert_settings *o)
 {
+    static char *in_folder;     /* the process's one output name, kept until exit */
     const char *ext;
     cli_check_format(command, o->format, NULL, 0, &ext);
     struct stat sb;
-    if (ext && strcmp(o->output, "-") && !stat(o->output, &sb) && S_ISDIR(sb.st_mode))
-        return cli_usage_error(command, "-o %s is a folder; --to %s writes one file (e.g. "
-                               "-o %s/NAME.%s)", o->output, o->format, o->output, ext);
+    if (!ext || !strcmp(o->output, "-"))
+        return EXIT_OK;
+    if (!stat(o->output, &sb) && S_ISDIR(sb.st_mode)) {
+        const char *dot = strrchr(o->output, '.');
+        if (dot && !strchr(dot, '/') && !strcasecmp(dot + 1, ext))   /* meant the file */
+            return cli_usage_error(command, "-o %s is a folder; --to %s writes one file",
+                                   o->output, o->format);
+        free(in_folder);
+        if (!(in_folder = batch_output(o, o->output, o->input))) {
+            cli_log(MLVPIPE_LOG_ERROR, "out of memory");
+            return EXIT_INTERNAL;
+        }
+        o->output = in_folder;
+    }
+    if (!o->overwrite && !stat(o->output, &sb) && S_ISREG(sb.st_mode))
+        return cli_usage_error(command, "%s: exists; --overwrite replaces it", o->output);
     return EXIT_OK;
 }
 
@@ -116,15 +136,24 @@ static int convert_outcome(const mlvpipe_convert_settings *o, int error_event_sh
 {
     if (st == MLVPIPE_OK)
         return EXIT_OK;
+    /* Usage errors the library finds (an existing output, a --frames range past the clip,
+     * options that exclude each other): one line and the --help hint, exit 2, never the
+     * farm's "retry elsewhere" (5) or "input unreadable" (3). */
+    if (strstr(err->message, "exists (not overwriting)")) {
+        if (error_event_shown)
+            return EXIT_USAGE;
+        return cli_usage_error("convert", "%s; --overwrite replaces existing files%s",
+                               err->message, !cli_format_is_sequence(o->format) ? ""
+                               : ", --skip-existing keeps them and writes the missing frames "
+                                 "(resume)");
+    }
+    if (st == MLVPIPE_ERR_ARG)
+        return error_event_shown ? EXIT_USAGE : cli_usage_error("convert", "%s", err->message);
     if (!error_event_shown)
         cli_log(st == MLVPIPE_ERR_INTERRUPTED ? MLVPIPE_LOG_WARNING : MLVPIPE_LOG_ERROR, "%s",
                 err->message);
     if (st == MLVPIPE_ERR_INTERRUPTED)
         return EXIT_INTERRUPTED;
-    if (res->output_failed && strstr(err->message, "exists (not overwriting)"))
-        cli_log(MLVPIPE_LOG_ERROR, "--overwrite replaces existing files%s",
-                !cli_format_is_sequence(o->format) ? ""
-                : "; --skip-existing keeps them and writes the missing frames (resume)");
     return res->output_failed ? EXIT_OUTPUT : cli_exit_for_input(st);
 }
 

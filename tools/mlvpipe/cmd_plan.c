@@ -289,23 +289,59 @@ int cmd_plan(int argc, char **argv)
     }
     p->program = args.program;
     p->output = out_abs;
-    /* Every clip's plan is made before anything is printed: one that fails prints nothing. */
+    /* Every clip's plan is made before anything is printed: one that fails prints nothing,
+     * except that of several clips one that exists but cannot be read (a damaged file on a
+     * card) is left out, named on stderr and in a script's comment, the others planned, and
+     * the exit status says so (3). */
     char *all = NULL;
     size_t length = 0;
     int json_list = p->engine == MLVPIPE_PLAN_JSON && clips.count > 1;
+    int planned = 0, left_out = 0;
+    char *refused = calloc((size_t)clips.count, 1);
+    if (!refused)
+        rc = EXIT_INTERNAL;
     if (rc == EXIT_OK && json_list && !append(&all, &length, "[\n"))
         rc = EXIT_INTERNAL;
     for (int i = 0; rc == EXIT_OK && i < clips.count; i++) {
-        if (i && !append(&all, &length, json_list ? ",\n" : "\n"))
+        size_t before = length;
+        if (planned && !append(&all, &length, json_list ? ",\n" : "\n"))
             rc = EXIT_INTERNAL;
         if (rc == EXIT_OK)
             rc = plan_clip(p, clips.path[i], args.levels, &all, &length);
+        /* a missing path is a typo to fix, not a clip to leave out */
+        if (rc == EXIT_INPUT && clips.count > 1 && access(clips.path[i], F_OK) == 0) {
+            char name[4 * PATH_MAX];
+            cli_log(MLVPIPE_LOG_ERROR, "%s: left out of the plan (the other clips are planned)",
+                    cli_escaped(clips.path[i], name, sizeof name));
+            length = before;
+            left_out++;
+            refused[i] = 1;
+            rc = EXIT_OK;
+        } else if (rc == EXIT_OK) {
+            planned++;
+        }
     }
+    /* at the end: a script's first line stays its #! */
+    for (int i = 0; rc == EXIT_OK && p->engine != MLVPIPE_PLAN_JSON && i < clips.count; i++) {
+        char name[4 * PATH_MAX];
+        if (refused[i] && (!append(&all, &length, "# left out of this plan, unreadable: ") ||
+                           !append(&all, &length, cli_escaped(clips.path[i], name, sizeof name)) ||
+                           !append(&all, &length, "\n")))
+            rc = EXIT_INTERNAL;
+    }
+    free(refused);
+    if (rc == EXIT_OK && !planned)
+        rc = EXIT_INPUT;   /* every clip unreadable: each named above */
     if (rc == EXIT_OK && json_list && !append(&all, &length, "]\n"))
         rc = EXIT_INTERNAL;
     if (rc == EXIT_OK && (fwrite(all, 1, length, stdout) != length || fflush(stdout))) {
         cli_log(MLVPIPE_LOG_ERROR, "stdout: cannot write the plan: %s", strerror(errno));
         rc = EXIT_OUTPUT;
+    }
+    if (rc == EXIT_OK && left_out) {
+        cli_log(MLVPIPE_LOG_ERROR, "plan: %d of %d clips left out (unreadable)", left_out,
+                clips.count);
+        rc = EXIT_INPUT;
     }
     free(all);
     cli_clips_free(&clips);

@@ -1,4 +1,5 @@
 /* Unit tests for progress figures (fps, ETA, skipped frames), rate limiting and formats. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -74,11 +75,12 @@ static void formats_line_and_json(void **state)
                             .elapsed_s = 3725};
     mp_progress_format_line(&lv, buf, sizeof buf);
     assert_string_equal(buf, "levels [########################] 100%  16/16 sampled frames  "
-                             "1:02:05 elapsed");
+                             "1:02:05 elapsed  ETA 0:00");
     lv.done = 15;     /* 93.75 %: never shown as 100 before the end */
+    lv.eta_s = 248.3;
     mp_progress_format_line(&lv, buf, sizeof buf);
     assert_string_equal(buf, "levels [######################..]  93%  15/16 sampled frames  "
-                             "1:02:05 elapsed");
+                             "1:02:05 elapsed  ETA 4:08");
     assert_int_equal(mp_progress_format_json(&lv, buf, sizeof buf), 2);   /* "{}" */
     mp_progress_format_json(&ev, buf, sizeof buf);
     assert_string_equal(buf, "{\"event\":\"frame\",\"frame\":37,\"done\":38,\"total\":120,"
@@ -100,6 +102,15 @@ static void formats_line_and_json(void **state)
     assert_string_equal(buf, "{\"event\":\"done\",\"done\":2,\"total\":2,\"written\":1,"
                              "\"skipped\":1,\"damaged\":0,\"elapsed_s\":2.00,\"fps\":0.50,"
                              "\"status\":\"ok\"}");
+    /* after a pre-pass: the frames' rate from their start, the summary the whole run's */
+    mp_progress q;
+    mp_progress_begin(&q, 0, 1.0);
+    mp_progress_frames_begin(&q, 2, 5.0);
+    mp_progress_frame(&q, 0, 0, 0, 6.0, &ev);
+    assert_true(fabs(ev.fps - 1.0) < 1e-9 && fabs(ev.eta_s - 1.0) < 1e-9);
+    mp_progress_frame(&q, 1, 0, 0, 7.0, &ev);
+    mp_progress_end(&q, MP_OK, NULL, 7.0, &ev);
+    assert_true(fabs(ev.elapsed_s - 6.0) < 1e-9 && fabs(ev.fps - 2.0 / 6.0) < 1e-9);
     mp_progress_end(&p, MP_ERR_DAMAGED, "a \"b\"\\c\nd", 3.0, &ev);
     assert_int_equal(ev.kind, MP_PROGRESS_ERROR);
     mp_progress_format_json(&ev, buf, sizeof buf);

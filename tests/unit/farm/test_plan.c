@@ -199,8 +199,10 @@ static void test_slurm_script(void **state)
     assert_non_null(strstr(s, "echo \"$analyze $convert $final\""));
     const char *final_job = strstr(s, "final=$(sbatch");
     assert_non_null(final_job);
-    assert_null(strstr(final_job, "--cpus-per-task"));
-    assert_non_null(strstr(final_job, "#SBATCH --partition=render\n"));
+    /* the WAV step is a convert with the tasks' --threads 2: as many CPUs, not their memory */
+    assert_non_null(strstr(final_job, "#SBATCH --partition=render\n#SBATCH --cpus-per-task=2\n"));
+    assert_non_null(strstr(final_job, "--threads 2"));
+    assert_null(strstr(final_job, "--mem"));
     free(s);
 
     /* Movies: a segments array for -o and a join job. */
@@ -213,6 +215,35 @@ static void test_slurm_script(void **state)
     assert_non_null(strstr(s, "-o \"${segments[$SLURM_ARRAY_TASK_ID]}\""));
     assert_non_null(strstr(s, "mlvpipe' join --overwrite '/shared/out $x/it'\\''s A001.mkv' "));
     assert_non_null(strstr(s, "--overwrite"));
+    free(s);
+}
+
+/* Without --mem: the measured model (doc/farm.md "Memory"), by frame size, threads and what
+ * the task does, half again and rounded up to 64 MiB. */
+static void test_default_mem(void **state)
+{
+    (void)state;
+    farm_plan p;
+    base_plan(&p);
+    p.width = 1920;
+    p.height = 1080;
+    p.threads = 4;
+    assert_int_equal(mp_farm_default_mem_mb(&p, 0), 192);    /* measured: 118 MB */
+    assert_int_equal(mp_farm_default_mem_mb(&p, 1), 512);    /* measured: 333 MB */
+    p.threads = 0;                                           /* one thread */
+    assert_int_equal(mp_farm_default_mem_mb(&p, 1), 192);    /* measured: 111 MB */
+    p.width = 4096;
+    p.height = 2160;
+    p.threads = 8;
+    assert_int_equal(mp_farm_default_mem_mb(&p, 0), 832);
+    assert_int_equal(mp_farm_default_mem_mb(&p, 1), 3776);
+    p.mem = NULL;
+    p.developed = 1;
+    p.format = "prores422hq";
+    p.movie_ext = "mov";
+    char *s = render(&p, FARM_SLURM);
+    assert_non_null(strstr(s, "#SBATCH --mem=832M\n"));    /* analyze */
+    assert_non_null(strstr(s, "#SBATCH --mem=3776M\n"));   /* the ProRes tasks */
     free(s);
 }
 
@@ -330,6 +361,7 @@ int main(void)
         cmocka_unit_test(test_shell_quote),
         cmocka_unit_test(test_check_text),
         cmocka_unit_test(test_slurm_script),
+        cmocka_unit_test(test_default_mem),
         cmocka_unit_test(test_parallel_script),
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_json_escaping),

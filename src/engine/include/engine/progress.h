@@ -49,18 +49,23 @@ typedef void (*mp_progress_fn)(void *opaque, const mp_progress_event *ev);
 /* Running totals; the caller serialises updates (the pool's ordered delivery does). */
 typedef struct mp_progress {
     uint32_t total, done, written, skipped, damaged;
-    double start_s;
+    double start_s;             /* of the frames: their rate and ETA */
+    double run_start_s;         /* of the whole run (pre-pass too): the DONE event's time */
     double last_line_s;         /* when the terminal line was last due */
 } mp_progress;
 
 void mp_progress_begin(mp_progress *p, uint32_t total, double now_s);
+/* The frames of a run begun with mp_progress_begin (after its pre-pass): the rate and ETA
+ * count from now, the DONE and ERROR events' time from the run's beginning. */
+void mp_progress_frames_begin(mp_progress *p, uint32_t total, double now_s);
 
 /* Counts one finished frame and fills *ev (a FRAME event with fps and ETA). Skipped frames
  * count towards done but not towards the rate, so a resumed run's ETA stays honest. */
 void mp_progress_frame(mp_progress *p, uint32_t number, int skipped, int damaged, double now_s,
                        mp_progress_event *ev);
 
-/* Fills a DONE event (status MP_OK) or an ERROR event with the totals so far. */
+/* Fills a DONE event (status MP_OK) or an ERROR event with the totals so far; its time and
+ * rate are the whole run's (the pre-pass included). */
 void mp_progress_end(const mp_progress *p, mp_status status, const char *message, double now_s,
                      mp_progress_event *ev);
 
@@ -71,7 +76,7 @@ int mp_progress_line_due(mp_progress *p, const mp_progress_event *ev, double now
 /* A terminal line, no newline; returns the length (snprintf rules). FRAME:
  *   "frames [#########...............]  38%  38/100  24.1 fps  0:02 elapsed  ETA 0:03"
  * LEVELS:
- *   "levels [#########...............]  38%  6/16 sampled frames  0:02 elapsed"
+ *   "levels [#########...............]  38%  6/16 sampled frames  0:02 elapsed  ETA 0:03"
  * other kinds give "". ETA is "--:--" until known; times are M:SS, H:MM:SS from an hour. */
 int mp_progress_format_line(const mp_progress_event *ev, char *buf, size_t size);
 /* One JSON object as documented above, no newline. The message is cut to MP_ERROR_MAX - 1

@@ -72,6 +72,8 @@ typedef struct farm_plan {
     /* The clip, from the reader. */
     uint64_t guid;
     uint32_t frame_count, first_frame, last_frame;
+    uint32_t width, height;     /* the recorded frame: the default --mem scales with it */
+    int developed;              /* the format is developed RGB (more memory per thread) */
     int has_audio;
     uint32_t chunk_size;
     const farm_chunk *chunks;
@@ -83,7 +85,8 @@ typedef struct farm_plan {
     uint32_t sbatch_count;
     const char *sbatch_work[FARM_MAX_EXTRA];
     uint32_t sbatch_work_count;
-    const char *mem;            /* Slurm --mem of analyze and convert (e.g. "4G"); NULL: none */
+    const char *mem;            /* Slurm --mem of analyze and convert (e.g. "4G"); NULL: each
+                                 * job's from measured peaks (mp_farm_default_mem_mb) */
     uint32_t throttle;          /* Slurm: at most this many array tasks at once (%N); 0: any */
     uint32_t requeues;          /* Slurm: an interrupted task (exit 6) is requeued up to this
                                  * many times (scontrol requeue; jobs are --requeue) */
@@ -91,6 +94,11 @@ typedef struct farm_plan {
     const char *sshlogin;
     uint32_t jobs;
 } farm_plan;
+
+/* The Slurm --mem (MiB) of an analyze (developed 0) or convert task of p when none is given:
+ * the peak resident memory measured at 1920x1080 (doc/farm.md "Memory"), scaled by the frame
+ * size and the threads (0: 1), half again for margin, rounded up to 64 MiB. */
+uint32_t mp_farm_default_mem_mb(const farm_plan *p, int developed);
 
 /* Folder of the movie segments: OUTPUT/NAME_segments. Writes into out (size bytes). */
 mp_status mp_farm_segment_dir(const farm_plan *p, char *out, size_t size, mp_error *err);

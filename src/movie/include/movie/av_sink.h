@@ -16,6 +16,10 @@
  *                   CRCs, 4 slices (16 from 1280x720 up)
  *   NUT             rawvideo gbrp16le                              NUT         PCM
  *   RAWVIDEO        rawvideo rgb48le, frames back to back          none        none
+ *   H264            libx264 crf 18 preset medium, yuv420p          MP4         AAC
+ *   H265            libx265 crf 22 preset medium, yuv420p          MP4         AAC
+ *                   (review copies: key frame every 2 s, B-frames, 4 encoder threads
+ *                   whatever `threads` says, so the bytes never depend on it; even sizes)
  *
  * ProRes and DNxHR get Y'CbCr from our own integer conversion (av_yuv.h) with the matrix and
  * range of the params, tagged the same way; FFV1 and NUT carry the RGB samples unchanged (tagged
@@ -36,6 +40,11 @@
  * (farm/join.h, `mlvpipe join`) into the packets of a whole run. ffmpeg's concat demuxer
  * copies the same packets but, for MOV, adds each segment's absolute start to the duration
  * before it (the joined file reads longer than the frames) and drops the time code track.
+ *
+ * H.264 and H.265 predict frames from frames: their packets come out of order and later than
+ * the pictures (pts and dts are the encoder's), a lost frame is the previous picture encoded
+ * again (mp_av_sink_repeat), and segments do not join (the format table says so: plan
+ * refuses them). Their audio is AAC (av_aac.h), its priming cut by the MP4 edit list.
  *
  * ProRes and DNxHR are intra-only and FFV1 is written with a key frame every frame, so every
  * packet is the same bytes whichever segment it was rendered in. Output bytes depend only on
@@ -83,7 +92,9 @@ typedef enum mp_av_sink_kind {
     AV_SINK_PRORES_PROXY,
     AV_SINK_DNXHR_HQ,
     AV_SINK_DNXHR_HQX,
-    AV_SINK_DNXHR_444
+    AV_SINK_DNXHR_444,
+    AV_SINK_H264,
+    AV_SINK_H265
 } mp_av_sink_kind;
 
 typedef struct mp_av_sink_params {
@@ -149,6 +160,13 @@ mp_status mp_av_sink_open(mp_av_sink **out, const char *path, const mp_av_sink_p
  * frame for a lost one). */
 mp_status mp_av_sink_write_rgb(mp_av_sink *s, const uint16_t *const planes[3], size_t stride,
                             uint64_t frame, mp_error *err);
+
+/* 1 for the kinds that predict frames from frames (H.264, H.265): write them with
+ * mp_av_sink_write_rgb only, and a lost frame with mp_av_sink_repeat. */
+int mp_av_sink_predicts(const mp_av_sink *s);
+/* Those kinds: the last picture written again as frame `frame` (the order rule of write_rgb).
+ * MP_ERR_ARG for other kinds or before a first picture. */
+mp_status mp_av_sink_repeat(mp_av_sink *s, uint64_t frame, mp_error *err);
 
 /* Encoding on the caller's threads: an encoder of the sink's kind with its own picture
  * buffer (about one picture in the kind's pixel format), used by one thread at a time, freed
