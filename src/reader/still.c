@@ -22,10 +22,13 @@
  * 64 Mpx DNG is 128 MiB), so a hostile size cannot make us read without bound. */
 #define STILL_MAX_BYTES (512ull << 20)
 
-/* A one-photo clip keeps the mosaic it decoded: the pre-pass reads the frame and convert reads
- * it again, and LibRaw's decode is most of a still's reading (0.6 s of CPU for 22 Mpx). */
+/* A one-photo clip keeps the photo's bytes, read once when it was opened, until it is
+ * decoded, and then the mosaic: the pre-pass reads the frame and convert reads it again, and
+ * LibRaw's decode is most of a still's reading (0.6 s of CPU for 22 Mpx). */
 typedef struct still_cache {
     pthread_mutex_t lock;
+    uint8_t *bytes;             /* the file's (NULL once decoded) */
+    size_t size;
     uint16_t *samples;          /* the frame's, once decoded (NULL: not yet) */
 } still_cache;
 
@@ -157,13 +160,17 @@ static mp_status still_index(mlv_clip *c, mp_error *err)
         else if (one != MP_OK)   /* one photo of a sequence: the others go on */
             mp_mlv_add_damage(c, MLV_DAMAGE_BAD_FIELD, k, 0, "%s", sub.msg);
     }
-    free(bytes);
     if (st == MP_OK && !c->info.frame_count)
         st = mp_error_set(err, MP_ERR_FORMAT, "%s: no photo in it LibRaw can read", name);
     still_cache *cache = NULL;
-    if (st == MP_OK && c->info.frame_count == 1 && (cache = calloc(1, sizeof *cache)))
+    if (st == MP_OK && c->info.chunk_count == 1 && (cache = calloc(1, sizeof *cache))) {
         pthread_mutex_init(&cache->lock, NULL);
-    c->source_state = cache;    /* without one (out of memory) a photo decodes each time */
+        cache->bytes = bytes;   /* the one photo, just read */
+        cache->size = (size_t)c->chunks[0].size;
+        bytes = NULL;
+    }
+    free(bytes);
+    c->source_state = cache;    /* without one (out of memory) a photo is read each time */
     c->info.container = MLV_CONTAINER_STILL;
     c->info.sequence = c->folder;
     c->info.video_class = 1;
@@ -172,7 +179,8 @@ static mp_status still_index(mlv_clip *c, mp_error *err)
     return st;
 }
 
-/* The whole file of frame index: its bytes are LibRaw's input. */
+/* The whole file of frame index: its bytes are LibRaw's input. A one-photo clip holds them
+ * already (still_cache): its payload stays empty. */
 static mp_status still_read_payload(const mlv_clip *c, uint32_t index, mlv_payload *buf,
                                     mp_error *err)
 {
@@ -180,10 +188,10 @@ static mp_status still_read_payload(const mlv_clip *c, uint32_t index, mlv_paylo
         return mp_error_set(err, MP_ERR_RANGE, "%s: frame index %u out of range (%u photos)",
                             mp_mlv_base_name(c->chunks[0].path), index, c->info.frame_count);
     const mlv_chunk *ch = &c->chunks[c->frames[index].chunk];
-    mp_status st = read_photo(ch, &buf->data, &buf->capacity, err);
+    mp_status st = c->source_state ? MP_OK : read_photo(ch, &buf->data, &buf->capacity, err);
     if (st != MP_OK)
         return st;
-    buf->size = (size_t)ch->size;
+    buf->size = c->source_state ? 0 : (size_t)ch->size;
     buf->clip = c;
     buf->index = index;
     return MP_OK;
@@ -279,27 +287,22 @@ static mp_status still_decode_payload(const mlv_clip *c, uint32_t index, const m
     still_cache *cache = c->source_state;
     if (!cache)
         return decode_photo(c, index, buf->data, buf->size, out, err);
-    pthread_mutex_lock(&cache->lock);
-    mp_status st = cache->samples ? mp_mlv_frame_shell(c, index, out, err) : MP_ERR_RANGE;
-    size_t bytes = (size_t)out->width * out->height * sizeof *out->data;
-    if (st == MP_OK)
-        memcpy(out->data, cache->samples, bytes);
-    pthread_mutex_unlock(&cache->lock);
-    if (st != MP_ERR_RANGE)     /* from the cache, or the shell failed */
-        return st;
-    if ((st = decode_photo(c, index, buf->data, buf->size, out, err)) != MP_OK)
-        return st;
-    bytes = (size_t)out->width * out->height * sizeof *out->data;
-    uint16_t *copy = malloc(bytes);
-    pthread_mutex_lock(&cache->lock);
-    if (copy && !cache->samples) {
-        memcpy(copy, out->data, bytes);
-        cache->samples = copy;
-        copy = NULL;
+    pthread_mutex_lock(&cache->lock);   /* one decode: a second reader waits for its mosaic */
+    mp_status st;
+    if (cache->samples) {
+        st = mp_mlv_frame_shell(c, index, out, err);
+        if (st == MP_OK)
+            memcpy(out->data, cache->samples, (size_t)out->width * out->height * sizeof *out->data);
+    } else if ((st = decode_photo(c, index, cache->bytes, cache->size, out, err)) == MP_OK) {
+        size_t bytes = (size_t)out->width * out->height * sizeof *out->data;
+        if ((cache->samples = malloc(bytes)) != NULL) {
+            memcpy(cache->samples, out->data, bytes);
+            free(cache->bytes);
+            cache->bytes = NULL;
+        }
     }
     pthread_mutex_unlock(&cache->lock);
-    free(copy);
-    return MP_OK;
+    return st;
 }
 
 static void still_close(mlv_clip *c)
@@ -307,6 +310,7 @@ static void still_close(mlv_clip *c)
     still_cache *cache = c->source_state;
     if (cache) {
         pthread_mutex_destroy(&cache->lock);
+        free(cache->bytes);
         free(cache->samples);
         free(cache);
     }
