@@ -1,4 +1,4 @@
-/* LibRaw in a child process: a crash or a hang of LibRaw's costs one photo (doc/stills.md 6).
+/* LibRaw in a child process: a crash or a hang of LibRaw's costs one photo (doc/stills.md 7).
  *
  * The child is forked from a process that may run other threads. It does only what is safe
  * after such a fork: LibRaw is loaded before (no dlopen in the child); glibc's fork resets the

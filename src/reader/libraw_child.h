@@ -2,11 +2,11 @@
  *
  * LibRaw parses and decodes files we do not trust, and a bug of LibRaw's (a crash, a loop
  * without end) must cost the photo it reads, never the process that converts others beside it
- * (doc/stills.md 6). So every call into LibRaw that reads a photo happens in a child forked
+ * (doc/stills.md 7). So every call into LibRaw that reads a photo happens in a child forked
  * for that one call: the child identifies the photo (and unpacks it when asked), writes what
  * LibRaw found into a memory file and exits; the parent reads the answer back, or reports
  * how the child ended. Why fork is safe here though the caller may be one of many threads,
- * and what it costs: doc/stills.md 6. */
+ * and what it costs: doc/stills.md 7. */
 #ifndef MP_LIBRAW_CHILD_H
 #define MP_LIBRAW_CHILD_H
 
