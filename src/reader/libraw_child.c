@@ -100,8 +100,6 @@ static int copy_mosaic(const job *j, const libraw_data_t *lr)
     const uint8_t *src = (const uint8_t *)lr->rawdata.raw_image;
     if (pitch == row)
         return write_all(j->fd, src, row * j->height, MOSAIC_AT);
-    if (pitch < row)
-        return -1;
     for (size_t y = 0; y < j->height; y++)
         if (write_all(j->fd, src + y * pitch, row, MOSAIC_AT + y * row))
             return -1;
@@ -121,8 +119,9 @@ static _Noreturn void child(const job *j, double budget)
         syscall(SYS_close_range, 3u, (unsigned)j->fd - 1, 0u);
     syscall(SYS_close_range, (unsigned)j->fd + 1, ~0u, 0u);
 #endif
-    rlim_t cap = (rlim_t)budget + 2;   /* in case the parent cannot watch */
-    struct rlimit rl = {cap, cap};
+    rlim_t cap = (rlim_t)budget + 2;   /* in case the parent cannot watch: SIGXCPU (a hard
+                                        * limit reached at once would be SIGKILL) */
+    struct rlimit rl = {cap, cap + 1};
     setrlimit(RLIMIT_CPU, &rl);
 
     mp_libraw_run *r = j->run;   /* its head only: LibRaw's state goes out from LibRaw's */
@@ -137,8 +136,12 @@ static _Noreturn void child(const job *j, double budget)
         r->unpack_rc = mp_libraw.libraw_unpack(lr);
     r->raw_mosaic = lr->rawdata.raw_image != NULL;
     if (j->unpack && r->unpack_rc == LIBRAW_SUCCESS && r->raw_mosaic &&
-        lr->sizes.raw_width == j->width && lr->sizes.raw_height == j->height)
-        r->mosaic_copied = !copy_mosaic(j, lr);
+        lr->sizes.raw_width == j->width && lr->sizes.raw_height == j->height &&
+        lr->sizes.raw_pitch >= j->width * sizeof(uint16_t)) {
+        if (copy_mosaic(j, lr))
+            _exit(CHILD_NO_ANSWER);
+        r->mosaic_copied = 1;
+    }
     time_t t = lr->other.timestamp;
     r->has_taken = t && localtime_r(&t, &r->taken);
     r->done = DONE_MARK;
@@ -225,13 +228,14 @@ static mp_status no_answer(const char *name, int fd, ending how, int status, dou
     char at[48] = "";
     if (mp_pread_full(fd, &head, offsetof(mp_libraw_run, raw_mosaic), 0) > 0 && head.data_error)
         snprintf(at, sizeof at, "offset %d: ", head.data_error_offset);
-    if (how == OVER_BUDGET)
-        return mp_error_set(err, MP_ERR_DAMAGED, "%s: %sLibRaw spent more than %.3g CPU-s on "
-                            "it (stopped; MLVPIPE_LIBRAW_CPU_SECONDS sets the limit)", name, at,
-                            budget);
     if (how == STALLED)
         return mp_error_set(err, MP_ERR_DAMAGED, "%s: %sLibRaw made no progress for %d s, "
                             "twice (stopped)", name, at, STALL_MS / 1000);
+    if (how == OVER_BUDGET || (status != -1 && WIFSIGNALED(status) &&
+                               WTERMSIG(status) == SIGXCPU))   /* RLIMIT_CPU's */
+        return mp_error_set(err, MP_ERR_DAMAGED, "%s: %sLibRaw spent more than %.3g CPU-s on "
+                            "it (stopped; MLVPIPE_LIBRAW_CPU_SECONDS sets the limit)", name, at,
+                            budget);
     if (status != -1 && WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
         const char *abbrev = sigabbrev_np(sig);
@@ -239,8 +243,10 @@ static mp_status no_answer(const char *name, int fd, ending how, int status, dou
                             name, at, sig, abbrev ? abbrev : "?");
     }
     int code = status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    if (code == CHILD_NO_MEMORY)
-        return mp_error_set(err, MP_ERR_NOMEM, "%s: LibRaw cannot start (out of memory)", name);
+    if (code == CHILD_NO_MEMORY || code == CHILD_NO_ANSWER)
+        return mp_error_set(err, MP_ERR_NOMEM, "%s: LibRaw's process %s (out of memory)", name,
+                            code == CHILD_NO_MEMORY ? "cannot start LibRaw"
+                                                    : "cannot write its answer");
     return mp_error_set(err, MP_ERR_DAMAGED, "%s: %sLibRaw's process ended without an answer "
                         "(status %d)", name, at, code);
 }

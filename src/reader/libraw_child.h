@@ -24,7 +24,8 @@ typedef struct mp_libraw_run {
     int data_error;             /* 1: LibRaw's data-error callback was called */
     int data_error_offset;      /* its first offset (-1: reading past the end of the file) */
     int raw_mosaic;             /* 1: LibRaw unpacked a mosaic (rawdata.raw_image) */
-    int mosaic_copied;          /* 1: the mosaic was handed back (its size as asked) */
+    int mosaic_copied;          /* 1: the mosaic was handed back (its size as asked, rows
+                                 * of at least its width) */
     int has_taken;              /* 1: `taken` holds other.timestamp as local calendar time */
     struct tm taken;
     /* LibRaw's state after the last step, for its values: the pointers in it are the child's

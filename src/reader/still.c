@@ -224,7 +224,7 @@ static mp_status check_unpacked(const mlv_clip *c, uint32_t index, size_t size,
         return mp_error_set(err, MP_ERR_UNSUPPORTED, "%s: LibRaw gives %s %s's image as "
                             "colour pixels, not a mosaic (not supported)", name,
                             lr->idata.make, lr->idata.model);
-    if (!run->mosaic_copied)
+    if (!run->mosaic_copied)   /* LibRaw's raw_pitch below the width */
         return mp_error_set(err, MP_ERR_DAMAGED, "%s: LibRaw's rows are shorter than the "
                             "image", name);
     return MP_OK;
