@@ -12,7 +12,7 @@
 #include "common/mp_status.h"
 
 #define MP_LIBRAW_FUNCTIONS(X) \
-    X(libraw_init) X(libraw_open_buffer) X(libraw_unpack) X(libraw_close) \
+    X(libraw_init) X(libraw_open_buffer) X(libraw_unpack) \
     X(libraw_strerror) X(libraw_set_dataerror_handler) X(libraw_version)
 
 typedef struct mp_libraw_table {

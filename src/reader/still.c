@@ -15,18 +15,20 @@
 #include <unistd.h>
 
 #include "common/mp_read.h"
+#include "libraw_child.h"
 #include "still_internal.h"
 
 /* Larger than any raw photo of a sensor within MP_FRAME_MAX_PIXELS (an uncompressed 16-bit
- * 64 Mpx DNG is 128 MiB), so a hostile size cannot make us read without bound; LibRaw's own
- * bound on what a file may make it allocate (2 GiB by default) is brought near ours. */
+ * 64 Mpx DNG is 128 MiB), so a hostile size cannot make us read without bound. */
 #define STILL_MAX_BYTES (512ull << 20)
-#define STILL_MAX_LIBRAW_MB 512u
 
-/* A one-photo clip keeps the mosaic it decoded: the pre-pass reads the frame and convert reads
- * it again, and LibRaw's decode is most of a still's reading (0.6 s of CPU for 22 Mpx). */
+/* A one-photo clip keeps the photo's bytes, read once when it was opened, until it is
+ * decoded, and then the mosaic: the pre-pass reads the frame and convert reads it again, and
+ * LibRaw's decode is most of a still's reading (0.6 s of CPU for 22 Mpx). */
 typedef struct still_cache {
     pthread_mutex_t lock;
+    uint8_t *bytes;             /* the file's (NULL once decoded) */
+    size_t size;
     uint16_t *samples;          /* the frame's, once decoded (NULL: not yet) */
 } still_cache;
 
@@ -53,32 +55,6 @@ int mp_mlv_is_photo_file(const char *path)
     ssize_t got = mp_pread_full(fd, head, sizeof head, 0);
     close(fd);
     return got == (ssize_t)sizeof head && tiff_head(head, sizeof head);
-}
-
-/* LibRaw's data errors (its default callback prints): the first one, per decode. */
-typedef struct data_error {
-    int seen;
-    int offset;                 /* where (-1: past the end of the file) */
-} data_error;
-
-static void on_data_error(void *opaque, const char *file, const int offset)
-{
-    (void)file;
-    data_error *de = opaque;
-    if (!de->seen) {
-        de->seen = 1;
-        de->offset = offset;
-    }
-}
-
-static libraw_data_t *libraw_new(data_error *de)
-{
-    libraw_data_t *lr = mp_libraw.libraw_init(0);
-    if (lr) {
-        mp_libraw.libraw_set_dataerror_handler(lr, on_data_error, de);
-        lr->params.max_raw_memory_mb = STILL_MAX_LIBRAW_MB;
-    }
-    return lr;
 }
 
 /* LibRaw's verdict on a file it was given: one it cannot read is no still. */
@@ -121,54 +97,50 @@ static mp_status read_photo(const mlv_chunk *ch, uint8_t **bytes, size_t *cap, m
 
 /* LibRaw's identification of a photo's bytes, stated as frame k of the clip; first_w and
  * first_h hold the first photo's size (0: none yet). */
-static mp_status describe_photo(mlv_clip *c, libraw_data_t *lr, uint32_t k, const uint8_t *bytes,
+static mp_status describe_photo(mlv_clip *c, uint32_t k, const uint8_t *bytes,
                                 uint32_t *first_w, uint32_t *first_h, mp_error *err)
 {
     const mlv_chunk *ch = &c->chunks[k];
     const char *name = mp_mlv_base_name(ch->path);
-    int rc = mp_libraw.libraw_open_buffer(lr, (void *)bytes, ch->size);
-    if (rc != LIBRAW_SUCCESS)
-        return libraw_failed(name, ch->size, rc, "identify", err);
-    mp_status st = mp_still_check_shape(name, lr, err);
+    mp_libraw_run *run;
+    mp_status st = mp_libraw_child_run(name, bytes, (size_t)ch->size, NULL, 0, 0, &run, err);
     if (st != MP_OK)
         return st;
-    const libraw_image_sizes_t *sz = &lr->sizes;
-    if (*first_w && (sz->raw_width != *first_w || sz->raw_height != *first_h))
-        return mp_error_set(err, MP_ERR_FORMAT, "%s: a %ux%u photo among %ux%u ones: left out "
-                            "of the sequence", name, sz->raw_width, sz->raw_height, *first_w,
-                            *first_h);
-    *first_w = sz->raw_width;
-    *first_h = sz->raw_height;
+    const libraw_image_sizes_t *sz = &run->lr.sizes;
+    if (run->open_rc != LIBRAW_SUCCESS)
+        st = libraw_failed(name, ch->size, run->open_rc, "identify", err);
+    else
+        st = mp_still_check_shape(name, &run->lr, err);
+    if (st == MP_OK && *first_w && (sz->raw_width != *first_w || sz->raw_height != *first_h))
+        st = mp_error_set(err, MP_ERR_FORMAT, "%s: a %ux%u photo among %ux%u ones: left out "
+                          "of the sequence", name, sz->raw_width, sz->raw_height, *first_w,
+                          *first_h);
     mlv_entry e = {0};
     e.chunk = (uint16_t)k;
     e.number = k;
     e.timestamp = c->folder ? (uint64_t)k * 1000000u / MP_STILL_SEQUENCE_FPS : 0;
     e.length = ch->size < UINT32_MAX ? (uint32_t)ch->size : UINT32_MAX;
-    st = mp_still_describe(c, lr, k, e.timestamp, err);
+    if (st == MP_OK) {
+        *first_w = sz->raw_width;
+        *first_h = sz->raw_height;
+        st = mp_still_describe(c, &run->lr, run->has_taken ? &run->taken : NULL, k,
+                               e.timestamp, err);
+    }
+    free(run);
     return st == MP_OK ? mp_mlv_add_frame(c, &e, err) : st;
 }
 
-/* Reads photo k into *bytes and describes it. LibRaw reads from our copy, with a handle of its
- * own: LibRaw 0.20 leaks its input stream when it cannot identify a file and the handle is
- * used again (or when libraw_open_file made the stream). */
+/* Reads photo k into *bytes and describes it. */
 static mp_status add_photo(mlv_clip *c, uint32_t k, uint32_t *first_w, uint32_t *first_h,
                            uint8_t **bytes, size_t *cap, mp_error *err)
 {
     const mlv_chunk *ch = &c->chunks[k];
-    const char *name = mp_mlv_base_name(ch->path);
     if (ch->size > STILL_MAX_BYTES)
         return mp_error_set(err, MP_ERR_NOMEM, "%s: %llu bytes, larger than any raw photo we "
-                            "read (%llu)", name, (unsigned long long)ch->size, STILL_MAX_BYTES);
+                            "read (%llu)", mp_mlv_base_name(ch->path),
+                            (unsigned long long)ch->size, STILL_MAX_BYTES);
     mp_status st = read_photo(ch, bytes, cap, err);
-    if (st != MP_OK)
-        return st;
-    data_error de = {0};
-    libraw_data_t *lr = libraw_new(&de);
-    if (!lr)
-        return mp_error_set(err, MP_ERR_NOMEM, "%s: LibRaw cannot start", name);
-    st = describe_photo(c, lr, k, *bytes, first_w, first_h, err);
-    mp_libraw.libraw_close(lr);
-    return st;
+    return st == MP_OK ? describe_photo(c, k, *bytes, first_w, first_h, err) : st;
 }
 
 static mp_status still_index(mlv_clip *c, mp_error *err)
@@ -188,13 +160,17 @@ static mp_status still_index(mlv_clip *c, mp_error *err)
         else if (one != MP_OK)   /* one photo of a sequence: the others go on */
             mp_mlv_add_damage(c, MLV_DAMAGE_BAD_FIELD, k, 0, "%s", sub.msg);
     }
-    free(bytes);
     if (st == MP_OK && !c->info.frame_count)
         st = mp_error_set(err, MP_ERR_FORMAT, "%s: no photo in it LibRaw can read", name);
     still_cache *cache = NULL;
-    if (st == MP_OK && c->info.frame_count == 1 && (cache = calloc(1, sizeof *cache)))
+    if (st == MP_OK && c->info.chunk_count == 1 && (cache = calloc(1, sizeof *cache))) {
         pthread_mutex_init(&cache->lock, NULL);
-    c->source_state = cache;    /* without one (out of memory) a photo decodes each time */
+        cache->bytes = bytes;   /* the one photo, just read */
+        cache->size = (size_t)c->chunks[0].size;
+        bytes = NULL;
+    }
+    free(bytes);
+    c->source_state = cache;    /* without one (out of memory) a photo is read each time */
     c->info.container = MLV_CONTAINER_STILL;
     c->info.sequence = c->folder;
     c->info.video_class = 1;
@@ -203,7 +179,8 @@ static mp_status still_index(mlv_clip *c, mp_error *err)
     return st;
 }
 
-/* The whole file of frame index: its bytes are LibRaw's input. */
+/* The whole file of frame index: its bytes are LibRaw's input. A one-photo clip holds them
+ * already (still_cache): its payload stays empty. */
 static mp_status still_read_payload(const mlv_clip *c, uint32_t index, mlv_payload *buf,
                                     mp_error *err)
 {
@@ -211,96 +188,95 @@ static mp_status still_read_payload(const mlv_clip *c, uint32_t index, mlv_paylo
         return mp_error_set(err, MP_ERR_RANGE, "%s: frame index %u out of range (%u photos)",
                             mp_mlv_base_name(c->chunks[0].path), index, c->info.frame_count);
     const mlv_chunk *ch = &c->chunks[c->frames[index].chunk];
-    mp_status st = read_photo(ch, &buf->data, &buf->capacity, err);
+    mp_status st = c->source_state ? MP_OK : read_photo(ch, &buf->data, &buf->capacity, err);
     if (st != MP_OK)
         return st;
-    buf->size = (size_t)ch->size;
+    buf->size = c->source_state ? 0 : (size_t)ch->size;
     buf->clip = c;
     buf->index = index;
     return MP_OK;
 }
 
-/* What LibRaw unpacked, checked: no data error, the size indexed. */
-static mp_status check_unpacked(const mlv_clip *c, uint32_t index, const mlv_payload *buf,
-                                const libraw_data_t *lr, const data_error *de, mp_error *err)
+/* The file of frame index, for messages. */
+static const char *photo_name(const mlv_clip *c, uint32_t index)
 {
-    const mlv_entry *e = &c->frames[index];
-    const mp_raw_info *r = &c->states[e->state].raw;
-    const char *name = mp_mlv_base_name(c->chunks[e->chunk].path);
-    if (de->seen && de->offset < 0)
+    return mp_mlv_base_name(c->chunks[c->frames[index].chunk].path);
+}
+
+/* What LibRaw unpacked, checked: no data error, the size indexed, a mosaic handed back. */
+static mp_status check_unpacked(const mlv_clip *c, uint32_t index, size_t size,
+                                const mp_libraw_run *run, mp_error *err)
+{
+    const mp_raw_info *r = &c->states[c->frames[index].state].raw;
+    const libraw_data_t *lr = &run->lr;
+    const char *name = photo_name(c, index);
+    if (run->data_error && run->data_error_offset < 0)
         return mp_error_set(err, MP_ERR_DAMAGED, "%s: offset %zu: the image data runs past "
-                            "the end of the file", name, buf->size);
-    if (de->seen)
+                            "the end of the file", name, size);
+    if (run->data_error)
         return mp_error_set(err, MP_ERR_DAMAGED, "%s: offset %d: the image data is corrupt",
-                            name, de->offset);
+                            name, run->data_error_offset);
     if (lr->sizes.raw_width != r->width || lr->sizes.raw_height != r->height)
         return mp_error_set(err, MP_ERR_DAMAGED, "%s: %ux%u now, %ux%u when it was opened",
                             name, lr->sizes.raw_width, lr->sizes.raw_height, r->width,
                             r->height);
-    if (!lr->rawdata.raw_image)
+    if (!run->raw_mosaic)
         return mp_error_set(err, MP_ERR_UNSUPPORTED, "%s: LibRaw gives %s %s's image as "
                             "colour pixels, not a mosaic (not supported)", name,
                             lr->idata.make, lr->idata.model);
+    if (!run->mosaic_copied)   /* LibRaw's raw_pitch below the width */
+        return mp_error_set(err, MP_ERR_DAMAGED, "%s: LibRaw's rows are shorter than the "
+                            "image", name);
     return MP_OK;
 }
 
-/* The unpacked mosaic into out, every sample within the indexed depth. */
-static mp_status copy_mosaic(const mlv_clip *c, uint32_t index, const libraw_data_t *lr,
-                             mp_frame *out, mp_error *err)
+/* Every sample of the decoded frame within the indexed depth. */
+static mp_status check_depth(const mlv_clip *c, uint32_t index, const mp_frame *out,
+                             mp_error *err)
 {
-    mp_status st = mp_mlv_frame_shell(c, index, out, err);
-    if (st != MP_OK)
-        return st;
-    size_t w = out->width, pitch = lr->sizes.raw_pitch / 2 >= w ? lr->sizes.raw_pitch / 2 : w;
     uint16_t all = 0;
-    for (size_t y = 0; y < out->height; y++) {
-        const uint16_t *row = lr->rawdata.raw_image + y * pitch;
-        memcpy(out->data + y * w, row, w * sizeof *row);
-        for (size_t x = 0; x < w; x++)
-            all |= row[x];
-    }
+    for (size_t k = 0; k < (size_t)out->width * out->height; k++)
+        all |= out->data[k];
     if (out->bits >= 16 || !(all >> out->bits))
         return MP_OK;
     return mp_error_set(err, MP_ERR_DAMAGED, "%s: samples above the photo's %u bits (white "
-                        "%u)", mp_mlv_base_name(c->chunks[c->frames[index].chunk].path),
-                        out->bits, out->white);
+                        "%u)", photo_name(c, index), out->bits, out->white);
 }
 
 /* A sound slice tag, checked before LibRaw decodes: it divides by the tag's widths. */
-static mp_status check_slices(const mlv_clip *c, uint32_t index, const mlv_payload *buf,
-                              mp_error *err)
+static mp_status check_slices(const mlv_clip *c, uint32_t index, const uint8_t *bytes,
+                              size_t size, mp_error *err)
 {
-    const mlv_entry *e = &c->frames[index];
     char why[200];
     uint64_t at = 0;
-    if (!mp_still_cr2_slices_problem(buf->data, buf->size, c->states[e->state].raw.width, &at,
-                                     why, sizeof why))
+    if (!mp_still_cr2_slices_problem(bytes, size, c->states[c->frames[index].state].raw.width,
+                                     &at, why, sizeof why))
         return MP_OK;
-    return mp_error_set(err, MP_ERR_DAMAGED, "%s: offset %llu: %s",
-                        mp_mlv_base_name(c->chunks[e->chunk].path), (unsigned long long)at, why);
+    return mp_error_set(err, MP_ERR_DAMAGED, "%s: offset %llu: %s", photo_name(c, index),
+                        (unsigned long long)at, why);
 }
 
-static mp_status decode_photo(const mlv_clip *c, uint32_t index, const mlv_payload *buf,
-                              mp_frame *out, mp_error *err)
+/* The photo's bytes decoded by LibRaw (in a child process) into out. */
+static mp_status decode_photo(const mlv_clip *c, uint32_t index, const uint8_t *bytes,
+                              size_t size, mp_frame *out, mp_error *err)
 {
-    const char *name = mp_mlv_base_name(c->chunks[c->frames[index].chunk].path);
-    mp_status checked = check_slices(c, index, buf, err);
-    if (checked != MP_OK)
-        return checked;
-    data_error de = {0};
-    libraw_data_t *lr = libraw_new(&de);
-    if (!lr)
-        return mp_error_set(err, MP_ERR_NOMEM, "%s: LibRaw cannot start", name);
-    int rc = mp_libraw.libraw_open_buffer(lr, buf->data, buf->size);
-    mp_status st = rc == LIBRAW_SUCCESS ? MP_OK : libraw_failed(name, buf->size, rc,
-                                                                "identify", err);
-    if (st == MP_OK && (rc = mp_libraw.libraw_unpack(lr)) != LIBRAW_SUCCESS)
-        st = libraw_failed(name, buf->size, rc, "decode", err);
+    const char *name = photo_name(c, index);
+    mp_status st = check_slices(c, index, bytes, size, err);
     if (st == MP_OK)
-        st = check_unpacked(c, index, buf, lr, &de, err);
+        st = mp_mlv_frame_shell(c, index, out, err);
+    mp_libraw_run *run = NULL;
     if (st == MP_OK)
-        st = copy_mosaic(c, index, lr, out, err);
-    mp_libraw.libraw_close(lr);
+        st = mp_libraw_child_run(name, bytes, size, out->data, out->width, out->height, &run,
+                                 err);
+    if (st == MP_OK && run->open_rc != LIBRAW_SUCCESS)
+        st = libraw_failed(name, size, run->open_rc, "identify", err);
+    else if (st == MP_OK && run->unpack_rc != LIBRAW_SUCCESS)
+        st = libraw_failed(name, size, run->unpack_rc, "decode", err);
+    if (st == MP_OK)
+        st = check_unpacked(c, index, size, run, err);
+    if (st == MP_OK)
+        st = check_depth(c, index, out, err);
+    free(run);
     return st;
 }
 
@@ -310,28 +286,23 @@ static mp_status still_decode_payload(const mlv_clip *c, uint32_t index, const m
     (void)scratch;
     still_cache *cache = c->source_state;
     if (!cache)
-        return decode_photo(c, index, buf, out, err);
-    pthread_mutex_lock(&cache->lock);
-    mp_status st = cache->samples ? mp_mlv_frame_shell(c, index, out, err) : MP_ERR_RANGE;
-    size_t bytes = (size_t)out->width * out->height * sizeof *out->data;
-    if (st == MP_OK)
-        memcpy(out->data, cache->samples, bytes);
-    pthread_mutex_unlock(&cache->lock);
-    if (st != MP_ERR_RANGE)     /* from the cache, or the shell failed */
-        return st;
-    if ((st = decode_photo(c, index, buf, out, err)) != MP_OK)
-        return st;
-    bytes = (size_t)out->width * out->height * sizeof *out->data;
-    uint16_t *copy = malloc(bytes);
-    pthread_mutex_lock(&cache->lock);
-    if (copy && !cache->samples) {
-        memcpy(copy, out->data, bytes);
-        cache->samples = copy;
-        copy = NULL;
+        return decode_photo(c, index, buf->data, buf->size, out, err);
+    pthread_mutex_lock(&cache->lock);   /* one decode: a second reader waits for its mosaic */
+    mp_status st;
+    if (cache->samples) {
+        st = mp_mlv_frame_shell(c, index, out, err);
+        if (st == MP_OK)
+            memcpy(out->data, cache->samples, (size_t)out->width * out->height * sizeof *out->data);
+    } else if ((st = decode_photo(c, index, cache->bytes, cache->size, out, err)) == MP_OK) {
+        size_t bytes = (size_t)out->width * out->height * sizeof *out->data;
+        if ((cache->samples = malloc(bytes)) != NULL) {
+            memcpy(cache->samples, out->data, bytes);
+            free(cache->bytes);
+            cache->bytes = NULL;
+        }
     }
     pthread_mutex_unlock(&cache->lock);
-    free(copy);
-    return MP_OK;
+    return st;
 }
 
 static void still_close(mlv_clip *c)
@@ -339,6 +310,7 @@ static void still_close(mlv_clip *c)
     still_cache *cache = c->source_state;
     if (cache) {
         pthread_mutex_destroy(&cache->lock);
+        free(cache->bytes);
         free(cache->samples);
         free(cache);
     }

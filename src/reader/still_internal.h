@@ -3,6 +3,8 @@
 #ifndef MP_STILL_INTERNAL_H
 #define MP_STILL_INTERNAL_H
 
+#include <time.h>
+
 #include "libraw_load.h"
 #include "mlv_internal.h"
 
@@ -11,9 +13,10 @@
 
 /* still_meta.c: LibRaw's identification of the photo in `chunk` as the clip's metadata for
  * the frame at `timestamp` (per-frame RAWI, EXPO, WBAL; the clip's IDNT, LENS, RTCI, owner,
- * orientation and format from the first photo described). */
-mp_status mp_still_describe(mlv_clip *c, const libraw_data_t *lr, uint32_t chunk,
-                            uint64_t timestamp, mp_error *err);
+ * orientation and format from the first photo described); taken: the photo's date and time
+ * (NULL: none). */
+mp_status mp_still_describe(mlv_clip *c, const libraw_data_t *lr, const struct tm *taken,
+                            uint32_t chunk, uint64_t timestamp, mp_error *err);
 /* A Bayer mosaic of a size we take (MP_ERR_DAMAGED / MP_ERR_UNSUPPORTED naming the file). */
 mp_status mp_still_check_shape(const char *name, const libraw_data_t *lr, mp_error *err);
 

@@ -180,22 +180,20 @@ static mp_status add_white_balance(const photo_at *at, const libraw_data_t *lr, 
 }
 
 /* LibRaw turns EXIF's DateTimeOriginal into a time_t with mktime (local time); localtime in
- * the same process gives the calendar fields back. */
-static mp_status add_wall_clock(const photo_at *at, const libraw_data_t *lr, mp_error *err)
+ * the same process (LibRaw's child, libraw_child.c) gave the calendar fields back. */
+static mp_status add_wall_clock(const photo_at *at, const struct tm *taken, mp_error *err)
 {
-    struct tm tm;
-    time_t t = lr->other.timestamp;
-    if (!t || !localtime_r(&t, &tm))
+    if (!taken)
         return MP_OK;
     mlv_block b = {0};
     mp_wall_clock *w = &b.u.rtci;
     w->present = 1;
-    w->year = tm.tm_year + 1900;
-    w->month = tm.tm_mon + 1;
-    w->day = tm.tm_mday;
-    w->hour = tm.tm_hour;
-    w->minute = tm.tm_min;
-    w->second = tm.tm_sec;
+    w->year = taken->tm_year + 1900;
+    w->month = taken->tm_mon + 1;
+    w->day = taken->tm_mday;
+    w->hour = taken->tm_hour;
+    w->minute = taken->tm_min;
+    w->second = taken->tm_sec;
     return add_block(at, &b, MLV_BLOCK_RTCI, err);
 }
 
@@ -220,8 +218,8 @@ mp_status mp_still_check_shape(const char *name, const libraw_data_t *lr, mp_err
     return MP_OK;
 }
 
-mp_status mp_still_describe(mlv_clip *c, const libraw_data_t *lr, uint32_t chunk,
-                            uint64_t timestamp, mp_error *err)
+mp_status mp_still_describe(mlv_clip *c, const libraw_data_t *lr, const struct tm *taken,
+                            uint32_t chunk, uint64_t timestamp, mp_error *err)
 {
     const photo_at at = {c, chunk, timestamp};
     mp_status st = add_raw_info(&at, lr, err);
@@ -230,7 +228,7 @@ mp_status mp_still_describe(mlv_clip *c, const libraw_data_t *lr, uint32_t chunk
     if (st == MP_OK)
         st = add_white_balance(&at, lr, err);
     if (st == MP_OK)
-        st = add_wall_clock(&at, lr, err);
+        st = add_wall_clock(&at, taken, err);
     mp_photo *ph = &c->info.photo;
     if (st == MP_OK && !ph->present) {
         ph->present = 1;

@@ -3,11 +3,12 @@
 # samples written; a folder of stills (dual-ISO and single-ISO CR2s, a raw DNG of our own
 # writer, mlv_dump's DNGs from the shared samples, a CR2 cut short and one whose slice tag does
 # not add up) converts each still to OUT/NAME.dng, with a line and exit 4 for the damaged
-# ones; the output DNGs pass exiftool -validate and dcraw, keep the photo's EXIF and are dual
-# ISO no more; info describes a still; --sequence takes a folder as one clip (a timelapse, one
+# ones, and for one that crashes LibRaw (its crash costs that still only, also as one still
+# and when LibRaw goes over its CPU budget); the output DNGs pass exiftool -validate and dcraw,
+# keep the photo's EXIF and are dual ISO no more; info describes a still; --sequence takes a folder as one clip (a timelapse, one
 # set of levels), in convert and in a farm plan; LibRaw missing is a one-line error naming the
 # package.
-# usage: stills.sh MLVPIPE CR2SYNTH MLVSYNTH ENCODE_FROM_CLIP STILL_QUALITY MLVDUMP_DNG
+# usage: stills.sh MLVPIPE CR2SYNTH MLVSYNTH ENCODE_FROM_CLIP STILL_QUALITY MLVDUMP_DNG SEGV_CR2
 set -u
 mlvpipe=$1
 cr2synth=$2
@@ -15,6 +16,7 @@ mlvsynth=$3
 encode_from_clip=$4
 still_quality=$5
 mlvdump_dng=$6
+segv_cr2=$7   # makes LibRaw 0.20 crash in parse_tiff_ifd (tests/fuzz/corpus/fuzz_still)
 . "$(dirname "$0")/lib.sh"
 need dcraw unprocessed_raw raw-identify exiftool python3
 
@@ -30,6 +32,7 @@ head -c 40000 "$tmp/cut.CR2" >"$in/IMG_0003.CR2"
 "$mlvsynth" -o "$tmp/d.MLV" --size 320x200 --frames 1 --content dualiso >/dev/null || fail "mlvsynth"
 "$encode_from_clip" "$tmp/d.MLV" "$tmp/raw" native || fail "encode_from_clip"
 cp "$tmp/raw/d/d_000000.dng" "$in/IMG_0005.DNG"
+cp "$segv_cr2" "$in/IMG_0007.CR2"
 peer=${MLVPIPE_SAMPLES:-}/peer
 [ -f "$peer/wb_kelvin_mlvdump_000000.dng" ] && cp "$peer/wb_kelvin_mlvdump_000000.dng" "$in/"
 
@@ -72,11 +75,17 @@ dr=$(awk '/engineering DR/ {print $4}' "$tmp/q.out")
 awk -v d="${dr:-0}" 'BEGIN {exit !(d > 13.5)}' || fail "IMG_0006 DR $dr EV: $(cat "$tmp/q.out")"
 [ ! -e "$peer/wb_kelvin_mlvdump_000000.dng" ] || [ -f "$tmp/out/wb_kelvin_mlvdump_000000.dng" ] ||
     fail "no output of mlv_dump's DNG"
-ls "$tmp/out" | grep -q "IMG_000[34]" && fail "a damaged still has an output"
+ls "$tmp/out" | grep -q "IMG_000[347]" && fail "a damaged still has an output"
 grep -q "IMG_0003.CR2: offset 40000: the file ends inside the image data" "$tmp/folder.err" ||
     fail "cut still: $(cat "$tmp/folder.err")"
 grep -q "IMG_0004.CR2: offset [0-9]*: the slice tag 0xC640" "$tmp/folder.err" ||
     fail "slice tag: $(cat "$tmp/folder.err")"
+grep -q "IMG_0007.CR2: LibRaw crashed: signal 11 (SIGSEGV)" "$tmp/folder.err" ||
+    fail "LibRaw's crash: $(cat "$tmp/folder.err")"
+# alone, the crashing still is the damage contract's one line and exit 4
+run crash 4 convert "$in/IMG_0007.CR2" -o "$tmp/crash"
+[ "$(cat "$tmp/crash.err")" = "mlvpipe: error: IMG_0007.CR2: LibRaw crashed: signal 11 (SIGSEGV)" ] ||
+    fail "one crashing still: $(cat "$tmp/crash.err")"
 for f in "$tmp"/out/*.dng; do
     v=$(exiftool -validate -warning -a "$f" | grep Validate)
     [ "$v" = "Validate                        : OK" ] || fail "${f##*/}: $v"
@@ -105,6 +114,12 @@ run mixed 0 convert "$in/IMG_0001.CR2" "$tmp/d.MLV" "$in/IMG_0002.CR2" -o "$tmp/
 read -r rc kib < <(python3 "$(dirname "$0")/peak_rss.py" "$tmp/hd.out" "$tmp/hd.err" \
     "$mlvpipe" convert "$tmp/hd.CR2" -o "$tmp/hd")
 [ "$rc" = 0 ] || fail "1080p still: exit $rc ($(cat "$tmp/hd.err"))"
+# LibRaw over its CPU budget (its decode of 1080p takes tens of milliseconds) is stopped:
+# damage, the same one line
+MLVPIPE_LIBRAW_CPU_SECONDS=0.005 run budget 4 convert "$tmp/hd.CR2" -o "$tmp/budget"
+grep -q "hd.CR2: LibRaw spent more than 0.005 CPU-s on it (stopped" "$tmp/budget.err" ||
+    fail "CPU budget: $(cat "$tmp/budget.err")"
+[ ! -e "$tmp/budget/hd.dng" ] || fail "CPU budget: an output"
 [ -n "${MLVPIPE_SANITIZED:-}" ] || [ "$kib" -lt $((60 * 1024)) ] ||
     fail "1080p still: peak memory $kib KiB (bound 60 MiB)"
 

@@ -3,7 +3,9 @@
  * samples (masked borders included), levels, CFA, picture area and EXIF that were written;
  * damaged stills (cut short, a slice tag that does not add up) are damage, never a crash; a
  * file no source takes is refused with one line; a folder of photos is one clip of a frame
- * per photo (frame count, frame N, metadata, audio and damage through the same calls). */
+ * per photo (frame count, frame N, metadata, audio and damage through the same calls); a
+ * photo that crashes LibRaw costs that photo only, from many threads at once. */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -288,13 +290,94 @@ static void folder_is_a_sequence(void **state)
     free(s);
 }
 
-int main(void)
+/* A CR2 that makes LibRaw 0.20 crash (SIGSEGV in parse_tiff_ifd): the test's argument. */
+static uint8_t *crasher;
+static size_t crasher_size;
+
+static void read_crasher(const char *path)
 {
+    FILE *f = fopen(path, "rb");
+    if (!f || fseek(f, 0, SEEK_END) || (crasher_size = (size_t)ftell(f)) == 0 ||
+        fseek(f, 0, SEEK_SET) || !(crasher = malloc(crasher_size)) ||
+        fread(crasher, 1, crasher_size, f) != crasher_size) {
+        fprintf(stderr, "cannot read %s\n", path);
+        exit(1);
+    }
+    fclose(f);
+}
+
+enum { STRESS_THREADS = 4, STRESS_ROUNDS = 12 };
+
+/* One thread's rounds: a photo of its own opened and read back sample for sample, and the
+ * crashing one refused with its one line, each time. Returns NULL or what went wrong. */
+static void *stress_rounds(void *arg)
+{
+    uint16_t *s = arg;
+    static const char *const wrong[] = {"good photo", "its samples", "crasher", "message"};
+    const char *what = NULL;
+    size_t n = 0;
+    uint8_t *file = cr2(s, 2, 0, &n);
+    mp_frame f = {0};
+    mlv_scratch scratch = {0};
+    for (int r = 0; r < STRESS_ROUNDS && !what; r++) {
+        mlv_clip *c = NULL;
+        mp_error err = {0};
+        if (open_bytes(&c, "GOOD.CR2", file, n, &err) != MP_OK ||
+            mp_mlv_read_frame(c, 0, &f, &scratch, &err) != MP_OK)
+            what = wrong[0];
+        else if (memcmp(f.data, s, W * H * sizeof *s))
+            what = wrong[1];
+        mp_mlv_clip_close(c);
+        c = NULL;
+        if (!what && open_bytes(&c, "SEGV.CR2", crasher, crasher_size, &err) != MP_ERR_DAMAGED)
+            what = wrong[2];
+        else if (!what && strcmp(err.msg, "SEGV.CR2: LibRaw crashed: signal 11 (SIGSEGV)"))
+            what = wrong[3];
+        mp_mlv_clip_close(c);
+    }
+    mp_mlv_scratch_free(&scratch);
+    mp_frame_free(&f);
+    free(file);
+    return (void *)what;
+}
+
+/* LibRaw runs in a child process for each photo: the crash of one costs that photo only, and
+ * many threads forking at once (as a batch converts stills side by side) neither deadlock
+ * (the test's timeout) nor mix their answers up. */
+static void crash_costs_one_photo_from_many_threads(void **state)
+{
+    (void)state;
+    pthread_t t[STRESS_THREADS];
+    uint16_t *s[STRESS_THREADS];
+    for (int i = 0; i < STRESS_THREADS; i++) {
+        s[i] = samples();
+        s[i][TOP * W + LEFT] = (uint16_t)(4000 + i);   /* a photo of each thread's own */
+        assert_int_equal(pthread_create(&t[i], NULL, stress_rounds, s[i]), 0);
+    }
+    for (int i = 0; i < STRESS_THREADS; i++) {
+        void *what;
+        assert_int_equal(pthread_join(t[i], &what), 0);
+        if (what)
+            fail_msg("thread %d: %s", i, (const char *)what);
+        free(s[i]);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s SEGV.CR2\n", argv[0]);
+        return 1;
+    }
+    read_crasher(argv[1]);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(cr2_is_a_one_frame_clip),
         cmocka_unit_test(our_dng_reads_back),
         cmocka_unit_test(damaged_stills),
         cmocka_unit_test(folder_is_a_sequence),
+        cmocka_unit_test(crash_costs_one_photo_from_many_threads),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    free(crasher);
+    return failed;
 }
