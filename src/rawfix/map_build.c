@@ -354,15 +354,16 @@ static uint32_t distinct_frames(const rawfix_accum *a)
     return n;
 }
 
-/* Whether the sample at (x, y), i = y * width + x, is stuck (STUCK_FALSE above), over
- * `looks` distinct frames. Its noise is
- * the lower of two estimates: the frames' noise at its value in its row class, which a still
+/* The noise of the sample at (x, y), i = y * width + x, over `looks` distinct frames when it
+ * recorded one value below white in all of them (else 0), for the stuck test (STUCK_FALSE
+ * above): the lower of two estimates: the frames' noise at its value in its row class, which a still
  * scene's texture inflates (measured: 10-bit still clips, where the shadows' noise is below
  * 1 DN and repeats are common, got 4 false stuck pixels at 720p from it alone), and its
  * neighbours' variation between the frames, the second smallest of their four ranges over
  * 2 sqrt(2 ln N) (more than the mean range of N normal samples in sigmas, so an
- * underestimate; one neighbour may be a defect too). */
-static int stuck_at(const rawfix_accum *a, uint32_t x, uint32_t y, uint32_t looks)
+ * underestimate; one neighbour may be a defect too), that one times between_scale. */
+static double stuck_noise(const rawfix_accum *a, uint32_t x, uint32_t y, uint32_t looks,
+                          double between_scale)
 {
     const size_t i = (size_t)y * a->width + x, row = (size_t)a->vstep * a->width;
     const uint16_t v = a->lo[i];
@@ -374,13 +375,65 @@ static int stuck_at(const rawfix_accum *a, uint32_t x, uint32_t y, uint32_t look
     for (int k = 0; k < 4; k++)
         range[k] = a->hi[near[k]] >= a->lo[near[k]] ? a->hi[near[k]] - a->lo[near[k]] : 0;
     sort_small(range, 4);
-    const double between = range[1] / (2 * sqrt(2 * log(looks > 1 ? looks : 2)));
+    const double between =
+        between_scale * range[1] / (2 * sqrt(2 * log(looks > 1 ? looks : 2)));
     const double level = a->sample_sigma[(y % 4) * RAWFIX_LEVEL_BINS +
                                          mp_rawfix_level_bin(2 * (int32_t)v, a->black)];
-    const double sigma = between < level ? between : level;
+    return between < level ? between : level;
+}
+
+/* Whether a live sample of noise sigma repeats value v over `looks` frames improbably. */
+static int stuck_repeat(const rawfix_accum *a, uint16_t v, double sigma, uint32_t looks)
+{
     const double pixels = (double)a->width * a->height;
     return sigma >= 1 && (looks - 1.0) * log(0.4 / sigma) <= log(STUCK_FALSE / pixels) &&
            (v > 0 || a->black >= STUCK_FLOOR * sigma);
+}
+
+/* Whether the sample at (x, y) is stuck over `looks` distinct frames. */
+static int stuck_at(const rawfix_accum *a, uint32_t x, uint32_t y, uint32_t looks)
+{
+    return stuck_repeat(a, a->lo[(size_t)y * a->width + x], stuck_noise(a, x, y, looks, 1),
+                        looks);
+}
+
+/* Whether `more` frames could make a sample stuck that the frames so far do not: one value
+ * below white in each of them, and the test passing over looks + more frames with the
+ * neighbours' estimate NEAR_STUCK_MARGIN times as high. That estimate hardly changes with the
+ * frames (the mean range of N normal samples, 3.53 and 4.07 sigmas at 16 and 32, over
+ * 2 sqrt(2 ln N), 4.71 and 5.27: +3 %); the margin is for the scatter of a range. */
+#define NEAR_STUCK_MARGIN 1.25
+static int near_stuck(const rawfix_accum *a, uint32_t x, uint32_t y, uint32_t looks,
+                      uint32_t more)
+{
+    const uint16_t v = a->lo[(size_t)y * a->width + x];
+    return !stuck_at(a, x, y, looks) &&
+           stuck_repeat(a, v, stuck_noise(a, x, y, looks, NEAR_STUCK_MARGIN), looks + more);
+}
+
+mp_status mp_rawfix_accum_settled(const rawfix_accum *a, uint32_t more, int *settled,
+                                  mp_error *err)
+{
+    *settled = 0;
+    if (a->frames < RAWFIX_SETTLED_FRAMES || !a->blocks_x || !a->blocks_y)
+        return MP_OK;
+    uint8_t *moves = malloc((size_t)a->blocks_x * a->blocks_y + 1);
+    if (!moves)
+        return mp_error_set(err, MP_ERR_NOMEM, "rawfix: out of memory for %ux%u blocks",
+                            a->blocks_x, a->blocks_y);
+    find_motion(a, moves);
+    int still = 1;
+    for (size_t b = 0; b < (size_t)a->blocks_x * a->blocks_y && still; b++)
+        still = !moves[b];
+    free(moves);
+    const uint32_t looks = distinct_frames(a);
+    for (uint32_t y = 0; y < a->height && still; y++) {
+        const uint16_t *lo = a->lo + (size_t)y * a->width, *hi = a->hi + (size_t)y * a->width;
+        for (uint32_t x = 0; x < a->width && still; x++)
+            still = lo[x] != hi[x] || !near_stuck(a, x, y, looks, more);
+    }
+    *settled = still;
+    return MP_OK;
 }
 
 /* Per sample: candidate sign bits and STRONG; rank orders strong ones (samples far off in
