@@ -265,7 +265,8 @@ static double block_noise(const rawfix_accum *a, uint32_t row_class, double sum)
  * (which texture inflates) and by at most 0.5 %; drifting ones 100-10^5 times, by 5-70 %; of
  * the blocks that could show it, none moves in the still clips and 62-86 % in the drifting
  * ones. */
-static int block_moves(const rawfix_accum *a, uint32_t j, uint32_t k, uint32_t r)
+static int block_moves(const rawfix_accum *a, const double *noise_of, uint32_t j, uint32_t k,
+                       uint32_t r)
 {
     const size_t stride = (size_t)a->blocks_x * a->blocks_y * RAWFIX_BLOCK_SUMS;
     double mean = 0, sq = 0, noise = 0;
@@ -274,16 +275,19 @@ static int block_moves(const rawfix_accum *a, uint32_t j, uint32_t k, uint32_t r
         if (!(a->added & (1ull << f)))
             continue;
         const uint32_t *b = a->blocks + f * stride + r;
+        const double *bn = noise_of ? noise_of + n * stride + r : NULL;
         double all = 0, all_noise = 0;
-        const double own = b[((size_t)k * a->blocks_x + j) * RAWFIX_BLOCK_SUMS];
-        const double own_noise = block_noise(a, r, own);
+        const size_t at = ((size_t)k * a->blocks_x + j) * RAWFIX_BLOCK_SUMS;
+        const double own = b[at];
+        const double own_noise = bn ? bn[at] : block_noise(a, r, own);
         for (uint32_t v = k - 1; v <= k + 1; v++)
             for (uint32_t u = j - 1; u <= j + 1; u++) {
-                const uint32_t s = b[((size_t)v * a->blocks_x + u) * RAWFIX_BLOCK_SUMS];
+                const size_t near = ((size_t)v * a->blocks_x + u) * RAWFIX_BLOCK_SUMS;
+                const uint32_t s = b[near];
                 if (s == RAWFIX_BLOCK_CLIPPED)
                     return -1;
                 all += s;
-                all_noise += block_noise(a, r, s);
+                all_noise += bn ? bn[near] : block_noise(a, r, s);
             }
         /* the sum's sigma is RAWFIX_BLOCK / 2 times a sample's */
         if (own < MOTION_LEVEL * RAWFIX_BLOCK / 2 * sqrt(own_noise) || all <= 0)
@@ -310,17 +314,29 @@ static int find_motion(const rawfix_accum *a, uint8_t *moves)
 {
     uint64_t seen = 0, moving = 0;
     memset(moves, 0, (size_t)a->blocks_x * a->blocks_y + 1);
+    /* each block's noise once per frame (each is one of 9 neighbourhoods), in the order of
+     * the frames added; without the memory, block_moves works each out where it needs it */
+    const size_t stride = (size_t)a->blocks_x * a->blocks_y * RAWFIX_BLOCK_SUMS;
+    double *noise_of = malloc((a->frames ? a->frames : 1) * stride * sizeof *noise_of);
+    for (uint32_t f = 0, n = 0; noise_of && f < RAWFIX_MAX_FRAMES; f++)
+        if (a->added & (1ull << f)) {
+            for (size_t i = 0; i < stride; i++)
+                noise_of[n * stride + i] =
+                    block_noise(a, i % RAWFIX_BLOCK_SUMS, a->blocks[f * stride + i]);
+            n++;
+        }
     for (uint32_t k = 1; k + 1 < a->blocks_y; k++)
         for (uint32_t j = 1; j + 1 < a->blocks_x; j++) {
             int m = -1;
             for (uint32_t r = 0; r < RAWFIX_BLOCK_SUMS && m < 1; r++) {
-                const int mr = block_moves(a, j, k, r);
+                const int mr = block_moves(a, noise_of, j, k, r);
                 m = mr > m ? mr : m;
             }
             moves[(size_t)k * a->blocks_x + j] = m > 0;
             moving += m > 0;
             seen += m >= 0;
         }
+    free(noise_of);
     return moving >= MOTION_CLIP_MIN && moving >= MOTION_CLIP * seen;
 }
 
