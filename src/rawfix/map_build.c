@@ -151,6 +151,8 @@ mp_status mp_rawfix_map_copy(rawfix_map *dst, const rawfix_map *src, mp_error *e
  * clip shows there does not show in this one (its offset is gone, or hidden by texture), so
  * repairing it could only replace a good value with a guess. */
 #define CLEAN_Z 0.5
+#define CLEAN_SUM 8     /* CLEAN_Z x Z_SCALE */
+_Static_assert(CLEAN_SUM == (int)(CLEAN_Z * Z_SCALE), "CLEAN_SUM is CLEAN_Z");
 static mp_status mark_clean(const rawfix_accum *a, const uint8_t *flag, uint32_t min_used,
                             rawfix_map *m, mp_error *err)
 {
@@ -159,11 +161,11 @@ static mp_status mark_clean(const rawfix_accum *a, const uint8_t *flag, uint32_t
                             a->width, a->height);
     const size_t n = (size_t)a->width * a->height;
     for (size_t i = 0; i < n; i++) {
-        const uint32_t used = a->count[COUNT_USED][i];
-        const double zh = used ? (double)a->sum_h[i] / Z_SCALE / used : 0;
-        const double zv = used ? (double)a->sum_v[i] / Z_SCALE / used : 0;
-        if (used >= min_used && !(flag[i] & (CAND_POS | CAND_NEG)) && fabs(zh) < CLEAN_Z &&
-            fabs(zv) < CLEAN_Z)
+        /* |sum / Z_SCALE / used| < CLEAN_Z in whole numbers, as quiet_samples */
+        const int32_t used = a->count[COUNT_USED][i], floor = CLEAN_SUM * used;
+        const int32_t h = a->sum_h[i], v = a->sum_v[i];
+        if (used >= (int32_t)min_used && !(flag[i] & (CAND_POS | CAND_NEG)) && h < floor &&
+            h > -floor && v < floor && v > -floor)
             m->clean[i / 8] |= (uint8_t)(1u << (i % 8));
     }
     return MP_OK;
@@ -457,15 +459,44 @@ mp_status mp_rawfix_accum_settled(const rawfix_accum *a, uint32_t more, int *set
  * independent looks the frames give where the sample is (map_looks.c), not with the number
  * of frames: on a noiseless clip, 16 frames are one look, and a sample off its neighbours
  * in all of them is the scene, not a defect. */
+/* LATTICE_FLOOR in the sums' units per frame: a mean deviation sum / Z_SCALE / used lies
+ * under LATTICE_FLOOR exactly when sum < QUIET_SUM x used (both sides whole numbers; the
+ * double quotient lies at least 1 / (Z_SCALE x used) off the floor, far beyond its rounding). */
+#define QUIET_SUM 8
+_Static_assert(QUIET_SUM == (int)(LATTICE_FLOOR * Z_SCALE), "QUIET_SUM is LATTICE_FLOOR");
+
+/* Whether each of n samples is quiet (classify): off both ways in one direction by under
+ * LATTICE_FLOOR on average (or measured in no frame), and never far off. Whole numbers only,
+ * so that the loop vectorises: most samples are quiet, and their divisions were most of the
+ * map's time. */
+static void quiet_samples(size_t n, const int16_t *restrict sum_h, const int16_t *restrict sum_v,
+                          const uint8_t *restrict used, const uint8_t *restrict big,
+                          const uint8_t *restrict clipped_low,
+                          const uint8_t *restrict clipped_high, uint8_t *restrict quiet)
+{
+    for (size_t i = 0; i < n; i++) {
+        const int32_t h = sum_h[i], v = sum_v[i], floor = QUIET_SUM * (int32_t)used[i];
+        const int32_t low = h < v ? h : v, high = h > v ? h : v;
+        const int32_t under = (h > 0) != (v > 0) || (h > 0 ? low < floor : high > -floor);
+        quiet[i] = (uint8_t)(under & ((big[i] | clipped_low[i] | clipped_high[i]) == 0));
+    }
+}
+
 static void classify(const rawfix_accum *a, const rawfix_looks *looks, uint32_t min_used,
                      const uint8_t *moves, int clip_moves, uint8_t *flag, float *rank)
 {
     /* far off in most frames where it could be judged: measured, or seen beyond clipping */
     const uint32_t min_judged = a->frames / 4 > 3 ? a->frames / 4 : 3;
     const uint32_t distinct = distinct_frames(a);
-    for (uint32_t y = 0; y < a->height; y++)
+    for (uint32_t y = 0; y < a->height; y++) {
+        const size_t row = (size_t)y * a->width;
+        /* flag[] holds the row's quiet samples until each is classified */
+        quiet_samples(a->width, a->sum_h + row, a->sum_v + row, a->count[COUNT_USED] + row,
+                      a->count[COUNT_BIG] + row, a->count[COUNT_CLIPPED_LOW] + row,
+                      a->count[COUNT_CLIPPED_HIGH] + row, flag + row);
         for (uint32_t x = 0; x < a->width; x++) {
-            const size_t i = (size_t)y * a->width + x;
+            const size_t i = row + x;
+            const int quiet = flag[i];
             uint8_t c[COUNTS];
             for (int k = 0; k < COUNTS; k++)
                 c[k] = a->count[k][i];
@@ -475,20 +506,19 @@ static void classify(const rawfix_accum *a, const rawfix_looks *looks, uint32_t 
             const uint32_t judged = used + c[COUNT_CLIPPED_LOW] + c[COUNT_CLIPPED_HIGH];
             if (judged < min_judged)
                 continue;
+            /* Quiet: under every threshold a candidate needs (LATTICE_FLOOR; a strong defect
+             * MOVING_FLOOR or more) and never far off: no flag, whatever the looks (and no
+             * rank, which only flagged samples use); only the stuck test can still take it.
+             * Most samples are. */
+            if (quiet && !(used >= min_used && stuck_at(a, x, y, distinct)))
+                continue;
             double zh = used ? (double)a->sum_h[i] / Z_SCALE / used : 0;
             double zv = used ? (double)a->sum_v[i] / Z_SCALE / used : 0;
             /* off both ways, in the same direction, in most frames */
             double z = (zh > 0) != (zv > 0) ? 0 : zh > 0 ? fmin(zh, zv) : fmax(zh, zv);
-            /* Quiet: under every threshold a candidate needs (LATTICE_FLOOR; a strong defect
-             * MOVING_FLOOR or more) and never far off: no flag, whatever the looks, and a
-             * rank of |z|; only the stuck test below can still take it. Most samples are. */
-            if (fabs(z) < LATTICE_FLOOR &&
-                !(c[COUNT_BIG] | c[COUNT_CLIPPED_LOW] | c[COUNT_CLIPPED_HIGH])) {
-                rank[i] = (float)fabs(z);
-                if (used >= min_used && stuck_at(a, x, y, distinct)) {
-                    flag[i] = (zh >= 0 ? CAND_POS : CAND_NEG) | STRONG | FAR | DECISIVE;
-                    rank[i] = (float)(fabs(z) + 10.0);
-                }
+            if (quiet) {
+                flag[i] = (zh >= 0 ? CAND_POS : CAND_NEG) | STRONG | FAR | DECISIVE;
+                rank[i] = (float)(fabs(z) + 10.0);
                 continue;
             }
             uint32_t same = zh > 0 ? c[COUNT_POS] : c[COUNT_NEG];
@@ -546,6 +576,7 @@ static void classify(const rawfix_accum *a, const rawfix_looks *looks, uint32_t 
                 rank[i] = (float)(fabs(z) + 10.0);
             }
         }
+    }
 }
 
 /* The candidates whose same-colour neighbours along the row and the column (x +- 2, y +- 2)
