@@ -85,7 +85,8 @@
 #define STUCK_FALSE 1e-3
 #define STUCK_FLOOR 8.0
 #define LATTICE_SIGMAS 2.2
-#define LATTICE_FLOOR 0.5
+#define QUIET_SUM (Z_SCALE / 2)     /* LATTICE_FLOOR in the sums' units per frame */
+#define LATTICE_FLOOR ((double)QUIET_SUM / Z_SCALE)   /* 0.5 */
 /* A lattice class: at least CLASS_MIN_HITS candidates filling CLASS_MIN_FILL of its sites
  * inside their bounding box. */
 #define CLASS_MIN_HITS 8
@@ -147,12 +148,10 @@ mp_status mp_rawfix_map_copy(rawfix_map *dst, const rawfix_map *src, mp_error *e
 }
 
 /* The samples the clip's own frames show in line with their neighbours: measured in min_used
- * frames, their mean deviation under CLEAN_Z both ways, and no candidate. A defect another
+ * frames, their mean deviation under CLEAN_SUM both ways, and no candidate. A defect another
  * clip shows there does not show in this one (its offset is gone, or hidden by texture), so
  * repairing it could only replace a good value with a guess. */
-#define CLEAN_Z 0.5
-#define CLEAN_SUM 8     /* CLEAN_Z x Z_SCALE */
-_Static_assert(CLEAN_SUM == (int)(CLEAN_Z * Z_SCALE), "CLEAN_SUM is CLEAN_Z");
+#define CLEAN_SUM (Z_SCALE / 2)     /* half a noise sigma, in the sums' units per frame */
 static mp_status mark_clean(const rawfix_accum *a, const uint8_t *flag, uint32_t min_used,
                             rawfix_map *m, mp_error *err)
 {
@@ -161,7 +160,7 @@ static mp_status mark_clean(const rawfix_accum *a, const uint8_t *flag, uint32_t
                             a->width, a->height);
     const size_t n = (size_t)a->width * a->height;
     for (size_t i = 0; i < n; i++) {
-        /* |sum / Z_SCALE / used| < CLEAN_Z in whole numbers, as quiet_samples */
+        /* |sum / used| < CLEAN_SUM in whole numbers, as quiet_samples */
         const int32_t used = a->count[COUNT_USED][i], floor = CLEAN_SUM * used;
         const int32_t h = a->sum_h[i], v = a->sum_v[i];
         if (used >= (int32_t)min_used && !(flag[i] & (CAND_POS | CAND_NEG)) && h < floor &&
@@ -454,21 +453,12 @@ mp_status mp_rawfix_accum_settled(const rawfix_accum *a, uint32_t more, int *set
     return MP_OK;
 }
 
-/* Per sample: candidate sign bits and STRONG; rank orders strong ones (samples far off in
- * most frames first, then by their mean deviation). The thresholds scale with the number of
- * independent looks the frames give where the sample is (map_looks.c), not with the number
- * of frames: on a noiseless clip, 16 frames are one look, and a sample off its neighbours
- * in all of them is the scene, not a defect. */
-/* LATTICE_FLOOR in the sums' units per frame: a mean deviation sum / Z_SCALE / used lies
- * under LATTICE_FLOOR exactly when sum < QUIET_SUM x used (both sides whole numbers; the
- * double quotient lies at least 1 / (Z_SCALE x used) off the floor, far beyond its rounding). */
-#define QUIET_SUM 8
-_Static_assert(QUIET_SUM == (int)(LATTICE_FLOOR * Z_SCALE), "QUIET_SUM is LATTICE_FLOOR");
-
 /* Whether each of n samples is quiet (classify): off both ways in one direction by under
  * LATTICE_FLOOR on average (or measured in no frame), and never far off. Whole numbers only,
- * so that the loop vectorises: most samples are quiet, and their divisions were most of the
- * map's time. */
+ * so that the loop vectorises (most samples are quiet, and their divisions were most of the
+ * map's time): the mean sum / Z_SCALE / used lies under LATTICE_FLOOR exactly when sum <
+ * QUIET_SUM x used, as the double quotient lies at least 1 / (Z_SCALE x used) from the floor,
+ * far beyond its rounding. */
 static void quiet_samples(size_t n, const int16_t *restrict sum_h, const int16_t *restrict sum_v,
                           const uint8_t *restrict used, const uint8_t *restrict big,
                           const uint8_t *restrict clipped_low,
@@ -482,6 +472,11 @@ static void quiet_samples(size_t n, const int16_t *restrict sum_h, const int16_t
     }
 }
 
+/* Per sample: candidate sign bits and STRONG; rank orders strong ones (samples far off in
+ * most frames first, then by their mean deviation). The thresholds scale with the number of
+ * independent looks the frames give where the sample is (map_looks.c), not with the number
+ * of frames: on a noiseless clip, 16 frames are one look, and a sample off its neighbours
+ * in all of them is the scene, not a defect. */
 static void classify(const rawfix_accum *a, const rawfix_looks *looks, uint32_t min_used,
                      const uint8_t *moves, int clip_moves, uint8_t *flag, float *rank)
 {
