@@ -21,11 +21,12 @@ uint64_t mp_prepass_options_hash(const mp_prepass_options *o)
     char canon[160], dark[48] = "";
     if (o->dark && o->dark->width)
         snprintf(dark, sizeof dark, " dark=%016llx", (unsigned long long)mp_dark_hash(o->dark));
-    /* dark_segments=clip: undetected segments of a dual-ISO clip follow the clip; rawfix=2:
-     * maps that leave a still scene's steady candidates alone (session 11) */
+    /* dark_segments=clip: undetected segments of a dual-ISO clip follow the clip; rawfix=3:
+     * maps that leave a still scene's steady candidates alone (session 11), made from 16 of
+     * the 32 samples where those are settled (session 13) */
     int n = snprintf(canon, sizeof canon, "levels v%d samples=%u force_phase=%d "
                      "dark_segments=clip%s%s", MP_LEVELS_FORMAT_VERSION, MP_SAMPLES_PER_SEGMENT,
-                     o->force_phase, o->no_defects ? "" : " rawfix=2", dark);
+                     o->force_phase, o->no_defects ? "" : " rawfix=3", dark);
     return mp_fnv1a64(canon, (size_t)n, MP_FNV1A64_SEED);
 }
 
@@ -87,6 +88,7 @@ typedef struct sample_set {
     rawfix_accum *defects;                    /* NULL: raw defects not looked for */
     int single_decided;                       /* the probe found the segment single ISO: the
                                                * other samples are read for defects only */
+    int defects_settled;                      /* the first tier's defect sums are final */
     pthread_mutex_t defects_lock;             /* claiming a sample in defects */
     pthread_mutex_t band_lock[DEFECT_BANDS];  /* adding to a band of rows of defects */
 } sample_set;
@@ -181,14 +183,15 @@ static mp_status sample_run(void *user, void *ctx, uint32_t job, uint32_t slot, 
     /* the probe's decision stands for the rest (sample_segment): detection would change
      * nothing there, and costs as much as a third of the defect measurement */
     if (s->single_decided)
-        return s->defects ? measure_defects(s, c, i, 0, err) : MP_OK;
+        return s->defects && !s->defects_settled ? measure_defects(s, c, i, 0, err) : MP_OK;
     dualiso_detection det;
     if ((st = mp_dualiso_detect(&c->frame, &det, err)) != MP_OK)
         return st;
     s->dual[i] = det.is_dual || s->opt->force_phase >= 0;
     s->absent[i] = !s->dual[i] && det.pairs >= ABSENT_PAIRS && det.confidence < ABSENT_CONFIDENCE;
     s->phase[i] = s->opt->force_phase >= 0 ? (uint32_t)s->opt->force_phase : det.phase;
-    if (s->defects && (st = measure_defects(s, c, i, s->dual[i], err)) != MP_OK)
+    if (s->defects && !s->defects_settled &&
+        (st = measure_defects(s, c, i, s->dual[i], err)) != MP_OK)
         return st;
     if (s->clip_phase >= 0)
         return mp_dualiso_stats_collect(&c->frame, (uint32_t)s->clip_phase, &s->stats[i], err);
@@ -255,6 +258,36 @@ static int may_probe(const sample_set *s, const mp_segment *seg, uint32_t n)
     return !(fi.dual_iso && fi.dual_iso->present && fi.dual_iso->mode != 0);
 }
 
+/* Runs the samples of a segment of n that are not done yet. With a defect map to make (not
+ * for a reference clip, which takes every candidate), the even ones go first: when their
+ * defect sums are already final (mp_rawfix_accum_settled: a still scene and no sample near
+ * the stuck test's limit), the others add nothing to them, and a segment the probe decided
+ * single ISO reads them for nothing else (*sampled then counts the samples read). */
+static mp_status run_rest(sample_set *s, uint32_t n, uint8_t *done, uint32_t *sampled,
+                          mp_error *err)
+{
+    const int tiered = s->defects && !s->opt->reference && n >= 2 * RAWFIX_SETTLED_FRAMES;
+    mp_status st = MP_OK;
+    for (int tier = tiered ? 0 : 1; tier < 2 && st == MP_OK; tier++) {
+        uint32_t j = 0;
+        for (uint32_t i = 0; i < n; i++)
+            if (!done[i] && (tier || i % 2 == 0)) {
+                s->jobs[j++] = i;
+                done[i] = 1;
+            }
+        if (tier && tiered && (st = mp_rawfix_accum_settled(s->defects, j, &s->defects_settled,
+                                                            err)) != MP_OK)
+            return st;
+        if (s->defects_settled && s->single_decided) {
+            s->progress.total -= j;
+            *sampled -= j;
+            return MP_OK;
+        }
+        st = run_samples(s, j, err);
+    }
+    return st;
+}
+
 /* Reads, detects and collects the samples of one segment (s->clip_phase as set) and moves
  * the collected statistics to the front of s->stats in sample order, so pooling does not
  * depend on which thread produced what. Returns how many there are in *collected. */
@@ -272,18 +305,20 @@ static mp_status sample_segment(sample_set *s, const mp_segment *seg, segment_sc
                             RAWFIX_MAX_FRAMES);
     uint32_t sampled = n;
     int probe_decided = 0;
+    uint8_t done[MP_SAMPLES_PER_SEGMENT] = {0};
     mp_status st;
     if (may_probe(s, seg, n)) {
         /* PROBE samples spread over the segment first; when every one of them shows plenty
          * of evidence and no trace of the pattern, the rest cannot make it dual ISO in
          * practice, and the segment's single-ISO levels come from its first sample anyway */
         for (uint32_t p = 0; p < PROBE; p++)
-            s->jobs[p] = p * n / PROBE;
+            done[s->jobs[p] = p * n / PROBE] = 1;
         st = run_samples(s, PROBE, err);
         int absent = st == MP_OK;
         for (uint32_t p = 0; p < PROBE && absent; p++)
             absent = s->absent[s->jobs[p]];
-        /* the raw-defect map still wants every sample, but the decision stays the probe's */
+        /* the raw-defect map still wants the other samples, but the decision stays the
+         * probe's */
         probe_decided = absent;
         if (absent && !s->defects) {
             sampled = PROBE;
@@ -291,23 +326,15 @@ static mp_status sample_segment(sample_set *s, const mp_segment *seg, segment_sc
             s->progress.total -= n - PROBE;
         } else if (st == MP_OK) {
             s->single_decided = probe_decided;
-            uint8_t probed[MP_SAMPLES_PER_SEGMENT] = {0};
-            for (uint32_t p = 0; p < PROBE; p++)
-                probed[s->jobs[p]] = 1;
-            uint32_t j = 0;
-            for (uint32_t i = 0; i < n; i++)
-                if (!probed[i])
-                    s->jobs[j++] = i;
-            st = run_samples(s, j, err);
+            st = run_rest(s, n, done, &sampled, err);
             s->single_decided = 0;
             for (uint32_t i = 0; i < n && probe_decided; i++)
                 s->dual[i] = 0;
         }
     } else {
-        for (uint32_t i = 0; i < n; i++)
-            s->jobs[i] = i;
-        st = run_samples(s, n, err);
+        st = run_rest(s, n, done, &sampled, err);
     }
+    s->defects_settled = 0;
     if (st != MP_OK)
         return st;
 

@@ -85,7 +85,8 @@
 #define STUCK_FALSE 1e-3
 #define STUCK_FLOOR 8.0
 #define LATTICE_SIGMAS 2.2
-#define LATTICE_FLOOR 0.5
+#define QUIET_SUM (Z_SCALE / 2)     /* LATTICE_FLOOR in the sums' units per frame */
+#define LATTICE_FLOOR ((double)QUIET_SUM / Z_SCALE)   /* 0.5 */
 /* A lattice class: at least CLASS_MIN_HITS candidates filling CLASS_MIN_FILL of its sites
  * inside their bounding box. */
 #define CLASS_MIN_HITS 8
@@ -147,10 +148,10 @@ mp_status mp_rawfix_map_copy(rawfix_map *dst, const rawfix_map *src, mp_error *e
 }
 
 /* The samples the clip's own frames show in line with their neighbours: measured in min_used
- * frames, their mean deviation under CLEAN_Z both ways, and no candidate. A defect another
+ * frames, their mean deviation under CLEAN_SUM both ways, and no candidate. A defect another
  * clip shows there does not show in this one (its offset is gone, or hidden by texture), so
  * repairing it could only replace a good value with a guess. */
-#define CLEAN_Z 0.5
+#define CLEAN_SUM (Z_SCALE / 2)     /* half a noise sigma, in the sums' units per frame */
 static mp_status mark_clean(const rawfix_accum *a, const uint8_t *flag, uint32_t min_used,
                             rawfix_map *m, mp_error *err)
 {
@@ -159,11 +160,11 @@ static mp_status mark_clean(const rawfix_accum *a, const uint8_t *flag, uint32_t
                             a->width, a->height);
     const size_t n = (size_t)a->width * a->height;
     for (size_t i = 0; i < n; i++) {
-        const uint32_t used = a->count[COUNT_USED][i];
-        const double zh = used ? (double)a->sum_h[i] / Z_SCALE / used : 0;
-        const double zv = used ? (double)a->sum_v[i] / Z_SCALE / used : 0;
-        if (used >= min_used && !(flag[i] & (CAND_POS | CAND_NEG)) && fabs(zh) < CLEAN_Z &&
-            fabs(zv) < CLEAN_Z)
+        /* |sum / used| < CLEAN_SUM in whole numbers, as quiet_samples */
+        const int32_t used = a->count[COUNT_USED][i], floor = CLEAN_SUM * used;
+        const int32_t h = a->sum_h[i], v = a->sum_v[i];
+        if (used >= (int32_t)min_used && !(flag[i] & (CAND_POS | CAND_NEG)) && h < floor &&
+            h > -floor && v < floor && v > -floor)
             m->clean[i / 8] |= (uint8_t)(1u << (i % 8));
     }
     return MP_OK;
@@ -265,7 +266,8 @@ static double block_noise(const rawfix_accum *a, uint32_t row_class, double sum)
  * (which texture inflates) and by at most 0.5 %; drifting ones 100-10^5 times, by 5-70 %; of
  * the blocks that could show it, none moves in the still clips and 62-86 % in the drifting
  * ones. */
-static int block_moves(const rawfix_accum *a, uint32_t j, uint32_t k, uint32_t r)
+static int block_moves(const rawfix_accum *a, const double *noise_of, uint32_t j, uint32_t k,
+                       uint32_t r)
 {
     const size_t stride = (size_t)a->blocks_x * a->blocks_y * RAWFIX_BLOCK_SUMS;
     double mean = 0, sq = 0, noise = 0;
@@ -274,16 +276,19 @@ static int block_moves(const rawfix_accum *a, uint32_t j, uint32_t k, uint32_t r
         if (!(a->added & (1ull << f)))
             continue;
         const uint32_t *b = a->blocks + f * stride + r;
+        const double *bn = noise_of ? noise_of + n * stride + r : NULL;
         double all = 0, all_noise = 0;
-        const double own = b[((size_t)k * a->blocks_x + j) * RAWFIX_BLOCK_SUMS];
-        const double own_noise = block_noise(a, r, own);
+        const size_t at = ((size_t)k * a->blocks_x + j) * RAWFIX_BLOCK_SUMS;
+        const double own = b[at];
+        const double own_noise = bn ? bn[at] : block_noise(a, r, own);
         for (uint32_t v = k - 1; v <= k + 1; v++)
             for (uint32_t u = j - 1; u <= j + 1; u++) {
-                const uint32_t s = b[((size_t)v * a->blocks_x + u) * RAWFIX_BLOCK_SUMS];
+                const size_t near = ((size_t)v * a->blocks_x + u) * RAWFIX_BLOCK_SUMS;
+                const uint32_t s = b[near];
                 if (s == RAWFIX_BLOCK_CLIPPED)
                     return -1;
                 all += s;
-                all_noise += block_noise(a, r, s);
+                all_noise += bn ? bn[near] : block_noise(a, r, s);
             }
         /* the sum's sigma is RAWFIX_BLOCK / 2 times a sample's */
         if (own < MOTION_LEVEL * RAWFIX_BLOCK / 2 * sqrt(own_noise) || all <= 0)
@@ -310,17 +315,29 @@ static int find_motion(const rawfix_accum *a, uint8_t *moves)
 {
     uint64_t seen = 0, moving = 0;
     memset(moves, 0, (size_t)a->blocks_x * a->blocks_y + 1);
+    /* each block's noise once per frame (each is one of 9 neighbourhoods), in the order of
+     * the frames added; without the memory, block_moves works each out where it needs it */
+    const size_t stride = (size_t)a->blocks_x * a->blocks_y * RAWFIX_BLOCK_SUMS;
+    double *noise_of = malloc((a->frames ? a->frames : 1) * stride * sizeof *noise_of);
+    for (uint32_t f = 0, n = 0; noise_of && f < RAWFIX_MAX_FRAMES; f++)
+        if (a->added & (1ull << f)) {
+            for (size_t i = 0; i < stride; i++)
+                noise_of[n * stride + i] =
+                    block_noise(a, i % RAWFIX_BLOCK_SUMS, a->blocks[f * stride + i]);
+            n++;
+        }
     for (uint32_t k = 1; k + 1 < a->blocks_y; k++)
         for (uint32_t j = 1; j + 1 < a->blocks_x; j++) {
             int m = -1;
             for (uint32_t r = 0; r < RAWFIX_BLOCK_SUMS && m < 1; r++) {
-                const int mr = block_moves(a, j, k, r);
+                const int mr = block_moves(a, noise_of, j, k, r);
                 m = mr > m ? mr : m;
             }
             moves[(size_t)k * a->blocks_x + j] = m > 0;
             moving += m > 0;
             seen += m >= 0;
         }
+    free(noise_of);
     return moving >= MOTION_CLIP_MIN && moving >= MOTION_CLIP * seen;
 }
 
@@ -354,15 +371,16 @@ static uint32_t distinct_frames(const rawfix_accum *a)
     return n;
 }
 
-/* Whether the sample at (x, y), i = y * width + x, is stuck (STUCK_FALSE above), over
- * `looks` distinct frames. Its noise is
- * the lower of two estimates: the frames' noise at its value in its row class, which a still
+/* The noise of the sample at (x, y), i = y * width + x, over `looks` distinct frames when it
+ * recorded one value below white in all of them (else 0), for the stuck test (STUCK_FALSE
+ * above): the lower of two estimates: the frames' noise at its value in its row class, which a still
  * scene's texture inflates (measured: 10-bit still clips, where the shadows' noise is below
  * 1 DN and repeats are common, got 4 false stuck pixels at 720p from it alone), and its
  * neighbours' variation between the frames, the second smallest of their four ranges over
  * 2 sqrt(2 ln N) (more than the mean range of N normal samples in sigmas, so an
- * underestimate; one neighbour may be a defect too). */
-static int stuck_at(const rawfix_accum *a, uint32_t x, uint32_t y, uint32_t looks)
+ * underestimate; one neighbour may be a defect too), that one times between_scale. */
+static double stuck_noise(const rawfix_accum *a, uint32_t x, uint32_t y, uint32_t looks,
+                          double between_scale)
 {
     const size_t i = (size_t)y * a->width + x, row = (size_t)a->vstep * a->width;
     const uint16_t v = a->lo[i];
@@ -374,13 +392,84 @@ static int stuck_at(const rawfix_accum *a, uint32_t x, uint32_t y, uint32_t look
     for (int k = 0; k < 4; k++)
         range[k] = a->hi[near[k]] >= a->lo[near[k]] ? a->hi[near[k]] - a->lo[near[k]] : 0;
     sort_small(range, 4);
-    const double between = range[1] / (2 * sqrt(2 * log(looks > 1 ? looks : 2)));
+    const double between =
+        between_scale * range[1] / (2 * sqrt(2 * log(looks > 1 ? looks : 2)));
     const double level = a->sample_sigma[(y % 4) * RAWFIX_LEVEL_BINS +
                                          mp_rawfix_level_bin(2 * (int32_t)v, a->black)];
-    const double sigma = between < level ? between : level;
+    return between < level ? between : level;
+}
+
+/* Whether a live sample of noise sigma repeats value v over `looks` frames improbably. */
+static int stuck_repeat(const rawfix_accum *a, uint16_t v, double sigma, uint32_t looks)
+{
     const double pixels = (double)a->width * a->height;
     return sigma >= 1 && (looks - 1.0) * log(0.4 / sigma) <= log(STUCK_FALSE / pixels) &&
            (v > 0 || a->black >= STUCK_FLOOR * sigma);
+}
+
+/* Whether the sample at (x, y) is stuck over `looks` distinct frames. */
+static int stuck_at(const rawfix_accum *a, uint32_t x, uint32_t y, uint32_t looks)
+{
+    return stuck_repeat(a, a->lo[(size_t)y * a->width + x], stuck_noise(a, x, y, looks, 1),
+                        looks);
+}
+
+/* Whether `more` frames could make a sample stuck that the frames so far do not: one value
+ * below white in each of them, and the test passing over looks + more frames with the
+ * neighbours' estimate NEAR_STUCK_MARGIN times as high. That estimate hardly changes with the
+ * frames (the mean range of N normal samples, 3.53 and 4.07 sigmas at 16 and 32, over
+ * 2 sqrt(2 ln N), 4.71 and 5.27: +3 %); the margin is for the scatter of a range. */
+#define NEAR_STUCK_MARGIN 1.25
+static int near_stuck(const rawfix_accum *a, uint32_t x, uint32_t y, uint32_t looks,
+                      uint32_t more)
+{
+    const uint16_t v = a->lo[(size_t)y * a->width + x];
+    return !stuck_at(a, x, y, looks) &&
+           stuck_repeat(a, v, stuck_noise(a, x, y, looks, NEAR_STUCK_MARGIN), looks + more);
+}
+
+mp_status mp_rawfix_accum_settled(const rawfix_accum *a, uint32_t more, int *settled,
+                                  mp_error *err)
+{
+    *settled = 0;
+    if (a->frames < RAWFIX_SETTLED_FRAMES || !a->blocks_x || !a->blocks_y)
+        return MP_OK;
+    uint8_t *moves = malloc((size_t)a->blocks_x * a->blocks_y + 1);
+    if (!moves)
+        return mp_error_set(err, MP_ERR_NOMEM, "rawfix: out of memory for %ux%u blocks",
+                            a->blocks_x, a->blocks_y);
+    find_motion(a, moves);
+    int still = 1;
+    for (size_t b = 0; b < (size_t)a->blocks_x * a->blocks_y && still; b++)
+        still = !moves[b];
+    free(moves);
+    const uint32_t looks = distinct_frames(a);
+    for (uint32_t y = 0; y < a->height && still; y++) {
+        const uint16_t *lo = a->lo + (size_t)y * a->width, *hi = a->hi + (size_t)y * a->width;
+        for (uint32_t x = 0; x < a->width && still; x++)
+            still = lo[x] != hi[x] || !near_stuck(a, x, y, looks, more);
+    }
+    *settled = still;
+    return MP_OK;
+}
+
+/* Whether each of n samples is quiet (classify): off both ways in one direction by under
+ * LATTICE_FLOOR on average (or measured in no frame), and never far off. Whole numbers only,
+ * so that the loop vectorises (most samples are quiet, and their divisions were most of the
+ * map's time): the mean sum / Z_SCALE / used lies under LATTICE_FLOOR exactly when sum <
+ * QUIET_SUM x used, as the double quotient lies at least 1 / (Z_SCALE x used) from the floor,
+ * far beyond its rounding. */
+static void quiet_samples(size_t n, const int16_t *restrict sum_h, const int16_t *restrict sum_v,
+                          const uint8_t *restrict used, const uint8_t *restrict big,
+                          const uint8_t *restrict clipped_low,
+                          const uint8_t *restrict clipped_high, uint8_t *restrict quiet)
+{
+    for (size_t i = 0; i < n; i++) {
+        const int32_t h = sum_h[i], v = sum_v[i], floor = QUIET_SUM * (int32_t)used[i];
+        const int32_t low = h < v ? h : v, high = h > v ? h : v;
+        const int32_t under = (h > 0) != (v > 0) || (h > 0 ? low < floor : high > -floor);
+        quiet[i] = (uint8_t)(under & ((big[i] | clipped_low[i] | clipped_high[i]) == 0));
+    }
 }
 
 /* Per sample: candidate sign bits and STRONG; rank orders strong ones (samples far off in
@@ -394,9 +483,15 @@ static void classify(const rawfix_accum *a, const rawfix_looks *looks, uint32_t 
     /* far off in most frames where it could be judged: measured, or seen beyond clipping */
     const uint32_t min_judged = a->frames / 4 > 3 ? a->frames / 4 : 3;
     const uint32_t distinct = distinct_frames(a);
-    for (uint32_t y = 0; y < a->height; y++)
+    for (uint32_t y = 0; y < a->height; y++) {
+        const size_t row = (size_t)y * a->width;
+        /* flag[] holds the row's quiet samples until each is classified */
+        quiet_samples(a->width, a->sum_h + row, a->sum_v + row, a->count[COUNT_USED] + row,
+                      a->count[COUNT_BIG] + row, a->count[COUNT_CLIPPED_LOW] + row,
+                      a->count[COUNT_CLIPPED_HIGH] + row, flag + row);
         for (uint32_t x = 0; x < a->width; x++) {
-            const size_t i = (size_t)y * a->width + x;
+            const size_t i = row + x;
+            const int quiet = flag[i];
             uint8_t c[COUNTS];
             for (int k = 0; k < COUNTS; k++)
                 c[k] = a->count[k][i];
@@ -406,20 +501,19 @@ static void classify(const rawfix_accum *a, const rawfix_looks *looks, uint32_t 
             const uint32_t judged = used + c[COUNT_CLIPPED_LOW] + c[COUNT_CLIPPED_HIGH];
             if (judged < min_judged)
                 continue;
+            /* Quiet: under every threshold a candidate needs (LATTICE_FLOOR; a strong defect
+             * MOVING_FLOOR or more) and never far off: no flag, whatever the looks (and no
+             * rank, which only flagged samples use); only the stuck test can still take it.
+             * Most samples are. */
+            if (quiet && !(used >= min_used && stuck_at(a, x, y, distinct)))
+                continue;
             double zh = used ? (double)a->sum_h[i] / Z_SCALE / used : 0;
             double zv = used ? (double)a->sum_v[i] / Z_SCALE / used : 0;
             /* off both ways, in the same direction, in most frames */
             double z = (zh > 0) != (zv > 0) ? 0 : zh > 0 ? fmin(zh, zv) : fmax(zh, zv);
-            /* Quiet: under every threshold a candidate needs (LATTICE_FLOOR; a strong defect
-             * MOVING_FLOOR or more) and never far off: no flag, whatever the looks, and a
-             * rank of |z|; only the stuck test below can still take it. Most samples are. */
-            if (fabs(z) < LATTICE_FLOOR &&
-                !(c[COUNT_BIG] | c[COUNT_CLIPPED_LOW] | c[COUNT_CLIPPED_HIGH])) {
-                rank[i] = (float)fabs(z);
-                if (used >= min_used && stuck_at(a, x, y, distinct)) {
-                    flag[i] = (zh >= 0 ? CAND_POS : CAND_NEG) | STRONG | FAR | DECISIVE;
-                    rank[i] = (float)(fabs(z) + 10.0);
-                }
+            if (quiet) {
+                flag[i] = (zh >= 0 ? CAND_POS : CAND_NEG) | STRONG | FAR | DECISIVE;
+                rank[i] = (float)(fabs(z) + 10.0);
                 continue;
             }
             uint32_t same = zh > 0 ? c[COUNT_POS] : c[COUNT_NEG];
@@ -477,6 +571,7 @@ static void classify(const rawfix_accum *a, const rawfix_looks *looks, uint32_t 
                 rank[i] = (float)(fabs(z) + 10.0);
             }
         }
+    }
 }
 
 /* The candidates whose same-colour neighbours along the row and the column (x +- 2, y +- 2)

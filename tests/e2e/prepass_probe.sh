@@ -2,7 +2,9 @@
 # The pre-pass probe: a 40-frame single-ISO clip of noisy sensor content is decided from its
 # 4 probe frames (-v says so, the sidecar says single ISO) and converts to the same DNGs
 # with 1 and 2 threads; the same scene recorded as dual ISO without a DISO
-# block is still found dual from all 32 samples.
+# block is still found dual from all 32 samples. The raw-defect sums of both still clips stop
+# at 16 of the 32 samples (mp_rawfix_accum_settled) while the dual levels keep all 32; the
+# same scene drifting (--shift) takes all 32 for its defects.
 # usage: prepass_probe.sh MLVPIPE MLVSYNTH
 set -u
 mlvpipe=$1
@@ -17,6 +19,13 @@ mlvsynth=$2
 run s-an 0 -v analyze "$tmp/s.MLV" -o "$tmp/s.json"
 grep -q "frames 0-39: single ISO, ratio none (no trace of the row pattern in the probe's frames)" \
     "$tmp/s-an.err" || fail "single: not decided by the probe ($(cat "$tmp/s-an.err"))"
+grep -q "frames 0-39: raw defects from 16 frames" "$tmp/s-an.err" ||
+    fail "single: still clip's defect sums not settled at 16 frames ($(cat "$tmp/s-an.err"))"
+"$mlvsynth" -o "$tmp/m.MLV" --content dualiso --ev-gap 0.01 --no-diso --size 400x240 \
+    --frames 40 --shift 1.5 >/dev/null || fail "mlvsynth moving"
+run m-an 0 -v analyze "$tmp/m.MLV" -o "$tmp/m.json"
+grep -q "frames 0-39: raw defects from 32 frames" "$tmp/m-an.err" ||
+    fail "moving: defect sums stopped early ($(cat "$tmp/m-an.err"))"
 run s1 0 convert "$tmp/s.MLV" -o "$tmp/s1" --threads 1 --dng-bits 16
 run s2 0 convert "$tmp/s.MLV" -o "$tmp/s2" --threads 2 --dng-bits 16
 for f in 0 17 39; do
@@ -29,4 +38,6 @@ python3 -c "import json,sys; s=json.load(open(sys.argv[1]))['segments']; sys.exi
 run d-an 0 -v analyze "$tmp/d.MLV" -o "$tmp/d.json"
 grep -q "frames 0-39: dual ISO, .* from 32 of 32 sampled frames" "$tmp/d-an.err" ||
     fail "dual without DISO: not pooled from all samples ($(cat "$tmp/d-an.err"))"
+grep -q "frames 0-39: raw defects from 16 frames" "$tmp/d-an.err" ||
+    fail "dual: still clip's defect sums not settled at 16 frames ($(cat "$tmp/d-an.err"))"
 finish

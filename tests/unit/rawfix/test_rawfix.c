@@ -488,6 +488,62 @@ static void stuck_pixels_found_by_their_constancy(void **state)
     mp_rawfix_measurement_free(&meas);
 }
 
+/* The pre-pass stops a segment's defect sums at RAWFIX_SETTLED_FRAMES frames when
+ * mp_rawfix_accum_settled says that 16 more would not change the map. A still ramp under
+ * about 1 DN of noise (rounded) settles, also with a pixel stuck where its noise (6 DN)
+ * decides it already; with a sample kept at one value where the noise is 1 DN, which 16
+ * frames cannot call stuck and 32 could, it does not (with no frames to come, it does); a
+ * moving scene never does. */
+static uint16_t settle_case_sample(int moving, uint32_t x, uint32_t f, int scale,
+                                   uint32_t *state)
+{
+    const int noise = (irwin_hall(state, 100 * scale) + 100050) / 100 - 1000;   /* rounded */
+    return (uint16_t)(moving ? 2048 + 500 + 40 * ((x + 6 * f) % 100) + noise
+                             : 2048 + 900 + 30 * x + noise);
+}
+
+static void settled_only_when_still_and_no_stuck_doubt(void **state)
+{
+    (void)state;
+    enum { KEPT_X = 40, KEPT_Y = 30 };
+    mp_error err = {0};
+    mp_frame f = {0};
+    rawfix_measurement meas = {0};
+    for (int dual = 0; dual < 2; dual++)
+        for (int kind = 0; kind < 4; kind++) {   /* still; kept sample; stuck; moving */
+            rawfix_accum *acc = clip_begin(&f, STUCK_W, STUCK_H);
+            uint32_t noise = 7;
+            uint16_t kept = 0;
+            for (uint32_t fr = 0; fr < RAWFIX_SETTLED_FRAMES; fr++) {
+                for (uint32_t y = 0; y < STUCK_H; y++)
+                    for (uint32_t x = 0; x < STUCK_W; x++)
+                        f.data[(size_t)y * STUCK_W + x] =
+                            settle_case_sample(kind == 3, x, fr, kind == 2 ? 6 : 1, &noise);
+                uint16_t *at = &f.data[(size_t)KEPT_Y * STUCK_W + KEPT_X];
+                kept = fr ? kept : *at;
+                if (kind == 1 || kind == 2)
+                    *at = kept;
+                assert_int_equal(mp_rawfix_measure(&f, dual, &meas, &err), MP_OK);
+                assert_int_equal(mp_rawfix_accum_add(acc, &meas, &f, fr, &err), MP_OK);
+            }
+            int settled = -1, final = -1;
+            assert_int_equal(mp_rawfix_accum_settled(acc, RAWFIX_SETTLED_FRAMES, &settled, &err),
+                             MP_OK);
+            assert_int_equal(mp_rawfix_accum_settled(acc, 0, &final, &err), MP_OK);
+            rawfix_map m;
+            assert_int_equal(mp_rawfix_map_build(acc, &m, &err), MP_OK);
+            printf("dual %d kind %d: settled %d (with no more frames %d), %u pixels\n", dual,
+                   kind, settled, final, m.pixel_count);
+            assert_int_equal(settled, kind == 0 || kind == 2);
+            assert_int_equal(final, kind != 3);
+            assert_int_equal(map_holds(&m, KEPT_X, KEPT_Y), kind == 2);
+            mp_rawfix_map_free(&m);
+            mp_rawfix_accum_free(acc);
+        }
+    mp_frame_free(&f);
+    mp_rawfix_measurement_free(&meas);
+}
+
 /* A weak pixel in clipped highlights (where dual ISO's bright rows clip first): it records a
  * third of its neighbours' signal beside a clipped block, so dual ISO would take it as a
  * valid sample. The clipped neighbour's difference swells the texture yardstick, which hid
@@ -772,6 +828,7 @@ int main(void)
         cmocka_unit_test(moving_defect_that_stands_alone),
         cmocka_unit_test(defect_measured_in_a_quarter_of_the_frames),
         cmocka_unit_test(stuck_pixels_found_by_their_constancy),
+        cmocka_unit_test(settled_only_when_still_and_no_stuck_doubt),
         cmocka_unit_test(weak_pixel_in_clipped_highlights),
         cmocka_unit_test(map_does_not_depend_on_frame_order),
         cmocka_unit_test(prior_lattice_checked_against_the_clip),

@@ -165,6 +165,15 @@ void mp_rawfix_accum_add_row(rawfix_accum *a, uint32_t y, const uint16_t *values
 void mp_rawfix_measure_at(rawfix_measurement *m, const mp_frame *f, uint32_t x, uint32_t y,
                           int16_t *zh, int16_t *zv);
 
+/* Whether the frames added so far (RAWFIX_SETTLED_FRAMES or more) already give the map that
+ * `more` frames of the same scene would: no block of the scene moves in them (a still clip's
+ * map takes only stuck pixels, the camera's known lattice and stripes, which 16 frames decide
+ * as bench_rawfix measures them) and no sample is near the stuck test's limit (one value in
+ * every frame where more repeats could make it stuck). *settled 1: the pre-pass may stop. */
+#define RAWFIX_SETTLED_FRAMES 16u
+mp_status mp_rawfix_accum_settled(const rawfix_accum *a, uint32_t more, int *settled,
+                                  mp_error *err);
+
 /* Builds the map from the frames added so far. Fewer than RAWFIX_MIN_FRAMES frames give an
  * empty map. */
 mp_status mp_rawfix_map_build(const rawfix_accum *a, rawfix_map *m, mp_error *err);
