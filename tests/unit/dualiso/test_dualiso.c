@@ -333,38 +333,47 @@ typedef struct flat_result {
 } flat_result;
 
 /* Reconstructs a flat field at 2^ev_e electrons with the given levels and measures the
- * green pixels' bias and noise in electrons (active area, 8 px margin). */
-static flat_result flat_measure(const dualiso_levels *lv, double ev_gap, double ev_e)
+ * green pixels' bias and noise in electrons (active area, 8 px margin), pooled over frames
+ * 0 .. frames - 1 (independent noise). */
+static flat_result flat_measure_frames(const dualiso_levels *lv, double ev_gap, double ev_e,
+                                       uint32_t frames)
 {
-    clip_fixture c;
-    fixture_init(&c, 14, ev_gap, lv->phase, SYNTH_SCENE_FLAT, ev_e);
-    c.sensor.bits = lv->bits;
-    fixture_frame(&c, 0);
-    dualiso_workspace *ws = mp_dualiso_workspace_new();
-    mp_frame o = {0};
-    reconstruct_ok(&c.frame, lv, NULL, ws, &o);
-    double s_out = mp_synth_sensor_gain(&c.sensor) * lv->out_scale;
     double se = 0, se2 = 0, st = 0;
     uint32_t n = 0;
     flat_result r = {0, 0, 0};
-    for (uint32_t y = 8; y < H - 8; y++)
-        for (uint32_t x = 8; x < W - 8; x++) {
-            if (((x + y) & 1) == 0)
-                continue; /* greens of RGGB */
-            uint16_t v = active_sample(&o, &c.sensor, x, y);
-            r.clipped += v >= o.white;
-            double e = (v - (double)o.black) / s_out - c.truth[y * W + x];
-            se += e;
-            se2 += e * e;
-            st += c.truth[y * W + x];
-            n++;
-        }
+    for (uint32_t f = 0; f < frames; f++) {
+        clip_fixture c;
+        fixture_init(&c, 14, ev_gap, lv->phase, SYNTH_SCENE_FLAT, ev_e);
+        c.sensor.bits = lv->bits;
+        fixture_frame(&c, f);
+        dualiso_workspace *ws = mp_dualiso_workspace_new();
+        mp_frame o = {0};
+        reconstruct_ok(&c.frame, lv, NULL, ws, &o);
+        double s_out = mp_synth_sensor_gain(&c.sensor) * lv->out_scale;
+        for (uint32_t y = 8; y < H - 8; y++)
+            for (uint32_t x = 8; x < W - 8; x++) {
+                if (((x + y) & 1) == 0)
+                    continue; /* greens of RGGB */
+                uint16_t v = active_sample(&o, &c.sensor, x, y);
+                r.clipped += v >= o.white;
+                double e = (v - (double)o.black) / s_out - c.truth[y * W + x];
+                se += e;
+                se2 += e * e;
+                st += c.truth[y * W + x];
+                n++;
+            }
+        mp_dualiso_workspace_free(ws);
+        mp_frame_free(&o);
+        fixture_free(&c);
+    }
     r.bias_pct = 100 * se / st;
     r.noise_e = sqrt(se2 / n - (se / n) * (se / n));
-    mp_dualiso_workspace_free(ws);
-    mp_frame_free(&o);
-    fixture_free(&c);
     return r;
+}
+
+static flat_result flat_measure(const dualiso_levels *lv, double ev_gap, double ev_e)
+{
+    return flat_measure_frames(lv, ev_gap, ev_e, 1);
 }
 
 /* Variance of the output error (e-^2) of a flat field at 2^ev_e e- on the 14-bit sensor at
@@ -494,16 +503,19 @@ static void check_flat(double gap, double ev_e, int with_ob)
         assert_true(lv.ratio_source == DUALISO_RATIO_FITTED ||
                     lv.ratio_source == DUALISO_RATIO_THROUGH_ORIGIN);
     fixture_free(&c);
-    flat_result r = flat_measure(&lv, gap, ev_e);
+    /* 100/400 at 2^6 e-, the noisiest case: one frame's greens measured +0.20 / +0.21 %
+     * (with / without the optical-black border), which a standard error that takes the
+     * pixels as independent (0.066 %) read as a bias; but the estimate's errors are shared
+     * by neighbours, and over 12 frames the bias is +0.006 / -0.006 % with 0.10 % from frame
+     * to frame. So that case is held to 0.1 % on the mean of 8 frames (0.036 % of s.e.),
+     * the others to 0.2 % on one frame. */
+    const int many = gap < 2.5 && ev_e < 7;
+    flat_result r = flat_measure_frames(&lv, gap, ev_e, many ? 8 : 1);
     print_message("flat 2^%.0f e-, %.0f EV, OB %d: %s, ratio %+.4f EV, offset %+.3f DN14, "
-                  "bias %+.3f %%, noise %.2f e-\n", ev_e, gap, with_ob,
+                  "bias %+.3f %% (%d frame(s)), noise %.2f e-\n", ev_e, gap, with_ob,
                   mp_dualiso_ratio_source_name(lv.ratio_source), lv.ratio_ev - gap, off_dark14,
-                  r.bias_pct, r.noise_e);
-    /* 100/400 at 2^6 e- without the shadow smoothing's weights (off since issue 34):
-     * +0.21 % without the optical-black border, 3.1 standard errors of this one frame's
-     * greens (0.066 %): the one figure above 0.2 % (doc/dualiso.md 5); without the
-     * cross-colour estimate the same +0.208 % */
-    if (fabs(r.bias_pct) > (gap < 2.5 && ev_e < 7 ? 0.25 : 0.2))
+                  r.bias_pct, many ? 8 : 1, r.noise_e);
+    if (fabs(r.bias_pct) > (many ? 0.1 : 0.2))
         fail_msg("flat 2^%.0f e-, %.0f EV, OB %d: reconstruction bias %.3f %%", ev_e, gap,
                  with_ob, r.bias_pct);
 }

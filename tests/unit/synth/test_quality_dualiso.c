@@ -27,9 +27,11 @@ typedef struct limits {
     double edge_lo, edge_hi, zone;  /* largest acceptable RMS, EV */
 } limits;
 
-/* Exposes frame 0 of the scene on sensor s; reconstructs it when s is dual, and then
- * measures the bright field alone into *alone too. */
-static void measure(synth_scene_kind kind, double ev_gap, qm_report *rep, qm_report *alone)
+/* Exposes frame 0 of the scene on sensor s (the high-ISO field's read noise bright_e
+ * electrons, 0: the sensor's 13.8 DN); reconstructs it when s is dual, and then measures the
+ * bright field alone into *alone too. */
+static void measure_on(synth_scene_kind kind, double ev_gap, double bright_e, qm_report *rep,
+                       qm_report *alone)
 {
     float *truth = malloc(sizeof *truth * W * H);
     assert_non_null(truth);
@@ -37,6 +39,8 @@ static void measure(synth_scene_kind kind, double ev_gap, qm_report *rep, qm_rep
     assert_int_equal(mp_synth_render_truth(&sc, W, H, 0, truth, NULL), MP_OK);
     synth_sensor s;
     mp_synth_sensor_default(&s, 14, ev_gap);
+    if (bright_e > 0)
+        s.read_noise_bright = bright_e * mp_synth_sensor_gain(&s) * exp2(ev_gap);
     mp_frame raw = {0}, out = {0};
     mp_error err = {0};
     assert_int_equal(mp_synth_expose(&s, truth, W, H, 7, 0, &raw, &err), MP_OK);
@@ -70,6 +74,11 @@ static void measure(synth_scene_kind kind, double ev_gap, qm_report *rep, qm_rep
     mp_frame_free(&raw);
     mp_frame_free(&out);
     free(truth);
+}
+
+static void measure(synth_scene_kind kind, double ev_gap, qm_report *rep, qm_report *alone)
+{
+    measure_on(kind, ev_gap, 0, rep, alone);
 }
 
 static void check(synth_scene_kind kind, const limits *l)
@@ -109,6 +118,24 @@ static void second_scene_edges_where_the_bright_field_clips(void **state)
     check(SYNTH_SCENE_OBJECTS, &l);
 }
 
+/* Issue 34 asks DR >= 14.85 EV at 100/1600 without smoothing: on this sensor (4.30 e- of
+ * read noise at ISO 1600, 5D Mark III-like) the two exposures allow 13.97, so only a
+ * cleaner high-ISO field gives it (doc/dualiso.md 8.10: 2.0 e- allow 14.89). On such a
+ * sensor the reconstruction, levels pooled blind as ever, reaches what the noise allows
+ * and no more: the DR follows the sensor, not the smoothing. */
+static void cleaner_high_iso_field_gives_its_dr_and_no_more(void **state)
+{
+    (void)state;
+    qm_report d, a;
+    measure_on(SYNTH_SCENE_BENCHMARK, 4, 2.0, &d, &a);
+    print_message("bright read noise 2.0 e-: DR %.3f (ideal unsmoothed %.3f), edge contrast "
+                  "3-6 EV %.3f (bright field alone %.3f)\n", d.dr_ev, d.dr_ideal_ev,
+                  qm_edge_contrast(&d.res, 0), qm_edge_contrast(&a.res, 0));
+    assert_true(d.dr_ideal_ev > 14.8);
+    assert_true(d.dr_ev <= d.dr_ideal_ev + 0.05 && d.dr_ev >= d.dr_ideal_ev - 0.1);
+    assert_true(qm_edge_contrast(&d.res, 0) >= qm_edge_contrast(&a.res, 0) - 0.01);
+}
+
 static void second_scene_regions_on_the_control(void **state)
 {
     (void)state;
@@ -131,6 +158,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(first_scene_edges_where_the_bright_field_clips),
         cmocka_unit_test(second_scene_edges_where_the_bright_field_clips),
+        cmocka_unit_test(cleaner_high_iso_field_gives_its_dr_and_no_more),
         cmocka_unit_test(second_scene_regions_on_the_control),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

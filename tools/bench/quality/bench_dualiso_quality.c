@@ -27,6 +27,7 @@ typedef struct options {
     uint32_t scenes;               /* bit 0: the benchmark scene, bit 1: the second scene */
     double ev_gap, shift_px, jitter_ev;
     double denoise;                /* dualiso_options.denoise */
+    double bright_noise_e;         /* high-ISO field's read noise in e- (0: the sensor's) */
     uint64_t seed;
 } options;
 
@@ -37,7 +38,7 @@ static void usage(FILE *to)
             "                             [--bits B] [--seed S] [--shift PX] [--jitter EV]\n"
             "                             [--chroma-smooth 0|2|3|5] [--scene 1|2|both]\n"
             "                             [--rawfix 0|1] [--denoise STRENGTH]\n"
-            "                             [--shadow-smooth 0|1]\n"
+            "                             [--shadow-smooth 0|1] [--bright-noise E]\n"
             "defaults: 1920x1080, 1 frame, 4 EV (ISO 100/1600), phase 0 (ddBB), 14 bits,\n"
             "seed 7, no drift, no illumination jitter (8.6 uses --frames 8 --jitter 0.5 --seed 11),\n"
             "no chroma smoothing (dualiso_options.chroma_smooth), both scenes (1: doc/dualiso.md\n"
@@ -47,7 +48,9 @@ static void usage(FILE *to)
             "clip the fixes must leave the metrics as they are); --denoise: the non-local mean\n"
             "at that strength (dualiso_options.denoise, default 0: off); --shadow-smooth 1:\n"
             "the [1 2 1] shadow smoothing (the default before issue 34, as --denoise 1 was at\n"
-            "gaps up to 2.5 EV)\n");
+            "gaps up to 2.5 EV); --bright-noise: the high-ISO field's read noise in e- instead\n"
+            "of the sensor's 13.8 DN (4.30 e- at 100/1600): what another sensor's shadows give\n"
+            "without smoothing (doc/dualiso.md 8.10)\n");
 }
 
 static int parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
@@ -86,7 +89,7 @@ static int parse_args(int argc, char **argv, options *o)
         static const char *const known[] = {"--size",  "--frames", "--ev-gap", "--phase",
                                             "--bits",  "--seed",   "--shift",  "--jitter",
                                             "--chroma-smooth", "--scene", "--rawfix", "--denoise",
-                                            "--shadow-smooth"};
+                                            "--shadow-smooth", "--bright-noise"};
         int is_known = 0;
         for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
             is_known |= !strcmp(a, known[k]);
@@ -132,6 +135,8 @@ static int parse_args(int argc, char **argv, options *o)
             bad = parse_u32(v, 0, 1, &o->rawfix);
         } else if (!strcmp(a, "--shadow-smooth")) {
             bad = parse_u32(v, 0, 1, &o->shadow_smooth);
+        } else if (!strcmp(a, "--bright-noise")) {
+            bad = parse_double(v, 0.1, 100, &o->bright_noise_e);
         } else if (!strcmp(a, "--denoise")) {
             bad = parse_double(v, 0, DUALISO_DENOISE_MAX, &o->denoise);
         } else if (!strcmp(a, "--chroma-smooth")) {
@@ -642,10 +647,11 @@ static void report(const run *r, const column *ctl, const column *dual, const du
     double true_g = mp_synth_sensor_gain(&r->dual);
     printf("dual-ISO quality benchmark (doc/dualiso.md 8), scene %d (%s): %ux%u active, "
            "%u frame(s), %u-bit, gap %.2f EV, phase %u, seed %llu, drift %.2f px, jitter %.2f "
-           "EV, chroma smoothing %u, denoise %g\n\n",
+           "EV, chroma smoothing %u, denoise %g, bright read noise %.2f e-\n\n",
            1 + r->objects, r->objects ? "8.8, stars and elliptical zone plate" : "8.2",
            o->width, o->height, o->frames, o->bits, o->ev_gap, o->phase,
-           (unsigned long long)o->seed, o->shift_px, o->jitter_ev, o->chroma_smooth, o->denoise);
+           (unsigned long long)o->seed, o->shift_px, o->jitter_ev, o->chroma_smooth, o->denoise,
+           r->dual.read_noise_bright / (true_g * exp2(r->dual.ev_gap)));
     printf("%-30s %9s %9s %9s %9s  %-14s %s\n", "metric (frame 0)", "control", "cr2hdr-c",
            "mlvpipe", "cr2hdr", "target", "");
     row("clip (e-)", c->clip_e, REF(66000), d->clip_e, REF(65511), "", -1);
@@ -900,6 +906,8 @@ int main(int argc, char **argv)
     mp_synth_sensor_default(&r.control, o.bits, 0);
     mp_synth_sensor_default(&r.dual, o.bits, o.ev_gap);
     r.dual.phase = o.phase;
+    if (o.bright_noise_e > 0)  /* DN of the bright field: e- times its gain */
+        r.dual.read_noise_bright = o.bright_noise_e * mp_synth_sensor_gain(&r.dual) * exp2(o.ev_gap);
     if (o.width >= 5760) {  /* 8.2: the full-sensor frame has wider borders */
         r.control.ob_left = r.dual.ob_left = 160;
         r.control.ob_top = r.dual.ob_top = 60;
