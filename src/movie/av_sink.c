@@ -601,7 +601,8 @@ static mp_status predicted_step(mp_av_encoder *e, int *step, mp_error *err)
     AVFrame *p = e->probe_frame;
     int r = mp_libav.av_frame_make_writable(p);
     if (r < 0)
-        return mp_av_output_fail(NULL, r, mp_av_output_name(&e->sink->out), "frame buffer", err);
+        return mp_av_output_fail(NULL, r, mp_av_output_name(&e->sink->out), "frame buffer",
+                                 err);
     uint32_t rows = probe_rows(e->sink);
     for (int i = 0; i < AV_NUM_DATA_POINTERS && f->data[i]; i++) {
         size_t bytes = (size_t)(f->linesize[i] < p->linesize[i] ? f->linesize[i]

@@ -5,8 +5,9 @@
  * budget gets exactly the rate control's bytes; the bytes do not depend on the encoder
  * instance or its thread count. On pictures large enough for the search's predicted start (a
  * sample of macroblock rows coded at the first quantiser), a frame that fits is coded at the
- * first quantiser, and one whose sample misleads still keeps to the budget. PSNR is measured exactly: the decoded frame against the
- * Y'CbCr the encoder was given (mp_av_yuv_row_422 on the same RGB). */
+ * first quantiser, and one whose sample misleads still keeps to the budget. PSNR is
+ * measured exactly: the decoded frame against the Y'CbCr the encoder was given
+ * (mp_av_yuv_row_422 on the same RGB). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
