@@ -69,8 +69,8 @@ static const kind_info kinds[] = {
 };
 #define KIND_COUNT (sizeof kinds / sizeof kinds[0])
 
-/* prores_ks codes each frame with one quantiser for all its slices, from the kind's
- * first_quant up, whose frame keeps to the profile's data rate (prores_ks's own budget, its
+/* prores_ks codes each frame with one quantiser for all its slices: one from the kind's
+ * first_quant up whose frame keeps to the profile's data rate (prores_ks's own budget, its
  * bits_per_mb for the profile and picture size). prores_ks's rate control picks
  * a quantiser per slice instead, by a trellis that scores the sum of division remainders; on
  * developed raw video it spends as many bytes for 4-7 dB less PSNR and 3-5x the CPU
