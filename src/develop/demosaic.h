@@ -14,7 +14,7 @@
  * the whole frame at once (the reach of every step chained, see rcd_body.h). */
 #define DEMOSAIC_BILINEAR_CONTEXT 1
 #define DEMOSAIC_RCD_CONTEXT 12
-#define DEMOSAIC_RCD_SCRATCH 5
+#define DEMOSAIC_RCD_SCRATCH 6
 
 /* Bilinear interpolation of the rectangle [x0, x1) x [r0, r1); neighbours outside the window
  * are left out of the averages (the 3x3 neighbourhood of any pixel of a window of at least

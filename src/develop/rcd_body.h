@@ -16,9 +16,22 @@
  * which reads green at +-2, which reads the direction at +-1 and the CFA at +-4, the
  * direction reading the CFA at +-4 again: 10 rows (DEMOSAIC_RCD_CONTEXT keeps 12).
  *
+ * Split planes. Each step is wanted at one kind of pixel only (green and the diagonal
+ * direction at red/blue, red/blue from the cardinals at green), so the working planes hold
+ * each row split by kind: its red/blue pixels (the "chroma half") first, in column order,
+ * then its greens (the "green half"), both contiguous; every loop runs over one half with
+ * unit stride, which the compiler vectorises at each level, and computes only what is kept.
+ * In a Bayer pattern the pixel straight above or below a pixel sits at the same index in the
+ * neighbouring row's other half (chroma under green, green under chroma) and the same half
+ * two rows away; along a row, chroma j's left green is green j - gp (gp: the row's green
+ * column parity) and green j's left chroma is chroma j + gp - 1; a diagonal neighbour of
+ * chroma j (or green j) is in the same half one row away at index j + cp - 1 or j + cp on the
+ * left or the right (cp = 1 - gp, for greens j + gp - 1 or j + gp).
+ *
  * Written once: rcd_c.c, x86/rcd_sse2.c, x86/rcd_avx2.c and arm/rcd_neon.c define FN and
- * include this file, built with their level's flags (meson.build); elementwise IEEE operations in a fixed order, no
- * FMA, so each level gives the C reference's bits (demosaic.h mp_demosaic_rcd dispatches). */
+ * include this file, built with their level's flags (meson.build); each pixel's result is the
+ * same sequence of elementwise IEEE operations at every level, no FMA, so each level gives
+ * the C reference's bits (demosaic.h mp_demosaic_rcd dispatches). */
 #include "demosaic.h"
 
 #include <math.h>
@@ -35,19 +48,29 @@ static inline uint32_t green_parity(const demosaic_window *w, uint32_t r)
     return w->colour[r & 1][0] == 1 ? 0 : 1;
 }
 
-/* First column at or after `from` with the given parity. */
-static inline uint32_t first_of_parity(uint32_t from, uint32_t parity)
+/* Row r of a split plane: its chroma half, and its green half after the row's chroma
+ * pixels. */
+static inline float *chroma_half(float *plane, const demosaic_window *w, uint32_t r)
 {
-    return from + ((from ^ parity) & 1);
+    return plane + (size_t)r * w->width;
 }
 
-/* The pixel's own direction statistic or its diagonal neighbours' mean, whichever lies farther
- * from undecided (0.5). */
-static inline float refine(const float *dir, ptrdiff_t s)
+static inline float *green_half(float *plane, const demosaic_window *w, uint32_t r)
 {
-    float own = dir[0];
-    float around = 0.25f * (dir[-s - 1] + dir[-s + 1] + dir[s - 1] + dir[s + 1]);
-    return fabsf(0.5f - own) < fabsf(0.5f - around) ? around : own;
+    return plane + (size_t)r * w->width + (w->width + green_parity(w, r)) / 2;
+}
+
+/* Row r's green half when green, else its chroma half. */
+static inline float *half_of(float *plane, const demosaic_window *w, uint32_t r, int green)
+{
+    return green ? green_half(plane, w, r) : chroma_half(plane, w, r);
+}
+
+/* The indices [*j0, *j1) of the columns of parity p within [x0, x1) (x0 >= p). */
+static inline void half_range(uint32_t x0, uint32_t x1, uint32_t p, uint32_t *j0, uint32_t *j1)
+{
+    *j0 = (x0 - p + 1) / 2;
+    *j1 = x1 > p ? (x1 - p + 1) / 2 : 0;
 }
 
 /* Inverse-gradient mix of the estimates from both sides of one axis. */
@@ -56,28 +79,20 @@ static inline float mix(float est_a, float grad_a, float est_b, float grad_b)
     return (grad_b * est_a + grad_a * est_b) / (grad_a + grad_b);
 }
 
-static void low_pass(const demosaic_window *w, float *restrict lpf)
+/* The pixel's own direction statistic or its diagonal neighbours' mean, whichever lies farther
+ * from undecided (0.5): own, and the up-left, up-right, down-left, down-right neighbours. */
+static inline float refine(float own, float ul, float ur, float dl, float dr)
 {
-    const ptrdiff_t s = w->width;
-    for (uint32_t r = 1; r + 1 < w->rows; r++) {
-        const float *restrict up = w->cfa + (r - 1) * s, *restrict mid = up + s,
-                              *restrict dn = mid + s;
-        float *restrict out = lpf + r * s;
-        for (uint32_t x = 1; x + 1 < w->width; x++)
-            out[x] = 4.0f * mid[x] + 2.0f * (up[x] + dn[x] + mid[x - 1] + mid[x + 1]) +
-                     (up[x - 1] + up[x + 1] + dn[x - 1] + dn[x + 1]);
-    }
+    float around = 0.25f * (ul + ur + dl + dr);
+    return fabsf(0.5f - own) < fabsf(0.5f - around) ? around : own;
 }
 
-/* The 7-tap high-pass [1 -3 -1 6 -1 -3 1] through (x, row c3) of rows c0..c6 (ck: k - 3
- * rows away), stepping dx columns per row: 0 vertical, 1 and -1 the diagonals. */
-static inline float high_pass_rows(const float *c0, const float *c1, const float *c2,
-                                   const float *c3, const float *c4, const float *c5,
-                                   const float *c6, uint32_t x, ptrdiff_t dx)
+/* The 7-tap high-pass [1 -3 -1 6 -1 -3 1] of samples m3..p3 (three before the pixel, the
+ * pixel, three after). */
+static inline float high_pass(float m3, float m2, float m1, float c, float p1, float p2,
+                              float p3)
 {
-    c0 += x, c1 += x, c2 += x, c4 += x, c5 += x, c6 += x;   /* signed offsets from x */
-    return (c0[-3 * dx] + c6[3 * dx]) - 3.0f * (c1[-2 * dx] + c5[2 * dx]) -
-           (c2[-dx] + c4[dx]) + 6.0f * c3[x];
+    return (m3 + p3) - 3.0f * (m2 + p2) - (m1 + p1) + 6.0f * c;
 }
 
 /* Sum of the squared high-pass responses at a pixel (b) and its two neighbours along the
@@ -87,194 +102,376 @@ static inline float stat3(float a, float b, float c)
     return eps_sq + a * a + b * b + c * c;
 }
 
-/* Direction statistics in [0, 1], the first axis' share of the high-pass energy (near 1: the
- * first axis varies, so interpolate along the second): vh for vertical against horizontal at
- * every pixel, pq for the two diagonals (used at red/blue pixels only, whose diagonal
- * neighbours are red/blue too; computed everywhere, which lets every loop run over whole
- * rows). The filter responses go to hp_a, hp_b first so each is computed once, not three
- * times. */
-__attribute__((noinline)) static void directions(const demosaic_window *w, float *restrict vh,
-                                                 float *restrict pq,
-                       float *restrict hp_a, float *restrict hp_b)
+/* out[j] = in[2 j] for j < n. */
+__attribute__((noinline)) static void every_other(const float *restrict in, uint32_t n,
+                                                  float *restrict out)
 {
-    const ptrdiff_t s = w->width;
-    const uint32_t width = w->width;
-    for (int diagonal = 0; diagonal < 2; diagonal++) {
-        for (uint32_t r = 3; r + 3 < w->rows; r++) {
-            const float *restrict c0 = w->cfa + (r - 3) * s, *restrict c1 = c0 + s,
-                                  *restrict c2 = c1 + s, *restrict mid = c2 + s,
-                                  *restrict c4 = mid + s, *restrict c5 = c4 + s,
-                                  *restrict c6 = c5 + s;
-            float *restrict a = hp_a + r * s, *restrict b = hp_b + r * s;
-            if (diagonal) {
-                for (uint32_t x = 3; x + 3 < width; x++) {
-                    a[x] = high_pass_rows(c0, c1, c2, mid, c4, c5, c6, x, 1);
-                    b[x] = high_pass_rows(c0, c1, c2, mid, c4, c5, c6, x, -1);
-                }
-            } else {
-                for (uint32_t x = 3; x + 3 < width; x++) {
-                    a[x] = high_pass_rows(c0, c1, c2, mid, c4, c5, c6, x, 0);
-                    b[x] = (mid[x - 3] + mid[x + 3]) - 3.0f * (mid[x - 2] + mid[x + 2]) -
-                           (mid[x - 1] + mid[x + 1]) + 6.0f * mid[x];
-                }
-            }
-        }
-        for (uint32_t r = 4; r + 4 < w->rows; r++) {
-            const float *restrict a0 = hp_a + (r - 1) * s, *restrict a1 = a0 + s,
-                                  *restrict a2 = a1 + s;
-            const float *restrict b0 = hp_b + (r - 1) * s, *restrict b1 = b0 + s,
-                                  *restrict b2 = b1 + s;
-            float *restrict out = (diagonal ? pq : vh) + r * s;
-            if (diagonal) {
-                for (uint32_t x = 4; x + 4 < width; x++) {
-                    float d1 = stat3(a0[x - 1], a1[x], a2[x + 1]);
-                    float d2 = stat3(b0[x + 1], b1[x], b2[x - 1]);
-                    out[x] = d1 / (d1 + d2);
-                }
-            } else {
-                for (uint32_t x = 4; x + 4 < width; x++) {
-                    float v = stat3(a0[x], a1[x], a2[x]);
-                    float h = stat3(b1[x - 1], b1[x], b1[x + 1]);
-                    out[x] = v / (v + h);
-                }
-            }
+    for (uint32_t j = 0; j < n; j++)
+        out[j] = in[2 * j];
+}
+
+/* The CFA into split rows. */
+static void split_cfa(const demosaic_window *w, float *out)
+{
+    for (uint32_t r = 0; r < w->rows; r++) {
+        uint32_t gp = green_parity(w, r), cp = gp ^ 1;
+        const float *in = w->cfa + (size_t)r * w->width;
+        every_other(in + cp, (w->width + gp) / 2, chroma_half(out, w, r));
+        every_other(in + gp, (w->width + cp) / 2, green_half(out, w, r));
+    }
+}
+
+/* The bilinear values of the border (within BORDER of the window's edges) of plane k (or,
+ * k < 0, of each row's missing chroma) at chroma pixels into the chroma half of out: the
+ * interior steps read them there as the full-plane steps read the bilinear border. */
+static void split_border(const demosaic_window *w, int k, float *out)
+{
+    for (uint32_t r = 0; r < w->rows; r++) {
+        uint32_t gp = green_parity(w, r), cp = gp ^ 1, n = (w->width + gp) / 2, j0, j1;
+        uint32_t plane = k >= 0 ? (uint32_t)k : (uint32_t)(2 - w->colour[r & 1][cp]);
+        const float *restrict in = w->rgb[plane] + (size_t)r * w->width;
+        float *restrict c = chroma_half(out, w, r);
+        half_range(BORDER, w->width - BORDER, cp, &j0, &j1);
+        if (r < BORDER || r + BORDER >= w->rows)
+            j0 = j1 = n;   /* the whole row */
+        for (uint32_t j = 0; j < j0; j++)
+            c[j] = in[2 * j + cp];
+        for (uint32_t j = j1; j < n; j++)
+            c[j] = in[2 * j + cp];
+    }
+}
+
+/* The 3x3 low-pass at chroma pixels (the only ones green reads it at). */
+static void low_pass(const demosaic_window *w, float *cfa, float *lpf)
+{
+    for (uint32_t r = 1; r + 1 < w->rows; r++) {
+        uint32_t gp = green_parity(w, r), cp = gp ^ 1, j0, j1;
+        const float *restrict up = green_half(cfa, w, r - 1),
+                              *restrict mid = chroma_half(cfa, w, r),
+                              *restrict dn = green_half(cfa, w, r + 1),
+                              *restrict side = green_half(cfa, w, r) - gp,
+                              *restrict up_d = chroma_half(cfa, w, r - 1) + cp - 1,
+                              *restrict dn_d = chroma_half(cfa, w, r + 1) + cp - 1;
+        float *restrict out = chroma_half(lpf, w, r);
+        half_range(1, w->width - 1, cp, &j0, &j1);
+        for (uint32_t j = j0; j < j1; j++)
+            out[j] = 4.0f * mid[j] + 2.0f * (up[j] + dn[j] + side[j] + side[j + 1]) +
+                     (up_d[j] + up_d[j + 1] + dn_d[j] + dn_d[j + 1]);
+    }
+}
+
+/* One half of row r: the vertical (into a) and horizontal (into b) high-pass responses.
+ * col[k]: the column at k - 3 rows from r in the same half's index, own: the row's half,
+ * side: the row's other kind, shifted so that side[j] is the left neighbour. */
+__attribute__((noinline)) static void high_pass_half(const float *const col[7],
+                                                     const float *restrict own,
+                                                     const float *restrict side, uint32_t j0,
+                                                     uint32_t j1, float *restrict a,
+                                                     float *restrict b)
+{
+    const float *restrict c0 = col[0], *restrict c1 = col[1], *restrict c2 = col[2],
+                          *restrict c4 = col[4], *restrict c5 = col[5], *restrict c6 = col[6];
+    for (uint32_t j = j0; j < j1; j++) {
+        a[j] = high_pass(c0[j], c1[j], c2[j], own[j], c4[j], c5[j], c6[j]);
+        b[j] = high_pass(side[j - 1], own[j - 1], side[j], own[j], side[j + 1], own[j + 1],
+                         side[j + 2]);
+    }
+}
+
+/* The rows' halves at -3..+3 rows from r at the same index as r's half `green` (0: chroma):
+ * rows at an odd distance hold the other kind there. */
+static void column_of(float *plane, const demosaic_window *w, uint32_t r, int green,
+                      const float *col[7])
+{
+    for (int k = 0; k < 7; k++) {
+        uint32_t rr = r + (uint32_t)k - 3;
+        int odd = !(k & 1);   /* k - 3 rows away */
+        col[k] = half_of(plane, w, rr, green ^ odd);
+    }
+}
+
+/* The vertical against horizontal statistic at [j0, j1) of a row's half: v0, v1, v2 the
+ * vertical responses above (the other kind), at and below the pixel, h the horizontal one,
+ * side the row's other kind shifted so that side[j] is the left neighbour. */
+__attribute__((noinline)) static void vh_row(const float *restrict v0, const float *restrict v1,
+                                             const float *restrict v2, const float *restrict h,
+                                             const float *restrict side, uint32_t j0,
+                                             uint32_t j1, float *restrict out)
+{
+    for (uint32_t j = j0; j < j1; j++) {
+        float v = stat3(v0[j], v1[j], v2[j]);
+        float hs = stat3(side[j], h[j], side[j + 1]);
+        out[j] = v / (v + hs);
+    }
+}
+
+/* Vertical against horizontal direction statistic in [0, 1] at every pixel (near 1: the
+ * vertical varies, so interpolate horizontally), through the high-pass responses hp_v,
+ * hp_h. */
+static void directions_vh(const demosaic_window *w, float *cfa, float *vh, float *hp_v,
+                          float *hp_h)
+{
+    for (uint32_t r = 3; r + 3 < w->rows; r++) {
+        uint32_t gp = green_parity(w, r), cp = gp ^ 1, j0, j1;
+        const float *col[7];
+        column_of(cfa, w, r, 0, col);
+        half_range(3, w->width - 3, cp, &j0, &j1);
+        high_pass_half(col, col[3], green_half(cfa, w, r) - gp, j0, j1,
+                       chroma_half(hp_v, w, r), chroma_half(hp_h, w, r));
+        column_of(cfa, w, r, 1, col);
+        half_range(3, w->width - 3, gp, &j0, &j1);
+        high_pass_half(col, col[3], chroma_half(cfa, w, r) + gp - 1, j0, j1,
+                       green_half(hp_v, w, r), green_half(hp_h, w, r));
+    }
+    for (uint32_t r = 4; r + 4 < w->rows; r++) {
+        uint32_t gp = green_parity(w, r);
+        for (int green = 0; green < 2; green++) {
+            uint32_t j0, j1;
+            half_range(4, w->width - 4, green ? gp : gp ^ 1, &j0, &j1);
+            vh_row(half_of(hp_v, w, r - 1, !green), half_of(hp_v, w, r, green),
+                   half_of(hp_v, w, r + 1, !green), half_of(hp_h, w, r, green),
+                   green ? chroma_half(hp_h, w, r) + gp - 1 : green_half(hp_h, w, r) - gp, j0,
+                   j1, half_of(vh, w, r, green));
         }
     }
 }
 
-/* Green at every pixel of row r's interior from the ratio-corrected estimates (only red/blue
- * pixels keep it: computing it everywhere lets the loop run over whole rows), into est. */
-__attribute__((noinline)) static void green_estimates(const float *restrict cfa,
-                                                      const float *restrict lpf,
-                                                      const float *restrict vh, ptrdiff_t s,
-                                                      uint32_t r, uint32_t width, float top,
-                                                      float *restrict est)
+/* The two diagonals' high-pass responses (down-right into a, down-left into b) at the chroma
+ * pixels [j0, j1) of a row: m3..p3 are the chroma halves -3..+3 rows away, those at an odd
+ * distance shifted by cp - 1 so that [j] is the pixel one column left and [j + 1] right. */
+__attribute__((noinline)) static void diagonal_row(
+    const float *restrict m3, const float *restrict m2, const float *restrict m1,
+    const float *restrict c, const float *restrict p1, const float *restrict p2,
+    const float *restrict p3, uint32_t j0, uint32_t j1, float *restrict a, float *restrict b)
 {
-    for (uint32_t x = BORDER; x + BORDER < width; x++) {
-        size_t i = r * s + x;
-        const float *p = cfa + i, *l = lpf + i;
-        float n_grad = eps + fabsf(p[-s] - p[s]) + fabsf(p[0] - p[-2 * s]) +
-                       fabsf(p[-s] - p[-3 * s]) + fabsf(p[-2 * s] - p[-4 * s]);
-        float s_grad = eps + fabsf(p[s] - p[-s]) + fabsf(p[0] - p[2 * s]) +
-                       fabsf(p[s] - p[3 * s]) + fabsf(p[2 * s] - p[4 * s]);
-        float w_grad = eps + fabsf(p[-1] - p[1]) + fabsf(p[0] - p[-2]) +
-                       fabsf(p[-1] - p[-3]) + fabsf(p[-2] - p[-4]);
-        float e_grad = eps + fabsf(p[1] - p[-1]) + fabsf(p[0] - p[2]) +
-                       fabsf(p[1] - p[3]) + fabsf(p[2] - p[4]);
-        float twice = 2.0f * l[0];
-        float n_est = p[-s] * twice / (eps + l[0] + l[-2 * s]);
-        float s_est = p[s] * twice / (eps + l[0] + l[2 * s]);
-        float w_est = p[-1] * twice / (eps + l[0] + l[-2]);
-        float e_est = p[1] * twice / (eps + l[0] + l[2]);
+    for (uint32_t j = j0; j < j1; j++) {
+        a[j] = high_pass(m3[j - 1], m2[j - 1], m1[j], c[j], p1[j + 1], p2[j + 1], p3[j + 2]);
+        b[j] = high_pass(m3[j + 2], m2[j + 1], m1[j + 1], c[j], p1[j], p2[j - 1], p3[j - 1]);
+    }
+}
+
+/* The diagonal statistic at the chroma pixels [j0, j1) of a row from the responses of the
+ * row (a1, b1) and those above and below (shifted as in diagonal_row). */
+__attribute__((noinline)) static void diagonal_stat_row(
+    const float *restrict a0, const float *restrict a1, const float *restrict a2,
+    const float *restrict b0, const float *restrict b1, const float *restrict b2, uint32_t j0,
+    uint32_t j1, float *restrict out)
+{
+    for (uint32_t j = j0; j < j1; j++) {
+        float d1 = stat3(a0[j], a1[j], a2[j + 1]);
+        float d2 = stat3(b0[j + 1], b1[j], b2[j]);
+        out[j] = d1 / (d1 + d2);
+    }
+}
+
+/* The two diagonals' statistic in [0, 1] at chroma pixels (the only ones that use it: their
+ * diagonal neighbours are chroma too), through the high-pass responses hp_a and hp_b, chroma
+ * halves. */
+static void directions_pq(const demosaic_window *w, float *cfa, float *pq, float *hp_a,
+                          float *hp_b)
+{
+    for (uint32_t r = 3; r + 3 < w->rows; r++) {
+        uint32_t cp = green_parity(w, r) ^ 1, j0, j1;
+        half_range(3, w->width - 3, cp, &j0, &j1);
+        diagonal_row(chroma_half(cfa, w, r - 3) + cp - 1, chroma_half(cfa, w, r - 2),
+                     chroma_half(cfa, w, r - 1) + cp - 1, chroma_half(cfa, w, r),
+                     chroma_half(cfa, w, r + 1) + cp - 1, chroma_half(cfa, w, r + 2),
+                     chroma_half(cfa, w, r + 3) + cp - 1, j0, j1, chroma_half(hp_a, w, r),
+                     chroma_half(hp_b, w, r));
+    }
+    for (uint32_t r = 4; r + 4 < w->rows; r++) {
+        uint32_t cp = green_parity(w, r) ^ 1, j0, j1;
+        half_range(4, w->width - 4, cp, &j0, &j1);
+        diagonal_stat_row(chroma_half(hp_a, w, r - 1) + cp - 1, chroma_half(hp_a, w, r),
+                          chroma_half(hp_a, w, r + 1) + cp - 1,
+                          chroma_half(hp_b, w, r - 1) + cp - 1, chroma_half(hp_b, w, r),
+                          chroma_half(hp_b, w, r + 1) + cp - 1, j0, j1, chroma_half(pq, w, r));
+    }
+}
+
+/* Green at the chroma pixels [j0, j1) of a row. u4..d4: the CFA's halves -4..+4 rows away at
+ * the pixel's index (greens at odd distances); side: the row's greens shifted so that
+ * side[j] is the green on the left, side[j + 1] on the right; l, lu, ld: the low-pass of the
+ * row and 2 rows up and down; dir, dir_u, dir_d: the direction statistic of the row and the
+ * rows above and below (shifted as side). */
+__attribute__((noinline)) static void green_row(
+    const float *restrict u4, const float *restrict u3, const float *restrict u2,
+    const float *restrict u1, const float *restrict p, const float *restrict d1,
+    const float *restrict d2, const float *restrict d3, const float *restrict d4,
+    const float *restrict side, const float *restrict l, const float *restrict lu,
+    const float *restrict ld, const float *restrict dir, const float *restrict dir_u,
+    const float *restrict dir_d, float top, uint32_t j0, uint32_t j1, float *restrict out)
+{
+    for (uint32_t j = j0; j < j1; j++) {
+        float n_grad = eps + fabsf(u1[j] - d1[j]) + fabsf(p[j] - u2[j]) +
+                       fabsf(u1[j] - u3[j]) + fabsf(u2[j] - u4[j]);
+        float s_grad = eps + fabsf(d1[j] - u1[j]) + fabsf(p[j] - d2[j]) +
+                       fabsf(d1[j] - d3[j]) + fabsf(d2[j] - d4[j]);
+        float w_grad = eps + fabsf(side[j] - side[j + 1]) + fabsf(p[j] - p[j - 1]) +
+                       fabsf(side[j] - side[j - 1]) + fabsf(p[j - 1] - p[j - 2]);
+        float e_grad = eps + fabsf(side[j + 1] - side[j]) + fabsf(p[j] - p[j + 1]) +
+                       fabsf(side[j + 1] - side[j + 2]) + fabsf(p[j + 1] - p[j + 2]);
+        float twice = 2.0f * l[j];
+        float n_est = u1[j] * twice / (eps + l[j] + lu[j]);
+        float s_est = d1[j] * twice / (eps + l[j] + ld[j]);
+        float w_est = side[j] * twice / (eps + l[j] + l[j - 1]);
+        float e_est = side[j + 1] * twice / (eps + l[j] + l[j + 1]);
         float v_est = mix(n_est, n_grad, s_est, s_grad);
         float h_est = mix(w_est, w_grad, e_est, e_grad);
-        float g = v_est + refine(vh + i, s) * (h_est - v_est);
-        est[x] = g < 0 ? 0 : g > top ? top : g;
+        float k = refine(dir[j], dir_u[j], dir_u[j + 1], dir_d[j], dir_d[j + 1]);
+        float v = v_est + k * (h_est - v_est);
+        out[j] = v < 0 ? 0 : v > top ? top : v;
     }
 }
 
-/* Green, and the row's own red or blue, at every interior pixel. The chroma planes get 0
- * where they are still missing (the other colour everywhere, the own one at greens): the
- * chroma steps compute their estimates at every pixel and keep half, and the half they drop
- * reads those places, which must hold written values, never whatever the buffer held. */
-static void green(const demosaic_window *w, const float *lpf, const float *vh, float *est)
+/* Green at the chroma pixels of the interior from the ratio-corrected estimates, into the
+ * chroma half of g. */
+static void green_at_chroma(const demosaic_window *w, float *cfa, float *lpf, float *vh,
+                            float *g)
 {
-    const ptrdiff_t s = w->width;
     for (uint32_t r = BORDER; r + BORDER < w->rows; r++) {
-        uint32_t gp = green_parity(w, r), own = w->colour[r & 1][gp ^ 1];
-        green_estimates(w->cfa, lpf, vh, s, r, w->width, w->top, est);
-        const float *restrict cfa = w->cfa + r * s;
-        float *restrict g = w->rgb[1] + r * s, *restrict c = w->rgb[own] + r * s,
-                        *restrict other = w->rgb[2 - own] + r * s;
-        for (uint32_t x = BORDER; x + BORDER < w->width; x++) {
-            int chroma = (x ^ gp) & 1;
-            g[x] = chroma ? est[x] : cfa[x];
-            c[x] = chroma ? cfa[x] : 0;
-            other[x] = 0;
+        uint32_t gp = green_parity(w, r), cp = gp ^ 1, j0, j1;
+        half_range(BORDER, w->width - BORDER, cp, &j0, &j1);
+        green_row(chroma_half(cfa, w, r - 4), green_half(cfa, w, r - 3),
+                  chroma_half(cfa, w, r - 2), green_half(cfa, w, r - 1), chroma_half(cfa, w, r),
+                  green_half(cfa, w, r + 1), chroma_half(cfa, w, r + 2),
+                  green_half(cfa, w, r + 3), chroma_half(cfa, w, r + 4),
+                  green_half(cfa, w, r) - gp, chroma_half(lpf, w, r),
+                  chroma_half(lpf, w, r - 2), chroma_half(lpf, w, r + 2),
+                  chroma_half(vh, w, r), chroma_half(vh, w, r - 1) + cp - 1,
+                  chroma_half(vh, w, r + 1) + cp - 1, w->top, j0, j1, chroma_half(g, w, r));
+    }
+}
+
+/* The missing chroma at the chroma pixels [j0, j1) of a row from the colour differences on
+ * both diagonals. c_*: the CFA's chroma halves 3 and 1 rows up and down, g_*: green's 2 and
+ * 1 rows up and down and the row's own, dir*: the diagonal statistic of the row and the rows
+ * above and below; those at an odd distance shifted by cp - 1 so that [j] is the pixel one
+ * column left and [j + 1] right. */
+__attribute__((noinline)) static void chroma_row(
+    const float *restrict c_u3, const float *restrict c_u1, const float *restrict c_d1,
+    const float *restrict c_d3, const float *restrict g_u2, const float *restrict g_u1,
+    const float *restrict g0, const float *restrict g_d1, const float *restrict g_d2,
+    const float *restrict dir, const float *restrict dir_u, const float *restrict dir_d,
+    uint32_t j0, uint32_t j1, float *restrict out)
+{
+    for (uint32_t j = j0; j < j1; j++) {
+        float nw_grad = eps + fabsf(c_u1[j] - c_d1[j + 1]) + fabsf(c_u1[j] - c_u3[j - 1]) +
+                        fabsf(g0[j] - g_u2[j - 1]);
+        float se_grad = eps + fabsf(c_d1[j + 1] - c_u1[j]) +
+                        fabsf(c_d1[j + 1] - c_d3[j + 2]) + fabsf(g0[j] - g_d2[j + 1]);
+        float ne_grad = eps + fabsf(c_u1[j + 1] - c_d1[j]) +
+                        fabsf(c_u1[j + 1] - c_u3[j + 2]) + fabsf(g0[j] - g_u2[j + 1]);
+        float sw_grad = eps + fabsf(c_d1[j] - c_u1[j + 1]) + fabsf(c_d1[j] - c_d3[j - 1]) +
+                        fabsf(g0[j] - g_d2[j - 1]);
+        float p_est = mix(c_u1[j] - g_u1[j], nw_grad, c_d1[j + 1] - g_d1[j + 1], se_grad);
+        float q_est = mix(c_u1[j + 1] - g_u1[j + 1], ne_grad, c_d1[j] - g_d1[j], sw_grad);
+        float k = refine(dir[j], dir_u[j], dir_u[j + 1], dir_d[j], dir_d[j + 1]);
+        out[j] = g0[j] + p_est + k * (q_est - p_est);
+    }
+}
+
+/* The missing chroma at the chroma pixels of the interior, into the chroma half of other.
+ * The diagonal neighbours of a red are blue, whose own samples are the CFA's. */
+static void chroma_at_chroma(const demosaic_window *w, float *cfa, float *g, float *pq,
+                             float *other)
+{
+    for (uint32_t r = BORDER; r + BORDER < w->rows; r++) {
+        uint32_t cp = green_parity(w, r) ^ 1, j0, j1;
+        half_range(BORDER, w->width - BORDER, cp, &j0, &j1);
+        chroma_row(chroma_half(cfa, w, r - 3) + cp - 1, chroma_half(cfa, w, r - 1) + cp - 1,
+                   chroma_half(cfa, w, r + 1) + cp - 1, chroma_half(cfa, w, r + 3) + cp - 1,
+                   chroma_half(g, w, r - 2), chroma_half(g, w, r - 1) + cp - 1,
+                   chroma_half(g, w, r), chroma_half(g, w, r + 1) + cp - 1,
+                   chroma_half(g, w, r + 2), chroma_half(pq, w, r),
+                   chroma_half(pq, w, r - 1) + cp - 1, chroma_half(pq, w, r + 1) + cp - 1, j0,
+                   j1, chroma_half(other, w, r));
+    }
+}
+
+/* Chroma plane k at the greens of row r from the colour differences of the four cardinal
+ * neighbours, into est[j0, j1). g: the green plane's halves (CFA greens, chroma: estimates),
+ * c: plane k at chroma pixels (the CFA in rows whose chroma is k, else the estimates). */
+__attribute__((noinline)) static void chroma_at_green_row(
+    const demosaic_window *w, uint32_t r, float *cfa, float *g, const float *const c_rows[7],
+    float *vh, uint32_t j0, uint32_t j1, float *restrict est)
+{
+    uint32_t gp = green_parity(w, r);
+    const float *restrict g0 = green_half(cfa, w, r), *restrict g_u1 = chroma_half(g, w, r - 1),
+                          *restrict g_d1 = chroma_half(g, w, r + 1),
+                          *restrict g_u2 = green_half(cfa, w, r - 2),
+                          *restrict g_d2 = green_half(cfa, w, r + 2),
+                          *restrict g_side = chroma_half(g, w, r) + gp - 1,
+                          *restrict c_u3 = c_rows[0], *restrict c_u1 = c_rows[2],
+                          *restrict c_side = c_rows[3] + gp - 1, *restrict c_d1 = c_rows[4],
+                          *restrict c_d3 = c_rows[6], *restrict dir = green_half(vh, w, r),
+                          *restrict dir_u = green_half(vh, w, r - 1) + gp - 1,
+                          *restrict dir_d = green_half(vh, w, r + 1) + gp - 1;
+    for (uint32_t j = j0; j < j1; j++) {
+        /* *_side[j] is the chroma pixel on the left, [j + 1] on the right */
+        float k = refine(dir[j], dir_u[j], dir_u[j + 1], dir_d[j], dir_d[j + 1]);
+        float gn = fabsf(g_u1[j] - g_d1[j]) + fabsf(g0[j] - g_u2[j]);
+        float gs = fabsf(g_d1[j] - g_u1[j]) + fabsf(g0[j] - g_d2[j]);
+        float gw = fabsf(g_side[j] - g_side[j + 1]) + fabsf(g0[j] - g0[j - 1]);
+        float ge = fabsf(g_side[j + 1] - g_side[j]) + fabsf(g0[j] - g0[j + 1]);
+        float n_grad = eps + gn + fabsf(c_u1[j] - c_d1[j]) + fabsf(c_u1[j] - c_u3[j]);
+        float s_grad = eps + gs + fabsf(c_d1[j] - c_u1[j]) + fabsf(c_d1[j] - c_d3[j]);
+        float w_grad = eps + gw + fabsf(c_side[j] - c_side[j + 1]) +
+                       fabsf(c_side[j] - c_side[j - 1]);
+        float e_grad = eps + ge + fabsf(c_side[j + 1] - c_side[j]) +
+                       fabsf(c_side[j + 1] - c_side[j + 2]);
+        float v_est = mix(c_u1[j] - g_u1[j], n_grad, c_d1[j] - g_d1[j], s_grad);
+        float h_est = mix(c_side[j] - g_side[j], w_grad, c_side[j + 1] - g_side[j + 1], e_grad);
+        est[j] = g0[j] + v_est + k * (h_est - v_est);
+    }
+}
+
+/* out[x] for x in [x0, x1) from the halves of its row: even[x / 2] at even columns,
+ * odd[x / 2] at odd ones. */
+__attribute__((noinline)) static void interleave(const float *restrict even,
+                                                 const float *restrict odd, uint32_t x0,
+                                                 uint32_t x1, float *restrict out)
+{
+    if (x0 & 1) {
+        out[x0] = odd[x0 / 2];
+        x0++;
+    }
+    for (uint32_t i = x0 / 2; i < x1 / 2; i++) {
+        out[2 * i] = even[i];
+        out[2 * i + 1] = odd[i];
+    }
+    if (x1 & 1)
+        out[x1 - 1] = even[x1 / 2];
+}
+
+/* The interior of the RGB planes: at chroma pixels the CFA, green and the other chroma
+ * estimated; at greens the CFA and both chroma planes from the cardinals (est: two rows of
+ * scratch). */
+static void rgb_rows(const demosaic_window *w, float *cfa, float *g, float *other, float *vh,
+                     float *est)
+{
+    for (uint32_t r = BORDER; r + BORDER < w->rows; r++) {
+        uint32_t gp = green_parity(w, r), cp = gp ^ 1, own = w->colour[r & 1][cp], j0, j1;
+        half_range(BORDER, w->width - BORDER, gp, &j0, &j1);
+        float *at_green[3] = {NULL, green_half(cfa, w, r), NULL};
+        for (uint32_t k = 0; k < 3; k += 2) {
+            const float *c_rows[7];
+            for (int d = 0; d < 7; d++) {
+                uint32_t rr = r + (uint32_t)d - 3;
+                /* rows at an odd distance are the other kind: their chroma is `own`'s other */
+                int native = (w->colour[rr & 1][green_parity(w, rr) ^ 1] == k);
+                c_rows[d] = chroma_half(native ? cfa : other, w, rr);
+            }
+            at_green[k] = est + (k / 2) * (size_t)w->width;
+            chroma_at_green_row(w, r, cfa, g, c_rows, vh, j0, j1, at_green[k]);
         }
-    }
-}
-
-/* The missing chroma (plane c) at the red/blue pixels of row r from the colour differences on
- * both diagonals, computed at every interior pixel into est (only red/blue pixels keep it; at
- * the others it reads green() placeholders no result depends on). */
-__attribute__((noinline)) static void chroma_estimates(const float *restrict g_plane,
-                                                       const float *restrict c_plane,
-                                                       const float *restrict pq, ptrdiff_t s,
-                                                       uint32_t r, uint32_t width,
-                                                       float *restrict est)
-{
-    const ptrdiff_t d1 = s + 1, d2 = s - 1;
-    for (uint32_t x = BORDER; x + BORDER < width; x++) {
-        size_t i = r * s + x;
-        const float *g = g_plane + i, *c = c_plane + i;
-        float nw_grad = eps + fabsf(c[-d1] - c[d1]) + fabsf(c[-d1] - c[-3 * d1]) +
-                        fabsf(g[0] - g[-2 * d1]);
-        float se_grad = eps + fabsf(c[d1] - c[-d1]) + fabsf(c[d1] - c[3 * d1]) +
-                        fabsf(g[0] - g[2 * d1]);
-        float ne_grad = eps + fabsf(c[-d2] - c[d2]) + fabsf(c[-d2] - c[-3 * d2]) +
-                        fabsf(g[0] - g[-2 * d2]);
-        float sw_grad = eps + fabsf(c[d2] - c[-d2]) + fabsf(c[d2] - c[3 * d2]) +
-                        fabsf(g[0] - g[2 * d2]);
-        float p_est = mix(c[-d1] - g[-d1], nw_grad, c[d1] - g[d1], se_grad);
-        float q_est = mix(c[-d2] - g[-d2], ne_grad, c[d2] - g[d2], sw_grad);
-        est[x] = g[0] + p_est + refine(pq + i, s) * (q_est - p_est);
-    }
-}
-
-static void chroma_at_chroma(const demosaic_window *w, const float *pq, float *est)
-{
-    const ptrdiff_t s = w->width;
-    for (uint32_t r = BORDER; r + BORDER < w->rows; r++) {
-        uint32_t gp = green_parity(w, r), own = w->colour[r & 1][gp ^ 1];
-        float *c = w->rgb[2 - own];
-        chroma_estimates(w->rgb[1], c, pq, s, r, w->width, est);
-        float *restrict row = c + r * s;
-        for (uint32_t x = first_of_parity(BORDER, gp ^ 1); x + BORDER < w->width; x += 2)
-            row[x] = est[x];
-    }
-}
-
-/* Plane c (red or blue) at the green pixels of row r from the colour differences of the four
- * cardinal neighbours, computed at every interior pixel into est (only greens keep it). */
-__attribute__((noinline)) static void chroma_green_estimates(const float *restrict g_plane,
-                                                             const float *restrict c_plane,
-                                                             const float *restrict vh,
-                                                             ptrdiff_t s, uint32_t r,
-                                                             uint32_t width,
-                                                             float *restrict est)
-{
-    for (uint32_t x = BORDER; x + BORDER < width; x++) {
-        size_t i = r * s + x;
-        const float *g = g_plane + i, *c = c_plane + i;
-        float dir = refine(vh + i, s);
-        float gn = fabsf(g[-s] - g[s]) + fabsf(g[0] - g[-2 * s]);
-        float gs = fabsf(g[s] - g[-s]) + fabsf(g[0] - g[2 * s]);
-        float gw = fabsf(g[-1] - g[1]) + fabsf(g[0] - g[-2]);
-        float ge = fabsf(g[1] - g[-1]) + fabsf(g[0] - g[2]);
-        float n_grad = eps + gn + fabsf(c[-s] - c[s]) + fabsf(c[-s] - c[-3 * s]);
-        float s_grad = eps + gs + fabsf(c[s] - c[-s]) + fabsf(c[s] - c[3 * s]);
-        float w_grad = eps + gw + fabsf(c[-1] - c[1]) + fabsf(c[-1] - c[-3]);
-        float e_grad = eps + ge + fabsf(c[1] - c[-1]) + fabsf(c[1] - c[3]);
-        float v_est = mix(c[-s] - g[-s], n_grad, c[s] - g[s], s_grad);
-        float h_est = mix(c[-1] - g[-1], w_grad, c[1] - g[1], e_grad);
-        est[x] = g[0] + v_est + dir * (h_est - v_est);
-    }
-}
-
-/* Red and blue at green pixels, from the colour differences of the four cardinal neighbours
- * (all red/blue pixels, complete after chroma_at_chroma). */
-static void chroma_at_green(const demosaic_window *w, const float *vh, float *est)
-{
-    const ptrdiff_t s = w->width;
-    for (uint32_t r = BORDER; r + BORDER < w->rows; r++) {
-        uint32_t gp = green_parity(w, r);
-        for (int k = 0; k < 3; k += 2) {
-            chroma_green_estimates(w->rgb[1], w->rgb[k], vh, s, r, w->width, est);
-            float *restrict row = w->rgb[k] + r * s;
-            for (uint32_t x = first_of_parity(BORDER, gp); x + BORDER < w->width; x += 2)
-                row[x] = est[x];
-        }
+        const float *at_chroma[3];
+        at_chroma[own] = chroma_half(cfa, w, r);
+        at_chroma[1] = chroma_half(g, w, r);
+        at_chroma[2 - own] = chroma_half(other, w, r);
+        for (int k = 0; k < 3; k++)
+            interleave(gp ? at_chroma[k] : at_green[k], gp ? at_green[k] : at_chroma[k],
+                       BORDER, w->width - BORDER, w->rgb[k] + (size_t)r * w->width);
     }
 }
 
@@ -290,10 +487,16 @@ void FN(mp_demosaic_rcd)(const demosaic_window *w)
     mp_demosaic_bilinear(w, 0, BORDER, BORDER, rows - BORDER);
     mp_demosaic_bilinear(w, width - BORDER, width, BORDER, rows - BORDER);
 
-    float *lpf = w->scratch[0], *vh = w->scratch[1], *pq = w->scratch[2];
-    low_pass(w, lpf);
-    directions(w, vh, pq, w->scratch[3], w->scratch[4]);
-    green(w, lpf, vh, w->scratch[3]);   /* the high-pass responses are spent */
-    chroma_at_chroma(w, pq, w->scratch[3]);
-    chroma_at_green(w, vh, w->scratch[3]);
+    float *cfa = w->scratch[0], *lpf = w->scratch[1], *vh = w->scratch[2],
+          *pq = w->scratch[5], *g = w->scratch[3], *other = w->scratch[4];
+    split_cfa(w, cfa);
+    low_pass(w, cfa, lpf);
+    directions_vh(w, cfa, vh, w->scratch[3], w->scratch[4]);
+    directions_pq(w, cfa, pq, w->scratch[3], w->scratch[4]);
+    /* the high-pass responses are spent: g and other take their planes */
+    split_border(w, 1, g);
+    split_border(w, -1, other);
+    green_at_chroma(w, cfa, lpf, vh, g);
+    chroma_at_chroma(w, cfa, g, pq, other);
+    rgb_rows(w, cfa, g, other, vh, lpf);   /* the low-pass is spent */
 }

@@ -87,16 +87,25 @@ static const kind_info kinds[] = {
 #define X265_CRF "22"
 #define KIND_COUNT (sizeof kinds / sizeof kinds[0])
 
-/* prores_ks codes each frame with one quantiser for all its slices: the finest, from the
- * kind's first_quant up, whose frame keeps to the profile's data rate (prores_ks's own
- * budget, its bits_per_mb for the profile and picture size). prores_ks's rate control picks
+/* prores_ks codes each frame with one quantiser for all its slices: one from the kind's
+ * first_quant up whose frame keeps to the profile's data rate (prores_ks's own budget, its
+ * bits_per_mb for the profile and picture size). prores_ks's rate control picks
  * a quantiser per slice instead, by a trellis that scores the sum of division remainders; on
  * developed raw video it spends as many bytes for 4-7 dB less PSNR and 3-5x the CPU
  * (doc/benchmarks.md §3, session 7). A frame that no quantiser within QUANT_STEPS keeps to
  * the rate goes to prores_ks's rate control, so no frame takes more than prores_ks would give
  * it. Each quantiser is its own encoder (prores_ks fixes it when opened); a frame's choice
- * depends on that frame alone, so chunks and thread counts give the same bytes. */
+ * depends on that frame alone, so chunks and thread counts give the same bytes.
+ * Which quantiser the search starts at is predicted, so that a frame is coded once: the first
+ * step when a sample of the frame at that step extrapolates to within the budget, else the
+ * second (encode_frame). The sample is rows of macroblocks spread evenly over the frame,
+ * enough for PROBE_SLICES slices, coded as a picture of their own: prores_ks codes a slice
+ * (up to 8 macroblocks of a row) at a fixed quantiser from its pixels alone, so the sample's
+ * slices are the frame's. A picture of fewer than 4 times the sample's rows has none: the
+ * search starts at the first step, which then makes it the finest step that keeps to the
+ * budget. */
 #define QUANT_STEPS 8
+#define PROBE_SLICES 64
 
 /* One encoder instance with its picture buffer: the sink's own, or one per worker thread. */
 struct mp_av_encoder {
@@ -104,7 +113,8 @@ struct mp_av_encoder {
     AVCodecContext *ctx;
     AVCodecContext *at_quant[QUANT_STEPS];   /* first_quant + i, opened on first use */
     int64_t frame_budget;        /* bytes a frame may take at one quantiser; 0: no search */
-    AVPacket *spare;             /* the search's runner-up */
+    AVCodecContext *probe;       /* the sample's encoder at first_quant; NULL: no sample */
+    AVFrame *probe_frame;        /* the sampled macroblock rows of frame */
     AVFrame *frame;
     AVPacket *pkt;
     uint16_t *row8;              /* 8-bit Y'CbCr: one row of each plane before narrowing */
@@ -259,7 +269,8 @@ void mp_av_encoder_free(mp_av_encoder *e)
         mp_libav.avcodec_free_context(&e->at_quant[i]);
     mp_libav.av_frame_free(&e->frame);
     mp_libav.av_packet_free(&e->pkt);
-    mp_libav.av_packet_free(&e->spare);
+    mp_libav.avcodec_free_context(&e->probe);
+    mp_libav.av_frame_free(&e->probe_frame);
     free(e->row8);
     free(e);
 }
@@ -267,8 +278,8 @@ void mp_av_encoder_free(mp_av_encoder *e)
 /* An opened codec context of the sink's kind; quant > 0 fixes prores_ks's quantiser. Only
  * slice threads: a frame-threaded encoder holds frames back and keeps a copy of every picture
  * in flight per thread, and the pipeline runs frames in parallel itself (mp_av_encoder_new). */
-static mp_status context_open(const mp_av_sink *s, int threads, int quant, AVCodecContext **out,
-                              mp_error *err)
+static mp_status context_open(const mp_av_sink *s, int threads, int quant, uint32_t height,
+                              AVCodecContext **out, mp_error *err)
 {
     const kind_info *k = s->kind;
     const char *name = mp_av_output_name(&s->out);
@@ -280,7 +291,7 @@ static mp_status context_open(const mp_av_sink *s, int threads, int quant, AVCod
     if (!c)
         return mp_error_set(err, MP_ERR_NOMEM, "%s: cannot allocate the encoder", name);
     c->width = (int)s->p.width;
-    c->height = (int)s->p.height;
+    c->height = (int)height;
     c->pix_fmt = k->pix_fmt;
     c->time_base = s->time_base;
     c->framerate = s->fps;
@@ -355,6 +366,43 @@ static int64_t quant_search_budget(const mp_av_sink *s, AVCodecContext *c)
     return bits_per_mb * mbs / 8;
 }
 
+/* The number of macroblock rows in the frame's sample for the quantiser prediction
+ * (QUANT_STEPS); 0: no sample. */
+static uint32_t probe_rows(const mp_av_sink *s)
+{
+    uint32_t slices_per_row = (s->p.width + 127) / 128, full_rows = s->p.height / 16;
+    uint32_t rows = (PROBE_SLICES + slices_per_row - 1) / slices_per_row;
+    return rows * 4 <= full_rows ? rows : 0;
+}
+
+/* The frame's macroblock row that is the sample's row k of rows: the middle of k's share. */
+static size_t probe_source_row(const mp_av_sink *s, uint32_t k, uint32_t rows)
+{
+    return ((size_t)2 * k + 1) * (s->p.height / 16) / (2 * (size_t)rows);
+}
+
+/* An encoder at the first quantiser for the sample, and the sample's picture buffer. */
+static mp_status probe_open(mp_av_encoder *e, mp_error *err)
+{
+    const mp_av_sink *s = e->sink;
+    uint32_t height = probe_rows(s) * 16;
+    if (!height)
+        return MP_OK;
+    mp_status st = context_open(s, 1, s->kind->first_quant, height, &e->probe, err);
+    if (st != MP_OK)
+        return st;
+    AVFrame *f = e->probe_frame = mp_libav.av_frame_alloc();
+    if (!f)
+        return mp_error_set(err, MP_ERR_NOMEM, "%s: cannot allocate the encoder",
+                            mp_av_output_name(&s->out));
+    f->format = e->frame->format;
+    f->width = e->frame->width;
+    f->height = (int)height;
+    int r = mp_libav.av_frame_get_buffer(f, 0);
+    return r < 0 ? mp_av_output_fail(NULL, r, mp_av_output_name(&s->out), s->encoder, err)
+                 : MP_OK;
+}
+
 /* An opened encoder of the sink's kind with its picture buffer. */
 static mp_status encoder_open(const mp_av_sink *s, int threads, mp_av_encoder **out,
                               mp_error *err)
@@ -365,17 +413,16 @@ static mp_status encoder_open(const mp_av_sink *s, int threads, mp_av_encoder **
         e->sink = s;
         e->frame = mp_libav.av_frame_alloc();
         e->pkt = mp_libav.av_packet_alloc();
-        e->spare = mp_libav.av_packet_alloc();
         if (s->is_yuv && s->yuv_bits == 8)   /* 4:2:0: two rows */
             e->row8 = malloc(3 * ((size_t)s->p.width << s->chroma_rows_shift) *
                              sizeof *e->row8);
     }
-    if (!e || !e->frame || !e->pkt || !e->spare || (s->is_yuv && s->yuv_bits == 8 && !e->row8)) {
+    if (!e || !e->frame || !e->pkt || (s->is_yuv && s->yuv_bits == 8 && !e->row8)) {
         mp_av_encoder_free(e);
         return mp_error_set(err, MP_ERR_NOMEM, "%s: cannot allocate the encoder",
                             mp_av_output_name(&s->out));
     }
-    mp_status st = context_open(s, threads, 0, &e->ctx, err);
+    mp_status st = context_open(s, threads, 0, s->p.height, &e->ctx, err);
     if (st == MP_OK) {
         AVCodecContext *c = e->ctx;
         e->frame_budget = quant_search_budget(s, c);
@@ -385,6 +432,8 @@ static mp_status encoder_open(const mp_av_sink *s, int threads, mp_av_encoder **
         int r = mp_libav.av_frame_get_buffer(e->frame, 0);
         if (r < 0)
             st = mp_av_output_fail(NULL, r, mp_av_output_name(&s->out), s->encoder, err);
+        else if (e->frame_budget)
+            st = probe_open(e, err);
     }
     if (st != MP_OK) {
         mp_av_encoder_free(e);
@@ -584,47 +633,68 @@ static mp_status encode_at_step(mp_av_encoder *e, int i, mp_error *err)
 {
     const mp_av_sink *s = e->sink;
     if (!e->at_quant[i]) {
-        mp_status st = context_open(s, 1, s->kind->first_quant + i, &e->at_quant[i], err);
+        mp_status st = context_open(s, 1, s->kind->first_quant + i, s->p.height,
+                                    &e->at_quant[i], err);
         if (st != MP_OK)
             return st;
     }
     return encode_with(e, e->at_quant[i], err);
 }
 
-/* e->frame into e->pkt: at the finest quantiser step whose frame keeps to the budget, else
- * through the encoder's own rate control (QUANT_STEPS above). The search starts at step 1:
- * a ProRes frame at the first step takes about 1.7x its bytes at the second (developed raw
- * video, noisy or not, doc/benchmarks.md §3), so step 0 is tried only when step 1 leaves
- * that much room, which saves an encode on frames step 0 could not fit. */
+/* The quantiser step the search starts at (QUANT_STEPS): 0 when the sample, coded at the
+ * first quantiser, scaled by the frame's macroblock rows over the sample's, is within the
+ * budget, else 1 (a frame at the first step takes about 1.8x its bytes at the second on
+ * developed raw video, noisy or not: doc/benchmarks.md §3). Without a sample, 0. */
+static mp_status predicted_step(mp_av_encoder *e, int *step, mp_error *err)
+{
+    *step = 0;
+    if (!e->probe)
+        return MP_OK;
+    const AVFrame *f = e->frame;
+    AVFrame *p = e->probe_frame;
+    int r = mp_libav.av_frame_make_writable(p);
+    if (r < 0)
+        return mp_av_output_fail(NULL, r, mp_av_output_name(&e->sink->out), "frame buffer",
+                                 err);
+    uint32_t rows = probe_rows(e->sink);
+    for (int i = 0; i < AV_NUM_DATA_POINTERS && f->data[i]; i++) {
+        size_t bytes = (size_t)(f->linesize[i] < p->linesize[i] ? f->linesize[i]
+                                                                : p->linesize[i]);
+        for (uint32_t k = 0; k < rows; k++)
+            for (uint32_t y = 0; y < 16; y++) {
+                size_t from = probe_source_row(e->sink, k, rows) * 16 + y;
+                memcpy(p->data[i] + ((size_t)k * 16 + y) * (size_t)p->linesize[i],
+                       f->data[i] + from * (size_t)f->linesize[i], bytes);
+            }
+    }
+    p->pict_type = AV_PICTURE_TYPE_I;
+    AVFrame *whole = e->frame;
+    e->frame = p;
+    mp_status st = encode_with(e, e->probe, err);
+    e->frame = whole;
+    if (st != MP_OK)
+        return st;
+    int64_t mb_rows = (e->sink->p.height + 15) / 16;
+    if ((int64_t)e->pkt->size * mb_rows > e->frame_budget * rows)
+        *step = 1;
+    mp_libav.av_packet_unref(e->pkt);
+    return MP_OK;
+}
+
+/* e->frame into e->pkt: at the predicted quantiser step, or the next coarser ones while the
+ * frame exceeds the budget, else through the encoder's own rate control (QUANT_STEPS). */
 static mp_status encode_frame(mp_av_encoder *e, mp_error *err)
 {
     if (!e->frame_budget)
         return encode_with(e, e->ctx, err);
-    mp_status st = encode_at_step(e, 1, err);
-    if (st != MP_OK)
-        return st;
-    if (e->pkt->size <= e->frame_budget) {
-        if ((int64_t)e->pkt->size * 17 > e->frame_budget * 10)
-            return MP_OK;
-        mp_libav.av_packet_move_ref(e->spare, e->pkt);
-        if ((st = encode_at_step(e, 0, err)) != MP_OK)
+    int step;
+    mp_status st = predicted_step(e, &step, err);
+    for (int i = step; st == MP_OK && i < QUANT_STEPS; i++) {
+        if ((st = encode_at_step(e, i, err)) != MP_OK || e->pkt->size <= e->frame_budget)
             return st;
-        if (e->pkt->size > e->frame_budget) {
-            mp_libav.av_packet_unref(e->pkt);
-            mp_libav.av_packet_move_ref(e->pkt, e->spare);
-        }
-        mp_libav.av_packet_unref(e->spare);
-        return MP_OK;
-    }
-    for (int i = 2; i < QUANT_STEPS; i++) {
         mp_libav.av_packet_unref(e->pkt);
-        if ((st = encode_at_step(e, i, err)) != MP_OK)
-            return st;
-        if (e->pkt->size <= e->frame_budget)
-            return MP_OK;
     }
-    mp_libav.av_packet_unref(e->pkt);
-    return encode_with(e, e->ctx, err);
+    return st != MP_OK ? st : encode_with(e, e->ctx, err);
 }
 
 /* One row of Y'CbCr into the frame's planes; 8-bit codes go through row8. */

@@ -97,7 +97,7 @@ static void unwritten_read(int sig)
 
 typedef struct rcd_buf {
     float cfa[RCD_ROWS * RCD_W];
-    float plane[3 + 5][RCD_ROWS * RCD_W];   /* R, G, B, then RCD's scratch */
+    float plane[3 + 6][RCD_ROWS * RCD_W];   /* R, G, B, then RCD's scratch */
 } rcd_buf;
 
 /* RCD of one random window (any CFA order; flats, clipped and black patches, noise) at a
@@ -117,14 +117,14 @@ static int check_rcd(const develop_dsp *ref, const develop_dsp *d, uint32_t widt
     }
     /* every plane starts as signalling NaNs: RCD must read only what it wrote (see below) */
     const uint32_t snan = 0x7fa00000u;
-    for (int k = 0; k < 8; k++)
+    for (int k = 0; k < 9; k++)
         for (uint32_t i = 0; i < RCD_ROWS * RCD_W; i++)
             memcpy(&a.plane[k][i], &snan, sizeof snan);
     b = a;
     uint32_t order = rnd() % 4;
     demosaic_window wa = {.cfa = a.cfa, .top = top, .width = width, .rows = rows}, wb = wa;
     wb.cfa = b.cfa;
-    for (int k = 0; k < 8; k++) {
+    for (int k = 0; k < 9; k++) {
         if (k < 3) {
             wa.rgb[k] = a.plane[k];
             wb.rgb[k] = b.plane[k];
@@ -224,7 +224,7 @@ int checkasm_develop_once(mp_cpu_level level, const char *kernel)
                          .colour = {{0, 1}, {1, 2}}};
     for (uint32_t i = 0; i < RCD_W * RCD_ROWS; i++)
         rb.cfa[i] = unit();
-    for (int k = 0; k < 8; k++)
+    for (int k = 0; k < 9; k++)
         *(k < 3 ? &w.rgb[k] : &w.scratch[k - 3]) = rb.plane[k];
     if (!strcmp(kernel, "develop_load"))
         d->load(b.raw, b.scale, 1024.0f, g.top_in, RW, b.up);

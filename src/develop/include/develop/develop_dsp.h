@@ -16,7 +16,7 @@ typedef struct demosaic_window {
     const float *cfa;        /* rows x width samples, white-balanced, within [0, top] */
     float top;               /* 1, or the highlight rebuild's largest value */
     float *rgb[3];           /* rows x width each: R, G, B */
-    float *scratch[5];       /* rows x width each, RCD only */
+    float *scratch[6];       /* rows x width each, RCD only (DEMOSAIC_RCD_SCRATCH) */
     uint32_t width, rows;
     uint8_t colour[2][2];    /* colour (0 R, 1 G, 2 B) of window pixel (x, r): [r & 1][x & 1] */
 } demosaic_window;
