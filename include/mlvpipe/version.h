@@ -46,12 +46,15 @@
  *      dual ISO is no longer smoothed by default, the cross-field denoise is asked for.
  * 4.3: frames on demand (frames.h): mlvpipe_frames_open_sized, _count, _folder, _name, _size,
  *      _read, _close, _is_audio; mlvpipe_convert_batch: several clips each to its own
- *      output, raw photos side by side over the threads. */
+ *      output, raw photos side by side over the threads.
+ * 4.4: mlvpipe_convert_settings.scale, .size_width, .size_height (resized outputs) and .lut
+ *      (a .cube file); the curves and gamuts after SLOG3 and ACES_AP0, MLVPIPE_CURVE_AUTO
+ *      (scene-linear OpenEXR by default); the formats h264 and h265 (review files). */
 #ifndef MLVPIPE_VERSION_H
 #define MLVPIPE_VERSION_H
 
 #define MLVPIPE_API_VERSION_MAJOR 4
-#define MLVPIPE_API_VERSION_MINOR 3
+#define MLVPIPE_API_VERSION_MINOR 4
 #define MLVPIPE_API_VERSION_PATCH 0
 
 #define MLVPIPE_API_VERSION_INT(major, minor, patch) (((major) << 16) | ((minor) << 8) | (patch))
