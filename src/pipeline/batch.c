@@ -1,5 +1,6 @@
 #include "pipeline/batch.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,11 +68,48 @@ static mp_status run_stills(batch *b, uint32_t first, uint32_t count, uint32_t *
     return st;
 }
 
+/* What the --sequence hint learns of each photo: opened on the pool's workers, since each
+ * opening has LibRaw identify the photo in a child process, and done one after another they
+ * were the folder's one serial stage (doc/stills.md 6). */
+typedef struct series {
+    const char *const *photos;
+    mlv_photo_session *sessions;
+    atomic_int differs;
+} series;
+
+static mp_status open_photo(void *user, void *ctx, uint32_t i, uint32_t slot, mp_error *err)
+{
+    (void)ctx;
+    (void)slot;
+    (void)err;
+    series *s = user;
+    if (!atomic_load(&s->differs) && !mp_mlv_photo_session(s->photos[i], &s->sessions[i]))
+        atomic_store(&s->differs, 1);
+    return MP_OK;
+}
+
+static int photo_series(const mp_convert_options *o, const char *const *photos, uint32_t n)
+{
+    if (!mp_mlv_photos_in_a_row(photos, n))
+        return 0;
+    series s = {photos, calloc(n, sizeof *s.sessions), 0};
+    if (!s.sessions)
+        return 0;
+    mp_pool_options po = {o->threads, 0, o->cancel};
+    const mp_pool_callbacks cb = {&s, NULL, NULL, open_photo, NULL};
+    mp_error err;
+    int same = mp_pool_run(n, &po, &cb, NULL, &err) == MP_OK && !atomic_load(&s.differs);
+    for (uint32_t i = 1; same && i < n; i++)
+        same = mp_mlv_photo_same_session(&s.sessions[0], &s.sessions[i]);
+    free(s.sessions);
+    return same;
+}
+
 /* A timelapse converted photo by photo flickers (doc/stills.md 5): say so when the photos look
  * like one. */
 static void hint_sequence(const mp_convert_options *o, const char *const *photos, uint32_t n)
 {
-    if (!mp_mlv_photo_series(photos, n))
+    if (!photo_series(o, photos, n))
         return;
     const char *slash = strrchr(photos[0], '/');
     int folder = slash ? (int)(slash - photos[0]) : 0;

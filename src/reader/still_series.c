@@ -1,5 +1,5 @@
 /* Photos that look like one timelapse: numbered in a row, from one body with one set of
- * settings (mp_mlv_photo_series, doc/stills.md 5). */
+ * settings (mp_mlv_photos_in_a_row and mp_mlv_photo_session, doc/stills.md 5). */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -26,12 +26,12 @@ static int photo_number(const char *path, size_t *prefix_len, long *number, cons
     return 1;
 }
 
-static int numbered_in_a_row(const char *const *paths, uint32_t n)
+int mp_mlv_photos_in_a_row(const char *const *paths, uint32_t n)
 {
     size_t prefix0, prefix;
     long first, number;
     const char *ext0, *ext;
-    if (!photo_number(paths[0], &prefix0, &first, &ext0))
+    if (n < 3 || !photo_number(paths[0], &prefix0, &first, &ext0))
         return 0;
     for (uint32_t i = 1; i < n; i++)
         if (!photo_number(paths[i], &prefix, &number, &ext) || prefix != prefix0 ||
@@ -41,34 +41,26 @@ static int numbered_in_a_row(const char *const *paths, uint32_t n)
     return 1;
 }
 
-/* What must not change within a timelapse: the body and the shot's settings. */
-static int same_session(const mlv_clip_info *a, const mlv_clip_info *b)
+int mp_mlv_photo_session(const char *path, mlv_photo_session *s)
+{
+    mlv_clip *c = NULL;
+    mp_error err;
+    if (mp_mlv_clip_open(&c, path, NULL, &err) != MP_OK)
+        return 0;
+    const mlv_clip_info *info = mp_mlv_clip_get_info(c);
+    int still = info->container == MLV_CONTAINER_STILL;
+    *s = (mlv_photo_session){info->camera, info->exposure, info->lens, info->raw.width,
+                             info->raw.height};
+    mp_mlv_clip_close(c);
+    return still;
+}
+
+int mp_mlv_photo_same_session(const mlv_photo_session *a, const mlv_photo_session *b)
 {
     return a->camera.model == b->camera.model && !strcmp(a->camera.name, b->camera.name) &&
-           !strcmp(a->camera.serial, b->camera.serial) && a->raw.width == b->raw.width &&
-           a->raw.height == b->raw.height && a->exposure.iso == b->exposure.iso &&
+           !strcmp(a->camera.serial, b->camera.serial) && a->width == b->width &&
+           a->height == b->height && a->exposure.iso == b->exposure.iso &&
            a->exposure.shutter_us == b->exposure.shutter_us &&
            a->lens.aperture_x100 == b->lens.aperture_x100 &&
            a->lens.focal_mm == b->lens.focal_mm && !strcmp(a->lens.name, b->lens.name);
-}
-
-int mp_mlv_photo_series(const char *const *paths, uint32_t n)
-{
-    if (n < 3 || !numbered_in_a_row(paths, n))
-        return 0;
-    mlv_clip *first = NULL;
-    mp_error err;
-    if (mp_mlv_clip_open(&first, paths[0], NULL, &err) != MP_OK)
-        return 0;
-    const mlv_clip_info *a = mp_mlv_clip_get_info(first);
-    int same = a->container == MLV_CONTAINER_STILL;
-    for (uint32_t i = 1; same && i < n; i++) {
-        mlv_clip *c = NULL;
-        same = mp_mlv_clip_open(&c, paths[i], NULL, &err) == MP_OK &&
-               mp_mlv_clip_get_info(c)->container == MLV_CONTAINER_STILL &&
-               same_session(a, mp_mlv_clip_get_info(c));
-        mp_mlv_clip_close(c);
-    }
-    mp_mlv_clip_close(first);
-    return same;
 }

@@ -3,7 +3,8 @@
  * still that fails among them without stopping the others; the outputs are the bytes of
  * converting each clip alone, on one thread or three; a batch cancelled before it starts
  * starts nothing. And the probe the batch sorts its inputs with (mp_mlv_is_photo_file), and
- * what decides its --sequence hint (mp_mlv_photo_series: names, body and settings). */
+ * what decides its --sequence hint (mp_mlv_photos_in_a_row, mp_mlv_photo_session: names,
+ * body and settings). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -237,19 +238,29 @@ static void series_by_names_body_and_settings(void **state)
         write_cr2(p[i], (uint32_t)i);
     }
     const char *const row[] = {p[0], p[1], p[2]}, *const gap[] = {p[0], p[1], p[3]};
-    assert_true(mp_mlv_photo_series(row, 3));
-    assert_false(mp_mlv_photo_series(row, 2));       /* two are no timelapse yet */
-    assert_false(mp_mlv_photo_series(gap, 3));       /* 1, 2, 4: not in a row */
+    assert_true(mp_mlv_photos_in_a_row(row, 3));
+    assert_false(mp_mlv_photos_in_a_row(row, 2));   /* two are no timelapse yet */
+    assert_false(mp_mlv_photos_in_a_row(gap, 3));   /* 1, 2, 4: not in a row */
+    mlv_photo_session first, s;
+    assert_true(mp_mlv_photo_session(p[0], &first));
+    assert_true(mp_mlv_photo_session(p[1], &s));
+    assert_true(mp_mlv_photo_same_session(&first, &s));
     cr2_meta other[3] = {meta, meta, meta};
     other[0].serial = meta.serial + 1;
     other[1].iso = 200;
     other[2].shutter_den = 100;
     for (int i = 0; i < 3; i++) {
         write_cr2_of(p[2], 2, &other[i]);
-        assert_false(mp_mlv_photo_series(row, 3));
+        assert_true(mp_mlv_photo_session(p[2], &s));
+        assert_false(mp_mlv_photo_same_session(&first, &s));
     }
-    write_cr2(p[2], 2);
-    assert_true(mp_mlv_photo_series(row, 3));
+    char *mlv = join(dir, "IMG_0005.CR2");       /* a file of that name that is no photo */
+    FILE *f = fopen(mlv, "wb");
+    assert_non_null(f);
+    fputs("MLVI", f);
+    fclose(f);
+    assert_false(mp_mlv_photo_session(mlv, &s));
+    free(mlv);
     for (int i = 0; i < 4; i++)
         free(p[i]);
     remove_tree(dir);

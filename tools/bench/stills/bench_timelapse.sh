@@ -6,7 +6,10 @@
 # sequence's samples against the clip's; and the flicker of each (still_quality: the standard
 # deviation over the photos of each band's error) against the same 48 exposures on the plain
 # ISO-100 sensor converted as a sequence, the reference issue #31 holds the dual-ISO
-# timelapse to (at most 1.25 times its flicker) (doc/stills.md 6).
+# timelapse to (at most 1.25 times its flicker), and the same ISO-100 outputs with the rows a
+# dual-ISO photo reads at the high ISO interpolated from the low field (still_quality --fields
+# low): the flicker of a dual-ISO timelapse where its high field is clipped, at best
+# (doc/stills.md 6).
 # usage: bench_timelapse.sh BUILD_DIR [WORK_DIR]
 set -u
 b=$1
@@ -46,14 +49,15 @@ for i in 0 47; do
 done
 q() { "$b/tools/bench/stills/still_quality" --size 1208x692 --seed 3 "$@" | grep flicker; }
 echo "flicker, % (std over the 48 photos of each band's error; still_quality):"
-dual=$(q "$d"/seq/tl/*.dng) && each=$(q "$d"/each/*.dng) && iso100=$(q "$d"/seq100/tl100/*.dng) ||
-    exit 1
+dual=$(q "$d"/seq/tl/*.dng) && each=$(q "$d"/each/*.dng) && iso100=$(q "$d"/seq100/tl100/*.dng) &&
+    low=$(q --fields low "$d"/seq100/tl100/*.dng) || exit 1
 printf "  dual ISO, --sequence:     %s\n  dual ISO, photo by photo: %s\n  ISO 100, --sequence:      %s\n" \
     "${dual#*)}" "${each#*)}" "${iso100#*)}"
-awk -v a="$dual" -v b="$each" -v c="$iso100" 'BEGIN {
-    split(a, x, " "); split(b, y, " "); split(c, z, " ")
+printf "  ISO 100, low field only:  %s\n" "${low#*)}"
+awk -v a="$dual" -v b="$each" -v c="$iso100" -v l="$low" 'BEGIN {
+    split(a, x, " "); split(b, y, " "); split(c, z, " "); split(l, w, " ")
     printf "  ratio to ISO 100 (limit 1.25):"
     for (i = 7; i <= length(x); i += 3)
-        printf "  %s %.2f / %.2f", x[i - 1], x[i] / z[i], y[i] / z[i]
-    printf "  (--sequence / photo by photo)\n"
+        printf "  %s %.2f / %.2f / %.2f", x[i - 1], x[i] / z[i], y[i] / z[i], w[i] / z[i]
+    printf "  (--sequence / photo by photo / ISO 100 low field only)\n"
 }'

@@ -2,7 +2,8 @@
  * mlvpipe, scored against the scene's truth with the quality metrics of doc/dualiso.md 8.7
  * (tools/bench/quality/metrics.h), for issue #31's must-show (doc/stills.md 6).
  *
- *   still_quality [--scene benchmark|objects] [--size WxH] [--ob LxT] [--seed S] DNG...
+ *   still_quality [--scene benchmark|objects] [--size WxH] [--ob LxT] [--seed S]
+ *                 [--fields low|both] DNG...
  *
  * The truth is rendered as cr2synth and mlvsynth --content dualiso render it (the same scene,
  * size and seed; 5D Mark III-like 14-bit sensor at 100/1600): every DNG must be an exposure
@@ -20,6 +21,11 @@
  *     the standard deviation over the outputs of 100 * (sum e_out / sum e_true - 1), each
  *     output read with its own tags; the same for a single-ISO sequence of the scene is the
  *     reference issue #31 holds a dual-ISO timelapse to (at most 1.25 times it).
+ *   - --fields low (for single-ISO outputs): each output's rows that a dual-ISO photo reads at
+ *     the high ISO are first replaced by the mean of the nearest rows of their colour read at
+ *     the low ISO, above and below: what a dual-ISO photo gives where its high-ISO field is
+ *     clipped, if its reconstruction interpolated the low field without error. Its flicker is
+ *     the physical floor of a dual-ISO timelapse in the highlights (doc/stills.md 6).
  * The bands 8-11 EV come from 8.7's own measure on a truth whose photosites below 2^8 e- are
  * left out (metrics.c skips e_true = 0); the line-pair rows likewise. */
 #include <math.h>
@@ -35,12 +41,13 @@ typedef struct options {
     synth_scene_kind scene;
     uint32_t width, height, ob_left, ob_top;
     uint64_t seed;
+    int low_field_only;          /* --fields low */
     int first;                   /* argv index of the first DNG */
 } options;
 
 static int parse(int argc, char **argv, options *o)
 {
-    *o = (options){SYNTH_SCENE_BENCHMARK, 1920, 1080, 72, 28, 7, 0};
+    *o = (options){SYNTH_SCENE_BENCHMARK, 1920, 1080, 72, 28, 7, 0, 0};
     int i = 1;
     for (; i + 1 < argc && !strncmp(argv[i], "--", 2); i += 2) {
         const char *a = argv[i], *v = argv[i + 1];
@@ -51,6 +58,8 @@ static int parse(int argc, char **argv, options *o)
             continue;
         else if (!strcmp(a, "--ob") && sscanf(v, "%u%c%u", &o->ob_left, &x, &o->ob_top) == 3)
             continue;
+        else if (!strcmp(a, "--fields") && (!strcmp(v, "low") || !strcmp(v, "both")))
+            o->low_field_only = !strcmp(v, "low");
         else if (!strcmp(a, "--seed"))
             o->seed = strtoull(v, NULL, 0);
         else
@@ -77,6 +86,34 @@ static float *truth_where(const float *truth, const options *o, const synth_sens
             t[i] = keep(truth[i], mp_synth_row_is_bright(s, y + o->ob_top)) ? truth[i] : 0;
         }
     return t;
+}
+
+/* The nearest row of y's colour (rows two apart) read at the low ISO, searching by step (-2
+ * or +2) within the active rows; -1 when there is none. */
+static long low_row(const synth_sensor *s, const options *o, long y, long step)
+{
+    for (y += step; y >= 0 && y < (long)o->height; y += step)
+        if (!mp_synth_row_is_bright(s, (uint32_t)y + o->ob_top))
+            return y;
+    return -1;
+}
+
+/* --fields low: every high-ISO row of the active area the mean of its low-ISO neighbours. */
+static void keep_low_field(mp_frame *f, const options *o, const synth_sensor *s,
+                           uint32_t roi_x, uint32_t roi_y)
+{
+    for (long y = 0; y < (long)o->height; y++) {
+        if (!mp_synth_row_is_bright(s, (uint32_t)y + o->ob_top))
+            continue;
+        long a = low_row(s, o, y, -2), b = low_row(s, o, y, 2);
+        a = a < 0 ? b : a;
+        b = b < 0 ? a : b;
+        uint16_t *row = f->data + (size_t)(y + roi_y) * f->width + roi_x;
+        const uint16_t *ra = f->data + (size_t)(a + roi_y) * f->width + roi_x,
+                       *rb = f->data + (size_t)(b + roi_y) * f->width + roi_x;
+        for (uint32_t x = 0; a >= 0 && x < o->width; x++)
+            row[x] = (uint16_t)((ra[x] + rb[x] + 1) / 2);
+    }
 }
 
 static int from_8_ev(double t, int bright_row)
@@ -131,7 +168,7 @@ int main(int argc, char **argv)
     options o;
     if (!parse(argc, argv, &o)) {
         fprintf(stderr, "usage: still_quality [--scene benchmark|objects] [--size WxH] "
-                        "[--ob LxT] [--seed S] DNG...\n");
+                        "[--ob LxT] [--seed S] [--fields low|both] DNG...\n");
         return 2;
     }
     synth_sensor s;
@@ -164,6 +201,8 @@ int main(int argc, char **argv)
         in.out = &d.frame;
         in.roi_x = d.active[1];
         in.roi_y = d.active[0];
+        if (o.low_field_only)
+            keep_low_field(&d.frame, &o, &s, in.roi_x, in.roi_y);
         in.black = d.black;
         in.white = d.white;
         in.s_out = (d.white - d.black) / s.full_well_e;

@@ -192,12 +192,22 @@ void mp_mlv_clip_close(mlv_clip *clip);
  * that cannot be read included. */
 int mp_mlv_is_photo_file(const char *path);
 
-/* 1 when the photos paths[0..n) look like one timelapse: at least 3, numbered in a row in one
- * folder with one prefix and extension (IMG_0001.CR2, IMG_0002.CR2, ...), from one body
- * (model and serial) at one picture size, ISO, shutter, aperture, focal length and lens.
- * Opens each photo (LibRaw identifies it) only when the names qualify; 0 when one cannot be
- * opened. */
-int mp_mlv_photo_series(const char *const *paths, uint32_t n);
+/* Whether the photos paths[0..n) look like one timelapse, in two steps, so that a caller can
+ * open the photos in parallel: mp_mlv_photos_in_a_row says from the names alone (at least 3,
+ * numbered in a row in one folder with one prefix and extension: IMG_0001.CR2,
+ * IMG_0002.CR2, ...); mp_mlv_photo_session opens one photo (LibRaw identifies it) and gives
+ * what the photos of one timelapse share (0 when it is no still that opens);
+ * mp_mlv_photo_same_session compares two: one body (model and serial) at one picture size,
+ * ISO, shutter, aperture, focal length and lens. */
+typedef struct mlv_photo_session {
+    mp_camera camera;
+    mp_exposure exposure;
+    mp_lens lens;
+    uint32_t width, height;
+} mlv_photo_session;
+int mp_mlv_photos_in_a_row(const char *const *paths, uint32_t n);
+int mp_mlv_photo_session(const char *path, mlv_photo_session *s);
+int mp_mlv_photo_same_session(const mlv_photo_session *a, const mlv_photo_session *b);
 
 const mlv_clip_info *mp_mlv_clip_get_info(const mlv_clip *clip);
 const char *mp_mlv_clip_path(const mlv_clip *clip, uint32_t chunk);
