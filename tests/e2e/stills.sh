@@ -4,10 +4,11 @@
 # writer, mlv_dump's DNGs from the shared samples, a CR2 cut short and one whose slice tag does
 # not add up) converts each still to OUT/NAME.dng, with a line and exit 4 for the damaged
 # ones, and for one that crashes LibRaw (its crash costs that still only, also as one still
-# and when LibRaw goes over its CPU budget); the output DNGs pass exiftool -validate and dcraw,
-# keep the photo's EXIF and are dual ISO no more; info describes a still; --sequence takes a folder as one clip (a timelapse, one
-# set of levels), in convert and in a farm plan; LibRaw missing is a one-line error naming the
-# package.
+# and when LibRaw goes over its CPU budget); the output DNGs pass exiftool -validate, dcraw and
+# LibRaw (raw-identify, dcraw_emu), keep the photo's EXIF and are dual ISO no more (mlv_dump's
+# keep their samples); info describes a still; --sequence takes a folder as one clip (a
+# timelapse, one set of levels), in convert and in a farm plan; LibRaw missing is a one-line
+# error naming the package.
 # usage: stills.sh MLVPIPE CR2SYNTH MLVSYNTH ENCODE_FROM_CLIP STILL_QUALITY MLVDUMP_DNG SEGV_CR2
 set -u
 mlvpipe=$1
@@ -18,7 +19,7 @@ still_quality=$5
 mlvdump_dng=$6
 segv_cr2=$7   # makes LibRaw 0.20 crash in parse_tiff_ifd (tests/fuzz/corpus/fuzz_still)
 . "$(dirname "$0")/lib.sh"
-need dcraw unprocessed_raw raw-identify exiftool python3
+need dcraw dcraw_emu unprocessed_raw raw-identify exiftool python3
 
 in=$tmp/card
 mkdir -p "$in"
@@ -34,7 +35,9 @@ head -c 40000 "$tmp/cut.CR2" >"$in/IMG_0003.CR2"
 cp "$tmp/raw/d/d_000000.dng" "$in/IMG_0005.DNG"
 cp "$segv_cr2" "$in/IMG_0007.CR2"
 peer=${MLVPIPE_SAMPLES:-}/peer
-[ -f "$peer/wb_kelvin_mlvdump_000000.dng" ] && cp "$peer/wb_kelvin_mlvdump_000000.dng" "$in/"
+for wb in kelvin custom; do   # mlv_dump's DNGs (README there): real Magic Lantern output
+    [ -f "$peer/wb_${wb}_mlvdump_000000.dng" ] && cp "$peer/wb_${wb}_mlvdump_000000.dng" "$in/"
+done
 
 # The writer against two outside decoders: every sample, masked borders included.
 for n in 1 2; do
@@ -73,8 +76,12 @@ for n in 1 2 5 6; do [ -f "$tmp/out/IMG_000$n.dng" ] || fail "no IMG_000$n.dng";
     fail "still_quality: $(cat "$tmp/q.out")"
 dr=$(awk '/engineering DR/ {print $4}' "$tmp/q.out")
 awk -v d="${dr:-0}" 'BEGIN {exit !(d > 13.5)}' || fail "IMG_0006 DR $dr EV: $(cat "$tmp/q.out")"
-[ ! -e "$peer/wb_kelvin_mlvdump_000000.dng" ] || [ -f "$tmp/out/wb_kelvin_mlvdump_000000.dng" ] ||
-    fail "no output of mlv_dump's DNG"
+# mlv_dump's DNGs (single ISO) keep their samples, as dcraw reads both
+for f in "$in"/wb_*_mlvdump_000000.dng; do
+    [ -e "$f" ] || continue
+    cmp -s <(dcraw -D -4 -c "$f") <(dcraw -D -4 -c "$tmp/out/${f##*/}") ||
+        fail "mlv_dump's ${f##*/}: the output's samples differ (or no output)"
+done
 ls "$tmp/out" | grep -q "IMG_000[347]" && fail "a damaged still has an output"
 grep -q "IMG_0003.CR2: offset 40000: the file ends inside the image data" "$tmp/folder.err" ||
     fail "cut still: $(cat "$tmp/folder.err")"
@@ -90,6 +97,10 @@ for f in "$tmp"/out/*.dng; do
     v=$(exiftool -validate -warning -a "$f" | grep Validate)
     [ "$v" = "Validate                        : OK" ] || fail "${f##*/}: $v"
     dcraw -i "$f" >/dev/null 2>&1 || fail "dcraw cannot read ${f##*/}"
+    raw-identify "$f" | grep -q "is a Canon EOS" || fail "raw-identify: ${f##*/}"
+    cp "$f" "$tmp/emu.dng" && dcraw_emu -4 -T "$tmp/emu.dng" 2>/dev/null && [ -s "$tmp/emu.dng.tiff" ] ||
+        fail "LibRaw's dcraw_emu cannot develop ${f##*/}"
+    rm -f "$tmp/emu.dng.tiff"
 done
 
 # Stills of a batch convert side by side, one per thread: the same bytes and the same
