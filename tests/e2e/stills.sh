@@ -66,6 +66,20 @@ run json 0 info --json "$in/IMG_0002.CR2"
 grep -q '"container": "still"' "$tmp/json.out" && grep -q '"format": "CR2"' "$tmp/json.out" ||
     fail "info --json"
 run damaged 4 info "$in/IMG_0004.CR2"
+# every body the writer knows (the 5D Mark III's and the version-7 colour data's), named by
+# LibRaw and by info as the maker note's model id says, dual ISO found
+for body in 5d3:"5D Mark III":80000285 eosm:M:80000331 eosm2:M2:80000355 100d:100D:80000346 \
+            650d:650D:80000301 700d:700D:80000326; do
+    IFS=: read -r key name id <<<"$body"
+    "$cr2synth" -o "$tmp/body.CR2" --dual 4 --size 192x128 --camera "$key" --overwrite ||
+        fail "cr2synth --camera $key"
+    raw-identify "$tmp/body.CR2" | grep -qx "$tmp/body.CR2 is a Canon EOS $name image." ||
+        fail "raw-identify: $key: $(raw-identify "$tmp/body.CR2" | head -1)"
+    run "body_$key" 0 info "$tmp/body.CR2"
+    grep -q "^camera: *Canon EOS $name (model 0x$id," "$tmp/body_$key.out" &&
+        grep -q "dual ISO pixels: yes" "$tmp/body_$key.out" ||
+        fail "info $key: $(grep -E 'camera|dual ISO pixels' "$tmp/body_$key.out" | tr '\n' ' ')"
+done
 
 # The folder: every still to OUT/NAME.dng, the damaged ones named with exit 4.
 run folder 4 convert "$in" -o "$tmp/out"
