@@ -7,7 +7,7 @@
 # and when LibRaw goes over its CPU budget); the output DNGs pass exiftool -validate, dcraw and
 # LibRaw (raw-identify, dcraw_emu), keep the photo's EXIF and are dual ISO no more (mlv_dump's
 # keep their samples); info describes a still; --sequence takes a folder as one clip (a
-# timelapse, one set of levels), in convert and in a farm plan; LibRaw missing is a one-line
+# timelapse, one set of levels), to DNGs, a movie and a pipe, in convert and in a farm plan; LibRaw missing is a one-line
 # error naming the package.
 # usage: stills.sh MLVPIPE CR2SYNTH MLVSYNTH ENCODE_FROM_CLIP STILL_QUALITY MLVDUMP_DNG SEGV_CR2
 set -u
@@ -19,7 +19,7 @@ still_quality=$5
 mlvdump_dng=$6
 segv_cr2=$7   # makes LibRaw 0.20 crash in parse_tiff_ifd (tests/fuzz/corpus/fuzz_still)
 . "$(dirname "$0")/lib.sh"
-need dcraw dcraw_emu unprocessed_raw raw-identify exiftool python3
+need dcraw dcraw_emu unprocessed_raw raw-identify exiftool ffprobe python3
 
 in=$tmp/card
 mkdir -p "$in"
@@ -194,6 +194,13 @@ for f in "$tmp"/seq1/tl/*.dng; do
     cmp -s "$f" "$tmp/seq2/tl/${f##*/}" && cmp -s "$f" "$tmp/seqc/tl/${f##*/}" ||
         fail "sequence ${f##*/}: threads or chunks differ"
 done
+# any output takes a sequence, at the rate --fps gives: a movie file and a pipe
+run seqmkv 0 convert --sequence "$tmp/tl" --to ffv1 --fps 24 -o "$tmp/tl.mkv"
+probe="-v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames,r_frame_rate -of csv=p=0"
+[ "$(ffprobe $probe "$tmp/tl.mkv")" = "24/1,4" ] || fail "sequence to FFV1: $(ffprobe $probe "$tmp/tl.mkv" 2>&1)"
+"$mlvpipe" -q convert --sequence "$tmp/tl" --to nut --fps 30 -o - 2>"$tmp/seqpipe.err" |
+    ffprobe $probe - >"$tmp/seqpipe.out" 2>&1
+[ "$(cat "$tmp/seqpipe.out")" = "30/1,4" ] || fail "sequence to a pipe: $(cat "$tmp/seqpipe.out" "$tmp/seqpipe.err")"
 run seqv 0 -v analyze "$tmp/tl" -o "$tmp/tl.json"
 grep -q "frames 0-3: dual ISO, .* from 4 of 4 sampled frames" "$tmp/seqv.err" ||
     fail "sequence levels not pooled over the photos: $(grep 'dual ISO' "$tmp/seqv.err")"
