@@ -6,9 +6,9 @@
 # ones, and for one that crashes LibRaw (its crash costs that still only, also as one still
 # and when LibRaw goes over its CPU budget); the output DNGs pass exiftool -validate, dcraw and
 # LibRaw (raw-identify, dcraw_emu), keep the photo's EXIF and are dual ISO no more (mlv_dump's
-# keep their samples); info describes a still; --sequence takes a folder as one clip (a
-# timelapse, one set of levels), to DNGs, a movie and a pipe, in convert and in a farm plan; LibRaw missing is a one-line
-# error naming the package.
+# keep their samples); info describes a still, for every body the writer knows; --sequence
+# takes a folder as one clip (a timelapse, one set of levels), to DNGs, a movie and a pipe, in
+# convert and in a farm plan; LibRaw missing is a one-line error naming the package.
 # usage: stills.sh MLVPIPE CR2SYNTH MLVSYNTH ENCODE_FROM_CLIP STILL_QUALITY MLVDUMP_DNG SEGV_CR2
 set -u
 mlvpipe=$1
