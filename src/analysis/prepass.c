@@ -78,6 +78,9 @@ typedef struct sample_set {
     sample_slot *slots;
     uint32_t jobs[MP_SAMPLES_PER_SEGMENT];    /* the sample each pool job handles */
     uint32_t index[MP_SAMPLES_PER_SEGMENT];   /* clip indices */
+    uint32_t count;                           /* samples of the segment being read */
+    mp_error damage;                          /* a one-sample segment's (a still's) damage:
+                                               * the error's one line, not a warning too */
     int usable[MP_SAMPLES_PER_SEGMENT];       /* read without damage */
     int dual[MP_SAMPLES_PER_SEGMENT];
     uint32_t phase[MP_SAMPLES_PER_SEGMENT];   /* detected (or forced); valid when dual */
@@ -171,6 +174,11 @@ static mp_status sample_run(void *user, void *ctx, uint32_t job, uint32_t slot, 
                                 &c->scratch, &e);
     if (st == MP_OK && s->opt->dark)
         st = mp_rawfix_dark_apply(s->opt->dark, &c->frame, &e);
+    if (st == MP_ERR_DAMAGED && s->count == 1) {
+        s->damage = e;
+        s->damage.code = st;
+        return MP_OK;
+    }
     if (st == MP_ERR_DAMAGED) {
         mp_log(&s->opt->log, MP_LOG_WARNING, "pre-pass skips a damaged frame: %s", e.msg);
         return MP_OK;
@@ -300,6 +308,8 @@ static mp_status sample_segment(sample_set *s, const mp_segment *seg, segment_sc
         s->index[i] = seg->first + offsets[i];
         s->usable[i] = s->dual[i] = s->absent[i] = 0;
     }
+    s->count = n;
+    s->damage.code = MP_OK;
     if (s->defects && n > RAWFIX_MAX_FRAMES)
         return mp_error_set(err, MP_ERR_ARG, "pre-pass: %u samples, rawfix takes %u", n,
                             RAWFIX_MAX_FRAMES);
@@ -354,6 +364,10 @@ static mp_status sample_segment(sample_set *s, const mp_segment *seg, segment_sc
                 s->stats[*collected] = s->stats[i];
             (*collected)++;
         }
+    }
+    if (!scan->usable && s->damage.code == MP_ERR_DAMAGED) {
+        *err = s->damage;
+        return MP_ERR_DAMAGED;
     }
     if (!scan->usable)
         return mp_error_set(err, MP_ERR_DAMAGED, "%s: no readable frame among the %u sampled "

@@ -103,10 +103,16 @@ grep -q "IMG_0004.CR2: offset [0-9]*: the slice tag 0xC640" "$tmp/folder.err" ||
     fail "slice tag: $(cat "$tmp/folder.err")"
 grep -q "IMG_0007.CR2: LibRaw crashed: signal 11 (SIGSEGV)" "$tmp/folder.err" ||
     fail "LibRaw's crash: $(cat "$tmp/folder.err")"
-# alone, the crashing still is the damage contract's one line and exit 4
+# alone, each damaged still is the damage contract's one line and exit 4
 run crash 4 convert "$in/IMG_0007.CR2" -o "$tmp/crash"
 [ "$(cat "$tmp/crash.err")" = "mlvpipe: error: IMG_0007.CR2: LibRaw crashed: signal 11 (SIGSEGV)" ] ||
     fail "one crashing still: $(cat "$tmp/crash.err")"
+run cut 4 convert "$in/IMG_0003.CR2" -o "$tmp/cut"
+[ "$(cat "$tmp/cut.err")" = "mlvpipe: error: IMG_0003.CR2: offset 40000: the file ends inside the image data (LibRaw cannot decode it)" ] ||
+    fail "one cut still: $(cat "$tmp/cut.err")"
+run slices 4 convert "$in/IMG_0004.CR2" -o "$tmp/slices"
+[ "$(wc -l <"$tmp/slices.err")" = 1 ] && grep -q "^mlvpipe: error: IMG_0004.CR2: offset [0-9]*: the slice tag 0xC640" "$tmp/slices.err" ||
+    fail "one still with a wrong slice tag: $(cat "$tmp/slices.err")"
 for f in "$tmp"/out/*.dng; do
     v=$(exiftool -validate -warning -a "$f" | grep Validate)
     [ "$v" = "Validate                        : OK" ] || fail "${f##*/}: $v"
