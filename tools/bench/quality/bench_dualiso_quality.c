@@ -889,6 +889,11 @@ static void print_summary(const options *o, const scene_summary s[2])
                pooled_rms(a->edge_le2[1], a->edge_n[1]), pooled_rms(b->edge_le2[1], b->edge_n[1]));
         printf("%-28s %17.4f %17.4f\n", "mean: rings 8-11 EV", pooled_rms(a->zone8_le2,
                a->zone8_n), pooled_rms(b->zone8_le2, b->zone8_n));
+        /* where the two gaps of issue 34 come from (doc/dualiso.md 8.12) */
+        printf("%-28s %17.3f %17.3f\n", "  share: bright rows clipped", a->edge_clip_le2 /
+               a->edge_le2[1], b->edge_clip_le2 / b->edge_le2[1]);
+        printf("%-28s %17.3f %17.3f\n", "  share of rings: dark rows", a->zone8_dark_le2 /
+               a->zone8_le2, b->zone8_dark_le2 / b->zone8_le2);
         printf("%-28s %17.4f %17.4f\n", "mean: line-pair (%)", qm_line_pair_pct(a),
                qm_line_pair_pct(b));
         printf("%-28s %17.4f %17.4f\n", "mean: max |bias| 5-14 (%)", a->max_abs_bias_pct,

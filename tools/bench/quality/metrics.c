@@ -462,6 +462,8 @@ mp_status qm_measure(const qm_input *in, qm_report *rep, mp_error *err)
                 if (ev >= 6 && ev < 15 && in_edges(&p, in)) {
                     int k = ev >= 11;
                     edge_le2[k] += le * le;
+                    if (k && brow && t >= fm->bright_clip_e)
+                        rep->edge_clip_le2 += le * le;
                     if (fm)
                         rep->edge_floor[k] += qm_floor_le2(fm, t, brow);
                     rep->edge_n[k]++;
@@ -479,6 +481,8 @@ mp_status qm_measure(const qm_input *in, qm_report *rep, mp_error *err)
                         rep->zone_floor += qm_floor_le2(fm, t, brow);
                     if (ev >= 8) {
                         rep->zone8_le2 += le * le;
+                        if (fm && fm->phase >= 0 && !brow)
+                            rep->zone8_dark_le2 += le * le;
                         rep->zone8_n++;
                     }
                 }

@@ -113,6 +113,11 @@ typedef struct qm_report {
     double edge8_le2, zone8_le2;     /* squared log errors of the edges and the zone plate
                                         ("rings") at [8,11) EV, as the issue-34 figures */
     uint64_t edge8_n, zone8_n;
+    double edge_clip_le2;            /* with qm_input.floor and a phase: the part of
+                                        edge_le2[1] from bright rows whose true signal is at
+                                        or above the bright field's clip (estimated from the
+                                        dark rows alone) */
+    double zone8_dark_le2;           /* ... and the part of zone8_le2 from dark rows */
     double row_err[2], row_true[2];  /* with qm_input.floor and a phase: sums of err and
                                         e_true over the smooth ramp at 2^5..2^14 e-, dark
                                         (0) and bright (1) rows (qm_line_pair_pct) */
