@@ -66,12 +66,16 @@ static const char *single_file_extension(const char *format)
 
 /* A single-file format into an existing folder goes to FOLDER/CLIP.EXT, as in a batch (a
  * folder named like the file, X.mov, is in the way instead); an existing file is refused
- * before any work unless --overwrite (the format table refuses what cannot go to stdout). */
+ * before any work unless --overwrite (the format table refuses what cannot go to stdout), and
+ * so is a file where a sequence's folder goes. */
 static int check_output(const char *command, mlvpipe_convert_settings *o)
 {
     static char *in_folder;     /* the process's one output name, kept until exit */
     const char *ext = single_file_extension(o->format);
     struct stat sb;
+    if (cli_format_is_sequence(o->format) && !stat(o->output, &sb) && !S_ISDIR(sb.st_mode))
+        return cli_usage_error(command, "%s exists and is not a folder; --to %s writes a "
+                               "folder of files", o->output, o->format);
     if (!ext || !strcmp(o->output, "-"))
         return EXIT_OK;
     if (!stat(o->output, &sb) && S_ISDIR(sb.st_mode)) {
@@ -86,9 +90,7 @@ static int check_output(const char *command, mlvpipe_convert_settings *o)
         }
         o->output = in_folder;
     }
-    if (!o->overwrite && !stat(o->output, &sb) && S_ISREG(sb.st_mode))
-        return cli_usage_error(command, "%s: exists; --overwrite replaces it", o->output);
-    return EXIT_OK;
+    return cli_check_new_output(command, o->output, o->overwrite);
 }
 
 /* The checks that need every option: formats, outputs, options the format does not take,

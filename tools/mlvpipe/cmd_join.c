@@ -52,6 +52,8 @@ int cmd_join(int argc, char **argv)
     for (uint32_t i = 0; i < o.segment_count; i++)
         if (!strcmp(o.segments[i], o.output))
             return cli_usage_error(command, "the output '%s' is also a segment", o.output);
+    if ((rc = cli_check_new_output(command, o.output, o.overwrite)))
+        return rc;
 
     mlvpipe_route_libav_log(&cli_api_logger);
     o.cancel = &cli_cancel;
@@ -65,11 +67,11 @@ int cmd_join(int argc, char **argv)
                res.video_packets, res.shifted_segments);
         return EXIT_OK;
     }
+    if (st == MLVPIPE_ERR_ARG)   /* e.g. an output that is one of the segments */
+        return cli_usage_error(command, "%s", err.message);
     cli_log(st == MLVPIPE_ERR_INTERRUPTED ? MLVPIPE_LOG_WARNING : MLVPIPE_LOG_ERROR, "%s",
             err.message);
     if (st == MLVPIPE_ERR_INTERRUPTED)
         return EXIT_INTERRUPTED;
-    if (st == MLVPIPE_ERR_ARG)   /* e.g. an output that is one of the segments */
-        return EXIT_USAGE;
     return res.output_failed ? EXIT_OUTPUT : cli_exit_for_input(st);
 }
