@@ -10,7 +10,8 @@
 #   Little CMS converts through it as the pixels mean.
 #   Movies: ffprobe reads color_primaries/color_trc of each tagged curve and gamut, and
 #   ProRes the colorspace (matrix) its encoder used.
-#   Pipes: NUT on stdout keeps the PCM track; FFV1 on stdout (Matroska) keeps the tags.
+#   Pipes: NUT on stdout keeps the PCM track and -v prints the tags as ffmpeg input options
+#   (NUT has none); FFV1 on stdout (Matroska) keeps the tags and the PCM through ffmpeg -i -.
 # usage: colour.sh MLVPIPE MLVSYNTH
 set -u
 mlvpipe=$(realpath "$1")
@@ -207,7 +208,13 @@ csp=$(ffprobe -v error -select_streams v -show_entries stream=color_space -of cs
 "$mlvpipe" convert C.MLV --to nut -o - 2>nut.err | ffprobe -v error -show_entries \
     stream=codec_type -of csv=p=0 - >nut.streams 2>&1 || fail "nut pipe: $(cat nut.err)"
 [ "$(sort nut.streams | tr '\n' ' ')" = "audio video " ] || fail "nut pipe streams: $(cat nut.streams)"
-"$mlvpipe" convert C.MLV --to ffv1 -o - --no-audio --gamut rec2020 --curve linear 2>pipe.err |
+"$mlvpipe" convert C.MLV --to ffv1 -o - --gamut rec2020 --curve linear 2>pipe.err |
     ffmpeg -nostdin -v error -i - -c copy -f matroska piped.mkv || fail "ffv1 pipe: $(cat pipe.err)"
 [ "$(tags piped.mkv)" = "bt2020/linear" ] || fail "ffv1 pipe tagged $(tags piped.mkv)"
+[ "$(ffprobe -v error -select_streams a -show_entries stream=codec_name -of csv=p=0 piped.mkv)" = \
+    pcm_s16le ] || fail "ffv1 pipe: ffmpeg -i - lost the PCM"
+# NUT cannot hold the tags (libavformat writes and reads none): -v names the input options
+"$mlvpipe" convert C.MLV --to nut -o - -v --gamut rec2020 --curve linear 2>nut-v.err >/dev/null
+grep -q "read it with: ffmpeg -color_primaries bt2020 -color_trc linear -colorspace rgb" nut-v.err ||
+    fail "nut -v: no input options: $(grep -i nut nut-v.err)"
 finish
