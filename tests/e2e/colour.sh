@@ -1,7 +1,7 @@
 #!/bin/bash
 # Colour (issue #35 items 1-3), judged by outside readers:
 #   --lut: an identity cube (3D, and 1D) leaves every byte of TIFF and FFV1 as it was; a cube
-#   that swaps red and blue swaps them in the movie ffmpeg decodes; malformed cubes are
+#   that swaps red and blue swaps them in the movie, the NUT pipe and the EXR ffmpeg decodes; malformed cubes are
 #   refused (exit 3) with one line naming the file and line; a LUT on DNG is a usage error;
 #   the LUT leaves the movie's primaries and curve unspecified; threads change nothing.
 #   OpenEXR: the default is scene-linear (the same bytes as --curve linear), its header holds
@@ -76,19 +76,41 @@ run swap-ffv1-1 0 convert C.MLV --to ffv1 -o swap1.mkv --no-audio --lut swap.cub
 for m in plain id id1d swap; do decoded "$m" "$m.mkv" || fail "ffmpeg cannot decode $m.mkv"; done
 cmp -s plain.rgb id.rgb || fail "identity 3D cube changed the movie's pixels"
 cmp -s plain.rgb id1d.rgb || fail "identity 1D cube changed the movie's pixels"
-python3 - <<'PY' || fail "swap cube: red and blue not swapped"
+# swapped PLAIN.rgb SWAP.rgb TOLERANCE: red and blue of every pixel traded (within TOLERANCE
+# codes), and some pixels where that shows
+swapped() {
+    python3 - "$@" <<'PY'
 import struct, sys
-a, b = (open(p, "rb").read() for p in ("plain.rgb", "swap.rgb"))
+a, b = (open(p, "rb").read() for p in sys.argv[1:3])
+tol = int(sys.argv[3])
 A = struct.unpack("<%dH" % (len(a) // 2), a)
 B = struct.unpack("<%dH" % (len(b) // 2), b)
-lit = sum(1 for i in range(0, len(A), 3) if A[i] != A[i + 2])
-bad = sum(1 for i in range(0, len(A), 3) if (B[i], B[i + 1], B[i + 2]) != (A[i + 2], A[i + 1], A[i]))
-print("swap: %d of %d pixels with red != blue, %d not swapped" % (lit, len(A) // 3, bad))
-sys.exit(bad != 0 or lit == 0)
+lit = sum(1 for i in range(0, len(A), 3) if abs(A[i] - A[i + 2]) > 8 * tol)
+bad = sum(1 for i in range(0, len(A), 3)
+          if max(abs(B[i] - A[i + 2]), abs(B[i + 1] - A[i + 1]), abs(B[i + 2] - A[i])) > tol)
+print("swap %s: %d of %d pixels with red != blue, %d not swapped" % (sys.argv[2], lit, len(A) // 3, bad))
+sys.exit(len(A) != len(B) or bad != 0 or lit == 0)
 PY
+}
+swapped plain.rgb swap.rgb 0 || fail "swap cube: red and blue not swapped"
 [ "$(tags swap.mkv)" = "unknown/unknown" ] || fail "a LUT's movie is tagged $(tags swap.mkv)"
 [ "$(tags plain.mkv)" = "bt709/bt709" ] || fail "plain movie tagged $(tags plain.mkv)"
 cmp -s swap.mkv swap1.mkv || fail "swap cube: --threads 1 and 2 differ"
+
+# ... in a pipe (NUT) and in OpenEXR too (half floats: within 0.1 %)
+for lut in "" "--lut swap.cube"; do
+    # shellcheck disable=SC2086
+    "$mlvpipe" convert C.MLV --to nut -o - --no-audio $lut 2>/dev/null |
+        ffmpeg -nostdin -v error -f nut -i - -frames:v 1 -f rawvideo -pix_fmt rgb48le \
+            "nut${lut:+-swap}.rgb" || fail "nut pipe $lut"
+    # shellcheck disable=SC2086
+    "$mlvpipe" convert C.MLV --to exr -o "exr-lut${lut:+-swap}" --no-audio $lut 2>/dev/null ||
+        fail "exr $lut"
+    ffmpeg -nostdin -v error -i "exr-lut${lut:+-swap}/C/C_000000.exr" -f rawvideo \
+        -pix_fmt rgb48le "exr${lut:+-swap}.rgb" || fail "ffmpeg cannot decode the EXR $lut"
+done
+swapped nut.rgb nut-swap.rgb 0 || fail "swap cube: not swapped in the NUT pipe"
+swapped exr.rgb exr-swap.rgb 64 || fail "swap cube: not swapped in the EXR"
 
 # malformed cubes: exit 3, one line naming the file and the line
 check_bad() {
