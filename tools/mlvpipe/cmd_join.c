@@ -30,8 +30,9 @@ static void usage(FILE *out)
     cli_options_print(out, CLI_JOIN, 20);
     fprintf(out,
         "\n"
-        "exit status: 0 ok, 2 usage (also a segment given twice), 3 a segment unreadable,\n"
-        "not matching the first, or frames missing or repeated between segments,\n"
+        "exit status: 0 ok, 2 usage (also a segment given twice, or OUT existing without\n"
+        "--overwrite), 3 a segment unreadable, not matching the first, or frames missing or\n"
+        "repeated between segments,\n"
         "4 a segment damaged (nothing written), 5 output failed, 6 interrupted,\n"
         "1 internal error.\n");
 }
