@@ -11,7 +11,8 @@
 #   Movies: ffprobe reads color_primaries/color_trc of each tagged curve and gamut, and
 #   ProRes the colorspace (matrix) its encoder used.
 #   Pipes: NUT on stdout keeps the PCM track and -v prints the tags as ffmpeg input options
-#   (NUT has none); FFV1 on stdout (Matroska) keeps the tags and the PCM through ffmpeg -i -.
+#   (NUT has none); FFV1 on stdout (Matroska) keeps the tags and the PCM through ffmpeg -i -,
+#   and so does movraw (raw RGB in fragmented MOV), with the same pictures and sound.
 # usage: colour.sh MLVPIPE MLVSYNTH
 set -u
 mlvpipe=$(realpath "$1")
@@ -235,6 +236,23 @@ csp=$(ffprobe -v error -select_streams v -show_entries stream=color_space -of cs
 [ "$(tags piped.mkv)" = "bt2020/linear" ] || fail "ffv1 pipe tagged $(tags piped.mkv)"
 [ "$(ffprobe -v error -select_streams a -show_entries stream=codec_name -of csv=p=0 piped.mkv)" = \
     pcm_s16le ] || fail "ffv1 pipe: ffmpeg -i - lost the PCM"
+# movraw (raw RGB in fragmented MOV) keeps tags and PCM through ffmpeg -i -, losslessly
+"$mlvpipe" convert C.MLV --to movraw -o - --gamut rec2020 --curve linear --threads 1 \
+    2>raw.err >raw1.mov || fail "movraw pipe: $(cat raw.err)"
+"$mlvpipe" convert C.MLV --to movraw -o - --gamut rec2020 --curve linear --threads 2 \
+    2>raw.err >raw2.mov || fail "movraw pipe: $(cat raw.err)"
+cmp -s raw1.mov raw2.mov || fail "movraw: --threads 1 and 2 differ"
+ffmpeg -nostdin -v error -i - -map 0:v -map 0:a -c:v ffv1 -c:a copy viaraw.mkv <raw1.mov ||
+    fail "ffmpeg cannot read the movraw pipe"
+[ "$(tags viaraw.mkv)" = "bt2020/linear" ] || fail "movraw pipe tagged $(tags viaraw.mkv)"
+for m in piped viaraw; do
+    ffmpeg -nostdin -v error -i "$m.mkv" -map 0:v -f rawvideo -pix_fmt rgb48le "$m.all.rgb"
+    ffmpeg -nostdin -v error -i "$m.mkv" -map 0:a -f s16le "$m.pcm"
+done
+cmp -s piped.all.rgb viaraw.all.rgb || fail "movraw pipe: the pictures differ from FFV1's"
+cmp -s piped.pcm viaraw.pcm && [ -s piped.pcm ] || fail "movraw pipe: the PCM differs from FFV1's"
+run movraw-plan 2 plan C.MLV -o plan --to movraw   # its time stamps start at 0: no chunks
+grep -q "not 'movraw'" "$tmp/movraw-plan.err" || fail "plan --to movraw: $(head -1 "$tmp/movraw-plan.err")"
 # NUT cannot hold the tags (libavformat writes and reads none): -v names the input options
 "$mlvpipe" convert C.MLV --to nut -o - -v --gamut rec2020 --curve linear 2>nut-v.err >/dev/null
 grep -q "read it with: ffmpeg -color_primaries bt2020 -color_trc linear -colorspace rgb" nut-v.err ||
