@@ -35,8 +35,8 @@
  *
  * Output: a path is written as ".<name>.<pid>-<n>.part" beside it and renamed by
  * mp_av_sink_finish (out_file.h); "-" is standard output (NUT, RAWVIDEO, MOVRAW and FFV1 only:
- * a MOV whose index follows the frames needs to seek). A reader closing the pipe ends the run with MP_ERR_IO ("pipe closed by the
- * reader"), never with SIGPIPE.
+ * a MOV whose index follows the frames needs to seek). A reader closing the pipe ends the run
+ * with MP_ERR_IO ("pipe closed by the reader"), never with SIGPIPE.
  *
  * Timing: the stream's time base is 1/fps with fps normalised (23976/1000 -> 24000/1001, time
  * base 1001/24000; Matroska stores 1 ms ticks and still reports the rate). Frame k written has
