@@ -132,9 +132,10 @@ void mp_api_describe_json(const info_report *r, mp_text *t)
                    in->fps_num, in->fps_den);
     mp_text_printf(t,
                    "  \"frame_count\": %u,\n  \"first_frame\": %u,\n  \"last_frame\": %u,\n"
-                   "  \"gap_count\": %u,\n  \"missing_frames\": %u,\n  \"duration_s\": %.6f,\n",
+                   "  \"gap_count\": %u,\n  \"missing_frames\": %u,\n  \"lost_frames\": %u,\n"
+                   "  \"duration_s\": %.6f,\n",
                    in->frame_count, in->first_number, in->last_number, in->gap_count,
-                   in->missing_frames, duration_s(in));
+                   in->missing_frames, in->lost_frames, duration_s(in));
     mp_text_printf(t, "  \"exposure\": ");
     json_or_null(t, in->exposure.present, "{\"iso\": %u, \"shutter_us\": %" PRIu64 "}",
                  in->exposure.iso, in->exposure.shutter_us);

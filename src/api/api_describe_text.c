@@ -115,6 +115,8 @@ void mp_api_describe_text(const info_report *r, mp_text *t)
     line(t, "frames:        %u", in->frame_count);
     if (in->frame_count)
         line(t, " (numbers %u..%u)", in->first_number, in->last_number);
+    if (in->lost_frames)   /* the index shows more: the damage lines say which */
+        line(t, "; %u more recorded but lost to damage (below)", in->lost_frames);
     line(t, "\n");
     line(t, "gaps:          %u (%u missing frame%s)\n", in->gap_count,
          in->missing_frames, in->missing_frames == 1 ? "" : "s");

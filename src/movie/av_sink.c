@@ -74,6 +74,9 @@ static const kind_info kinds[] = {
                       2, 2, 1, 0, 1},
     [AV_SINK_H265] = {"h265", "mp4", "libx265", AV_PIX_FMT_YUV420P, FF_PROFILE_UNKNOWN, 1, 1,
                       2, 2, 1, 0, 1},
+    /* MOV stores 16-bit RGB only big-endian ('b48r'); fragmented (open_muxer), it streams */
+    [AV_SINK_MOVRAW] = {"movraw", "mov", "rawvideo", AV_PIX_FMT_RGB48BE, FF_PROFILE_UNKNOWN, 1,
+                        0, 2, 2, 0},
 };
 
 /* The review kinds' encoders run this many threads whatever --threads says: x264 and x265
@@ -230,7 +233,7 @@ static mp_status check_params(const mp_av_sink_params *p, const char *path, mp_e
         return mp_error_set(err, MP_ERR_ARG, "%s: %d encoder threads", path, p->threads);
     if (k->needs_seek && strcmp(path, "-") == 0)
         return mp_error_set(err, MP_ERR_ARG, "stdout: %s goes into %s, which cannot be "
-                            "streamed; use nut, rawvideo or ffv1 for a pipe", k->name,
+                            "streamed; use movraw, nut, rawvideo or ffv1 for a pipe", k->name,
                             strcmp(k->muxer, "mp4") ? "MOV" : "MP4");
     if (p->audio.present && !k->takes_audio)
         return mp_error_set(err, MP_ERR_ARG, "%s: %s output carries no audio", path, k->name);
@@ -524,6 +527,12 @@ static mp_status open_muxer(mp_av_sink *s, mp_error *err)
         return mp_av_fail(s, r, s->kind->muxer, err);
     s->fmt->pb = s->out.pb;
     s->fmt->flags |= AVFMT_FLAG_BITEXACT;
+    /* An empty moov first and a fragment per key frame (each frame): nothing to seek back
+     * to, so a pipe's reader gets the colr atom and the PCM track before the frames. */
+    if (s->p.kind == AV_SINK_MOVRAW &&
+        (r = mp_libav.av_opt_set(s->fmt->priv_data, "movflags", "frag_keyframe+empty_moov",
+                                 0)) < 0)
+        return mp_av_fail(s, r, "movflags", err);
     /* Audio is emitted in step with the video, so the streams never drift apart by more than
      * a frame or two; if a caller's audio stalls, hold at most a second of packets. */
     s->fmt->max_interleave_delta = AV_TIME_BASE;
@@ -770,6 +779,15 @@ static void fill_frame(mp_av_encoder *e, const uint16_t *const rgb[3], size_t st
                 packed[3 * x] = r[x];
                 packed[3 * x + 1] = g[x];
                 packed[3 * x + 2] = b[x];
+            }
+        } else if (s->p.kind == AV_SINK_MOVRAW) {   /* rgb48be: each sample high byte first */
+            uint8_t *packed = f->data[0] + (size_t)y * (size_t)f->linesize[0];
+            for (uint32_t x = 0; x < w; x++) {
+                const uint16_t v[3] = {r[x], g[x], b[x]};
+                for (int i = 0; i < 3; i++) {
+                    packed[6 * x + 2 * i] = (uint8_t)(v[i] >> 8);
+                    packed[6 * x + 2 * i + 1] = (uint8_t)v[i];
+                }
             }
         } else {   /* gbrp16le: planes in G, B, R order */
             uint16_t *row[3];

@@ -1,5 +1,5 @@
 /* The movie sinks (prores422hq, prores4444, prores422, prores422lt, prores422proxy, dnxhrhq,
- * dnxhrhqx, dnxhr444, ffv1, nut, rawvideo, h264, h265): developed RGB frames in frame
+ * dnxhrhqx, dnxhr444, ffv1, nut, rawvideo, movraw, h264, h265): developed RGB frames in frame
  * order to an av sink (av_sink.h). The picture is the active area (mp_raw_active_area) cut to
  * even sizes; a lost frame (dropped by the camera, unreadable, or announced with
  * mp_sink_skip_frame) repeats the previous picture so the stream keeps its frame rate; the
@@ -354,6 +354,7 @@ MOVIE_SINK(prores4444, AV_SINK_PRORES_4444)
 MOVIE_SINK(ffv1, AV_SINK_FFV1)
 MOVIE_SINK(nut, AV_SINK_NUT)
 MOVIE_SINK(rawvideo, AV_SINK_RAWVIDEO)
+MOVIE_SINK(movraw, AV_SINK_MOVRAW)
 MOVIE_SINK(prores422, AV_SINK_PRORES_422)
 MOVIE_SINK(prores422lt, AV_SINK_PRORES_422LT)
 MOVIE_SINK(prores422proxy, AV_SINK_PRORES_PROXY)

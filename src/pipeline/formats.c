@@ -5,7 +5,7 @@
 extern const mp_sink_ops mp_sink_wav, mp_sink_dng, mp_sink_tiff, mp_sink_exr, mp_sink_md5, mp_sink_null,
     mp_sink_prores422hq, mp_sink_prores4444, mp_sink_prores422, mp_sink_prores422lt,
     mp_sink_prores422proxy, mp_sink_dnxhrhq, mp_sink_dnxhrhqx, mp_sink_dnxhr444, mp_sink_ffv1,
-    mp_sink_nut, mp_sink_rawvideo, mp_sink_h264, mp_sink_h265;
+    mp_sink_nut, mp_sink_rawvideo, mp_sink_h264, mp_sink_h265, mp_sink_movraw;
 
 /* Movies in MOV: one file, seekable output only, joinable, PCM muxed. */
 #define MOV_ROW(id, text, is_prores)                                                           \
@@ -45,6 +45,9 @@ static const mp_format formats[] = {
     {.name = "nut", .summary = "raw RGB in NUT, for pipes (-o -)",
      .input = MP_INPUT_RGB, .container = "NUT", .extension = "nut", .sequence = 0,
      .to_stdout = 1, .joinable = 1, .audio = MP_AUDIO_MUXED, .ops = &mp_sink_nut},
+    {.name = "movraw", .summary = "raw RGB in fragmented MOV, colour tags kept, for pipes (-o -)",
+     .input = MP_INPUT_RGB, .container = "MOV", .extension = "mov", .sequence = 0,
+     .to_stdout = 1, .joinable = 0, .audio = MP_AUDIO_MUXED, .ops = &mp_sink_movraw},
     {.name = "rawvideo", .summary = "raw rgb48le frames back to back, for pipes (-o -)",
      .input = MP_INPUT_RGB, .container = "none", .extension = NULL, .sequence = 0,
      .to_stdout = 1, .joinable = 0, .audio = MP_AUDIO_NONE, .ops = &mp_sink_rawvideo},

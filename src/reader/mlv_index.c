@@ -216,6 +216,7 @@ mp_status mp_mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err)
     uint64_t min_rescan = 0;    /* rescans never go back before a block they found */
     int64_t last_frame = -1, last_audio = -1;   /* entry the previous block added, if any */
     uint32_t vidf_seen = 0;
+    int64_t last_number = -1;   /* frame number of the last VIDF indexed in this chunk */
     int recorder_layout = 0;    /* a NULL pad before the first VIDF, as the camera writes */
     if (ch->after_gap)
         c->damage_seen++;       /* frames of a missing chunk were lost before this one */
@@ -245,6 +246,8 @@ mp_status mp_mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err)
             uint32_t frames = c->info.frame_count, audio = c->audio_count;
             st = index_block(c, chunk, off, hdr, have, err);
             last_frame = c->info.frame_count > frames ? (int64_t)frames : -1;
+            if (last_frame >= 0)
+                last_number = c->frames[last_frame].number;
             last_audio = c->audio_count > audio ? (int64_t)audio : -1;
             prev = off;
             rescan_from = last_frame >= 0 ? c->frames[last_frame].offset
@@ -291,8 +294,10 @@ mp_status mp_mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err)
         } else if (plausible) {
             /* a cut frame's header still says which frame is lost (its frameNumber) */
             char lost[40] = "";
-            if (mp_mlv_block_type_of(hdr) == MLV_BLOCK_VIDF && have >= 20)
+            if (mp_mlv_block_type_of(hdr) == MLV_BLOCK_VIDF && have >= 20) {
                 snprintf(lost, sizeof lost, "; frame %u lost", mp_le32(hdr + 16));
+                c->info.lost_frames++;
+            }
             mp_mlv_add_damage(c, MLV_DAMAGE_TRUNCATED, chunk, off,
                            "%s: offset %llu: %s block of %u bytes runs past the end of the file "
                            "(%llu bytes left); block dropped%s", name, (unsigned long long)off,
@@ -312,12 +317,18 @@ mp_status mp_mlv_index_chunk(mlv_clip *c, uint32_t chunk, mp_error *err)
      * camera's count is trusted: mlv_dump -f keeps the source's count in the clips it cuts
      * (and writes no NULL pad after the headers, which the recorders always do). */
     if (st == MP_OK && recorder_layout && h.video_frames > vidf_seen &&
-        c->damage_seen == damage_before)
+        c->damage_seen == damage_before) {
+        uint32_t lost = h.video_frames - vidf_seen;
+        char after[40] = "";    /* the recorder numbers frames in the order it writes them */
+        if (last_number >= 0)
+            snprintf(after, sizeof after, " after frame %u", (uint32_t)last_number);
         mp_mlv_add_damage(c, MLV_DAMAGE_LOST_FRAMES, chunk, off < ch->size ? off : ch->size,
                        "%s: offset %llu: MLVI videoFrameCount is %u but %u VIDF blocks were "
-                       "found; %u frames lost", name,
+                       "found; %u frame%s lost%s", name,
                        (unsigned long long)(off < ch->size ? off : ch->size), h.video_frames,
-                       vidf_seen, h.video_frames - vidf_seen);
+                       vidf_seen, lost, lost == 1 ? "" : "s", after);
+        c->info.lost_frames += lost;
+    }
     return st;
 }
 

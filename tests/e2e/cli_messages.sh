@@ -3,11 +3,12 @@
 # without --to the container follows -o's extension (.mov ProRes 422 HQ, .mkv FFV1, .nut NUT,
 # checked by ffprobe; others stay DNG folders); an extension that contradicts --to, or one
 # mlvpipe does not write (.m4v), is a usage error naming both; -o - with MOV is a usage error
-# before any encoding, -o FOLDER with a movie writes FOLDER/CLIP.mov; a missing option value is
-# not an "unknown option"; -v/-q work after the command; an existing output (and --frames past
-# the clip) is a usage error, one line naming --overwrite and --skip-existing and the --help
-# hint (#35); -q still shows the warnings an error points to; info's errors look like the
-# other commands'.
+# before any encoding, -o FOLDER with a movie writes FOLDER/CLIP.mov (rawvideo CLIP.rgb48); a
+# missing option value is not an "unknown option"; -v/-q work after the command; an existing
+# output (and --frames past the clip) is a usage error, one line naming --overwrite and
+# --skip-existing and the --help hint (#35), and so is a file where a sequence's folder goes;
+# -q still shows the warnings an error points to; info's errors look like the other commands';
+# errors before the command are one line and the hint too.
 # usage: cli_messages.sh MLVPIPE MLVSYNTH
 set -u
 mlvpipe=$1
@@ -58,6 +59,9 @@ mkdir -p "$tmp/folder"
 # one clip to an existing folder and a movie: FOLDER/CLIP.mov, as a batch names it (#35)
 run movie-dir 0 convert "$in" -o "$tmp/folder" --to prores422hq
 [ "$(ls "$tmp/folder")" = "$(basename "${in%.*}").mov" ] || fail "movie into a folder: $(ls "$tmp/folder")"
+# rawvideo (no container) too, named .rgb48 as in a batch
+run raw-dir 0 convert "$in" -o "$tmp/folder" --to rawvideo
+[ -s "$tmp/folder/$(basename "${in%.*}").rgb48" ] || fail "rawvideo into a folder: $(ls "$tmp/folder")"
 for cmd in "convert $in -o $tmp/u --to" "analyze $in --threads" "plan $in -o $tmp/p --chunk" "join --bogus"; do
     # shellcheck disable=SC2086
     "$mlvpipe" $cmd >/dev/null 2>"$tmp/opt.err"; rc=$?
@@ -110,4 +114,16 @@ grep -q "^mlvpipe: error: .*none.MLV" "$tmp/info-none.err" || fail "info error s
 run info-opt 2 info --bogus
 grep -q "^mlvpipe info: unknown option '--bogus'" "$tmp/info-opt.err" && grep -q "see 'mlvpipe info --help'" "$tmp/info-opt.err" ||
     fail "info usage style: $(cat "$tmp/info-opt.err")"
+# A file where a sequence's folder goes is in the way too (was exit 5, "output failed").
+touch "$tmp/plain-file"
+run seq-on-file 2 convert "$in" -o "$tmp/plain-file"
+usage_shape seq-on-file
+# Before the command (#35): one line and 'mlvpipe --help', not the whole usage.
+for args in "--bogus" "bogus" "--cpu-flags avx9 info $in" "--cpu-flags"; do
+    # shellcheck disable=SC2086
+    "$mlvpipe" $args >/dev/null 2>"$tmp/global.err"; rc=$?
+    [ "$rc" = 2 ] && [ "$(wc -l <"$tmp/global.err")" -eq 2 ] &&
+        [ "$(tail -n 1 "$tmp/global.err")" = "(see 'mlvpipe --help')" ] ||
+        fail "'mlvpipe $args': exit $rc: $(cat "$tmp/global.err")"
+done
 finish

@@ -16,7 +16,7 @@ mlvsynth=$(realpath "$2")
 cd "$tmp" || exit 1
 "$mlvsynth" -o A001.MLV --size 64x32 --frames 2 --audio >/dev/null || { fail "mlvsynth"; finish; }
 
-developed="tiff, exr, prores422hq, prores4444, prores422, prores422lt, prores422proxy, dnxhrhq, dnxhrhqx, dnxhr444, h264, h265, ffv1, nut, rawvideo"
+developed="tiff, exr, prores422hq, prores4444, prores422, prores422lt, prores422proxy, dnxhrhq, dnxhrhqx, dnxhr444, h264, h265, ffv1, nut, movraw, rawvideo"
 # NAME | options | the message
 n=0
 while IFS='|' read -r name opts message; do

@@ -3,7 +3,8 @@
 # audio: segments keeping their absolute timestamps join into the whole file's exact video
 # packets; segments restarting at 0 are shifted to follow each other (MOV: exact packets;
 # MKV's 1 ms ticks: same packet data, timestamps within 1 ms); audio decodes identically.
-# Segments given out of order are put in order. Refusals: streams that differ, a gap, an existing output (exit 5, untouched), a non-movie, no
+# Segments given out of order are put in order. Refusals: streams that differ, a gap, an
+# existing output (a usage error, exit 2 with the --help hint, untouched), a non-movie, no
 # segments; a failed join leaves no output and no temporary file.
 # usage: farm_join.sh MLVPIPE
 set -u
@@ -53,7 +54,8 @@ grep -q "shifted" j_rel.err 2>/dev/null || true
 [ -z "$(ls -A | grep -e '^bad.mkv$' -e '\.part$')" ] || fail "a failed join left files behind"
 cp j_abs.mkv keep.mkv
 "$mlvpipe" join j_abs.mkv abs_0.mkv 2>exists.err; rc=$?
-[ "$rc" -eq 5 ] && cmp -s j_abs.mkv keep.mkv || fail "existing output: exit $rc or changed"
+[ "$rc" -eq 2 ] && cmp -s j_abs.mkv keep.mkv || fail "existing output: exit $rc or changed"
+[ "$(tail -n 1 exists.err)" = "(see 'mlvpipe join --help')" ] || fail "existing output: $(cat exists.err)"
 "$mlvpipe" join --overwrite j_abs.mkv abs_0.mkv abs_1.mkv 2>/dev/null || fail "--overwrite refused"
 [ "$(packets j_abs.mkv | wc -l)" -eq 24 ] || fail "--overwrite did not replace the output"
 # Segments with absolute times given in the wrong order play in the order of their times.

@@ -109,10 +109,12 @@ run snd-none 0 convert "$tmp/snd.MLV" -o "$tmp/snd-none" --no-audio
 run snd-resume 0 convert "$tmp/snd.MLV" -o "$tmp/snd-whole" --skip-existing
 run u-skip-md5 2 convert "$in" --to md5 -o "$tmp/x.md5" --skip-existing
 
-# analyze: refuses to replace a sidecar without --overwrite (5); a damaged sidecar is an
-# input error naming the file and the key (3).
+# analyze: refuses to replace a sidecar without --overwrite (a usage error, 2, with the --help
+# hint); a damaged sidecar is an input error naming the file and the key (3).
 run an 0 analyze "$in" -o "$tmp/l.json"
-run an-exists 5 analyze "$in" -o "$tmp/l.json"
+run an-exists 2 analyze "$in" -o "$tmp/l.json"
+[ "$(tail -n 1 "$tmp/an-exists.err")" = "(see 'mlvpipe analyze --help')" ] ||
+    fail "existing sidecar: $(cat "$tmp/an-exists.err")"
 run an-over 0 analyze "$in" -o "$tmp/l.json" --overwrite
 sed 's/"ratio_ev"/"ratio_EV"/' "$tmp/l.json" >"$tmp/bad.json"
 run bad-sidecar 3 convert "$in" -o "$tmp/bad" --levels "$tmp/bad.json"

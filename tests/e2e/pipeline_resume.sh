@@ -1,7 +1,7 @@
 #!/bin/bash
 # Interrupt and resume: SIGTERM mid-run stops cleanly (exit 6, only complete files under
 # final names, each identical to an uninterrupted run's), and --skip-existing finishes the
-# sequence to the same bytes. Also: existing outputs are refused without --overwrite (exit 5).
+# sequence to the same bytes. Also: existing outputs are refused without --overwrite (exit 2).
 # usage: pipeline_resume.sh MLVPIPE MLVSYNTH
 set -u
 mlvpipe=$1

@@ -53,10 +53,13 @@ sys.exit(len(one["clips"]) != 1 or one["clips"][0] != many["clips"][1])
 PY
 
 # refused: no output, an output that is a clip, an existing output without --overwrite
+# (before any clip is read: a usage error with the --help hint, #35)
 run none 2 report "$tmp/grad.MLV"
 md5=$(md5sum <"$tmp/grad.MLV")
 run onto 2 report "$tmp/grad.MLV" -o "$tmp/grad.MLV"
 [ "$(md5sum <"$tmp/grad.MLV")" = "$md5" ] || fail "the clip was replaced by its report"
-run exists 5 report "$tmp/grad.MLV" --json "$tmp/one.json"
+run exists 2 report "$tmp/grad.MLV" --json "$tmp/one.json" -v
+[ "$(tail -n 1 "$tmp/exists.err")" = "(see 'mlvpipe report --help')" ] &&
+    ! grep -q "grad.MLV: ok" "$tmp/exists.err" || fail "existing output: $(cat "$tmp/exists.err")"
 run again 0 report "$tmp/grad.MLV" --json "$tmp/one.json" --overwrite
 finish

@@ -4,7 +4,8 @@
 # frames) cut where each block starts: exit 3 while no frame is left (without RAWI, or
 # header only), else 4 with the lost frames named (MLVI videoFrameCount) and exactly the
 # frames before the cut written, each equal to the whole clip's; a cut inside a frame names
-# that frame in info's damage; the whole file exits 0.
+# that frame in info's damage, and info's frame count says one more was lost (#35); the
+# whole file exits 0.
 # Zeroed LJ92 ranges: 8 zero bytes at 10 places in frame 2: every other frame is written
 # and equal to the undamaged clip's, the exit is 0 or 4, and 4 exactly when frame 2 is left
 # out (no checksum guards an LJ92 stream: a zeroed range that still decodes to samples within
@@ -45,7 +46,9 @@ done < <($mutate "$tmp/c.MLV" block-offsets)
 off3=$($mutate "$tmp/c.MLV" block-offsets | awk '$2 == "VIDF" { if (n++ == 3) print $1 }')
 head -c $((off3 + 100)) "$tmp/c.MLV" >"$tmp/m.MLV"
 run cut-info 4 info "$tmp/m.MLV"
-grep -q "^frames: *3 (numbers 0..2)" "$tmp/cut-info.out" || fail "cut info frames: $(grep frames: "$tmp/cut-info.out")"
+grep -q "^frames: *3 (numbers 0..2); 1 more recorded but lost to damage" "$tmp/cut-info.out" ||
+    fail "cut info frames: $(grep frames: "$tmp/cut-info.out")"
+"$mlvpipe" info --json "$tmp/m.MLV" | grep -q '"lost_frames": 1,' || fail "info --json: no lost_frames 1"
 grep -q "m.MLV: offset $off3: VIDF block of .* block dropped; frame 3 lost" "$tmp/cut-info.out" ||
     fail "cut info: the lost frame not named: $(grep -A1 damage: "$tmp/cut-info.out")"
 run whole 0 convert "$tmp/c.MLV" --to md5 "${asrec[@]}" -o "$tmp/whole.md5"

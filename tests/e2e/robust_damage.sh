@@ -61,7 +61,8 @@ capped fps0-dng 4 convert "$tmp/fps0.MLV" -o "$tmp/fps0-dng"
 # item 3: cut at a block boundary after 5 of 8 frames; cut back to the header
 damaged cut p cut-after 4
 capped cut-info 4 info "$tmp/cut.MLV"
-says cut-info "videoFrameCount is 8 but 5 VIDF blocks were found; 3 frames lost"
+says cut-info "videoFrameCount is 8 but 5 VIDF blocks were found; 3 frames lost after frame 4"
+says cut-info "frames: *5 (numbers 0..4); 3 more recorded but lost to damage"
 capped cut 4 convert "$tmp/cut.MLV" --to md5 -o "$tmp/cut.md5"
 same_frames cut p-ref 5
 damaged hdr p header-only

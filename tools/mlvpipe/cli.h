@@ -20,6 +20,12 @@ enum {
 int cli_usage_error(const char *command, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* An output in the way is a usage error found before any work (exit 2, never the farm's
+ * "retry elsewhere" 5): an existing file without --overwrite, or a folder where the file
+ * goes. NULL (no such output) and "-" (standard output) pass; what else is no regular file
+ * (a FIFO, a device) the library refuses when it opens the output. */
+int cli_check_new_output(const char *command, const char *path, int overwrite);
+
 /* "ok", "exit 4 (input damaged)" ...: an exit status for reports. */
 const char *cli_exit_name(int code);
 

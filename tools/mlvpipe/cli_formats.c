@@ -48,7 +48,7 @@ int cli_check_format(const char *command, const char *name, const char *output, 
 {
     const mlvpipe_format *f = mlvpipe_format_find(name);
     char names[256];
-    if (f && !listed(f, farm_only) && is_movie(f))
+    if (f && !listed(f, farm_only) && is_movie(f) && !f->to_stdout)   /* review copies */
         return cli_usage_error(command, "--to %s: farm chunks do not join into one %s (its "
                                "frames are predicted from earlier ones); convert it in one run, or "
                                "plan --to prores422proxy and convert the joined movie",

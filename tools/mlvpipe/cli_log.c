@@ -3,6 +3,8 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "cli_run.h"
@@ -86,6 +88,18 @@ int cli_usage_error(const char *command, const char *fmt, ...)
     fprintf(stderr, "mlvpipe %s: %s\n(see 'mlvpipe %s --help')\n", command,
             cli_escaped(raw, msg, sizeof msg), command);
     return EXIT_USAGE;
+}
+
+int cli_check_new_output(const char *command, const char *path, int overwrite)
+{
+    struct stat sb;
+    if (!path || !strcmp(path, "-") || stat(path, &sb) != 0)
+        return EXIT_OK;
+    if (S_ISDIR(sb.st_mode))
+        return cli_usage_error(command, "%s is a folder; give the file's name", path);
+    if (!overwrite && S_ISREG(sb.st_mode))
+        return cli_usage_error(command, "%s: exists; --overwrite replaces it", path);
+    return EXIT_OK;
 }
 
 int cli_exit_for_input(mlvpipe_status st)

@@ -42,7 +42,8 @@ int cmd_analyze(int argc, char **argv)
     int rc = cli_options_parse(CLI_ANALYZE, command, argc, argv, &s, &parsed, usage);
     if (rc || parsed.help)
         return rc;
-    if ((rc = cli_one_clip(command, parsed.operands, parsed.operand_count, &s.input)))
+    if ((rc = cli_one_clip(command, parsed.operands, parsed.operand_count, &s.input)) ||
+        (rc = cli_check_new_output(command, s.output, s.overwrite)))
         return rc;
 
     s.cancel = &cli_cancel;
@@ -58,9 +59,9 @@ int cmd_analyze(int argc, char **argv)
     if (st == MLVPIPE_ERR_DAMAGED) {
         code = EXIT_DAMAGED; /* the damage was logged while opening; the levels are complete */
     } else if (st != MLVPIPE_OK) {
-        cli_log(MLVPIPE_LOG_ERROR, "%s", err.message);
         if (st == MLVPIPE_ERR_ARG)   /* e.g. an output that is the clip */
-            return EXIT_USAGE;
+            return cli_usage_error(command, "%s", err.message);
+        cli_log(MLVPIPE_LOG_ERROR, "%s", err.message);
         if (res.output_failed)
             return st == MLVPIPE_ERR_IO ? EXIT_OUTPUT : EXIT_INTERNAL;
         return st == MLVPIPE_ERR_INTERRUPTED ? EXIT_INTERRUPTED : cli_exit_for_input(st);

@@ -55,15 +55,27 @@ static void usage(FILE *out)
 static char *batch_output(const mlvpipe_convert_settings *o, const char *folder,
                           const char *clip);
 
+/* The extension of a format that writes one file (NULL for a sequence of files); rawvideo,
+ * frames without a container, is named .rgb48 inside a folder. */
+static const char *single_file_extension(const char *format)
+{
+    const char *ext;
+    cli_check_format("convert", format, NULL, 0, &ext);
+    return ext || strcmp(format, "rawvideo") ? ext : "rgb48";
+}
+
 /* A single-file format into an existing folder goes to FOLDER/CLIP.EXT, as in a batch (a
  * folder named like the file, X.mov, is in the way instead); an existing file is refused
- * before any work unless --overwrite (the format table refuses what cannot go to stdout). */
+ * before any work unless --overwrite (the format table refuses what cannot go to stdout), and
+ * so is a file where a sequence's folder goes. */
 static int check_output(const char *command, mlvpipe_convert_settings *o)
 {
     static char *in_folder;     /* the process's one output name, kept until exit */
-    const char *ext;
-    cli_check_format(command, o->format, NULL, 0, &ext);
+    const char *ext = single_file_extension(o->format);
     struct stat sb;
+    if (cli_format_is_sequence(o->format) && !stat(o->output, &sb) && !S_ISDIR(sb.st_mode))
+        return cli_usage_error(command, "%s exists and is not a folder; --to %s writes a "
+                               "folder of files", o->output, o->format);
     if (!ext || !strcmp(o->output, "-"))
         return EXIT_OK;
     if (!stat(o->output, &sb) && S_ISDIR(sb.st_mode)) {
@@ -78,9 +90,7 @@ static int check_output(const char *command, mlvpipe_convert_settings *o)
         }
         o->output = in_folder;
     }
-    if (!o->overwrite && !stat(o->output, &sb) && S_ISREG(sb.st_mode))
-        return cli_usage_error(command, "%s: exists; --overwrite replaces it", o->output);
-    return EXIT_OK;
+    return cli_check_new_output(command, o->output, o->overwrite);
 }
 
 /* The checks that need every option: formats, outputs, options the format does not take,
@@ -175,10 +185,7 @@ static int convert_one(mlvpipe_convert_settings *o, const mlvpipe_movie_settings
 static char *batch_output(const mlvpipe_convert_settings *o, const char *folder,
                           const char *clip)
 {
-    const char *ext;
-    cli_check_format("convert", o->format, NULL, 0, &ext);
-    if (!ext && !strcmp(o->format, "rawvideo"))
-        ext = "rgb48";              /* frames without a container */
+    const char *ext = single_file_extension(o->format);
     if (!ext)
         return strdup(folder);
     const char *base = strrchr(clip, '/');

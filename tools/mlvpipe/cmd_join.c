@@ -30,8 +30,9 @@ static void usage(FILE *out)
     cli_options_print(out, CLI_JOIN, 20);
     fprintf(out,
         "\n"
-        "exit status: 0 ok, 2 usage (also a segment given twice), 3 a segment unreadable,\n"
-        "not matching the first, or frames missing or repeated between segments,\n"
+        "exit status: 0 ok, 2 usage (also a segment given twice, or OUT existing without\n"
+        "--overwrite), 3 a segment unreadable, not matching the first, or frames missing or\n"
+        "repeated between segments,\n"
         "4 a segment damaged (nothing written), 5 output failed, 6 interrupted,\n"
         "1 internal error.\n");
 }
@@ -52,6 +53,8 @@ int cmd_join(int argc, char **argv)
     for (uint32_t i = 0; i < o.segment_count; i++)
         if (!strcmp(o.segments[i], o.output))
             return cli_usage_error(command, "the output '%s' is also a segment", o.output);
+    if ((rc = cli_check_new_output(command, o.output, o.overwrite)))
+        return rc;
 
     mlvpipe_route_libav_log(&cli_api_logger);
     o.cancel = &cli_cancel;
@@ -65,11 +68,11 @@ int cmd_join(int argc, char **argv)
                res.video_packets, res.shifted_segments);
         return EXIT_OK;
     }
+    if (st == MLVPIPE_ERR_ARG)   /* e.g. an output that is one of the segments */
+        return cli_usage_error(command, "%s", err.message);
     cli_log(st == MLVPIPE_ERR_INTERRUPTED ? MLVPIPE_LOG_WARNING : MLVPIPE_LOG_ERROR, "%s",
             err.message);
     if (st == MLVPIPE_ERR_INTERRUPTED)
         return EXIT_INTERRUPTED;
-    if (st == MLVPIPE_ERR_ARG)   /* e.g. an output that is one of the segments */
-        return EXIT_USAGE;
     return res.output_failed ? EXIT_OUTPUT : cli_exit_for_input(st);
 }

@@ -107,9 +107,11 @@ static int parse_task(const mlvpipe_clip *clip, const mlvpipe_plan_settings *p,
     uint32_t n = 0;
     mlvpipe_error err = {0};
     mlvpipe_status st = mlvpipe_plan_task_argv(clip, p, words, &n, &err);
+    if (st == MLVPIPE_ERR_ARG)
+        return cli_usage_error("plan", "%s", err.message);
     if (st != MLVPIPE_OK) {
         cli_log(MLVPIPE_LOG_ERROR, "%s", err.message);
-        return st == MLVPIPE_ERR_ARG ? EXIT_USAGE : cli_exit_for_input(st);
+        return cli_exit_for_input(st);
     }
     return cli_convert_parse("convert", (int)n - 1, *words + 1, a);
 }

@@ -69,6 +69,9 @@ int cmd_report(int argc, char **argv)
                                "FILE");
     if (s->html && s->json && !strcmp(s->html, s->json))
         return cli_usage_error(command, "-o and --json name the same file");
+    if ((rc = cli_check_new_output(command, s->html, s->overwrite)) ||
+        (rc = cli_check_new_output(command, s->json, s->overwrite)))
+        return rc;
     cli_clips clips;
     if ((rc = cli_clips_collect(command, parsed.operands, parsed.operand_count, a.sequence,
                                 &clips)))
@@ -83,13 +86,11 @@ int cmd_report(int argc, char **argv)
     mlvpipe_error err = {0};
     mlvpipe_status st = mlvpipe_report(s, &res, &err);
     cli_clips_free(&clips);
+    if (st == MLVPIPE_ERR_ARG && (res.output_failed || !res.clips))
+        return cli_usage_error(command, "%s", err.message);
     if (res.output_failed) {
         cli_log(MLVPIPE_LOG_ERROR, "%s", err.message);
-        return st == MLVPIPE_ERR_ARG ? EXIT_USAGE : EXIT_OUTPUT;
-    }
-    if (st == MLVPIPE_ERR_ARG && !res.clips) {
-        cli_log(MLVPIPE_LOG_ERROR, "%s", err.message);
-        return EXIT_USAGE;
+        return EXIT_OUTPUT;
     }
     if (cli_verbosity > 0 && res.clips > 1)
         fprintf(stderr, "mlvpipe: report: %u clips: %u ok, %u damaged, %u not read\n",

@@ -34,16 +34,23 @@ static void usage(FILE *out)
                  "that level (the output is the same at every level; for tests and timing).\n");
 }
 
+/* A usage error before the command: one line and the hint, like the commands' own. */
+static int usage_error(const char *what, const char *arg, const char *why)
+{
+    char escaped[1024];
+    fprintf(stderr, "mlvpipe: %s '%s'%s\n(see 'mlvpipe --help')\n", what,
+            cli_escaped(arg, escaped, sizeof escaped), why);
+    return EXIT_USAGE;
+}
+
 /* --cpu-flags: the highest instruction-set level the kernels may use. */
 static int set_cpu_level(const char *name)
 {
     mlvpipe_status st = mlvpipe_cpu_limit(name, NULL);
-    if (st != MLVPIPE_OK) {
-        fprintf(stderr, "mlvpipe: --cpu-flags %s: %s\n", name,
-                st == MLVPIPE_ERR_ARG ? "unknown level (c, sse2, avx2 or neon)"
-                                      : "not available on this CPU or build");
-        return EXIT_USAGE;
-    }
+    if (st != MLVPIPE_OK)
+        return usage_error("--cpu-flags", name,
+                           st == MLVPIPE_ERR_ARG ? ": unknown level (c, sse2, avx2 or neon)"
+                                                 : ": not available on this CPU or build");
     return EXIT_OK;
 }
 
@@ -64,10 +71,10 @@ static int run(int argc, char **argv)
         } else if (!strcmp(argv[i], "--version")) {
             printf("mlvpipe %s\n", MLVPIPE_VERSION);
             return EXIT_OK;
+        } else if (!strcmp(argv[i], "--cpu-flags")) {
+            return usage_error("option", argv[i], " needs a value");
         } else {
-            fprintf(stderr, "mlvpipe: unknown option '%s'\n", argv[i]);
-            usage(stderr);
-            return EXIT_USAGE;
+            return usage_error("unknown option", argv[i], "");
         }
     }
     if (i >= argc) {
@@ -84,9 +91,7 @@ static int run(int argc, char **argv)
                 cli_default_signals();
             return commands[c].run(argc - i, argv + i);
         }
-    fprintf(stderr, "mlvpipe: unknown command '%s'\n", argv[i]);
-    usage(stderr);
-    return EXIT_USAGE;
+    return usage_error("unknown command", argv[i], "");
 }
 
 int main(int argc, char **argv)

@@ -44,10 +44,15 @@ static void curves_give_published_code_values(void **state)
         {MP_CURVE_SRGB, 0.0031308, 0.040450, 1e-6},
         {MP_CURVE_SRGB, 0.18, 0.461356, 1e-6},
         {MP_CURVE_SRGB, 1.0, 1.0, 1e-12},
-        /* the curves of before, held where they were */
+        /* the curves of before, held where they were; ARRI's LogC3 (EI 800) black is
+         * 0.092809, Sony's S-Log3 black 95 / 1023 */
+        {MP_CURVE_LOGC3, 0.0, 0.092809, 1e-6},
         {MP_CURVE_LOGC3, 0.18, 0.391007, 1e-5},
+        {MP_CURVE_SLOG3, 0.0, 95.0 / 1023.0, 1e-9},
         {MP_CURVE_SLOG3, 0.18, 420.0 / 1023.0, 1e-6},
+        {MP_CURVE_BT709, 0.0, 0.0, 1e-12},
         {MP_CURVE_BT709, 0.18, 0.409008, 1e-6},
+        {MP_CURVE_LINEAR, 0.0, 0.0, 0},
         {MP_CURVE_LINEAR, 0.18, 0.18, 0},
     };
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
@@ -99,6 +104,11 @@ static void gamuts_give_published_matrices(void **state)
         {MP_GAMUT_REC709, {{0.4124, 0.3576, 0.1805},
                            {0.2126, 0.7152, 0.0722},
                            {0.0193, 0.1192, 0.9505}}},
+        /* ITU-R BT.2020 (its Y row is the recommendation's luma coefficients 0.2627,
+         * 0.6780, 0.0593) */
+        {MP_GAMUT_REC2020, {{0.6369580, 0.1446169, 0.1688810},
+                            {0.2627002, 0.6779981, 0.0593017},
+                            {0.0000000, 0.0280727, 1.0609851}}},
     };
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
         double white[3];

@@ -92,8 +92,8 @@ static void test_kind_names(void **state)
     (void)state;
     const char *names[] = {"prores422hq", "prores4444", "ffv1", "nut", "rawvideo",
                            "prores422", "prores422lt", "prores422proxy", "dnxhrhq", "dnxhrhqx",
-                           "dnxhr444", "h264", "h265"};
-    for (int k = 0; k < 13; k++) {
+                           "dnxhr444", "h264", "h265", "movraw"};
+    for (int k = 0; k < 14; k++) {
         const mp_format *f = mp_format_find(names[k]);
         assert_non_null(f);
         assert_int_equal(f->input, MP_INPUT_RGB);
@@ -111,7 +111,7 @@ static void test_kind_names(void **state)
         else
             assert_true(f->ops->write_frame && !f->ops->write_rgb);
     }
-    assert_int_equal(count, 18);
+    assert_int_equal(count, 19);
     assert_null(mp_format_find("prores"));
     assert_null(mp_format_find("wav"));   /* a sink, but only beside a DNG sequence */
     assert_non_null(mp_sink_find("wav"));

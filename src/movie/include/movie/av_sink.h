@@ -16,6 +16,8 @@
  *                   CRCs, 4 slices (16 from 1280x720 up)
  *   NUT             rawvideo gbrp16le                              NUT         PCM
  *   RAWVIDEO        rawvideo rgb48le, frames back to back          none        none
+ *   MOVRAW          rawvideo rgb48be (b48r)                        MOV, frag-  PCM
+ *                                                                  mented
  *   H264            libx264 crf 18 preset medium, yuv420p          MP4         AAC
  *   H265            libx265 crf 22 preset medium, yuv420p          MP4         AAC
  *                   (review copies: key frame every 2 s, B-frames, 4 encoder threads
@@ -28,11 +30,13 @@
  * Matroska Colour element); NUT and rawvideo cannot carry them, so the reading side must be
  * told (doc/outputs.md 4): for NUT pass -color_primaries/-color_trc/-colorspace before
  * -i; for rawvideo `ffmpeg -f rawvideo -pix_fmt rgb48le -s WxH -r NUM/DEN ... -i -`.
+ * MOVRAW is the raw pipe that keeps them: fragmented MOV (an empty moov first, a moof per
+ * frame) streams, and its colr atom reaches `ffmpeg -i -`.
  *
  * Output: a path is written as ".<name>.<pid>-<n>.part" beside it and renamed by
- * mp_av_sink_finish (out_file.h); "-" is standard output (NUT, RAWVIDEO and FFV1 only: MOV needs
- * to seek). A reader closing the pipe ends the run with MP_ERR_IO ("pipe closed by the
- * reader"), never with SIGPIPE.
+ * mp_av_sink_finish (out_file.h); "-" is standard output (NUT, RAWVIDEO, MOVRAW and FFV1 only:
+ * a MOV whose index follows the frames needs to seek). A reader closing the pipe ends the run
+ * with MP_ERR_IO ("pipe closed by the reader"), never with SIGPIPE.
  *
  * Timing: the stream's time base is 1/fps with fps normalised (23976/1000 -> 24000/1001, time
  * base 1001/24000; Matroska stores 1 ms ticks and still reports the rate). Frame k written has
@@ -94,7 +98,8 @@ typedef enum mp_av_sink_kind {
     AV_SINK_DNXHR_HQX,
     AV_SINK_DNXHR_444,
     AV_SINK_H264,
-    AV_SINK_H265
+    AV_SINK_H265,
+    AV_SINK_MOVRAW
 } mp_av_sink_kind;
 
 typedef struct mp_av_sink_params {

@@ -115,6 +115,9 @@ typedef struct mlv_clip_info {
     char still_format[8];               /* STILL: "CR2" or "DNG" */
     int sequence;                       /* STILL: a folder of photos, a frame each */
     mp_photo photo;                     /* STILL: owner, orientation */
+    uint32_t lost_frames;               /* frames recorded but lost to damage, as the index
+                                         * shows them: a VIDF cut at the end of its file, or
+                                         * fewer VIDFs than MLVI videoFrameCount (#35) */
 } mlv_clip_info;
 
 typedef struct mlv_frame_info {
