@@ -834,14 +834,19 @@ static mp_status pack_rgb48(const mp_av_sink *s, const uint16_t *const rgb[3], s
         const uint16_t *r = rgb[0] + y * stride, *g = rgb[1] + y * stride,
                        *b = rgb[2] + y * stride;
         uint8_t *row = p->data + (size_t)y * w * 6;
-        for (uint32_t x = 0; x < w; x++) {   /* little-endian whatever the host */
-            uint8_t *px = row + (size_t)x * 6;
-            px[0] = (uint8_t)r[x];
-            px[1] = (uint8_t)(r[x] >> 8);
-            px[2] = (uint8_t)g[x];
-            px[3] = (uint8_t)(g[x] >> 8);
-            px[4] = (uint8_t)b[x];
-            px[5] = (uint8_t)(b[x] >> 8);
+        for (uint32_t x = 0; x < w; x++) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            /* one 8-byte store per pixel instead of three: its top two bytes (zero) are
+             * overwritten by the next pixel, or land in the packet's padding */
+            uint64_t px = r[x] | (uint64_t)g[x] << 16 | (uint64_t)b[x] << 32;
+            memcpy(row + (size_t)x * 6, &px, sizeof px);
+#else
+            const uint16_t c[3] = {r[x], g[x], b[x]};
+            for (int i = 0; i < 3; i++) {
+                row[(size_t)x * 6 + 2 * (size_t)i] = (uint8_t)c[i];
+                row[(size_t)x * 6 + 2 * (size_t)i + 1] = (uint8_t)(c[i] >> 8);
+            }
+#endif
         }
     }
     p->flags |= AV_PKT_FLAG_KEY;
