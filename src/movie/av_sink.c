@@ -139,6 +139,7 @@ struct mp_av_sink {
     mp_av_aac aac;               /* review kinds: the audio as AAC (ctx NULL: PCM) */
     int audio_ended;             /* mp_av_sink_end_audio: pad with silence as the video goes */
     uint64_t frames;
+    AVBufferPool *packets;       /* rawvideo: its packets' buffers (pack_rgb48) */
 };
 
 void mp_av_sink_params_default(mp_av_sink_params *p)
@@ -575,6 +576,11 @@ mp_status mp_av_sink_open(mp_av_sink **out, const char *path, const mp_av_sink_p
     if (st == MP_OK)
         st = with_path(mp_av_stream_rate(p->fps_num, p->fps_den, &s->fps, &s->time_base, err),
                        path, err);
+    if (st == MP_OK && p->kind == AV_SINK_RAWVIDEO &&
+        !(s->packets = mp_libav.av_buffer_pool_init((size_t)p->width * p->height * 6 +
+                                                        AV_INPUT_BUFFER_PADDING_SIZE,
+                                                    mp_libav.av_buffer_allocz)))
+        st = mp_error_set(err, MP_ERR_NOMEM, "%s: cannot allocate the packets' pool", path);
     if (st == MP_OK)
         st = mp_av_output_open(&s->out, path, p->overwrite, err);
     if (st == MP_OK)
@@ -815,8 +821,9 @@ static mp_status prepare_frame(mp_av_encoder *e, const uint16_t *const planes[3]
 /* rawvideo: the planes packed as rgb48le straight into a packet of their own, rows back to
  * back, as libavcodec's rawvideo encoder lays them out (av_image_copy_to_buffer, alignment
  * 1). Its encoder would first want them in an AVFrame and then copy that frame into the
- * packet: two passes over 12 MB per 1080p frame that this one replaces (doc/benchmarks.md
- * §10, session 14). */
+ * packet: two passes over 12 MB per 1080p frame that this one replaces. The packets' buffers
+ * come from the sink's pool: a fresh 12 MB buffer per frame is fresh pages, which the kernel
+ * zeroes (a quarter of the command's CPU; doc/benchmarks.md §10, session 14). */
 static mp_status pack_rgb48(const mp_av_sink *s, const uint16_t *const rgb[3], size_t stride,
                             AVPacket **out, mp_error *err)
 {
@@ -825,11 +832,16 @@ static mp_status pack_rgb48(const mp_av_sink *s, const uint16_t *const rgb[3], s
     if (st != MP_OK)
         return st;
     AVPacket *p = mp_libav.av_packet_alloc();
-    if (!p || mp_libav.av_new_packet(p, (int)((size_t)w * h * 6)) < 0) {
+    if (p)
+        p->buf = mp_libav.av_buffer_pool_get(s->packets);
+    if (!p || !p->buf) {
         mp_libav.av_packet_free(&p);
         return mp_error_set(err, MP_ERR_NOMEM, "%s: cannot allocate a packet",
                             mp_av_output_name(&s->out));
     }
+    p->data = p->buf->data;
+    p->size = (int)((size_t)w * h * 6);
+    memset(p->data + p->size, 0, AV_INPUT_BUFFER_PADDING_SIZE);
     for (uint32_t y = 0; y < h; y++) {
         const uint16_t *r = rgb[0] + y * stride, *g = rgb[1] + y * stride,
                        *b = rgb[2] + y * stride;
@@ -1057,6 +1069,7 @@ void mp_av_sink_abort(mp_av_sink *s)
     mp_av_audio_free(&s->audio);
     mp_av_aac_free(&s->aac);
     mp_av_output_abort(&s->out);
+    mp_libav.av_buffer_pool_uninit(&s->packets);   /* freed as the last packet goes */
     free(s);
 }
 
