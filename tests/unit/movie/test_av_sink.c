@@ -286,6 +286,15 @@ static void test_worker_encoders(void **state)
     assert_int_equal(entries(), 0);
 }
 
+/* n samples of 16-bit noise from seed (a linear congruential generator). */
+static void noise(uint16_t *v, size_t n, uint32_t seed)
+{
+    for (size_t i = 0; i < n; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        v[i] = (uint16_t)(seed >> 16);
+    }
+}
+
 /* A packet waits in the pipeline's slots, so mp_av_encode_rgb hands out one whose buffer is its
  * bytes and the padding (FFV1's encoder writes into a buffer sized for 16-bit RGB's worst
  * case): at most an eighth more, for every kind, on a noisy picture. */
@@ -294,12 +303,8 @@ static void test_packets_fitted(void **state)
     (void)state;
     enum { W = 256, H = 120 };
     static uint16_t rgb[3][W * H];
-    uint32_t seed = 99;
     for (int c = 0; c < 3; c++)
-        for (int i = 0; i < W * H; i++) {
-            seed = seed * 1664525u + 1013904223u;
-            rgb[c][i] = (uint16_t)(seed >> 16);
-        }
+        noise(rgb[c], W * H, 99 + (uint32_t)c);
     const uint16_t *const planes[3] = {rgb[0], rgb[1], rgb[2]};
     for (int k = 0; k <= AV_SINK_DNXHR_444; k++) {
         mp_av_sink_params p;
@@ -331,12 +336,8 @@ static void test_rawvideo_as_libavcodec(void **state)
     (void)state;
     enum { W = 37, H = 5, STRIDE = 41 };
     static uint16_t rgb[3][STRIDE * H];
-    uint32_t seed = 7;
     for (int c = 0; c < 3; c++)
-        for (int i = 0; i < STRIDE * H; i++) {
-            seed = seed * 1664525u + 1013904223u;
-            rgb[c][i] = (uint16_t)(seed >> 16);
-        }
+        noise(rgb[c], STRIDE * H, 7 + (uint32_t)c);
     const uint16_t *const planes[3] = {rgb[0], rgb[1], rgb[2]};
     mp_av_sink_params p;
     mp_error err;
