@@ -12,7 +12,13 @@
     void mp_develop_grade_##l(const develop_grade *g, const float *near, float *r, float *gr,  \
                               float *b, uint32_t w);                                           \
     void mp_develop_encode_##l(const curve_lut *lut, const float *in, uint32_t w,              \
-                               uint16_t *out);
+                               uint16_t *out);                                                 \
+    void mp_develop_yuv444_##l(const develop_yuv *k, const uint16_t *r, const uint16_t *g,     \
+                               const uint16_t *b, uint32_t w, uint16_t *y, uint16_t *cb,       \
+                               uint16_t *cr);                                                  \
+    void mp_develop_yuv422_##l(const develop_yuv *k, const uint16_t *r, const uint16_t *g,     \
+                               const uint16_t *b, uint32_t w, uint16_t *y, uint16_t *cb,       \
+                               uint16_t *cr);
 
 DEVELOP_ROW_KERNELS(c)
 DEVELOP_ROW_KERNELS(sse2)

@@ -3,7 +3,8 @@
 #include "develop_rows.h"
 
 #define KERNELS(l) {mp_develop_load_##l, mp_develop_near_##l, mp_develop_grade_##l,           \
-                    mp_develop_encode_##l, mp_demosaic_rcd_##l}
+                    mp_develop_encode_##l, mp_demosaic_rcd_##l, mp_develop_yuv444_##l,         \
+                    mp_develop_yuv422_##l}
 
 static const develop_dsp tables[MP_CPU_LEVELS] = {
     [MP_CPU_C] = KERNELS(c),

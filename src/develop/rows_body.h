@@ -126,3 +126,75 @@ void FN(mp_develop_encode)(const curve_lut *lut, const float *restrict in, uint3
         }
     }
 }
+
+/* The Y'CbCr rows (develop_dsp.h develop_yuv): the sums are exact integers in double (below
+ * 2^53), so truncation after the scale is the floor for every sum >= 0, and a negative sum
+ * truncates to at most 0 where the floor goes below 0: both clip to min (>= 0). */
+static inline uint16_t yuv_quantise(double v, double scale, int32_t min, int32_t max)
+{
+    int32_t q = (int32_t)(v * scale);
+    q = q < min ? min : q;
+    return (uint16_t)(q > max ? max : q);
+}
+
+/* out = k . (r, g, b) + offset, quantised (one plane at a time: GCC vectorises a loop with
+ * one output, not one with two). */
+static void yuv_plane(const double k[3], double offset, const develop_yuv *c,
+                          const uint16_t *restrict r, const uint16_t *restrict g,
+                          const uint16_t *restrict b, uint32_t w, uint16_t *restrict out)
+{
+    const double k0 = k[0], k1 = k[1], k2 = k[2], scale = c->scale;
+    const int32_t min = c->min, max = c->max;
+    for (uint32_t x = 0; x < w; x++)
+        out[x] = yuv_quantise(k0 * r[x] + k1 * g[x] + k2 * b[x] + offset, scale, min, max);
+}
+
+void FN(mp_develop_yuv444)(const develop_yuv *k, const uint16_t *r, const uint16_t *g,
+                           const uint16_t *b, uint32_t w, uint16_t *y, uint16_t *cb,
+                           uint16_t *cr)
+{
+    yuv_plane(k->y, k->y_offset, k, r, g, b, w, y);
+    yuv_plane(k->cb, k->c_offset, k, r, g, b, w, cb);
+    yuv_plane(k->cr, k->c_offset, k, r, g, b, w, cr);
+}
+
+/* Chroma of the even pixel x from its neighbours left and right: [1 2 1] of the three
+ * pixels' R', G', B', then one product (the matrix is linear, so this equals filtering the
+ * unrounded chroma); k: the three coefficients and 4 times the offset. */
+static inline uint16_t chroma_at(const double k[4], double scale, int32_t min,
+                                     int32_t max, const uint16_t *restrict r,
+                                     const uint16_t *restrict g, const uint16_t *restrict b,
+                                     uint32_t left, uint32_t x, uint32_t right)
+{
+    double rs = (int32_t)r[left] + 2 * (int32_t)r[x] + (int32_t)r[right];
+    double gs = (int32_t)g[left] + 2 * (int32_t)g[x] + (int32_t)g[right];
+    double bs = (int32_t)b[left] + 2 * (int32_t)b[x] + (int32_t)b[right];
+    return yuv_quantise(k[0] * rs + k[1] * gs + k[2] * bs + k[3], scale, min, max);
+}
+
+/* One chroma plane of a 4:2:2 row. The row's ends repeat the last sample; the interior loop
+ * has no edge tests, so it vectorises. */
+static void chroma_422(const double coeff[3], const develop_yuv *c,
+                           const uint16_t *restrict r, const uint16_t *restrict g,
+                           const uint16_t *restrict b, uint32_t w, uint16_t *restrict out)
+{
+    const double k[4] = {coeff[0], coeff[1], coeff[2], 4.0 * c->c_offset};
+    const double scale = c->scale * 0.25;
+    const int32_t min = c->min, max = c->max;
+    const uint32_t half = (w + 1) / 2, last = 2 * (half - 1);
+    out[0] = chroma_at(k, scale, min, max, r, g, b, 0, 0, w > 1 ? 1 : 0);
+    for (uint32_t h = 1; h + 1 < half; h++)
+        out[h] = chroma_at(k, scale, min, max, r, g, b, 2 * h - 1, 2 * h, 2 * h + 1);
+    if (half > 1)
+        out[half - 1] = chroma_at(k, scale, min, max, r, g, b, last - 1, last,
+                                      last + 1 < w ? last + 1 : last);
+}
+
+void FN(mp_develop_yuv422)(const develop_yuv *k, const uint16_t *r, const uint16_t *g,
+                           const uint16_t *b, uint32_t w, uint16_t *y, uint16_t *cb,
+                           uint16_t *cr)
+{
+    yuv_plane(k->y, k->y_offset, k, r, g, b, w, y);
+    chroma_422(k->cb, k, r, g, b, w, cb);
+    chroma_422(k->cr, k, r, g, b, w, cr);
+}

@@ -142,6 +142,7 @@ struct mp_av_sink {
     mp_av_aac aac;               /* review kinds: the audio as AAC (ctx NULL: PCM) */
     int audio_ended;             /* mp_av_sink_end_audio: pad with silence as the video goes */
     uint64_t frames;
+    AVBufferPool *packets;       /* rawvideo: its packets' buffers (pack_rgb48) */
 };
 
 void mp_av_sink_params_default(mp_av_sink_params *p)
@@ -432,7 +433,8 @@ static mp_status encoder_open(const mp_av_sink *s, int threads, mp_av_encoder **
         e->frame->format = c->pix_fmt;
         e->frame->width = c->width;
         e->frame->height = c->height;
-        int r = mp_libav.av_frame_get_buffer(e->frame, 0);
+        /* rawvideo packs its packets itself (pack_rgb48) */
+        int r = s->p.kind == AV_SINK_RAWVIDEO ? 0 : mp_libav.av_frame_get_buffer(e->frame, 0);
         if (r < 0)
             st = mp_av_output_fail(NULL, r, mp_av_output_name(&s->out), s->encoder, err);
         else if (e->frame_budget)
@@ -536,6 +538,9 @@ static mp_status open_muxer(mp_av_sink *s, mp_error *err)
     /* Audio is emitted in step with the video, so the streams never drift apart by more than
      * a frame or two; if a caller's audio stalls, hold at most a second of packets. */
     s->fmt->max_interleave_delta = AV_TIME_BASE;
+    /* rawvideo's muxer writes each packet whole and nothing else: straight to the output
+     * rather than through the buffer, which would copy 12 MB per 1080p frame */
+    s->out.pb->direct = s->p.kind == AV_SINK_RAWVIDEO;
     mp_status st = open_encoder(s, err);
     if (st == MP_OK && s->p.audio.present)
         st = add_audio(s, err);
@@ -580,6 +585,11 @@ mp_status mp_av_sink_open(mp_av_sink **out, const char *path, const mp_av_sink_p
     if (st == MP_OK)
         st = with_path(mp_av_stream_rate(p->fps_num, p->fps_den, &s->fps, &s->time_base, err),
                        path, err);
+    if (st == MP_OK && p->kind == AV_SINK_RAWVIDEO &&
+        !(s->packets = mp_libav.av_buffer_pool_init((size_t)p->width * p->height * 6 +
+                                                        AV_INPUT_BUFFER_PADDING_SIZE,
+                                                    mp_libav.av_buffer_allocz)))
+        st = mp_error_set(err, MP_ERR_NOMEM, "%s: cannot allocate the packets' pool", path);
     if (st == MP_OK)
         st = mp_av_output_open(&s->out, path, p->overwrite, err);
     if (st == MP_OK)
@@ -773,13 +783,6 @@ static void fill_frame(mp_av_encoder *e, const uint16_t *const rgb[3], size_t st
                        *b = rgb[2] + y * stride;
         if (s->is_yuv) {
             fill_yuv_row(e, r, g, b, y);
-        } else if (s->p.kind == AV_SINK_RAWVIDEO) {
-            uint16_t *packed = (uint16_t *)(f->data[0] + (size_t)y * (size_t)f->linesize[0]);
-            for (uint32_t x = 0; x < w; x++) {
-                packed[3 * x] = r[x];
-                packed[3 * x + 1] = g[x];
-                packed[3 * x + 2] = b[x];
-            }
         } else if (s->p.kind == AV_SINK_MOVRAW) {   /* rgb48be: each sample high byte first */
             uint8_t *packed = f->data[0] + (size_t)y * (size_t)f->linesize[0];
             for (uint32_t x = 0; x < w; x++) {
@@ -800,15 +803,23 @@ static void fill_frame(mp_av_encoder *e, const uint16_t *const rgb[3], size_t st
     }
 }
 
+static mp_status check_stride(const mp_av_sink *s, size_t stride, mp_error *err)
+{
+    if (stride < s->p.width)
+        return mp_error_set(err, MP_ERR_ARG, "%s: row stride %zu below the width %u",
+                            mp_av_output_name(&s->out), stride, s->p.width);
+    return MP_OK;
+}
+
 /* e->frame from the planes, tagged; an intra-only kind's marked a key frame. */
 static mp_status prepare_frame(mp_av_encoder *e, const uint16_t *const planes[3],
                                size_t stride, mp_error *err)
 {
     const mp_av_sink *s = e->sink;
     const char *name = mp_av_output_name(&s->out);
-    if (stride < s->p.width)
-        return mp_error_set(err, MP_ERR_ARG, "%s: row stride %zu below the width %u", name,
-                            stride, s->p.width);
+    mp_status st = check_stride(s, stride, err);
+    if (st != MP_OK)
+        return st;
     int r = mp_libav.av_frame_make_writable(e->frame);
     if (r < 0)
         return mp_av_output_fail(NULL, r, name, "frame buffer", err);
@@ -825,6 +836,54 @@ static mp_status prepare_frame(mp_av_encoder *e, const uint16_t *const planes[3]
     return MP_OK;
 }
 
+/* rawvideo: the planes packed as rgb48le straight into a packet of their own, rows back to
+ * back, as libavcodec's rawvideo encoder lays them out (av_image_copy_to_buffer, alignment
+ * 1). Its encoder would first want them in an AVFrame and then copy that frame into the
+ * packet: two passes over 12 MB per 1080p frame that this one replaces. The packets' buffers
+ * come from the sink's pool: a fresh 12 MB buffer per frame is fresh pages, which the kernel
+ * zeroes (a quarter of the command's CPU; doc/benchmarks.md §10, session 14). */
+static mp_status pack_rgb48(const mp_av_sink *s, const uint16_t *const rgb[3], size_t stride,
+                            AVPacket **out, mp_error *err)
+{
+    const uint32_t w = s->p.width, h = s->p.height;
+    mp_status st = check_stride(s, stride, err);
+    if (st != MP_OK)
+        return st;
+    AVPacket *p = mp_libav.av_packet_alloc();
+    if (p)
+        p->buf = mp_libav.av_buffer_pool_get(s->packets);
+    if (!p || !p->buf) {
+        mp_libav.av_packet_free(&p);
+        return mp_error_set(err, MP_ERR_NOMEM, "%s: cannot allocate a packet",
+                            mp_av_output_name(&s->out));
+    }
+    p->data = p->buf->data;
+    p->size = (int)((size_t)w * h * 6);
+    memset(p->data + p->size, 0, AV_INPUT_BUFFER_PADDING_SIZE);
+    for (uint32_t y = 0; y < h; y++) {
+        const uint16_t *r = rgb[0] + y * stride, *g = rgb[1] + y * stride,
+                       *b = rgb[2] + y * stride;
+        uint8_t *row = p->data + (size_t)y * w * 6;
+        for (uint32_t x = 0; x < w; x++) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            /* one 8-byte store per pixel instead of three: its top two bytes (zero) are
+             * overwritten by the next pixel, or land in the packet's padding */
+            uint64_t px = r[x] | (uint64_t)g[x] << 16 | (uint64_t)b[x] << 32;
+            memcpy(row + (size_t)x * 6, &px, sizeof px);
+#else
+            const uint16_t c[3] = {r[x], g[x], b[x]};
+            for (int i = 0; i < 3; i++) {
+                row[(size_t)x * 6 + 2 * (size_t)i] = (uint8_t)c[i];
+                row[(size_t)x * 6 + 2 * (size_t)i + 1] = (uint8_t)(c[i] >> 8);
+            }
+#endif
+        }
+    }
+    p->flags |= AV_PKT_FLAG_KEY;
+    *out = p;
+    return MP_OK;
+}
+
 mp_status mp_av_encode_rgb(mp_av_encoder *e, const uint16_t *const planes[3], size_t stride,
                            AVPacket **out, mp_error *err)
 {
@@ -834,6 +893,8 @@ mp_status mp_av_encode_rgb(mp_av_encoder *e, const uint16_t *const planes[3], si
     if (s->kind->review)
         return mp_error_set(err, MP_ERR_ARG, "%s: %s predicts frames from frames: write them "
                             "with mp_av_sink_write_rgb", name, s->kind->name);
+    if (s->p.kind == AV_SINK_RAWVIDEO)
+        return pack_rgb48(s, planes, stride, out, err);
     int r;
     mp_status st = prepare_frame(e, planes, stride, err);
     if (st == MP_OK)
@@ -1026,6 +1087,7 @@ void mp_av_sink_abort(mp_av_sink *s)
     mp_av_audio_free(&s->audio);
     mp_av_aac_free(&s->aac);
     mp_av_output_abort(&s->out);
+    mp_libav.av_buffer_pool_uninit(&s->packets);   /* freed as the last packet goes */
     free(s);
 }
 

@@ -72,84 +72,36 @@ mp_status mp_av_yuv_init_bits(mp_av_yuv_coeffs *c, enum AVColorSpace matrix,
     c->c_offset = (int64_t)(128 * step) * ONE + ONE / 2;
     c->matrix = matrix;
     c->range = range;
+    /* The rows compute in double (develop_dsp.h yuv444, yuv422): every coefficient is below
+     * 2^34 in magnitude (16 bits of input to at most 1023 codes: 2^-6 of 2^40), every input
+     * sum below 2^18 (4:2:2's [1 2 1]), so each product and each partial sum, offsets
+     * included, is an integer below 2^53 (at most 2^52 + 2^51): double arithmetic is exact,
+     * gives the int64 sums bit for bit, and vectorises where int64 multiplies do not (SSE2
+     * has none). Scaling by 2^-40 (2^-42 with the filter's /4) is exact too. */
+    for (int i = 0; i < 3; i++) {
+        c->rows.y[i] = (double)c->y[i];
+        c->rows.cb[i] = (double)c->cb[i];
+        c->rows.cr[i] = (double)c->cr[i];
+    }
+    c->rows.y_offset = (double)c->y_offset;
+    c->rows.c_offset = (double)c->c_offset;
+    c->rows.scale = 1.0 / (double)ONE;
+    c->rows.min = c->min;
+    c->rows.max = c->max;
+    c->dsp = mp_develop_dsp_for(mp_cpu_level_get());
     return MP_OK;
-}
-
-/* The rows compute in double: every coefficient is below 2^34 in magnitude (16 bits of
- * input to at most 1023 codes: 2^-6 of 2^40), every input sum below 2^18 (4:2:2's [1 2 1]),
- * so each product and each partial sum, offsets included, is an integer below 2^53 (at
- * most 2^52 + 2^51): double arithmetic is exact, gives the int64 sums bit for bit, and
- * vectorises where int64 multiplies do not (SSE2 has none): bench_av's rgb->yuv422 row, 13.3
- * -> 7.5 ms per 1080p frame (doc/benchmarks.md, "Session 12"). Scaling by 2^-40 (2^-42 with
- * the filter's /4) is exact too; truncation equals the floor for every sum >= 0, and a
- * negative sum truncates to at most 0 and floors below 0, which both give c->min (>= 0). */
-static inline uint16_t quantise(double v, double scale, int32_t min, int32_t max)
-{
-    int32_t q = (int32_t)(v * scale);
-    q = q < min ? min : q;
-    return (uint16_t)(q > max ? max : q);
-}
-
-/* out = k . (r, g, b) + offset, quantised, for width pixels (one plane at a time: GCC
- * vectorises a loop with one output, not one with two). */
-static void plane_row(const int64_t k[3], int64_t offset, const mp_av_yuv_coeffs *c,
-                      const uint16_t *restrict r, const uint16_t *restrict g,
-                      const uint16_t *restrict b, uint32_t width, uint16_t *restrict out)
-{
-    const double k0 = (double)k[0], k1 = (double)k[1], k2 = (double)k[2], off = (double)offset;
-    const double scale = 1.0 / (double)ONE;
-    const int32_t min = c->min, max = c->max;
-    for (uint32_t x = 0; x < width; x++)
-        out[x] = quantise(k0 * r[x] + k1 * g[x] + k2 * b[x] + off, scale, min, max);
 }
 
 void mp_av_yuv_row_444(const mp_av_yuv_coeffs *c, const uint16_t *r, const uint16_t *g,
                        const uint16_t *b, uint32_t width, uint16_t *y, uint16_t *cb,
                        uint16_t *cr)
 {
-    plane_row(c->y, c->y_offset, c, r, g, b, width, y);
-    plane_row(c->cb, c->c_offset, c, r, g, b, width, cb);
-    plane_row(c->cr, c->c_offset, c, r, g, b, width, cr);
-}
-
-/* Chroma of the even pixel x from its neighbours left and right: [1 2 1] of the three
- * pixels' R', G', B', then one product (the matrix is linear, so this equals filtering the
- * unrounded chroma). k: the three coefficients and 4 times the offset. */
-static inline uint16_t chroma_at(const double k[4], int32_t min, int32_t max,
-                                 const uint16_t *restrict r, const uint16_t *restrict g,
-                                 const uint16_t *restrict b, uint32_t left, uint32_t x,
-                                 uint32_t right)
-{
-    double rs = (int32_t)r[left] + 2 * (int32_t)r[x] + (int32_t)r[right];
-    double gs = (int32_t)g[left] + 2 * (int32_t)g[x] + (int32_t)g[right];
-    double bs = (int32_t)b[left] + 2 * (int32_t)b[x] + (int32_t)b[right];
-    return quantise(k[0] * rs + k[1] * gs + k[2] * bs + k[3], 1.0 / (double)(ONE * 4), min,
-                    max);
-}
-
-/* One chroma plane of a 4:2:2 row. The row's ends repeat the last sample; the interior loop
- * has no edge tests, so it vectorises. */
-static void chroma_422(const int64_t coeff[3], const mp_av_yuv_coeffs *c,
-                       const uint16_t *restrict r, const uint16_t *restrict g,
-                       const uint16_t *restrict b, uint32_t width, uint16_t *restrict out)
-{
-    const double k[4] = {(double)coeff[0], (double)coeff[1], (double)coeff[2],
-                         4.0 * (double)c->c_offset};
-    const int32_t min = c->min, max = c->max;
-    const uint32_t half = (width + 1) / 2, last = 2 * (half - 1);
-    out[0] = chroma_at(k, min, max, r, g, b, 0, 0, width > 1 ? 1 : 0);
-    for (uint32_t h = 1; h + 1 < half; h++)
-        out[h] = chroma_at(k, min, max, r, g, b, 2 * h - 1, 2 * h, 2 * h + 1);
-    if (half > 1)
-        out[half - 1] = chroma_at(k, min, max, r, g, b, last - 1, last,
-                                  last + 1 < width ? last + 1 : last);
+    c->dsp->yuv444(&c->rows, r, g, b, width, y, cb, cr);
 }
 
 void mp_av_yuv_row_422(const mp_av_yuv_coeffs *c, const uint16_t *r, const uint16_t *g,
                        const uint16_t *b, uint32_t width, uint16_t *y, uint16_t *cb,
                        uint16_t *cr)
 {
-    plane_row(c->y, c->y_offset, c, r, g, b, width, y);
-    chroma_422(c->cb, c, r, g, b, width, cb);
-    chroma_422(c->cr, c, r, g, b, width, cr);
+    c->dsp->yuv422(&c->rows, r, g, b, width, y, cb, cr);
 }

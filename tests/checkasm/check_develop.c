@@ -2,7 +2,8 @@
  * rows: every width from 1 to 40 (each vector tail), then random widths; values below 0,
  * above 1, at the ramps' edges, NaN, and across the curve table's whole range (below its
  * first entry, at octave edges, at and past its top) for every curve; both highlight modes
- * and random matrices; RCD on random windows of every CFA order. The C encode kernel is held to curve_lut_apply itself (curve.h), the
+ * and random matrices; the Y'CbCr rows (4:4:4 and 4:2:2) on random 16-bit codes with random
+ * matrices; RCD on random windows of every CFA order. The C encode kernel is held to curve_lut_apply itself (curve.h), the
  * table lookup the rest of develop knows. */
 #include <fenv.h>
 #include <math.h>
@@ -17,7 +18,7 @@
 enum { RW = 1920 };
 
 typedef struct develop_buf {
-    uint16_t raw[RW], out[RW];
+    uint16_t raw[RW], out[RW], rgb16[3][RW], yuv[3][RW];
     float scale[RW], up[RW], mid[RW], down[RW], tmp[RW], near[RW], r[RW], g[RW], b[RW];
 } develop_buf;
 
@@ -56,6 +57,10 @@ static void fill(develop_buf *b, uint32_t w)
         b->g[x] = value();
         b->b[x] = value();
     }
+    for (int c = 0; c < 3; c++)
+        for (uint32_t x = 0; x < w; x++)   /* 16-bit codes, black and white among them */
+            b->rgb16[c][x] = (uint16_t)(rnd() % 8 ? rnd() : rnd() % 2 ? 65535 : 0);
+    memset(b->yuv, 0x5a, sizeof b->yuv);
     memset(b->tmp, 0x5a, sizeof b->tmp);
     memset(b->near, 0x5a, sizeof b->near);
     memset(b->out, 0x5a, sizeof b->out);
@@ -75,13 +80,38 @@ static develop_grade random_grade(void)
     return g;
 }
 
+/* Y'CbCr coefficients as movie/av_yuv.c makes them (integers below 2^34 held as doubles,
+ * 40 fraction bits; offsets integers too) for a random matrix about BT.709's at 8 or 10 bits,
+ * limited range: most codes inside, the extremes clipped. */
+static develop_yuv random_yuv(void)
+{
+    const double one = 1099511627776.0, step = rnd() % 2 ? 4 : 1;
+    const double ys = 219 * step / 65535 * one, cs = 224 * step / 65535 * one;
+    const double kr = 0.2 + 0.1 * unit(), kb = 0.05 + 0.1 * unit();
+    develop_yuv k = {
+        .y = {floor(kr * ys), floor((1 - kr - kb) * ys), floor(kb * ys)},
+        .cb = {floor(-kr / (2 - 2 * kb) * cs), 0, floor(cs / 2)},
+        .cr = {floor(cs / 2), 0, floor(-kb / (2 - 2 * kr) * cs)},
+        .y_offset = (16 * step + unit()) * one,
+        .c_offset = (128 * step + unit()) * one,
+        .scale = 1 / one,
+        .min = (int32_t)step,
+        .max = (int32_t)(255 * step - 1),
+    };
+    k.cb[1] = -k.cb[0] - k.cb[2];
+    k.cr[1] = -k.cr[0] - k.cr[2];
+    return k;
+}
+
 static void run(const develop_dsp *d, develop_buf *b, uint32_t w, const develop_grade *g,
-                const curve_lut *lut)
+                const curve_lut *lut, const develop_yuv *k, int chroma_422)
 {
     d->load(b->raw, b->scale, 1024.0f, g->top_in, w, b->up);
     d->near(b->up, b->mid, b->down, w, b->tmp, b->near);
     d->grade(g, b->near, b->r, b->g, b->b, w);
     d->encode(lut, b->r, w, b->out);
+    (chroma_422 ? d->yuv422 : d->yuv444)(k, b->rgb16[0], b->rgb16[1], b->rgb16[2], w,
+                                          b->yuv[0], b->yuv[1], b->yuv[2]);
 }
 
 enum { RCD_W = 203, RCD_ROWS = 40 };
@@ -165,12 +195,14 @@ int checkasm_develop(mp_cpu_level level, int rounds, int *checked, uint64_t *has
         uint32_t w = round < 40 ? 1 + (uint32_t)round : 1 + rnd() % RW;
         develop_grade g = random_grade();
         const curve_lut *lut = &luts[rnd() % MP_CURVE_COUNT];
+        const develop_yuv k = random_yuv();
+        const int chroma_422 = (int)(rnd() % 2);
         fill(&a, w);
         b = a;
         float in[RW];   /* the raw values, NaN and extremes included, for encode alone */
         memcpy(in, a.r, w * sizeof *in);
-        run(ref, &a, w, &g, lut);
-        run(d, &b, w, &g, lut);
+        run(ref, &a, w, &g, lut, &k, chroma_422);
+        run(d, &b, w, &g, lut, &k, chroma_422);
         uint16_t want[RW];
         ref->encode(lut, in, w, a.out);
         d->encode(lut, in, w, b.out);
@@ -193,6 +225,8 @@ int checkasm_develop(mp_cpu_level level, int rounds, int *checked, uint64_t *has
         *hash = checkasm_hash(*hash, b.r, w * sizeof b.r[0]);
         *hash = checkasm_hash(*hash, b.g, w * sizeof b.g[0]);
         *hash = checkasm_hash(*hash, b.b, w * sizeof b.b[0]);
+        for (int c = 0; c < 3; c++)
+            *hash = checkasm_hash(*hash, b.yuv[c], w * sizeof b.yuv[c][0]);
         if (memcmp(&a, &b, sizeof a)) {
             fprintf(stderr, "checkasm: %s develop rows differ from C: width %u (round %d)\n",
                     mp_cpu_level_name(level), w, round);
@@ -234,7 +268,10 @@ int checkasm_develop_once(mp_cpu_level level, const char *kernel)
         d->grade(&g, b.mid, b.r, b.g, b.b, RW);
     else if (!strcmp(kernel, "develop_encode"))
         d->encode(&lut, b.r, RW, b.out);
-    else if (!strcmp(kernel, "rcd"))
+    else if (!strcmp(kernel, "develop_yuv422")) {
+        const develop_yuv k = random_yuv();
+        d->yuv422(&k, b.rgb16[0], b.rgb16[1], b.rgb16[2], RW, b.yuv[0], b.yuv[1], b.yuv[2]);
+    } else if (!strcmp(kernel, "rcd"))
         d->rcd(&w);
     else if (strcmp(kernel, "develop_none"))
         return -1;
@@ -254,14 +291,15 @@ void checkasm_develop_bench(void)
     }
     develop_grade g = random_grade();
     g.blend = 1;
+    const develop_yuv k = random_yuv();
     printf("develop rows, ns/pixel (CPU time, best of 5 x 200 rows of %d)\n", RW);
     for (int l = MP_CPU_C; l < MP_CPU_LEVELS; l++) {
         if (!mp_cpu_has((mp_cpu_level)l))
             continue;
         const develop_dsp *d = mp_develop_dsp_for((mp_cpu_level)l);
-        double best[4] = {1e30, 1e30, 1e30, 1e30};
+        double best[5] = {1e30, 1e30, 1e30, 1e30, 1e30};
         for (int batch = 0; batch < 5; batch++) {
-            double t[4] = {0, 0, 0, 0};
+            double t[5] = {0, 0, 0, 0, 0};
             for (int i = 0; i < 200; i++) {
                 memcpy(&buf, &fresh, sizeof buf);
                 double t0 = cpu_now();
@@ -274,16 +312,21 @@ void checkasm_develop_bench(void)
                 for (int k = 0; k < 3; k++)   /* as develop does: every plane */
                     d->encode(&lut, k == 0 ? buf.r : k == 1 ? buf.g : buf.b, RW, buf.out);
                 double t4 = cpu_now();
+                d->yuv422(&k, buf.rgb16[0], buf.rgb16[1], buf.rgb16[2], RW, buf.yuv[0],
+                          buf.yuv[1], buf.yuv[2]);
+                double t5 = cpu_now();
                 t[0] += t1 - t0;
                 t[1] += t2 - t1;
                 t[2] += t3 - t2;
                 t[3] += t4 - t3;
+                t[4] += t5 - t4;
             }
-            for (int k = 0; k < 4; k++)
+            for (int k = 0; k < 5; k++)
                 best[k] = t[k] < best[k] ? t[k] : best[k];
         }
         double s = 1e9 / (200.0 * RW);
-        printf("  %-5s load %6.3f  near %6.3f  grade %6.3f  encode x3 %6.3f\n",
-               mp_cpu_level_name(l), best[0] * s, best[1] * s, best[2] * s, best[3] * s);
+        printf("  %-5s load %6.3f  near %6.3f  grade %6.3f  encode x3 %6.3f  yuv422 %6.3f\n",
+               mp_cpu_level_name(l), best[0] * s, best[1] * s, best[2] * s, best[3] * s,
+               best[4] * s);
     }
 }

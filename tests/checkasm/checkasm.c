@@ -9,7 +9,7 @@
  * With --bench, the time per pixel of every kernel at every level; --run KERNEL LEVEL runs one
  * kernel once on the --bench row and nothing else (for instruction counts under an emulator,
  * tools/bench/neon_insns.sh; KERNEL none, blend_noise, blend_mix, rawfix_rows, develop_none,
- * develop_load, develop_near, develop_grade, develop_encode or rcd).
+ * develop_load, develop_near, develop_grade, develop_encode, develop_yuv422 or rcd).
  * Usage: checkasm [--seed N] [--rounds N] [--bench] [--run KERNEL LEVEL] */
 #include <math.h>
 #include <stdio.h>
@@ -361,7 +361,7 @@ int main(int argc, char **argv)
         {"dualiso blend (noise, mix)", check_level, 1},
         {"dualiso denoise (weights, gather)", check_denoise, 4},
         {"rawfix rows (diffs, texture, z, sums, destripe)", checkasm_rawfix, 1},
-        {"develop rows (load, near, grade, encode, RCD)", checkasm_develop, 1},
+        {"develop rows (load, near, grade, encode, Y'CbCr, RCD)", checkasm_develop, 1},
     };
     for (int l = MP_CPU_C + 1; l < MP_CPU_LEVELS; l++) {
         if (!mp_cpu_has((mp_cpu_level)l))

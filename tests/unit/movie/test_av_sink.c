@@ -1,7 +1,8 @@
 /* mp_av_sink refusals and file handling: bad params, MOV on stdout, full-range ProRes, frames out
  * of order, audio without an audio stream or after its end, an existing output, a missing
  * folder; abort and failed finishes leave no temporary file; kind names round-trip; which
- * kinds give the pipeline's workers encoders of their own; encoded packets hold only their bytes. */
+ * kinds give the pipeline's workers encoders of their own; encoded packets hold only their bytes;
+ * rawvideo's packets are libavcodec's rawvideo encoder's bytes. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -285,6 +286,15 @@ static void test_worker_encoders(void **state)
     assert_int_equal(entries(), 0);
 }
 
+/* n samples of 16-bit noise from seed (a linear congruential generator). */
+static void noise(uint16_t *v, size_t n, uint32_t seed)
+{
+    for (size_t i = 0; i < n; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        v[i] = (uint16_t)(seed >> 16);
+    }
+}
+
 /* A packet waits in the pipeline's slots, so mp_av_encode_rgb hands out one whose buffer is its
  * bytes and the padding (FFV1's encoder writes into a buffer sized for 16-bit RGB's worst
  * case): at most an eighth more, for every kind, on a noisy picture. */
@@ -293,12 +303,8 @@ static void test_packets_fitted(void **state)
     (void)state;
     enum { W = 256, H = 120 };
     static uint16_t rgb[3][W * H];
-    uint32_t seed = 99;
     for (int c = 0; c < 3; c++)
-        for (int i = 0; i < W * H; i++) {
-            seed = seed * 1664525u + 1013904223u;
-            rgb[c][i] = (uint16_t)(seed >> 16);
-        }
+        noise(rgb[c], W * H, 99 + (uint32_t)c);
     const uint16_t *const planes[3] = {rgb[0], rgb[1], rgb[2]};
     for (int k = 0; k <= AV_SINK_DNXHR_444; k++) {
         mp_av_sink_params p;
@@ -321,6 +327,61 @@ static void test_packets_fitted(void **state)
     assert_int_equal(entries(), 0);
 }
 
+/* rawvideo packs its packets itself (no encoder): the same bytes as libavcodec's rawvideo
+ * encoder gives for the same picture as an rgb48le frame, from planes with a row stride wider
+ * than the picture (the active area of a larger frame), at an odd width; the padding after
+ * the picture stays zero. */
+static void test_rawvideo_as_libavcodec(void **state)
+{
+    (void)state;
+    enum { W = 37, H = 5, STRIDE = 41 };
+    static uint16_t rgb[3][STRIDE * H];
+    for (int c = 0; c < 3; c++)
+        noise(rgb[c], STRIDE * H, 7 + (uint32_t)c);
+    const uint16_t *const planes[3] = {rgb[0], rgb[1], rgb[2]};
+    mp_av_sink_params p;
+    mp_error err;
+    mp_av_sink *s = NULL;
+    params(&p, AV_SINK_RAWVIDEO);
+    p.width = W;
+    p.height = H;
+    assert_int_equal(mp_av_sink_open(&s, path_of("r.raw"), &p, &err), MP_OK);
+    AVPacket *pkt = NULL;
+    assert_int_equal(mp_av_encode_rgb(mp_av_sink_encoder(s), planes, STRIDE, &pkt, &err), MP_OK);
+    mp_av_sink_abort(s);
+
+    const AVCodec *codec = avcodec_find_encoder_by_name("rawvideo");
+    AVCodecContext *c = avcodec_alloc_context3(codec);
+    AVFrame *f = av_frame_alloc();
+    AVPacket *want = av_packet_alloc();
+    assert_true(c && f && want);
+    c->width = f->width = W;
+    c->height = f->height = H;
+    c->pix_fmt = AV_PIX_FMT_RGB48LE;
+    f->format = AV_PIX_FMT_RGB48LE;
+    c->time_base = (AVRational){1, 25};
+    assert_int_equal(avcodec_open2(c, codec, NULL), 0);
+    assert_int_equal(av_frame_get_buffer(f, 0), 0);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            for (int k = 0; k < 3; k++) {
+                uint8_t *at = f->data[0] + y * f->linesize[0] + (x * 3 + k) * 2;
+                at[0] = (uint8_t)rgb[k][y * STRIDE + x];
+                at[1] = (uint8_t)(rgb[k][y * STRIDE + x] >> 8);
+            }
+    assert_int_equal(avcodec_send_frame(c, f), 0);
+    assert_int_equal(avcodec_receive_packet(c, want), 0);
+    assert_int_equal(pkt->size, want->size);
+    assert_memory_equal(pkt->data, want->data, (size_t)want->size);
+    for (int i = 0; i < AV_INPUT_BUFFER_PADDING_SIZE; i++)
+        assert_int_equal(pkt->data[pkt->size + i], 0);
+    av_packet_free(&want);
+    av_packet_free(&pkt);
+    av_frame_free(&f);
+    avcodec_free_context(&c);
+    assert_int_equal(entries(), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -330,6 +391,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_files, setup, teardown),
         cmocka_unit_test_setup_teardown(test_worker_encoders, setup, teardown),
         cmocka_unit_test_setup_teardown(test_packets_fitted, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rawvideo_as_libavcodec, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -30,6 +30,18 @@ typedef struct develop_grade {
     float out_start, out_ramp;   /* output ramp: u = (peak - out_start) * out_ramp */
 } develop_grade;
 
+/* R'G'B' (16-bit codes) -> Y'CbCr rows for the movies (movie/av_yuv.h: what the numbers are
+ * and why the arithmetic is exact): out = k . (r, g, b) + offset per plane, then scaled,
+ * truncated and clipped. The coefficients are integers below 2^34 in magnitude held as
+ * doubles, so every product and sum is an exact integer in double and every level gives the
+ * C reference's bits. */
+typedef struct develop_yuv {
+    double y[3], cb[3], cr[3];   /* per 16-bit input code, for R, G, B */
+    double y_offset, c_offset;   /* the same scale */
+    double scale;                /* to output codes (2^-40) */
+    int32_t min, max;            /* output clip */
+} develop_yuv;
+
 typedef struct develop_dsp {
     /* dst = clamp((src - black) * scale, 0, top); scale holds the row's per-column factors */
     void (*load)(const uint16_t *src, const float *scale, float black, float top, uint32_t w,
@@ -45,6 +57,13 @@ typedef struct develop_dsp {
     void (*encode)(const curve_lut *lut, const float *in, uint32_t w, uint16_t *out);
     /* RCD over a window (src/develop/demosaic.h) */
     void (*rcd)(const demosaic_window *w);
+    /* one row of w pixels to 4:4:4 (y, cb, cr: w samples each) or 4:2:2 (cb, cr: (w + 1) / 2,
+     * co-sited with the even pixels, filtered [1 2 1], the row's ends repeating the last
+     * pixel); w >= 1 */
+    void (*yuv444)(const develop_yuv *k, const uint16_t *r, const uint16_t *g,
+                   const uint16_t *b, uint32_t w, uint16_t *y, uint16_t *cb, uint16_t *cr);
+    void (*yuv422)(const develop_yuv *k, const uint16_t *r, const uint16_t *g,
+                   const uint16_t *b, uint32_t w, uint16_t *y, uint16_t *cb, uint16_t *cr);
 } develop_dsp;
 
 /* The kernels for a level (the best this build and CPU have at or below it). */

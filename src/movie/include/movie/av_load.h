@@ -36,6 +36,10 @@
 /* Every libav function mlvpipe calls, with the library that exports it. A function missing
  * here fails the link of libmlvpipe (libav is not linked), so the list cannot fall behind. */
 #define MP_LIBAV_FUNCTIONS(X)                                                                 \
+    X(AVUTIL, av_buffer_allocz)                                                               \
+    X(AVUTIL, av_buffer_pool_get)                                                             \
+    X(AVUTIL, av_buffer_pool_init)                                                            \
+    X(AVUTIL, av_buffer_pool_uninit)                                                          \
     X(AVUTIL, av_channel_layout_default)                                                      \
     X(AVUTIL, av_color_primaries_name)                                                        \
     X(AVUTIL, av_color_space_name)                                                            \

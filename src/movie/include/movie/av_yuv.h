@@ -10,8 +10,9 @@
  * C = 128 + 255 C' (0..255).
  *
  * Integer arithmetic with coefficients fixed once from the doubles above (40 fraction bits,
- * rounded half up), so the output is the same on every machine and never depends on threads
- * (the rows hold the integer sums in doubles, exact below 2^53: av_yuv.c).
+ * rounded half up), so the output is the same on every machine, CPU level and thread count
+ * (the rows, develop's SIMD kernels yuv444/yuv422, hold the integer sums in doubles, exact
+ * below 2^53: av_yuv.c).
  * 4:2:2 chroma is co-sited with the even luma samples (BT.709 siting) and filtered with
  * [1 2 1]/4 before rounding; the row edges repeat the last sample. */
 #ifndef MP_AV_YUV_H
@@ -22,6 +23,7 @@
 #include <libavutil/pixfmt.h>
 
 #include "common/mp_status.h"
+#include "develop/develop_dsp.h"
 
 typedef struct mp_av_yuv_coeffs {
     int64_t y[3], cb[3], cr[3];   /* per 16-bit input code, for R, G, B; 40 fraction bits */
@@ -29,6 +31,8 @@ typedef struct mp_av_yuv_coeffs {
     int32_t min, max;             /* output clip */
     enum AVColorSpace matrix;     /* what was used (tag it) */
     enum AVColorRange range;
+    develop_yuv rows;             /* the same as the rows' kernels take them */
+    const develop_dsp *dsp;       /* the kernels of the CPU level at init */
 } mp_av_yuv_coeffs;
 
 /* matrix: AVCOL_SPC_BT709, AVCOL_SPC_BT2020_NCL, AVCOL_SPC_SMPTE170M or AVCOL_SPC_BT470BG;
