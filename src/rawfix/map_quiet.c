@@ -180,13 +180,15 @@ void mp_rawfix_quiet_free(rawfix_quiet *q)
     memset(q, 0, sizeof *q);
 }
 
-/* The clean noise variance at level L (above black) of row class r, or 0 where the model
- * has no bins on both sides of it (below the lowest, only when that is the read noise's:
- * the lowest two bins, under 2 DN). */
+/* The clean noise variance at level L (above black) of row class r: the line through the
+ * bins on either side; below the lowest bin, that of the lowest two, at L >= 0 (a sample
+ * below black has the read noise of black), where it rises with the level (a line that
+ * falls would put the noise of the dark above that of the bins); 0 (no test) above the
+ * highest bin or where fewer than two bins are known. */
 static double noise_at(const rawfix_quiet *q, uint32_t r, double level)
 {
     const uint32_t c0 = r * RAWFIX_LEVEL_BINS;
-    int below = -1, above = -1;
+    int below = -1, above = -1, next = -1;
     for (int b = 0; b < RAWFIX_LEVEL_BINS; b++) {
         if (!q->known[c0 + b])
             continue;
@@ -194,14 +196,25 @@ static double noise_at(const rawfix_quiet *q, uint32_t r, double level)
             below = b;
         else if (above < 0)
             above = b;
+        else if (next < 0)
+            next = b;
     }
     if (above < 0)
-        return below >= 0 && q->level[c0 + below] == level ? q->var[c0 + below] : 0;
-    if (below < 0)
-        return above <= 1 ? q->var[c0 + above] : 0;
-    const double l0 = q->level[c0 + below], l1 = q->level[c0 + above];
-    const double t = (level - l0) / (l1 - l0);
-    return q->var[c0 + below] + t * (q->var[c0 + above] - q->var[c0 + below]);
+        return 0;
+    int b0 = below, b1 = above;
+    if (below < 0) {
+        b0 = above;
+        b1 = next;
+        level = level > 0 ? level : 0;
+    }
+    if (b1 < 0)
+        return 0;
+    const double l0 = q->level[c0 + b0], l1 = q->level[c0 + b1];
+    const double v0 = q->var[c0 + b0], v1 = q->var[c0 + b1];
+    if (below < 0 && (v1 < v0 || level >= l0))
+        return level >= l0 ? v0 : 0;
+    const double v = v0 + (level - l0) / (l1 - l0) * (v1 - v0);
+    return v > 0 ? v : 0;
 }
 
 double mp_rawfix_quiet_ratio(const rawfix_accum *a, const rawfix_quiet *q, uint32_t x, uint32_t y)
