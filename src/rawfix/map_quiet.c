@@ -34,7 +34,8 @@
 #define QUIET_FALSE 1e-3
 #define STEADY_F 4.0
 #define QUIET_MIN_SAMPLES 64    /* a level bin's median from at least this many samples */
-#define VAR_STEPS 16            /* histogram of log2(variance) in these steps per octave */
+#define VAR_STEPS 16            /* histogram of the variance: these steps per octave (the
+                                 * double's exponent and top 4 fraction bits) */
 #define VAR_LOG_MIN (-12)
 #define VAR_LOG_MAX 32
 #define VAR_BUCKETS ((VAR_LOG_MAX - VAR_LOG_MIN) * VAR_STEPS)
@@ -64,6 +65,18 @@ static double chi2_mean_quantile(double k, double p)
             hi = mid;
     }
     return lo;
+}
+
+/* The histogram bucket of a variance: its octave and the top bits of its fraction. */
+static uint32_t var_bucket(double var)
+{
+    if (!(var > 0))
+        return 0;
+    uint64_t bits;
+    memcpy(&bits, &var, sizeof bits);
+    const int64_t octave = (int64_t)(bits >> 52) - 1023 - VAR_LOG_MIN;
+    const int64_t b = octave * VAR_STEPS + (int64_t)((bits >> 48) & (VAR_STEPS - 1));
+    return b < 0 ? 0 : b >= VAR_BUCKETS ? VAR_BUCKETS - 1 : (uint32_t)b;
 }
 
 /* Whether the light of row class r of block (j, k) is steady over the frames. */
@@ -141,19 +154,23 @@ mp_status mp_rawfix_quiet_model(const rawfix_accum *a, uint32_t looks, rawfix_qu
     free(steady_here);
     double level_sum[4 * RAWFIX_LEVEL_BINS] = {0};
     uint32_t count[4 * RAWFIX_LEVEL_BINS] = {0};
-    for (uint32_t y = 0; y < a->height; y++)
+    /* frames of 512 rows or more give every (height / 256)-th group of 4 rows, as the noise
+     * histograms (measure.c): a median, which a quarter of a 1080-row frame fixes as well */
+    const uint32_t groups = a->height >= 512 ? a->height / 256 : 1;
+    for (uint32_t y = 0; y < a->height; y++) {
+        if ((y / 4) % groups)
+            continue;
         for (uint32_t x = 0; x < a->width; x++) {
             if (!measurable(a, q, x, y))
                 continue;
             double mean, var = variance_at(a, (size_t)y * a->width + x, &mean);
             const uint32_t c = (y % 4) * RAWFIX_LEVEL_BINS +
                                (uint32_t)mp_rawfix_level_bin((int32_t)lrint(2 * mean), a->black);
-            int b = var > 0 ? (int)floor((log2(var) - VAR_LOG_MIN) * VAR_STEPS) : 0;
-            b = b < 0 ? 0 : b >= VAR_BUCKETS ? VAR_BUCKETS - 1 : b;
-            hist[(size_t)c * VAR_BUCKETS + b]++;
+            hist[(size_t)c * VAR_BUCKETS + var_bucket(var)]++;
             level_sum[c] += mean - a->black;
             count[c]++;
         }
+    }
     /* Wilson and Hilferty's median of chi-square(k) / k */
     const double k = looks - 1.0, median_q = pow(1 - 2 / (9 * k), 3);
     for (uint32_t c = 0; c < 4 * RAWFIX_LEVEL_BINS; c++) {
@@ -165,7 +182,8 @@ mp_status mp_rawfix_quiet_model(const rawfix_accum *a, uint32_t looks, rawfix_qu
         while (b + 1 < VAR_BUCKETS && (acc += h[b]) * 2 < count[c])
             b++;
         q->level[c] = level_sum[c] / count[c];
-        q->var[c] = exp2(VAR_LOG_MIN + (b + 0.5) / VAR_STEPS) / median_q;
+        const double centre = 1 + (b % VAR_STEPS + 0.5) / VAR_STEPS;
+        q->var[c] = ldexp(centre, VAR_LOG_MIN + (int)(b / VAR_STEPS)) / median_q;
         q->known[c] = 1;
     }
     free(hist);
