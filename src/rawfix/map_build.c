@@ -244,15 +244,6 @@ static double texture_around(const rawfix_accum *a, uint32_t x, uint32_t y)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-double mp_rawfix_block_noise(const rawfix_accum *a, uint32_t row_class, double sum)
-{
-    const double n = RAWFIX_BLOCK * RAWFIX_BLOCK / 4;
-    const int32_t level2 = (int32_t)fmin(2 * sum / n, INT32_MAX / 4) + 2 * a->black;
-    const double sigma = a->sample_sigma[row_class * RAWFIX_LEVEL_BINS +
-                                         mp_rawfix_level_bin(level2, a->black)];
-    return n * sigma * sigma;
-}
-
 /* Whether the scene moves in row class r of block (j, k): 1; 0 where it could be seen to and
  * does not; -1 where it cannot be seen. The block's share of the light of its 3 x 3 blocks
  * changes between the frames by more than MOTION_F times what their noise makes and by

@@ -34,6 +34,10 @@
 #define QUIET_FALSE 1e-3
 #define STEADY_F 4.0
 #define QUIET_MIN_SAMPLES 64    /* a level bin's median from at least this many samples */
+/* Whole numbers: under 1 DN of noise a sample's variance over 16 frames is mostly the rounding
+ * (a level near a whole number repeats it in most frames: the stuck test's 0.4 / sigma), no
+ * longer chi-square; there the test is not made (a 10-bit clip's shadows). DN^2. */
+#define QUIET_MIN_NOISE 1.0
 #define VAR_STEPS 16            /* histogram of the variance: these steps per octave (the
                                  * double's exponent and top 4 fraction bits) */
 #define VAR_LOG_MIN (-12)
@@ -77,6 +81,15 @@ static uint32_t var_bucket(double var)
     const int64_t octave = (int64_t)(bits >> 52) - 1023 - VAR_LOG_MIN;
     const int64_t b = octave * VAR_STEPS + (int64_t)((bits >> 48) & (VAR_STEPS - 1));
     return b < 0 ? 0 : b >= VAR_BUCKETS ? VAR_BUCKETS - 1 : (uint32_t)b;
+}
+
+double mp_rawfix_block_noise(const rawfix_accum *a, uint32_t row_class, double sum)
+{
+    const double n = RAWFIX_BLOCK * RAWFIX_BLOCK / 4;
+    const int32_t level2 = (int32_t)fmin(2 * sum / n, INT32_MAX / 4) + 2 * a->black;
+    const double sigma = a->sample_sigma[row_class * RAWFIX_LEVEL_BINS +
+                                         mp_rawfix_level_bin(level2, a->black)];
+    return n * sigma * sigma;
 }
 
 /* Whether the light of row class r of block (j, k) is steady over the frames. */
@@ -241,7 +254,7 @@ double mp_rawfix_quiet_ratio(const rawfix_accum *a, const rawfix_quiet *q, uint3
         return INFINITY;
     double mean, var = variance_at(a, (size_t)y * a->width + x, &mean);
     const double noise = noise_at(q, y % 4, mean - a->black);
-    return noise > 0 ? var / noise : INFINITY;
+    return noise >= QUIET_MIN_NOISE ? var / noise : INFINITY;
 }
 
 double mp_rawfix_quiet_limit(const rawfix_quiet *q, uint64_t tests)

@@ -61,8 +61,9 @@ static inline double mp_rawfix_looks_at(const rawfix_looks *l, uint32_t x, uint3
     return l->looks[(size_t)(y / RAWFIX_LOOKS_TILE) * l->tiles_x + x / RAWFIX_LOOKS_TILE];
 }
 
-/* map_build.c: the noise variance of a block's row-class sum (less black): its
- * RAWFIX_BLOCK^2 / 4 samples at their mean level, with the lowest noise the frames showed. */
+/* map_quiet.c: the noise variance of a block's row-class sum (less black): its
+ * RAWFIX_BLOCK^2 / 4 samples at their mean level, with the lowest noise the frames showed
+ * (map_build.c's motion, map_quiet.c's steady light). */
 double mp_rawfix_block_noise(const rawfix_accum *a, uint32_t row_class, double sum);
 
 /* map_quiet.c: the clip's noise per row class and level, where the light is steady, for the
