@@ -65,9 +65,10 @@ static void print_defects_text(const info_report *r, mp_text *t)
              100 * m->stripe_amplitude, m->stripes ? "corrected" : "not significant");
         if (m->left_alone || m->lattice_left_alone)
             line(t, "               left alone: %u candidate hot/cold pixels%s (the scene does "
-                 "not move through them, so they may be its own still detail; --defects-from "
-                 "a moving or lens-cap clip of the same body and mode repairs them if they are "
-                 "defects)\n", m->left_alone,
+                 "not move through them and their noise is what their level makes, so they may "
+                 "be its own still detail: a hot pixel's steady dark current looks like a point "
+                 "of light; --defects-from a moving or lens-cap clip of the same body and mode "
+                 "repairs them if they are defects)\n", m->left_alone,
                  m->lattice_left_alone ? " and a periodic pattern like a focus-pixel lattice" : "");
     }
 }

@@ -38,12 +38,14 @@ rawfix_accum *mp_rawfix_accum_new(uint32_t width, uint32_t height)
     a->zh_sum = mp_big_calloc(n * sizeof *a->zh_sum);
     a->zh_sq = mp_big_calloc(n * sizeof *a->zh_sq);
     a->lo = mp_big_calloc(2 * n * sizeof *a->lo);
+    a->value_sum = mp_big_calloc(n * sizeof *a->value_sum);
+    a->value_sq = mp_big_calloc(n * sizeof *a->value_sq);
     a->blocks_x = width / RAWFIX_BLOCK;
     a->blocks_y = height / RAWFIX_BLOCK;
     a->blocks = calloc((size_t)a->blocks_x * a->blocks_y * RAWFIX_BLOCK_SUMS * RAWFIX_MAX_FRAMES + 1,
                        sizeof *a->blocks);
     if (!a->sum_h || !a->count[0] || !a->stripe || !a->zh_sum || !a->zh_sq || !a->lo ||
-        !a->blocks) {
+        !a->value_sum || !a->value_sq || !a->blocks) {
         mp_rawfix_accum_free(a);
         return NULL;
     }
@@ -70,6 +72,8 @@ void mp_rawfix_accum_free(rawfix_accum *a)
     free(a->zh_sum);
     free(a->zh_sq);
     free(a->lo);
+    free(a->value_sum);
+    free(a->value_sq);
     free(a->blocks);
     free(a);
 }
@@ -121,6 +125,7 @@ void mp_rawfix_accum_add_row(rawfix_accum *a, uint32_t y, const uint16_t *values
         .n = n, .values = values, .zh = zh, .zv = zv, .stripe = stripe, .lo = a->lo + i,
         .hi = a->hi + i, .stripe_sum = a->stripe + i, .sum_h = a->sum_h + i,
         .sum_v = a->sum_v + i, .zh_sum = a->zh_sum + i, .zh_sq = a->zh_sq + i,
+        .value_sum = a->value_sum + i, .value_sq = a->value_sq + i,
         .used = c[COUNT_USED] + i, .pos = c[COUNT_POS] + i, .neg = c[COUNT_NEG] + i,
         .big = c[COUNT_BIG] + i};
     mp_rawfix_dsp_for(mp_cpu_level_get())->sums(&s);

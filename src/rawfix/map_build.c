@@ -105,7 +105,8 @@
  * Their word is taken only where the scene is seen to move: in the clip (MOTION_CLIP of the
  * blocks where motion could be seen move, at least MOTION_CLIP_MIN: a pan) or around the
  * sample (moves_around: a walk through a still shot). Elsewhere a sample is repaired only
- * when it is stuck (no noise where its level has some: a property of no scene), and the
+ * when it is stuck (no noise where its level has some: a property of no scene) or too quiet
+ * for its level (take_quiet, map_quiet.c), and the
  * others are counted as candidates left alone. Motion: block_moves. */
 #define MOTION_LEVEL 10.0
 #define MOTION_F 6.0
@@ -243,17 +244,6 @@ static double texture_around(const rawfix_accum *a, uint32_t x, uint32_t y)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* The noise variance of a block's row-class sum (less black): its RAWFIX_BLOCK^2 / 4
- * samples at their mean level, with the lowest noise the frames showed there. */
-static double block_noise(const rawfix_accum *a, uint32_t row_class, double sum)
-{
-    const double n = RAWFIX_BLOCK * RAWFIX_BLOCK / 4;
-    const int32_t level2 = (int32_t)fmin(2 * sum / n, INT32_MAX / 4) + 2 * a->black;
-    const double sigma = a->sample_sigma[row_class * RAWFIX_LEVEL_BINS +
-                                         mp_rawfix_level_bin(level2, a->black)];
-    return n * sigma * sigma;
-}
-
 /* Whether the scene moves in row class r of block (j, k): 1; 0 where it could be seen to and
  * does not; -1 where it cannot be seen. The block's share of the light of its 3 x 3 blocks
  * changes between the frames by more than MOTION_F times what their noise makes and by
@@ -280,7 +270,7 @@ static int block_moves(const rawfix_accum *a, const double *noise_of, uint32_t j
         double all = 0, all_noise = 0;
         const size_t at = ((size_t)k * a->blocks_x + j) * RAWFIX_BLOCK_SUMS;
         const double own = b[at];
-        const double own_noise = bn ? bn[at] : block_noise(a, r, own);
+        const double own_noise = bn ? bn[at] : mp_rawfix_block_noise(a, r, own);
         for (uint32_t v = k - 1; v <= k + 1; v++)
             for (uint32_t u = j - 1; u <= j + 1; u++) {
                 const size_t near = ((size_t)v * a->blocks_x + u) * RAWFIX_BLOCK_SUMS;
@@ -288,7 +278,7 @@ static int block_moves(const rawfix_accum *a, const double *noise_of, uint32_t j
                 if (s == RAWFIX_BLOCK_CLIPPED)
                     return -1;
                 all += s;
-                all_noise += bn ? bn[near] : block_noise(a, r, s);
+                all_noise += bn ? bn[near] : mp_rawfix_block_noise(a, r, s);
             }
         /* the sum's sigma is RAWFIX_BLOCK / 2 times a sample's */
         if (own < MOTION_LEVEL * RAWFIX_BLOCK / 2 * sqrt(own_noise) || all <= 0)
@@ -323,7 +313,7 @@ static int find_motion(const rawfix_accum *a, uint8_t *moves)
         if (a->added & (1ull << f)) {
             for (size_t i = 0; i < stride; i++)
                 noise_of[n * stride + i] =
-                    block_noise(a, i % RAWFIX_BLOCK_SUMS, a->blocks[f * stride + i]);
+                    mp_rawfix_block_noise(a, i % RAWFIX_BLOCK_SUMS, a->blocks[f * stride + i]);
             n++;
         }
     for (uint32_t k = 1; k + 1 < a->blocks_y; k++)
@@ -572,6 +562,43 @@ static void classify(const rawfix_accum *a, const rawfix_looks *looks, uint32_t 
             }
         }
     }
+}
+
+/* Decisive evidence in a still scene: a strong candidate too quiet for its level
+ * (map_quiet.c). The model is made only when some candidate waits for it. */
+static mp_status take_quiet(const rawfix_accum *a, uint8_t *flag, mp_error *err)
+{
+    const size_t n = (size_t)a->width * a->height;
+    size_t waiting = 0;
+    for (size_t i = 0; i < n; i++)
+        waiting += (flag[i] & (STRONG | DECISIVE)) == STRONG;
+    if (!waiting)
+        return MP_OK;
+    rawfix_quiet q;
+    mp_status st = mp_rawfix_quiet_model(a, distinct_frames(a), &q, err);
+    uint32_t *at = malloc(waiting * sizeof *at);
+    double *ratio = malloc(waiting * sizeof *ratio);
+    if (st == MP_OK && (!at || !ratio))
+        st = mp_error_set(err, MP_ERR_NOMEM, "rawfix: out of memory for a %ux%u map",
+                          a->width, a->height);
+    uint64_t tests = 0;
+    size_t k = 0;
+    for (size_t i = 0; st == MP_OK && i < n; i++)
+        if ((flag[i] & (STRONG | DECISIVE)) == STRONG) {
+            at[k] = (uint32_t)i;
+            ratio[k] = mp_rawfix_quiet_ratio(a, &q, (uint32_t)(i % a->width),
+                                             (uint32_t)(i / a->width));
+            tests += isfinite(ratio[k]);
+            k++;
+        }
+    const double limit = mp_rawfix_quiet_limit(&q, tests);
+    for (size_t j = 0; st == MP_OK && j < k; j++)
+        if (ratio[j] < limit)
+            flag[at[j]] |= DECISIVE;
+    free(at);
+    free(ratio);
+    mp_rawfix_quiet_free(&q);
+    return st;
 }
 
 /* The candidates whose same-colour neighbours along the row and the column (x +- 2, y +- 2)
@@ -924,8 +951,10 @@ static mp_status build(const rawfix_accum *a, const rawfix_lattice *priors, uint
     } else if (st == MP_OK) {
         const int clip_moves = find_motion(a, moves) || reference;
         classify(a, &looks, min_used, moves, clip_moves, flag, rank);
+        st = take_quiet(a, flag, err);
         uint32_t candidates = isolated_candidates(a, flag, lone);
-        st = mp_rawfix_prior_pick(a, min_used, priors, count, &picked, err);
+        if (st == MP_OK)
+            st = mp_rawfix_prior_pick(a, min_used, priors, count, &picked, err);
         if (picked >= 0) {
             m->lattice = priors[picked];
         } else if (st == MP_OK) {

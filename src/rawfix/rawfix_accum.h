@@ -25,6 +25,8 @@ struct rawfix_accum {
     int32_t *zh_sum;                /* per sample: sum of zh, not clamped to Z_SUM_CLAMP */
     uint32_t *zh_sq;                /* ... and of its square: how much it varies between frames */
     uint16_t *lo, *hi;              /* per sample: its lowest and highest recorded value */
+    uint32_t *value_sum;            /* per sample: the sum of its recorded values ... */
+    uint64_t *value_sq;             /* ... and of their squares (map_quiet.c) */
     /* The frames' lowest noise sigma of a sample per row class and brightness bin, their
      * lowest white and black: what says that a sample which never changes is stuck
      * (map_build.c). */
@@ -58,5 +60,33 @@ static inline double mp_rawfix_looks_at(const rawfix_looks *l, uint32_t x, uint3
 {
     return l->looks[(size_t)(y / RAWFIX_LOOKS_TILE) * l->tiles_x + x / RAWFIX_LOOKS_TILE];
 }
+
+/* map_quiet.c: the noise variance of a block's row-class sum (less black): its
+ * RAWFIX_BLOCK^2 / 4 samples at their mean level, with the lowest noise the frames showed
+ * (map_build.c's motion, map_quiet.c's steady light). */
+double mp_rawfix_block_noise(const rawfix_accum *a, uint32_t row_class, double sum);
+
+/* map_quiet.c: the clip's noise per row class and level, where the light is steady, for the
+ * test of a sample too quiet for its level (a clean sensor makes none). */
+typedef struct rawfix_quiet {
+    int usable;                             /* 0: no test */
+    uint8_t *steady;                        /* per block: bit r, steady light in row class r
+                                             * over its 3 x 3 blocks */
+    double level[4 * RAWFIX_LEVEL_BINS];    /* per row class and bin: mean level above black */
+    double var[4 * RAWFIX_LEVEL_BINS];      /* ... the clean noise variance there (DN^2) */
+    uint8_t known[4 * RAWFIX_LEVEL_BINS];
+    double dof;                             /* of a sample's variance */
+} rawfix_quiet;
+
+/* The model from the sums; looks: the distinct frames (the variance's degrees of freedom + 1). */
+mp_status mp_rawfix_quiet_model(const rawfix_accum *a, uint32_t looks, rawfix_quiet *q,
+                                mp_error *err);
+void mp_rawfix_quiet_free(rawfix_quiet *q);
+/* The sample's variance between the frames over the clean noise at its level; INFINITY where
+ * it is not tested (light not steady, clipped, at 0, a level the model does not cover). */
+double mp_rawfix_quiet_ratio(const rawfix_accum *a, const rawfix_quiet *q, uint32_t x,
+                             uint32_t y);
+/* The ratio below which a sample is too quiet when `tests` samples are tested. */
+double mp_rawfix_quiet_limit(const rawfix_quiet *q, uint64_t tests);
 
 #endif

@@ -208,12 +208,15 @@ static void add_sums(size_t n, const uint16_t *restrict v, const int16_t *restri
                      const int16_t *restrict zvs, const int32_t *restrict stripe,
                      uint16_t *restrict lo, uint16_t *restrict hi, int32_t *restrict stripe_sum,
                      int16_t *restrict sum_h, int16_t *restrict sum_v, int32_t *restrict zh_sum,
-                     uint32_t *restrict zh_sq, uint8_t *restrict used_n, uint8_t *restrict pos_n,
-                     uint8_t *restrict neg_n, uint8_t *restrict big_n)
+                     uint32_t *restrict zh_sq, uint32_t *restrict value_sum,
+                     uint64_t *restrict value_sq, uint8_t *restrict used_n,
+                     uint8_t *restrict pos_n, uint8_t *restrict neg_n, uint8_t *restrict big_n)
 {
     for (size_t i = 0; i < n; i++) {
         lo[i] = v[i] < lo[i] ? v[i] : lo[i];
         hi[i] = v[i] > hi[i] ? v[i] : hi[i];
+        value_sum[i] += v[i];
+        value_sq[i] += (uint64_t)((uint32_t)v[i] * v[i]);
         stripe_sum[2 * i] += stripe[2 * i];
         stripe_sum[2 * i + 1] += stripe[2 * i + 1];
         int32_t zh = zhs[i], zv = zvs[i];
@@ -234,7 +237,8 @@ static void add_sums(size_t n, const uint16_t *restrict v, const int16_t *restri
 void FN(mp_rawfix_row_sums)(const rawfix_sums *s)
 {
     add_sums(s->n, s->values, s->zh, s->zv, &s->stripe[0][0], s->lo, s->hi, &s->stripe_sum[0][0],
-             s->sum_h, s->sum_v, s->zh_sum, s->zh_sq, s->used, s->pos, s->neg, s->big);
+             s->sum_h, s->sum_v, s->zh_sum, s->zh_sq, s->value_sum, s->value_sq, s->used, s->pos,
+             s->neg, s->big);
 }
 
 /* One row's stripe correction: v' = black + (v - black) x gain + 0.5, truncated into

@@ -402,8 +402,9 @@ static mp_status segments_table(mp_text *t, const mp_clip_report *r, mp_error *e
                    "from frames spread over each segment (the ones convert uses). DR: the "
                    "dark field's clip over its read noise, and over the bright field's noise "
                    "brought to dark-field units. Left alone: samples off their neighbours in "
-                   "every frame where the scene does not move through them, which a still "
-                   "scene's own detail does too; convert --defects-from a moving or lens-cap "
+                   "every frame where the scene does not move through them and with the noise "
+                   "their level makes, as a still scene's own detail is (a hot pixel's steady "
+                   "dark current looks like a point of light); convert --defects-from a moving or lens-cap "
                    "clip of the same body and mode repairs them if they are defects.</p>");
     if (r->dark_frames)
         mp_text_printf(t, "<p class=note>A dark frame (%u frames averaged, pattern %.2f DN RMS) "

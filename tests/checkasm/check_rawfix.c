@@ -87,6 +87,8 @@ typedef struct sums_buf {
     int16_t sum_h[RW], sum_v[RW];
     int32_t zh_sum[RW];
     uint32_t zh_sq[RW];
+    uint32_t value_sum[RW];
+    uint64_t value_sq[RW];
     uint8_t used[RW], pos[RW], neg[RW], big[RW];
 } sums_buf;
 
@@ -101,6 +103,8 @@ static void fill_sums(sums_buf *s, rawfix_buf *b, uint32_t w)
         s->sum_v[x] = (int16_t)(rnd() % 8000) - 4000;
         s->zh_sum[x] = (int32_t)(rnd() % 200000) - 100000;
         s->zh_sq[x] = rnd() % 200000000u;
+        s->value_sum[x] = rnd() % 4000000u;
+        s->value_sq[x] = (uint64_t)rnd() * (rnd() % 4096);
         s->used[x] = (uint8_t)(rnd() % 60);
         s->pos[x] = (uint8_t)(rnd() % 60);
         s->neg[x] = (uint8_t)(rnd() % 60);
@@ -122,7 +126,8 @@ static void run_sums(const rawfix_dsp *d, const rawfix_buf *b, sums_buf *s, uint
         .n = w, .values = b->rows[1], .zh = b->zh, .zv = b->zv,
         .stripe = (const int32_t(*)[2])b->stripe, .lo = s->lo, .hi = s->hi,
         .stripe_sum = s->stripe_sum, .sum_h = s->sum_h, .sum_v = s->sum_v,
-        .zh_sum = s->zh_sum, .zh_sq = s->zh_sq, .used = s->used, .pos = s->pos,
+        .zh_sum = s->zh_sum, .zh_sq = s->zh_sq, .value_sum = s->value_sum,
+        .value_sq = s->value_sq, .used = s->used, .pos = s->pos,
         .neg = s->neg, .big = s->big};
     d->sums(&r);
 }

@@ -2,6 +2,7 @@
  * sites, the lattice from 16 frames, repair residue, stripe residue, clean clips untouched, and
  * a map that does not depend on the order frames were added in. 640x360 active, 16 frames (the
  * HD figures: tools/bench/bench_rawfix). */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -593,6 +594,61 @@ static void weak_pixel_in_clipped_highlights(void **state)
     mp_rawfix_measurement_free(&meas);
 }
 
+/* Issue #28, session 14: in a still scene under steady light, a photosite whose conversion
+ * gain is a tenth records a tenth of its light and a tenth of its noise, far less noise than
+ * its level makes on this sensor (read 6 DN, shot 0.5 DN^2 per DN): no scene can do that, so
+ * it is repaired; a scene point at the same level with the noise of that level (a dark speck
+ * of one photosite), and a bright one, are left alone. Before the quiet test all five were
+ * left alone. */
+enum { LOW_W = 128, LOW_H = 96, LOW_FRAMES = 16 };
+static const uint32_t low_sites[3][2] = {{40, 40}, {72, 56}, {100, 30}};
+static const uint32_t low_specks[3][2] = {{56, 24}, {88, 64}, {30, 70}};   /* dark, dark, bright */
+
+static uint16_t low_sample(double level, double gain, uint32_t *state)
+{
+    const double sigma = sqrt(36 + 0.5 * level);
+    return (uint16_t)lrint(2048 + gain * (level + sigma * irwin_hall(state, 1000) / 1000.0));
+}
+
+static void low_response_pixels_in_a_still_scene(void **state)
+{
+    (void)state;
+    mp_error err = {0};
+    mp_frame f = {0};
+    rawfix_measurement meas = {0};
+    for (int dual = 0; dual < 2; dual++) {
+        rawfix_accum *acc = clip_begin(&f, LOW_W, LOW_H);
+        uint32_t noise = 11;
+        for (uint32_t fr = 0; fr < LOW_FRAMES; fr++) {
+            for (uint32_t y = 0; y < LOW_H; y++)
+                for (uint32_t x = 0; x < LOW_W; x++)
+                    f.data[(size_t)y * LOW_W + x] = low_sample(300 + 6.0 * x, 1, &noise);
+            for (int k = 0; k < 3; k++) {
+                const uint32_t x = low_sites[k][0], y = low_sites[k][1];
+                f.data[(size_t)y * LOW_W + x] = low_sample(300 + 6.0 * x, 0.1, &noise);
+                const uint32_t sx = low_specks[k][0], sy = low_specks[k][1];
+                f.data[(size_t)sy * LOW_W + sx] =
+                    low_sample((k < 2 ? 0.1 : 4) * (300 + 6.0 * sx), 1, &noise);
+            }
+            assert_int_equal(mp_rawfix_measure(&f, dual, &meas, &err), MP_OK);
+            assert_int_equal(mp_rawfix_accum_add(acc, &meas, &f, fr, &err), MP_OK);
+        }
+        rawfix_map m;
+        assert_int_equal(mp_rawfix_map_build(acc, &m, &err), MP_OK);
+        printf("dual %d: %u pixels, %u left alone\n", dual, m.pixel_count, m.left_alone);
+        for (int k = 0; k < 3; k++) {
+            assert_true(map_holds(&m, low_sites[k][0], low_sites[k][1]));
+            assert_false(map_holds(&m, low_specks[k][0], low_specks[k][1]));
+        }
+        assert_int_equal(m.pixel_count, 3);
+        assert_int_equal(m.left_alone, 3);
+        mp_rawfix_map_free(&m);
+        mp_rawfix_accum_free(acc);
+    }
+    mp_frame_free(&f);
+    mp_rawfix_measurement_free(&meas);
+}
+
 static void map_does_not_depend_on_frame_order(void **state)
 {
     (void)state;
@@ -830,6 +886,7 @@ int main(void)
         cmocka_unit_test(stuck_pixels_found_by_their_constancy),
         cmocka_unit_test(settled_only_when_still_and_no_stuck_doubt),
         cmocka_unit_test(weak_pixel_in_clipped_highlights),
+        cmocka_unit_test(low_response_pixels_in_a_still_scene),
         cmocka_unit_test(map_does_not_depend_on_frame_order),
         cmocka_unit_test(prior_lattice_checked_against_the_clip),
         cmocka_unit_test(prior_confirmed_on_a_still_clip),

@@ -56,6 +56,8 @@ typedef struct rawfix_sums {
     int16_t *sum_h, *sum_v;         /* zh, zv clamped to +-4 sigmas where measured */
     int32_t *zh_sum;                /* zh where measured ... */
     uint32_t *zh_sq;                /* ... and its square */
+    uint32_t *value_sum;            /* the recorded value ... */
+    uint64_t *value_sq;             /* ... and its square: the sample's own noise */
     uint8_t *used, *pos, *neg, *big;    /* frames measured; zh and zv both > 0, both < 0,
                                          * both 6 sigmas or more off with one sign */
 } rawfix_sums;

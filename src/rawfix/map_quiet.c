@@ -1,0 +1,263 @@
+/* Samples too quiet for their level (rawfix_accum.h, mp_rawfix_quiet_*).
+ *
+ * A clean photosite's value varies between frames by its read noise and the shot noise of
+ * the light it records: in DN, var = r^2 + g L at level L above black (r, g fixed for a row
+ * class, so per field in dual ISO), whatever the scene. A still scene in steady light adds
+ * nothing to that. A photosite whose value varies much less than that of the clean
+ * photosites at its own level records less than its light: a reduced conversion gain k
+ * scales its noise by k^2 and its level by k, a pixel stuck near one value has none. No
+ * scene makes a sample quieter than its level (a single bright or dark point of light in a
+ * still shot has exactly the noise of its level), so this holds where the scene does not
+ * move, which is where the map otherwise takes no word from the pixels (map_build.c, "Do no
+ * harm").
+ *
+ * The noise at each level is the clip's own: per row class and level bin, the median of the
+ * samples' variances between the frames, where the light is steady (below), divided by the
+ * median of chi-square / k for k = frames - 1 degrees of freedom; between bins linear in L,
+ * as r^2 + g L is. A sample counts as quiet when its variance over that, q, is lower than a
+ * clean sample's falls with probability QUIET_FALSE over the frame's samples: chi-square with
+ * k degrees of freedom / k, a clean sample's q, is independent of its mean (normal noise), so
+ * the test adds its false alarms to none of the others'.
+ *
+ * Steady light: every frame's sums of the sample's 3 x 3 blocks in its row class vary between
+ * the frames by at most STEADY_F times what their noise makes, and none is clipped. A changing
+ * light (a flicker) scales every value, so it adds L^2 times the light's variance to a sample's
+ * variance, more to a bright neighbour than to a dark sample: it would put the model above a
+ * dark sample's noise. At STEADY_F the light that passes adds at most a sixteenth of the noise
+ * to a sample (a block's row class holds 64 samples: 64^2 f^2 L^2 <= 4 x 64 sigma^2). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rawfix_accum.h"
+
+#define QUIET_FALSE 1e-3
+#define STEADY_F 4.0
+#define QUIET_MIN_SAMPLES 64    /* a level bin's median from at least this many samples */
+/* Whole numbers: under 1 DN of noise a sample's variance over 16 frames is mostly the rounding
+ * (a level near a whole number repeats it in most frames: the stuck test's 0.4 / sigma), no
+ * longer chi-square; there the test is not made (a 10-bit clip's shadows). DN^2. */
+#define QUIET_MIN_NOISE 1.0
+#define VAR_STEPS 16            /* histogram of the variance: these steps per octave (the
+                                 * double's exponent and top 4 fraction bits) */
+#define VAR_LOG_MIN (-12)
+#define VAR_LOG_MAX 32
+#define VAR_BUCKETS ((VAR_LOG_MAX - VAR_LOG_MIN) * VAR_STEPS)
+
+/* The regularised lower incomplete gamma P(s, x) by its series (x small against s + 40). */
+static double lower_gamma(double s, double x)
+{
+    if (x <= 0)
+        return 0;
+    double term = 1 / s, sum = term;
+    for (int n = 1; n < 1000 && term > 1e-17 * sum; n++) {
+        term *= x / (s + n);
+        sum += term;
+    }
+    return exp(-x + s * log(x) - lgamma(s)) * sum;
+}
+
+/* The q below which a clean sample falls with probability p: chi-square(k) / k. */
+static double chi2_mean_quantile(double k, double p)
+{
+    double lo = 0, hi = 1;
+    for (int i = 0; i < 60; i++) {
+        double mid = (lo + hi) / 2;
+        if (lower_gamma(k / 2, k * mid / 2) < p)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The histogram bucket of a variance: its octave and the top bits of its fraction. */
+static uint32_t var_bucket(double var)
+{
+    if (!(var > 0))
+        return 0;
+    uint64_t bits;
+    memcpy(&bits, &var, sizeof bits);
+    const int64_t octave = (int64_t)(bits >> 52) - 1023 - VAR_LOG_MIN;
+    const int64_t b = octave * VAR_STEPS + (int64_t)((bits >> 48) & (VAR_STEPS - 1));
+    return b < 0 ? 0 : b >= VAR_BUCKETS ? VAR_BUCKETS - 1 : (uint32_t)b;
+}
+
+double mp_rawfix_block_noise(const rawfix_accum *a, uint32_t row_class, double sum)
+{
+    const double n = RAWFIX_BLOCK * RAWFIX_BLOCK / 4;
+    const int32_t level2 = (int32_t)fmin(2 * sum / n, INT32_MAX / 4) + 2 * a->black;
+    const double sigma = a->sample_sigma[row_class * RAWFIX_LEVEL_BINS +
+                                         mp_rawfix_level_bin(level2, a->black)];
+    return n * sigma * sigma;
+}
+
+/* Whether the light of row class r of block (j, k) is steady over the frames. */
+static int block_steady(const rawfix_accum *a, uint32_t j, uint32_t k, uint32_t r)
+{
+    const size_t stride = (size_t)a->blocks_x * a->blocks_y * RAWFIX_BLOCK_SUMS;
+    const size_t at = ((size_t)k * a->blocks_x + j) * RAWFIX_BLOCK_SUMS + r;
+    double sum = 0, sq = 0, noise = 0;
+    uint32_t n = 0;
+    for (uint32_t f = 0; f < RAWFIX_MAX_FRAMES; f++) {
+        if (!(a->added & (1ull << f)))
+            continue;
+        const uint32_t s = a->blocks[f * stride + at];
+        if (s == RAWFIX_BLOCK_CLIPPED)
+            return 0;
+        sum += s;
+        sq += (double)s * s;
+        noise += mp_rawfix_block_noise(a, r, s);
+        n++;
+    }
+    if (n < 3)
+        return 0;
+    const double var = (sq - sum * sum / n) / (n - 1);
+    return var <= STEADY_F * noise / n;
+}
+
+/* The samples' variance between the frames and their level above black (2 x the mean, so
+ * that mp_rawfix_level_bin takes it), from the integer sums. */
+static double variance_at(const rawfix_accum *a, size_t i, double *mean)
+{
+    const double n = a->frames, s = a->value_sum[i];
+    *mean = s / n;
+    const double var = ((double)a->value_sq[i] - s * s / n) / (n - 1);
+    return var > 0 ? var : 0;
+}
+
+static int measurable(const rawfix_accum *a, const rawfix_quiet *q, uint32_t x, uint32_t y)
+{
+    const size_t i = (size_t)y * a->width + x;
+    const uint32_t j = x / RAWFIX_BLOCK, k = y / RAWFIX_BLOCK;
+    return y >= a->vstep && y + a->vstep < a->height && j < a->blocks_x && k < a->blocks_y &&
+           q->steady[(size_t)k * a->blocks_x + j] & (1u << (y % RAWFIX_BLOCK_SUMS)) &&
+           a->lo[i] > 0 && a->hi[i] < a->white;
+}
+
+mp_status mp_rawfix_quiet_model(const rawfix_accum *a, uint32_t looks, rawfix_quiet *q,
+                                mp_error *err)
+{
+    memset(q, 0, sizeof *q);
+    if (a->frames < 3 || looks < 3 || !a->blocks_x || !a->blocks_y || a->white == INT32_MAX)
+        return MP_OK;
+    const uint32_t bx = a->blocks_x, by = a->blocks_y;
+    uint8_t *steady_here = calloc((size_t)bx * by, 1);
+    q->steady = calloc((size_t)bx * by, 1);
+    uint32_t *hist = calloc((size_t)4 * RAWFIX_LEVEL_BINS * VAR_BUCKETS, sizeof *hist);
+    if (!steady_here || !q->steady || !hist) {
+        free(steady_here);
+        free(hist);
+        mp_rawfix_quiet_free(q);
+        return mp_error_set(err, MP_ERR_NOMEM, "rawfix: out of memory for a %ux%u map",
+                            a->width, a->height);
+    }
+    for (uint32_t k = 0; k < by; k++)
+        for (uint32_t j = 0; j < bx; j++)
+            for (uint32_t r = 0; r < RAWFIX_BLOCK_SUMS; r++)
+                steady_here[(size_t)k * bx + j] |= (uint8_t)(block_steady(a, j, k, r) << r);
+    for (uint32_t k = 1; k + 1 < by; k++)
+        for (uint32_t j = 1; j + 1 < bx; j++) {
+            uint8_t all = 0xf;
+            for (uint32_t v = k - 1; v <= k + 1; v++)
+                for (uint32_t u = j - 1; u <= j + 1; u++)
+                    all &= steady_here[(size_t)v * bx + u];
+            q->steady[(size_t)k * bx + j] = all;
+        }
+    free(steady_here);
+    double level_sum[4 * RAWFIX_LEVEL_BINS] = {0};
+    uint32_t count[4 * RAWFIX_LEVEL_BINS] = {0};
+    /* frames of 512 rows or more give every (height / 256)-th group of 4 rows, as the noise
+     * histograms (measure.c): a median, which a quarter of a 1080-row frame fixes as well */
+    const uint32_t groups = a->height >= 512 ? a->height / 256 : 1;
+    for (uint32_t y = 0; y < a->height; y++) {
+        if ((y / 4) % groups)
+            continue;
+        for (uint32_t x = 0; x < a->width; x++) {
+            if (!measurable(a, q, x, y))
+                continue;
+            double mean, var = variance_at(a, (size_t)y * a->width + x, &mean);
+            const uint32_t c = (y % 4) * RAWFIX_LEVEL_BINS +
+                               (uint32_t)mp_rawfix_level_bin((int32_t)lrint(2 * mean), a->black);
+            hist[(size_t)c * VAR_BUCKETS + var_bucket(var)]++;
+            level_sum[c] += mean - a->black;
+            count[c]++;
+        }
+    }
+    /* Wilson and Hilferty's median of chi-square(k) / k */
+    const double k = looks - 1.0, median_q = pow(1 - 2 / (9 * k), 3);
+    for (uint32_t c = 0; c < 4 * RAWFIX_LEVEL_BINS; c++) {
+        if (count[c] < QUIET_MIN_SAMPLES)
+            continue;
+        const uint32_t *h = hist + (size_t)c * VAR_BUCKETS;
+        uint64_t acc = 0;
+        uint32_t b = 0;
+        while (b + 1 < VAR_BUCKETS && (acc += h[b]) * 2 < count[c])
+            b++;
+        q->level[c] = level_sum[c] / count[c];
+        const double centre = 1 + (b % VAR_STEPS + 0.5) / VAR_STEPS;
+        q->var[c] = ldexp(centre, VAR_LOG_MIN + (int)(b / VAR_STEPS)) / median_q;
+        q->known[c] = 1;
+    }
+    free(hist);
+    q->dof = k;
+    q->usable = 1;
+    return MP_OK;
+}
+
+void mp_rawfix_quiet_free(rawfix_quiet *q)
+{
+    free(q->steady);
+    memset(q, 0, sizeof *q);
+}
+
+/* The clean noise variance at level L (above black) of row class r: the line through the
+ * bins on either side; below the lowest bin, that of the lowest two, at L >= 0 (a sample
+ * below black has the read noise of black), where it rises with the level (a line that
+ * falls would put the noise of the dark above that of the bins); 0 (no test) above the
+ * highest bin or where fewer than two bins are known. */
+static double noise_at(const rawfix_quiet *q, uint32_t r, double level)
+{
+    const uint32_t c0 = r * RAWFIX_LEVEL_BINS;
+    int below = -1, above = -1, next = -1;
+    for (int b = 0; b < RAWFIX_LEVEL_BINS; b++) {
+        if (!q->known[c0 + b])
+            continue;
+        if (q->level[c0 + b] <= level)
+            below = b;
+        else if (above < 0)
+            above = b;
+        else if (next < 0)
+            next = b;
+    }
+    if (above < 0)
+        return 0;
+    int b0 = below, b1 = above;
+    if (below < 0) {
+        b0 = above;
+        b1 = next;
+        level = level > 0 ? level : 0;
+    }
+    if (b1 < 0)
+        return 0;
+    const double l0 = q->level[c0 + b0], l1 = q->level[c0 + b1];
+    const double v0 = q->var[c0 + b0], v1 = q->var[c0 + b1];
+    if (below < 0 && (v1 < v0 || level >= l0))
+        return level >= l0 ? v0 : 0;
+    const double v = v0 + (level - l0) / (l1 - l0) * (v1 - v0);
+    return v > 0 ? v : 0;
+}
+
+double mp_rawfix_quiet_ratio(const rawfix_accum *a, const rawfix_quiet *q, uint32_t x, uint32_t y)
+{
+    if (!q->usable || !measurable(a, q, x, y))
+        return INFINITY;
+    double mean, var = variance_at(a, (size_t)y * a->width + x, &mean);
+    const double noise = noise_at(q, y % 4, mean - a->black);
+    return noise >= QUIET_MIN_NOISE ? var / noise : INFINITY;
+}
+
+double mp_rawfix_quiet_limit(const rawfix_quiet *q, uint64_t tests)
+{
+    return q->usable && tests ? chi2_mean_quantile(q->dof, QUIET_FALSE / (double)tests) : 0;
+}
