@@ -72,9 +72,8 @@ typedef struct mlvpipe_convert_settings {
     const char *format;           /* "dng" (default), "tiff", "exr", "prores422hq",
                                    * "prores4444", "prores422", "prores422lt",
                                    * "prores422proxy", "dnxhrhq", "dnxhrhqx", "dnxhr444",
-                                   * "h264", "h265", "ffv1", "nut", "rawvideo", "md5" or
-                                   * "null" (the README's
-                                   * --to) */
+                                   * "h264", "h265", "ffv1", "nut", "movraw" (API 4.5),
+                                   * "rawvideo", "md5" or "null" (the README's --to) */
     const char *frames;           /* absolute frame numbers, e.g. "100-199" (see the README's
                                    * --frames); NULL: the whole clip */
     uint32_t threads;             /* 0: one per CPU; never changes the output */

@@ -49,12 +49,14 @@
  *      output, raw photos side by side over the threads.
  * 4.4: mlvpipe_convert_settings.scale, .size_width, .size_height (resized outputs) and .lut
  *      (a .cube file); the curves and gamuts after SLOG3 and ACES_AP0, MLVPIPE_CURVE_AUTO
- *      (scene-linear OpenEXR by default); the formats h264 and h265 (review files). */
+ *      (scene-linear OpenEXR by default); the formats h264 and h265 (review files).
+ * 4.5: the format movraw (16-bit RGB and PCM in fragmented MOV: a pipe that keeps its colour
+ *      tags). */
 #ifndef MLVPIPE_VERSION_H
 #define MLVPIPE_VERSION_H
 
 #define MLVPIPE_API_VERSION_MAJOR 4
-#define MLVPIPE_API_VERSION_MINOR 4
+#define MLVPIPE_API_VERSION_MINOR 5
 #define MLVPIPE_API_VERSION_PATCH 0
 
 #define MLVPIPE_API_VERSION_INT(major, minor, patch) (((major) << 16) | ((minor) << 8) | (patch))
