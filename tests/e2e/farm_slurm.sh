@@ -120,10 +120,13 @@ for _ in $(seq 1 1200); do     # until task 0 (frames 0-23) has finished 2 frame
 done
 scancel --full --signal=TERM "${array}_0"
 # Slurm holds a requeued job back (BeginTime about two minutes on): once task 0 is pending
-# again after its requeue, let it start now, or the test waits out that delay.
+# again after its requeue, let it start now, or the test waits out that delay. Not within the
+# second of the kill, though: slurmd refuses a launch whose credential is not newer, in whole
+# seconds, than the revocation the kill made ("Job credential revoked": the task then ends
+# FAILED with no second run; seen once the first run stopped fast enough).
 for _ in $(seq 1 600); do
     scontrol -o show job "${array}_0" | grep -q 'JobState=PENDING.*Restarts=1\|Restarts=1.*JobState=PENDING' &&
-        { scontrol update JobId="${array}_0" StartTime=now; break; }
+        { sleep 1.2; scontrol update JobId="${array}_0" StartTime=now; break; }
     sleep 0.1
 done
 wait_jobs 300
