@@ -110,6 +110,13 @@ static const kind_info kinds[] = {
 #define QUANT_STEPS 8
 #define PROBE_SLICES 64
 
+/* The 16-bit RGB kinds (rawvideo's rgb48le, movraw's rgb48be) pack their packets themselves
+ * (pack_rgb48), with no picture buffer and no encoder call. */
+static int packs_rgb48(mp_av_sink_kind kind)
+{
+    return kind == AV_SINK_RAWVIDEO || kind == AV_SINK_MOVRAW;
+}
+
 /* One encoder instance with its picture buffer: the sink's own, or one per worker thread. */
 struct mp_av_encoder {
     const mp_av_sink *sink;      /* read only: kind, sizes, Y'CbCr coefficients */
@@ -142,7 +149,7 @@ struct mp_av_sink {
     mp_av_aac aac;               /* review kinds: the audio as AAC (ctx NULL: PCM) */
     int audio_ended;             /* mp_av_sink_end_audio: pad with silence as the video goes */
     uint64_t frames;
-    AVBufferPool *packets;       /* rawvideo: its packets' buffers (pack_rgb48) */
+    AVBufferPool *packets;       /* rawvideo, movraw: their packets' buffers (pack_rgb48) */
 };
 
 void mp_av_sink_params_default(mp_av_sink_params *p)
@@ -433,8 +440,8 @@ static mp_status encoder_open(const mp_av_sink *s, int threads, mp_av_encoder **
         e->frame->format = c->pix_fmt;
         e->frame->width = c->width;
         e->frame->height = c->height;
-        /* rawvideo packs its packets itself (pack_rgb48) */
-        int r = s->p.kind == AV_SINK_RAWVIDEO ? 0 : mp_libav.av_frame_get_buffer(e->frame, 0);
+        /* the 16-bit RGB kinds pack their packets themselves (pack_rgb48) */
+        int r = packs_rgb48(s->p.kind) ? 0 : mp_libav.av_frame_get_buffer(e->frame, 0);
         if (r < 0)
             st = mp_av_output_fail(NULL, r, mp_av_output_name(&s->out), s->encoder, err);
         else if (e->frame_budget)
@@ -585,7 +592,7 @@ mp_status mp_av_sink_open(mp_av_sink **out, const char *path, const mp_av_sink_p
     if (st == MP_OK)
         st = with_path(mp_av_stream_rate(p->fps_num, p->fps_den, &s->fps, &s->time_base, err),
                        path, err);
-    if (st == MP_OK && p->kind == AV_SINK_RAWVIDEO &&
+    if (st == MP_OK && packs_rgb48(p->kind) &&
         !(s->packets = mp_libav.av_buffer_pool_init((size_t)p->width * p->height * 6 +
                                                         AV_INPUT_BUFFER_PADDING_SIZE,
                                                     mp_libav.av_buffer_allocz)))
@@ -783,15 +790,6 @@ static void fill_frame(mp_av_encoder *e, const uint16_t *const rgb[3], size_t st
                        *b = rgb[2] + y * stride;
         if (s->is_yuv) {
             fill_yuv_row(e, r, g, b, y);
-        } else if (s->p.kind == AV_SINK_MOVRAW) {   /* rgb48be: each sample high byte first */
-            uint8_t *packed = f->data[0] + (size_t)y * (size_t)f->linesize[0];
-            for (uint32_t x = 0; x < w; x++) {
-                const uint16_t v[3] = {r[x], g[x], b[x]};
-                for (int i = 0; i < 3; i++) {
-                    packed[6 * x + 2 * i] = (uint8_t)(v[i] >> 8);
-                    packed[6 * x + 2 * i + 1] = (uint8_t)v[i];
-                }
-            }
         } else {   /* gbrp16le: planes in G, B, R order */
             uint16_t *row[3];
             for (int i = 0; i < 3; i++)
@@ -836,7 +834,32 @@ static mp_status prepare_frame(mp_av_encoder *e, const uint16_t *const planes[3]
     return MP_OK;
 }
 
-/* rawvideo: the planes packed as rgb48le straight into a packet of their own, rows back to
+/* One row of R, G, B as 16-bit RGB samples, each low byte first or (big_endian) high first. */
+static void pack_rgb48_row(const uint16_t *r, const uint16_t *g, const uint16_t *b, uint32_t w,
+                           int big_endian, uint8_t *row)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (!big_endian) {
+        /* one 8-byte store per pixel instead of three: its top two bytes (zero) are
+         * overwritten by the next pixel, or land in the packet's padding */
+        for (uint32_t x = 0; x < w; x++) {
+            uint64_t px = r[x] | (uint64_t)g[x] << 16 | (uint64_t)b[x] << 32;
+            memcpy(row + (size_t)x * 6, &px, sizeof px);
+        }
+        return;
+    }
+#endif
+    const size_t low = big_endian ? 1 : 0;
+    for (uint32_t x = 0; x < w; x++) {
+        const uint16_t c[3] = {r[x], g[x], b[x]};
+        for (size_t i = 0; i < 3; i++) {
+            row[(size_t)x * 6 + 2 * i + low] = (uint8_t)c[i];
+            row[(size_t)x * 6 + 2 * i + 1 - low] = (uint8_t)(c[i] >> 8);
+        }
+    }
+}
+
+/* rawvideo and movraw: the planes packed straight into a packet of their own, rows back to
  * back, as libavcodec's rawvideo encoder lays them out (av_image_copy_to_buffer, alignment
  * 1). Its encoder would first want them in an AVFrame and then copy that frame into the
  * packet: two passes over 12 MB per 1080p frame that this one replaces. The packets' buffers
@@ -860,25 +883,10 @@ static mp_status pack_rgb48(const mp_av_sink *s, const uint16_t *const rgb[3], s
     p->data = p->buf->data;
     p->size = (int)((size_t)w * h * 6);
     memset(p->data + p->size, 0, AV_INPUT_BUFFER_PADDING_SIZE);
-    for (uint32_t y = 0; y < h; y++) {
-        const uint16_t *r = rgb[0] + y * stride, *g = rgb[1] + y * stride,
-                       *b = rgb[2] + y * stride;
-        uint8_t *row = p->data + (size_t)y * w * 6;
-        for (uint32_t x = 0; x < w; x++) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-            /* one 8-byte store per pixel instead of three: its top two bytes (zero) are
-             * overwritten by the next pixel, or land in the packet's padding */
-            uint64_t px = r[x] | (uint64_t)g[x] << 16 | (uint64_t)b[x] << 32;
-            memcpy(row + (size_t)x * 6, &px, sizeof px);
-#else
-            const uint16_t c[3] = {r[x], g[x], b[x]};
-            for (int i = 0; i < 3; i++) {
-                row[(size_t)x * 6 + 2 * (size_t)i] = (uint8_t)c[i];
-                row[(size_t)x * 6 + 2 * (size_t)i + 1] = (uint8_t)(c[i] >> 8);
-            }
-#endif
-        }
-    }
+    const int big_endian = s->kind->pix_fmt == AV_PIX_FMT_RGB48BE;
+    for (uint32_t y = 0; y < h; y++)
+        pack_rgb48_row(rgb[0] + y * stride, rgb[1] + y * stride, rgb[2] + y * stride, w,
+                       big_endian, p->data + (size_t)y * w * 6);
     p->flags |= AV_PKT_FLAG_KEY;
     *out = p;
     return MP_OK;
@@ -893,7 +901,7 @@ mp_status mp_av_encode_rgb(mp_av_encoder *e, const uint16_t *const planes[3], si
     if (s->kind->review)
         return mp_error_set(err, MP_ERR_ARG, "%s: %s predicts frames from frames: write them "
                             "with mp_av_sink_write_rgb", name, s->kind->name);
-    if (s->p.kind == AV_SINK_RAWVIDEO)
+    if (packs_rgb48(s->p.kind))
         return pack_rgb48(s, planes, stride, out, err);
     int r;
     mp_status st = prepare_frame(e, planes, stride, err);

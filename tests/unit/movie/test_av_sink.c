@@ -327,10 +327,10 @@ static void test_packets_fitted(void **state)
     assert_int_equal(entries(), 0);
 }
 
-/* rawvideo packs its packets itself (no encoder): the same bytes as libavcodec's rawvideo
- * encoder gives for the same picture as an rgb48le frame, from planes with a row stride wider
- * than the picture (the active area of a larger frame), at an odd width; the padding after
- * the picture stays zero. */
+/* rawvideo and movraw pack their packets themselves (no encoder): the same bytes as
+ * libavcodec's rawvideo encoder gives for the same picture as an rgb48le (rawvideo) or
+ * rgb48be (movraw) frame, from planes with a row stride wider than the picture (the active
+ * area of a larger frame), at an odd width; the padding after the picture stays zero. */
 static void test_rawvideo_as_libavcodec(void **state)
 {
     (void)state;
@@ -339,46 +339,57 @@ static void test_rawvideo_as_libavcodec(void **state)
     for (int c = 0; c < 3; c++)
         noise(rgb[c], STRIDE * H, 7 + (uint32_t)c);
     const uint16_t *const planes[3] = {rgb[0], rgb[1], rgb[2]};
-    mp_av_sink_params p;
-    mp_error err;
-    mp_av_sink *s = NULL;
-    params(&p, AV_SINK_RAWVIDEO);
-    p.width = W;
-    p.height = H;
-    assert_int_equal(mp_av_sink_open(&s, path_of("r.raw"), &p, &err), MP_OK);
-    AVPacket *pkt = NULL;
-    assert_int_equal(mp_av_encode_rgb(mp_av_sink_encoder(s), planes, STRIDE, &pkt, &err), MP_OK);
-    mp_av_sink_abort(s);
+    const struct {
+        mp_av_sink_kind kind;
+        const char *file;
+        enum AVPixelFormat pix_fmt;
+        int big_endian;
+    } cases[] = {{AV_SINK_RAWVIDEO, "r.raw", AV_PIX_FMT_RGB48LE, 0},
+                 {AV_SINK_MOVRAW, "r.mov", AV_PIX_FMT_RGB48BE, 1}};
+    for (size_t n = 0; n < sizeof cases / sizeof cases[0]; n++) {
+        mp_av_sink_params p;
+        mp_error err;
+        mp_av_sink *s = NULL;
+        params(&p, cases[n].kind);
+        p.width = W;
+        p.height = H;
+        assert_int_equal(mp_av_sink_open(&s, path_of(cases[n].file), &p, &err), MP_OK);
+        AVPacket *pkt = NULL;
+        assert_int_equal(mp_av_encode_rgb(mp_av_sink_encoder(s), planes, STRIDE, &pkt, &err),
+                         MP_OK);
+        mp_av_sink_abort(s);
 
-    const AVCodec *codec = avcodec_find_encoder_by_name("rawvideo");
-    AVCodecContext *c = avcodec_alloc_context3(codec);
-    AVFrame *f = av_frame_alloc();
-    AVPacket *want = av_packet_alloc();
-    assert_true(c && f && want);
-    c->width = f->width = W;
-    c->height = f->height = H;
-    c->pix_fmt = AV_PIX_FMT_RGB48LE;
-    f->format = AV_PIX_FMT_RGB48LE;
-    c->time_base = (AVRational){1, 25};
-    assert_int_equal(avcodec_open2(c, codec, NULL), 0);
-    assert_int_equal(av_frame_get_buffer(f, 0), 0);
-    for (int y = 0; y < H; y++)
-        for (int x = 0; x < W; x++)
-            for (int k = 0; k < 3; k++) {
-                uint8_t *at = f->data[0] + y * f->linesize[0] + (x * 3 + k) * 2;
-                at[0] = (uint8_t)rgb[k][y * STRIDE + x];
-                at[1] = (uint8_t)(rgb[k][y * STRIDE + x] >> 8);
-            }
-    assert_int_equal(avcodec_send_frame(c, f), 0);
-    assert_int_equal(avcodec_receive_packet(c, want), 0);
-    assert_int_equal(pkt->size, want->size);
-    assert_memory_equal(pkt->data, want->data, (size_t)want->size);
-    for (int i = 0; i < AV_INPUT_BUFFER_PADDING_SIZE; i++)
-        assert_int_equal(pkt->data[pkt->size + i], 0);
-    av_packet_free(&want);
-    av_packet_free(&pkt);
-    av_frame_free(&f);
-    avcodec_free_context(&c);
+        const AVCodec *codec = avcodec_find_encoder_by_name("rawvideo");
+        AVCodecContext *c = avcodec_alloc_context3(codec);
+        AVFrame *f = av_frame_alloc();
+        AVPacket *want = av_packet_alloc();
+        assert_true(c && f && want);
+        c->width = f->width = W;
+        c->height = f->height = H;
+        c->pix_fmt = cases[n].pix_fmt;
+        f->format = cases[n].pix_fmt;
+        c->time_base = (AVRational){1, 25};
+        assert_int_equal(avcodec_open2(c, codec, NULL), 0);
+        assert_int_equal(av_frame_get_buffer(f, 0), 0);
+        const int low = cases[n].big_endian;
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++)
+                for (int k = 0; k < 3; k++) {
+                    uint8_t *at = f->data[0] + y * f->linesize[0] + (x * 3 + k) * 2;
+                    at[low] = (uint8_t)rgb[k][y * STRIDE + x];
+                    at[1 - low] = (uint8_t)(rgb[k][y * STRIDE + x] >> 8);
+                }
+        assert_int_equal(avcodec_send_frame(c, f), 0);
+        assert_int_equal(avcodec_receive_packet(c, want), 0);
+        assert_int_equal(pkt->size, want->size);
+        assert_memory_equal(pkt->data, want->data, (size_t)want->size);
+        for (int i = 0; i < AV_INPUT_BUFFER_PADDING_SIZE; i++)
+            assert_int_equal(pkt->data[pkt->size + i], 0);
+        av_packet_free(&want);
+        av_packet_free(&pkt);
+        av_frame_free(&f);
+        avcodec_free_context(&c);
+    }
     assert_int_equal(entries(), 0);
 }
 
