@@ -1,26 +1,24 @@
 /* mp_big: see mp_big.h. */
 #include "common/mp_big.h"
 
+#include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
 
-#define HUGE_PAGE ((size_t)2 << 20)
+#define PAGE ((uintptr_t)4096)
 
 void *mp_big_calloc(size_t n)
 {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (n >= HUGE_PAGE) {
-        void *p = NULL;
-        size_t rounded = (n + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-        if (posix_memalign(&p, HUGE_PAGE, rounded))
-            return NULL;
-        madvise(p, rounded, MADV_HUGEPAGE);     /* advice only: failure changes nothing */
-        memset(p, 0, n);
-        return p;
-    }
+    /* calloc maps big blocks fresh from the kernel, zero already: no memset over them */
+    void *p = calloc(1, n ? n : 1);
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+    /* advice only: kernels before 5.14 refuse it, and the pages are made on first touch */
+    const uintptr_t start = ((uintptr_t)p + PAGE - 1) & ~(PAGE - 1);
+    const uintptr_t end = ((uintptr_t)p + n) & ~(PAGE - 1);
+    if (p && end > start)
+        madvise((void *)start, end - start, MADV_POPULATE_WRITE);
 #endif
-    return calloc(1, n ? n : 1);
+    return p;
 }

@@ -240,6 +240,30 @@ static void test_write_file(void **state)
     assert_int_equal(entries(dir), 1);
 }
 
+/* A buffer of several write() calls (out_file.c takes at most 1 MiB a call) lands whole and in
+ * order. */
+static void test_write_in_pieces(void **state)
+{
+    (void)state;
+    const size_t n = (5u << 19) + 3;
+    uint8_t *buf = malloc(n), *got = malloc(n + 1);
+    assert_non_null(buf);
+    assert_non_null(got);
+    for (size_t i = 0; i < n; i++)
+        buf[i] = (uint8_t)(i * 7 + (i >> 20));
+    char path[128];
+    snprintf(path, sizeof path, "%s/big.dng", dir);
+    mp_error err = {0};
+    assert_int_equal(mp_out_write_file(path, buf, n, 0, 0, &err), MP_OK);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    assert_int_equal(fread(got, 1, n + 1, f), n);
+    fclose(f);
+    assert_memory_equal(got, buf, n);
+    free(buf);
+    free(got);
+}
+
 static void test_make_dir(void **state)
 {
     (void)state;
@@ -266,6 +290,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_full_device, setup, teardown),
         cmocka_unit_test_setup_teardown(test_write_failure_cleans_up, setup, teardown),
         cmocka_unit_test_setup_teardown(test_write_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_write_in_pieces, setup, teardown),
         cmocka_unit_test_setup_teardown(test_make_dir, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

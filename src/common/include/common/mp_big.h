@@ -1,7 +1,9 @@
-/* mp_big: allocations of many megabytes (frame-sized work buffers). On Linux they are
- * aligned to 2 MiB and marked for transparent huge pages, so touching them the first time
- * costs one page fault per 2 MiB instead of per 4 KiB (on virtual machines a fault is
- * expensive: a 40 MB accumulator took 165 ms of faults). Elsewhere plain calloc. */
+/* mp_big: allocations of many megabytes (frame-sized work buffers, the raw-defect sums). On
+ * Linux their pages are made at once (MADV_POPULATE_WRITE, one call) instead of by a fault at
+ * the first touch of each page, and in 4 KiB pages, not huge ones: on the development VM
+ * (free memory handed back to the host) a 2 MiB page costs 10-30 ms to fault in again, and
+ * rows that are read before they are written fault twice per page (doc/benchmarks.md 12).
+ * Elsewhere plain calloc. */
 #ifndef MP_BIG_H
 #define MP_BIG_H
 
