@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "dualiso/dualiso.h"
+#include "dualiso_priv.h"
 #include "encode/md5.h"
 #include "synth/synth.h"
 
@@ -1137,11 +1138,49 @@ static void test_phase_majority(void **state)
     assert_int_equal(mp_dualiso_phase_majority((uint32_t[4]){0, 3, 4, 0}), 2);
 }
 
+static int by_value(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median by selection is the sorted set's middle value (the upper one for even sizes) for
+ * sets in random, sorted, reversed and organ-pipe order, with many equal values, and sets that
+ * hold one value only. */
+static void test_median_is_the_sorted_middle(void **state)
+{
+    (void)state;
+    const uint32_t sizes[] = {1, 2, 5, 32, 33, 1000, 4097};
+    double *v = malloc(4097 * sizeof *v), *sorted = malloc(4097 * sizeof *sorted);
+    assert_non_null(v);
+    assert_non_null(sorted);
+    uint32_t seed = 7;
+    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
+        for (int kind = 0; kind < 6; kind++) {
+            const uint32_t n = sizes[s];
+            for (uint32_t i = 0; i < n; i++) {
+                seed = seed * 1664525u + 1013904223u;
+                const double r = (double)(seed >> 8) / (1 << 24) - 0.5;
+                v[i] = kind == 0 ? r : kind == 1 ? i : kind == 2 ? (double)n - i
+                     : kind == 3 ? (i < n / 2 ? i : (double)n - i)
+                     : kind == 4 ? (double)(seed >> 29) : 3.25;
+            }
+            memcpy(sorted, v, n * sizeof *v);
+            qsort(sorted, n, sizeof *sorted, by_value);
+            const double m = mp_dualiso_median(v, n);
+            if (m != sorted[n / 2])
+                fail_msg("n %u kind %d: median %g, sorted middle %g", n, kind, m, sorted[n / 2]);
+        }
+    free(v);
+    free(sorted);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_detect_depths_and_phases),
         cmocka_unit_test(test_phase_majority),
+        cmocka_unit_test(test_median_is_the_sorted_middle),
         cmocka_unit_test(test_detect_single_iso),
         cmocka_unit_test(test_detect_bad_input),
         cmocka_unit_test(test_levels_ratio_and_offset),
