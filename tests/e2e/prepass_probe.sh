@@ -4,7 +4,9 @@
 # with 1 and 2 threads; the same scene recorded as dual ISO without a DISO
 # block is still found dual from all 32 samples. The raw-defect sums of both still clips stop
 # at 16 of the 32 samples (mp_rawfix_accum_settled) while the dual levels keep all 32; the
-# same scene drifting (--shift) takes all 32 for its defects.
+# same scene drifting (--shift) takes all 32 for its defects. The dual clip's map, built on a
+# thread of its own beside the last 16 samples with 2 threads (prepass.c early_map), is the
+# one built after them with 1: the same sidecar.
 # usage: prepass_probe.sh MLVPIPE MLVSYNTH
 set -u
 mlvpipe=$1
@@ -40,4 +42,8 @@ grep -q "frames 0-39: dual ISO, .* from 32 of 32 sampled frames" "$tmp/d-an.err"
     fail "dual without DISO: not pooled from all samples ($(cat "$tmp/d-an.err"))"
 grep -q "frames 0-39: raw defects from 16 frames" "$tmp/d-an.err" ||
     fail "dual: still clip's defect sums not settled at 16 frames ($(cat "$tmp/d-an.err"))"
+run d-an1 0 analyze "$tmp/d.MLV" -o "$tmp/d1.json" --threads 1
+run d-an2 0 analyze "$tmp/d.MLV" -o "$tmp/d2.json" --threads 2
+grep -q '"rawfix"' "$tmp/d1.json" || fail "dual: no raw-defect map in the sidecar"
+cmp -s "$tmp/d1.json" "$tmp/d2.json" || fail "dual: the sidecar differs by threads"
 finish
