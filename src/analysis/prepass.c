@@ -110,33 +110,65 @@ typedef struct sample_set {
     pthread_mutex_t band_lock[DEFECT_BANDS];  /* adding to a band of rows of defects */
     const mlv_frame_info *first;              /* the segment's first frame (the map's priors) */
     early_map early;                          /* the map built beside the second tier */
+    /* Kept from one pool run to the next (a segment takes up to three, a clip more), so that
+     * their frame-sized buffers are not made, faulted in and unmapped again each time: */
+    uint32_t slot_count;                      /* slots allocated (the largest window yet) */
+    struct sample_ctx *spare;                 /* workers' contexts between runs */
+    pthread_mutex_t spare_lock;
 } sample_set;
 
 typedef struct sample_ctx {
     mlv_scratch scratch;
     mp_frame frame;
     rawfix_measurement defects;
+    struct sample_ctx *next;                  /* in sample_set.spare */
 } sample_ctx;
 
+/* A spare context, else a new one: what a job computes does not depend on its context's
+ * earlier jobs, in this run or another. */
 static mp_status sample_ctx_create(void *user, void **ctx, mp_error *err)
 {
-    (void)user;
-    sample_ctx *c = calloc(1, sizeof *c);
-    if (!c)
-        return mp_error_set(err, MP_ERR_NOMEM, "pre-pass: out of memory");
-    c->scratch.ref_index = -1;
+    sample_set *s = user;
+    pthread_mutex_lock(&s->spare_lock);
+    sample_ctx *c = s->spare;
+    if (c)
+        s->spare = c->next;
+    pthread_mutex_unlock(&s->spare_lock);
+    if (!c) {
+        if (!(c = calloc(1, sizeof *c)))
+            return mp_error_set(err, MP_ERR_NOMEM, "pre-pass: out of memory");
+        c->scratch.ref_index = -1;
+    }
     *ctx = c;
     return MP_OK;
 }
 
 static void sample_ctx_destroy(void *user, void *ctx)
 {
-    (void)user;
+    sample_set *s = user;
     sample_ctx *c = ctx;
-    mp_mlv_scratch_free(&c->scratch);
-    mp_frame_free(&c->frame);
-    mp_rawfix_measurement_free(&c->defects);
-    free(c);
+    pthread_mutex_lock(&s->spare_lock);
+    c->next = s->spare;
+    s->spare = c;
+    pthread_mutex_unlock(&s->spare_lock);
+}
+
+/* Frees the contexts and slots kept between the pool runs. */
+static void release_samples(sample_set *s)
+{
+    while (s->spare) {
+        sample_ctx *c = s->spare;
+        s->spare = c->next;
+        mp_mlv_scratch_free(&c->scratch);
+        mp_frame_free(&c->frame);
+        mp_rawfix_measurement_free(&c->defects);
+        free(c);
+    }
+    for (uint32_t k = 0; k < s->slot_count; k++)
+        mp_mlv_payload_free(&s->slots[k].payload);
+    free(s->slots);
+    s->slots = NULL;
+    s->slot_count = 0;
 }
 
 /* Measures the sample's raw defects and adds them to the segment's sums (integer sums, so
@@ -254,18 +286,20 @@ static mp_status run_samples(sample_set *s, uint32_t njobs, mp_error *err)
     mp_pool_options po = {s->opt->threads, 0, s->opt->cancel};
     uint32_t threads, window;
     mp_pool_resolve(&po, njobs, &threads, &window);
-    if (!(s->slots = calloc(window, sizeof *s->slots)))
-        return mp_error_set(err, MP_ERR_NOMEM, "pre-pass: out of memory");
+    if (window > s->slot_count) {
+        sample_slot *more = realloc(s->slots, window * sizeof *more);
+        if (!more)
+            return mp_error_set(err, MP_ERR_NOMEM, "pre-pass: out of memory");
+        memset(more + s->slot_count, 0, (window - s->slot_count) * sizeof *more);
+        s->slots = more;
+        s->slot_count = window;
+    }
     mp_pool_callbacks cb = {s, sample_ctx_create, sample_ctx_destroy, sample_run,
                             s->opt->progress ? sample_deliver : NULL};
     /* A second look at a segment (with the clip's phase) makes more work than announced. */
     if (s->progress.done + njobs > s->progress.total)
         s->progress.total = s->progress.done + njobs;
     mp_status st = mp_pool_run_with_reader(njobs, &po, &cb, sample_read, NULL, err);
-    for (uint32_t k = 0; k < window; k++)
-        mp_mlv_payload_free(&s->slots[k].payload);
-    free(s->slots);
-    s->slots = NULL;
     if (st == MP_ERR_INTERRUPTED)
         return mp_error_set(err, st, "interrupted during the levels pre-pass");
     return st;
@@ -725,7 +759,8 @@ mp_status mp_prepass_run(const mlv_clip *clip, const mp_prepass_options *o, cons
         *s = (sample_set){.clip = clip, .opt = o, .clip_phase = -1, .stats = stats,
                           .progress = {.kind = MP_PROGRESS_LEVELS},
                           .start_s = mp_progress_now(),
-                          .defects_lock = PTHREAD_MUTEX_INITIALIZER};
+                          .defects_lock = PTHREAD_MUTEX_INITIALIZER,
+                          .spare_lock = PTHREAD_MUTEX_INITIALIZER};
         for (uint32_t b = 0; b < DEFECT_BANDS; b++)
             pthread_mutex_init(&s->band_lock[b], NULL);
     }
@@ -791,6 +826,8 @@ mp_status mp_prepass_run(const mlv_clip *clip, const mp_prepass_options *o, cons
         share_whites(out, o);
     for (uint32_t b = 0; s && s->clip && b < DEFECT_BANDS; b++)   /* initialised */
         pthread_mutex_destroy(&s->band_lock[b]);
+    if (s)
+        release_samples(s);
     free(stats);
     free(s);
     free(scans);
