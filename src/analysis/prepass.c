@@ -110,8 +110,8 @@ typedef struct sample_set {
     pthread_mutex_t band_lock[DEFECT_BANDS];  /* adding to a band of rows of defects */
     const mlv_frame_info *first;              /* the segment's first frame (the map's priors) */
     early_map early;                          /* the map built beside the second tier */
-    /* Kept from one pool run to the next (a segment takes up to three, a clip more), so that
-     * their frame-sized buffers are not made, faulted in and unmapped again each time: */
+    /* Kept from one pool run of a segment to the next (it takes up to three), so that their
+     * frame-sized buffers are not made, faulted in and unmapped again each time: */
     uint32_t slot_count;                      /* slots allocated (the largest window yet) */
     struct sample_ctx *spare;                 /* workers' contexts between runs */
     pthread_mutex_t spare_lock;
@@ -153,7 +153,7 @@ static void sample_ctx_destroy(void *user, void *ctx)
     pthread_mutex_unlock(&s->spare_lock);
 }
 
-/* Frees the contexts and slots kept between the pool runs. */
+/* Frees the contexts and slots kept between a segment's pool runs. */
 static void release_samples(sample_set *s)
 {
     while (s->spare) {
@@ -444,6 +444,7 @@ static mp_status sample_segment(sample_set *s, const mp_segment *seg, segment_sc
         st = run_rest(s, n, done, &sampled, err);
     }
     s->defects_settled = 0;
+    release_samples(s);   /* not held through the map's building and the frames */
     if (st != MP_OK)
         return st;
 
@@ -826,8 +827,6 @@ mp_status mp_prepass_run(const mlv_clip *clip, const mp_prepass_options *o, cons
         share_whites(out, o);
     for (uint32_t b = 0; s && s->clip && b < DEFECT_BANDS; b++)   /* initialised */
         pthread_mutex_destroy(&s->band_lock[b]);
-    if (s)
-        release_samples(s);
     free(stats);
     free(s);
     free(scans);
