@@ -97,7 +97,7 @@ for row in "${rows[@]}"; do
                     [ -z "$hi" ] || [ "$rss" -gt "$hi" ] && hi=$rss
                 done
                 verdict=flat
-                [ $((hi - lo)) -le 8192 ] || verdict="GROWS by $(((hi - lo) / 1024)) MiB"
+                [ $((hi - lo)) -le 8192 ] || verdict="NOT FLAT: spread $(((hi - lo) / 1024)) MiB"
                 printf '  dual ISO %-9s -> %-12s%s %s\n' "$size" "$fmt" "$line" "$verdict"
             done
         done ;;
