@@ -597,8 +597,10 @@ static mp_status take_quiet(const rawfix_accum *a, uint8_t *flag, uint64_t *near
  * frames a weak pixel of q 0.0625 (map_quiet.c) falls under the limit of 1000 candidates
  * tested (0.081) in 81 % of clips, over 32 under theirs (0.214) in all. The clip takes the
  * rest of its frames where some candidate lies between that limit and the ratio a clean one
- * reaches with probability QUIET_MORE_FALSE over the candidates tested (0.144 for 1000): as
- * many clean clips with candidates take them. */
+ * reaches with probability QUIET_MORE_FALSE over the candidates tested (0.144 for 1000): one
+ * still clip in 20 whose candidates are all clean takes them for nothing. The decision comes
+ * from the integer sums of the frames so far, as the map's, so it is the same at any thread
+ * count. */
 static mp_status quiet_could_pass(const rawfix_accum *a, const uint8_t *moves, int *could,
                                   mp_error *err)
 {
