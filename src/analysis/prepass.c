@@ -21,13 +21,14 @@ uint64_t mp_prepass_options_hash(const mp_prepass_options *o)
     char canon[160], dark[48] = "";
     if (o->dark && o->dark->width)
         snprintf(dark, sizeof dark, " dark=%016llx", (unsigned long long)mp_dark_hash(o->dark));
-    /* dark_segments=clip: undetected segments of a dual-ISO clip follow the clip; rawfix=4:
+    /* dark_segments=clip: undetected segments of a dual-ISO clip follow the clip; rawfix=5:
      * maps that leave a still scene's steady candidates alone (session 11), made from 16 of
      * the 32 samples where those are settled (session 13), taking those too quiet for their
-     * level (session 14) */
+     * level (session 14), also under a changing light and from 32 samples while one may be
+     * (session 15) */
     int n = snprintf(canon, sizeof canon, "levels v%d samples=%u force_phase=%d "
                      "dark_segments=clip%s%s", MP_LEVELS_FORMAT_VERSION, MP_SAMPLES_PER_SEGMENT,
-                     o->force_phase, o->no_defects ? "" : " rawfix=4", dark);
+                     o->force_phase, o->no_defects ? "" : " rawfix=5", dark);
     return mp_fnv1a64(canon, (size_t)n, MP_FNV1A64_SEED);
 }
 

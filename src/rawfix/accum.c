@@ -40,12 +40,13 @@ rawfix_accum *mp_rawfix_accum_new(uint32_t width, uint32_t height)
     a->lo = mp_big_calloc(2 * n * sizeof *a->lo);
     a->value_sum = mp_big_calloc(n * sizeof *a->value_sum);
     a->value_sq = mp_big_calloc(n * sizeof *a->value_sq);
+    a->value_light = mp_big_calloc(n * sizeof *a->value_light);
     a->blocks_x = width / RAWFIX_BLOCK;
     a->blocks_y = height / RAWFIX_BLOCK;
     a->blocks = calloc((size_t)a->blocks_x * a->blocks_y * RAWFIX_BLOCK_SUMS * RAWFIX_MAX_FRAMES + 1,
                        sizeof *a->blocks);
     if (!a->sum_h || !a->count[0] || !a->stripe || !a->zh_sum || !a->zh_sq || !a->lo ||
-        !a->value_sum || !a->value_sq || !a->blocks) {
+        !a->value_sum || !a->value_sq || !a->value_light || !a->blocks) {
         mp_rawfix_accum_free(a);
         return NULL;
     }
@@ -74,6 +75,7 @@ void mp_rawfix_accum_free(rawfix_accum *a)
     free(a->lo);
     free(a->value_sum);
     free(a->value_sq);
+    free(a->value_light);
     free(a->blocks);
     free(a);
 }
@@ -132,6 +134,26 @@ void mp_rawfix_accum_add_row(rawfix_accum *a, uint32_t y, const uint16_t *values
     add_clipped(n, zh, c[COUNT_CLIPPED_LOW] + i, c[COUNT_CLIPPED_HIGH] + i);
 }
 
+/* Each value times the light around it in this frame (mp_rawfix_light; 0 where that is
+ * clipped: map_quiet.c tests no sample there). Columns right of the last whole block take its
+ * light, rows below the last whole block row that of the last row. */
+static void add_light(rawfix_accum *a, const rawfix_measurement *m, uint32_t y,
+                      const uint16_t *restrict values)
+{
+    const uint32_t bx = a->blocks_x, by = a->blocks_y;
+    if (!bx || !by || !m->blocks || m->block_count < (size_t)bx * by * RAWFIX_BLOCK_SUMS)
+        return;
+    const uint32_t k = y / RAWFIX_BLOCK < by ? y / RAWFIX_BLOCK : by - 1;
+    uint64_t *restrict sum = a->value_light + (size_t)y * a->width;
+    for (uint32_t j = 0; j < bx; j++) {
+        uint32_t light = mp_rawfix_light(m->blocks, bx, by, j, k, y % RAWFIX_BLOCK_SUMS);
+        light = light == RAWFIX_BLOCK_CLIPPED ? 0 : light;
+        const uint32_t end = j + 1 < bx ? (j + 1) * RAWFIX_BLOCK : a->width;
+        for (uint32_t x = j * RAWFIX_BLOCK; x < end; x++)
+            sum[x] += (uint64_t)values[x] * light;
+    }
+}
+
 /* Each row is measured and added at once, so its deviations stay in the cache. Rows outside
  * [vstep, height - vstep) have no measurement (RAWFIX_NO_Z, no stripe sums), which adds only
  * zeros: they are skipped. */
@@ -148,6 +170,7 @@ void mp_rawfix_accum_rows(rawfix_accum *a, rawfix_measurement *m, const mp_frame
     for (uint32_t y = y0; y < y1; y++) {
         mp_rawfix_measure_row(m, f, y, &r);
         mp_rawfix_accum_add_row(a, y, f->data + (size_t)y * f->width, r.zh, r.zv, r.stripe);
+        add_light(a, m, y, f->data + (size_t)y * f->width);
     }
 }
 

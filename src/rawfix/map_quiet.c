@@ -15,7 +15,7 @@
  * samples' variances between the frames, where the light is steady (below), divided by the
  * median of chi-square / k for k = frames - 1 degrees of freedom; between bins linear in L,
  * as r^2 + g L is. A sample counts as quiet when its variance over that, q, is lower than a
- * clean sample's falls with probability QUIET_FALSE over the frame's samples: chi-square with
+ * clean sample's falls with probability RAWFIX_QUIET_FALSE over the frame's samples: chi-square with
  * k degrees of freedom / k, a clean sample's q, is independent of its mean (normal noise), so
  * the test adds its false alarms to none of the others'.
  *
@@ -24,14 +24,23 @@
  * light (a flicker) scales every value, so it adds L^2 times the light's variance to a sample's
  * variance, more to a bright neighbour than to a dark sample: it would put the model above a
  * dark sample's noise. At STEADY_F the light that passes adds at most a sixteenth of the noise
- * to a sample (a block's row class holds 64 samples: 64^2 f^2 L^2 <= 4 x 64 sigma^2). */
+ * to a sample (a block's row class holds 64 samples: 64^2 f^2 L^2 <= 4 x 64 sigma^2).
+ *
+ * A changing light (a flicker, a drifting exposure) scales a scene point's light with that of
+ * its neighbourhood, so there the sample's variance about its least-squares line on the light
+ * around it (mp_rawfix_light, frame by frame) is its noise, with one degree of freedom less.
+ * Linear light: each of the 3 x 3 blocks' sums has, about its own line on the light around
+ * it, at most STEADY_F times the variance its noise makes (what passes adds at most a
+ * sixteenth of the noise, as above). Those samples have a model of their own (`lit`): the
+ * median of their variances about their lines. A scene point lit by a second, steady source
+ * while its neighbourhood flickers is still a line (a steady part and one that follows); two
+ * independent changes would raise its variance, never lower it. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rawfix_accum.h"
 
-#define QUIET_FALSE 1e-3
 #define STEADY_F 4.0
 #define QUIET_MIN_SAMPLES 64    /* a level bin's median from at least this many samples */
 /* Whole numbers: under 1 DN of noise a sample's variance over 16 frames is mostly the rounding
@@ -92,28 +101,54 @@ double mp_rawfix_block_noise(const rawfix_accum *a, uint32_t row_class, double s
     return n * sigma * sigma;
 }
 
-/* Whether the light of row class r of block (j, k) is steady over the frames. */
-static int block_steady(const rawfix_accum *a, uint32_t j, uint32_t k, uint32_t r)
+/* The variance about the least-squares line of y on x, from n pairs' sums (n - 2 degrees of
+ * freedom); where x does not vary, about the mean (n - 1 would be its degrees of freedom, but
+ * such samples are measured as steady). */
+static double residual_variance(double n, double sx, double sxx, double sy, double syy,
+                                double sxy)
+{
+    const double vx = sxx - sx * sx / n, vy = syy - sy * sy / n, cxy = sxy - sx * sy / n;
+    const double r = (vx > 0 ? vy - cxy * cxy / vx : vy) / (n - 2);
+    return r > 0 ? r : 0;
+}
+
+/* Whether the light of row class r of block (j, k) is steady over the frames (bit 0) and
+ * linear in the light around it (bit 1); that light's sums over the frames. */
+static int block_light(const rawfix_accum *a, uint32_t j, uint32_t k, uint32_t r,
+                       double *light_sum, double *light_sq)
 {
     const size_t stride = (size_t)a->blocks_x * a->blocks_y * RAWFIX_BLOCK_SUMS;
     const size_t at = ((size_t)k * a->blocks_x + j) * RAWFIX_BLOCK_SUMS + r;
-    double sum = 0, sq = 0, noise = 0;
+    double sum = 0, sq = 0, noise = 0, lsum = 0, lsq = 0, cross = 0;
     uint32_t n = 0;
+    int clipped = 0;
     for (uint32_t f = 0; f < RAWFIX_MAX_FRAMES; f++) {
         if (!(a->added & (1ull << f)))
             continue;
         const uint32_t s = a->blocks[f * stride + at];
-        if (s == RAWFIX_BLOCK_CLIPPED)
-            return 0;
+        const uint32_t l = mp_rawfix_light(a->blocks + f * stride, a->blocks_x, a->blocks_y,
+                                           j, k, r);
+        if (s == RAWFIX_BLOCK_CLIPPED || l == RAWFIX_BLOCK_CLIPPED) {
+            clipped = 1;
+            continue;
+        }
         sum += s;
         sq += (double)s * s;
+        lsum += l;
+        lsq += (double)l * l;
+        cross += (double)s * l;
         noise += mp_rawfix_block_noise(a, r, s);
         n++;
     }
-    if (n < 3)
+    *light_sum = lsum;
+    *light_sq = lsq;
+    if (n < 3 || clipped)
         return 0;
     const double var = (sq - sum * sum / n) / (n - 1);
-    return var <= STEADY_F * noise / n;
+    const int steady = var <= STEADY_F * noise / n;
+    const int linear = n >= 4 && residual_variance(n, lsum, lsq, sum, sq, cross) <=
+                                     STEADY_F * noise / n;
+    return steady | linear << 1;
 }
 
 /* The samples' variance between the frames and their level above black (2 x the mean, so
@@ -126,13 +161,61 @@ static double variance_at(const rawfix_accum *a, size_t i, double *mean)
     return var > 0 ? var : 0;
 }
 
+/* The same about its line on the light around it (block (j, k), row class r). */
+static double lit_variance_at(const rawfix_accum *a, const rawfix_quiet *q, size_t i,
+                              size_t block)
+{
+    return residual_variance(a->frames, q->light_sum[block], q->light_sq[block],
+                             a->value_sum[i], (double)a->value_sq[i], (double)a->value_light[i]);
+}
+
+/* Whether the sample at (x, y) is tested, and how: 1 where the light is steady, 2 where it is
+ * linear, 0 nowhere. */
 static int measurable(const rawfix_accum *a, const rawfix_quiet *q, uint32_t x, uint32_t y)
 {
     const size_t i = (size_t)y * a->width + x;
     const uint32_t j = x / RAWFIX_BLOCK, k = y / RAWFIX_BLOCK;
-    return y >= a->vstep && y + a->vstep < a->height && j < a->blocks_x && k < a->blocks_y &&
-           q->steady[(size_t)k * a->blocks_x + j] & (1u << (y % RAWFIX_BLOCK_SUMS)) &&
-           a->lo[i] > 0 && a->hi[i] < a->white;
+    if (!(y >= a->vstep && y + a->vstep < a->height && j < a->blocks_x && k < a->blocks_y &&
+          a->lo[i] > 0 && a->hi[i] < a->white))
+        return 0;
+    const uint8_t bit = (uint8_t)(1u << (y % RAWFIX_BLOCK_SUMS));
+    const size_t b = (size_t)k * a->blocks_x + j;
+    return q->steady[b] & bit ? 1 : q->linear[b] & bit ? 2 : 0;
+}
+
+/* The line's bins from the histograms of the variances (count per bin, the sum of levels):
+ * each bin's median over the median of chi-square(dof) / dof (Wilson and Hilferty). */
+static void fit_line(const uint32_t *hist, const double *level_sum, const uint32_t *count,
+                     double dof, rawfix_noise_line *line)
+{
+    const double median_q = pow(1 - 2 / (9 * dof), 3);
+    for (uint32_t c = 0; c < 4 * RAWFIX_LEVEL_BINS; c++) {
+        if (count[c] < QUIET_MIN_SAMPLES)
+            continue;
+        const uint32_t *h = hist + (size_t)c * VAR_BUCKETS;
+        uint64_t acc = 0;
+        uint32_t b = 0;
+        while (b + 1 < VAR_BUCKETS && (acc += h[b]) * 2 < count[c])
+            b++;
+        line->level[c] = level_sum[c] / count[c];
+        const double centre = 1 + (b % VAR_STEPS + 0.5) / VAR_STEPS;
+        line->var[c] = ldexp(centre, VAR_LOG_MIN + (int)(b / VAR_STEPS)) / median_q;
+        line->known[c] = 1;
+    }
+    line->dof = dof;
+}
+
+/* Per block: the bits of the 3 x 3 blocks around it, ANDed (0 at the frame's edge). */
+static void around(const uint8_t *own, uint32_t bx, uint32_t by, uint8_t *out)
+{
+    for (uint32_t k = 1; k + 1 < by; k++)
+        for (uint32_t j = 1; j + 1 < bx; j++) {
+            uint8_t all = 0xf;
+            for (uint32_t v = k - 1; v <= k + 1; v++)
+                for (uint32_t u = j - 1; u <= j + 1; u++)
+                    all &= own[(size_t)v * bx + u];
+            out[(size_t)k * bx + j] = all;
+        }
 }
 
 mp_status mp_rawfix_quiet_model(const rawfix_accum *a, uint32_t looks, rawfix_quiet *q,
@@ -142,11 +225,18 @@ mp_status mp_rawfix_quiet_model(const rawfix_accum *a, uint32_t looks, rawfix_qu
     if (a->frames < 3 || looks < 3 || !a->blocks_x || !a->blocks_y || a->white == INT32_MAX)
         return MP_OK;
     const uint32_t bx = a->blocks_x, by = a->blocks_y;
-    uint8_t *steady_here = calloc((size_t)bx * by, 1);
-    q->steady = calloc((size_t)bx * by, 1);
-    uint32_t *hist = calloc((size_t)4 * RAWFIX_LEVEL_BINS * VAR_BUCKETS, sizeof *hist);
-    if (!steady_here || !q->steady || !hist) {
+    const size_t blocks = (size_t)bx * by;
+    uint8_t *steady_here = calloc(blocks, 1), *linear_here = calloc(blocks, 1);
+    q->steady = calloc(blocks, 1);
+    q->linear = calloc(blocks, 1);
+    q->light_sum = malloc(blocks * RAWFIX_BLOCK_SUMS * sizeof *q->light_sum);
+    q->light_sq = malloc(blocks * RAWFIX_BLOCK_SUMS * sizeof *q->light_sq);
+    /* per model (still, lit): the histograms, the levels' sums, the counts */
+    uint32_t *hist = calloc((size_t)2 * 4 * RAWFIX_LEVEL_BINS * VAR_BUCKETS, sizeof *hist);
+    if (!steady_here || !linear_here || !q->steady || !q->linear || !q->light_sum ||
+        !q->light_sq || !hist) {
         free(steady_here);
+        free(linear_here);
         free(hist);
         mp_rawfix_quiet_free(q);
         return mp_error_set(err, MP_ERR_NOMEM, "rawfix: out of memory for a %ux%u map",
@@ -154,19 +244,18 @@ mp_status mp_rawfix_quiet_model(const rawfix_accum *a, uint32_t looks, rawfix_qu
     }
     for (uint32_t k = 0; k < by; k++)
         for (uint32_t j = 0; j < bx; j++)
-            for (uint32_t r = 0; r < RAWFIX_BLOCK_SUMS; r++)
-                steady_here[(size_t)k * bx + j] |= (uint8_t)(block_steady(a, j, k, r) << r);
-    for (uint32_t k = 1; k + 1 < by; k++)
-        for (uint32_t j = 1; j + 1 < bx; j++) {
-            uint8_t all = 0xf;
-            for (uint32_t v = k - 1; v <= k + 1; v++)
-                for (uint32_t u = j - 1; u <= j + 1; u++)
-                    all &= steady_here[(size_t)v * bx + u];
-            q->steady[(size_t)k * bx + j] = all;
-        }
+            for (uint32_t r = 0; r < RAWFIX_BLOCK_SUMS; r++) {
+                const size_t b = (size_t)k * bx + j, at = b * RAWFIX_BLOCK_SUMS + r;
+                const int light = block_light(a, j, k, r, q->light_sum + at, q->light_sq + at);
+                steady_here[b] |= (uint8_t)((light & 1) << r);
+                linear_here[b] |= (uint8_t)((light >> 1) << r);
+            }
+    around(steady_here, bx, by, q->steady);
+    around(linear_here, bx, by, q->linear);
     free(steady_here);
-    double level_sum[4 * RAWFIX_LEVEL_BINS] = {0};
-    uint32_t count[4 * RAWFIX_LEVEL_BINS] = {0};
+    free(linear_here);
+    double level_sum[2][4 * RAWFIX_LEVEL_BINS] = {{0}};
+    uint32_t count[2][4 * RAWFIX_LEVEL_BINS] = {{0}};
     /* frames of 512 rows or more give every (height / 256)-th group of 4 rows, as the noise
      * histograms (measure.c): a median, which a quarter of a 1080-row frame fixes as well */
     const uint32_t groups = a->height >= 512 ? a->height / 256 : 1;
@@ -174,33 +263,27 @@ mp_status mp_rawfix_quiet_model(const rawfix_accum *a, uint32_t looks, rawfix_qu
         if ((y / 4) % groups)
             continue;
         for (uint32_t x = 0; x < a->width; x++) {
-            if (!measurable(a, q, x, y))
+            const int how = measurable(a, q, x, y);
+            if (!how)
                 continue;
-            double mean, var = variance_at(a, (size_t)y * a->width + x, &mean);
+            const size_t i = (size_t)y * a->width + x;
+            double mean, var = variance_at(a, i, &mean);
+            if (how == 2)
+                var = lit_variance_at(a, q, i, ((size_t)(y / RAWFIX_BLOCK) * bx + x / RAWFIX_BLOCK) *
+                                                   RAWFIX_BLOCK_SUMS + y % RAWFIX_BLOCK_SUMS);
             const uint32_t c = (y % 4) * RAWFIX_LEVEL_BINS +
                                (uint32_t)mp_rawfix_level_bin((int32_t)lrint(2 * mean), a->black);
-            hist[(size_t)c * VAR_BUCKETS + var_bucket(var)]++;
-            level_sum[c] += mean - a->black;
-            count[c]++;
+            hist[((size_t)(how - 1) * 4 * RAWFIX_LEVEL_BINS + c) * VAR_BUCKETS +
+                 var_bucket(var)]++;
+            level_sum[how - 1][c] += mean - a->black;
+            count[how - 1][c]++;
         }
     }
-    /* Wilson and Hilferty's median of chi-square(k) / k */
-    const double k = looks - 1.0, median_q = pow(1 - 2 / (9 * k), 3);
-    for (uint32_t c = 0; c < 4 * RAWFIX_LEVEL_BINS; c++) {
-        if (count[c] < QUIET_MIN_SAMPLES)
-            continue;
-        const uint32_t *h = hist + (size_t)c * VAR_BUCKETS;
-        uint64_t acc = 0;
-        uint32_t b = 0;
-        while (b + 1 < VAR_BUCKETS && (acc += h[b]) * 2 < count[c])
-            b++;
-        q->level[c] = level_sum[c] / count[c];
-        const double centre = 1 + (b % VAR_STEPS + 0.5) / VAR_STEPS;
-        q->var[c] = ldexp(centre, VAR_LOG_MIN + (int)(b / VAR_STEPS)) / median_q;
-        q->known[c] = 1;
-    }
+    fit_line(hist, level_sum[0], count[0], looks - 1.0, &q->still);
+    if (looks >= 4)
+        fit_line(hist + (size_t)4 * RAWFIX_LEVEL_BINS * VAR_BUCKETS, level_sum[1], count[1],
+                 looks - 2.0, &q->lit);
     free(hist);
-    q->dof = k;
     q->usable = 1;
     return MP_OK;
 }
@@ -208,6 +291,9 @@ mp_status mp_rawfix_quiet_model(const rawfix_accum *a, uint32_t looks, rawfix_qu
 void mp_rawfix_quiet_free(rawfix_quiet *q)
 {
     free(q->steady);
+    free(q->linear);
+    free(q->light_sum);
+    free(q->light_sq);
     memset(q, 0, sizeof *q);
 }
 
@@ -216,7 +302,7 @@ void mp_rawfix_quiet_free(rawfix_quiet *q)
  * below black has the read noise of black), where it rises with the level (a line that
  * falls would put the noise of the dark above that of the bins); 0 (no test) above the
  * highest bin or where fewer than two bins are known. */
-static double noise_at(const rawfix_quiet *q, uint32_t r, double level)
+static double noise_at(const rawfix_noise_line *q, uint32_t r, double level)
 {
     const uint32_t c0 = r * RAWFIX_LEVEL_BINS;
     int below = -1, above = -1, next = -1;
@@ -248,16 +334,26 @@ static double noise_at(const rawfix_quiet *q, uint32_t r, double level)
     return v > 0 ? v : 0;
 }
 
-double mp_rawfix_quiet_ratio(const rawfix_accum *a, const rawfix_quiet *q, uint32_t x, uint32_t y)
+double mp_rawfix_quiet_ratio(const rawfix_accum *a, const rawfix_quiet *q, uint32_t x, uint32_t y,
+                             int *lit)
 {
-    if (!q->usable || !measurable(a, q, x, y))
+    *lit = 0;
+    const int how = q->usable ? measurable(a, q, x, y) : 0;
+    if (!how)
         return INFINITY;
-    double mean, var = variance_at(a, (size_t)y * a->width + x, &mean);
-    const double noise = noise_at(q, y % 4, mean - a->black);
+    const size_t i = (size_t)y * a->width + x;
+    double mean, var = variance_at(a, i, &mean);
+    if (how == 2)
+        var = lit_variance_at(a, q, i, ((size_t)(y / RAWFIX_BLOCK) * a->blocks_x + x / RAWFIX_BLOCK) *
+                                           RAWFIX_BLOCK_SUMS + y % RAWFIX_BLOCK_SUMS);
+    *lit = how == 2;
+    const double noise = noise_at(how == 2 ? &q->lit : &q->still, y % 4, mean - a->black);
     return noise >= QUIET_MIN_NOISE ? var / noise : INFINITY;
 }
 
-double mp_rawfix_quiet_limit(const rawfix_quiet *q, uint64_t tests)
+double mp_rawfix_quiet_limit(const rawfix_quiet *q, uint64_t tests, int lit, double false_sites)
 {
-    return q->usable && tests ? chi2_mean_quantile(q->dof, QUIET_FALSE / (double)tests) : 0;
+    const double dof = lit ? q->lit.dof : q->still.dof;
+    return q->usable && tests && dof > 0 ? chi2_mean_quantile(dof, false_sites / (double)tests)
+                                         : 0;
 }

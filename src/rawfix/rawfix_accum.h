@@ -27,6 +27,9 @@ struct rawfix_accum {
     uint16_t *lo, *hi;              /* per sample: its lowest and highest recorded value */
     uint32_t *value_sum;            /* per sample: the sum of its recorded values ... */
     uint64_t *value_sq;             /* ... and of their squares (map_quiet.c) */
+    uint64_t *value_light;          /* ... and of their products with the light around them
+                                     * (mp_rawfix_light), for the noise under a changing
+                                     * light (map_quiet.c) */
     /* The frames' lowest noise sigma of a sample per row class and brightness bin, their
      * lowest white and black: what says that a sample which never changes is stuck
      * (map_build.c). */
@@ -37,6 +40,24 @@ struct rawfix_accum {
                                      * (rawfix_measurement.blocks) */
     int32_t white, black;
 };
+
+/* The light around a sample of block (j, k) and row class r in one frame: the sums of its row
+ * class in the 3 x 3 blocks around (j, k) (those inside the frame), from that frame's block
+ * sums; RAWFIX_BLOCK_CLIPPED where one of them holds a clipped sample. At most 9 x 64
+ * samples of 16 bits: under 2^26. */
+static inline uint32_t mp_rawfix_light(const uint32_t *frame_blocks, uint32_t blocks_x,
+                                       uint32_t blocks_y, uint32_t j, uint32_t k, uint32_t r)
+{
+    uint32_t sum = 0;
+    for (uint32_t v = k ? k - 1 : 0; v <= k + 1 && v < blocks_y; v++)
+        for (uint32_t u = j ? j - 1 : 0; u <= j + 1 && u < blocks_x; u++) {
+            const uint32_t s = frame_blocks[((size_t)v * blocks_x + u) * RAWFIX_BLOCK_SUMS + r];
+            if (s == RAWFIX_BLOCK_CLIPPED)
+                return RAWFIX_BLOCK_CLIPPED;
+            sum += s;
+        }
+    return sum;
+}
 
 /* map_stripes.c: the map's stripe gains from the sums, leaving out samples whose stripe
  * window holds a defect (is_site, a width x height bitmap, or NULL). */
@@ -66,27 +87,41 @@ static inline double mp_rawfix_looks_at(const rawfix_looks *l, uint32_t x, uint3
  * (map_build.c's motion, map_quiet.c's steady light). */
 double mp_rawfix_block_noise(const rawfix_accum *a, uint32_t row_class, double sum);
 
-/* map_quiet.c: the clip's noise per row class and level, where the light is steady, for the
- * test of a sample too quiet for its level (a clean sensor makes none). */
-typedef struct rawfix_quiet {
-    int usable;                             /* 0: no test */
-    uint8_t *steady;                        /* per block: bit r, steady light in row class r
-                                             * over its 3 x 3 blocks */
+/* map_quiet.c: the clip's noise per row class and level, for the test of a sample too quiet
+ * for its level (a clean sensor makes none). */
+typedef struct rawfix_noise_line {
     double level[4 * RAWFIX_LEVEL_BINS];    /* per row class and bin: mean level above black */
     double var[4 * RAWFIX_LEVEL_BINS];      /* ... the clean noise variance there (DN^2) */
     uint8_t known[4 * RAWFIX_LEVEL_BINS];
     double dof;                             /* of a sample's variance */
+} rawfix_noise_line;
+
+typedef struct rawfix_quiet {
+    int usable;                             /* 0: no test */
+    uint8_t *steady;                        /* per block: bit r, steady light in row class r
+                                             * over its 3 x 3 blocks */
+    uint8_t *linear;                        /* ... light that changes, but each of the 3 x 3
+                                             * blocks in proportion to the light around it */
+    double *light_sum, *light_sq;           /* per block and row class: the sums over the
+                                             * frames of mp_rawfix_light and its square */
+    rawfix_noise_line still;                /* the variance where the light is steady */
+    rawfix_noise_line lit;                  /* the variance about the line on the light, where
+                                             * it is not steady but linear */
 } rawfix_quiet;
 
 /* The model from the sums; looks: the distinct frames (the variance's degrees of freedom + 1). */
 mp_status mp_rawfix_quiet_model(const rawfix_accum *a, uint32_t looks, rawfix_quiet *q,
                                 mp_error *err);
 void mp_rawfix_quiet_free(rawfix_quiet *q);
-/* The sample's variance between the frames over the clean noise at its level; INFINITY where
- * it is not tested (light not steady, clipped, at 0, a level the model does not cover). */
+/* The sample's variance between the frames (under a changing light: about its line on the
+ * light; *lit says which) over the clean noise at its level; INFINITY where it is not tested
+ * (light neither steady nor linear, clipped, at 0, a level the model does not cover). */
 double mp_rawfix_quiet_ratio(const rawfix_accum *a, const rawfix_quiet *q, uint32_t x,
-                             uint32_t y);
-/* The ratio below which a sample is too quiet when `tests` samples are tested. */
-double mp_rawfix_quiet_limit(const rawfix_quiet *q, uint64_t tests);
+                             uint32_t y, int *lit);
+/* The ratio below which a sample is too quiet when `tests` samples are tested, so that as many
+ * as `false_sites` clean ones fall below it: those with the steady light's variance (lit 0) or
+ * the changing light's (lit 1). */
+#define RAWFIX_QUIET_FALSE 1e-3     /* false sites per map */
+double mp_rawfix_quiet_limit(const rawfix_quiet *q, uint64_t tests, int lit, double false_sites);
 
 #endif

@@ -9,7 +9,9 @@
 # temporal noise at that pixel (its spread over the frames: the scene is still); printed: the
 # 99th percentile and the RMS at the sites, and at the 8 pixels around each; and the floor:
 # the same repair made at the twin's clean samples (its focus fix given the defect clip's map
-# with --defects-from, every other fix off), which no better map can go below.
+# with --defects-from, every other fix off), which no better map can go below. With --full
+# also the hot and the cold pixels and their 8 neighbours, and the column (stripe) residue:
+# per row class and column phase (x mod 8) the repaired clip's mean over the twin's.
 # usage: bench_focus_sites.sh MLVPIPE MLVSYNTH [--full] [--single-iso] [--camera eosm|100d]
 #        [--size WxH] [--frames N]
 set -eu
@@ -67,7 +69,8 @@ def raw(out, clip, k):
     a = array.array("H", b[len(b) - 2 * w * h:])
     a.byteswap()
     return w, h, a
-f = json.load(open("%s/d.truth.json" % t))["dual_iso"]["defects"]["focus"]
+defects = json.load(open("%s/d.truth.json" % t))["dual_iso"]["defects"]
+f = defects["focus"]
 x0, y0, x1, y1 = f["box"]
 cls = {tuple(k) for k in f["classes"]}
 w, h, _ = raw("c", "c", 0)
@@ -88,10 +91,48 @@ def errors(points, fixed):
             e += [abs(fixed[k][i] - v[k]) / sd for k in range(frames)]
     e.sort()
     return e[int(0.99 * (len(e) - 1))], math.sqrt(sum(a * a for a in e) / len(e))
+# with --full: the hot and the cold pixels and their 8 neighbours (not focus sites)
+def around(points):
+    own = set(points)
+    return sorted({(x + dx, y + dy) for x, y in points for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+                   if (dx or dy) and (x + dx, y + dy) not in own | site_set
+                   and 0 <= x + dx < w and 0 <= y + dy < h})
+pixels = defects.get("pixels") or []
+hot = [(x, y) for x, y, kind in pixels if kind.startswith("hot")]
+cold = [(x, y) for x, y, kind in pixels if not kind.startswith("hot")]
+groups = [("focus sites", sites), ("their 8 neighbours", ring)]
+if pixels:
+    groups += [("hot pixels", hot), ("their 8 neighbours", around(hot)),
+               ("cold pixels", cold), ("their 8 neighbours", around(cold))]
+defect_set = site_set | set(hot) | set(cold)
 for out, clip, what in ("d", "d", "the defect clip"), ("f", "c", "floor: the twin repaired there"):
     fixed = [raw(out, clip, k)[2] for k in range(frames)]
-    for name, points in ("focus sites", sites), ("their 8 neighbours", ring):
+    for name, points in groups[:2] if what.startswith("floor") else groups:
         p99, rms = errors(points, fixed)
         print("%s, %s (%d): error p99 %.2f, RMS %.2f temporal-noise sigmas"
               % (what, name, len(points), p99, rms))
+    if what.startswith("floor") or not pixels:
+        continue
+    # column (stripe) residue: per row class (y mod 4) and column phase (x mod 8), the mean of
+    # the repaired clip over the twin's (the same scene and noise), the defects left out; the
+    # largest departure from its row class's mean, in %
+    num = [[0.0] * 8 for _ in range(4)]
+    den = [[0.0] * 8 for _ in range(4)]
+    for k in range(frames):
+        for y in range(h):
+            for c in range(8):
+                num[y % 4][c] += sum(fixed[k][y * w + c:(y + 1) * w:8])
+                den[y % 4][c] += sum(clean[k][y * w + c:(y + 1) * w:8])
+        for x, y in defect_set:
+            if 0 <= x < w and 0 <= y < h:
+                num[y % 4][x % 8] -= fixed[k][y * w + x]
+                den[y % 4][x % 8] -= clean[k][y * w + x]
+    worst = 0
+    for r in range(4):
+        for p in range(2):   # the two colours of the row
+            ratios = [num[r][c] / den[r][c] for c in range(p, 8, 2) if den[r][c] > 0]
+            mean = sum(ratios) / len(ratios)
+            worst = max([worst] + [abs(q / mean - 1) for q in ratios])
+    print("the defect clip, column residue: %.3f %% (largest of 4 row classes x 8 columns)"
+          % (100 * worst))
 PY

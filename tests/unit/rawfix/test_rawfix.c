@@ -595,11 +595,14 @@ static void weak_pixel_in_clipped_highlights(void **state)
 }
 
 /* Issue #28, session 14: in a still scene under steady light, a photosite whose conversion
- * gain is a tenth records a tenth of its light and a tenth of its noise, far less noise than
+ * gain is a twentieth records a twentieth of its light and of its noise, far less noise than
  * its level makes on this sensor (read 6 DN, shot 0.5 DN^2 per DN): no scene can do that, so
  * it is repaired; a scene point at the same level with the noise of that level (a dark speck
  * of one photosite), and a bright one, are left alone. Before the quiet test all five were
- * left alone. */
+ * left alone. Session 15: the same under a light that changes by up to 0.45 EV between the
+ * frames (each sample against its line on the light around it), where the bright speck keeps
+ * its level (lit by a steady second source, so that it does not follow its neighbourhood):
+ * before, the changing light left all six alone. */
 enum { LOW_W = 128, LOW_H = 96, LOW_FRAMES = 16 };
 static const uint32_t low_sites[3][2] = {{40, 40}, {72, 56}, {100, 30}};
 static const uint32_t low_specks[3][2] = {{56, 24}, {88, 64}, {30, 70}};   /* dark, dark, bright */
@@ -610,38 +613,97 @@ static uint16_t low_sample(double level, double gain, uint32_t *state)
     return (uint16_t)lrint(2048 + gain * (level + sigma * irwin_hall(state, 1000) / 1000.0));
 }
 
+/* Frame fr of the still ramp with the low-response sites and the specks, its light scaled by
+ * `light` (the bright speck keeps its own); gain: the sites' (the first `sites` of them). */
+static void low_frame(mp_frame *f, double light, double gain, int sites, uint32_t *noise)
+{
+    for (uint32_t y = 0; y < LOW_H; y++)
+        for (uint32_t x = 0; x < LOW_W; x++)
+            f->data[(size_t)y * LOW_W + x] = low_sample(light * (300 + 6.0 * x), 1, noise);
+    for (int k = 0; k < 3; k++) {
+        const uint32_t x = low_sites[k][0], y = low_sites[k][1];
+        if (k < sites)
+            f->data[(size_t)y * LOW_W + x] = low_sample(light * (300 + 6.0 * x), gain, noise);
+        const uint32_t sx = low_specks[k][0], sy = low_specks[k][1];
+        f->data[(size_t)sy * LOW_W + sx] =
+            low_sample(k < 2 ? 0.1 * light * (300 + 6.0 * sx) : 4 * (300 + 6.0 * sx), 1, noise);
+    }
+}
+
+static double low_light(int changing, uint32_t fr)
+{
+    return changing ? exp2(0.15 * ((int)(fr * 5 % 7) - 3)) : 1;
+}
+
 static void low_response_pixels_in_a_still_scene(void **state)
 {
     (void)state;
     mp_error err = {0};
     mp_frame f = {0};
     rawfix_measurement meas = {0};
-    for (int dual = 0; dual < 2; dual++) {
-        rawfix_accum *acc = clip_begin(&f, LOW_W, LOW_H);
-        uint32_t noise = 11;
-        for (uint32_t fr = 0; fr < LOW_FRAMES; fr++) {
-            for (uint32_t y = 0; y < LOW_H; y++)
-                for (uint32_t x = 0; x < LOW_W; x++)
-                    f.data[(size_t)y * LOW_W + x] = low_sample(300 + 6.0 * x, 1, &noise);
-            for (int k = 0; k < 3; k++) {
-                const uint32_t x = low_sites[k][0], y = low_sites[k][1];
-                f.data[(size_t)y * LOW_W + x] = low_sample(300 + 6.0 * x, 0.1, &noise);
-                const uint32_t sx = low_specks[k][0], sy = low_specks[k][1];
-                f.data[(size_t)sy * LOW_W + sx] =
-                    low_sample((k < 2 ? 0.1 : 4) * (300 + 6.0 * sx), 1, &noise);
+    for (int changing = 0; changing < 2; changing++)
+        for (int dual = 0; dual < 2; dual++) {
+            rawfix_accum *acc = clip_begin(&f, LOW_W, LOW_H);
+            uint32_t noise = 11;
+            for (uint32_t fr = 0; fr < LOW_FRAMES; fr++) {
+                low_frame(&f, low_light(changing, fr), 0.05, 3, &noise);
+                assert_int_equal(mp_rawfix_measure(&f, dual, &meas, &err), MP_OK);
+                assert_int_equal(mp_rawfix_accum_add(acc, &meas, &f, fr, &err), MP_OK);
             }
-            assert_int_equal(mp_rawfix_measure(&f, dual, &meas, &err), MP_OK);
+            rawfix_map m;
+            assert_int_equal(mp_rawfix_map_build(acc, &m, &err), MP_OK);
+            printf("changing light %d, dual %d: %u pixels, %u left alone\n", changing, dual,
+                   m.pixel_count, m.left_alone);
+            for (int k = 0; k < 3; k++) {
+                assert_true(map_holds(&m, low_sites[k][0], low_sites[k][1]));
+                assert_false(map_holds(&m, low_specks[k][0], low_specks[k][1]));
+            }
+            assert_int_equal(m.pixel_count, 3);
+            assert_int_equal(m.left_alone, 3);
+            mp_rawfix_map_free(&m);
+            mp_rawfix_accum_free(acc);
+        }
+    mp_frame_free(&f);
+    mp_rawfix_measurement_free(&meas);
+}
+
+/* Session 15: a still segment does not stop at 16 frames while a candidate lies between the
+ * quiet test's limit and where a clean one rarely falls (map_build.c, QUIET_MORE_FALSE): a
+ * photosite of gain 0.55 (q 0.23 over 16 frames, the limit for the 3 candidates 0.19, a clean
+ * one's 1 in 20 0.39; over 32: 0.30 and 0.35) is not taken from these 16 frames, the segment is not
+ * settled, and over 32 it is taken. The same scene without it settles. Before, both settled
+ * and the site stayed as recorded. */
+static void unsettled_while_a_candidate_may_prove_quiet(void **state)
+{
+    (void)state;
+    mp_error err = {0};
+    mp_frame f = {0};
+    rawfix_measurement meas = {0};
+    for (int site = 0; site < 2; site++) {
+        rawfix_accum *acc = clip_begin(&f, LOW_W, LOW_H);
+        uint32_t noise = 2;
+        int settled = -1;
+        for (uint32_t fr = 0; fr < 2 * RAWFIX_SETTLED_FRAMES; fr++) {
+            low_frame(&f, 1, 0.55, site, &noise);
+            assert_int_equal(mp_rawfix_measure(&f, 0, &meas, &err), MP_OK);
             assert_int_equal(mp_rawfix_accum_add(acc, &meas, &f, fr, &err), MP_OK);
+            if (fr + 1 != RAWFIX_SETTLED_FRAMES)
+                continue;
+            assert_int_equal(mp_rawfix_accum_settled(acc, RAWFIX_SETTLED_FRAMES, &settled, &err),
+                             MP_OK);
+            rawfix_map m;
+            assert_int_equal(mp_rawfix_map_build(acc, &m, &err), MP_OK);
+            printf("site %d: settled %d, 16 frames: site %s\n", site, settled,
+                   map_holds(&m, low_sites[0][0], low_sites[0][1]) ? "found" : "not found");
+            assert_int_equal(settled, !site);
+            assert_false(map_holds(&m, low_sites[0][0], low_sites[0][1]));
+            mp_rawfix_map_free(&m);
         }
         rawfix_map m;
         assert_int_equal(mp_rawfix_map_build(acc, &m, &err), MP_OK);
-        printf("dual %d: %u pixels, %u left alone\n", dual, m.pixel_count, m.left_alone);
-        for (int k = 0; k < 3; k++) {
-            assert_true(map_holds(&m, low_sites[k][0], low_sites[k][1]));
-            assert_false(map_holds(&m, low_specks[k][0], low_specks[k][1]));
-        }
-        assert_int_equal(m.pixel_count, 3);
-        assert_int_equal(m.left_alone, 3);
+        printf("site %d, 32 frames: %u pixels\n", site, m.pixel_count);
+        assert_int_equal(map_holds(&m, low_sites[0][0], low_sites[0][1]), site);
+        assert_int_equal(m.pixel_count, (uint32_t)site);
         mp_rawfix_map_free(&m);
         mp_rawfix_accum_free(acc);
     }
@@ -887,6 +949,7 @@ int main(void)
         cmocka_unit_test(settled_only_when_still_and_no_stuck_doubt),
         cmocka_unit_test(weak_pixel_in_clipped_highlights),
         cmocka_unit_test(low_response_pixels_in_a_still_scene),
+        cmocka_unit_test(unsettled_while_a_candidate_may_prove_quiet),
         cmocka_unit_test(map_does_not_depend_on_frame_order),
         cmocka_unit_test(prior_lattice_checked_against_the_clip),
         cmocka_unit_test(prior_confirmed_on_a_still_clip),

@@ -169,8 +169,9 @@ void mp_rawfix_measure_at(rawfix_measurement *m, const mp_frame *f, uint32_t x, 
 /* Whether the frames added so far (RAWFIX_SETTLED_FRAMES or more) already give the map that
  * `more` frames of the same scene would: no block of the scene moves in them (a still clip's
  * map takes only stuck pixels, the camera's known lattice and stripes, which 16 frames decide
- * as bench_rawfix measures them) and no sample is near the stuck test's limit (one value in
- * every frame where more repeats could make it stuck). *settled 1: the pre-pass may stop. */
+ * as bench_rawfix measures them), no sample is near the stuck test's limit (one value in
+ * every frame where more repeats could make it stuck) and no candidate is near the quiet
+ * test's (map_build.c, quiet_could_pass). *settled 1: the pre-pass may stop. */
 #define RAWFIX_SETTLED_FRAMES 16u
 mp_status mp_rawfix_accum_settled(const rawfix_accum *a, uint32_t more, int *settled,
                                   mp_error *err);
