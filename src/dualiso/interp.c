@@ -575,21 +575,90 @@ static void cross_colour_row(frame_ctx *c, const float *const rows[4], const uin
                              rings' gain, 0.9 added 0.01 % of bias on scene 1) */
 #define COL_WIN 8         /* ... over 2 COL_WIN + 1 same-colour samples */
 
-/* Sum of v over the same-colour columns x - 2 COL_WIN .. x + 2 COL_WIN of the row, for
- * every x: one running sum per colour, in double so that it does not drift. */
+/* out[x] = the sum of v over the same-colour columns x - 2 COL_WIN .. x + 2 COL_WIN (inside
+ * the row), added in a fixed order; between the row ends one expression, which vectorises. */
 static void same_colour_sums(const float *restrict v, int32_t w, float *restrict out)
 {
-    for (int32_t p = 0; p < 2 && p < w; p++) {
-        double acc = 0;
-        for (int32_t q = p; q < w && q <= p + 2 * COL_WIN; q += 2)
-            acc += v[q];
-        for (int32_t x = p; x < w; x += 2) {
-            out[x] = (float)acc;
-            if (x + 2 * COL_WIN + 2 < w)
-                acc += v[x + 2 * COL_WIN + 2];
-            if (x - 2 * COL_WIN >= 0)
-                acc -= v[x - 2 * COL_WIN];
+    _Static_assert(COL_WIN == 8, "the sum below has 17 terms");
+    const int32_t r = 2 * COL_WIN;
+    for (int32_t x = 0; x < w; x++) {
+        if (x == r && w > 2 * r) {
+            for (; x < w - r; x++)
+                out[x] = (((v[x - 16] + v[x - 14]) + (v[x - 12] + v[x - 10])) +
+                          ((v[x - 8] + v[x - 6]) + (v[x - 4] + v[x - 2]))) +
+                         (((v[x + 2] + v[x + 4]) + (v[x + 6] + v[x + 8])) +
+                          ((v[x + 10] + v[x + 12]) + (v[x + 14] + v[x + 16]))) + v[x];
+            if (x >= w)
+                break;
         }
+        float acc = 0;
+        for (int32_t q = x - r; q <= x + r; q += 2)
+            acc += q >= 0 && q < w ? v[q] : 0;
+        out[x] = acc;
+    }
+}
+
+/* Flags to floats (GCC 12 vectorises neither loop where they are mixed): use 1 where the
+ * column estimate may replace the midpoint (no pair it would replace with a step's side
+ * pick, nothing clipped), ok 1 where the native sample counts as evidence. */
+static void column_masks(const uint8_t *restrict est_mid, const uint8_t *restrict est_clip,
+                         const uint8_t *restrict adj_clip, const uint8_t *restrict oth_clip,
+                         const uint8_t *restrict nclip, int32_t w, float *restrict use,
+                         float *restrict ok)
+{
+    for (int32_t x = 0; x < w; x++) {
+        use[x] = (est_mid[x] | est_clip[x] | adj_clip[x] | oth_clip[x]) ? 0.0f : 1.0f;
+        ok[x] = (nclip[x] | est_clip[x]) ? 0.0f : 1.0f;
+    }
+}
+
+/* The colour ratio of each column of a dark row where the column estimate may be used
+ * (use 1 on entry), else 0; use stays 1 where the ratio is usable, else becomes 0. */
+static void column_ratios(const float *restrict n, const float *restrict g,
+                          const float *restrict sn, const float *restrict sg, int32_t w,
+                          int gpar, float level, float *restrict use, float *restrict ratio)
+{
+    for (int32_t x = 0; x < w; x++) {
+        cc_window k = cc_window_at(n, g, sn, sg, w, x, gpar);
+        float r = k.r;
+        int ok = (use[x] > 0) & k.positive & (k.lev > level * k.cnt) &
+                 (r > 1 / COL_RMAX) & (r < COL_RMAX);
+        ratio[x] = ok ? r : 0;
+        use[x] = ok ? 1.0f : 0.0f;
+    }
+}
+
+/* The column estimate col (the midpoint where ratio is 0) and the squared disagreement of
+ * both predictions with the native sample, where it counts (ok 1). far, near, adj, oth:
+ * the bright rows y - 2s, y + 2s, y + s, y - 3s. */
+static void column_evidence(const float *restrict far, const float *restrict near,
+                            const float *restrict adj, const float *restrict oth,
+                            const float *restrict ratio, const float *restrict use,
+                            const float *restrict mid, const float *restrict nat,
+                            const float *restrict ok, int32_t w, float *restrict col,
+                            float *restrict err_mid, float *restrict err_col)
+{
+    for (int32_t x = 0; x < w; x++) {
+        float r = ratio[x], m = mid[x], k = use[x];
+        float cub = r * (adj[x] - 0.2f * oth[x]) - 0.3f * near[x] + 0.5f * far[x];
+        /* k is 0 or 1 and all terms finite, so k * u + (1 - k) * v is an exact select (k
+         * loaded, not compared here: with a comparison in it GCC 12 leaves the loop scalar) */
+        float v = k * cub + (1 - k) * m;
+        float dm = nat[x] - m, dc = nat[x] - v;
+        err_mid[x] = ok[x] * (dm * dm);
+        err_col[x] = ok[x] * (dc * dc);
+        col[x] = v;
+    }
+}
+
+/* est = col where the column estimate is used and its evidence wins. */
+static void column_apply(const float *restrict ratio, const float *restrict col,
+                         const float *restrict sum_mid, const float *restrict sum_col,
+                         int32_t w, float *restrict est)
+{
+    for (int32_t x = 0; x < w; x++) {
+        float k = (ratio[x] > 0) & (sum_col[x] < COL_EVIDENCE * sum_mid[x]) ? 1.0f : 0.0f;
+        est[x] = k * col[x] + (1 - k) * est[x];
     }
 }
 
@@ -617,28 +686,16 @@ static void column_row(frame_ctx *c, const float *const rows[4], const uint8_t *
     float *sn = ws->ccsum[2] + CC_PAD, *sg = ws->ccsum[3] + CC_PAD;
     colour_sums(rows, gpar, w, n, g, sn, sg);
     float *col = ws->scratch[0], *err_mid = ws->scratch[1], *err_col = ws->scratch[2];
-    float *sum_mid = ws->scratch[3], *sum_col = ws->scratch[4];
+    float *sum_mid = ws->scratch[3], *sum_col = ws->scratch[4], *ratio = ws->scratch[5];
     const float level = CC_LEVEL * (float)(c->lv->noise_bright / c->lv->ratio);
-    const float *far = rows[0], *near = rows[1], *adj = rows[2], *oth = rows[3];
-    for (int32_t x = 0; x < w; x++) {
-        cc_window k = cc_window_at(n, g, sn, sg, w, x, gpar);
-        float r = k.r;
-        int use = k.positive & (k.lev > level * k.cnt) & (r > 1 / COL_RMAX) & (r < COL_RMAX) &
-                  !ws->est_mid[x] & !ws->est_clip[x] & !clips[2][x] & !clips[3][x];
-        float cub = r * (adj[x] - 0.2f * oth[x]) - 0.3f * near[x] + 0.5f * far[x];
-        col[x] = use ? cub : ws->est[x];
-        /* the evidence: both predictions against the native sample, where it is unclipped */
-        float dm = nat[x] - ws->est[x], dc = nat[x] - col[x];
-        int ok = !nclip[x] & !ws->est_clip[x];
-        err_mid[x] = ok ? dm * dm : 0;
-        err_col[x] = ok ? dc * dc : 0;
-        col[x] = use ? col[x] : -1;
-    }
+    /* sum_mid and sum_col hold the masks until the sums */
+    column_masks(ws->est_mid, ws->est_clip, clips[2], clips[3], nclip, w, sum_mid, sum_col);
+    column_ratios(n, g, sn, sg, w, gpar, level, sum_mid, ratio);
+    column_evidence(rows[0], rows[1], rows[2], rows[3], ratio, sum_mid, ws->est, nat, sum_col,
+                    w, col, err_mid, err_col);
     same_colour_sums(err_mid, w, sum_mid);
     same_colour_sums(err_col, w, sum_col);
-    for (int32_t x = 0; x < w; x++)
-        if (col[x] >= 0 && sum_col[x] < COL_EVIDENCE * sum_mid[x])
-            ws->est[x] = col[x];
+    column_apply(ratio, col, sum_mid, sum_col, w, ws->est);
 }
 
 /* Estimates the other field at every pixel of row y: rows y+2s and y-2s are the other
