@@ -4,9 +4,10 @@
  * edge-directed estimate: the direction from a colour-neutral log guide at quarter-pixel
  * steps, then every dark sample and unclipped bright sample near the edge line, of any
  * colour through the local colour ratios, that the pixel's own bright sample allows on its
- * side of the edge, weighted by its distance to the line. At small ISO gaps, in dark rows, a
- * cross-colour estimate from the adjacent bright row where the midpoint would miss
- * vertical detail. */
+ * side of the edge, weighted by its distance to the line. In dark rows where the midpoint
+ * would miss vertical detail: at small ISO gaps a cross-colour estimate from the adjacent
+ * bright row, at larger ones a cubic through the column's four bright samples where the
+ * native dark samples along the row favour it. */
 #include <math.h>
 #include <stdlib.h>
 
