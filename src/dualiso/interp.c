@@ -576,27 +576,31 @@ static void cross_colour_row(frame_ctx *c, const float *const rows[4], const uin
                              rings' gain, 0.9 added 0.01 % of bias on scene 1) */
 #define COL_WIN 8         /* ... over 2 COL_WIN + 1 same-colour samples */
 
-/* out[x] = the sum of v over the same-colour columns x - 2 COL_WIN .. x + 2 COL_WIN (inside
- * the row), added in a fixed order; between the row ends one expression, which vectorises. */
+/* The sum of v over the same-colour columns x - 2 COL_WIN .. x + 2 COL_WIN inside the row. */
+static float same_colour_sum_at(const float *v, int32_t w, int32_t x)
+{
+    float acc = 0;
+    for (int32_t q = x - 2 * COL_WIN; q <= x + 2 * COL_WIN; q += 2)
+        acc += q >= 0 && q < w ? v[q] : 0;
+    return acc;
+}
+
+/* out[x] = same_colour_sum_at(v, w, x) for every x; where the window lies inside the row,
+ * as one expression in a fixed order of additions, which vectorises. */
 static void same_colour_sums(const float *restrict v, int32_t w, float *restrict out)
 {
     _Static_assert(COL_WIN == 8, "the sum below has 17 terms");
-    const int32_t r = 2 * COL_WIN;
-    for (int32_t x = 0; x < w; x++) {
-        if (x == r && w > 2 * r) {
-            for (; x < w - r; x++)
-                out[x] = (((v[x - 16] + v[x - 14]) + (v[x - 12] + v[x - 10])) +
-                          ((v[x - 8] + v[x - 6]) + (v[x - 4] + v[x - 2]))) +
-                         (((v[x + 2] + v[x + 4]) + (v[x + 6] + v[x + 8])) +
-                          ((v[x + 10] + v[x + 12]) + (v[x + 14] + v[x + 16]))) + v[x];
-            if (x >= w)
-                break;
-        }
-        float acc = 0;
-        for (int32_t q = x - r; q <= x + r; q += 2)
-            acc += q >= 0 && q < w ? v[q] : 0;
-        out[x] = acc;
-    }
+    const int32_t r = 2 * COL_WIN, lo = r < w ? r : w, hi = w - r > lo ? w - r : lo;
+    int32_t x = 0;
+    for (; x < lo; x++)
+        out[x] = same_colour_sum_at(v, w, x);
+    for (; x < hi; x++)
+        out[x] = (((v[x - 16] + v[x - 14]) + (v[x - 12] + v[x - 10])) +
+                  ((v[x - 8] + v[x - 6]) + (v[x - 4] + v[x - 2]))) +
+                 (((v[x + 2] + v[x + 4]) + (v[x + 6] + v[x + 8])) +
+                  ((v[x + 10] + v[x + 12]) + (v[x + 14] + v[x + 16]))) + v[x];
+    for (; x < w; x++)
+        out[x] = same_colour_sum_at(v, w, x);
 }
 
 /* Flags to floats (GCC 12 vectorises neither loop where they are mixed): use 1 where the
@@ -688,6 +692,8 @@ static void column_row(frame_ctx *c, const float *const rows[4], const uint8_t *
     colour_sums(rows, gpar, w, n, g, sn, sg);
     float *col = ws->scratch[0], *err_mid = ws->scratch[1], *err_col = ws->scratch[2];
     float *sum_mid = ws->scratch[3], *sum_col = ws->scratch[4], *ratio = ws->scratch[5];
+    /* the ratio's window above CC_LEVEL bright-field read-noise sigmas, as for the
+     * cross-colour estimate (below, the ratio is noise) */
     const float level = CC_LEVEL * (float)(c->lv->noise_bright / c->lv->ratio);
     /* sum_mid and sum_col hold the masks until the sums */
     column_masks(ws->est_mid, ws->est_clip, clips[2], clips[3], nclip, w, sum_mid, sum_col);
