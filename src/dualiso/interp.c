@@ -25,6 +25,13 @@
                                  0.25 / 1 raise the smooth ramp's line-pair error by 0.001 /
                                  0.006 % at HD, the second scene's 11-15 EV edges 0.0609 ->
                                  0.0605 / 0.0606, 4-frame mean) */
+#define SHALLOW_MIN_EV 0.3f   /* shallow edges: rows 4 apart that differ this much (log2) ... */
+#define SHALLOW_REACH 32      /* ... crossed by the edge within this many px of the pixel ... */
+#define SHALLOW_FIT 1.0f      /* ... on a line within this many px rms of the crossings ... */
+#define SHALLOW_FIT_SLOPE 0.1f /* ... plus this share of its slope (px per row) ... */
+#define SHALLOW_SLOPE 2.0f    /* ... of more than this many px per row (measured at HD on the
+                                 second scene's stars: 1 / 2 / 3 give 11-15 EV edges 0.0612 /
+                                 0.0598 / 0.0598; 0.0609 without; 4-frame mean) */
 #define SPAN_GAP 8            /* columns needing a direction closer than this share a span */
 
 /* Larger / smaller of two numbers that are never NaN here (fmaxf is a libm call). */
@@ -367,6 +374,82 @@ static void direction_costs(const line_ctx *l, const float *const q[4], const in
     }
 }
 
+/* Where guide row g, going from column x in direction dir (+-1), first crosses level m:
+ * a column between two guide samples, linear between them; each guide sample is the mean
+ * of two columns, so it stands at c + 0.5. NAN when it does not within SHALLOW_REACH px. */
+static float crossing(const float *g, int32_t w, int32_t x, int dir, float m)
+{
+    float v0 = g[x] - m;
+    for (int32_t k = 1; k <= SHALLOW_REACH; k++) {
+        int32_t c = x + dir * k;
+        if (c < 0 || c >= w - 1)
+            return NAN;
+        float v = g[c] - m;
+        if ((v > 0) != (v0 > 0)) {
+            float vp = g[c - dir] - m;
+            float f = vp / (vp - v); /* 0..1 from c - dir to c */
+            return (float)(c - dir) + (float)dir * f + 0.5f;
+        }
+    }
+    return NAN;
+}
+
+/* A shallow edge (more than SHALLOW_SLOPE px per row, beyond the reach of the direction
+ * search's line) between the dark rows y-2s and y+s at column x: there the same-colour
+ * rows y-2s and y+2s differ, and so do y-3s and y+s, their other-colour neighbours. Along
+ * each of the four dark rows the edge is where its guide crosses the middle of those two
+ * levels: in the rows on the y-2s side in one direction, on the y+s side in the other.
+ * A straight line through the four crossings (column = x0 + q r, r in rows of s from y;
+ * within SHALLOW_FIT px rms) gives the edge's row at column x, r_e = (x - x0) / q, and so
+ * the pixel's side: that of y-2s when r_e > 0. 1 and *above where it is found. */
+static int shallow_side(const line_ctx *l, int32_t x, int *above)
+{
+    const dualiso_workspace *ws = l->c->ws;
+    const int32_t w = (int32_t)l->c->in->width;
+    const float *ga = ws->guide[l->slots[0]], *gb = ws->guide[l->slots[1]],
+                *gn = ws->guide[l->slots[2]], *gf = ws->guide[l->slots[3]];
+    if (x < 1 || x >= w - 2)
+        return 0;
+    const float A = ga[x], B = gb[x], A2 = gf[x], B2 = gn[x];
+    if (fabsf(A - B) < SHALLOW_MIN_EV)
+        return 0;
+    /* y+s like y-2s: the edge is not between them (or not one edge) */
+    if (fabsf(A2 - B2) < 0.5f * fabsf(A - B) || (A2 - B2) * (A - B) < 0)
+        return 0;
+    const float m1 = 0.5f * (A + B), m2 = 0.5f * (A2 + B2);
+    /* the rows' offsets r = -3, -2, 1, 2: sum -2, sum of squares 18 */
+    static const float rr[4] = {-3, -2, 1, 2};
+    float best_res = INFINITY, best_re = 0, best_q = 0;
+    for (int dir = -1; dir <= 1; dir += 2) {
+        float c[4] = {crossing(gf, w, x, dir, m2), crossing(ga, w, x, dir, m1),
+                      crossing(gn, w, x, -dir, m2), crossing(gb, w, x, -dir, m1)};
+        float sc = 0, src = 0;
+        for (int i = 0; i < 4; i++) {
+            sc += c[i];
+            src += rr[i] * c[i];
+        }
+        if (isnan(sc))
+            continue;
+        float q = (4 * src + 2 * sc) / (4 * 18 - 4), x0 = (sc + 2 * q) / 4;
+        float res = 0;
+        for (int i = 0; i < 4; i++) {
+            float e = c[i] - (x0 + q * rr[i]);
+            res += e * e;
+        }
+        res = sqrtf(res / 2); /* per degree of freedom */
+        if (res < best_res && q != 0) {
+            best_res = res;
+            best_q = q;
+            best_re = ((float)x - x0) / q;
+        }
+    }
+    if (!(best_res < SHALLOW_FIT + SHALLOW_FIT_SLOPE * fabsf(best_q)) ||
+        fabsf(best_q) < SHALLOW_SLOPE)
+        return 0;
+    *above = best_re > 0;
+    return 1;
+}
+
 /* Edge direction d (an index of ws->cost) at column x in px per row, refined between the
  * quarter steps by the minimum of a parabola through the three costs; not across the
  * bound of the narrow directions, whose neighbour beyond is looked at only by the
@@ -501,6 +584,13 @@ static void directed_span(const line_ctx *l, int32_t x0, int32_t x1)
         if (ok[pick]) {
             ws->est[x] = g[pick];
             ws->est_clip[x] = 0; /* the integer-step pair may have met a clipped sample */
+            ws->est_mid[x] = 0;
+        }
+        /* a shallow edge the line cannot follow: the same-colour sample of the pixel's side */
+        int above;
+        if (!ca[x] && !cb[x] && shallow_side(l, x, &above)) {
+            ws->est[x] = above ? la[x] : lb[x];
+            ws->est_clip[x] = 0;
             ws->est_mid[x] = 0;
         }
     }
