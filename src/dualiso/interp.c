@@ -4,9 +4,11 @@
  * edge-directed estimate: the direction from a colour-neutral log guide at quarter-pixel
  * steps, then every dark sample and unclipped bright sample near the edge line, of any
  * colour through the local colour ratios, that the pixel's own bright sample allows on its
- * side of the edge, weighted by its distance to the line. At small ISO gaps, in dark rows, a
- * cross-colour estimate from the adjacent bright row where the midpoint would miss
- * vertical detail. */
+ * side of the edge, weighted by its distance to the line, or where they show a clear step,
+ * the level of the pixel's side; edges too shallow for the line are placed from where the
+ * dark rows around the bright pair cross them (doc/dualiso.md 8.13). At small ISO gaps, in
+ * dark rows, a cross-colour estimate from the adjacent bright row where the midpoint would
+ * miss vertical detail. */
 #include <math.h>
 #include <stdlib.h>
 
