@@ -4,10 +4,12 @@
  * edge-directed estimate: the direction from a colour-neutral log guide at quarter-pixel
  * steps, then every dark sample and unclipped bright sample near the edge line, of any
  * colour through the local colour ratios, that the pixel's own bright sample allows on its
- * side of the edge, weighted by its distance to the line. In dark rows where the midpoint
- * would miss vertical detail: at small ISO gaps a cross-colour estimate from the adjacent
- * bright row, at larger ones a cubic through the column's four bright samples where the
- * native dark samples along the row favour it. */
+ * side of the edge, weighted by its distance to the line, or where they show a clear step,
+ * the level of the pixel's side; edges too shallow for the line are placed from where the
+ * dark rows around the bright pair cross them (doc/dualiso.md 8.13). In dark rows where the
+ * midpoint would miss vertical detail: at small ISO gaps a cross-colour estimate from the
+ * adjacent bright row, at larger ones a cubic through the column's four bright samples where
+ * the native dark samples along the row favour it (doc/dualiso.md 8.14). */
 #include <math.h>
 #include <stdlib.h>
 
@@ -19,6 +21,20 @@
 #define STEP_NOISE 2.8f       /* ... plus this many sigmas of their difference's noise */
 #define SMOOTH_COST (2 * (2 * WIN + 1) * 0.055f * 0.055f) /* vertical cost of rows that
                                  differ by 0.055 EV rms: smooth enough for the midpoint */
+#define NARROW 8              /* directions up to 2 px per row (in quarter px); a shallower
+                                 one, up to 4 px per row, only where it costs less than the
+                                 best of them and its line's samples fit ... */
+#define WIDE_FIT 0.1f         /* ... with at most this share of their residual (measured:
+                                 0.25 / 1 raise the smooth ramp's line-pair error by 0.001 /
+                                 0.006 % at HD, the second scene's 11-15 EV edges 0.0609 ->
+                                 0.0605 / 0.0606, 4-frame mean) */
+#define SHALLOW_MIN_EV 0.3f   /* shallow edges: rows 4 apart that differ this much (log2) ... */
+#define SHALLOW_REACH 32      /* ... crossed by the edge within this many px of the pixel ... */
+#define SHALLOW_FIT 1.0f      /* ... on a line within this many px rms of the crossings ... */
+#define SHALLOW_FIT_SLOPE 0.1f /* ... plus this share of its slope (px per row) ... */
+#define SHALLOW_SLOPE 2.0f    /* ... of more than this many px per row (measured at HD on the
+                                 second scene's stars: 1 / 2 / 3 give 11-15 EV edges 0.0612 /
+                                 0.0598 / 0.0598; 0.0609 without; 4-frame mean) */
 #define SPAN_GAP 8            /* columns needing a direction closer than this share a span */
 
 /* Larger / smaller of two numbers that are never NaN here (fmaxf is a libm call). */
@@ -149,6 +165,11 @@ typedef struct line_row {
 #define LINE_HALF 0.6f      /* samples count within this many px of the edge line */
 #define CONSIST_SIGMAS 4.0f /* near its clip, an unclipped bright sample keeps the line
                                samples within this many dark-field sigmas of its value */
+#define STEP_MIN_EV 0.15f   /* the line samples show a step: two levels this far apart (EV) */
+#define STEP_FIT 0.1f       /* ... that leave at most this share of one level's spread
+                               (measured in session 14 on the second scene's stars: 0.1 /
+                               0.25 / 0.5 give edges 11-15 EV 0.0645 / 0.0651 / 0.0679,
+                               4-frame mean) */
 #define COLOUR_EDGE 0.15f   /* colour ratios that differ by this many EV above and below
                                halve the weight of the other colours' samples */
 
@@ -163,6 +184,65 @@ typedef struct line_query {
     float lo, hi;       /* values a sample on the pixel's side of the edge can have */
 } line_query;
 
+/* The samples of one pixel's edge line that pass its side test: offset across the line
+ * (px along the row), log2 value, weight. */
+typedef struct line_pt {
+    float d, lv, w;
+} line_pt;
+
+/* Where the line samples show a step (two levels, each side consistent), the pixel's value
+ * from the step's position instead of the mean: the level of its side, or, when it lies
+ * between the last sample of one level and the first of the other, the log-linear
+ * interpolation between the two levels by its place in that gap (the expected log value
+ * when the edge is equally likely anywhere in the gap). The samples cross the line at the
+ * sub-pixel offsets of their rows, so the gap is a fraction of a pixel where the mean's
+ * kernel spans 1.2 px. The weights are those of row distance and colour; the distance to
+ * the line is what the step's place replaces. Returns 0 (and leaves *lv) where there is
+ * no clear step. *resid: the weighted mean squared log residual of the best fit, one level
+ * or two, which says how well a line direction fits the samples (INFINITY below three). */
+static int step_estimate(line_pt *p, int n, float *lv, float *resid)
+{
+    *resid = INFINITY;
+    if (n < 3)
+        return 0;
+    for (int i = 1; i < n; i++) /* insertion sort by offset: n <= 2 LINE_ROWS */
+        for (int j = i; j > 0 && p[j].d < p[j - 1].d; j--) {
+            line_pt t = p[j];
+            p[j] = p[j - 1];
+            p[j - 1] = t;
+        }
+    float W = 0, S = 0, Q = 0;
+    for (int i = 0; i < n; i++) {
+        W += p[i].w;
+        S += p[i].w * p[i].lv;
+        Q += p[i].w * p[i].lv * p[i].lv;
+    }
+    const float sse_all = Q - S * S / W;
+    float wl = 0, sl = 0, ql = 0, best = INFINITY, ml = 0, mr = 0;
+    int split = 0;
+    for (int k = 1; k < n; k++) {
+        wl += p[k - 1].w;
+        sl += p[k - 1].w * p[k - 1].lv;
+        ql += p[k - 1].w * p[k - 1].lv * p[k - 1].lv;
+        float wr = W - wl, sr = S - sl, qr = Q - ql;
+        if (p[k].d == p[k - 1].d || !(wr > 0))
+            continue;
+        float sse = (ql - sl * sl / wl) + (qr - sr * sr / wr);
+        if (sse < best) {
+            best = sse;
+            split = k;
+            ml = sl / wl;
+            mr = sr / wr;
+        }
+    }
+    *resid = min_f(best, sse_all) / W;
+    if (!split || fabsf(mr - ml) < STEP_MIN_EV || best > STEP_FIT * sse_all)
+        return 0;
+    const float a = p[split - 1].d, b = p[split].d;
+    *lv = 0 <= a ? ml : 0 >= b ? mr : ml + (mr - ml) * (0 - a) / (b - a);
+    return 1;
+}
+
 /* Where only the dark rows carry data, the pixel lies on an edge line x + t (row - y) that
  * the dark rows cross at sub-pixel offsets of their own: every dark sample near the line
  * (of any colour, brought to the target colour by the local colour ratios) is a sample of
@@ -175,11 +255,16 @@ typedef struct line_query {
  * side the pixel lies, by row distance, and by colour: across a colour edge the ratios at
  * the pixel misconvert the other colours' samples, so they count less where the ratios
  * above and below differ. When no sample passes the side test, the plain linear mean of
- * all; when clipped samples outweigh the rest, none (*clipped). */
+ * all; when clipped samples outweigh the rest, none (*clipped). Where the samples that pass
+ * show a clear step, the step's place decides instead of the mean (step_estimate, which
+ * also gives *resid, how well the line fits them; INFINITY without such samples). */
 static int line_estimate(const line_row *rows, int nrows, uint32_t w, const line_query *lq,
-                         float *out, int *clipped)
+                         float *out, int *clipped, float *resid)
 {
+    *resid = INFINITY;
     float sw = 0, sv = 0, aw = 0, av = 0, cw = 0;
+    line_pt pts[2 * LINE_ROWS];
+    int npts = 0;
     for (int i = 0; i < nrows; i++) {
         const line_row *r = &rows[i];
         float xr = (float)lq->x + lq->t * (float)r->dy;
@@ -201,8 +286,10 @@ static int line_estimate(const line_row *rows, int nrows, uint32_t w, const line
             aw += wt;
             av += wt * v;
             if (v >= lq->lo && v <= lq->hi && v > 0) {
+                float lv = log2f(v);
                 sw += wt;
-                sv += wt * log2f(v);
+                sv += wt * lv;
+                pts[npts++] = (line_pt){(float)q - xr, lv, rw * (same ? 1.0f : lq->other_w)};
             }
         }
     }
@@ -211,7 +298,9 @@ static int line_estimate(const line_row *rows, int nrows, uint32_t w, const line
         return 0;
     }
     if (sw > 0) {
-        *out = exp2f(sv / sw);
+        float lv = sv / sw;
+        step_estimate(pts, npts, &lv, resid);
+        *out = exp2f(lv);
         return 1;
     }
     if (!(aw > 0))
@@ -288,6 +377,131 @@ static void direction_costs(const line_ctx *l, const float *const q[4], const in
     }
 }
 
+/* Where guide row g, going from column x in direction dir (+-1), first crosses level m:
+ * a column between two guide samples, linear between them; each guide sample is the mean
+ * of two columns, so it stands at c + 0.5. NAN when it does not within SHALLOW_REACH px. */
+static float crossing(const float *g, int32_t w, int32_t x, int dir, float m)
+{
+    float v0 = g[x] - m;
+    for (int32_t k = 1; k <= SHALLOW_REACH; k++) {
+        int32_t c = x + dir * k;
+        if (c < 0 || c >= w - 1)
+            return NAN;
+        float v = g[c] - m;
+        if ((v > 0) != (v0 > 0)) {
+            float vp = g[c - dir] - m;
+            float f = vp / (vp - v); /* 0..1 from c - dir to c */
+            return (float)(c - dir) + (float)dir * f + 0.5f;
+        }
+    }
+    return NAN;
+}
+
+/* A shallow edge (more than SHALLOW_SLOPE px per row, beyond the reach of the direction
+ * search's line) between the dark rows y-2s and y+s at column x: there the same-colour
+ * rows y-2s and y+2s differ, and so do y-3s and y+s, their other-colour neighbours. Along
+ * each of the four dark rows the edge is where its guide crosses the middle of those two
+ * levels: in the rows on the y-2s side in one direction, on the y+s side in the other.
+ * A straight line through the four crossings (column = x0 + q r, r in rows of s from y;
+ * within SHALLOW_FIT px rms) gives the edge's row at column x, r_e = (x - x0) / q, and so
+ * the pixel's side: that of y-2s when r_e > 0. 1 and *above where it is found. */
+static int shallow_side(const line_ctx *l, int32_t x, int *above)
+{
+    const dualiso_workspace *ws = l->c->ws;
+    const int32_t w = (int32_t)l->c->in->width;
+    const float *ga = ws->guide[l->slots[0]], *gb = ws->guide[l->slots[1]],
+                *gn = ws->guide[l->slots[2]], *gf = ws->guide[l->slots[3]];
+    if (x < 1 || x >= w - 2)
+        return 0;
+    const float A = ga[x], B = gb[x], A2 = gf[x], B2 = gn[x];
+    if (fabsf(A - B) < SHALLOW_MIN_EV)
+        return 0;
+    /* y+s like y-2s: the edge is not between them (or not one edge) */
+    if (fabsf(A2 - B2) < 0.5f * fabsf(A - B) || (A2 - B2) * (A - B) < 0)
+        return 0;
+    const float m1 = 0.5f * (A + B), m2 = 0.5f * (A2 + B2);
+    /* the rows' offsets r = -3, -2, 1, 2: sum -2, sum of squares 18 */
+    static const float rr[4] = {-3, -2, 1, 2};
+    float best_res = INFINITY, best_re = 0, best_q = 0;
+    for (int dir = -1; dir <= 1; dir += 2) {
+        float c[4] = {crossing(gf, w, x, dir, m2), crossing(ga, w, x, dir, m1),
+                      crossing(gn, w, x, -dir, m2), crossing(gb, w, x, -dir, m1)};
+        float sc = 0, src = 0;
+        for (int i = 0; i < 4; i++) {
+            sc += c[i];
+            src += rr[i] * c[i];
+        }
+        if (isnan(sc))
+            continue;
+        float q = (4 * src + 2 * sc) / (4 * 18 - 4), x0 = (sc + 2 * q) / 4;
+        float res = 0;
+        for (int i = 0; i < 4; i++) {
+            float e = c[i] - (x0 + q * rr[i]);
+            res += e * e;
+        }
+        res = sqrtf(res / 2); /* per degree of freedom */
+        if (res < best_res && q != 0) {
+            best_res = res;
+            best_q = q;
+            best_re = ((float)x - x0) / q;
+        }
+    }
+    if (!(best_res < SHALLOW_FIT + SHALLOW_FIT_SLOPE * fabsf(best_q)) ||
+        fabsf(best_q) < SHALLOW_SLOPE)
+        return 0;
+    *above = best_re > 0;
+    return 1;
+}
+
+/* Edge direction d (an index of ws->cost) at column x in px per row, refined between the
+ * quarter steps by the minimum of a parabola through the three costs; not across the
+ * bound of the narrow directions, whose neighbour beyond is looked at only by the
+ * shallow search (measured: a parabola there moved the second scene's edges 11-15 EV at
+ * 640 x 480 from 0.110 to 0.122, 4-frame mean). */
+static float direction_at(const dualiso_workspace *ws, int d, int32_t x)
+{
+    float step = 0;
+    if (d > 0 && d < NDIR - 1 && abs(d - NDIR / 2) != NARROW) {
+        float c = ws->cost[d][x], cm = ws->cost[d - 1][x], cp = ws->cost[d + 1][x];
+        float curv = cm - 2 * c + cp;
+        if (curv > 0)
+            step = 0.5f * (cm - cp) / curv;
+    }
+    return 0.25f * ((float)(d - NDIR / 2) + step);
+}
+
+/* The edge-directed query of column x, all but the direction: the colour ratios to green
+ * of both row types near x (above and below, from the pair ratios pr of the rows y-2s,
+ * y+2s, y+s, y-3s), the factors that take a green, a non-green of the target's row type
+ * and one of the other row type to the target's colour, the other colours' weight and the
+ * side test from the pixel's own bright sample. 0 where a ratio is unknown. */
+static int pixel_query(const line_ctx *l, int32_t x, const float *const pr[4], line_query *lq)
+{
+    const dualiso_workspace *ws = l->c->ws;
+    const uint32_t w = l->c->in->width;
+    *lq = (line_query){.x = x, .green = (x & 1) == l->gpar, .hi = INFINITY};
+    int32_t xs = lq->green ? x + 1 : x, xo = lq->green ? x : x + 1; /* non-green columns */
+    float rsa = ratio_to_green(pr[0], w, xs), rsb = ratio_to_green(pr[1], w, xs),
+          ron = ratio_to_green(pr[2], w, xo), rof = ratio_to_green(pr[3], w, xo);
+    float r_same = mean_ratio(rsa, rsb), r_other = mean_ratio(ron, rof);
+    if (!(r_same > 0 && r_other > 0))
+        return 0;
+    lq->mul[0] = lq->green ? 1 : r_same;
+    lq->mul[1] = lq->green ? 1 / r_same : 1;
+    lq->mul[2] = lq->mul[0] / r_other;
+    float cd = max_f(ratio_gap(rsa, rsb), ratio_gap(ron, rof)) / COLOUR_EDGE;
+    lq->other_w = 1 / (1 + cd * cd);
+    const int ys = l->y & (RING - 1);
+    lq->lo = l->c->clip_floor;
+    if (!ws->clip[ys][x]) {
+        float n = ws->lin[ys][x];
+        float k = CONSIST_SIGMAS * sqrtf(l->c->var_dark + l->c->gain * max_f(n, 0));
+        lq->lo = n - k;
+        lq->hi = n + k;
+    }
+    return 1;
+}
+
 /* Direction search and edge-directed estimate for the columns x0..x1 of the target row. */
 static void directed_span(const line_ctx *l, int32_t x0, int32_t x1)
 {
@@ -310,7 +524,7 @@ static void directed_span(const line_ctx *l, int32_t x0, int32_t x1)
     if (last < 0)
         return;
     /* the guide rows at quarter-pixel steps over the columns the search reads */
-    const int32_t reach = 3 * (NDIR / 2); /* farthest offset: 3 rows at 2 px, in quarters */
+    const int32_t reach = 3 * (NDIR / 2); /* farthest offset: 3 rows at 4 px, in quarters */
     const int32_t x_lo = x0 - 2 * WIN < 0 ? 0 : x0 - 2 * WIN;
     const int32_t x_hi = last + WIN >= w ? w - 1 : last + WIN;
     const float *q[4];
@@ -319,16 +533,16 @@ static void directed_span(const line_ctx *l, int32_t x0, int32_t x1)
                       ws->quarter[i] + QPAD);
         q[i] = ws->quarter[i] + QPAD;
     }
-    static const int32_t slanted[NDIR - 1] = {-8, -7, -6, -5, -4, -3, -2, -1,
-                                              1,  2,  3,  4,  5,  6,  7,  8};
+    int32_t slanted[NDIR - 1];
+    for (int i = 0; i < NDIR - 1; i++)
+        slanted[i] = i < NDIR / 2 ? i - NDIR / 2 : i - NDIR / 2 + 1;
     direction_costs(l, q, slanted, NDIR - 1, x0, last, ws->cost);
     const int sa = l->slots[0], sb = l->slots[1];
     const float *la = ws->lin[sa], *lb = ws->lin[sb];
     const uint8_t *ca = ws->clip[sa], *cb = ws->clip[sb];
-    const float *pa = pair_ratios(ws, sa, (uint32_t)w), *pb = pair_ratios(ws, sb, (uint32_t)w),
-                *pn = pair_ratios(ws, l->slots[2], (uint32_t)w),
-                *pf = pair_ratios(ws, l->slots[3], (uint32_t)w);
-    const int gpar = l->gpar;
+    const float *pr[4];
+    for (int i = 0; i < 4; i++)
+        pr[i] = pair_ratios(ws, l->slots[i], (uint32_t)w);
     for (int32_t x = x0; x <= last; x++) {
         if (!needs_direction(l, x))
             continue;
@@ -336,12 +550,33 @@ static void directed_span(const line_ctx *l, int32_t x0, int32_t x1)
         float bc = ws->cost[best][x];
         if (bc < SMOOTH_COST)
             continue; /* smooth along the vertical: the midpoint is as good, and cheaper */
-        for (int d = 0; d < NDIR; d++)
+        for (int d = NDIR / 2 - NARROW; d <= NDIR / 2 + NARROW; d++)
             if (ws->cost[d][x] < bc) {
                 bc = ws->cost[d][x];
                 best = d;
             }
-        int32_t t4 = best - NDIR / 2, t2 = (int32_t)lrintf(0.5f * (float)t4);
+        /* the cheapest shallow direction (2-4 px per row), if cheaper still */
+        int wide = -1;
+        for (int d = 0; d < NDIR; d++)
+            if ((d < NDIR / 2 - NARROW || d > NDIR / 2 + NARROW) &&
+                ws->cost[d][x] < (wide < 0 ? bc : ws->cost[wide][x]))
+                wide = d;
+        line_query lq;
+        float g[2], resid[2] = {INFINITY, INFINITY};
+        int ok[2] = {0, 0};
+        const int cand[2] = {best, wide};
+        if (pixel_query(l, x, pr, &lq))
+            for (int k = 0; k < 2 && cand[k] >= 0; k++) {
+                int clipped = 0;
+                lq.t = direction_at(ws, cand[k], x);
+                ok[k] = line_estimate(l->rows, l->nrows, (uint32_t)w, &lq, &g[k], &clipped,
+                                      &resid[k]) && !clipped;
+            }
+        /* the shallow direction where its line's samples fit far better: the cost compares
+         * guide rows a few px apart, which near-horizontal edges and the next spoke of a
+         * star also satisfy; the line's own samples, 1 to 7 rows away, tell them apart */
+        int pick = wide >= 0 && ok[1] && (!ok[0] || resid[1] < WIDE_FIT * resid[0]);
+        int32_t t4 = cand[pick] - NDIR / 2, t2 = (int32_t)lrintf(0.5f * (float)t4);
         float a, b;
         int clipped = 0;
         sample_at(la, ca, (uint32_t)w, x, -s * t2, &a, &clipped);
@@ -349,44 +584,16 @@ static void directed_span(const line_ctx *l, int32_t x0, int32_t x1)
         ws->est[x] = 0.5f * (a + b);
         ws->mis[x] = fabsf(a - b);
         ws->est_clip[x] = (uint8_t)clipped;
-        /* sub-step direction: the minimum of a parabola through the three costs */
-        float step = 0;
-        if (best > 0 && best < NDIR - 1) {
-            float cm = ws->cost[best - 1][x], cp = ws->cost[best + 1][x];
-            float curv = cm - 2 * bc + cp;
-            if (curv > 0)
-                step = 0.5f * (cm - cp) / curv;
-        }
-        float t = 0.25f * ((float)t4 + step);
-        /* colour ratios to green of both row types near x (above and below), then the
-         * factors that take a green, a non-green of the target's row type and one of the
-         * other row type to the target's colour */
-        line_query lq = {.x = x, .t = t, .green = (x & 1) == gpar, .hi = INFINITY};
-        int32_t xs = lq.green ? x + 1 : x, xo = lq.green ? x : x + 1; /* non-green columns */
-        float rsa = ratio_to_green(pa, (uint32_t)w, xs), rsb = ratio_to_green(pb, (uint32_t)w, xs),
-              ron = ratio_to_green(pn, (uint32_t)w, xo), rof = ratio_to_green(pf, (uint32_t)w, xo);
-        float r_same = mean_ratio(rsa, rsb), r_other = mean_ratio(ron, rof);
-        if (!(r_same > 0 && r_other > 0))
-            continue;
-        lq.mul[0] = lq.green ? 1 : r_same;
-        lq.mul[1] = lq.green ? 1 / r_same : 1;
-        lq.mul[2] = lq.mul[0] / r_other;
-        float cd = max_f(ratio_gap(rsa, rsb), ratio_gap(ron, rof)) / COLOUR_EDGE;
-        lq.other_w = 1 / (1 + cd * cd);
-        /* the side test from the pixel's own bright sample */
-        const int ys = l->y & (RING - 1);
-        lq.lo = l->c->clip_floor;
-        if (!ws->clip[ys][x]) {
-            float n = ws->lin[ys][x];
-            float k = CONSIST_SIGMAS * sqrtf(l->c->var_dark + l->c->gain * max_f(n, 0));
-            lq.lo = n - k;
-            lq.hi = n + k;
-        }
-        float g;
-        clipped = 0;
-        if (line_estimate(l->rows, l->nrows, (uint32_t)w, &lq, &g, &clipped) && !clipped) {
-            ws->est[x] = g;
+        if (ok[pick]) {
+            ws->est[x] = g[pick];
             ws->est_clip[x] = 0; /* the integer-step pair may have met a clipped sample */
+            ws->est_mid[x] = 0;
+        }
+        /* a shallow edge the line cannot follow: the same-colour sample of the pixel's side */
+        int above;
+        if (!ca[x] && !cb[x] && shallow_side(l, x, &above)) {
+            ws->est[x] = above ? la[x] : lb[x];
+            ws->est_clip[x] = 0;
             ws->est_mid[x] = 0;
         }
     }

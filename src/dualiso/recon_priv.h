@@ -11,11 +11,11 @@
 
 #define RING 16               /* rows y-7 .. y+7 converted, power of two */
 #define NSCRATCH 6            /* blend scratch rows */
-#define QPAD 32               /* padding of the quarter-pixel guide rows (>= 3 rows x 2 px) */
+#define QPAD 64               /* padding of the quarter-pixel guide rows (>= 3 rows x 4 px) */
 #define CC_PAD 16             /* padding of the cross-colour sums: the colour-ratio half
                                  window, in px (interp.c) */
 #define CS_RING 8             /* chroma smoothing: cell rows kept (>= 5 for 5x5), power of 2 */
-#define NDIR 17               /* edge directions: -2 .. +2 px per row, quarter-pixel steps */
+#define NDIR 33               /* edge directions: -4 .. +4 px per row, quarter-pixel steps */
 #define DUALISO_FADE_LO 0.70  /* bright field fades out between these fractions of */
 #define DUALISO_FADE_HI 0.92  /* its clip (in dark-field units) */
 
