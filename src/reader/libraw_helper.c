@@ -201,6 +201,7 @@ static mp_helper *start_helper(mp_helper_job job, mp_error *err)
     return h;
 fail:;
     int e = errno;
+    mp_status code = h ? MP_ERR_IO : MP_ERR_NOMEM;
     if (h) {
         for (int i = 0; i < 2; i++)
             if (sv[i] >= 0)
@@ -211,8 +212,7 @@ fail:;
             close(h->answer_fd);
         free(h);
     }
-    mp_error_set(err, h ? MP_ERR_IO : MP_ERR_NOMEM, "cannot start a process for LibRaw: %s",
-                 strerror(e));
+    mp_error_set(err, code, "cannot start a process for LibRaw: %s", strerror(e));
     return NULL;
 }
 
