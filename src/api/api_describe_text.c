@@ -77,9 +77,12 @@ void mp_api_describe_text(const info_report *r, mp_text *t)
 {
     const mlv_clip_info *in = r->in;
     const mlv_clip *c = r->clip;
+    const int still = in->container == MLV_CONTAINER_STILL;
+    /* a photo has no frame rate, timing or gaps: those lines are a clip's, or a sequence's */
+    const int one_photo = still && !in->sequence;
     line(t, "file:          %s\n", mp_mlv_clip_path(c, 0));
     for (uint32_t i = 1; i < in->chunk_count; i++)
-        line(t, "chunk %-7u  %s\n", i, mp_mlv_clip_path(c, i));
+        line(t, "%s %-7u  %s\n", still ? "photo" : "chunk", i, mp_mlv_clip_path(c, i));
     if (in->container == MLV_CONTAINER_MLV)
         line(t,
              "container:     MLV, %u chunk file%s, GUID %016" PRIx64
@@ -112,16 +115,19 @@ void mp_api_describe_text(const info_report *r, mp_text *t)
     line(t, "bit depth:     %u\n", in->raw.bits);
     line(t, "levels:        black %d, white %d\n", in->raw.black, in->raw.white);
     line(t, "CFA:           %s\n", cfa_name(in->raw.cfa));
-    line(t, "fps:           %.3f (%u/%u)\n", fps_of(in), in->fps_num, in->fps_den);
+    if (!one_photo)
+        line(t, "fps:           %.3f (%u/%u)\n", fps_of(in), in->fps_num, in->fps_den);
     line(t, "frames:        %u", in->frame_count);
     if (in->frame_count)
         line(t, " (numbers %u..%u)", in->first_number, in->last_number);
     if (in->lost_frames)   /* the index shows more: the damage lines say which */
         line(t, "; %u more recorded but lost to damage (below)", in->lost_frames);
     line(t, "\n");
-    line(t, "gaps:          %u (%u missing frame%s)\n", in->gap_count,
-         in->missing_frames, in->missing_frames == 1 ? "" : "s");
-    line(t, "duration:      %.3f s\n", duration_s(in));
+    if (!one_photo) {
+        line(t, "gaps:          %u (%u missing frame%s)\n", in->gap_count,
+             in->missing_frames, in->missing_frames == 1 ? "" : "s");
+        line(t, "duration:      %.3f s\n", duration_s(in));
+    }
     line(t, "compression:   %s%s%s\n", mp_mlv_compression_name(in->compression),
          in->lj92_tagged_raw ? " (LJ92 payloads in a videoClass 0x01 clip)" : "",
          in->lzma_tagged_raw

@@ -1,54 +1,58 @@
 /* LibRaw in a child process: a crash or a hang of LibRaw's costs one photo (doc/stills.md 7).
  *
- * The child is forked from a process that may run other threads. It does only what is safe
- * after such a fork: LibRaw is loaded before (no dlopen in the child); glibc's fork resets the
- * locks of malloc, stdio and the dynamic loader in the child, C++ exceptions find their frames
- * through _dl_find_object without a lock (libgcc 12, glibc 2.35), and the parent never calls
- * LibRaw itself, so no thread of ours is inside LibRaw when another forks. The one lock LibRaw
- * takes that fork does not reset is the C library's time-zone lock (mktime, for the EXIF
- * date): the calendar fields of the photo's time are made in the child too, so no thread of
- * ours takes that lock either. A child that still blocks (a lock held by a thread we do not
- * know, e.g. an allocator without fork handlers) makes no progress: it is stopped and the
- * photo tried once more in a new child. */
+ * The child is forked by a helper (libraw_helper.h) from a process that may have run other
+ * threads when it forked the helper. It does only what is safe after such a fork: LibRaw is
+ * loaded before (no dlopen in the child); glibc's fork resets the locks of malloc, stdio and
+ * the dynamic loader in the child, C++ exceptions find their frames through _dl_find_object
+ * without a lock (libgcc 12, glibc 2.35), and the converter never calls LibRaw itself, so no
+ * thread of ours is inside LibRaw when a helper is forked. The one lock LibRaw takes that fork
+ * does not reset is the C library's time-zone lock (mktime, for the EXIF date): the calendar
+ * fields of the photo's time are made in the child too, so no thread of ours takes that lock
+ * either. A child that still blocks (a lock held by a thread we do not know, e.g. an
+ * allocator without fork handlers) makes no progress: it is stopped and the photo tried once
+ * more in a new helper's child. */
 #include "libraw_child.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "common/mp_read.h"
+#include "libraw_helper.h"
 
 /* LibRaw's own bound on what a file may make it allocate (2 GiB by default), brought near
  * ours: a photo within MP_FRAME_MAX_PIXELS needs at most 128 MiB of samples. */
 #define LIBRAW_MAX_MB 512u
 #define DEFAULT_CPU_SECONDS 30.0
-/* A child whose CPU time does not move for this long is blocked, not working. */
-#define STALL_MS 5000
 #define DONE_MARK 0x4C524157u          /* "LRAW" */
 /* Where the mosaic starts in the memory file: after the answer, page-aligned. */
 #define MOSAIC_AT (((sizeof(mp_libraw_run) + 4095) / 4096) * 4096)
 
 enum { CHILD_ORPHANED = 2, CHILD_NO_MEMORY = 3, CHILD_NO_ANSWER = 4 };
 
-/* What the child is asked to do, and where it answers. */
+/* What the child is asked to do (through the helper, libraw_helper.h). */
+typedef struct request {
+    int32_t unpack;
+    uint32_t width, height;
+    double budget;
+} request;
+
+_Static_assert(sizeof(request) <= MP_HELPER_REQUEST_MAX, "a request the helper can pass on");
+
+/* What the child works with, and where it answers. */
 typedef struct job {
     const uint8_t *bytes;
     size_t size;
-    int unpack;
-    uint32_t width, height;
+    request q;
     int fd;                            /* the memory file of the answer */
-    pid_t parent;
-    mp_libraw_run *run;                /* the child's copy is filled, then written to fd */
+    mp_libraw_run *run;                /* its head filled, then written to fd */
 } job;
 
 static double cpu_budget = DEFAULT_CPU_SECONDS;
@@ -96,35 +100,35 @@ static void on_data_error(void *opaque, const char *file, const int offset)
 
 static int copy_mosaic(const job *j, const libraw_data_t *lr)
 {
-    size_t row = (size_t)j->width * sizeof(uint16_t), pitch = lr->sizes.raw_pitch;
+    size_t row = (size_t)j->q.width * sizeof(uint16_t), pitch = lr->sizes.raw_pitch;
     const uint8_t *src = (const uint8_t *)lr->rawdata.raw_image;
     if (pitch == row)
-        return write_all(j->fd, src, row * j->height, MOSAIC_AT);
-    for (size_t y = 0; y < j->height; y++)
+        return write_all(j->fd, src, row * j->q.height, MOSAIC_AT);
+    for (size_t y = 0; y < j->q.height; y++)
         if (write_all(j->fd, src + y * pitch, row, MOSAIC_AT + y * row))
             return -1;
     return 0;
 }
 
-static _Noreturn void child(const job *j, double budget)
+/* The helper's child: LibRaw on the photo, the answer written to the memory file. */
+static void child(const void *request_bytes, const uint8_t *bytes, size_t size, int answer_fd,
+                  pid_t helper)
 {
     static const int crashes[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS};
     for (size_t i = 0; i < sizeof crashes / sizeof crashes[0]; i++)
         signal(crashes[i], SIG_DFL);   /* a crash ends the child, whatever handler we inherit */
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != j->parent)
+    if (getppid() != helper)
         _exit(CHILD_ORPHANED);
-#ifdef SYS_close_range
-    if (j->fd > 3)   /* other threads' files are none of the child's business */
-        syscall(SYS_close_range, 3u, (unsigned)j->fd - 1, 0u);
-    syscall(SYS_close_range, (unsigned)j->fd + 1, ~0u, 0u);
-#endif
-    rlim_t cap = (rlim_t)budget + 2;   /* in case the parent cannot watch: SIGXCPU (a hard
-                                        * limit reached at once would be SIGKILL) */
+    static mp_libraw_run head;   /* its head only: LibRaw's state goes out from LibRaw's */
+    job jb = {bytes, size, {0}, answer_fd, &head}, *j = &jb;
+    memcpy(&jb.q, request_bytes, sizeof jb.q);
+    rlim_t cap = (rlim_t)j->q.budget + 2;   /* in case the helper cannot watch: SIGXCPU (a
+                                             * hard limit reached at once would be SIGKILL) */
     struct rlimit rl = {cap, cap + 1};
     setrlimit(RLIMIT_CPU, &rl);
 
-    mp_libraw_run *r = j->run;   /* its head only: LibRaw's state goes out from LibRaw's */
+    mp_libraw_run *r = j->run;
     libraw_data_t *lr = mp_libraw.libraw_init(0);
     if (!lr)
         _exit(CHILD_NO_MEMORY);
@@ -132,12 +136,12 @@ static _Noreturn void child(const job *j, double budget)
     lr->params.max_raw_memory_mb = LIBRAW_MAX_MB;
     r->open_rc = mp_libraw.libraw_open_buffer(lr, (void *)j->bytes, j->size);
     r->unpack_rc = LIBRAW_SUCCESS;
-    if (r->open_rc == LIBRAW_SUCCESS && j->unpack)
+    if (r->open_rc == LIBRAW_SUCCESS && j->q.unpack)
         r->unpack_rc = mp_libraw.libraw_unpack(lr);
     r->raw_mosaic = lr->rawdata.raw_image != NULL;
-    if (j->unpack && r->unpack_rc == LIBRAW_SUCCESS && r->raw_mosaic &&
-        lr->sizes.raw_width == j->width && lr->sizes.raw_height == j->height &&
-        lr->sizes.raw_pitch >= j->width * sizeof(uint16_t)) {
+    if (j->q.unpack && r->unpack_rc == LIBRAW_SUCCESS && r->raw_mosaic &&
+        lr->sizes.raw_width == j->q.width && lr->sizes.raw_height == j->q.height &&
+        lr->sizes.raw_pitch >= j->q.width * sizeof(uint16_t)) {
         if (copy_mosaic(j, lr))
             _exit(CHILD_NO_ANSWER);
         r->mosaic_copied = 1;
@@ -148,59 +152,6 @@ static _Noreturn void child(const job *j, double budget)
     int failed = write_all(j->fd, lr, sizeof *lr, offsetof(mp_libraw_run, lr)) ||
                  write_all(j->fd, r, offsetof(mp_libraw_run, lr), 0);   /* the mark last */
     _exit(failed ? CHILD_NO_ANSWER : 0);
-}
-
-/* How a child ended, as the parent saw it. */
-typedef enum ending { ENDED, OVER_BUDGET, STALLED } ending;
-
-static double cpu_seconds(clockid_t clock)
-{
-    struct timespec ts;
-    return clock_gettime(clock, &ts) ? -1 : (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-/* Waits for child pid; stops it when it spends more than the budget or makes no progress.
- * *status is waitpid's (-1: the child was reaped elsewhere). */
-static ending watch(pid_t pid, double budget, int *status)
-{
-    int pidfd = -1;
-#ifdef SYS_pidfd_open
-    pidfd = (int)syscall(SYS_pidfd_open, pid, 0u);
-#endif
-    clockid_t clock;
-    int clocked = !clock_getcpuclockid(pid, &clock);
-    int tick_ms = (int)(budget * 1000 / 8);
-    tick_ms = tick_ms < 5 ? 5 : tick_ms > 500 ? 500 : tick_ms;
-    if (pidfd < 0)   /* no pidfd (Linux before 5.3): look more often */
-        tick_ms = tick_ms < 10 ? tick_ms : 10;
-    double last = 0;
-    int still_ms = 0;
-    ending how = ENDED;
-    for (;;) {
-        struct pollfd p = {pidfd, POLLIN, 0};
-        int ready = poll(&p, pidfd >= 0, tick_ms);
-        pid_t w = waitpid(pid, status, WNOHANG);
-        if (w == pid || (w < 0 && errno == ECHILD)) {
-            if (w < 0)
-                *status = -1;
-            break;
-        }
-        double used = clocked ? cpu_seconds(clock) : -1;
-        if (used < 0)
-            continue;
-        still_ms = ready == 0 && used == last ? still_ms + tick_ms : 0;
-        last = used;
-        if (used > budget || still_ms >= STALL_MS) {
-            how = used > budget ? OVER_BUDGET : STALLED;
-            kill(pid, SIGKILL);
-            while (waitpid(pid, status, 0) < 0 && errno == EINTR)
-                ;
-            break;
-        }
-    }
-    if (pidfd >= 0)
-        close(pidfd);
-    return how;
 }
 
 /* The answer's strings the parent reads, terminated; the child's pointers cleared. */
@@ -221,18 +172,21 @@ static void sanitize(mp_libraw_run *r)
 }
 
 /* The one line of a child that gave no answer. */
-static mp_status no_answer(const char *name, int fd, ending how, int status, double budget,
-                           mp_error *err)
+static mp_status no_answer(const char *name, int fd, mp_helper_ending how, int status,
+                           double budget, mp_error *err)
 {
     mp_libraw_run head = {0};
     char at[48] = "";
     if (mp_pread_full(fd, &head, offsetof(mp_libraw_run, raw_mosaic), 0) > 0 && head.data_error)
         snprintf(at, sizeof at, "offset %d: ", head.data_error_offset);
-    if (how == STALLED)
+    if (how == MP_HELPER_LOST)
+        return mp_error_set(err, MP_ERR_IO, "%s: the process that runs LibRaw ended (twice)",
+                            name);
+    if (how == MP_HELPER_STALLED)
         return mp_error_set(err, MP_ERR_DAMAGED, "%s: %sLibRaw made no progress for %d s, "
-                            "twice (stopped)", name, at, STALL_MS / 1000);
-    if (how == OVER_BUDGET || (status != -1 && WIFSIGNALED(status) &&
-                               WTERMSIG(status) == SIGXCPU))   /* RLIMIT_CPU's */
+                            "twice (stopped)", name, at, MP_HELPER_STALL_MS / 1000);
+    if (how == MP_HELPER_OVER_BUDGET || (status != -1 && WIFSIGNALED(status) &&
+                                         WTERMSIG(status) == SIGXCPU))   /* RLIMIT_CPU's */
         return mp_error_set(err, MP_ERR_DAMAGED, "%s: %sLibRaw spent more than %.3g CPU-s on "
                             "it (stopped; MLVPIPE_LIBRAW_CPU_SECONDS sets the limit)", name, at,
                             budget);
@@ -251,34 +205,34 @@ static mp_status no_answer(const char *name, int fd, ending how, int status, dou
                         "(status %d)", name, at, code);
 }
 
-/* One child: forked, watched, its answer read. */
-static mp_status run_once(const char *name, job *j, uint16_t *mosaic, double budget,
-                          ending *how, mp_error *err)
+/* One call: a helper's child runs LibRaw, its answer is read into r (and mosaic). */
+static mp_status run_once(const char *name, const uint8_t *bytes, size_t size,
+                          const request *q, uint16_t *mosaic, mp_libraw_run *r,
+                          mp_helper_ending *how, mp_error *err)
 {
-    j->fd = memfd_create("mlvpipe-libraw", MFD_CLOEXEC);
-    if (j->fd < 0)
-        return mp_error_set(err, MP_ERR_IO, "%s: no memory file for LibRaw's answer: %s", name,
-                            strerror(errno));
-    memset(j->run, 0, offsetof(mp_libraw_run, lr));
-    pid_t pid = fork();
-    if (pid == 0)
-        child(j, budget);
+    mp_helper *h = mp_helper_take(child, err);
+    if (!h) {
+        *how = MP_HELPER_ENDED;
+        return err->code;
+    }
+    int fd = mp_helper_answer_fd(h);
+    static const mp_libraw_run cleared;   /* the last call's answer must not pass for this one */
     mp_status st = MP_OK;
-    if (pid < 0)
-        st = mp_error_set(err, MP_ERR_IO, "%s: cannot start a process for LibRaw: %s", name,
-                          strerror(errno));
-    int status = 0;
-    *how = pid > 0 ? watch(pid, budget, &status) : ENDED;
-    mp_libraw_run *r = j->run;
-    if (st == MP_OK && (mp_pread_full(j->fd, r, sizeof *r, 0) != (ssize_t)sizeof *r ||
-                        r->done != DONE_MARK))
-        st = no_answer(name, j->fd, *how, status, budget, err);
-    size_t bytes = (size_t)j->width * j->height * sizeof *mosaic;
+    int status = -1;
+    if (write_all(fd, &cleared, offsetof(mp_libraw_run, lr), 0) ||
+        write_all(mp_helper_input_fd(h), bytes, size, 0))
+        *how = MP_HELPER_LOST;
+    else
+        *how = mp_helper_call(h, q, sizeof *q, size, q->budget, &status);
+    if (*how == MP_HELPER_LOST || *how == MP_HELPER_STALLED ||
+        mp_pread_full(fd, r, sizeof *r, 0) != (ssize_t)sizeof *r || r->done != DONE_MARK)
+        st = no_answer(name, fd, *how, status, q->budget, err);
+    size_t bytes_out = (size_t)q->width * q->height * sizeof *mosaic;
     if (st == MP_OK && r->mosaic_copied &&
-        mp_pread_full(j->fd, mosaic, bytes, MOSAIC_AT) != (ssize_t)bytes)
+        mp_pread_full(fd, mosaic, bytes_out, MOSAIC_AT) != (ssize_t)bytes_out)
         st = mp_error_set(err, MP_ERR_IO, "%s: LibRaw's process handed back a short mosaic",
                           name);
-    close(j->fd);
+    mp_helper_give(h, *how == MP_HELPER_ENDED || *how == MP_HELPER_OVER_BUDGET);
     return st;
 }
 
@@ -291,11 +245,11 @@ mp_status mp_libraw_child_run(const char *name, const uint8_t *bytes, size_t siz
     mp_libraw_run *r = malloc(sizeof *r);
     if (!r)
         return mp_error_set(err, MP_ERR_NOMEM, "%s: out of memory", name);
-    job j = {bytes, size, mosaic != NULL, width, height, -1, getpid(), r};
-    ending how = ENDED;
-    mp_status st = run_once(name, &j, mosaic, cpu_budget, &how, err);
-    if (st != MP_OK && how == STALLED)   /* blocked, most likely by the fork: once more */
-        st = run_once(name, &j, mosaic, cpu_budget, &how, err);
+    const request q = {mosaic != NULL, width, height, cpu_budget};
+    mp_helper_ending how = MP_HELPER_ENDED;
+    mp_status st = run_once(name, bytes, size, &q, mosaic, r, &how, err);
+    if (st != MP_OK && (how == MP_HELPER_STALLED || how == MP_HELPER_LOST))
+        st = run_once(name, bytes, size, &q, mosaic, r, &how, err);   /* in a new helper */
     if (st != MP_OK) {
         free(r);
         return st;

@@ -62,6 +62,7 @@ run info 0 info "$in/IMG_0001.CR2"
 grep -q "^container:     CR2 still (one frame), decoded by LibRaw, picture 256x160 at 72,28, orientation 6" \
     "$tmp/info.out" || fail "info container: $(grep container "$tmp/info.out")"
 grep -q "dual ISO pixels: yes in 1 of 1" "$tmp/info.out" || fail "info: dual ISO not found"
+! grep -qE "^(fps|gaps|duration):" "$tmp/info.out" || fail "info: a clip's timing for a photo"
 run json 0 info --json "$in/IMG_0002.CR2"
 grep -q '"container": "still"' "$tmp/json.out" && grep -q '"format": "CR2"' "$tmp/json.out" ||
     fail "info --json"
@@ -207,6 +208,10 @@ probe="-v error -count_frames -select_streams v:0 -show_entries stream=nb_read_f
 "$mlvpipe" -q convert --sequence "$tmp/tl" --to nut --fps 30 -o - 2>"$tmp/seqpipe.err" |
     ffprobe $probe - >"$tmp/seqpipe.out" 2>&1
 [ "$(cat "$tmp/seqpipe.out")" = "30/1,4" ] || fail "sequence to a pipe: $(cat "$tmp/seqpipe.out" "$tmp/seqpipe.err")"
+# info of a folder: its photos (not chunks), and the timing a sequence is given
+run seqinfo 0 info "$tmp/tl"
+grep -q "^photo 3 .*TL_0004.CR2$" "$tmp/seqinfo.out" && grep -q "^fps:  *25.000" "$tmp/seqinfo.out" ||
+    fail "info of a folder: $(head -5 "$tmp/seqinfo.out")"
 run seqv 0 -v analyze "$tmp/tl" -o "$tmp/tl.json"
 grep -q "frames 0-3: dual ISO, .* from 4 of 4 sampled frames" "$tmp/seqv.err" ||
     fail "sequence levels not pooled over the photos: $(grep 'dual ISO' "$tmp/seqv.err")"

@@ -1,9 +1,10 @@
 #!/bin/bash
 # A child process running LibRaw that makes no progress (here: stopped with SIGSTOP, as a lock
 # inherited through fork would leave it) is stopped after 5 s and the photo is read again in
-# a new child (doc/stills.md 7): the still converts, exit 0, the same bytes as a run left
-# alone. The child is caught by polling for the conversion's children; a run in which none
-# was caught (or which took less than the 5 s a stall costs) is tried again (at most 5 runs).
+# a new helper's child (doc/stills.md 7): the still converts, exit 0, the same bytes as a run
+# left alone. The child is caught by polling for the children of the conversion's helpers; a
+# run in which none was caught (or which took less than the 5 s a stall costs) is tried
+# again (at most 5 runs).
 # usage: stills_stall.sh MLVPIPE CR2SYNTH
 set -u
 mlvpipe=$1
@@ -20,7 +21,10 @@ for attempt in 1 2 3 4 5; do
     pid=$!
     child=
     for _ in $(seq 1 4000); do
-        child=$(pgrep -P "$pid" | head -n 1)
+        for helper in $(pgrep -P "$pid"); do
+            child=$(pgrep -P "$helper" | head -n 1)
+            [ -n "$child" ] && break
+        done
         [ -n "$child" ] || ! kill -0 "$pid" 2>/dev/null && break
     done
     [ -n "$child" ] && kill -STOP "$child" 2>/dev/null && caught=1

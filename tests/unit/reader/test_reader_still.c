@@ -341,6 +341,61 @@ static void *stress_rounds(void *arg)
     return (void *)what;
 }
 
+/* This process's children (LibRaw's helpers, doc/stills.md 7), at most `max`, into pids. */
+static int children(pid_t *pids, int max)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)getpid(), (int)getpid());
+    int n = 0;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    for (long pid; n < max && fscanf(f, "%ld", &pid) == 1;)
+        pids[n++] = (pid_t)pid;
+    fclose(f);
+    return n;
+}
+
+/* The children that run LibRaw are forked by a helper, not by the converter: calls one after
+ * another from one thread are served by the same helper, which a crash of LibRaw's does not
+ * end (the photo is damage, the next call served as before). */
+static void one_helper_serves_call_after_call(void **state)
+{
+    (void)state;
+    mlv_clip *c = NULL;
+    mp_error err = {0};
+    assert_int_equal(open_bytes(&c, "SEGV.CR2", crasher, crasher_size, &err), MP_ERR_DAMAGED);
+    mp_mlv_clip_close(c);
+    c = NULL;
+    pid_t before[8], after[8];
+    int helpers = children(before, 8);
+    if (helpers < 0)
+        skip();   /* no /proc/PID/task/TID/children in this kernel */
+    assert_true(helpers >= 1);   /* kept from the calls so far, the crash's among them */
+    uint16_t *s = samples();
+    size_t n = 0;
+    uint8_t *file = cr2(s, 2, 0, &n);
+    mp_frame f = {0};
+    mlv_scratch scratch = {0};
+    for (int round = 0; round < 3; round++) {
+        assert_int_equal(open_bytes(&c, "GOOD.CR2", file, n, &err), MP_OK);
+        assert_int_equal(mp_mlv_read_frame(c, 0, &f, &scratch, &err), MP_OK);
+        assert_memory_equal(f.data, s, W * H * sizeof *s);
+        mp_mlv_clip_close(c);
+        c = NULL;
+        assert_int_equal(open_bytes(&c, "SEGV.CR2", crasher, crasher_size, &err),
+                         MP_ERR_DAMAGED);
+        mp_mlv_clip_close(c);
+        c = NULL;
+    }
+    assert_int_equal(children(after, 8), helpers);   /* the same ones: none new, none lost */
+    assert_memory_equal(after, before, (size_t)helpers * sizeof *before);
+    mp_mlv_scratch_free(&scratch);
+    mp_frame_free(&f);
+    free(file);
+    free(s);
+}
+
 /* LibRaw runs in a child process for each photo: the crash of one costs that photo only, and
  * many threads forking at once (as a batch converts stills side by side) neither deadlock
  * (the test's timeout) nor mix their answers up. */
@@ -361,6 +416,9 @@ static void crash_costs_one_photo_from_many_threads(void **state)
             fail_msg("thread %d: %s", i, (const char *)what);
         free(s[i]);
     }
+    pid_t helpers[STRESS_THREADS + 2];   /* one per call at once, kept for the next calls */
+    int living = children(helpers, STRESS_THREADS + 2);
+    assert_true(living < 0 || (living >= 1 && living <= STRESS_THREADS));
 }
 
 int main(int argc, char **argv)
@@ -375,6 +433,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(our_dng_reads_back),
         cmocka_unit_test(damaged_stills),
         cmocka_unit_test(folder_is_a_sequence),
+        cmocka_unit_test(one_helper_serves_call_after_call),
         cmocka_unit_test(crash_costs_one_photo_from_many_threads),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);

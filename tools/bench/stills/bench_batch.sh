@@ -4,6 +4,8 @@
 # average before each, the wall-time ratio of the medians, and whether every output is the
 # same bytes whatever the thread count (doc/stills.md 6).
 # usage: bench_batch.sh BUILD_DIR [STILLS [SIZE [RUNS [WORK_DIR]]]]   (defaults 16 1920x1080 5)
+# The ratio needs idle cores; on a machine others load, run it as root under `chrt -f 10`
+# (our processes first, as on idle cores; doc/benchmarks.md 11).
 set -u
 b=$1
 n=${2:-16}
