@@ -869,7 +869,7 @@ static void column_apply(const float *restrict ratio, const float *restrict col,
                          int32_t w, float *restrict est)
 {
     for (int32_t x = 0; x < w; x++) {
-        float k = (ratio[x] > 0) & (sum_col[x] < COL_EVIDENCE * sum_mid[x]) ? 1.0f : 0.0f;
+        float k = ((ratio[x] > 0) & (sum_col[x] < COL_EVIDENCE * sum_mid[x])) ? 1.0f : 0.0f;
         est[x] = k * col[x] + (1 - k) * est[x];
     }
 }
