@@ -11,7 +11,9 @@
 
 void *mp_big_calloc(size_t n)
 {
-    /* calloc maps big blocks fresh from the kernel, zero already: no memset over them */
+    /* calloc clears only what is not zero already: a block mapped fresh from the kernel is
+     * not written again; one reused from the heap (the CLI keeps freed blocks up to 32 MiB,
+     * tools/mlvpipe/main.c) is cleared, and its pages are resident then */
     void *p = calloc(1, n ? n : 1);
 #if defined(__linux__) && defined(MADV_POPULATE_WRITE)
     /* advice only: kernels before 5.14 refuse it, and the pages are made on first touch */
