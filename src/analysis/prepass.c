@@ -346,6 +346,8 @@ static int early_map_start(sample_set *s, uint32_t njobs)
     mp_pool_options po = {s->opt->threads, 0, NULL};
     uint32_t threads, window;
     mp_pool_resolve(&po, njobs, &threads, &window);
+    /* the pool's workers have the other cores */
+    mp_rawfix_accum_threads(s->defects, 1);
     return threads > 1 && pthread_create(&s->early.thread, NULL, early_map_thread, s) == 0;
 }
 
@@ -799,6 +801,13 @@ mp_status mp_prepass_run(const mlv_clip *clip, const mp_prepass_options *o, cons
                            RAWFIX_MIN_FRAMES &&
             !(s->defects = mp_rawfix_accum_new(first.raw->width, first.raw->height)))
             st = mp_error_set(err, MP_ERR_NOMEM, "pre-pass: out of memory for the defect map");
+        if (s->defects) {
+            /* the settling test and the map run between the pool's runs: on its threads */
+            mp_pool_options po = {o->threads, 0, NULL};
+            uint32_t threads, window;
+            mp_pool_resolve(&po, MP_SAMPLES_PER_SEGMENT, &threads, &window);
+            mp_rawfix_accum_threads(s->defects, threads);
+        }
         s->first = &first;
         if (st == MP_OK)
             st = sample_segment(s, &segs[k], &scans[k], &collected, err);

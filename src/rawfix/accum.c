@@ -60,7 +60,13 @@ rawfix_accum *mp_rawfix_accum_new(uint32_t width, uint32_t height)
         a->sample_sigma[k] = INFINITY;
     a->white = INT32_MAX;
     a->black = INT32_MAX;
+    a->threads = 1;
     return a;
+}
+
+void mp_rawfix_accum_threads(rawfix_accum *a, uint32_t threads)
+{
+    a->threads = threads ? threads : 1;
 }
 
 void mp_rawfix_accum_free(rawfix_accum *a)

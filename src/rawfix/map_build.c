@@ -1,6 +1,7 @@
 /* rawfix_map_build: defects and the focus-pixel lattice from the accumulated measurements
  * (rawfix.h). */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -301,33 +302,62 @@ static int block_moves(const rawfix_accum *a, const double *noise_of, uint32_t j
 /* Marks the blocks the scene moves in (moves[], blocks_x x blocks_y) and says whether the
  * clip moves: MOTION_CLIP of the blocks where motion can be seen move, at least
  * MOTION_CLIP_MIN. */
+typedef struct motion_job {
+    const rawfix_accum *a;
+    uint32_t frame[RAWFIX_MAX_FRAMES];  /* the sample number of each frame added, in order */
+    double *noise_of;
+    uint8_t *moves;
+    atomic_uint_fast64_t moving, seen;  /* whole numbers: the same in any order */
+} motion_job;
+
+/* Each block's noise in the part-th frame added (mp_rawfix_parallel). */
+static void noise_part(void *ctx, uint32_t n)
+{
+    const motion_job *mj = ctx;
+    const rawfix_accum *a = mj->a;
+    const size_t stride = (size_t)a->blocks_x * a->blocks_y * RAWFIX_BLOCK_SUMS;
+    const uint32_t f = mj->frame[n];
+    for (size_t i = 0; i < stride; i++)
+        mj->noise_of[n * stride + i] =
+            mp_rawfix_block_noise(a, i % RAWFIX_BLOCK_SUMS, a->blocks[f * stride + i]);
+}
+
+/* The blocks of block row k (mp_rawfix_parallel), the frame's edges left out. */
+static void motion_part(void *ctx, uint32_t k)
+{
+    motion_job *mj = ctx;
+    const rawfix_accum *a = mj->a;
+    for (uint32_t j = 1; k >= 1 && k + 1 < a->blocks_y && j + 1 < a->blocks_x; j++) {
+        int m = -1;
+        for (uint32_t r = 0; r < RAWFIX_BLOCK_SUMS && m < 1; r++) {
+            const int mr = block_moves(a, mj->noise_of, j, k, r);
+            m = mr > m ? mr : m;
+        }
+        mj->moves[(size_t)k * a->blocks_x + j] = m > 0;
+        atomic_fetch_add(&mj->moving, m > 0);
+        atomic_fetch_add(&mj->seen, m >= 0);
+    }
+}
+
 static int find_motion(const rawfix_accum *a, uint8_t *moves)
 {
-    uint64_t seen = 0, moving = 0;
     memset(moves, 0, (size_t)a->blocks_x * a->blocks_y + 1);
     /* each block's noise once per frame (each is one of 9 neighbourhoods), in the order of
      * the frames added; without the memory, block_moves works each out where it needs it */
     const size_t stride = (size_t)a->blocks_x * a->blocks_y * RAWFIX_BLOCK_SUMS;
-    double *noise_of = malloc((a->frames ? a->frames : 1) * stride * sizeof *noise_of);
-    for (uint32_t f = 0, n = 0; noise_of && f < RAWFIX_MAX_FRAMES; f++)
-        if (a->added & (1ull << f)) {
-            for (size_t i = 0; i < stride; i++)
-                noise_of[n * stride + i] =
-                    mp_rawfix_block_noise(a, i % RAWFIX_BLOCK_SUMS, a->blocks[f * stride + i]);
-            n++;
-        }
-    for (uint32_t k = 1; k + 1 < a->blocks_y; k++)
-        for (uint32_t j = 1; j + 1 < a->blocks_x; j++) {
-            int m = -1;
-            for (uint32_t r = 0; r < RAWFIX_BLOCK_SUMS && m < 1; r++) {
-                const int mr = block_moves(a, noise_of, j, k, r);
-                m = mr > m ? mr : m;
-            }
-            moves[(size_t)k * a->blocks_x + j] = m > 0;
-            moving += m > 0;
-            seen += m >= 0;
-        }
-    free(noise_of);
+    motion_job mj = {.a = a, .moves = moves};
+    atomic_init(&mj.moving, 0);
+    atomic_init(&mj.seen, 0);
+    mj.noise_of = malloc((a->frames ? a->frames : 1) * stride * sizeof *mj.noise_of);
+    uint32_t n = 0;
+    for (uint32_t f = 0; f < RAWFIX_MAX_FRAMES; f++)
+        if (a->added & (1ull << f))
+            mj.frame[n++] = f;
+    if (mj.noise_of)
+        mp_rawfix_parallel(a->threads, n, noise_part, &mj);
+    mp_rawfix_parallel(a->threads, a->blocks_y, motion_part, &mj);
+    const uint64_t moving = atomic_load(&mj.moving), seen = atomic_load(&mj.seen);
+    free(mj.noise_of);
     return moving >= MOTION_CLIP_MIN && moving >= MOTION_CLIP * seen;
 }
 
@@ -437,18 +467,29 @@ static void quiet_samples(size_t n, const int16_t *restrict sum_h, const int16_t
     }
 }
 
-/* Per sample: candidate sign bits and STRONG; rank orders strong ones (samples far off in
- * most frames first, then by their mean deviation). The thresholds scale with the number of
- * independent looks the frames give where the sample is (map_looks.c), not with the number
- * of frames: on a noiseless clip, 16 frames are one look, and a sample off its neighbours
- * in all of them is the scene, not a defect. */
-static void classify(const rawfix_accum *a, const rawfix_looks *looks, uint32_t min_used,
-                     const uint8_t *moves, int clip_moves, uint8_t *flag, float *rank)
+typedef struct classify_job {
+    const rawfix_accum *a;
+    const rawfix_looks *looks;
+    uint32_t min_used, min_judged, distinct;
+    const uint8_t *moves;
+    int clip_moves;
+    uint8_t *flag;
+    float *rank;
+} classify_job;
+
+/* classify's rows of one part (mp_rawfix_parallel): each sample's flag and rank are its own. */
+static void classify_part(void *ctx, uint32_t part)
 {
-    /* far off in most frames where it could be judged: measured, or seen beyond clipping */
-    const uint32_t min_judged = a->frames / 4 > 3 ? a->frames / 4 : 3;
-    const uint32_t distinct = distinct_frames(a);
-    for (uint32_t y = 0; y < a->height; y++) {
+    const classify_job *j = ctx;
+    const rawfix_accum *a = j->a;
+    const rawfix_looks *looks = j->looks;
+    const uint32_t min_used = j->min_used, min_judged = j->min_judged, distinct = j->distinct;
+    const uint8_t *moves = j->moves;
+    const int clip_moves = j->clip_moves;
+    uint8_t *flag = j->flag;
+    float *rank = j->rank;
+    const uint32_t y1 = mp_rawfix_part_end(part, a->height);
+    for (uint32_t y = part * RAWFIX_PART_ROWS; y < y1; y++) {
         const size_t row = (size_t)y * a->width;
         /* flag[] holds the row's quiet samples until each is classified */
         quiet_samples(a->width, a->sum_h + row, a->sum_v + row, a->count[COUNT_USED] + row,
@@ -537,6 +578,20 @@ static void classify(const rawfix_accum *a, const rawfix_looks *looks, uint32_t 
             }
         }
     }
+}
+
+/* Per sample: candidate sign bits and STRONG; rank orders strong ones (samples far off in
+ * most frames first, then by their mean deviation). The thresholds scale with the number of
+ * independent looks the frames give where the sample is (map_looks.c), not with the number
+ * of frames: on a noiseless clip, 16 frames are one look, and a sample off its neighbours
+ * in all of them is the scene, not a defect. */
+static void classify(const rawfix_accum *a, const rawfix_looks *looks, uint32_t min_used,
+                     const uint8_t *moves, int clip_moves, uint8_t *flag, float *rank)
+{
+    /* far off in most frames where it could be judged: measured, or seen beyond clipping */
+    classify_job j = {a, looks, min_used, a->frames / 4 > 3 ? a->frames / 4 : 3,
+                      distinct_frames(a), moves, clip_moves, flag, rank};
+    mp_rawfix_parallel(a->threads, mp_rawfix_parts(a->height), classify_part, &j);
 }
 
 /* The candidates more frames could show too quiet: at this rate per map among clean ones

@@ -45,27 +45,25 @@ static double looks_of(const uint32_t *h, uint64_t count, uint32_t frames)
     return 1 + (frames - 1) * (free < 0 ? 0 : free > 1 ? 1 : free);
 }
 
-mp_status mp_rawfix_looks(const rawfix_accum *a, uint32_t min_used, rawfix_looks *out,
-                          mp_error *err)
+/* The histograms of one part's rows (mp_rawfix_parallel): its own tiles' (a part is a row of
+ * tiles) and its own share of the frame's. */
+typedef struct looks_job {
+    const rawfix_accum *a;
+    uint32_t min_used, tx;
+    uint32_t *hist, *all;           /* per tile, per part: VAR_BINS each */
+    uint64_t *count;                /* per tile */
+} looks_job;
+
+_Static_assert(RAWFIX_PART_ROWS % RAWFIX_LOOKS_TILE == 0, "a tile in two parts");
+
+static void looks_part(void *ctx, uint32_t part)
 {
-    memset(out, 0, sizeof *out);
-    const uint32_t tx = (a->width + RAWFIX_LOOKS_TILE - 1) / RAWFIX_LOOKS_TILE;
-    const uint32_t ty = (a->height + RAWFIX_LOOKS_TILE - 1) / RAWFIX_LOOKS_TILE;
-    const size_t tiles = (size_t)tx * ty;
-    uint32_t *hist = calloc(tiles * VAR_BINS, sizeof *hist);
-    uint64_t *count = calloc(tiles, sizeof *count);
-    uint32_t all[VAR_BINS] = {0};
-    out->looks = malloc(tiles * sizeof *out->looks);
-    if (!hist || !count || !out->looks) {
-        free(hist);
-        free(count);
-        free(out->looks);
-        out->looks = NULL;
-        return mp_error_set(err, MP_ERR_NOMEM, "rawfix: out of memory");
-    }
-    out->tiles_x = tx;
-    uint64_t total = 0;
-    for (uint32_t y = 0; y < a->height; y++)
+    const looks_job *j = ctx;
+    const rawfix_accum *a = j->a;
+    const uint32_t min_used = j->min_used, tx = j->tx, y1 = mp_rawfix_part_end(part, a->height);
+    uint32_t *hist = j->hist, *all = j->all + (size_t)part * VAR_BINS;
+    uint64_t *count = j->count;
+    for (uint32_t y = part * RAWFIX_PART_ROWS; y < y1; y++)
         for (uint32_t x = 0; x < a->width; x++) {
             const size_t i = (size_t)y * a->width + x;
             const uint32_t used = a->count[COUNT_USED][i];
@@ -76,8 +74,39 @@ mp_status mp_rawfix_looks(const rawfix_accum *a, uint32_t min_used, rawfix_looks
             hist[t * VAR_BINS + b]++;
             count[t]++;
             all[b]++;
-            total++;
         }
+}
+
+mp_status mp_rawfix_looks(const rawfix_accum *a, uint32_t min_used, rawfix_looks *out,
+                          mp_error *err)
+{
+    memset(out, 0, sizeof *out);
+    const uint32_t tx = (a->width + RAWFIX_LOOKS_TILE - 1) / RAWFIX_LOOKS_TILE;
+    const uint32_t ty = (a->height + RAWFIX_LOOKS_TILE - 1) / RAWFIX_LOOKS_TILE;
+    const size_t tiles = (size_t)tx * ty;
+    const uint32_t parts = mp_rawfix_parts(a->height);
+    uint32_t *hist = calloc(tiles * VAR_BINS, sizeof *hist);
+    uint32_t *part_all = calloc((size_t)parts * VAR_BINS, sizeof *part_all);
+    uint64_t *count = calloc(tiles, sizeof *count);
+    uint32_t all[VAR_BINS] = {0};
+    out->looks = malloc(tiles * sizeof *out->looks);
+    if (!hist || !part_all || !count || !out->looks) {
+        free(hist);
+        free(part_all);
+        free(count);
+        free(out->looks);
+        out->looks = NULL;
+        return mp_error_set(err, MP_ERR_NOMEM, "rawfix: out of memory");
+    }
+    out->tiles_x = tx;
+    looks_job job = {a, min_used, tx, hist, part_all, count};
+    mp_rawfix_parallel(a->threads, parts, looks_part, &job);
+    uint64_t total = 0;
+    for (size_t k = 0; k < (size_t)parts * VAR_BINS; k++) {
+        all[k % VAR_BINS] += part_all[k];
+        total += part_all[k];
+    }
+    free(part_all);
     out->frame_looks = total ? looks_of(all, total, a->frames) : 1;
     for (size_t t = 0; t < tiles; t++)
         out->looks[t] = count[t] >= MIN_TILE_SAMPLES ? looks_of(hist + t * VAR_BINS, count[t],

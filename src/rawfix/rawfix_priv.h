@@ -49,4 +49,25 @@ mp_status mp_rawfix_prior_pick(const rawfix_accum *a, uint32_t min_used,
                                const rawfix_lattice *priors, uint32_t count, int *chosen,
                                mp_error *err);
 
+/* parallel.c: fn(ctx, part) for every part in [0, parts), on up to `threads` threads (the
+ * calling one among them), each part once. Each part writes only outputs of its own (partial
+ * sums the caller adds up in part order), so the result is the same at any thread count. */
+void mp_rawfix_parallel(uint32_t threads, uint32_t parts, void (*fn)(void *ctx, uint32_t part),
+                        void *ctx);
+
+/* Rows per part of the map's passes split over threads: whole tiles (map_looks.c) and blocks
+ * (RAWFIX_BLOCK), so that a tile's or block's sums stay in one part. */
+#define RAWFIX_PART_ROWS 32u
+
+static inline uint32_t mp_rawfix_parts(uint32_t height)
+{
+    return (height + RAWFIX_PART_ROWS - 1) / RAWFIX_PART_ROWS;
+}
+
+/* The row after the last of a part. */
+static inline uint32_t mp_rawfix_part_end(uint32_t part, uint32_t height)
+{
+    return (part + 1) * RAWFIX_PART_ROWS < height ? (part + 1) * RAWFIX_PART_ROWS : height;
+}
+
 #endif
