@@ -797,17 +797,16 @@ mp_status mp_prepass_run(const mlv_clip *clip, const mp_prepass_options *o, cons
         }
         uint32_t collected;
         const int defects = !o->no_defects && first.raw;
+        /* the accumulator, the settling test and the map are made between the pool's runs:
+         * on as many threads */
+        mp_pool_options po = {o->threads, 0, NULL};
+        uint32_t threads, window;
+        mp_pool_resolve(&po, MP_SAMPLES_PER_SEGMENT, &threads, &window);
         if (defects && mp_sample_offsets(segs[k].count, MP_SAMPLES_PER_SEGMENT, offsets) >=
                            RAWFIX_MIN_FRAMES &&
-            !(s->defects = mp_rawfix_accum_new(first.raw->width, first.raw->height)))
+            !(s->defects = mp_rawfix_accum_new_threads(first.raw->width, first.raw->height,
+                                                       threads)))
             st = mp_error_set(err, MP_ERR_NOMEM, "pre-pass: out of memory for the defect map");
-        if (s->defects) {
-            /* the settling test and the map run between the pool's runs: on its threads */
-            mp_pool_options po = {o->threads, 0, NULL};
-            uint32_t threads, window;
-            mp_pool_resolve(&po, MP_SAMPLES_PER_SEGMENT, &threads, &window);
-            mp_rawfix_accum_threads(s->defects, threads);
-        }
         s->first = &first;
         if (st == MP_OK)
             st = sample_segment(s, &segs[k], &scans[k], &collected, err);

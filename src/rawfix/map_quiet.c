@@ -205,6 +205,28 @@ static void fit_line(const uint32_t *hist, const double *level_sum, const uint32
     line->dof = dof;
 }
 
+typedef struct lights_job {
+    const rawfix_accum *a;
+    rawfix_quiet *q;
+    uint8_t *steady_here, *linear_here;
+} lights_job;
+
+/* block_light of each block of block row k and row class (mp_rawfix_parallel) */
+static void lights_part(void *ctx, uint32_t k)
+{
+    const lights_job *lj = ctx;
+    const rawfix_accum *a = lj->a;
+    const uint32_t bx = a->blocks_x;
+    for (uint32_t j = 0; j < bx; j++)
+        for (uint32_t r = 0; r < RAWFIX_BLOCK_SUMS; r++) {
+            const size_t b = (size_t)k * bx + j, at = b * RAWFIX_BLOCK_SUMS + r;
+            const int light =
+                block_light(a, j, k, r, lj->q->light_sum + at, lj->q->light_sq + at);
+            lj->steady_here[b] |= (uint8_t)((light & 1) << r);
+            lj->linear_here[b] |= (uint8_t)((light >> 1) << r);
+        }
+}
+
 /* Per block: the bits of the 3 x 3 blocks around it, ANDed (0 at the frame's edge). */
 static void around(const uint8_t *own, uint32_t bx, uint32_t by, uint8_t *out)
 {
@@ -242,14 +264,8 @@ mp_status mp_rawfix_quiet_model(const rawfix_accum *a, uint32_t looks, rawfix_qu
         return mp_error_set(err, MP_ERR_NOMEM, "rawfix: out of memory for a %ux%u map",
                             a->width, a->height);
     }
-    for (uint32_t k = 0; k < by; k++)
-        for (uint32_t j = 0; j < bx; j++)
-            for (uint32_t r = 0; r < RAWFIX_BLOCK_SUMS; r++) {
-                const size_t b = (size_t)k * bx + j, at = b * RAWFIX_BLOCK_SUMS + r;
-                const int light = block_light(a, j, k, r, q->light_sum + at, q->light_sq + at);
-                steady_here[b] |= (uint8_t)((light & 1) << r);
-                linear_here[b] |= (uint8_t)((light >> 1) << r);
-            }
+    lights_job lj = {a, q, steady_here, linear_here};
+    mp_rawfix_parallel(a->threads, by, lights_part, &lj);
     around(steady_here, bx, by, q->steady);
     around(linear_here, bx, by, q->linear);
     free(steady_here);

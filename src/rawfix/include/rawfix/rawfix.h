@@ -143,10 +143,12 @@ void mp_rawfix_measurement_free(rawfix_measurement *m);
 typedef struct rawfix_accum rawfix_accum;
 
 rawfix_accum *mp_rawfix_accum_new(uint32_t width, uint32_t height);
-void mp_rawfix_accum_free(rawfix_accum *a);
-/* The threads mp_rawfix_accum_settled and the map builders may split their passes over (1
- * when never set): the same map at any count. */
+/* The same, its arrays made on up to `threads` threads, which mp_rawfix_accum_settled and
+ * the map builders then split their passes over (mp_rawfix_accum_new: 1): the same map at any
+ * count. mp_rawfix_accum_threads changes that count. */
+rawfix_accum *mp_rawfix_accum_new_threads(uint32_t width, uint32_t height, uint32_t threads);
 void mp_rawfix_accum_threads(rawfix_accum *a, uint32_t threads);
+void mp_rawfix_accum_free(rawfix_accum *a);
 /* Adds frame f, measured in m, as sample number `sample` (< RAWFIX_MAX_FRAMES, each once) of
  * the same size: mp_rawfix_accum_claim, then mp_rawfix_accum_rows over every row. */
 mp_status mp_rawfix_accum_add(rawfix_accum *a, rawfix_measurement *m, const mp_frame *f,
