@@ -178,17 +178,28 @@ static void add_light(rawfix_accum *a, const rawfix_measurement *m, uint32_t y,
                       const uint16_t *restrict values)
 {
     const uint32_t bx = a->blocks_x, by = a->blocks_y;
-    if (!bx || !by || !m->blocks || m->block_count < (size_t)bx * by * RAWFIX_BLOCK_SUMS)
-        return;
     const uint32_t k = y / RAWFIX_BLOCK < by ? y / RAWFIX_BLOCK : by - 1;
     uint64_t *restrict sum = a->value_light + (size_t)y * a->width;
+    const uint32_t *lights = m->light + (size_t)k * bx * RAWFIX_BLOCK_SUMS + y % RAWFIX_BLOCK_SUMS;
     for (uint32_t j = 0; j < bx; j++) {
-        uint32_t light = mp_rawfix_light(m->blocks, bx, by, j, k, y % RAWFIX_BLOCK_SUMS);
+        uint32_t light = lights[(size_t)j * RAWFIX_BLOCK_SUMS];
         light = light == RAWFIX_BLOCK_CLIPPED ? 0 : light;
         const uint32_t end = j + 1 < bx ? (j + 1) * RAWFIX_BLOCK : a->width;
         for (uint32_t x = j * RAWFIX_BLOCK; x < end; x++)
             sum[x] += (uint64_t)values[x] * light;
     }
+}
+
+/* The light around each block of block rows [k0, k1] per row class (mp_rawfix_light), made
+ * once for the rows of those blocks instead of once per row. */
+static void block_lights(rawfix_measurement *m, uint32_t bx, uint32_t by, uint32_t k0,
+                         uint32_t k1)
+{
+    for (uint32_t k = k0; k <= k1 && k < by; k++)
+        for (uint32_t j = 0; j < bx; j++)
+            for (uint32_t r = 0; r < RAWFIX_BLOCK_SUMS; r++)
+                m->light[((size_t)k * bx + j) * RAWFIX_BLOCK_SUMS + r] =
+                    mp_rawfix_light(m->blocks, bx, by, j, k, r);
 }
 
 /* Each row is measured and added at once, so its deviations stay in the cache. Rows outside
@@ -202,12 +213,19 @@ void mp_rawfix_accum_rows(rawfix_accum *a, rawfix_measurement *m, const mp_frame
     const uint32_t vs = m->vstep;
     y0 = y0 > vs ? y0 : vs;
     y1 = y1 < a->height - vs ? y1 : a->height - vs;
+    const uint32_t bx = a->blocks_x, by = a->blocks_y;
+    const int lit = bx && by && m->blocks && m->light &&
+                    m->block_count >= (size_t)bx * by * RAWFIX_BLOCK_SUMS;
+    if (lit && y0 < y1)   /* rows below the last whole block row take its light */
+        block_lights(m, bx, by, y0 / RAWFIX_BLOCK < by ? y0 / RAWFIX_BLOCK : by - 1,
+                     (y1 - 1) / RAWFIX_BLOCK < by ? (y1 - 1) / RAWFIX_BLOCK : by - 1);
     rawfix_row r;
     mp_rawfix_row_begin(m, &r);
     for (uint32_t y = y0; y < y1; y++) {
         mp_rawfix_measure_row(m, f, y, &r);
         mp_rawfix_accum_add_row(a, y, f->data + (size_t)y * f->width, r.zh, r.zv, r.stripe);
-        add_light(a, m, y, f->data + (size_t)y * f->width);
+        if (lit)
+            add_light(a, m, y, f->data + (size_t)y * f->width);
     }
 }
 

@@ -157,8 +157,11 @@ mp_status mp_rawfix_measure(const mp_frame *f, int dual, rawfix_measurement *m, 
     const size_t blocks = (size_t)(w / RAWFIX_BLOCK) * (h / RAWFIX_BLOCK) * RAWFIX_BLOCK_SUMS;
     if (m->block_count < blocks) {
         free(m->blocks);
+        free(m->light);
         m->block_count = 0;
-        if (!(m->blocks = malloc(blocks * sizeof *m->blocks)))
+        m->blocks = malloc(blocks * sizeof *m->blocks);
+        m->light = malloc(blocks * sizeof *m->light);
+        if (!m->blocks || !m->light)
             return mp_error_set(err, MP_ERR_NOMEM, "rawfix: out of memory for a %ux%u frame", w, h);
         m->block_count = blocks;
     }
@@ -230,13 +233,22 @@ void mp_rawfix_measure_row(const rawfix_measurement *m, const mp_frame *f, uint3
     r->sigma = m->sigma + (y % 4) * LEVEL_BINS;
     r->limits = &m->limits[y % 4];
     m->dsp->z(r);
-    /* most rows have nothing clipped: one pass that vectorises says so */
+    /* most rows have nothing clipped, and most runs of a row that has some neither: passes
+     * over OK_RUN samples at a time that vectorise say so */
+    enum { OK_RUN = 16 };
+    const uint32_t end = m->width - 2;
     int32_t all_ok = 1;
-    for (uint32_t x = 2; x < m->width - 2; x++)
+    for (uint32_t x = 2; x < end; x++)
         all_ok &= r->ok[x];
-    for (uint32_t x = 2; !all_ok && x < m->width - 2; x++)
-        if (!r->ok[x])
-            r->zh[x] = r->zv[x] = beyond_clipping(r, x);
+    for (uint32_t x0 = 2; !all_ok && x0 < end; x0 += OK_RUN) {
+        const uint32_t x1 = x0 + OK_RUN < end ? x0 + OK_RUN : end;
+        int32_t run_ok = 1;
+        for (uint32_t x = x0; x < x1; x++)
+            run_ok &= r->ok[x];
+        for (uint32_t x = x0; !run_ok && x < x1; x++)
+            if (!r->ok[x])
+                r->zh[x] = r->zv[x] = beyond_clipping(r, x);
+    }
 }
 
 void mp_rawfix_measure_at(rawfix_measurement *m, const mp_frame *f, uint32_t x, uint32_t y,
@@ -258,6 +270,7 @@ void mp_rawfix_measurement_free(rawfix_measurement *m)
     free(m->sigma);
     free(m->limits);
     free(m->blocks);
+    free(m->light);
     free(m->work);
     memset(m, 0, sizeof *m);
 }

@@ -123,6 +123,9 @@ typedef struct rawfix_measurement {
                                      * RAWFIX_BLOCK_CLIPPED where one is at white (what shows
                                      * the scene moving) */
     size_t block_count;             /* sums allocated */
+    uint32_t *light;                /* per block and row class: the light around it
+                                     * (mp_rawfix_light of the blocks' sums; made by
+                                     * rawfix_accum_rows for its rows; internal) */
     uint32_t *hist;                 /* noise histograms (internal) */
     void *work;                     /* one row's work arrays and outputs (internal) */
     uint32_t work_width;
