@@ -781,6 +781,76 @@ static void map_does_not_depend_on_frame_order(void **state)
     free(sites);
 }
 
+/* The map's passes split over threads (mp_rawfix_accum_new_threads) give the map one thread
+ * gives, and the same settling decision: a moving scene (its lattice and defects found) and a
+ * still one (candidates waiting for the quiet test, whose model is made), both in dual ISO
+ * with defects, in a frame of several parts of rows. */
+enum { PAR_W = 320, PAR_H = 232, PAR_FRAMES = 16 };
+static void map_same_at_any_thread_count(void **state)
+{
+    (void)state;
+    for (int moving = 0; moving < 2; moving++) {
+        synth_sensor s;
+        mp_synth_sensor_default(&s, 14, 4);
+        synth_scene sc = {.kind = SYNTH_SCENE_BENCHMARK, .shift_px = moving ? 1.5 : 0,
+                          .seed = 5};
+        defect_case c = {.width = PAR_W, .height = PAR_H, .frames = PAR_FRAMES, .ev_gap = 4,
+                         .scene = CASE_TEXTURED, .defects = 1, .seed = 5};
+        synth_defects d;
+        defect_case_defects(&c, &d);
+        synth_defect *sites;
+        uint32_t count;
+        mp_error err = {0};
+        assert_int_equal(mp_synth_defects_sites(&d, PAR_W, PAR_H, s.ob_left, s.ob_top, &sites,
+                                                &count, NULL, &err), MP_OK);
+        const uint32_t bw = PAR_W + s.ob_left, bh = PAR_H + s.ob_top;
+        rawfix_accum *one = mp_rawfix_accum_new(bw, bh);
+        rawfix_accum *three = mp_rawfix_accum_new_threads(bw, bh, 3);
+        assert_true(one && three);
+        float *truth = malloc((size_t)PAR_W * PAR_H * sizeof *truth);
+        mp_frame f = {0};
+        rawfix_measurement m = {0};
+        for (uint32_t k = 0; k < PAR_FRAMES; k++) {
+            assert_int_equal(mp_synth_render_truth(&sc, PAR_W, PAR_H, k, truth, &err), MP_OK);
+            assert_int_equal(mp_synth_expose(&s, truth, PAR_W, PAR_H, 3, k, &f, &err), MP_OK);
+            assert_int_equal(mp_synth_defects_apply(&d, &s, truth, sites, count, &f, &err),
+                             MP_OK);
+            assert_int_equal(mp_rawfix_measure(&f, 1, &m, &err), MP_OK);
+            assert_int_equal(mp_rawfix_accum_add(one, &m, &f, k, &err), MP_OK);
+            assert_int_equal(mp_rawfix_accum_add(three, &m, &f, k, &err), MP_OK);
+        }
+        int settled_one, settled_three;
+        assert_int_equal(mp_rawfix_accum_settled(one, 16, &settled_one, &err), MP_OK);
+        assert_int_equal(mp_rawfix_accum_settled(three, 16, &settled_three, &err), MP_OK);
+        assert_int_equal(settled_one, settled_three);
+        rawfix_map a, b;
+        assert_int_equal(mp_rawfix_map_build(one, &a, &err), MP_OK);
+        assert_int_equal(mp_rawfix_map_build(three, &b, &err), MP_OK);
+        printf("moving %d: %u pixels, %u left alone, lattice %ux%u (left alone %d), settled %d\n",
+               moving, a.pixel_count, a.left_alone, a.lattice.period_x, a.lattice.period_y,
+               a.lattice_left_alone, settled_one);
+        /* not a vacuous comparison: the moving scene finds defects, the still one has
+         * candidates that only the quiet test could take */
+        assert_true(moving ? a.pixel_count > 0 && a.lattice.period_x : a.left_alone > 0);
+        assert_memory_equal(&a.lattice, &b.lattice, sizeof a.lattice);
+        assert_memory_equal(a.stripe_gain, b.stripe_gain, sizeof a.stripe_gain);
+        assert_int_equal(a.pixel_count, b.pixel_count);
+        assert_int_equal(a.left_alone, b.left_alone);
+        assert_int_equal(a.lattice_left_alone, b.lattice_left_alone);
+        assert_memory_equal(a.pixels, b.pixels, 2 * sizeof *a.pixels * a.pixel_count);
+        assert_true(a.clean && b.clean);
+        assert_memory_equal(a.clean, b.clean, ((size_t)bw * bh + 7) / 8);
+        mp_rawfix_map_free(&a);
+        mp_rawfix_map_free(&b);
+        mp_frame_free(&f);
+        mp_rawfix_measurement_free(&m);
+        mp_rawfix_accum_free(one);
+        mp_rawfix_accum_free(three);
+        free(truth);
+        free(sites);
+    }
+}
+
 /* A prior lattice (the camera's known map) that the clip confirms completes the lattice where
  * the clip alone cannot show it (8 frames, focus pixels 4 DN14 off, 8 in dual ISO: without
  * the prior no period stands out and only the ~10 % of members strong enough alone are
@@ -951,6 +1021,7 @@ int main(void)
         cmocka_unit_test(low_response_pixels_in_a_still_scene),
         cmocka_unit_test(unsettled_while_a_candidate_may_prove_quiet),
         cmocka_unit_test(map_does_not_depend_on_frame_order),
+        cmocka_unit_test(map_same_at_any_thread_count),
         cmocka_unit_test(prior_lattice_checked_against_the_clip),
         cmocka_unit_test(prior_confirmed_on_a_still_clip),
         cmocka_unit_test(camera_priors),
