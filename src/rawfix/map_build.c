@@ -708,6 +708,14 @@ mp_status mp_rawfix_accum_settled(const rawfix_accum *a, uint32_t more, int *set
     return st;
 }
 
+/* Whether one of 8 flags holds a candidate (8 at a time in a 64-bit word). */
+static int any_candidate8(const uint8_t *flag)
+{
+    uint64_t v;
+    memcpy(&v, flag, sizeof v);
+    return (v & 0x0101010101010101u * (CAND_POS | CAND_NEG)) != 0;
+}
+
 /* The candidates whose same-colour neighbours along the row and the column (x +- 2, y +- 2)
  * are not candidates of the same sign: the members of a focus-pixel lattice stand alone (the
  * repair needs those neighbours), while the static detail of a scene, even a periodic one (a
@@ -719,6 +727,11 @@ static uint32_t isolated_candidates(const rawfix_accum *a, const uint8_t *flag, 
     for (uint32_t y = 0; y < h; y++)
         for (uint32_t x = 0; x < w; x++) {
             const size_t i = (size_t)y * w + x;
+            if (x + 8 <= w && !any_candidate8(flag + i)) {
+                memset(lone + i, 0, 8);
+                x += 7;
+                continue;
+            }
             const uint8_t s = flag[i] & (CAND_POS | CAND_NEG);
             int alone = s && !(x >= 2 && (flag[i - 2] & s)) && !(x + 2 < w && (flag[i + 2] & s)) &&
                         !(y >= 2 && (flag[i - 2 * (size_t)w] & s)) &&
@@ -769,6 +782,10 @@ static uint32_t find_period(const rawfix_accum *a, const uint8_t *flag, uint32_t
     for (uint32_t y = 0; y < h; y++)
         for (uint32_t x = 0; x < w; x++) {
             size_t i = (size_t)y * w + x;
+            if (x + 8 <= w && !any_candidate8(flag + i)) {   /* most samples are none */
+                x += 7;
+                continue;
+            }
             uint8_t s = flag[i] & (CAND_POS | CAND_NEG);
             uint32_t at = along_x ? x : y;
             for (uint32_t p = 1; s && p <= RAWFIX_MAX_PERIOD && at + p < len; p++)
