@@ -9,6 +9,7 @@
 #include "dualiso/dualiso.h"
 #include "analysis/dark_load.h"
 #include "engine/workpool.h"
+#include "parts_runner.h"
 
 void mp_prepass_options_default(mp_prepass_options *o)
 {
@@ -111,6 +112,7 @@ typedef struct sample_set {
     pthread_mutex_t band_lock[DEFECT_BANDS];  /* adding to a band of rows of defects */
     const mlv_frame_info *first;              /* the segment's first frame (the map's priors) */
     early_map early;                          /* the map built beside the second tier */
+    uint32_t map_threads;                     /* the defect sums' passes run on (parts_runner) */
     /* Kept from one pool run of a segment to the next (it takes up to three), so that their
      * frame-sized buffers are not made, faulted in and unmapped again each time: */
     uint32_t slot_count;                      /* slots allocated (the largest window yet) */
@@ -347,7 +349,7 @@ static int early_map_start(sample_set *s, uint32_t njobs)
     uint32_t threads, window;
     mp_pool_resolve(&po, njobs, &threads, &window);
     /* the pool's workers have the other cores */
-    mp_rawfix_accum_threads(s->defects, 1);
+    s->map_threads = 1;
     return threads > 1 && pthread_create(&s->early.thread, NULL, early_map_thread, s) == 0;
 }
 
@@ -802,10 +804,12 @@ mp_status mp_prepass_run(const mlv_clip *clip, const mp_prepass_options *o, cons
         mp_pool_options po = {o->threads, 0, NULL};
         uint32_t threads, window;
         mp_pool_resolve(&po, MP_SAMPLES_PER_SEGMENT, &threads, &window);
+        s->map_threads = threads;
+        const rawfix_runner runner = mp_parts_runner(&s->map_threads);
         if (defects && mp_sample_offsets(segs[k].count, MP_SAMPLES_PER_SEGMENT, offsets) >=
                            RAWFIX_MIN_FRAMES &&
-            !(s->defects = mp_rawfix_accum_new_threads(first.raw->width, first.raw->height,
-                                                       threads)))
+            !(s->defects = mp_rawfix_accum_new_with(first.raw->width, first.raw->height,
+                                                    &runner)))
             st = mp_error_set(err, MP_ERR_NOMEM, "pre-pass: out of memory for the defect map");
         s->first = &first;
         if (st == MP_OK)

@@ -50,10 +50,11 @@ static void array_part(void *ctx, uint32_t k)
 
 rawfix_accum *mp_rawfix_accum_new(uint32_t width, uint32_t height)
 {
-    return mp_rawfix_accum_new_threads(width, height, 1);
+    return mp_rawfix_accum_new_with(width, height, NULL);
 }
 
-rawfix_accum *mp_rawfix_accum_new_threads(uint32_t width, uint32_t height, uint32_t threads)
+rawfix_accum *mp_rawfix_accum_new_with(uint32_t width, uint32_t height,
+                                       const rawfix_runner *runner)
 {
     size_t n = (size_t)width * height;
     if (!n || width > MP_FRAME_MAX_DIM || height > MP_FRAME_MAX_DIM || n > MP_FRAME_MAX_PIXELS)
@@ -63,8 +64,9 @@ rawfix_accum *mp_rawfix_accum_new_threads(uint32_t width, uint32_t height, uint3
         return NULL;
     a->width = width;
     a->height = height;
+    mp_rawfix_accum_runner(a, runner);
     arrays_job j = {.n = n};
-    mp_rawfix_parallel(threads, ARRAYS, array_part, &j);
+    mp_rawfix_parallel(&a->runner, ARRAYS, array_part, &j);
     a->sum_h = j.array[ARRAY_SUM_H];
     a->count[0] = j.array[ARRAY_COUNT];
     a->stripe = j.array[ARRAY_STRIPE];
@@ -91,13 +93,12 @@ rawfix_accum *mp_rawfix_accum_new_threads(uint32_t width, uint32_t height, uint3
         a->sample_sigma[k] = INFINITY;
     a->white = INT32_MAX;
     a->black = INT32_MAX;
-    a->threads = threads ? threads : 1;
     return a;
 }
 
-void mp_rawfix_accum_threads(rawfix_accum *a, uint32_t threads)
+void mp_rawfix_accum_runner(rawfix_accum *a, const rawfix_runner *runner)
 {
-    a->threads = threads ? threads : 1;
+    a->runner = runner ? *runner : (rawfix_runner){0};
 }
 
 void mp_rawfix_accum_free(rawfix_accum *a)

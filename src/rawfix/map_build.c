@@ -354,8 +354,8 @@ static int find_motion(const rawfix_accum *a, uint8_t *moves)
         if (a->added & (1ull << f))
             mj.frame[n++] = f;
     if (mj.noise_of)
-        mp_rawfix_parallel(a->threads, n, noise_part, &mj);
-    mp_rawfix_parallel(a->threads, a->blocks_y, motion_part, &mj);
+        mp_rawfix_parallel(&a->runner, n, noise_part, &mj);
+    mp_rawfix_parallel(&a->runner, a->blocks_y, motion_part, &mj);
     const uint64_t moving = atomic_load(&mj.moving), seen = atomic_load(&mj.seen);
     free(mj.noise_of);
     return moving >= MOTION_CLIP_MIN && moving >= MOTION_CLIP * seen;
@@ -591,7 +591,7 @@ static void classify(const rawfix_accum *a, const rawfix_looks *looks, uint32_t 
     /* far off in most frames where it could be judged: measured, or seen beyond clipping */
     classify_job j = {a, looks, min_used, a->frames / 4 > 3 ? a->frames / 4 : 3,
                       distinct_frames(a), moves, clip_moves, flag, rank};
-    mp_rawfix_parallel(a->threads, mp_rawfix_parts(a->height), classify_part, &j);
+    mp_rawfix_parallel(&a->runner, mp_rawfix_parts(a->height), classify_part, &j);
 }
 
 /* The candidates more frames could show too quiet: at this rate per map among clean ones

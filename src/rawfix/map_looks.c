@@ -100,7 +100,7 @@ mp_status mp_rawfix_looks(const rawfix_accum *a, uint32_t min_used, rawfix_looks
     }
     out->tiles_x = tx;
     looks_job job = {a, min_used, tx, hist, part_all, count};
-    mp_rawfix_parallel(a->threads, parts, looks_part, &job);
+    mp_rawfix_parallel(&a->runner, parts, looks_part, &job);
     uint64_t total = 0;
     for (size_t k = 0; k < (size_t)parts * VAR_BINS; k++) {
         all[k % VAR_BINS] += part_all[k];

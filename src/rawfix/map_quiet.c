@@ -265,7 +265,7 @@ mp_status mp_rawfix_quiet_model(const rawfix_accum *a, uint32_t looks, rawfix_qu
                             a->width, a->height);
     }
     lights_job lj = {a, q, steady_here, linear_here};
-    mp_rawfix_parallel(a->threads, by, lights_part, &lj);
+    mp_rawfix_parallel(&a->runner, by, lights_part, &lj);
     around(steady_here, bx, by, q->steady);
     around(linear_here, bx, by, q->linear);
     free(steady_here);

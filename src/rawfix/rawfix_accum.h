@@ -39,7 +39,7 @@ struct rawfix_accum {
     uint32_t *blocks;               /* per sample number: its frame's block sums
                                      * (rawfix_measurement.blocks) */
     int32_t white, black;
-    uint32_t threads;               /* the map's passes run on this many (mp_rawfix_parallel) */
+    rawfix_runner runner;           /* runs the parts of the map's passes (mp_rawfix_parallel) */
 };
 
 /* The light around a sample of block (j, k) and row class r in one frame: the sums of its row

@@ -49,11 +49,17 @@ mp_status mp_rawfix_prior_pick(const rawfix_accum *a, uint32_t min_used,
                                const rawfix_lattice *priors, uint32_t count, int *chosen,
                                mp_error *err);
 
-/* parallel.c: fn(ctx, part) for every part in [0, parts), on up to `threads` threads (the
- * calling one among them), each part once. Each part writes only outputs of its own (partial
- * sums the caller adds up in part order), so the result is the same at any thread count. */
-void mp_rawfix_parallel(uint32_t threads, uint32_t parts, void (*fn)(void *ctx, uint32_t part),
-                        void *ctx);
+/* fn(ctx, part) for every part in [0, parts) through the runner (rawfix.h), or one after
+ * another without one. */
+static inline void mp_rawfix_parallel(const rawfix_runner *r, uint32_t parts,
+                                      void (*fn)(void *ctx, uint32_t part), void *ctx)
+{
+    if (r->run)
+        r->run(r->opaque, parts, fn, ctx);
+    else
+        for (uint32_t p = 0; p < parts; p++)
+            fn(ctx, p);
+}
 
 /* Rows per part of the map's passes split over threads: whole tiles (map_looks.c) and blocks
  * (RAWFIX_BLOCK), so that a tile's or block's sums stay in one part. */

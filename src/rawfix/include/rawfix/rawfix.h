@@ -146,11 +146,22 @@ void mp_rawfix_measurement_free(rawfix_measurement *m);
 typedef struct rawfix_accum rawfix_accum;
 
 rawfix_accum *mp_rawfix_accum_new(uint32_t width, uint32_t height);
-/* The same, its arrays made on up to `threads` threads, which mp_rawfix_accum_settled and
- * the map builders then split their passes over (mp_rawfix_accum_new: 1): the same map at any
- * count. mp_rawfix_accum_threads changes that count. */
-rawfix_accum *mp_rawfix_accum_new_threads(uint32_t width, uint32_t height, uint32_t threads);
-void mp_rawfix_accum_threads(rawfix_accum *a, uint32_t threads);
+/* A caller's way to run the parts of a pass at once (rawfix makes no threads): run calls
+ * fn(ctx, part) for every part in [0, parts), each exactly once, in any order and on any
+ * threads, and returns when all are done. Each part writes outputs of its own (sums of whole
+ * numbers, or partial sums the pass adds up in part order), so the result is the same however
+ * the parts are run. */
+typedef struct rawfix_runner {
+    void (*run)(void *opaque, uint32_t parts, void (*fn)(void *ctx, uint32_t part), void *ctx);
+    void *opaque;
+} rawfix_runner;
+
+/* As mp_rawfix_accum_new, its arrays made through runner (NULL: one after another), which
+ * mp_rawfix_accum_settled and the map builders then run their passes through; the same map
+ * whatever the runner. mp_rawfix_accum_runner changes it. */
+rawfix_accum *mp_rawfix_accum_new_with(uint32_t width, uint32_t height,
+                                       const rawfix_runner *runner);
+void mp_rawfix_accum_runner(rawfix_accum *a, const rawfix_runner *runner);
 void mp_rawfix_accum_free(rawfix_accum *a);
 /* Adds frame f, measured in m, as sample number `sample` (< RAWFIX_MAX_FRAMES, each once) of
  * the same size: mp_rawfix_accum_claim, then mp_rawfix_accum_rows over every row. */
