@@ -48,41 +48,31 @@ static inline float min_f(float a, float b)
     return a < b ? a : b;
 }
 
-/* Guide at quarter position i (linear between samples; the last one held). */
-static inline float quarter_at(const float *g, uint32_t w, int32_t i)
+/* The guide g at quarter-pixel steps as four phase planes: P[p][x] = the guide at position
+ * x + p / 4, linear between samples, for x in [lo, hi] (within the row), and held at the
+ * row ends: g[0] in the QPAD / 4 samples before 0, g[w - 1] from w - 1 to QPAD / 4 beyond.
+ * Each entry depends only on its position (p / 4 is exact): the same floats whatever the
+ * range. Planes, so that a direction's samples along the row are contiguous. */
+static void guide_planes(const float *restrict g, uint32_t w, int32_t lo, int32_t hi,
+                         float *const P[4])
 {
-    int32_t x = i >> 2;
-    return g[x] + (float)(i & 3) * 0.25f * (g[x + (x + 1 < (int32_t)w)] - g[x]);
-}
-
-/* q[i] = guide at position i / 4 (quarter pixels), linear between samples and held at
- * the row ends, for i in [lo, hi] and the QPAD entries before 0 and after 4 (w - 1). */
-static void guide_quarter(const float *g, uint32_t w, int32_t lo, int32_t hi, float *q)
-{
-    const int32_t end = 4 * ((int32_t)w - 1);
-    for (int32_t i = -QPAD; i < 0; i++)
-        q[i] = g[0];
-    for (int32_t i = end; i <= end + QPAD; i++)
-        q[i] = g[w - 1];
-    if (lo < 0)
-        lo = 0;
-    if (hi > end)
-        hi = end;
-    /* whole pixels: four quarter steps from one difference (j / 4 is exact, so these are
-     * the same floats as the per-position form of the ends) */
-    int32_t x0 = (lo + 3) >> 2, x1 = (hi + 1) >> 2; /* pixels whose 4 positions are inside */
-    for (int32_t i = lo; i <= hi && i < 4 * x0; i++)
-        q[i] = quarter_at(g, w, i);
-    for (int32_t x = x0; x < x1; x++) {
-        float a = g[x], d = g[x + (x + 1 < (int32_t)w)] - a;
-        float *o = q + 4 * x;
-        o[0] = a + 0.0f * d;
-        o[1] = a + 0.25f * d;
-        o[2] = a + 0.5f * d;
-        o[3] = a + 0.75f * d;
+    const int32_t pad = QPAD / 4, last = (int32_t)w - 1;
+    for (int p = 0; p < 4; p++) {
+        for (int32_t x = -pad; x < 0; x++)
+            P[p][x] = g[0];
+        for (int32_t x = last; x <= last + pad; x++)
+            P[p][x] = g[last];
     }
-    for (int32_t i = 4 * x1 > lo ? 4 * x1 : lo; i <= hi; i++)
-        q[i] = quarter_at(g, w, i);
+    lo = lo < 0 ? 0 : lo;
+    hi = hi > last - 1 ? last - 1 : hi;
+    float *restrict p0 = P[0], *restrict p1 = P[1], *restrict p2 = P[2], *restrict p3 = P[3];
+    for (int32_t x = lo; x <= hi; x++) {
+        float a = g[x], d = g[x + 1] - a;
+        p0[x] = a + 0.0f * d;
+        p1[x] = a + 0.25f * d;
+        p2[x] = a + 0.5f * d;
+        p3[x] = a + 0.75f * d;
+    }
 }
 
 /* Same-colour sample at integer offset o from x (odd offsets: mean of the same-colour
@@ -335,45 +325,88 @@ static inline int needs_direction(const line_ctx *l, int32_t x)
     return ws->clip[slot][x] || ws->lin[slot][x] >= l->c->search_level;
 }
 
+/* The squared log differences along one direction at the columns x in [xa, xb], into
+ * r[x - xa]: between rows a and b, and n and f, each read at column x held inside the row
+ * (the pointers already at the direction's offsets). */
+static void direction_raw(const float *restrict a, const float *restrict b,
+                          const float *restrict n, const float *restrict f, int32_t w,
+                          int32_t xa, int32_t xb, float *restrict r)
+{
+    const int32_t hi = xb < w - 1 ? xb : w - 1;
+    int32_t x = xa;
+    for (; x <= xb && x < 0; x++) {
+        float r1 = a[0] - b[0], r2 = n[0] - f[0];
+        r[x - xa] = r1 * r1 + r2 * r2;
+    }
+    for (; x <= hi; x++) { /* inside the row: a loop that vectorises */
+        float r1 = a[x] - b[x], r2 = n[x] - f[x];
+        r[x - xa] = r1 * r1 + r2 * r2;
+    }
+    for (; x <= xb; x++) {
+        float r1 = a[w - 1] - b[w - 1], r2 = n[w - 1] - f[w - 1];
+        r[x - xa] = r1 * r1 + r2 * r2;
+    }
+}
+
+/* The running window sums of m directions (raw differences r[j], from column x0 - 2 WIN;
+ * penalties pen[j]) into out[j][x] for x in [x0, x_end]. Each is the same sequence of
+ * operations as a sum on its own; m is a constant where this is inlined. */
+static inline __attribute__((always_inline)) void
+direction_sums(int m, float *const r[DIR_GROUP], const float *pen, int32_t x0, int32_t x_end,
+               float *const out[DIR_GROUP])
+{
+    const int32_t xa = x0 - 2 * WIN;
+    float acc[DIR_GROUP];
+    for (int j = 0; j < m; j++)
+        acc[j] = 0;
+    int32_t x = xa;
+    for (; x <= x0; x++)
+        for (int j = 0; j < m; j++)
+            acc[j] += r[j][x - xa];
+    for (; x < x0 + WIN && x <= x_end + WIN; x++)
+        for (int j = 0; j < m; j++) {
+            acc[j] -= r[j][x - xa - (2 * WIN + 1)];
+            acc[j] += r[j][x - xa];
+        }
+    for (; x <= x_end + WIN; x++)
+        for (int j = 0; j < m; j++) {
+            acc[j] -= r[j][x - xa - (2 * WIN + 1)];
+            acc[j] += r[j][x - xa];
+            out[j][x - WIN] = acc[j] + pen[j];
+        }
+}
+
 /* Windowed cost of the directions t4 = dirs[0..n-1] (quarter px per row) at the columns
  * x0..x_end of the span that starts at x0 (cost[d][x] for x in [x0, x_end], d = t4 + NDIR/2):
  * a running sum from the span's start, so a cost depends only on the span's start and the
- * column, never on where the loop stops. The directions' sums are independent chains, run
- * in one loop so their latencies overlap; each is the same sequence of operations. */
-static void direction_costs(const line_ctx *l, const float *const q[4], const int32_t *dirs,
+ * column, never on where the loop stops. P[k][p]: phase plane p of guide row k (k: the rows
+ * y-2s, y+2s, y+s, y-3s; for the vertical alone the guide rows themselves). The differences
+ * of each direction are made along the row first, in a loop that vectorises; then the sums
+ * of DIR_GROUP directions at a time, as independent chains in one loop. */
+static void direction_costs(const line_ctx *l, const float *const P[4][4], const int32_t *dirs,
                             int n, int32_t x0, int32_t x_end, float *const *cost)
 {
     const int32_t w = (int32_t)l->c->in->width, s = l->s;
-    const float *qa = q[0], *qb = q[1], *qn = q[2], *qf = q[3];
-    /* the vertical reads whole pixels: the guide rows themselves, no quarter steps */
-    const int32_t scale = n == 1 && dirs[0] == 0 ? 1 : 4;
-    float pen[NDIR], acc[NDIR], raw_prev[NDIR][2 * WIN + 1];
-    int32_t oa[NDIR], ob[NDIR], on[NDIR], of[NDIR];
-    float *out[NDIR];
-    for (int i = 0; i < n; i++) {
-        int32_t t4 = dirs[i];
-        pen[i] = DIR_PENALTY * fabsf((float)t4) * 0.25f;
-        oa[i] = -2 * s * t4;
-        ob[i] = 2 * s * t4;
-        on[i] = s * t4;
-        of[i] = -3 * s * t4;
-        acc[i] = 0;
-        out[i] = cost[t4 + NDIR / 2];
-    }
-    int k = 0;
-    for (int32_t x = x0 - 2 * WIN; x <= x_end + WIN; x++) {
-        int32_t xx = scale * (x < 0 ? 0 : (x >= w ? w - 1 : x));
-        for (int i = 0; i < n; i++) {
-            float r1 = qa[xx + oa[i]] - qb[xx + ob[i]], r2 = qn[xx + on[i]] - qf[xx + of[i]];
-            float r = r1 * r1 + r2 * r2;
-            if (x > x0) /* slot k holds the sample leaving the window */
-                acc[i] -= raw_prev[i][k];
-            raw_prev[i][k] = r;
-            acc[i] += r;
-            if (x - WIN >= x0)
-                out[i][x - WIN] = acc[i] + pen[i];
+    float *const *raw = l->c->ws->dir_raw;
+    for (int i0 = 0; i0 < n; i0 += DIR_GROUP) {
+        const int m = n - i0 < DIR_GROUP ? n - i0 : DIR_GROUP;
+        float pen[DIR_GROUP], *out[DIR_GROUP];
+        for (int j = 0; j < m; j++) {
+            const int32_t t4 = dirs[i0 + j];
+            /* offsets in quarter px of the rows y-2s, y+2s, y+s, y-3s along the direction */
+            const int32_t o[4] = {-2 * s * t4, 2 * s * t4, s * t4, -3 * s * t4};
+            const float *row[4];
+            for (int k = 0; k < 4; k++)
+                row[k] = P[k][o[k] & 3] + (o[k] - (o[k] & 3)) / 4;
+            direction_raw(row[0], row[1], row[2], row[3], w, x0 - 2 * WIN, x_end + WIN,
+                          raw[j]);
+            pen[j] = DIR_PENALTY * fabsf((float)t4) * 0.25f;
+            out[j] = cost[t4 + NDIR / 2];
         }
-        k = k == 2 * WIN ? 0 : k + 1;
+        if (m == DIR_GROUP)
+            direction_sums(DIR_GROUP, raw, pen, x0, x_end, out);
+        else
+            direction_sums(m, raw, pen, x0, x_end, out);
     }
 }
 
@@ -512,9 +545,10 @@ static void directed_span(const line_ctx *l, int32_t x0, int32_t x1)
      * vertical first: where it is smooth enough for the midpoint at every column that
      * needs a direction, the other directions are never looked at, and they are costed
      * only up to the last column that looks at them (the same sums, so the same bytes). */
-    const float *g[4];
+    const float *g[4][4];
     for (int i = 0; i < 4; i++)
-        g[i] = ws->guide[l->slots[i]];
+        for (int p = 0; p < 4; p++)
+            g[i][p] = ws->guide[l->slots[i]];
     static const int32_t vertical = 0;
     direction_costs(l, g, &vertical, 1, x0, x1, ws->cost);
     int32_t last = -1;
@@ -524,14 +558,16 @@ static void directed_span(const line_ctx *l, int32_t x0, int32_t x1)
     if (last < 0)
         return;
     /* the guide rows at quarter-pixel steps over the columns the search reads */
-    const int32_t reach = 3 * (NDIR / 2); /* farthest offset: 3 rows at 4 px, in quarters */
+    const int32_t reach = 3 * (NDIR / 2) / 4; /* farthest offset: 3 rows at 4 px */
     const int32_t x_lo = x0 - 2 * WIN < 0 ? 0 : x0 - 2 * WIN;
     const int32_t x_hi = last + WIN >= w ? w - 1 : last + WIN;
-    const float *q[4];
+    const float *q[4][4];
+    const size_t plane = (size_t)w + 2 * (QPAD / 4);
     for (int i = 0; i < 4; i++) {
-        guide_quarter(g[i], (uint32_t)w, 4 * x_lo - reach, 4 * x_hi + reach,
-                      ws->quarter[i] + QPAD);
-        q[i] = ws->quarter[i] + QPAD;
+        float *P[4];
+        for (int p = 0; p < 4; p++)
+            q[i][p] = P[p] = ws->quarter[i] + QPAD / 4 + p * plane;
+        guide_planes(g[i][0], (uint32_t)w, x_lo - reach, x_hi + reach, P);
     }
     int32_t slanted[NDIR - 1];
     for (int i = 0; i < NDIR - 1; i++)

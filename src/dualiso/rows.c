@@ -76,6 +76,10 @@ static void free_rows(dualiso_workspace *ws)
         free(ws->cost[d]);
         ws->cost[d] = NULL;
     }
+    for (int j = 0; j < DIR_GROUP; j++) {
+        free(ws->dir_raw[j]);
+        ws->dir_raw[j] = NULL;
+    }
     for (int i = 0; i < 4; i++) {
         free(ws->quarter[i]);
         ws->quarter[i] = NULL;
@@ -189,6 +193,10 @@ mp_status mp_dualiso_ws_prepare(dualiso_workspace *ws, const dualiso_levels *lv,
         for (int d = 0; d < NDIR; d++) {
             ws->cost[d] = malloc((width + 1) * sizeof(float));
             ok &= ws->cost[d] != NULL;
+        }
+        for (int j = 0; j < DIR_GROUP; j++) {
+            ws->dir_raw[j] = malloc((width + DIR_RAW_PAD) * sizeof(float));
+            ok &= ws->dir_raw[j] != NULL;
         }
         for (int i = 0; i < 4; i++) {
             ws->quarter[i] = malloc((4 * (size_t)width + 2 * QPAD) * sizeof(float));
