@@ -654,24 +654,33 @@ static void directed_span(const line_ctx *l, int32_t x0, int32_t x1)
  * their green row neighbours (g) over the two bright rows where q is non-green: rows
  * y -+ 2s at the row's own non-green columns, rows y + s and y - 3s at its green ones;
  * 0 for the CC_PAD columns beyond each row end. Then the window sums sn[q], sg[q] over the
- * same-parity columns q .. q + CC_PAD, for q from -CC_PAD: a fixed tree of additions, so
- * every sum is the same whatever the vector width. */
-static void colour_sums(const float *const rows[4], int gpar, int32_t w, float *restrict n,
-                        float *restrict g, float *restrict sn, float *restrict sg)
+ * same-parity columns q .. q + CC_PAD: a fixed tree of additions, so every sum is the same
+ * whatever the vector width, and whatever the range. What the columns [lo, hi) read:
+ * n, g at [lo - CC_PAD, hi + CC_PAD), sn, sg at [lo - CC_PAD, hi) (sn, sg hold partial
+ * sums up to hi + 14). */
+static void colour_sums(const float *const rows[4], int gpar, int32_t w, int32_t lo,
+                        int32_t hi, float *restrict n, float *restrict g, float *restrict sn,
+                        float *restrict sg)
 {
-    for (int32_t q = -CC_PAD; q < 0; q++)
-        n[q] = g[q] = n[w + CC_PAD + q] = g[w + CC_PAD + q] = 0;
+    const int32_t a = lo - CC_PAD, b = hi + CC_PAD;
+    for (int32_t q = a; q < 0; q++)
+        n[q] = g[q] = 0;
+    for (int32_t q = w > a ? w : a; q < b; q++)
+        n[q] = g[q] = 0;
     const float *r0 = rows[0], *r1 = rows[1], *r2 = rows[2], *r3 = rows[3];
     /* the row ends take their one neighbour twice; between them, a loop that vectorises:
      * k is 0 or 1 and all terms finite, so k * u + (1 - k) * v is an exact select */
     for (int32_t q = 0; q < w; q += w - 1) {
+        if (q < a || q >= b)
+            continue;
         int32_t l = q > 0 ? q - 1 : q + 1, r = q + 1 < w ? q + 1 : q - 1;
         int own = (q & 1) != gpar;
         n[q] = own ? r0[q] + r1[q] : r2[q] + r3[q];
         g[q] = own ? 0.5f * ((r0[l] + r0[r]) + (r1[l] + r1[r]))
                    : 0.5f * ((r2[l] + r2[r]) + (r3[l] + r3[r]));
     }
-    for (int32_t q = 1; q + 1 < w; q++) {
+    const int32_t in_hi = b < w - 1 ? b : w - 1;
+    for (int32_t q = a > 1 ? a : 1; q < in_hi; q++) {
         float k = (float)((q ^ gpar) & 1);
         float n01 = r0[q] + r1[q], n23 = r2[q] + r3[q];
         float g01 = 0.5f * ((r0[q - 1] + r0[q + 1]) + (r1[q - 1] + r1[q + 1]));
@@ -681,20 +690,19 @@ static void colour_sums(const float *const rows[4], int gpar, int32_t w, float *
     }
     /* columns q, q + 2 .. q + CC_PAD: pairs, fours, eights, then the last */
     _Static_assert(CC_PAD == 16, "the tree below sums 9 columns");
-    const int32_t lo = -CC_PAD, hi = w + CC_PAD;
-    for (int32_t q = lo; q + 2 < hi; q++) {
+    for (int32_t q = a; q < hi + 14; q++) {
         sn[q] = n[q] + n[q + 2];
         sg[q] = g[q] + g[q + 2];
     }
-    for (int32_t q = lo; q + 6 < hi; q++) {
+    for (int32_t q = a; q < hi + 8; q++) {
         sn[q] += sn[q + 4];
         sg[q] += sg[q + 4];
     }
-    for (int32_t q = lo; q + 14 < hi; q++) {
+    for (int32_t q = a; q < hi; q++) {
         sn[q] += sn[q + 8];
         sg[q] += sg[q + 8];
     }
-    for (int32_t q = lo; q < w; q++) {
+    for (int32_t q = a; q < hi; q++) {
         sn[q] += n[q + CC_PAD];
         sg[q] += g[q + CC_PAD];
     }
@@ -807,7 +815,7 @@ static void cross_colour_row(frame_ctx *c, const float *const rows[4], const uin
     const int32_t w = (int32_t)c->in->width;
     float *n = ws->ccsum[0] + CC_PAD, *g = ws->ccsum[1] + CC_PAD;
     float *sn = ws->ccsum[2] + CC_PAD, *sg = ws->ccsum[3] + CC_PAD;
-    colour_sums(rows, gpar, w, n, g, sn, sg);
+    colour_sums(rows, gpar, w, 0, w, n, g, sn, sg);
     cc_ratios(c, n, g, sn, sg, ws->mis, gpar, ws->scratch[0]);
     cc_apply(ws, w, rows[0], rows[2], adj_clip, ws->scratch[0]);
 }
@@ -818,6 +826,7 @@ static void cross_colour_row(frame_ctx *c, const float *const rows[4], const uin
                              (measured, 4 HD frames at 100/1600: 0.6 kept a third of the
                              rings' gain, 0.9 added 0.01 % of bias on scene 1) */
 #define COL_WIN 8         /* ... over 2 COL_WIN + 1 same-colour samples */
+#define COL_JOIN (4 * COL_WIN) /* columns using it this close share a span (> 2 reaches) */
 
 /* The sum of v over the same-colour columns x - 2 COL_WIN .. x + 2 COL_WIN inside the row. */
 static float same_colour_sum_at(const float *v, int32_t w, int32_t x)
@@ -828,13 +837,14 @@ static float same_colour_sum_at(const float *v, int32_t w, int32_t x)
     return acc;
 }
 
-/* out[x] = same_colour_sum_at(v, w, x) for every x; where the window lies inside the row,
- * as one expression in a fixed order of additions, which vectorises. */
-static void same_colour_sums(const float *restrict v, int32_t w, float *restrict out)
+/* out[x] = same_colour_sum_at(v, w, x) for x in [x0, x1); where the window lies inside the
+ * row, as one expression in a fixed order of additions, which vectorises. */
+static void same_colour_sums(const float *restrict v, int32_t w, int32_t x0, int32_t x1,
+                             float *restrict out)
 {
     _Static_assert(COL_WIN == 8, "the sum below has 17 terms");
-    const int32_t r = 2 * COL_WIN, lo = r < w ? r : w, hi = w - r > lo ? w - r : lo;
-    int32_t x = 0;
+    const int32_t r = 2 * COL_WIN, lo = r < x1 ? r : x1, hi = w - r < x1 ? w - r : x1;
+    int32_t x = x0;
     for (; x < lo; x++)
         out[x] = same_colour_sum_at(v, w, x);
     for (; x < hi; x++)
@@ -842,7 +852,7 @@ static void same_colour_sums(const float *restrict v, int32_t w, float *restrict
                   ((v[x - 8] + v[x - 6]) + (v[x - 4] + v[x - 2]))) +
                  (((v[x + 2] + v[x + 4]) + (v[x + 6] + v[x + 8])) +
                   ((v[x + 10] + v[x + 12]) + (v[x + 14] + v[x + 16]))) + v[x];
-    for (; x < w; x++)
+    for (; x < x1; x++)
         out[x] = same_colour_sum_at(v, w, x);
 }
 
@@ -864,9 +874,10 @@ static void column_masks(const uint8_t *restrict est_mid, const uint8_t *restric
  * (use 1 on entry), else 0; use stays 1 where the ratio is usable, else becomes 0. */
 static void column_ratios(const float *restrict n, const float *restrict g,
                           const float *restrict sn, const float *restrict sg, int32_t w,
-                          int gpar, float level, float *restrict use, float *restrict ratio)
+                          int32_t x0, int32_t x1, int gpar, float level, float *restrict use,
+                          float *restrict ratio)
 {
-    for (int32_t x = 0; x < w; x++) {
+    for (int32_t x = x0; x < x1; x++) {
         cc_window k = cc_window_at(n, g, sn, sg, w, x, gpar);
         float r = k.r;
         int ok = (use[x] > 0) & k.positive & (k.lev > level * k.cnt) &
@@ -883,10 +894,11 @@ static void column_evidence(const float *restrict far, const float *restrict nea
                             const float *restrict adj, const float *restrict oth,
                             const float *restrict ratio, const float *restrict use,
                             const float *restrict mid, const float *restrict nat,
-                            const float *restrict ok, int32_t w, float *restrict col,
-                            float *restrict err_mid, float *restrict err_col)
+                            const float *restrict ok, int32_t x0, int32_t x1,
+                            float *restrict col, float *restrict err_mid,
+                            float *restrict err_col)
 {
-    for (int32_t x = 0; x < w; x++) {
+    for (int32_t x = x0; x < x1; x++) {
         float r = ratio[x], m = mid[x], k = use[x];
         float cub = r * (adj[x] - 0.2f * oth[x]) - 0.3f * near[x] + 0.5f * far[x];
         /* k is 0 or 1 and all terms finite, so k * u + (1 - k) * v is an exact select (k
@@ -902,9 +914,9 @@ static void column_evidence(const float *restrict far, const float *restrict nea
 /* est = col where the column estimate is used and its evidence wins. */
 static void column_apply(const float *restrict ratio, const float *restrict col,
                          const float *restrict sum_mid, const float *restrict sum_col,
-                         int32_t w, float *restrict est)
+                         int32_t x0, int32_t x1, float *restrict est)
 {
-    for (int32_t x = 0; x < w; x++) {
+    for (int32_t x = x0; x < x1; x++) {
         float k = ((ratio[x] > 0) & (sum_col[x] < COL_EVIDENCE * sum_mid[x])) ? 1.0f : 0.0f;
         est[x] = k * col[x] + (1 - k) * est[x];
     }
@@ -932,7 +944,6 @@ static void column_row(frame_ctx *c, const float *const rows[4], const uint8_t *
     const int32_t w = (int32_t)c->in->width;
     float *n = ws->ccsum[0] + CC_PAD, *g = ws->ccsum[1] + CC_PAD;
     float *sn = ws->ccsum[2] + CC_PAD, *sg = ws->ccsum[3] + CC_PAD;
-    colour_sums(rows, gpar, w, n, g, sn, sg);
     float *col = ws->scratch[0], *err_mid = ws->scratch[1], *err_col = ws->scratch[2];
     float *sum_mid = ws->scratch[3], *sum_col = ws->scratch[4], *ratio = ws->scratch[5];
     /* the ratio's window above CC_LEVEL bright-field read-noise sigmas, as for the
@@ -940,12 +951,32 @@ static void column_row(frame_ctx *c, const float *const rows[4], const uint8_t *
     const float level = CC_LEVEL * (float)(c->lv->noise_bright / c->lv->ratio);
     /* sum_mid and sum_col hold the masks until the sums */
     column_masks(ws->est_mid, ws->est_clip, clips[2], clips[3], nclip, w, sum_mid, sum_col);
-    column_ratios(n, g, sn, sg, w, gpar, level, sum_mid, ratio);
-    column_evidence(rows[0], rows[1], rows[2], rows[3], ratio, sum_mid, ws->est, nat, sum_col,
-                    w, col, err_mid, err_col);
-    same_colour_sums(err_mid, w, sum_mid);
-    same_colour_sums(err_col, w, sum_col);
-    column_apply(ratio, col, sum_mid, sum_col, w, ws->est);
+    /* Only around the columns that may use the estimate (a tenth of a dark row in the
+     * mlvsynth scene): spans of them, closer than COL_JOIN joined, each with the reach of
+     * its evidence sums on either side. A span is finished before the next, whose reach
+     * starts beyond this one's (so it reads est as it was), and every value depends only on
+     * its column: the same as made for the whole row. */
+    const int32_t reach = 2 * COL_WIN;
+    for (int32_t x = 0; x < w;) {
+        while (x < w && !(sum_mid[x] > 0))
+            x++;
+        if (x >= w)
+            break;
+        int32_t x0 = x, last = x;
+        for (; x < w && x - last <= COL_JOIN; x++)
+            last = sum_mid[x] > 0 ? x : last;
+        const int32_t e0 = x0 - reach > 0 ? x0 - reach : 0;
+        const int32_t e1 = last + 1 + reach < w ? last + 1 + reach : w;
+        colour_sums(rows, gpar, w, x0, last + 1, n, g, sn, sg);
+        for (int32_t q = e0; q < e1; q++) /* the reach: no estimate there */
+            ratio[q] = 0;
+        column_ratios(n, g, sn, sg, w, x0, last + 1, gpar, level, sum_mid, ratio);
+        column_evidence(rows[0], rows[1], rows[2], rows[3], ratio, sum_mid, ws->est, nat,
+                        sum_col, e0, e1, col, err_mid, err_col);
+        same_colour_sums(err_mid, w, x0, last + 1, sum_mid);
+        same_colour_sums(err_col, w, x0, last + 1, sum_col);
+        column_apply(ratio, col, sum_mid, sum_col, x0, last + 1, ws->est);
+    }
 }
 
 /* Estimates the other field at every pixel of row y: rows y+2s and y-2s are the other
