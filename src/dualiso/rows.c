@@ -150,7 +150,9 @@ static mp_status prepare_tables(dualiso_workspace *ws, const dualiso_levels *lv,
         ws->lut_size = size;
         ws->lut_for = *lv;
     }
-    const uint32_t need = frame_max(in, (uint16_t)(size - 1)) + 1u;
+    /* a complete table (a frame reached the top of the range) needs no look at the frame */
+    const uint32_t need = ws->lut_filled == size ? size
+                                                 : frame_max(in, (uint16_t)(size - 1)) + 1u;
     /* guide floor about two read-noise sigmas, so shadow noise does not steer it */
     const double floor_d = 2 * lv->noise_dark, floor_b = 2 * lv->noise_bright / lv->ratio;
     for (uint32_t v = ws->lut_filled; v < need; v++) {

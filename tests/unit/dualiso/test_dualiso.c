@@ -286,6 +286,41 @@ static void test_stats_merge(void **state)
  * (dualiso.h): every cell's pair and noise sums, largest values and the fields' tops, on a
  * 16-bit frame of random samples, a tenth at or above white (the clip masks; squared
  * second differences beyond 2^32), 250 px wide (cells starting at odd columns). */
+/* Detection's log-ratio bins without the logarithm give the logarithm's bins: every pair
+ * of small samples, and the pairs on either side of every bin threshold up to 16 EV. */
+static int ratio_bin_by_log(int32_t a, int32_t b)
+{
+    double al = fabs(log2((double)a / b));
+    return al <= 0.5 ? -1 : (int)(al * DUALISO_BINS_PER_EV);
+}
+
+static void test_ratio_bins_match_the_logarithm(void **state)
+{
+    (void)state;
+    dualiso_ratio_bins *t = malloc(sizeof *t);
+    assert_non_null(t);
+    mp_dualiso_ratio_bins_init(t);
+    for (int32_t a = 1; a <= 1200; a++)
+        for (int32_t b = 1; b <= 1200; b++)
+            if (mp_dualiso_ratio_bin(t, a, b) != ratio_bin_by_log(a, b))
+                fail_msg("a %d b %d: bin %d, by log2 %d", a, b, mp_dualiso_ratio_bin(t, a, b),
+                         ratio_bin_by_log(a, b));
+    uint64_t checked = 0;
+    for (int32_t mn = 1; mn < 65536; mn += 13)
+        for (int k = 0; k <= 16 * DUALISO_BINS_PER_EV; k++) {
+            double edge = mn * exp2((double)k / DUALISO_BINS_PER_EV);
+            for (int32_t mx = (int32_t)edge - 1; mx <= (int32_t)edge + 1; mx++) {
+                if (mx < mn || mx > 65535)
+                    continue;
+                assert_int_equal(mp_dualiso_ratio_bin(t, mx, mn), ratio_bin_by_log(mx, mn));
+                assert_int_equal(mp_dualiso_ratio_bin(t, mn, mx), ratio_bin_by_log(mn, mx));
+                checked++;
+            }
+        }
+    assert_true(checked > 700000);
+    free(t);
+}
+
 static void test_stats_collect_sums(void **state)
 {
     (void)state;
@@ -1350,6 +1385,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_detect_depths_and_phases),
+        cmocka_unit_test(test_ratio_bins_match_the_logarithm),
         cmocka_unit_test(test_phase_majority),
         cmocka_unit_test(test_median_is_the_sorted_middle),
         cmocka_unit_test(test_detect_single_iso),
