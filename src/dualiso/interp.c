@@ -12,6 +12,7 @@
  * the native dark samples along the row favour it (doc/dualiso.md 8.14). */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "recon_priv.h"
 
@@ -922,6 +923,21 @@ static void column_apply(const float *restrict ratio, const float *restrict col,
     }
 }
 
+/* The first column at or after x (w if none) whose mask, 0.0f or 1.0f, is set: eight at a
+ * time by their bits first (a search that stops at the first is not vectorised). */
+static int32_t next_set(const float *m, int32_t x, int32_t w)
+{
+    for (; x + 8 <= w; x += 8) {
+        uint32_t b[8];
+        memcpy(b, m + x, sizeof b);
+        if (b[0] | b[1] | b[2] | b[3] | b[4] | b[5] | b[6] | b[7])
+            break;
+    }
+    while (x < w && !(m[x] > 0))
+        x++;
+    return x;
+}
+
 /* At large ISO gaps, in dark rows where the bright field oscillates vertically (the rows
  * 6 away do not continue the pair: est_mid is 0), the midpoint of the same-colour rows
  * two above and below misses what one colour of one field (every fourth row) cannot
@@ -957,14 +973,10 @@ static void column_row(frame_ctx *c, const float *const rows[4], const uint8_t *
      * starts beyond this one's (so it reads est as it was), and every value depends only on
      * its column: the same as made for the whole row. */
     const int32_t reach = 2 * COL_WIN;
-    for (int32_t x = 0; x < w;) {
-        while (x < w && !(sum_mid[x] > 0))
-            x++;
-        if (x >= w)
-            break;
+    for (int32_t x = next_set(sum_mid, 0, w); x < w;) {
         int32_t x0 = x, last = x;
-        for (; x < w && x - last <= COL_JOIN; x++)
-            last = sum_mid[x] > 0 ? x : last;
+        while ((x = next_set(sum_mid, last + 1, w)) < w && x - last <= COL_JOIN)
+            last = x;
         const int32_t e0 = x0 - reach > 0 ? x0 - reach : 0;
         const int32_t e1 = last + 1 + reach < w ? last + 1 + reach : w;
         colour_sums(rows, gpar, w, x0, last + 1, n, g, sn, sg);
