@@ -17,7 +17,7 @@
                                  window, in px (interp.c) */
 #define CS_RING 8             /* chroma smoothing: cell rows kept (>= 5 for 5x5), power of 2 */
 #define NDIR 33               /* edge directions: -4 .. +4 px per row, quarter-pixel steps */
-#define DIR_GROUP 4           /* directions whose running cost sums share a loop (interp.c) */
+#define DIR_GROUP 8           /* directions whose running cost sums share a loop (interp.c) */
 #define DIR_RAW_PAD 8         /* a span's cost reads this many columns beyond it, at most */
 #define DUALISO_FADE_LO 0.70  /* bright field fades out between these fractions of */
 #define DUALISO_FADE_HI 0.92  /* its clip (in dark-field units) */
