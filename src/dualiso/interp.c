@@ -827,7 +827,6 @@ static void cross_colour_row(frame_ctx *c, const float *const rows[4], const uin
                              (measured, 4 HD frames at 100/1600: 0.6 kept a third of the
                              rings' gain, 0.9 added 0.01 % of bias on scene 1) */
 #define COL_WIN 8         /* ... over 2 COL_WIN + 1 same-colour samples */
-#define COL_JOIN (4 * COL_WIN) /* columns using it this close share a span (> 2 reaches) */
 
 /* The sum of v over the same-colour columns x - 2 COL_WIN .. x + 2 COL_WIN inside the row. */
 static float same_colour_sum_at(const float *v, int32_t w, int32_t x)
@@ -923,19 +922,23 @@ static void column_apply(const float *restrict ratio, const float *restrict col,
     }
 }
 
-/* The first column at or after x (w if none) whose mask, 0.0f or 1.0f, is set: eight at a
- * time by their bits first (a search that stops at the first is not vectorised). */
-static int32_t next_set(const float *m, int32_t x, int32_t w)
+#define COL_BLOCK 8       /* the spans are found a block of columns at a time ... */
+#define COL_GAP_BLOCKS 5  /* ... and end at this many blocks without a column using the
+                             estimate (40 columns: beyond two reaches of the evidence) */
+
+/* any[b] = 1 where one of the columns of block b has its mask (0.0f or 1.0f) set: by the
+ * masks' bits, without a branch per column. */
+static void block_flags(const float *restrict m, int32_t w, uint8_t *restrict any)
 {
-    for (; x + 8 <= w; x += 8) {
-        uint32_t b[8];
-        memcpy(b, m + x, sizeof b);
-        if (b[0] | b[1] | b[2] | b[3] | b[4] | b[5] | b[6] | b[7])
-            break;
+    for (int32_t b = 0; b * COL_BLOCK < w; b++) {
+        uint32_t o = 0;
+        for (int32_t x = b * COL_BLOCK; x < (b + 1) * COL_BLOCK && x < w; x++) {
+            uint32_t u;
+            memcpy(&u, m + x, sizeof u);
+            o |= u;
+        }
+        any[b] = o != 0;
     }
-    while (x < w && !(m[x] > 0))
-        x++;
-    return x;
 }
 
 /* At large ISO gaps, in dark rows where the bright field oscillates vertically (the rows
@@ -968,15 +971,26 @@ static void column_row(frame_ctx *c, const float *const rows[4], const uint8_t *
     /* sum_mid and sum_col hold the masks until the sums */
     column_masks(ws->est_mid, ws->est_clip, clips[2], clips[3], nclip, w, sum_mid, sum_col);
     /* Only around the columns that may use the estimate (a tenth of a dark row in the
-     * mlvsynth scene): spans of them, closer than COL_JOIN joined, each with the reach of
-     * its evidence sums on either side. A span is finished before the next, whose reach
-     * starts beyond this one's (so it reads est as it was), and every value depends only on
-     * its column: the same as made for the whole row. */
-    const int32_t reach = 2 * COL_WIN;
-    for (int32_t x = next_set(sum_mid, 0, w); x < w;) {
-        int32_t x0 = x, last = x;
-        while ((x = next_set(sum_mid, last + 1, w)) < w && x - last <= COL_JOIN)
-            last = x;
+     * mlvsynth scene): spans of the blocks of COL_BLOCK columns that hold one, joined
+     * across fewer than COL_GAP_BLOCKS blocks without, each with the reach of its evidence
+     * sums on either side. A span is finished before the next, whose reach starts beyond
+     * this one (so it reads est as it was), and every value depends only on its column:
+     * the same as made for the whole row. */
+    const int32_t reach = 2 * COL_WIN, nb = (w + COL_BLOCK - 1) / COL_BLOCK;
+    _Static_assert(COL_GAP_BLOCKS * COL_BLOCK > 2 * 2 * COL_WIN, "spans' reaches overlap");
+    uint8_t any[MP_FRAME_MAX_DIM / COL_BLOCK];
+    block_flags(sum_mid, w, any);
+    for (int32_t b = 0; b < nb;) {
+        while (b < nb && !any[b])
+            b++;
+        if (b >= nb)
+            break;
+        const int32_t b_first = b;
+        int32_t b_last = b;
+        for (b++; b < nb && b - b_last <= COL_GAP_BLOCKS; b++)
+            b_last = any[b] ? b : b_last;
+        const int32_t x0 = b_first * COL_BLOCK, end = (b_last + 1) * COL_BLOCK;
+        const int32_t last = end < w ? end - 1 : w - 1;
         const int32_t e0 = x0 - reach > 0 ? x0 - reach : 0;
         const int32_t e1 = last + 1 + reach < w ? last + 1 + reach : w;
         colour_sums(rows, gpar, w, x0, last + 1, n, g, sn, sg);
