@@ -309,6 +309,8 @@ static void test_ratio_bins_match_the_logarithm(void **state)
     for (int32_t mn = 1; mn < 65536; mn += 13)
         for (int k = 0; k <= 16 * DUALISO_BINS_PER_EV; k++) {
             double edge = mn * exp2((double)k / DUALISO_BINS_PER_EV);
+            if (edge > 65536)
+                break;
             for (int32_t mx = (int32_t)edge - 1; mx <= (int32_t)edge + 1; mx++) {
                 if (mx < mn || mx > 65535)
                     continue;
