@@ -7,9 +7,9 @@
 #include "dualiso_priv.h"
 
 #define HIST_BINS 512     /* log2 ratio histogram, 1/32 EV per bin over 0..16 EV */
-#define HIST_SCALE 32.0
+#define HIST_SCALE 32.0   /* = DUALISO_BINS_PER_EV */
 #define MIN_PAIRS 64      /* below this a class pair says nothing */
-#define MIN_EV 0.5        /* cr2hdr's threshold: fields at least 0.5 EV apart */
+#define MIN_EV 0.5        /* cr2hdr's threshold: fields at least 0.5 EV apart (16 bins) */
 /* Pairs whose brighter sample is at most NEAR_NUM / NEAR_DEN = 1.4142 times the darker are
  * within MIN_EV without a log2 (a call per pair, and most pairs of a single-ISO frame are
  * there): log2(1.4142) is 0.499986, farther from 0.5 than the rounding of log2 reaches, so
@@ -38,6 +38,59 @@ typedef struct class_votes {
     uint64_t upper_brighter, lower_brighter, neutral; /* class k vs class k+2 */
 } class_votes;
 
+/* Ratios within this (absolute, on the mantissa in [1, 2)) of a bin's threshold take the
+ * logarithm: far beyond the errors of the division and of log2 (about 1e-15), so elsewhere
+ * the comparison with the threshold says what the logarithm would. */
+#define BIN_NEAR 1e-9
+
+void mp_dualiso_ratio_bins_init(dualiso_ratio_bins *t)
+{
+    double thr[DUALISO_BINS_PER_EV + 1];
+    for (int k = 0; k <= DUALISO_BINS_PER_EV; k++)
+        thr[k] = exp2((double)k / DUALISO_BINS_PER_EV);
+    for (int i = 0; i < DUALISO_RATIO_BUCKETS; i++) {
+        const double lo = 1 + (double)i / DUALISO_RATIO_BUCKETS;
+        const double hi = 1 + (double)(i + 1) / DUALISO_RATIO_BUCKETS;
+        t->below[i] = 0;
+        t->thr[i] = 2;
+        t->near[i] = 0;
+        for (int k = 1; k < DUALISO_BINS_PER_EV; k++) {
+            t->below[i] += thr[k] < lo;
+            if (thr[k] >= lo && thr[k] < hi)
+                t->thr[i] = thr[k];
+            t->near[i] |= fabs(thr[k] - lo) < BIN_NEAR || fabs(thr[k] - hi) < BIN_NEAR;
+        }
+    }
+}
+
+int mp_dualiso_ratio_bin(const dualiso_ratio_bins *t, int32_t a, int32_t b)
+{
+    const int32_t mx = a > b ? a : b, mn = a > b ? b : a;
+    /* mx / mn = m 2^e, m in [1, 2): bin = DUALISO_BINS_PER_EV e + the thresholds 2^(k / 32)
+     * at or below m; m's top mantissa bits pick the bucket, which holds at most one */
+    const double u = (double)mx / mn;
+    uint64_t bits;
+    memcpy(&bits, &u, sizeof bits);
+    const int e = (int)(bits >> 52) - 1023;
+    const int i = (int)(bits >> (52 - DUALISO_RATIO_BUCKET_BITS)) & (DUALISO_RATIO_BUCKETS - 1);
+    const uint64_t mbits = (bits & ((1ull << 52) - 1)) | (1023ull << 52);
+    double m;
+    memcpy(&m, &mbits, sizeof m);
+    int bin;
+    if (t->near[i] || fabs(m - t->thr[i]) < BIN_NEAR) {
+        double al = fabs(log2((double)a / b));
+        if (al <= MIN_EV)
+            return -1;
+        bin = (int)(al * HIST_SCALE);
+    } else {
+        bin = DUALISO_BINS_PER_EV * e + t->below[i] + (m >= t->thr[i]);
+        /* al <= MIN_EV: below its threshold (never on it, away from it) */
+        if (bin < (int)(MIN_EV * HIST_SCALE))
+            return -1;
+    }
+    return bin;
+}
+
 mp_status mp_dualiso_detect(const mp_frame *f, dualiso_detection *out, mp_error *err)
 {
     mp_status st = mp_dualiso_check_frame(f, err);
@@ -65,6 +118,8 @@ mp_status mp_dualiso_detect(const mp_frame *f, dualiso_detection *out, mp_error 
     class_votes votes[2] = {{0, 0, 0}, {0, 0, 0}};
     uint32_t hist[HIST_BINS] = {0};
     uint64_t hist_n = 0;
+    dualiso_ratio_bins bins;
+    mp_dualiso_ratio_bins_init(&bins);
 
     for (uint32_t y = 0; y + 2 < f->height; y++) {
         const uint16_t *r0 = f->data + (size_t)y * f->width;
@@ -82,10 +137,9 @@ mp_status mp_dualiso_detect(const mp_frame *f, dualiso_detection *out, mp_error 
             int window = mx < hi_n;
             int neutral = window & ((int64_t)NEAR_DEN * mx <= (int64_t)NEAR_NUM * mn);
             if (valid & window & !neutral) {
-                double al = fabs(log2((double)a / b));
-                neutral = al <= MIN_EV;
+                int bin = mp_dualiso_ratio_bin(&bins, a, b);
+                neutral = bin < 0;
                 if (!neutral) {
-                    int bin = (int)(al * HIST_SCALE);
                     hist[bin < HIST_BINS ? bin : HIST_BINS - 1]++;
                     hist_n++;
                 }

@@ -14,6 +14,23 @@ static inline int dualiso_cfa_color(uint32_t cfa, uint32_t x, uint32_t y)
     return c > 2 ? 1 : (int)c;
 }
 
+/* Detection's log-ratio bins without a logarithm (detect.c): per bucket of the ratio's
+ * mantissa in [1, 2), the bin thresholds 2^(k / DUALISO_BINS_PER_EV) below it, the one
+ * inside it (2: none) and whether one lies near its ends. */
+#define DUALISO_BINS_PER_EV 32
+#define DUALISO_RATIO_BUCKET_BITS 10
+#define DUALISO_RATIO_BUCKETS (1 << DUALISO_RATIO_BUCKET_BITS)
+typedef struct dualiso_ratio_bins {
+    double thr[DUALISO_RATIO_BUCKETS];
+    uint8_t below[DUALISO_RATIO_BUCKETS], near[DUALISO_RATIO_BUCKETS];
+} dualiso_ratio_bins;
+
+void mp_dualiso_ratio_bins_init(dualiso_ratio_bins *t);
+
+/* (int)(|log2(a / b)| * DUALISO_BINS_PER_EV) for a, b > 0, as detection computes it, or -1
+ * where |log2(a / b)| <= 0.5 (the same pairs: the logarithm itself near a threshold). */
+int mp_dualiso_ratio_bin(const dualiso_ratio_bins *t, int32_t a, int32_t b);
+
 /* Checks the fields every function relies on; fills err naming the problem. */
 mp_status mp_dualiso_check_frame(const mp_frame *f, mp_error *err);
 

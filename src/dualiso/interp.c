@@ -12,6 +12,7 @@
  * the native dark samples along the row favour it (doc/dualiso.md 8.14). */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "recon_priv.h"
 
@@ -48,41 +49,31 @@ static inline float min_f(float a, float b)
     return a < b ? a : b;
 }
 
-/* Guide at quarter position i (linear between samples; the last one held). */
-static inline float quarter_at(const float *g, uint32_t w, int32_t i)
+/* The guide g at quarter-pixel steps as four phase planes: P[p][x] = the guide at position
+ * x + p / 4, linear between samples, for x in [lo, hi] (within the row), and held at the
+ * row ends: g[0] in the QPAD / 4 samples before 0, g[w - 1] from w - 1 to QPAD / 4 beyond.
+ * Each entry depends only on its position (p / 4 is exact): the same floats whatever the
+ * range. Planes, so that a direction's samples along the row are contiguous. */
+static void guide_planes(const float *restrict g, uint32_t w, int32_t lo, int32_t hi,
+                         float *const P[4])
 {
-    int32_t x = i >> 2;
-    return g[x] + (float)(i & 3) * 0.25f * (g[x + (x + 1 < (int32_t)w)] - g[x]);
-}
-
-/* q[i] = guide at position i / 4 (quarter pixels), linear between samples and held at
- * the row ends, for i in [lo, hi] and the QPAD entries before 0 and after 4 (w - 1). */
-static void guide_quarter(const float *g, uint32_t w, int32_t lo, int32_t hi, float *q)
-{
-    const int32_t end = 4 * ((int32_t)w - 1);
-    for (int32_t i = -QPAD; i < 0; i++)
-        q[i] = g[0];
-    for (int32_t i = end; i <= end + QPAD; i++)
-        q[i] = g[w - 1];
-    if (lo < 0)
-        lo = 0;
-    if (hi > end)
-        hi = end;
-    /* whole pixels: four quarter steps from one difference (j / 4 is exact, so these are
-     * the same floats as the per-position form of the ends) */
-    int32_t x0 = (lo + 3) >> 2, x1 = (hi + 1) >> 2; /* pixels whose 4 positions are inside */
-    for (int32_t i = lo; i <= hi && i < 4 * x0; i++)
-        q[i] = quarter_at(g, w, i);
-    for (int32_t x = x0; x < x1; x++) {
-        float a = g[x], d = g[x + (x + 1 < (int32_t)w)] - a;
-        float *o = q + 4 * x;
-        o[0] = a + 0.0f * d;
-        o[1] = a + 0.25f * d;
-        o[2] = a + 0.5f * d;
-        o[3] = a + 0.75f * d;
+    const int32_t pad = QPAD / 4, last = (int32_t)w - 1;
+    for (int p = 0; p < 4; p++) {
+        for (int32_t x = -pad; x < 0; x++)
+            P[p][x] = g[0];
+        for (int32_t x = last; x <= last + pad; x++)
+            P[p][x] = g[last];
     }
-    for (int32_t i = 4 * x1 > lo ? 4 * x1 : lo; i <= hi; i++)
-        q[i] = quarter_at(g, w, i);
+    lo = lo < 0 ? 0 : lo;
+    hi = hi > last - 1 ? last - 1 : hi;
+    float *restrict p0 = P[0], *restrict p1 = P[1], *restrict p2 = P[2], *restrict p3 = P[3];
+    for (int32_t x = lo; x <= hi; x++) {
+        float a = g[x], d = g[x + 1] - a;
+        p0[x] = a + 0.0f * d;
+        p1[x] = a + 0.25f * d;
+        p2[x] = a + 0.5f * d;
+        p3[x] = a + 0.75f * d;
+    }
 }
 
 /* Same-colour sample at integer offset o from x (odd offsets: mean of the same-colour
@@ -335,45 +326,88 @@ static inline int needs_direction(const line_ctx *l, int32_t x)
     return ws->clip[slot][x] || ws->lin[slot][x] >= l->c->search_level;
 }
 
+/* The squared log differences along one direction at the columns x in [xa, xb], into
+ * r[x - xa]: between rows a and b, and n and f, each read at column x held inside the row
+ * (the pointers already at the direction's offsets). */
+static void direction_raw(const float *restrict a, const float *restrict b,
+                          const float *restrict n, const float *restrict f, int32_t w,
+                          int32_t xa, int32_t xb, float *restrict r)
+{
+    const int32_t hi = xb < w - 1 ? xb : w - 1;
+    int32_t x = xa;
+    for (; x <= xb && x < 0; x++) {
+        float r1 = a[0] - b[0], r2 = n[0] - f[0];
+        r[x - xa] = r1 * r1 + r2 * r2;
+    }
+    for (; x <= hi; x++) { /* inside the row: a loop that vectorises */
+        float r1 = a[x] - b[x], r2 = n[x] - f[x];
+        r[x - xa] = r1 * r1 + r2 * r2;
+    }
+    for (; x <= xb; x++) {
+        float r1 = a[w - 1] - b[w - 1], r2 = n[w - 1] - f[w - 1];
+        r[x - xa] = r1 * r1 + r2 * r2;
+    }
+}
+
+/* The running window sums of m directions (raw differences r[j], from column x0 - 2 WIN;
+ * penalties pen[j]) into out[j][x] for x in [x0, x_end]. Each is the same sequence of
+ * operations as a sum on its own; m is a constant where this is inlined. */
+static inline __attribute__((always_inline)) void
+direction_sums(int m, float *const r[DIR_GROUP], const float *pen, int32_t x0, int32_t x_end,
+               float *const out[DIR_GROUP])
+{
+    const int32_t xa = x0 - 2 * WIN;
+    float acc[DIR_GROUP];
+    for (int j = 0; j < m; j++)
+        acc[j] = 0;
+    int32_t x = xa;
+    for (; x <= x0; x++)
+        for (int j = 0; j < m; j++)
+            acc[j] += r[j][x - xa];
+    for (; x < x0 + WIN && x <= x_end + WIN; x++)
+        for (int j = 0; j < m; j++) {
+            acc[j] -= r[j][x - xa - (2 * WIN + 1)];
+            acc[j] += r[j][x - xa];
+        }
+    for (; x <= x_end + WIN; x++)
+        for (int j = 0; j < m; j++) {
+            acc[j] -= r[j][x - xa - (2 * WIN + 1)];
+            acc[j] += r[j][x - xa];
+            out[j][x - WIN] = acc[j] + pen[j];
+        }
+}
+
 /* Windowed cost of the directions t4 = dirs[0..n-1] (quarter px per row) at the columns
  * x0..x_end of the span that starts at x0 (cost[d][x] for x in [x0, x_end], d = t4 + NDIR/2):
  * a running sum from the span's start, so a cost depends only on the span's start and the
- * column, never on where the loop stops. The directions' sums are independent chains, run
- * in one loop so their latencies overlap; each is the same sequence of operations. */
-static void direction_costs(const line_ctx *l, const float *const q[4], const int32_t *dirs,
+ * column, never on where the loop stops. P[k][p]: phase plane p of guide row k (k: the rows
+ * y-2s, y+2s, y+s, y-3s; for the vertical alone the guide rows themselves). The differences
+ * of each direction are made along the row first, in a loop that vectorises; then the sums
+ * of DIR_GROUP directions at a time, as independent chains in one loop. */
+static void direction_costs(const line_ctx *l, const float *const P[4][4], const int32_t *dirs,
                             int n, int32_t x0, int32_t x_end, float *const *cost)
 {
     const int32_t w = (int32_t)l->c->in->width, s = l->s;
-    const float *qa = q[0], *qb = q[1], *qn = q[2], *qf = q[3];
-    /* the vertical reads whole pixels: the guide rows themselves, no quarter steps */
-    const int32_t scale = n == 1 && dirs[0] == 0 ? 1 : 4;
-    float pen[NDIR], acc[NDIR], raw_prev[NDIR][2 * WIN + 1];
-    int32_t oa[NDIR], ob[NDIR], on[NDIR], of[NDIR];
-    float *out[NDIR];
-    for (int i = 0; i < n; i++) {
-        int32_t t4 = dirs[i];
-        pen[i] = DIR_PENALTY * fabsf((float)t4) * 0.25f;
-        oa[i] = -2 * s * t4;
-        ob[i] = 2 * s * t4;
-        on[i] = s * t4;
-        of[i] = -3 * s * t4;
-        acc[i] = 0;
-        out[i] = cost[t4 + NDIR / 2];
-    }
-    int k = 0;
-    for (int32_t x = x0 - 2 * WIN; x <= x_end + WIN; x++) {
-        int32_t xx = scale * (x < 0 ? 0 : (x >= w ? w - 1 : x));
-        for (int i = 0; i < n; i++) {
-            float r1 = qa[xx + oa[i]] - qb[xx + ob[i]], r2 = qn[xx + on[i]] - qf[xx + of[i]];
-            float r = r1 * r1 + r2 * r2;
-            if (x > x0) /* slot k holds the sample leaving the window */
-                acc[i] -= raw_prev[i][k];
-            raw_prev[i][k] = r;
-            acc[i] += r;
-            if (x - WIN >= x0)
-                out[i][x - WIN] = acc[i] + pen[i];
+    float *const *raw = l->c->ws->dir_raw;
+    for (int i0 = 0; i0 < n; i0 += DIR_GROUP) {
+        const int m = n - i0 < DIR_GROUP ? n - i0 : DIR_GROUP;
+        float pen[DIR_GROUP], *out[DIR_GROUP];
+        for (int j = 0; j < m; j++) {
+            const int32_t t4 = dirs[i0 + j];
+            /* offsets in quarter px of the rows y-2s, y+2s, y+s, y-3s along the direction */
+            const int32_t o[4] = {-2 * s * t4, 2 * s * t4, s * t4, -3 * s * t4};
+            const float *row[4];
+            for (int k = 0; k < 4; k++)
+                row[k] = P[k][o[k] & 3] + (o[k] - (o[k] & 3)) / 4;
+            direction_raw(row[0], row[1], row[2], row[3], w, x0 - 2 * WIN, x_end + WIN,
+                          raw[j]);
+            pen[j] = DIR_PENALTY * fabsf((float)t4) * 0.25f;
+            out[j] = cost[t4 + NDIR / 2];
         }
-        k = k == 2 * WIN ? 0 : k + 1;
+        if (m == DIR_GROUP)
+            direction_sums(DIR_GROUP, raw, pen, x0, x_end, out);
+        else
+            direction_sums(m, raw, pen, x0, x_end, out);
     }
 }
 
@@ -512,9 +546,10 @@ static void directed_span(const line_ctx *l, int32_t x0, int32_t x1)
      * vertical first: where it is smooth enough for the midpoint at every column that
      * needs a direction, the other directions are never looked at, and they are costed
      * only up to the last column that looks at them (the same sums, so the same bytes). */
-    const float *g[4];
+    const float *g[4][4];
     for (int i = 0; i < 4; i++)
-        g[i] = ws->guide[l->slots[i]];
+        for (int p = 0; p < 4; p++)
+            g[i][p] = ws->guide[l->slots[i]];
     static const int32_t vertical = 0;
     direction_costs(l, g, &vertical, 1, x0, x1, ws->cost);
     int32_t last = -1;
@@ -524,14 +559,16 @@ static void directed_span(const line_ctx *l, int32_t x0, int32_t x1)
     if (last < 0)
         return;
     /* the guide rows at quarter-pixel steps over the columns the search reads */
-    const int32_t reach = 3 * (NDIR / 2); /* farthest offset: 3 rows at 4 px, in quarters */
+    const int32_t reach = 3 * (NDIR / 2) / 4; /* farthest offset: 3 rows at 4 px */
     const int32_t x_lo = x0 - 2 * WIN < 0 ? 0 : x0 - 2 * WIN;
     const int32_t x_hi = last + WIN >= w ? w - 1 : last + WIN;
-    const float *q[4];
+    const float *q[4][4];
+    const size_t plane = (size_t)w + 2 * (QPAD / 4);
     for (int i = 0; i < 4; i++) {
-        guide_quarter(g[i], (uint32_t)w, 4 * x_lo - reach, 4 * x_hi + reach,
-                      ws->quarter[i] + QPAD);
-        q[i] = ws->quarter[i] + QPAD;
+        float *P[4];
+        for (int p = 0; p < 4; p++)
+            q[i][p] = P[p] = ws->quarter[i] + QPAD / 4 + p * plane;
+        guide_planes(g[i][0], (uint32_t)w, x_lo - reach, x_hi + reach, P);
     }
     int32_t slanted[NDIR - 1];
     for (int i = 0; i < NDIR - 1; i++)
@@ -618,24 +655,33 @@ static void directed_span(const line_ctx *l, int32_t x0, int32_t x1)
  * their green row neighbours (g) over the two bright rows where q is non-green: rows
  * y -+ 2s at the row's own non-green columns, rows y + s and y - 3s at its green ones;
  * 0 for the CC_PAD columns beyond each row end. Then the window sums sn[q], sg[q] over the
- * same-parity columns q .. q + CC_PAD, for q from -CC_PAD: a fixed tree of additions, so
- * every sum is the same whatever the vector width. */
-static void colour_sums(const float *const rows[4], int gpar, int32_t w, float *restrict n,
-                        float *restrict g, float *restrict sn, float *restrict sg)
+ * same-parity columns q .. q + CC_PAD: a fixed tree of additions, so every sum is the same
+ * whatever the vector width, and whatever the range. What the columns [lo, hi) read:
+ * n, g at [lo - CC_PAD, hi + CC_PAD), sn, sg at [lo - CC_PAD, hi) (sn, sg hold partial
+ * sums up to hi + 14). */
+static void colour_sums(const float *const rows[4], int gpar, int32_t w, int32_t lo,
+                        int32_t hi, float *restrict n, float *restrict g, float *restrict sn,
+                        float *restrict sg)
 {
-    for (int32_t q = -CC_PAD; q < 0; q++)
-        n[q] = g[q] = n[w + CC_PAD + q] = g[w + CC_PAD + q] = 0;
+    const int32_t a = lo - CC_PAD, b = hi + CC_PAD;
+    for (int32_t q = a; q < 0; q++)
+        n[q] = g[q] = 0;
+    for (int32_t q = w > a ? w : a; q < b; q++)
+        n[q] = g[q] = 0;
     const float *r0 = rows[0], *r1 = rows[1], *r2 = rows[2], *r3 = rows[3];
     /* the row ends take their one neighbour twice; between them, a loop that vectorises:
      * k is 0 or 1 and all terms finite, so k * u + (1 - k) * v is an exact select */
     for (int32_t q = 0; q < w; q += w - 1) {
+        if (q < a || q >= b)
+            continue;
         int32_t l = q > 0 ? q - 1 : q + 1, r = q + 1 < w ? q + 1 : q - 1;
         int own = (q & 1) != gpar;
         n[q] = own ? r0[q] + r1[q] : r2[q] + r3[q];
         g[q] = own ? 0.5f * ((r0[l] + r0[r]) + (r1[l] + r1[r]))
                    : 0.5f * ((r2[l] + r2[r]) + (r3[l] + r3[r]));
     }
-    for (int32_t q = 1; q + 1 < w; q++) {
+    const int32_t in_hi = b < w - 1 ? b : w - 1;
+    for (int32_t q = a > 1 ? a : 1; q < in_hi; q++) {
         float k = (float)((q ^ gpar) & 1);
         float n01 = r0[q] + r1[q], n23 = r2[q] + r3[q];
         float g01 = 0.5f * ((r0[q - 1] + r0[q + 1]) + (r1[q - 1] + r1[q + 1]));
@@ -645,20 +691,19 @@ static void colour_sums(const float *const rows[4], int gpar, int32_t w, float *
     }
     /* columns q, q + 2 .. q + CC_PAD: pairs, fours, eights, then the last */
     _Static_assert(CC_PAD == 16, "the tree below sums 9 columns");
-    const int32_t lo = -CC_PAD, hi = w + CC_PAD;
-    for (int32_t q = lo; q + 2 < hi; q++) {
+    for (int32_t q = a; q < hi + 14; q++) {
         sn[q] = n[q] + n[q + 2];
         sg[q] = g[q] + g[q + 2];
     }
-    for (int32_t q = lo; q + 6 < hi; q++) {
+    for (int32_t q = a; q < hi + 8; q++) {
         sn[q] += sn[q + 4];
         sg[q] += sg[q + 4];
     }
-    for (int32_t q = lo; q + 14 < hi; q++) {
+    for (int32_t q = a; q < hi; q++) {
         sn[q] += sn[q + 8];
         sg[q] += sg[q + 8];
     }
-    for (int32_t q = lo; q < w; q++) {
+    for (int32_t q = a; q < hi; q++) {
         sn[q] += n[q + CC_PAD];
         sg[q] += g[q + CC_PAD];
     }
@@ -771,7 +816,7 @@ static void cross_colour_row(frame_ctx *c, const float *const rows[4], const uin
     const int32_t w = (int32_t)c->in->width;
     float *n = ws->ccsum[0] + CC_PAD, *g = ws->ccsum[1] + CC_PAD;
     float *sn = ws->ccsum[2] + CC_PAD, *sg = ws->ccsum[3] + CC_PAD;
-    colour_sums(rows, gpar, w, n, g, sn, sg);
+    colour_sums(rows, gpar, w, 0, w, n, g, sn, sg);
     cc_ratios(c, n, g, sn, sg, ws->mis, gpar, ws->scratch[0]);
     cc_apply(ws, w, rows[0], rows[2], adj_clip, ws->scratch[0]);
 }
@@ -792,13 +837,14 @@ static float same_colour_sum_at(const float *v, int32_t w, int32_t x)
     return acc;
 }
 
-/* out[x] = same_colour_sum_at(v, w, x) for every x; where the window lies inside the row,
- * as one expression in a fixed order of additions, which vectorises. */
-static void same_colour_sums(const float *restrict v, int32_t w, float *restrict out)
+/* out[x] = same_colour_sum_at(v, w, x) for x in [x0, x1); where the window lies inside the
+ * row, as one expression in a fixed order of additions, which vectorises. */
+static void same_colour_sums(const float *restrict v, int32_t w, int32_t x0, int32_t x1,
+                             float *restrict out)
 {
     _Static_assert(COL_WIN == 8, "the sum below has 17 terms");
-    const int32_t r = 2 * COL_WIN, lo = r < w ? r : w, hi = w - r > lo ? w - r : lo;
-    int32_t x = 0;
+    const int32_t r = 2 * COL_WIN, lo = r < x1 ? r : x1, hi = w - r < x1 ? w - r : x1;
+    int32_t x = x0;
     for (; x < lo; x++)
         out[x] = same_colour_sum_at(v, w, x);
     for (; x < hi; x++)
@@ -806,7 +852,7 @@ static void same_colour_sums(const float *restrict v, int32_t w, float *restrict
                   ((v[x - 8] + v[x - 6]) + (v[x - 4] + v[x - 2]))) +
                  (((v[x + 2] + v[x + 4]) + (v[x + 6] + v[x + 8])) +
                   ((v[x + 10] + v[x + 12]) + (v[x + 14] + v[x + 16]))) + v[x];
-    for (; x < w; x++)
+    for (; x < x1; x++)
         out[x] = same_colour_sum_at(v, w, x);
 }
 
@@ -828,9 +874,10 @@ static void column_masks(const uint8_t *restrict est_mid, const uint8_t *restric
  * (use 1 on entry), else 0; use stays 1 where the ratio is usable, else becomes 0. */
 static void column_ratios(const float *restrict n, const float *restrict g,
                           const float *restrict sn, const float *restrict sg, int32_t w,
-                          int gpar, float level, float *restrict use, float *restrict ratio)
+                          int32_t x0, int32_t x1, int gpar, float level, float *restrict use,
+                          float *restrict ratio)
 {
-    for (int32_t x = 0; x < w; x++) {
+    for (int32_t x = x0; x < x1; x++) {
         cc_window k = cc_window_at(n, g, sn, sg, w, x, gpar);
         float r = k.r;
         int ok = (use[x] > 0) & k.positive & (k.lev > level * k.cnt) &
@@ -847,10 +894,11 @@ static void column_evidence(const float *restrict far, const float *restrict nea
                             const float *restrict adj, const float *restrict oth,
                             const float *restrict ratio, const float *restrict use,
                             const float *restrict mid, const float *restrict nat,
-                            const float *restrict ok, int32_t w, float *restrict col,
-                            float *restrict err_mid, float *restrict err_col)
+                            const float *restrict ok, int32_t x0, int32_t x1,
+                            float *restrict col, float *restrict err_mid,
+                            float *restrict err_col)
 {
-    for (int32_t x = 0; x < w; x++) {
+    for (int32_t x = x0; x < x1; x++) {
         float r = ratio[x], m = mid[x], k = use[x];
         float cub = r * (adj[x] - 0.2f * oth[x]) - 0.3f * near[x] + 0.5f * far[x];
         /* k is 0 or 1 and all terms finite, so k * u + (1 - k) * v is an exact select (k
@@ -866,11 +914,30 @@ static void column_evidence(const float *restrict far, const float *restrict nea
 /* est = col where the column estimate is used and its evidence wins. */
 static void column_apply(const float *restrict ratio, const float *restrict col,
                          const float *restrict sum_mid, const float *restrict sum_col,
-                         int32_t w, float *restrict est)
+                         int32_t x0, int32_t x1, float *restrict est)
 {
-    for (int32_t x = 0; x < w; x++) {
+    for (int32_t x = x0; x < x1; x++) {
         float k = ((ratio[x] > 0) & (sum_col[x] < COL_EVIDENCE * sum_mid[x])) ? 1.0f : 0.0f;
         est[x] = k * col[x] + (1 - k) * est[x];
+    }
+}
+
+#define COL_BLOCK 8       /* the spans are found a block of columns at a time ... */
+#define COL_GAP_BLOCKS 5  /* ... and end at this many blocks without a column using the
+                             estimate (40 columns: beyond two reaches of the evidence) */
+
+/* any[b] = 1 where one of the columns of block b has its mask (0.0f or 1.0f) set: by the
+ * masks' bits, without a branch per column. */
+static void block_flags(const float *restrict m, int32_t w, uint8_t *restrict any)
+{
+    for (int32_t b = 0; b * COL_BLOCK < w; b++) {
+        uint32_t o = 0;
+        for (int32_t x = b * COL_BLOCK; x < (b + 1) * COL_BLOCK && x < w; x++) {
+            uint32_t u;
+            memcpy(&u, m + x, sizeof u);
+            o |= u;
+        }
+        any[b] = o != 0;
     }
 }
 
@@ -896,7 +963,6 @@ static void column_row(frame_ctx *c, const float *const rows[4], const uint8_t *
     const int32_t w = (int32_t)c->in->width;
     float *n = ws->ccsum[0] + CC_PAD, *g = ws->ccsum[1] + CC_PAD;
     float *sn = ws->ccsum[2] + CC_PAD, *sg = ws->ccsum[3] + CC_PAD;
-    colour_sums(rows, gpar, w, n, g, sn, sg);
     float *col = ws->scratch[0], *err_mid = ws->scratch[1], *err_col = ws->scratch[2];
     float *sum_mid = ws->scratch[3], *sum_col = ws->scratch[4], *ratio = ws->scratch[5];
     /* the ratio's window above CC_LEVEL bright-field read-noise sigmas, as for the
@@ -904,12 +970,39 @@ static void column_row(frame_ctx *c, const float *const rows[4], const uint8_t *
     const float level = CC_LEVEL * (float)(c->lv->noise_bright / c->lv->ratio);
     /* sum_mid and sum_col hold the masks until the sums */
     column_masks(ws->est_mid, ws->est_clip, clips[2], clips[3], nclip, w, sum_mid, sum_col);
-    column_ratios(n, g, sn, sg, w, gpar, level, sum_mid, ratio);
-    column_evidence(rows[0], rows[1], rows[2], rows[3], ratio, sum_mid, ws->est, nat, sum_col,
-                    w, col, err_mid, err_col);
-    same_colour_sums(err_mid, w, sum_mid);
-    same_colour_sums(err_col, w, sum_col);
-    column_apply(ratio, col, sum_mid, sum_col, w, ws->est);
+    /* Only around the columns that may use the estimate (a tenth of a dark row in the
+     * mlvsynth scene): spans of the blocks of COL_BLOCK columns that hold one, joined
+     * across fewer than COL_GAP_BLOCKS blocks without, each with the reach of its evidence
+     * sums on either side. A span is finished before the next, whose reach starts beyond
+     * this one (so it reads est as it was), and every value depends only on its column:
+     * the same as made for the whole row. */
+    const int32_t reach = 2 * COL_WIN, nb = (w + COL_BLOCK - 1) / COL_BLOCK;
+    _Static_assert(COL_GAP_BLOCKS * COL_BLOCK > 2 * 2 * COL_WIN, "spans' reaches overlap");
+    uint8_t any[MP_FRAME_MAX_DIM / COL_BLOCK];
+    block_flags(sum_mid, w, any);
+    for (int32_t b = 0; b < nb;) {
+        while (b < nb && !any[b])
+            b++;
+        if (b >= nb)
+            break;
+        const int32_t b_first = b;
+        int32_t b_last = b;
+        for (b++; b < nb && b - b_last <= COL_GAP_BLOCKS; b++)
+            b_last = any[b] ? b : b_last;
+        const int32_t x0 = b_first * COL_BLOCK, end = (b_last + 1) * COL_BLOCK;
+        const int32_t last = end < w ? end - 1 : w - 1;
+        const int32_t e0 = x0 - reach > 0 ? x0 - reach : 0;
+        const int32_t e1 = last + 1 + reach < w ? last + 1 + reach : w;
+        colour_sums(rows, gpar, w, x0, last + 1, n, g, sn, sg);
+        for (int32_t q = e0; q < e1; q++) /* the reach: no estimate there */
+            ratio[q] = 0;
+        column_ratios(n, g, sn, sg, w, x0, last + 1, gpar, level, sum_mid, ratio);
+        column_evidence(rows[0], rows[1], rows[2], rows[3], ratio, sum_mid, ws->est, nat,
+                        sum_col, e0, e1, col, err_mid, err_col);
+        same_colour_sums(err_mid, w, x0, last + 1, sum_mid);
+        same_colour_sums(err_col, w, x0, last + 1, sum_col);
+        column_apply(ratio, col, sum_mid, sum_col, x0, last + 1, ws->est);
+    }
 }
 
 /* Estimates the other field at every pixel of row y: rows y+2s and y-2s are the other

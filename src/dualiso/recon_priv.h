@@ -11,11 +11,14 @@
 
 #define RING 16               /* rows y-7 .. y+7 converted, power of two */
 #define NSCRATCH 6            /* blend scratch rows */
-#define QPAD 64               /* padding of the quarter-pixel guide rows (>= 3 rows x 4 px) */
+#define QPAD 64               /* padding of the quarter-pixel guide rows (>= 3 rows x 4 px),
+                                 in quarter px: QPAD / 4 samples of each phase plane */
 #define CC_PAD 16             /* padding of the cross-colour sums: the colour-ratio half
                                  window, in px (interp.c) */
 #define CS_RING 8             /* chroma smoothing: cell rows kept (>= 5 for 5x5), power of 2 */
 #define NDIR 33               /* edge directions: -4 .. +4 px per row, quarter-pixel steps */
+#define DIR_GROUP 8           /* directions whose running cost sums share a loop (interp.c) */
+#define DIR_RAW_PAD 8         /* a span's cost reads this many columns beyond it, at most */
 #define DUALISO_FADE_LO 0.70  /* bright field fades out between these fractions of */
 #define DUALISO_FADE_HI 0.92  /* its clip (in dark-field units) */
 
@@ -40,7 +43,9 @@ struct dualiso_workspace {
     float *cost[NDIR];            /* per-direction windowed cost of one row */
     float *pratio[RING];          /* sample / mean of its row neighbours, made on demand */
     int32_t pratio_row[RING];     /* row each pratio holds (-1: none) */
-    float *quarter[4];            /* guide rows at quarter-pixel steps, QPAD each side */
+    float *quarter[4];            /* guide rows at quarter-pixel steps: four phase planes each
+                                     (positions 4 x + p), QPAD / 4 samples each side */
+    float *dir_raw[DIR_GROUP];    /* a span's squared differences along a direction */
     float *ccsum[4];              /* cross-colour estimate: colour sums and their window
                                      sums, CC_PAD each side */
     float *est, *mis;             /* other-field estimate and its disagreement */

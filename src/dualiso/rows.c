@@ -76,6 +76,10 @@ static void free_rows(dualiso_workspace *ws)
         free(ws->cost[d]);
         ws->cost[d] = NULL;
     }
+    for (int j = 0; j < DIR_GROUP; j++) {
+        free(ws->dir_raw[j]);
+        ws->dir_raw[j] = NULL;
+    }
     for (int i = 0; i < 4; i++) {
         free(ws->quarter[i]);
         ws->quarter[i] = NULL;
@@ -146,7 +150,9 @@ static mp_status prepare_tables(dualiso_workspace *ws, const dualiso_levels *lv,
         ws->lut_size = size;
         ws->lut_for = *lv;
     }
-    const uint32_t need = frame_max(in, (uint16_t)(size - 1)) + 1u;
+    /* a complete table (a frame reached the top of the range) needs no look at the frame */
+    const uint32_t need = ws->lut_filled == size ? size
+                                                 : frame_max(in, (uint16_t)(size - 1)) + 1u;
     /* guide floor about two read-noise sigmas, so shadow noise does not steer it */
     const double floor_d = 2 * lv->noise_dark, floor_b = 2 * lv->noise_bright / lv->ratio;
     for (uint32_t v = ws->lut_filled; v < need; v++) {
@@ -189,6 +195,10 @@ mp_status mp_dualiso_ws_prepare(dualiso_workspace *ws, const dualiso_levels *lv,
         for (int d = 0; d < NDIR; d++) {
             ws->cost[d] = malloc((width + 1) * sizeof(float));
             ok &= ws->cost[d] != NULL;
+        }
+        for (int j = 0; j < DIR_GROUP; j++) {
+            ws->dir_raw[j] = malloc((width + DIR_RAW_PAD) * sizeof(float));
+            ok &= ws->dir_raw[j] != NULL;
         }
         for (int i = 0; i < 4; i++) {
             ws->quarter[i] = malloc((4 * (size_t)width + 2 * QPAD) * sizeof(float));

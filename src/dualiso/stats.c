@@ -36,52 +36,69 @@ static void noise_row(const cell_row *c, uint32_t x0, uint32_t x1, noise_acc *na
     const uint16_t *restrict row = c->row;
     const int32_t black = c->black, white = c->white;
     size_t lo = x0 > 2 ? x0 : 2, hi = x1 + 2 < c->w ? x1 : (c->w > 2 ? c->w - 2 : 0);
-    /* int32 sums as in pair_row; the squares (< 2^36) summed in a double: exact while the
-     * sum stays below 2^53 (684 x 2^36 does), and cheaper than 64-bit products */
+    /* int32 sums as in pair_row; the squares (< 2^35) in a uint64 sum of 32 x 32-bit
+     * products. The tests are masks (ok: all ones or 0), not selects: GCC 12 vectorises
+     * the loop only so. */
     int32_t n = 0, level2 = 0;
-    double diff2 = 0;
+    uint64_t diff2 = 0;
     for (size_t x = lo; x < hi; x++) {
         int32_t v = row[x], l = row[x - 2], r = row[x + 2];
-        int32_t ok = (v < white) & (l < white) & (r < white);
-        int32_t d = ok ? 2 * v - l - r : 0;
-        n += ok;
-        level2 += ok ? 2 * (v - black) : 0;
-        diff2 += (double)d * d;
+        int32_t ok = -((v < white) & (l < white) & (r < white));
+        int32_t d = (2 * v - l - r) & ok;
+        uint32_t ad = (uint32_t)(d < 0 ? -d : d);
+        n -= ok;
+        level2 += (2 * (v - black)) & ok;
+        diff2 += (uint64_t)ad * ad;
     }
     na->n += n;
     na->sum_level2 += level2;
-    na->sum_diff2 += (uint64_t)diff2;
+    na->sum_diff2 += diff2;
 }
 
 /* The matched pairs of the samples x0, x0 + 2, ... < x1 (one colour): each sample with the
- * mean of the other field's samples two rows above and below. */
-static void pair_row(const cell_row *c, size_t x0, size_t x1, pair_acc *pa)
+ * mean of the other field's samples two rows above and below. The loop sums the row's own
+ * samples and the pairs' (and their largest values) as they are; which field each is and
+ * the black offsets are applied to the sums after it (exact integers: the same sums). bright
+ * is a constant where this is inlined, so each field gets a loop without the choice. */
+static inline __attribute__((always_inline)) void
+pair_sums(const cell_row *c, const int bright, size_t x0, size_t x1, pair_acc *pa)
 {
     const uint16_t *restrict row = c->row, *restrict up = c->up, *restrict dn = c->dn;
-    const int32_t black = c->black, white = c->white, bright = c->bright;
+    const int32_t white = c->white;
     /* int32 sums: a cell row holds at most MP_FRAME_MAX_DIM / DUALISO_CELLS_X + 1 = 684
-     * samples, each term below 2^18 */
-    int32_t n = 0, dark2 = 0, bright2 = 0, step = 0;
-    int32_t max_dark = pa->max_dark, max_bright = pa->max_bright;
+     * samples, each term below 2^17; ok is a mask, all ones or 0 (GCC 12 vectorises the
+     * loop so) */
+    int32_t n = 0, own = 0, other = 0, step = 0, max_own = 0, max_other = 0;
     for (size_t x = x0; x < x1; x += 2) {
         int32_t v = row[x], a = up[x], b = dn[x];
-        int32_t ok = (v < white) & (a < white) & (b < white);
-        int32_t own2 = 2 * (v - black), other2 = a + b - 2 * black, other_max = a > b ? a : b;
-        int32_t d2 = bright ? other2 : own2, b2 = bright ? own2 : other2;
-        int32_t md = ok ? (bright ? other_max : v) : 0, mb = ok ? (bright ? v : other_max) : 0;
-        n += ok;
-        dark2 += ok ? d2 : 0;
-        bright2 += ok ? b2 : 0;
-        step += ok && !bright ? a - b : 0;
-        max_dark = md > max_dark ? md : max_dark;
-        max_bright = mb > max_bright ? mb : max_bright;
+        int32_t ok = -((v < white) & (a < white) & (b < white));
+        int32_t mo = ok & v, mt = ok & (a > b ? a : b);
+        n -= ok;
+        own += mo;
+        other += ok & (a + b);
+        if (!bright)
+            step += ok & (a - b);
+        max_own = mo > max_own ? mo : max_own;
+        max_other = mt > max_other ? mt : max_other;
     }
+    /* twice the values above black: 2 (v - black) and a + b - 2 black per pair */
+    const int32_t own2 = 2 * own - 2 * c->black * n, other2 = other - 2 * c->black * n;
+    const int32_t max_dark = bright ? max_other : max_own;
+    const int32_t max_bright = bright ? max_own : max_other;
     pa->n += n;
-    pa->sum_dark2 += dark2;
-    pa->sum_bright2 += bright2;
+    pa->sum_dark2 += bright ? other2 : own2;
+    pa->sum_bright2 += bright ? own2 : other2;
     pa->sum_step += step;
-    pa->max_dark = (uint16_t)max_dark;
-    pa->max_bright = (uint16_t)max_bright;
+    pa->max_dark = (uint16_t)(max_dark > pa->max_dark ? max_dark : pa->max_dark);
+    pa->max_bright = (uint16_t)(max_bright > pa->max_bright ? max_bright : pa->max_bright);
+}
+
+static void pair_row(const cell_row *c, size_t x0, size_t x1, pair_acc *pa)
+{
+    if (c->bright)
+        pair_sums(c, 1, x0, x1, pa);
+    else
+        pair_sums(c, 0, x0, x1, pa);
 }
 
 /* The row's largest sample and how often it occurs. */

@@ -282,6 +282,134 @@ static void test_stats_merge(void **state)
     fixture_free(&c);
 }
 
+/* The statistics of one frame against a plain reference written from their definitions
+ * (dualiso.h): every cell's pair and noise sums, largest values and the fields' tops, on a
+ * 16-bit frame of random samples, a tenth at or above white (the clip masks; squared
+ * second differences beyond 2^32), 250 px wide (cells starting at odd columns). */
+/* Detection's log-ratio bins without the logarithm give the logarithm's bins: every pair
+ * of small samples, and the pairs on either side of every bin threshold up to 16 EV. */
+static int ratio_bin_by_log(int32_t a, int32_t b)
+{
+    double al = fabs(log2((double)a / b));
+    return al <= 0.5 ? -1 : (int)(al * DUALISO_BINS_PER_EV);
+}
+
+static void test_ratio_bins_match_the_logarithm(void **state)
+{
+    (void)state;
+    dualiso_ratio_bins *t = malloc(sizeof *t);
+    assert_non_null(t);
+    mp_dualiso_ratio_bins_init(t);
+    for (int32_t a = 1; a <= 1200; a++)
+        for (int32_t b = 1; b <= 1200; b++)
+            if (mp_dualiso_ratio_bin(t, a, b) != ratio_bin_by_log(a, b))
+                fail_msg("a %d b %d: bin %d, by log2 %d", a, b, mp_dualiso_ratio_bin(t, a, b),
+                         ratio_bin_by_log(a, b));
+    uint64_t checked = 0;
+    for (int32_t mn = 1; mn < 65536; mn += 13)
+        for (int k = 0; k <= 16 * DUALISO_BINS_PER_EV; k++) {
+            double edge = mn * exp2((double)k / DUALISO_BINS_PER_EV);
+            if (edge > 65536)
+                break;
+            for (int32_t mx = (int32_t)edge - 1; mx <= (int32_t)edge + 1; mx++) {
+                if (mx < mn || mx > 65535)
+                    continue;
+                assert_int_equal(mp_dualiso_ratio_bin(t, mx, mn), ratio_bin_by_log(mx, mn));
+                assert_int_equal(mp_dualiso_ratio_bin(t, mn, mx), ratio_bin_by_log(mn, mx));
+                checked++;
+            }
+        }
+    assert_true(checked > 700000);
+    free(t);
+}
+
+static void test_stats_collect_sums(void **state)
+{
+    (void)state;
+    const uint32_t w = 250, h = 40, black = 2048, white = 60000, phase = 1;
+    uint16_t *px = malloc((size_t)w * h * sizeof *px);
+    dualiso_stats *st = malloc(sizeof *st), *ref = calloc(1, sizeof *ref);
+    assert_non_null(px);
+    assert_non_null(st);
+    assert_non_null(ref);
+    uint32_t seed = 12345;
+    for (size_t i = 0; i < (size_t)w * h; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        px[i] = (uint16_t)(seed >> 16);
+    }
+    mp_frame f = {.data = px, .width = w, .height = h, .bits = 16, .black = black,
+                  .white = white, .cfa = MP_CFA_RGGB};
+    mp_error err = {0};
+    assert_int_equal(mp_dualiso_stats_collect(&f, phase, st, &err), MP_OK);
+    for (uint32_t y = 0; y < h; y++) {
+        const uint16_t *row = px + (size_t)y * w;
+        int bright = dualiso_row_is_bright(y, phase);
+        uint32_t cy = y * DUALISO_CELLS_Y / h;
+        for (uint32_t x = 0; x < w; x++) {
+            uint32_t cx = 0;
+            while (cx + 1 < DUALISO_CELLS_X &&
+                   x >= ((cx + 1) * w + DUALISO_CELLS_X - 1) / DUALISO_CELLS_X)
+                cx++;
+            uint32_t cell = cy * DUALISO_CELLS_X + cx;
+            int32_t v = row[x];
+            if (x >= 2 && x + 2 < w && v < (int32_t)white && row[x - 2] < white &&
+                row[x + 2] < white) {
+                dualiso_noise_cell *nc = &ref->noise[bright][cell];
+                double d = 2.0 * v - row[x - 2] - row[x + 2];
+                nc->n += 1;
+                nc->sum_level += v - (double)black;
+                nc->sum_diff2 += d * d;
+            }
+            if (y < 2 || y + 2 >= h)
+                continue;
+            int32_t a = row[x - 2 * (size_t)w], b = row[x + 2 * (size_t)w];
+            if (v >= (int32_t)white || a >= (int32_t)white || b >= (int32_t)white)
+                continue;
+            dualiso_pair_cell *pc = &ref->pairs[cell][dualiso_cfa_color(f.cfa, x & 1, y)];
+            double own = v - (double)black, other = 0.5 * (a + b) - black;
+            uint16_t own_max = (uint16_t)v, other_max = (uint16_t)(a > b ? a : b);
+            pc->n += 1;
+            pc->sum_dark += bright ? other : own;
+            pc->sum_bright += bright ? own : other;
+            pc->sum_step += bright ? 0 : a - b;
+            uint16_t md = bright ? other_max : own_max, mb = bright ? own_max : other_max;
+            pc->max_dark = md > pc->max_dark ? md : pc->max_dark;
+            pc->max_bright = mb > pc->max_bright ? mb : pc->max_bright;
+        }
+    }
+    for (int i = 0; i < DUALISO_CELLS; i++) {
+        for (int c = 0; c < 3; c++) {
+            const dualiso_pair_cell *p = &st->pairs[i][c], *q = &ref->pairs[i][c];
+            assert_true(p->n == q->n && p->sum_dark == q->sum_dark);
+            assert_true(p->sum_bright == q->sum_bright && p->sum_step == q->sum_step);
+            assert_int_equal(p->max_dark, q->max_dark);
+            assert_int_equal(p->max_bright, q->max_bright);
+        }
+        for (int fld = 0; fld < 2; fld++) {
+            const dualiso_noise_cell *p = &st->noise[fld][i], *q = &ref->noise[fld][i];
+            assert_true(p->n == q->n && p->sum_level == q->sum_level);
+            assert_true(p->sum_diff2 == q->sum_diff2);
+        }
+    }
+    assert_true(ref->pairs[0][0].n > 0 && ref->noise[1][0].sum_diff2 > 4294967296.0);
+    for (int fld = 0; fld < 2; fld++) {
+        uint16_t top = 0;
+        uint64_t count = 0;
+        for (uint32_t y = 0; y < h; y++)
+            for (uint32_t x = 0; x < w; x++)
+                if (dualiso_row_is_bright(y, phase) == fld) {
+                    uint16_t v = px[(size_t)y * w + x];
+                    count = v > top ? 1 : count + (v == top);
+                    top = v > top ? v : top;
+                }
+        assert_int_equal(st->field_max[fld], top);
+        assert_int_equal(st->field_max_count[fld], count);
+    }
+    free(px);
+    free(st);
+    free(ref);
+}
+
 static void test_reconstruct_levels_and_determinism(void **state)
 {
     (void)state;
@@ -1259,6 +1387,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_detect_depths_and_phases),
+        cmocka_unit_test(test_ratio_bins_match_the_logarithm),
         cmocka_unit_test(test_phase_majority),
         cmocka_unit_test(test_median_is_the_sorted_middle),
         cmocka_unit_test(test_detect_single_iso),
@@ -1267,6 +1396,7 @@ int main(void)
         cmocka_unit_test(test_levels_real_offset),
         cmocka_unit_test(test_levels_bad_input),
         cmocka_unit_test(test_stats_merge),
+        cmocka_unit_test(test_stats_collect_sums),
         cmocka_unit_test(test_reconstruct_levels_and_determinism),
         cmocka_unit_test(test_reconstruct_flat_bias_and_blend),
         cmocka_unit_test(test_levels_flat_field),
