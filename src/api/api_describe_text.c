@@ -139,11 +139,13 @@ void mp_api_describe_text(const info_report *r, mp_text *t)
     if (in->exposure.present)
         line(t, "exposure:      ISO %u, shutter %" PRIu64 " us\n", in->exposure.iso,
              in->exposure.shutter_us);
-    if (in->white_balance.present)
-        line(t, "white balance: mode %u, %u K, gains %u/%u/%u\n",
-             in->white_balance.mode, in->white_balance.kelvin,
-             in->white_balance.gain_r, in->white_balance.gain_g,
-             in->white_balance.gain_b);
+    if (in->white_balance.present) {
+        char kelvin[16] = "";   /* a still states its balance by gains alone */
+        if (in->white_balance.kelvin)
+            snprintf(kelvin, sizeof kelvin, "%u K, ", in->white_balance.kelvin);
+        line(t, "white balance: mode %u, %sgains %u/%u/%u\n", in->white_balance.mode, kelvin,
+             in->white_balance.gain_r, in->white_balance.gain_g, in->white_balance.gain_b);
+    }
     if (in->wall_clock.present)
         line(t, "recorded:      %04d-%02d-%02d %02d:%02d:%02d\n", in->wall_clock.year,
              in->wall_clock.month, in->wall_clock.day, in->wall_clock.hour,

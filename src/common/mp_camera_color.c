@@ -86,6 +86,14 @@ static const camera_matrices *find(const mp_camera *cam)
     return NULL;
 }
 
+uint32_t mp_camera_model_of_name(const char *name)
+{
+    for (size_t i = 0; i < TABLE_SIZE; i++)
+        if (!strcmp(table[i].name, name))
+            return table[i].model;
+    return 0;
+}
+
 static int raw_matrix_usable(const mp_raw_info *raw)
 {
     int nonzero = 0;

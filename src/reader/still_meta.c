@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/mp_camera_color.h"
 #include "common/mp_white.h"
 #include "still_internal.h"
 
@@ -138,8 +139,11 @@ static mp_status add_camera(const photo_at *at, const libraw_data_t *lr, mp_erro
     snprintf(name, sizeof name, "%s%s%s", strncmp(model, make, strlen(make)) ? make : "",
              strncmp(model, make, strlen(make)) ? " " : "", model);
     copy_text(cam->name, sizeof cam->name, name);
-    /* Canon's model id, the number MLV's IDNT carries, names the body in mp_camera_color */
+    /* Canon's model id, the number MLV's IDNT carries, names the body for its colour
+     * matrices and focus-pixel lattices; a DNG has none, so its camera's name decides */
     cam->model = (uint32_t)lr->lens.makernotes.CamID;
+    if (!cam->model)
+        cam->model = mp_camera_model_of_name(cam->name);
     copy_text(cam->serial, sizeof cam->serial, lr->shootinginfo.BodySerial);
     mp_status st = add_block(at, &b, MLV_BLOCK_IDNT, err);
 

@@ -82,6 +82,15 @@ for body in 5d3:"5D Mark III":80000285 eosm:M:80000331 eosm2:M2:80000355 100d:10
         fail "info $key: $(grep -E 'camera|dual ISO pixels' "$tmp/body_$key.out" | tr '\n' ' ')"
 done
 
+# a DNG names its camera but carries no Canon model id: the name gives it (the body's colour
+# matrices and focus-pixel lattices are looked up by it), and a gains-only balance has no K
+run body_dng 0 convert "$tmp/body.CR2" -o "$tmp/body_dng"
+run body_dng_info 0 info "$tmp/body_dng/body.dng"
+grep -q "^camera: *Canon EOS 700D (model 0x80000326," "$tmp/body_dng_info.out" ||
+    fail "info of a 700D DNG: $(grep camera "$tmp/body_dng_info.out")"
+grep -q "^white balance: mode 6, gains " "$tmp/body_dng_info.out" ||
+    fail "info of a DNG's balance: $(grep 'white balance' "$tmp/body_dng_info.out")"
+
 # The folder: every still to OUT/NAME.dng, the damaged ones named with exit 4.
 run folder 4 convert "$in" -o "$tmp/out"
 for n in 1 2 5 6; do [ -f "$tmp/out/IMG_000$n.dng" ] || fail "no IMG_000$n.dng"; done

@@ -24,6 +24,10 @@ typedef struct mp_color_calib {
 uint32_t mp_color_calib_resolve(const mp_camera *cam, const mp_raw_info *raw,
                                 mp_color_calib *out);
 
+/* The model id (IDNT cameraModel) of the body the table lists under this name, 0 for none:
+ * for a DNG still, which names its camera but carries no Canon model id. */
+uint32_t mp_camera_model_of_name(const char *name);
+
 /* Index of the matrix calibrated nearest to daylight (D65 when the table has it). */
 uint32_t mp_color_calib_daylight_index(const mp_color_calib *cal);
 
