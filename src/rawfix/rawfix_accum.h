@@ -123,5 +123,9 @@ double mp_rawfix_quiet_ratio(const rawfix_accum *a, const rawfix_quiet *q, uint3
  * the changing light's (lit 1). */
 #define RAWFIX_QUIET_FALSE 1e-3     /* false sites per map */
 double mp_rawfix_quiet_limit(const rawfix_quiet *q, uint64_t tests, int lit, double false_sites);
+/* Whether the sample at (x, y) lies on average over the frames further below black than the
+ * light a clean photosite records and its noise allow, while its same-colour neighbours do
+ * not (a weak or dead pixel in the dark; no scene is darker than black). */
+int mp_rawfix_below_black(const rawfix_accum *a, uint32_t x, uint32_t y);
 
 #endif
