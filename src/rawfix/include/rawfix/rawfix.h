@@ -82,6 +82,7 @@ typedef struct rawfix_map {
                                      * so a borrowed site there stays as recorded
                                      * (mp_rawfix_map_add_moved) */
     uint32_t borrowed_vetoed;       /* borrowed single sites left as recorded for that */
+    int borrowed_lattice_vetoed;    /* a borrowed lattice not taken: most of its sites clean */
     int stripes;                    /* stripe gains significant, applied */
     double stripe_amplitude;        /* largest |gain - 1| measured (also when not applied) */
     double stripe_gain[RAWFIX_STRIPE_ROWS][RAWFIX_STRIPE_COLS];  /* 1 when not applied */
@@ -92,7 +93,8 @@ void mp_rawfix_map_free(rawfix_map *m);
 mp_status mp_rawfix_map_copy(rawfix_map *dst, const rawfix_map *src, mp_error *err);
 /* Adds src's single defects, moved by (dx, dy), to dst's, and src's lattice, moved, when dst has
  * none. A borrowed site where dst's own frames show a clean sample (dst->clean) is not added
- * (counted in dst->borrowed_vetoed): another clip's map never makes a sample worse. For another clip's map, (dx, dy) is where its window starts in the LiveView buffer
+ * (counted in dst->borrowed_vetoed), nor a lattice most of whose sites they show clean
+ * (dst->borrowed_lattice_vetoed): another clip's map never makes a sample worse. For another clip's map, (dx, dy) is where its window starts in the LiveView buffer
  * less where dst's starts (even, so colours stay). Sites that leave dst's width x height are
  * dropped; the union stays in raster order, at most RAWFIX_MAX_PIXELS sites (the first
  * ones). Stripe gains are dst's own. */
