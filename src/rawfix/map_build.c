@@ -109,8 +109,8 @@
  * Their word is taken only where the scene is seen to move: in the clip (MOTION_CLIP of the
  * blocks where motion could be seen move, at least MOTION_CLIP_MIN: a pan) or around the
  * sample (moves_around: a walk through a still shot). Elsewhere a sample is repaired only
- * when it is stuck (no noise where its level has some: a property of no scene) or too quiet
- * for its level (take_quiet, map_quiet.c), and the
+ * when it is stuck (no noise where its level has some: a property of no scene), too quiet
+ * for its level or below black (take_quiet, map_quiet.c), and the
  * others are counted as candidates left alone. Motion: block_moves. */
 #define MOTION_LEVEL 10.0
 #define MOTION_F 6.0

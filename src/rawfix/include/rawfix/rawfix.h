@@ -31,8 +31,8 @@
  * Do no harm: in a still scene the scene's own fixed detail passes every one of those tests,
  * so a candidate is taken only where the scene is seen to move (each measurement's block sums:
  * a block's share of the light around it changes between the frames, which a change of light
- * does not do), is stuck or too quiet for its level (map_quiet.c: no scene makes a sample's
- * noise less than its level's), lies on the camera's known lattice confirmed by the clip, or comes
+ * does not do), is stuck, too quiet for its level or below black (map_quiet.c: no scene makes
+ * a sample's noise less than its level's, or its light less than none), lies on the camera's known lattice confirmed by the clip, or comes
  * from a reference clip (mp_rawfix_map_build_reference); the others are counted as left alone
  * (rawfix_map.left_alone) and repaired nowhere.
  *
