@@ -362,9 +362,9 @@ double mp_rawfix_quiet_limit(const rawfix_quiet *q, uint64_t tests, int lit, dou
  * the frames lies below black by its read noise over sqrt(frames) and what the clip's black
  * gets wrong (a field's black a few DN off the recorded one in dual ISO, a fixed pattern):
  * BELOW_BLACK_SIGMAS of the read noise of a frame, 16 standard errors of a 16-frame mean,
- * leaves that 3 read-noise sigmas. The noise is the row class's lowest level bin's (the
- * frames' lowest; a higher bin's only raises the limit), at least 1 DN (whole numbers: a
- * 10-bit clip's shadows). The same-colour neighbours must lie within half of it of black or
+ * leaves that 3 read-noise sigmas. The noise is the row class's at black (the frames' lowest;
+ * a bin of few samples has the row class's noise over all levels, only higher), at least 1 DN
+ * (whole numbers: a 10-bit clip's shadows). The same-colour neighbours must lie within half of it of black or
  * above: where they do not, the recorded black is not the photosites' here. A weak pixel of
  * mlvsynth (a quarter of its signal, 80 DN14 less) in the dark reads 12 sigmas below black at
  * ISO 100, where its noise, a quarter of the read noise, is near the quiet test's limit. */
@@ -376,13 +376,10 @@ int mp_rawfix_below_black(const rawfix_accum *a, uint32_t x, uint32_t y)
     if (!a->frames || a->black == INT32_MAX || x < 2 || x + 2 >= a->width || y < vs ||
         y + vs >= a->height)
         return 0;
-    const double *sigma = a->sample_sigma + (y % 4) * RAWFIX_LEVEL_BINS;
-    int b = 0;
-    while (b < RAWFIX_LEVEL_BINS && !isfinite(sigma[b]))
-        b++;
-    if (b == RAWFIX_LEVEL_BINS)
+    const double sigma = a->sample_sigma[(y % 4) * RAWFIX_LEVEL_BINS];
+    if (!isfinite(sigma))
         return 0;
-    const double margin = BELOW_BLACK_SIGMAS * fmax(sigma[b], 1.0) * a->frames;
+    const double margin = BELOW_BLACK_SIGMAS * fmax(sigma, 1.0) * a->frames;
     const double black = (double)a->black * a->frames;
     const size_t i = (size_t)y * a->width + x, row = (size_t)vs * a->width;
     if (!(a->value_sum[i] < black - margin))
