@@ -609,10 +609,16 @@ static mp_status take_quiet(const rawfix_accum *a, const rawfix_lattice *lattice
                              mp_rawfix_quiet_limit(&q, tests, 1, RAWFIX_QUIET_FALSE)};
     const double more[2] = {mp_rawfix_quiet_limit(&q, tests, 0, QUIET_MORE_FALSE),
                             mp_rawfix_quiet_limit(&q, tests, 1, QUIET_MORE_FALSE)};
+    uint8_t black_shown[4] = {0};
+    for (size_t j = 0; st == MP_OK && j < k; j++)
+        if (flag[at[j]] & CAND_NEG) {
+            mp_rawfix_black_shown(a, black_shown);
+            break;
+        }
     for (size_t j = 0; st == MP_OK && j < k; j++) {
         const uint32_t x = at[j] % a->width, y = at[j] / a->width;
         if (ratio[j] < limit[lit[j]] ||
-            ((flag[at[j]] & CAND_NEG) && mp_rawfix_below_black(a, x, y)))
+            ((flag[at[j]] & CAND_NEG) && mp_rawfix_below_black(a, black_shown, x, y)))
             flag[at[j]] |= DECISIVE;
         else if (near && ratio[j] < more[lit[j]])
             (*near)++;
