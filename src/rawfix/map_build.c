@@ -120,8 +120,7 @@
 #define MOTION_CLIP_MIN 4
 #define MOTION_LOCAL 3
 
-enum { CAND_POS = 1, CAND_NEG = 2, STRONG = 4, FAR = 8, DECISIVE = 16,
-       LATTICE_MEMBER = 32 /* take_quiet's: not tested */ };
+enum { CAND_POS = 1, CAND_NEG = 2, STRONG = 4, FAR = 8, DECISIVE = 16 };
 
 void mp_rawfix_map_free(rawfix_map *m)
 {
@@ -563,6 +562,14 @@ static mp_status own_lattice(const rawfix_accum *a, const uint8_t *lone, uint32_
  * (mp_rawfix_accum_settled). */
 #define QUIET_MORE_FALSE 0.05
 
+/* Whether sample i is a candidate take_quiet tests: strong, not decided, off the lattice. */
+static int waits(const rawfix_accum *a, const rawfix_lattice *lattice, const uint8_t *flag,
+                 size_t i)
+{
+    return (flag[i] & (STRONG | DECISIVE)) == STRONG &&
+           !in_lattice(lattice, (uint32_t)(i % a->width), (uint32_t)(i / a->width));
+}
+
 /* Decisive evidence in a still scene: a strong candidate too quiet for its level, or one
  * below its neighbours whose mean lies further below black than light allows (map_quiet.c).
  * The candidates on the lattice (the camera's confirmed one, or one the candidates show but
@@ -577,11 +584,7 @@ static mp_status take_quiet(const rawfix_accum *a, const rawfix_lattice *lattice
     const size_t n = (size_t)a->width * a->height;
     size_t waiting = 0;
     for (size_t i = 0; i < n; i++)
-        if ((flag[i] & (STRONG | DECISIVE)) == STRONG &&
-            in_lattice(lattice, (uint32_t)(i % a->width), (uint32_t)(i / a->width)))
-            flag[i] |= LATTICE_MEMBER;
-        else
-            waiting += (flag[i] & (STRONG | DECISIVE)) == STRONG;
+        waiting += waits(a, lattice, flag, i);
     if (!waiting)
         return MP_OK;
     rawfix_quiet q;
@@ -596,7 +599,7 @@ static mp_status take_quiet(const rawfix_accum *a, const rawfix_lattice *lattice
     uint64_t tests = 0;
     size_t k = 0;
     for (size_t i = 0; st == MP_OK && i < n; i++)
-        if ((flag[i] & (STRONG | DECISIVE | LATTICE_MEMBER)) == STRONG) {
+        if (waits(a, lattice, flag, i)) {
             int changing;
             at[k] = (uint32_t)i;
             ratio[k] = mp_rawfix_quiet_ratio(a, &q, (uint32_t)(i % a->width),
@@ -627,8 +630,6 @@ static mp_status take_quiet(const rawfix_accum *a, const rawfix_lattice *lattice
     free(at);
     free(ratio);
     mp_rawfix_quiet_free(&q);
-    for (size_t i = 0; i < n; i++)
-        flag[i] &= (uint8_t)~LATTICE_MEMBER;
     return st;
 }
 
