@@ -18,9 +18,31 @@ static int64_t clamp(int64_t v, int64_t lo, int64_t hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-static void move_lattice(rawfix_lattice *dst, const rawfix_lattice *src, int32_t dx, int32_t dy,
-                         uint32_t width, uint32_t height)
+/* Whether the clip's own frames show most of lattice l's sites in line with their neighbours
+ * (m->clean): a lattice placed where this clip has none (a window recorded elsewhere than its
+ * pixels, a body without focus pixels in this mode) would only replace good values with
+ * guesses. Focus pixels this clip shows are candidates here, so not clean. */
+static int mostly_clean(const rawfix_map *m, const rawfix_lattice *l)
 {
+    uint64_t sites = 0, clean = 0;
+    for (uint32_t y = l->y0; m->clean && y < l->y1; y++)
+        for (uint32_t k = 0; k < l->class_count; k++) {
+            if (y % l->period_y != l->class_y[k])
+                continue;
+            const uint32_t first = l->x0 + (l->class_x[k] + l->period_x - l->x0 % l->period_x) %
+                                                l->period_x;
+            for (uint32_t x = first; x < l->x1; x += l->period_x) {
+                const size_t at = (size_t)y * m->width + x;
+                sites++;
+                clean += (m->clean[at / 8] >> (at % 8)) & 1;
+            }
+        }
+    return 2 * clean > sites;
+}
+
+static void move_lattice(rawfix_map *m, const rawfix_lattice *src, int32_t dx, int32_t dy)
+{
+    const uint32_t width = m->width, height = m->height;
     rawfix_lattice l = *src;
     l.x0 = (uint32_t)clamp((int64_t)src->x0 + dx, 0, width);
     l.x1 = (uint32_t)clamp((int64_t)src->x1 + dx, 0, width);
@@ -30,8 +52,12 @@ static void move_lattice(rawfix_lattice *dst, const rawfix_lattice *src, int32_t
         l.class_x[k] = residue((int64_t)src->class_x[k] + dx, l.period_x);
         l.class_y[k] = residue((int64_t)src->class_y[k] + dy, l.period_y);
     }
-    if (l.x0 < l.x1 && l.y0 < l.y1 && mp_rawfix_lattice_sites(&l))
-        *dst = l;
+    if (!(l.x0 < l.x1 && l.y0 < l.y1 && mp_rawfix_lattice_sites(&l)))
+        return;
+    if (mostly_clean(m, &l))
+        m->borrowed_lattice_vetoed = 1;
+    else
+        m->lattice = l;
 }
 
 static int raster_less(const uint32_t *a, const uint32_t *b)
@@ -43,7 +69,7 @@ mp_status mp_rawfix_map_add_moved(rawfix_map *dst, const rawfix_map *src, int32_
                                   mp_error *err)
 {
     if (!dst->lattice.period_x && src->lattice.period_x && src->lattice.class_count)
-        move_lattice(&dst->lattice, &src->lattice, dx, dy, dst->width, dst->height);
+        move_lattice(dst, &src->lattice, dx, dy);
     /* src's sites that land in dst's frame, still in raster order (a move keeps the order) */
     uint32_t *moved = malloc(2 * ((size_t)src->pixel_count + 1) * sizeof *moved);
     uint32_t *merged = malloc(2 * ((size_t)src->pixel_count + dst->pixel_count + 1) *

@@ -85,6 +85,10 @@
  * (stuck_at), so a band the camera fills with one value is not a set of stuck pixels. */
 #define STUCK_FALSE 1e-3
 #define STUCK_FLOOR 8.0
+/* Neighbours clipped in every frame cannot show a live sample's noise: with this many of the
+ * four, the stuck test takes the noise of the sample's level (measured, bench_rawfix 640x360,
+ * static scene: 3 stuck and 2 dead pixels inside clipped highlights were missed). */
+#define STUCK_CLIPPED_AROUND 3
 #define LATTICE_SIGMAS 2.2
 #define QUIET_SUM (Z_SCALE / 2)     /* LATTICE_FLOOR in the sums' units per frame */
 #define LATTICE_FLOOR ((double)QUIET_SUM / Z_SCALE)   /* 0.5 */
@@ -106,8 +110,8 @@
  * Their word is taken only where the scene is seen to move: in the clip (MOTION_CLIP of the
  * blocks where motion could be seen move, at least MOTION_CLIP_MIN: a pan) or around the
  * sample (moves_around: a walk through a still shot). Elsewhere a sample is repaired only
- * when it is stuck (no noise where its level has some: a property of no scene) or too quiet
- * for its level (take_quiet, map_quiet.c), and the
+ * when it is stuck (no noise where its level has some: a property of no scene), too quiet
+ * for its level or below black (take_quiet, map_quiet.c), and the
  * others are counted as candidates left alone. Motion: block_moves. */
 #define MOTION_LEVEL 10.0
 #define MOTION_F 6.0
@@ -409,11 +413,19 @@ static double stuck_noise(const rawfix_accum *a, uint32_t x, uint32_t y, uint32_
         return 0;
     const size_t near[4] = {i - 2, i + 2, i - row, i + row};
     double range[4];
-    for (int k = 0; k < 4; k++)
+    uint32_t clipped = 0;
+    for (int k = 0; k < 4; k++) {
         range[k] = a->hi[near[k]] >= a->lo[near[k]] ? a->hi[near[k]] - a->lo[near[k]] : 0;
+        clipped += a->lo[near[k]] >= a->white;
+    }
     sort_small(range, 4);
+    /* neighbours at white in every frame do not vary, and are no band the camera filled
+     * either: the sample itself, at most half-way to white (a photosite that saturates a
+     * little early is no defect), is judged by its level's noise alone */
     const double between =
-        between_scale * range[1] / (2 * sqrt(2 * log(looks > 1 ? looks : 2)));
+        clipped >= STUCK_CLIPPED_AROUND && 2 * (v - a->black) <= a->white - a->black
+            ? INFINITY
+            : between_scale * range[1] / (2 * sqrt(2 * log(looks > 1 ? looks : 2)));
     const double level = a->sample_sigma[(y % 4) * RAWFIX_LEVEL_BINS +
                                          mp_rawfix_level_bin(2 * (int32_t)v, a->black)];
     return between < level ? between : level;
@@ -572,8 +584,11 @@ static void classify_part(void *ctx, uint32_t part)
                 flag[i] &= (uint8_t)~(STRONG | FAR);
             if ((flag[i] & STRONG) && (clip_moves || moves_around(a, moves, x, y)))
                 flag[i] |= DECISIVE;
-            if (used >= min_used && stuck_at(a, x, y, distinct)) {
-                flag[i] = (zh >= 0 ? CAND_POS : CAND_NEG) | STRONG | FAR | DECISIVE;
+            /* judged, not measured: a stuck pixel inside clipped highlights is judged only
+             * beyond clipping */
+            if (judged >= min_used && stuck_at(a, x, y, distinct)) {
+                flag[i] = (zh >= 0 && far_low <= far_high ? CAND_POS : CAND_NEG) | STRONG |
+                          FAR | DECISIVE;
                 rank[i] = (float)(fabs(z) + 10.0);
             }
         }
@@ -593,21 +608,37 @@ static void classify(const rawfix_accum *a, const rawfix_looks *looks, uint32_t 
                       distinct_frames(a), moves, clip_moves, flag, rank};
     mp_rawfix_parallel(&a->runner, mp_rawfix_parts(a->height), classify_part, &j);
 }
+static uint32_t isolated_candidates(const rawfix_accum *a, const uint8_t *flag, uint8_t *lone);
+static mp_status own_lattice(const rawfix_accum *a, const uint8_t *lone, uint32_t candidates,
+                             rawfix_lattice *l, mp_error *err);
 
 /* The candidates more frames could show too quiet: at this rate per map among clean ones
  * (mp_rawfix_accum_settled). */
 #define QUIET_MORE_FALSE 0.05
 
-/* Decisive evidence in a still scene: a strong candidate too quiet for its level
- * (map_quiet.c). The model is made only when some candidate waits for it. With `near`, also
- * counts the candidates not taken that a clean sample would reach with probability
- * QUIET_MORE_FALSE over the candidates tested (mp_rawfix_accum_settled). */
-static mp_status take_quiet(const rawfix_accum *a, uint8_t *flag, uint64_t *near, mp_error *err)
+/* Whether sample i is a candidate take_quiet tests: strong, not decided, off the lattice. */
+static int waits(const rawfix_accum *a, const rawfix_lattice *lattice, const uint8_t *flag,
+                 size_t i)
+{
+    return (flag[i] & (STRONG | DECISIVE)) == STRONG &&
+           !in_lattice(lattice, (uint32_t)(i % a->width), (uint32_t)(i / a->width));
+}
+
+/* Decisive evidence in a still scene: a strong candidate too quiet for its level, or one
+ * below its neighbours whose mean lies further below black than light allows (map_quiet.c).
+ * The candidates on the lattice (the camera's confirmed one, or one the candidates show but
+ * a still clip leaves alone) are not tested: the map takes or leaves them as a lattice, and
+ * counted in the family they would lower every other candidate's limit (a 1080p clip's
+ * lattice holds tens of thousands of sites). The model is made only when some candidate waits
+ * for it. With `near`, also counts the candidates not taken that a clean sample would reach
+ * with probability QUIET_MORE_FALSE over the candidates tested (mp_rawfix_accum_settled). */
+static mp_status take_quiet(const rawfix_accum *a, const rawfix_lattice *lattice, uint8_t *flag,
+                            uint64_t *near, mp_error *err)
 {
     const size_t n = (size_t)a->width * a->height;
     size_t waiting = 0;
     for (size_t i = 0; i < n; i++)
-        waiting += (flag[i] & (STRONG | DECISIVE)) == STRONG;
+        waiting += waits(a, lattice, flag, i);
     if (!waiting)
         return MP_OK;
     rawfix_quiet q;
@@ -622,7 +653,7 @@ static mp_status take_quiet(const rawfix_accum *a, uint8_t *flag, uint64_t *near
     uint64_t tests = 0;
     size_t k = 0;
     for (size_t i = 0; st == MP_OK && i < n; i++)
-        if ((flag[i] & (STRONG | DECISIVE)) == STRONG) {
+        if (waits(a, lattice, flag, i)) {
             int changing;
             at[k] = (uint32_t)i;
             ratio[k] = mp_rawfix_quiet_ratio(a, &q, (uint32_t)(i % a->width),
@@ -635,8 +666,16 @@ static mp_status take_quiet(const rawfix_accum *a, uint8_t *flag, uint64_t *near
                              mp_rawfix_quiet_limit(&q, tests, 1, RAWFIX_QUIET_FALSE)};
     const double more[2] = {mp_rawfix_quiet_limit(&q, tests, 0, QUIET_MORE_FALSE),
                             mp_rawfix_quiet_limit(&q, tests, 1, QUIET_MORE_FALSE)};
+    uint8_t black_shown[4] = {0};
+    for (size_t j = 0; st == MP_OK && j < k; j++)
+        if (flag[at[j]] & CAND_NEG) {
+            mp_rawfix_black_shown(a, black_shown);
+            break;
+        }
     for (size_t j = 0; st == MP_OK && j < k; j++) {
-        if (ratio[j] < limit[lit[j]])
+        const uint32_t x = at[j] % a->width, y = at[j] / a->width;
+        if (ratio[j] < limit[lit[j]] ||
+            ((flag[at[j]] & CAND_NEG) && mp_rawfix_below_black(a, black_shown, x, y)))
             flag[at[j]] |= DECISIVE;
         else if (near && ratio[j] < more[lit[j]])
             (*near)++;
@@ -670,13 +709,21 @@ static mp_status quiet_could_pass(const rawfix_accum *a, const uint8_t *moves, i
                                                "rawfix: out of memory for a %ux%u map",
                                                a->width, a->height);
     uint64_t near = 0;
+    uint8_t *lone = st == MP_OK ? malloc(n) : NULL;
+    if (st == MP_OK && !lone)
+        st = mp_error_set(err, MP_ERR_NOMEM, "rawfix: out of memory for a %ux%u map", a->width,
+                          a->height);
     if (st == MP_OK && looks.frame_looks >= MIN_LOOKS) {
         classify(a, &looks, min_used, moves, 0, flag, rank);
-        st = take_quiet(a, flag, &near, err);
+        rawfix_lattice lattice;
+        st = own_lattice(a, lone, isolated_candidates(a, flag, lone), &lattice, err);
+        if (st == MP_OK)
+            st = take_quiet(a, &lattice, flag, &near, err);
     }
     *could = near > 0;
     mp_rawfix_looks_free(&looks);
     free(flag);
+    free(lone);
     free(rank);
     return st;
 }
@@ -937,6 +984,20 @@ static mp_status find_classes(const rawfix_accum *a, const uint8_t *flag, rawfix
     return st;
 }
 
+/* The lattice the isolated candidates (lone, candidates of them) show, without a camera's
+ * map; period 0: none. */
+static mp_status own_lattice(const rawfix_accum *a, const uint8_t *lone, uint32_t candidates,
+                             rawfix_lattice *l, mp_error *err)
+{
+    memset(l, 0, sizeof *l);
+    l->period_x = find_period(a, lone, candidates, 1);
+    l->period_y = find_period(a, lone, candidates, 0);
+    if (l->period_x && l->period_y)
+        return find_classes(a, lone, l, err);
+    memset(l, 0, sizeof *l);
+    return MP_OK;
+}
+
 typedef struct ranked {
     float rank;
     uint32_t index;
@@ -1075,19 +1136,12 @@ static mp_status build(const rawfix_accum *a, const rawfix_lattice *priors, uint
     } else if (st == MP_OK) {
         const int clip_moves = find_motion(a, moves) || reference;
         classify(a, &looks, min_used, moves, clip_moves, flag, rank);
-        st = take_quiet(a, flag, NULL, err);
         uint32_t candidates = isolated_candidates(a, flag, lone);
-        if (st == MP_OK)
-            st = mp_rawfix_prior_pick(a, min_used, priors, count, &picked, err);
+        st = mp_rawfix_prior_pick(a, min_used, priors, count, &picked, err);
         if (picked >= 0) {
             m->lattice = priors[picked];
         } else if (st == MP_OK) {
-            m->lattice.period_x = find_period(a, lone, candidates, 1);
-            m->lattice.period_y = find_period(a, lone, candidates, 0);
-            if (m->lattice.period_x && m->lattice.period_y)
-                st = find_classes(a, lone, &m->lattice, err);
-            else
-                memset(&m->lattice, 0, sizeof m->lattice);
+            st = own_lattice(a, lone, candidates, &m->lattice, err);
             /* a still scene's periodic detail repeats as steadily as a lattice (a fence, a
              * chart on a tripod): without motion only the camera's known map is taken */
             if (!clip_moves && m->lattice.period_x) {
@@ -1096,6 +1150,8 @@ static mp_status build(const rawfix_accum *a, const rawfix_lattice *priors, uint
                 m->lattice_left_alone = 1;
             }
         }
+        if (st == MP_OK)
+            st = take_quiet(a, m->lattice.period_x ? &m->lattice : &unproven, flag, NULL, err);
     }
     if (st == MP_OK && looks.frame_looks >= MIN_LOOKS)
         st = mark_clean(a, flag, min_used, m, err);

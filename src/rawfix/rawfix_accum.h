@@ -124,5 +124,13 @@ double mp_rawfix_quiet_ratio(const rawfix_accum *a, const rawfix_quiet *q, uint3
  * the changing light's (lit 1). */
 #define RAWFIX_QUIET_FALSE 1e-3     /* false sites per map */
 double mp_rawfix_quiet_limit(const rawfix_quiet *q, uint64_t tests, int lit, double false_sites);
+/* Per row class: whether the clip shows that its recorded black is the photosites' (dark areas
+ * whose means lie at it, few below), for mp_rawfix_below_black. */
+void mp_rawfix_black_shown(const rawfix_accum *a, uint8_t shown[4]);
+/* Whether the sample at (x, y) lies on average over the frames further below black than the
+ * light a clean photosite records and its noise allow, while its same-colour neighbours do
+ * not (a weak or dead pixel in the dark; no scene is darker than black), in a row class
+ * whose black is shown. */
+int mp_rawfix_below_black(const rawfix_accum *a, const uint8_t shown[4], uint32_t x, uint32_t y);
 
 #endif

@@ -13,7 +13,9 @@
 # file), --levels with it (exit 2); plan hands it to analyze only. A still EOS M clip whose
 # pixels confirm the camera's known focus-pixel map keeps that lattice when the borrowed one
 # disagrees (a moving clip of the same body whose window was recorded 2 rows off): its focus
-# sites are repaired exactly as without --defects-from.
+# sites are repaired exactly as without --defects-from. Never worse: a clean clip of another
+# sensor leaves the lens cap's sites it shows in line with their neighbours as recorded, one
+# of the same sensor gets all of them repaired.
 # usage: defects_from.sh MLVPIPE MLVSYNTH
 set -u
 mlvpipe=$1
@@ -93,6 +95,62 @@ dcraw -D -4 -c "$tmp/short-own/short/short_000002.dng" > "$tmp/raw.pgm" || fail 
 python3 "$(dirname "$0")/dead_pixels.py" "$tmp/short.truth.json" "$tmp/fixed.pgm" "$tmp/raw.pgm" 90 ||
     fail "short clip: dead pixels"
 
+# never worse (issue #28): a borrowed site this clip shows in line with its neighbours stays as
+# recorded. The lens cap of sensor 7 lends its 400 hot and cold pixels and its 12x10 lattice to
+# a clean flat clip of another sensor (they are clean there: nearly all left as recorded,
+# nothing changed off them, the lattice not taken) and to a flat clip of sensor 7 (every one
+# shows there: all repaired, the lattice's sites too). Single ISO, so that a DNG sample is the
+# repaired sample itself.
+one=(--single-iso --size 480x272 --frames 16 --scene flat --seed 4)
+"$mlvsynth" -o "$tmp/scap.MLV" --single-iso --size 480x272 --sensor-seed 7 --defects \
+    --frames 16 --lens-cap --seed 9 >/dev/null || fail "mlvsynth single lens cap"
+"$mlvsynth" -o "$tmp/fother.MLV" "${one[@]}" >/dev/null || fail "mlvsynth clean flat"
+"$mlvsynth" -o "$tmp/fsame.MLV" "${one[@]}" --sensor-seed 7 --defects >/dev/null ||
+    fail "mlvsynth flat with defects"
+for c in fother fsame; do
+    run "$c-lent" 0 convert "$tmp/$c.MLV" -o "$tmp/$c-lent" --no-stripes --frames 0-0 -v \
+        --defects-from "$tmp/scap.MLV"
+    run "$c-off" 0 convert "$tmp/$c.MLV" -o "$tmp/$c-off" --no-stripes --frames 0-0 \
+        --no-bad-pixels --no-focus-pixels
+    dcraw -D -4 -c "$tmp/$c-lent/$c/${c}_000000.dng" >"$tmp/$c-lent.pgm" || fail "dcraw $c"
+    dcraw -D -4 -c "$tmp/$c-off/$c/${c}_000000.dng" >"$tmp/$c-off.pgm" || fail "dcraw $c off"
+done
+python3 - "$tmp" <<'PY' || fail "a borrowed site the clip shows clean was repaired"
+import json, re, sys
+t = sys.argv[1]
+def pgm(path):
+    b = open(path, "rb").read()
+    head = b.split(b"\n", 3)
+    w, h = map(int, head[1].split())
+    return w, [int.from_bytes(head[3][2 * i:2 * i + 2], "big") for i in range(w * h)]
+truth = json.load(open(t + "/scap.truth.json"))["dual_iso"]
+for c, want_left, lattice in ("fother", (0.95, 1.0), "none"), ("fsame", (0, 0), "12x10"):
+    w, lent = pgm("%s/%s-lent.pgm" % (t, c))
+    _, off = pgm("%s/%s-off.pgm" % (t, c))
+    left, top = (truth["ob_left"], truth["ob_top"]) if w == truth["active_width"] else (0, 0)
+    sites = {(x - left, y - top) for x, y, k in truth["defects"]["pixels"]}
+    # the lattice's sites: the pairs at (x, y), (x, y + 1) of each 12x10 cell of the active
+    # area (mlvsynth --defects), and its first class on the last row, where no pair fits
+    f, ol, ot, ah = truth["defects"]["focus"], truth["ob_left"], truth["ob_top"], \
+        truth["active_height"]
+    focus = {(x + ol - left, y + m + ot - top) for y in range(f["y"], ah, f["period_y"])
+             for x in range(f["x"], truth["active_width"], f["period_x"]) for m in (0, 1)
+             if y + m < ah}
+    changed = {(i % w, i // w) for i, (a, b) in enumerate(zip(lent, off)) if a != b}
+    log = open("%s/%s-lent.err" % (t, c)).read()
+    kept = int(re.search(r"(\d+) of its sites left as recorded", log).group(1))
+    got = re.search(r"hot/cold pixels, lattice (\S+) ", log).group(1)
+    print("%s: %d of %d borrowed sites left as recorded, lattice %s; %d samples changed, %d on "
+          "the %d focus sites, %d off both" % (c, kept, len(sites), got, len(changed),
+          len(changed & focus), len(focus), len(changed - sites - focus)))
+    assert got == lattice, got
+    assert not changed - sites - focus, sorted(changed - sites - focus)[:5]
+    assert want_left[0] * len(sites) <= kept <= want_left[1] * len(sites), kept
+    # repaired: every site not left as recorded (a repair may give a site its own value back)
+    assert len(sites) - kept - 5 <= len(changed & sites) <= len(sites) - kept, len(changed)
+    assert len(changed & focus) >= (0.9 * len(focus) if lattice != "none" else 0)
+    assert lattice != "none" or not changed & focus
+PY
 # windows at different places in one 5D Mark III buffer: the lattice moves with them (the big
 # clip is a still flat field: as a reference its steady lattice is taken)
 lay=(--single-iso --camera-geometry --ob 0x0 --frames 8 --scene flat --focus-layout 10x12:2,4/7,1)

@@ -121,9 +121,9 @@ static double truth_at(const sim *m, const defect_case *c, uint32_t x, uint32_t 
 
 /* One simulated frame; changed (NULL: not counted) counts per site the frames where the
  * defect changed the recorded value, visible those where it changed it by more than the
- * sample's noise sigma (truth_at). */
+ * sample's noise sigma (truth_at); offset sums that change in those sigmas. */
 static int sim_frame(const defect_case *c, sim *m, uint32_t frame, mp_frame *out,
-                     uint32_t *changed, uint32_t *visible)
+                     uint32_t *changed, uint32_t *visible, double *offset)
 {
     mp_error err = {0};
     if (mp_synth_render_truth(&m->scene, c->width, c->height, frame, m->truth, &err) ||
@@ -140,6 +140,7 @@ static int sim_frame(const defect_case *c, sim *m, uint32_t frame, mp_frame *out
         truth_at(m, c, x, y, &expect, &noise);
         changed[k] += m->before[k] != after;
         visible[k] += fabs((double)(after - m->before[k])) > noise;
+        offset[k] += (after - m->before[k]) / noise;
     }
     return 0;
 fail:
@@ -159,6 +160,8 @@ static int copy_frame(mp_frame *dst, const mp_frame *src, mp_error *err)
     memcpy(data, src->data, (size_t)src->width * src->height * sizeof *data);
     return 0;
 }
+
+const double case_strength_edges[CASE_STRENGTHS - 1] = {3, 6, 12};
 
 uint32_t visible_frames(uint32_t frames)
 {
@@ -272,12 +275,12 @@ static const char *kind_name(synth_defect_kind k)
 
 /* One line per missed hot/cold site (where, what, the noise-free scene's DN there in the
  * last sampled frame, frames measured / judged beyond clipping / where the defect moved
- * the value by more than its noise sigma), then its frames: z row/column in sigmas ("-" not
+ * the value by more than its noise sigma, its strength), then its frames: z row/column in sigmas ("-" not
  * measured, "L" / "H" judged beyond clipping) and the recorded values, site first then its
  * four neighbours, a "*" on those at white. */
 static void report_misses(const defect_case *c, const sim *m, const uint8_t *truth_kind,
                           const rawfix_plan *plan, const site_look *looks,
-                          const uint32_t *visible, uint32_t white)
+                          const uint32_t *visible, const double *offset, uint32_t white)
 {
     const uint32_t bw = c->width + m->sensor.ob_left;
     for (uint32_t k = 0; k < m->count; k++) {
@@ -298,9 +301,10 @@ static void report_misses(const defect_case *c, const sim *m, const uint8_t *tru
                              gain * m->truth[(size_t)(y - m->sensor.ob_top) * c->width + x -
                                              m->sensor.ob_left];
         fprintf(c->misses, "  miss (%u, %u) %s, %s row, scene %.0f DN (white %u); measured %u, "
-                "beyond clipping low %u high %u of %u frames; moved by > 1 sigma in %u\n", x, y,
-                kind_name(m->sites[k].kind), bright ? "bright" : "dark", scene, white,
-                used, low, high, c->frames, visible[k]);
+                "beyond clipping low %u high %u of %u frames; moved by > 1 sigma in %u, by "
+                "%.1f sigmas on average\n", x, y, kind_name(m->sites[k].kind),
+                bright ? "bright" : "dark", scene, white, used, low, high, c->frames, visible[k],
+                offset[k] / c->frames);
         for (uint32_t fr = 0; fr < c->frames; fr++) {
             const site_look *l = &looks[(size_t)fr * m->count + k];
             fprintf(c->misses, "    frame %2u z ", fr);
@@ -334,6 +338,7 @@ int defect_case_run(const defect_case *c, case_score *s, rawfix_map *map_out)
     rawfix_plan plan = {0}, probe = {0};
     uint8_t *truth_kind = calloc(n, 1);   /* 0 none, 1 focus, 2 hot/cold, 3 hidden */
     uint32_t *changed = NULL, *visible = NULL;
+    double *offset = NULL;
     site_look *looks = NULL;
     m.truth = malloc((size_t)c->width * c->height * sizeof *m.truth);
     int rc = 1;
@@ -343,13 +348,14 @@ int defect_case_run(const defect_case *c, case_score *s, rawfix_map *map_out)
         goto done;
     changed = calloc(m.count + 1, sizeof *changed);
     visible = calloc(m.count + 1, sizeof *visible);
+    offset = calloc(m.count + 1, sizeof *offset);
     m.before = malloc((m.count + 1) * sizeof *m.before);
     if (c->misses)
         looks = malloc(((size_t)m.count * c->frames + 1) * sizeof *looks);
-    if (!changed || !visible || !m.before || (c->misses && !looks))
+    if (!changed || !visible || !offset || !m.before || (c->misses && !looks))
         goto done;
     for (uint32_t fr = 0; fr < c->frames; fr++) {
-        if (sim_frame(c, &m, fr, &f, changed, visible) ||
+        if (sim_frame(c, &m, fr, &f, changed, visible, offset) ||
             mp_rawfix_measure(&f, dual, &meas, &err) ||
             mp_rawfix_accum_add(acc, &meas, &f, fr, &err))
             goto done;
@@ -386,6 +392,18 @@ int defect_case_run(const defect_case *c, case_score *s, rawfix_map *map_out)
         const size_t i = (size_t)m.sites[k].y * bw + m.sites[k].x;
         if (truth_kind[i] == 2 && visible[k] >= min_visible)
             s->bad_visible++, s->bad_visible_found += plan_site(&plan, i);
+        if (truth_kind[i] != 2)
+            continue;
+        const double strength = fabs(offset[k]) / c->frames;
+        uint32_t b = 0;
+        while (b + 1 < CASE_STRENGTHS && strength >= case_strength_edges[b])
+            b++;
+        s->strength_true[b]++;
+        s->strength_found[b] += plan_site(&plan, i);
+        if (strength >= case_strength_edges[1]) {
+            s->kind6_true[m.sites[k].kind - 1]++;
+            s->kind6_found[m.sites[k].kind - 1] += plan_site(&plan, i);
+        }
     }
     for (size_t i = 0; i < n; i++) {
         uint8_t site = plan.is_site ? plan.is_site[i] : 0;
@@ -397,7 +415,7 @@ int defect_case_run(const defect_case *c, case_score *s, rawfix_map *map_out)
             s->false_sites += site;
     }
     if (looks)
-        report_misses(c, &m, truth_kind, &plan, looks, visible, f.white);
+        report_misses(c, &m, truth_kind, &plan, looks, visible, offset, f.white);
     /* Repair frames the map never saw; stripe residue over 4 of them. The same repair at
      * clean samples (probes: a sparse grid away from every defect, repaired as if they were
      * sites in a copy of the frame) gives what the scene itself allows there: no repair from
@@ -409,7 +427,7 @@ int defect_case_run(const defect_case *c, case_score *s, rawfix_map *map_out)
     uint32_t res_n = 0, found_n = 0, floor_n = 0, smooth_n = 0, within2 = 0, floor_within2 = 0;
     for (uint32_t k = 0; k < 4; k++) {
         uint32_t fr = c->frames + k;
-        if (sim_frame(c, &m, fr, &f, NULL, NULL))
+        if (sim_frame(c, &m, fr, &f, NULL, NULL, NULL))
             goto done;
         if (copy_frame(&g, &f, &err) || mp_rawfix_apply(&probe, &g, &err))
             goto done;
@@ -469,6 +487,7 @@ done:
     free(m.before);
     free(changed);
     free(visible);
+    free(offset);
     free(looks);
     return rc;
 }

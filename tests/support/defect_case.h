@@ -34,6 +34,9 @@ typedef struct defect_case {
                                  * the sampled frames showed there (a diagnostic) */
 } defect_case;
 
+#define CASE_STRENGTHS 4
+extern const double case_strength_edges[CASE_STRENGTHS - 1];   /* 3, 6, 12 sigmas */
+
 typedef struct case_score {
     uint64_t pixels;                        /* of the recorded frame */
     uint32_t focus_true, focus_found;       /* truth sites of each kind and those in the map */
@@ -51,6 +54,13 @@ typedef struct case_score {
                                              * its true value is within the noise of white,
                                              * or a stuck one at the scene's value, is
                                              * counted in bad_true but not here */
+    /* The issue's "pixels more than 6 sigma off": the hot/cold sites (bad_true) by their
+     * strength, the mean over the sampled frames of what the defect moved the recorded value
+     * by, in units of the clean sample's temporal noise there (read + shot noise at the
+     * noise-free value): < 3, 3-6, 6-12, >= 12 sigmas; and by kind (synth_defect_kind less
+     * 1: hot stuck, hot warm, cold dead, cold weak) those 6 sigmas off or more. */
+    uint32_t strength_true[CASE_STRENGTHS], strength_found[CASE_STRENGTHS];
+    uint32_t kind6_true[4], kind6_found[4];
     uint32_t false_sites;                   /* map sites that are no defect */
     uint32_t period_x, period_y;            /* the map's lattice */
     double residue_rms;                     /* at truth sites, / local noise (RMS) */

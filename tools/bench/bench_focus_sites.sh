@@ -9,9 +9,9 @@
 # temporal noise at that pixel (its spread over the frames: the scene is still); printed: the
 # 99th percentile and the RMS at the sites, and at the 8 pixels around each; and the floor:
 # the same repair made at the twin's clean samples (its focus fix given the defect clip's map
-# with --defects-from, every other fix off), which no better map can go below. With --full
-# also the hot and the cold pixels and their 8 neighbours, and the column (stripe) residue:
-# per row class and column phase (x mod 8) the repaired clip's mean over the twin's.
+# through its levels sidecar, every other fix off), which no better map can go below. With
+# --full also the hot and the cold pixels and their 8 neighbours, and the column (stripe)
+# residue: per row class and column phase (x mod 8) the repaired clip's mean over the twin's.
 # usage: bench_focus_sites.sh MLVPIPE MLVSYNTH [--full] [--single-iso] [--camera eosm|100d]
 #        [--size WxH] [--frames N]
 set -eu
@@ -56,8 +56,11 @@ fi
 /usr/bin/time -f "convert: %U s user CPU" "$mlvpipe" convert "$tmp/d.MLV" -o "$tmp/d" -q \
     "${from[@]}"
 "$mlvpipe" convert "$tmp/c.MLV" -o "$tmp/c" -q --no-focus-pixels --no-bad-pixels --no-stripes
+# the floor takes the defect clip's sidecar as it is: --defects-from would leave the lattice
+# alone, since the twin's own frames show its sites clean (doc/rawfix.md, "never worse")
+"$mlvpipe" analyze "$tmp/d.MLV" -o "$tmp/d.levels" -q
 "$mlvpipe" convert "$tmp/c.MLV" -o "$tmp/f" -q --no-bad-pixels --no-stripes \
-    --defects-from "$tmp/d.MLV"
+    --levels "$tmp/d.levels" 2>/dev/null
 python3 - "$tmp" "$frames" <<'PY'
 import array, json, math, subprocess, sys
 t, frames = sys.argv[1], int(sys.argv[2])

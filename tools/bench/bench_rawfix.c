@@ -9,9 +9,11 @@
  * the same repair at clean samples, what the scene allows; and the share of the sites, and
  * of the clean samples so repaired, within 2 noise sigmas), the stripe residue before and
  * after, the CPU time of one repair, and the same on clean clips (which must get an empty
- * map). Usage: bench_rawfix [WxH active, default 1920x1080] [frames, default 16]
- * [--misses MODE SCENE]: that case alone (e.g. dual textured) and its clean clip, each
- * hot/cold site the map missed printed with what the sampled frames showed there.
+ * map), and each defect row's hot/cold recall by strength (defect_case.h: the issue's
+ * "more than 6 sigma off") and kind. Usage: bench_rawfix [WxH active, default 1920x1080]
+ * [frames, default 16] [--only MODE SCENE]: that case alone (e.g. dual static) and its clean
+ * clip; [--misses MODE SCENE]: the same, each hot/cold site the map missed printed with what
+ * the sampled frames showed there.
  * [--lens-cap]: instead, each defect clip repaired with the map of a lens-cap clip of the same
  * sensor (--defects-from; clip "cap"), after that clip's own row. */
 #include <stdio.h>
@@ -32,6 +34,19 @@ static void print_row(const char *mode, const char *scene, const char *clip, con
            100 * s->residue_within2, 100 * s->floor_within2, s->stripe_before, s->stripe_after,
            s->stripes_applied ? "on " : "off", s->stripe_amplitude, 1e3 * s->seconds_apply,
            s->focus_hidden, s->bad_hidden);
+    if (s->bad_true) {
+        printf("%23s by strength <3/3-6/6-12/>=12 sigmas:", "");
+        uint32_t t6 = 0, f6 = 0;
+        for (int b = 0; b < CASE_STRENGTHS; b++) {
+            printf(" %u/%u", s->strength_found[b], s->strength_true[b]);
+            if (b >= 2)
+                t6 += s->strength_true[b], f6 += s->strength_found[b];
+        }
+        printf("; >=6: %.2f %% (%u/%u); by kind stuck/warm/dead/weak %u/%u %u/%u %u/%u %u/%u\n",
+               t6 ? 100.0 * f6 / t6 : 100.0, f6, t6, s->kind6_found[0], s->kind6_true[0],
+               s->kind6_found[1], s->kind6_true[1], s->kind6_found[2], s->kind6_true[2],
+               s->kind6_found[3], s->kind6_true[3]);
+    }
     fflush(stdout);
 }
 
@@ -43,15 +58,17 @@ int main(int argc, char **argv)
     const char *only_mode = NULL, *only_scene = NULL;
     int lens_cap = argc > 1 && !strcmp(argv[argc - 1], "--lens-cap");
     argc -= lens_cap;
-    if (argc > 3 && !strcmp(argv[argc - 3], "--misses")) {
+    int misses = 0;
+    if (argc > 3 && ((misses = !strcmp(argv[argc - 3], "--misses")) ||
+                     !strcmp(argv[argc - 3], "--only"))) {
         only_mode = argv[argc - 2];
         only_scene = argv[argc - 1];
         argc -= 3;
     }
     if ((argc > 1 && sscanf(argv[1], "%ux%u", &w, &h) != 2) ||
         (only_mode && strcmp(only_mode, "single") && strcmp(only_mode, "dual")))
-        return fprintf(stderr, "usage: bench_rawfix [WxH] [frames] [--misses single|dual "
-                       "SCENE | --lens-cap]\n"), 2;
+        return fprintf(stderr, "usage: bench_rawfix [WxH] [frames] [--only|--misses "
+                       "single|dual SCENE | --lens-cap]\n"), 2;
     if (argc > 2)
         frames = (uint32_t)atoi(argv[2]);
     printf("%ux%u active, %u frames; recall %% (found/true), false sites %% of pixels; hidden: "
@@ -85,7 +102,7 @@ int main(int argc, char **argv)
                                  .ev_gap = gap, .scene = (case_scene)sc,
                                  .defects = !clean, .seed = 1,
                                  .borrowed = lens_cap ? &cap : NULL,
-                                 .misses = only_mode ? stdout : NULL};
+                                 .misses = misses ? stdout : NULL};
                 case_score s;
                 if (defect_case_run(&c, &s, NULL)) {
                     failed = 1;

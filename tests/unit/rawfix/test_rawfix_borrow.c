@@ -3,7 +3,7 @@
  * join the clip's in raster order without repeats and stop at RAWFIX_MAX_PIXELS; a lattice
  * keeps its period and moves its classes and box (and is dropped when its box leaves the
  * frame); the repair plan made from a moved map marks the moved photosites; a site the clip
- * shows clean is not taken. */
+ * shows clean is not taken, nor a lattice most of whose sites it shows clean. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -84,6 +84,35 @@ static void clean_samples_are_not_borrowed(void **state)
     mp_rawfix_map_free(&src);
 }
 
+/* A borrowed lattice most of whose sites the clip shows clean is not taken (counted); with
+ * fewer than half of them clean it is. */
+static void clean_lattice_is_not_borrowed(void **state)
+{
+    (void)state;
+    const rawfix_lattice l = {.period_x = 8, .period_y = 10, .x0 = 0, .y0 = 0, .x1 = 40,
+                              .y1 = 40, .class_count = 2, .class_x = {1, 5}, .class_y = {2, 7}};
+    for (int half = 0; half < 2; half++) {
+        rawfix_map dst = empty_map(40, 40), src = empty_map(40, 40);
+        src.lattice = l;
+        dst.clean = calloc((40 * 40 + 7) / 8, 1);
+        assert_non_null(dst.clean);
+        /* every lattice site clean; with `half`, those of the second class only (half of them) */
+        for (uint32_t y = 0; y < 40; y++)
+            for (uint32_t x = 0; x < 40; x++) {
+                const int first = x % 8 == 1 && y % 10 == 2, second = x % 8 == 5 && y % 10 == 7;
+                const size_t at = (size_t)y * 40 + x;
+                if (second || (first && !half))
+                    dst.clean[at / 8] |= (uint8_t)(1u << (at % 8));
+            }
+        mp_error err = {0};
+        assert_int_equal(mp_rawfix_map_add_moved(&dst, &src, 0, 0, &err), MP_OK);
+        assert_int_equal(dst.lattice.period_x, half ? 8 : 0);
+        assert_int_equal(dst.borrowed_lattice_vetoed, !half);
+        mp_rawfix_map_free(&dst);
+        mp_rawfix_map_free(&src);
+    }
+}
+
 static void union_stops_at_the_cap(void **state)
 {
     (void)state;
@@ -161,6 +190,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(sites_move_merge_and_leave_the_frame),
         cmocka_unit_test(clean_samples_are_not_borrowed),
+        cmocka_unit_test(clean_lattice_is_not_borrowed),
         cmocka_unit_test(union_stops_at_the_cap),
         cmocka_unit_test(lattice_moves_with_the_window),
     };

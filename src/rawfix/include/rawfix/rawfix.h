@@ -31,8 +31,8 @@
  * Do no harm: in a still scene the scene's own fixed detail passes every one of those tests,
  * so a candidate is taken only where the scene is seen to move (each measurement's block sums:
  * a block's share of the light around it changes between the frames, which a change of light
- * does not do), is stuck or too quiet for its level (map_quiet.c: no scene makes a sample's
- * noise less than its level's), lies on the camera's known lattice confirmed by the clip, or comes
+ * does not do), is stuck, too quiet for its level or below black (map_quiet.c: no scene makes
+ * a sample's noise less than its level's, or its light less than none), lies on the camera's known lattice confirmed by the clip, or comes
  * from a reference clip (mp_rawfix_map_build_reference); the others are counted as left alone
  * (rawfix_map.left_alone) and repaired nowhere.
  *
@@ -82,6 +82,7 @@ typedef struct rawfix_map {
                                      * so a borrowed site there stays as recorded
                                      * (mp_rawfix_map_add_moved) */
     uint32_t borrowed_vetoed;       /* borrowed single sites left as recorded for that */
+    int borrowed_lattice_vetoed;    /* a borrowed lattice not taken: most of its sites clean */
     int stripes;                    /* stripe gains significant, applied */
     double stripe_amplitude;        /* largest |gain - 1| measured (also when not applied) */
     double stripe_gain[RAWFIX_STRIPE_ROWS][RAWFIX_STRIPE_COLS];  /* 1 when not applied */
@@ -92,7 +93,8 @@ void mp_rawfix_map_free(rawfix_map *m);
 mp_status mp_rawfix_map_copy(rawfix_map *dst, const rawfix_map *src, mp_error *err);
 /* Adds src's single defects, moved by (dx, dy), to dst's, and src's lattice, moved, when dst has
  * none. A borrowed site where dst's own frames show a clean sample (dst->clean) is not added
- * (counted in dst->borrowed_vetoed): another clip's map never makes a sample worse. For another clip's map, (dx, dy) is where its window starts in the LiveView buffer
+ * (counted in dst->borrowed_vetoed), nor a lattice most of whose sites they show clean
+ * (dst->borrowed_lattice_vetoed): another clip's map never makes a sample worse. For another clip's map, (dx, dy) is where its window starts in the LiveView buffer
  * less where dst's starts (even, so colours stay). Sites that leave dst's width x height are
  * dropped; the union stays in raster order, at most RAWFIX_MAX_PIXELS sites (the first
  * ones). Stripe gains are dst's own. */
