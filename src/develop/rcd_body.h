@@ -389,12 +389,17 @@ static void chroma_at_chroma(const demosaic_window *w, float *cfa, float *g, flo
     }
 }
 
-/* Chroma plane k at the greens of row r from the colour differences of the four cardinal
- * neighbours, into est[j0, j1). g: the green plane's halves (CFA greens, chroma: estimates),
- * c: plane k at chroma pixels (the CFA in rows whose chroma is k, else the estimates). */
+/* Both chroma planes at the greens [j0, j1) of row r from the colour differences of the four
+ * cardinal neighbours, into est_a (a_rows' colour) and est_b, in one loop: the direction and
+ * the green gradients serve both (RCD 14 % faster at AVX2 than one plane per loop). The two
+ * planes' lines are written out: through an inline helper GCC 12 vectorises the loop at half
+ * this speed (measured). g: the green plane's halves (CFA greens, chroma: estimates); a_rows,
+ * b_rows: each plane at chroma pixels (the CFA in rows whose chroma is that colour, else the
+ * estimates) from 3 rows up to 3 down. */
 __attribute__((noinline)) static void chroma_at_green_row(
-    const demosaic_window *w, uint32_t r, float *cfa, float *g, const float *const c_rows[7],
-    float *vh, uint32_t j0, uint32_t j1, float *restrict est)
+    const demosaic_window *w, uint32_t r, float *cfa, float *g, const float *const a_rows[7],
+    const float *const b_rows[7], float *vh, uint32_t j0, uint32_t j1, float *restrict est_a,
+    float *restrict est_b)
 {
     uint32_t gp = green_parity(w, r);
     const float *restrict g0 = green_half(cfa, w, r), *restrict g_u1 = chroma_half(g, w, r - 1),
@@ -402,9 +407,12 @@ __attribute__((noinline)) static void chroma_at_green_row(
                           *restrict g_u2 = green_half(cfa, w, r - 2),
                           *restrict g_d2 = green_half(cfa, w, r + 2),
                           *restrict g_side = chroma_half(g, w, r) + gp - 1,
-                          *restrict c_u3 = c_rows[0], *restrict c_u1 = c_rows[2],
-                          *restrict c_side = c_rows[3] + gp - 1, *restrict c_d1 = c_rows[4],
-                          *restrict c_d3 = c_rows[6], *restrict dir = green_half(vh, w, r),
+                          *restrict a_u3 = a_rows[0], *restrict a_u1 = a_rows[2],
+                          *restrict a_side = a_rows[3] + gp - 1, *restrict a_d1 = a_rows[4],
+                          *restrict a_d3 = a_rows[6], *restrict b_u3 = b_rows[0],
+                          *restrict b_u1 = b_rows[2], *restrict b_side = b_rows[3] + gp - 1,
+                          *restrict b_d1 = b_rows[4], *restrict b_d3 = b_rows[6],
+                          *restrict dir = green_half(vh, w, r),
                           *restrict dir_u = green_half(vh, w, r - 1) + gp - 1,
                           *restrict dir_d = green_half(vh, w, r + 1) + gp - 1;
     for (uint32_t j = j0; j < j1; j++) {
@@ -414,15 +422,23 @@ __attribute__((noinline)) static void chroma_at_green_row(
         float gs = fabsf(g_d1[j] - g_u1[j]) + fabsf(g0[j] - g_d2[j]);
         float gw = fabsf(g_side[j] - g_side[j + 1]) + fabsf(g0[j] - g0[j - 1]);
         float ge = fabsf(g_side[j + 1] - g_side[j]) + fabsf(g0[j] - g0[j + 1]);
-        float n_grad = eps + gn + fabsf(c_u1[j] - c_d1[j]) + fabsf(c_u1[j] - c_u3[j]);
-        float s_grad = eps + gs + fabsf(c_d1[j] - c_u1[j]) + fabsf(c_d1[j] - c_d3[j]);
-        float w_grad = eps + gw + fabsf(c_side[j] - c_side[j + 1]) +
-                       fabsf(c_side[j] - c_side[j - 1]);
-        float e_grad = eps + ge + fabsf(c_side[j + 1] - c_side[j]) +
-                       fabsf(c_side[j + 1] - c_side[j + 2]);
-        float v_est = mix(c_u1[j] - g_u1[j], n_grad, c_d1[j] - g_d1[j], s_grad);
-        float h_est = mix(c_side[j] - g_side[j], w_grad, c_side[j + 1] - g_side[j + 1], e_grad);
-        est[j] = g0[j] + v_est + k * (h_est - v_est);
+        float n_grad = eps + gn + fabsf(a_u1[j] - a_d1[j]) + fabsf(a_u1[j] - a_u3[j]);
+        float s_grad = eps + gs + fabsf(a_d1[j] - a_u1[j]) + fabsf(a_d1[j] - a_d3[j]);
+        float w_grad = eps + gw + fabsf(a_side[j] - a_side[j + 1]) +
+                       fabsf(a_side[j] - a_side[j - 1]);
+        float e_grad = eps + ge + fabsf(a_side[j + 1] - a_side[j]) +
+                       fabsf(a_side[j + 1] - a_side[j + 2]);
+        float v_est = mix(a_u1[j] - g_u1[j], n_grad, a_d1[j] - g_d1[j], s_grad);
+        float h_est = mix(a_side[j] - g_side[j], w_grad, a_side[j + 1] - g_side[j + 1], e_grad);
+        est_a[j] = g0[j] + v_est + k * (h_est - v_est);
+        n_grad = eps + gn + fabsf(b_u1[j] - b_d1[j]) + fabsf(b_u1[j] - b_u3[j]);
+        s_grad = eps + gs + fabsf(b_d1[j] - b_u1[j]) + fabsf(b_d1[j] - b_d3[j]);
+        w_grad = eps + gw + fabsf(b_side[j] - b_side[j + 1]) + fabsf(b_side[j] - b_side[j - 1]);
+        e_grad = eps + ge + fabsf(b_side[j + 1] - b_side[j]) +
+                 fabsf(b_side[j + 1] - b_side[j + 2]);
+        v_est = mix(b_u1[j] - g_u1[j], n_grad, b_d1[j] - g_d1[j], s_grad);
+        h_est = mix(b_side[j] - g_side[j], w_grad, b_side[j + 1] - g_side[j + 1], e_grad);
+        est_b[j] = g0[j] + v_est + k * (h_est - v_est);
     }
 }
 
@@ -453,18 +469,17 @@ static void rgb_rows(const demosaic_window *w, float *cfa, float *g, float *othe
     for (uint32_t r = BORDER; r + BORDER < w->rows; r++) {
         uint32_t gp = green_parity(w, r), cp = gp ^ 1, own = w->colour[r & 1][cp], j0, j1;
         half_range(BORDER, w->width - BORDER, gp, &j0, &j1);
-        float *at_green[3] = {NULL, green_half(cfa, w, r), NULL};
-        for (uint32_t k = 0; k < 3; k += 2) {
-            const float *c_rows[7];
+        float *at_green[3] = {est, green_half(cfa, w, r), est + w->width};
+        const float *c_rows[3][7];
+        for (uint32_t k = 0; k < 3; k += 2)
             for (int d = 0; d < 7; d++) {
                 uint32_t rr = r + (uint32_t)d - 3;
                 /* rows at an odd distance are the other kind: their chroma is `own`'s other */
                 int native = (w->colour[rr & 1][green_parity(w, rr) ^ 1] == k);
-                c_rows[d] = chroma_half(native ? cfa : other, w, rr);
+                c_rows[k][d] = chroma_half(native ? cfa : other, w, rr);
             }
-            at_green[k] = est + (k / 2) * (size_t)w->width;
-            chroma_at_green_row(w, r, cfa, g, c_rows, vh, j0, j1, at_green[k]);
-        }
+        chroma_at_green_row(w, r, cfa, g, c_rows[0], c_rows[2], vh, j0, j1, at_green[0],
+                            at_green[2]);
         const float *at_chroma[3];
         at_chroma[own] = chroma_half(cfa, w, r);
         at_chroma[1] = chroma_half(g, w, r);
