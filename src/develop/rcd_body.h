@@ -303,14 +303,16 @@ __attribute__((noinline)) static void green_row(
     const float *restrict dir_d, float top, uint32_t j0, uint32_t j1, float *restrict out)
 {
     for (uint32_t j = j0; j < j1; j++) {
-        float n_grad = eps + fabsf(u1[j] - d1[j]) + fabsf(p[j] - u2[j]) +
-                       fabsf(u1[j] - u3[j]) + fabsf(u2[j] - u4[j]);
-        float s_grad = eps + fabsf(d1[j] - u1[j]) + fabsf(p[j] - d2[j]) +
-                       fabsf(d1[j] - d3[j]) + fabsf(d2[j] - d4[j]);
-        float w_grad = eps + fabsf(side[j] - side[j + 1]) + fabsf(p[j] - p[j - 1]) +
-                       fabsf(side[j] - side[j - 1]) + fabsf(p[j - 1] - p[j - 2]);
-        float e_grad = eps + fabsf(side[j + 1] - side[j]) + fabsf(p[j] - p[j + 1]) +
-                       fabsf(side[j + 1] - side[j + 2]) + fabsf(p[j + 1] - p[j + 2]);
+        /* |a - b| is |b - a| to the bit: each axis's two sides share their middle step */
+        float ud = fabsf(u1[j] - d1[j]), lr = fabsf(side[j] - side[j + 1]);
+        float n_grad = eps + ud + fabsf(p[j] - u2[j]) + fabsf(u1[j] - u3[j]) +
+                       fabsf(u2[j] - u4[j]);
+        float s_grad = eps + ud + fabsf(p[j] - d2[j]) + fabsf(d1[j] - d3[j]) +
+                       fabsf(d2[j] - d4[j]);
+        float w_grad = eps + lr + fabsf(p[j] - p[j - 1]) + fabsf(side[j] - side[j - 1]) +
+                       fabsf(p[j - 1] - p[j - 2]);
+        float e_grad = eps + lr + fabsf(p[j] - p[j + 1]) + fabsf(side[j + 1] - side[j + 2]) +
+                       fabsf(p[j + 1] - p[j + 2]);
         float twice = 2.0f * l[j];
         float n_est = u1[j] * twice / (eps + l[j] + lu[j]);
         float s_est = d1[j] * twice / (eps + l[j] + ld[j]);
@@ -356,14 +358,14 @@ __attribute__((noinline)) static void chroma_row(
     uint32_t j0, uint32_t j1, float *restrict out)
 {
     for (uint32_t j = j0; j < j1; j++) {
-        float nw_grad = eps + fabsf(c_u1[j] - c_d1[j + 1]) + fabsf(c_u1[j] - c_u3[j - 1]) +
-                        fabsf(g0[j] - g_u2[j - 1]);
-        float se_grad = eps + fabsf(c_d1[j + 1] - c_u1[j]) +
-                        fabsf(c_d1[j + 1] - c_d3[j + 2]) + fabsf(g0[j] - g_d2[j + 1]);
-        float ne_grad = eps + fabsf(c_u1[j + 1] - c_d1[j]) +
-                        fabsf(c_u1[j + 1] - c_u3[j + 2]) + fabsf(g0[j] - g_u2[j + 1]);
-        float sw_grad = eps + fabsf(c_d1[j] - c_u1[j + 1]) + fabsf(c_d1[j] - c_d3[j - 1]) +
-                        fabsf(g0[j] - g_d2[j - 1]);
+        /* each diagonal's two sides share their middle step (|a - b| is |b - a|) */
+        float p_mid = fabsf(c_u1[j] - c_d1[j + 1]), q_mid = fabsf(c_u1[j + 1] - c_d1[j]);
+        float nw_grad = eps + p_mid + fabsf(c_u1[j] - c_u3[j - 1]) + fabsf(g0[j] - g_u2[j - 1]);
+        float se_grad = eps + p_mid + fabsf(c_d1[j + 1] - c_d3[j + 2]) +
+                        fabsf(g0[j] - g_d2[j + 1]);
+        float ne_grad = eps + q_mid + fabsf(c_u1[j + 1] - c_u3[j + 2]) +
+                        fabsf(g0[j] - g_u2[j + 1]);
+        float sw_grad = eps + q_mid + fabsf(c_d1[j] - c_d3[j - 1]) + fabsf(g0[j] - g_d2[j - 1]);
         float p_est = mix(c_u1[j] - g_u1[j], nw_grad, c_d1[j + 1] - g_d1[j + 1], se_grad);
         float q_est = mix(c_u1[j + 1] - g_u1[j + 1], ne_grad, c_d1[j] - g_d1[j], sw_grad);
         float k = refine(dir[j], dir_u[j], dir_u[j + 1], dir_d[j], dir_d[j + 1]);
@@ -418,24 +420,26 @@ __attribute__((noinline)) static void chroma_at_green_row(
     for (uint32_t j = j0; j < j1; j++) {
         /* *_side[j] is the chroma pixel on the left, [j + 1] on the right */
         float k = refine(dir[j], dir_u[j], dir_u[j + 1], dir_d[j], dir_d[j + 1]);
-        float gn = fabsf(g_u1[j] - g_d1[j]) + fabsf(g0[j] - g_u2[j]);
-        float gs = fabsf(g_d1[j] - g_u1[j]) + fabsf(g0[j] - g_d2[j]);
-        float gw = fabsf(g_side[j] - g_side[j + 1]) + fabsf(g0[j] - g0[j - 1]);
-        float ge = fabsf(g_side[j + 1] - g_side[j]) + fabsf(g0[j] - g0[j + 1]);
-        float n_grad = eps + gn + fabsf(a_u1[j] - a_d1[j]) + fabsf(a_u1[j] - a_u3[j]);
-        float s_grad = eps + gs + fabsf(a_d1[j] - a_u1[j]) + fabsf(a_d1[j] - a_d3[j]);
-        float w_grad = eps + gw + fabsf(a_side[j] - a_side[j + 1]) +
-                       fabsf(a_side[j] - a_side[j - 1]);
-        float e_grad = eps + ge + fabsf(a_side[j + 1] - a_side[j]) +
-                       fabsf(a_side[j + 1] - a_side[j + 2]);
+        /* each axis's two sides share their middle step (|a - b| is |b - a|) */
+        float g_ud = fabsf(g_u1[j] - g_d1[j]), g_lr = fabsf(g_side[j] - g_side[j + 1]);
+        float gn = g_ud + fabsf(g0[j] - g_u2[j]);
+        float gs = g_ud + fabsf(g0[j] - g_d2[j]);
+        float gw = g_lr + fabsf(g0[j] - g0[j - 1]);
+        float ge = g_lr + fabsf(g0[j] - g0[j + 1]);
+        float ud = fabsf(a_u1[j] - a_d1[j]), lr = fabsf(a_side[j] - a_side[j + 1]);
+        float n_grad = eps + gn + ud + fabsf(a_u1[j] - a_u3[j]);
+        float s_grad = eps + gs + ud + fabsf(a_d1[j] - a_d3[j]);
+        float w_grad = eps + gw + lr + fabsf(a_side[j] - a_side[j - 1]);
+        float e_grad = eps + ge + lr + fabsf(a_side[j + 1] - a_side[j + 2]);
         float v_est = mix(a_u1[j] - g_u1[j], n_grad, a_d1[j] - g_d1[j], s_grad);
         float h_est = mix(a_side[j] - g_side[j], w_grad, a_side[j + 1] - g_side[j + 1], e_grad);
         est_a[j] = g0[j] + v_est + k * (h_est - v_est);
-        n_grad = eps + gn + fabsf(b_u1[j] - b_d1[j]) + fabsf(b_u1[j] - b_u3[j]);
-        s_grad = eps + gs + fabsf(b_d1[j] - b_u1[j]) + fabsf(b_d1[j] - b_d3[j]);
-        w_grad = eps + gw + fabsf(b_side[j] - b_side[j + 1]) + fabsf(b_side[j] - b_side[j - 1]);
-        e_grad = eps + ge + fabsf(b_side[j + 1] - b_side[j]) +
-                 fabsf(b_side[j + 1] - b_side[j + 2]);
+        ud = fabsf(b_u1[j] - b_d1[j]);
+        lr = fabsf(b_side[j] - b_side[j + 1]);
+        n_grad = eps + gn + ud + fabsf(b_u1[j] - b_u3[j]);
+        s_grad = eps + gs + ud + fabsf(b_d1[j] - b_d3[j]);
+        w_grad = eps + gw + lr + fabsf(b_side[j] - b_side[j - 1]);
+        e_grad = eps + ge + lr + fabsf(b_side[j + 1] - b_side[j + 2]);
         v_est = mix(b_u1[j] - g_u1[j], n_grad, b_d1[j] - g_d1[j], s_grad);
         h_est = mix(b_side[j] - g_side[j], w_grad, b_side[j + 1] - g_side[j + 1], e_grad);
         est_b[j] = g0[j] + v_est + k * (h_est - v_est);
