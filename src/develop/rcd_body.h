@@ -95,11 +95,18 @@ static inline float high_pass(float m3, float m2, float m1, float c, float p1, f
     return (m3 + p3) - 3.0f * (m2 + p2) - (m1 + p1) + 6.0f * c;
 }
 
+/* The squared high-pass response: the planes keep squares, since every statistic (stat3)
+ * sums three of them and each is read by three pixels' statistics. */
+static inline float squared(float response)
+{
+    return response * response;
+}
+
 /* Sum of the squared high-pass responses at a pixel (b) and its two neighbours along the
  * axis (a, c). */
 static inline float stat3(float a, float b, float c)
 {
-    return eps_sq + a * a + b * b + c * c;
+    return eps_sq + a + b + c;
 }
 
 /* out[j] = in[2 j] for j < n. */
@@ -160,7 +167,8 @@ static void low_pass(const demosaic_window *w, float *cfa, float *lpf)
     }
 }
 
-/* One half of row r: the vertical (into a) and horizontal (into b) high-pass responses.
+/* One half of row r: the vertical (into a) and horizontal (into b) high-pass responses,
+ * squared.
  * col[k]: the column at k - 3 rows from r in the same half's index, own: the row's half,
  * side: the row's other kind, shifted so that side[j] is the left neighbour. */
 __attribute__((noinline)) static void high_pass_half(const float *const col[7],
@@ -172,9 +180,9 @@ __attribute__((noinline)) static void high_pass_half(const float *const col[7],
     const float *restrict c0 = col[0], *restrict c1 = col[1], *restrict c2 = col[2],
                           *restrict c4 = col[4], *restrict c5 = col[5], *restrict c6 = col[6];
     for (uint32_t j = j0; j < j1; j++) {
-        a[j] = high_pass(c0[j], c1[j], c2[j], own[j], c4[j], c5[j], c6[j]);
-        b[j] = high_pass(side[j - 1], own[j - 1], side[j], own[j], side[j + 1], own[j + 1],
-                         side[j + 2]);
+        a[j] = squared(high_pass(c0[j], c1[j], c2[j], own[j], c4[j], c5[j], c6[j]));
+        b[j] = squared(high_pass(side[j - 1], own[j - 1], side[j], own[j], side[j + 1],
+                                 own[j + 1], side[j + 2]));
     }
 }
 
@@ -236,17 +244,20 @@ static void directions_vh(const demosaic_window *w, float *cfa, float *vh, float
     }
 }
 
-/* The two diagonals' high-pass responses (down-right into a, down-left into b) at the chroma
- * pixels [j0, j1) of a row: m3..p3 are the chroma halves -3..+3 rows away, those at an odd
- * distance shifted by cp - 1 so that [j] is the pixel one column left and [j + 1] right. */
+/* The two diagonals' squared high-pass responses (down-right into a, down-left into b) at
+ * the chroma pixels [j0, j1) of a row: m3..p3 are the chroma halves -3..+3 rows away, those
+ * at an odd distance shifted by cp - 1 so that [j] is the pixel one column left and [j + 1]
+ * right. */
 __attribute__((noinline)) static void diagonal_row(
     const float *restrict m3, const float *restrict m2, const float *restrict m1,
     const float *restrict c, const float *restrict p1, const float *restrict p2,
     const float *restrict p3, uint32_t j0, uint32_t j1, float *restrict a, float *restrict b)
 {
     for (uint32_t j = j0; j < j1; j++) {
-        a[j] = high_pass(m3[j - 1], m2[j - 1], m1[j], c[j], p1[j + 1], p2[j + 1], p3[j + 2]);
-        b[j] = high_pass(m3[j + 2], m2[j + 1], m1[j + 1], c[j], p1[j], p2[j - 1], p3[j - 1]);
+        a[j] = squared(
+            high_pass(m3[j - 1], m2[j - 1], m1[j], c[j], p1[j + 1], p2[j + 1], p3[j + 2]));
+        b[j] = squared(
+            high_pass(m3[j + 2], m2[j + 1], m1[j + 1], c[j], p1[j], p2[j - 1], p3[j - 1]));
     }
 }
 
