@@ -95,11 +95,18 @@ static inline float high_pass(float m3, float m2, float m1, float c, float p1, f
     return (m3 + p3) - 3.0f * (m2 + p2) - (m1 + p1) + 6.0f * c;
 }
 
+/* The squared high-pass response: the planes keep squares, since every statistic (stat3)
+ * sums three of them and each is read by three pixels' statistics. */
+static inline float squared(float response)
+{
+    return response * response;
+}
+
 /* Sum of the squared high-pass responses at a pixel (b) and its two neighbours along the
  * axis (a, c). */
 static inline float stat3(float a, float b, float c)
 {
-    return eps_sq + a * a + b * b + c * c;
+    return eps_sq + a + b + c;
 }
 
 /* out[j] = in[2 j] for j < n. */
@@ -160,7 +167,8 @@ static void low_pass(const demosaic_window *w, float *cfa, float *lpf)
     }
 }
 
-/* One half of row r: the vertical (into a) and horizontal (into b) high-pass responses.
+/* One half of row r: the vertical (into a) and horizontal (into b) high-pass responses,
+ * squared.
  * col[k]: the column at k - 3 rows from r in the same half's index, own: the row's half,
  * side: the row's other kind, shifted so that side[j] is the left neighbour. */
 __attribute__((noinline)) static void high_pass_half(const float *const col[7],
@@ -172,9 +180,9 @@ __attribute__((noinline)) static void high_pass_half(const float *const col[7],
     const float *restrict c0 = col[0], *restrict c1 = col[1], *restrict c2 = col[2],
                           *restrict c4 = col[4], *restrict c5 = col[5], *restrict c6 = col[6];
     for (uint32_t j = j0; j < j1; j++) {
-        a[j] = high_pass(c0[j], c1[j], c2[j], own[j], c4[j], c5[j], c6[j]);
-        b[j] = high_pass(side[j - 1], own[j - 1], side[j], own[j], side[j + 1], own[j + 1],
-                         side[j + 2]);
+        a[j] = squared(high_pass(c0[j], c1[j], c2[j], own[j], c4[j], c5[j], c6[j]));
+        b[j] = squared(high_pass(side[j - 1], own[j - 1], side[j], own[j], side[j + 1],
+                                 own[j + 1], side[j + 2]));
     }
 }
 
@@ -236,17 +244,20 @@ static void directions_vh(const demosaic_window *w, float *cfa, float *vh, float
     }
 }
 
-/* The two diagonals' high-pass responses (down-right into a, down-left into b) at the chroma
- * pixels [j0, j1) of a row: m3..p3 are the chroma halves -3..+3 rows away, those at an odd
- * distance shifted by cp - 1 so that [j] is the pixel one column left and [j + 1] right. */
+/* The two diagonals' squared high-pass responses (down-right into a, down-left into b) at
+ * the chroma pixels [j0, j1) of a row: m3..p3 are the chroma halves -3..+3 rows away, those
+ * at an odd distance shifted by cp - 1 so that [j] is the pixel one column left and [j + 1]
+ * right. */
 __attribute__((noinline)) static void diagonal_row(
     const float *restrict m3, const float *restrict m2, const float *restrict m1,
     const float *restrict c, const float *restrict p1, const float *restrict p2,
     const float *restrict p3, uint32_t j0, uint32_t j1, float *restrict a, float *restrict b)
 {
     for (uint32_t j = j0; j < j1; j++) {
-        a[j] = high_pass(m3[j - 1], m2[j - 1], m1[j], c[j], p1[j + 1], p2[j + 1], p3[j + 2]);
-        b[j] = high_pass(m3[j + 2], m2[j + 1], m1[j + 1], c[j], p1[j], p2[j - 1], p3[j - 1]);
+        a[j] = squared(
+            high_pass(m3[j - 1], m2[j - 1], m1[j], c[j], p1[j + 1], p2[j + 1], p3[j + 2]));
+        b[j] = squared(
+            high_pass(m3[j + 2], m2[j + 1], m1[j + 1], c[j], p1[j], p2[j - 1], p3[j - 1]));
     }
 }
 
@@ -303,14 +314,16 @@ __attribute__((noinline)) static void green_row(
     const float *restrict dir_d, float top, uint32_t j0, uint32_t j1, float *restrict out)
 {
     for (uint32_t j = j0; j < j1; j++) {
-        float n_grad = eps + fabsf(u1[j] - d1[j]) + fabsf(p[j] - u2[j]) +
-                       fabsf(u1[j] - u3[j]) + fabsf(u2[j] - u4[j]);
-        float s_grad = eps + fabsf(d1[j] - u1[j]) + fabsf(p[j] - d2[j]) +
-                       fabsf(d1[j] - d3[j]) + fabsf(d2[j] - d4[j]);
-        float w_grad = eps + fabsf(side[j] - side[j + 1]) + fabsf(p[j] - p[j - 1]) +
-                       fabsf(side[j] - side[j - 1]) + fabsf(p[j - 1] - p[j - 2]);
-        float e_grad = eps + fabsf(side[j + 1] - side[j]) + fabsf(p[j] - p[j + 1]) +
-                       fabsf(side[j + 1] - side[j + 2]) + fabsf(p[j + 1] - p[j + 2]);
+        /* |a - b| is |b - a| to the bit: each axis's two sides share their middle step */
+        float ud = fabsf(u1[j] - d1[j]), lr = fabsf(side[j] - side[j + 1]);
+        float n_grad = eps + ud + fabsf(p[j] - u2[j]) + fabsf(u1[j] - u3[j]) +
+                       fabsf(u2[j] - u4[j]);
+        float s_grad = eps + ud + fabsf(p[j] - d2[j]) + fabsf(d1[j] - d3[j]) +
+                       fabsf(d2[j] - d4[j]);
+        float w_grad = eps + lr + fabsf(p[j] - p[j - 1]) + fabsf(side[j] - side[j - 1]) +
+                       fabsf(p[j - 1] - p[j - 2]);
+        float e_grad = eps + lr + fabsf(p[j] - p[j + 1]) + fabsf(side[j + 1] - side[j + 2]) +
+                       fabsf(p[j + 1] - p[j + 2]);
         float twice = 2.0f * l[j];
         float n_est = u1[j] * twice / (eps + l[j] + lu[j]);
         float s_est = d1[j] * twice / (eps + l[j] + ld[j]);
@@ -356,14 +369,14 @@ __attribute__((noinline)) static void chroma_row(
     uint32_t j0, uint32_t j1, float *restrict out)
 {
     for (uint32_t j = j0; j < j1; j++) {
-        float nw_grad = eps + fabsf(c_u1[j] - c_d1[j + 1]) + fabsf(c_u1[j] - c_u3[j - 1]) +
-                        fabsf(g0[j] - g_u2[j - 1]);
-        float se_grad = eps + fabsf(c_d1[j + 1] - c_u1[j]) +
-                        fabsf(c_d1[j + 1] - c_d3[j + 2]) + fabsf(g0[j] - g_d2[j + 1]);
-        float ne_grad = eps + fabsf(c_u1[j + 1] - c_d1[j]) +
-                        fabsf(c_u1[j + 1] - c_u3[j + 2]) + fabsf(g0[j] - g_u2[j + 1]);
-        float sw_grad = eps + fabsf(c_d1[j] - c_u1[j + 1]) + fabsf(c_d1[j] - c_d3[j - 1]) +
-                        fabsf(g0[j] - g_d2[j - 1]);
+        /* each diagonal's two sides share their middle step (|a - b| is |b - a|) */
+        float p_mid = fabsf(c_u1[j] - c_d1[j + 1]), q_mid = fabsf(c_u1[j + 1] - c_d1[j]);
+        float nw_grad = eps + p_mid + fabsf(c_u1[j] - c_u3[j - 1]) + fabsf(g0[j] - g_u2[j - 1]);
+        float se_grad = eps + p_mid + fabsf(c_d1[j + 1] - c_d3[j + 2]) +
+                        fabsf(g0[j] - g_d2[j + 1]);
+        float ne_grad = eps + q_mid + fabsf(c_u1[j + 1] - c_u3[j + 2]) +
+                        fabsf(g0[j] - g_u2[j + 1]);
+        float sw_grad = eps + q_mid + fabsf(c_d1[j] - c_d3[j - 1]) + fabsf(g0[j] - g_d2[j - 1]);
         float p_est = mix(c_u1[j] - g_u1[j], nw_grad, c_d1[j + 1] - g_d1[j + 1], se_grad);
         float q_est = mix(c_u1[j + 1] - g_u1[j + 1], ne_grad, c_d1[j] - g_d1[j], sw_grad);
         float k = refine(dir[j], dir_u[j], dir_u[j + 1], dir_d[j], dir_d[j + 1]);
@@ -389,12 +402,17 @@ static void chroma_at_chroma(const demosaic_window *w, float *cfa, float *g, flo
     }
 }
 
-/* Chroma plane k at the greens of row r from the colour differences of the four cardinal
- * neighbours, into est[j0, j1). g: the green plane's halves (CFA greens, chroma: estimates),
- * c: plane k at chroma pixels (the CFA in rows whose chroma is k, else the estimates). */
+/* Both chroma planes at the greens [j0, j1) of row r from the colour differences of the four
+ * cardinal neighbours, into est_a (a_rows' colour) and est_b, in one loop: the direction and
+ * the green gradients serve both (RCD 14 % faster at AVX2 than one plane per loop). The two
+ * planes' lines are written out: through an inline helper GCC 12 vectorises the loop at half
+ * this speed (measured). g: the green plane's halves (CFA greens, chroma: estimates); a_rows,
+ * b_rows: each plane at chroma pixels (the CFA in rows whose chroma is that colour, else the
+ * estimates) from 3 rows up to 3 down. */
 __attribute__((noinline)) static void chroma_at_green_row(
-    const demosaic_window *w, uint32_t r, float *cfa, float *g, const float *const c_rows[7],
-    float *vh, uint32_t j0, uint32_t j1, float *restrict est)
+    const demosaic_window *w, uint32_t r, float *cfa, float *g, const float *const a_rows[7],
+    const float *const b_rows[7], float *vh, uint32_t j0, uint32_t j1, float *restrict est_a,
+    float *restrict est_b)
 {
     uint32_t gp = green_parity(w, r);
     const float *restrict g0 = green_half(cfa, w, r), *restrict g_u1 = chroma_half(g, w, r - 1),
@@ -402,27 +420,40 @@ __attribute__((noinline)) static void chroma_at_green_row(
                           *restrict g_u2 = green_half(cfa, w, r - 2),
                           *restrict g_d2 = green_half(cfa, w, r + 2),
                           *restrict g_side = chroma_half(g, w, r) + gp - 1,
-                          *restrict c_u3 = c_rows[0], *restrict c_u1 = c_rows[2],
-                          *restrict c_side = c_rows[3] + gp - 1, *restrict c_d1 = c_rows[4],
-                          *restrict c_d3 = c_rows[6], *restrict dir = green_half(vh, w, r),
+                          *restrict a_u3 = a_rows[0], *restrict a_u1 = a_rows[2],
+                          *restrict a_side = a_rows[3] + gp - 1, *restrict a_d1 = a_rows[4],
+                          *restrict a_d3 = a_rows[6], *restrict b_u3 = b_rows[0],
+                          *restrict b_u1 = b_rows[2], *restrict b_side = b_rows[3] + gp - 1,
+                          *restrict b_d1 = b_rows[4], *restrict b_d3 = b_rows[6],
+                          *restrict dir = green_half(vh, w, r),
                           *restrict dir_u = green_half(vh, w, r - 1) + gp - 1,
                           *restrict dir_d = green_half(vh, w, r + 1) + gp - 1;
     for (uint32_t j = j0; j < j1; j++) {
         /* *_side[j] is the chroma pixel on the left, [j + 1] on the right */
         float k = refine(dir[j], dir_u[j], dir_u[j + 1], dir_d[j], dir_d[j + 1]);
-        float gn = fabsf(g_u1[j] - g_d1[j]) + fabsf(g0[j] - g_u2[j]);
-        float gs = fabsf(g_d1[j] - g_u1[j]) + fabsf(g0[j] - g_d2[j]);
-        float gw = fabsf(g_side[j] - g_side[j + 1]) + fabsf(g0[j] - g0[j - 1]);
-        float ge = fabsf(g_side[j + 1] - g_side[j]) + fabsf(g0[j] - g0[j + 1]);
-        float n_grad = eps + gn + fabsf(c_u1[j] - c_d1[j]) + fabsf(c_u1[j] - c_u3[j]);
-        float s_grad = eps + gs + fabsf(c_d1[j] - c_u1[j]) + fabsf(c_d1[j] - c_d3[j]);
-        float w_grad = eps + gw + fabsf(c_side[j] - c_side[j + 1]) +
-                       fabsf(c_side[j] - c_side[j - 1]);
-        float e_grad = eps + ge + fabsf(c_side[j + 1] - c_side[j]) +
-                       fabsf(c_side[j + 1] - c_side[j + 2]);
-        float v_est = mix(c_u1[j] - g_u1[j], n_grad, c_d1[j] - g_d1[j], s_grad);
-        float h_est = mix(c_side[j] - g_side[j], w_grad, c_side[j + 1] - g_side[j + 1], e_grad);
-        est[j] = g0[j] + v_est + k * (h_est - v_est);
+        /* each axis's two sides share their middle step (|a - b| is |b - a|) */
+        float g_ud = fabsf(g_u1[j] - g_d1[j]), g_lr = fabsf(g_side[j] - g_side[j + 1]);
+        float gn = g_ud + fabsf(g0[j] - g_u2[j]);
+        float gs = g_ud + fabsf(g0[j] - g_d2[j]);
+        float gw = g_lr + fabsf(g0[j] - g0[j - 1]);
+        float ge = g_lr + fabsf(g0[j] - g0[j + 1]);
+        float ud = fabsf(a_u1[j] - a_d1[j]), lr = fabsf(a_side[j] - a_side[j + 1]);
+        float n_grad = eps + gn + ud + fabsf(a_u1[j] - a_u3[j]);
+        float s_grad = eps + gs + ud + fabsf(a_d1[j] - a_d3[j]);
+        float w_grad = eps + gw + lr + fabsf(a_side[j] - a_side[j - 1]);
+        float e_grad = eps + ge + lr + fabsf(a_side[j + 1] - a_side[j + 2]);
+        float v_est = mix(a_u1[j] - g_u1[j], n_grad, a_d1[j] - g_d1[j], s_grad);
+        float h_est = mix(a_side[j] - g_side[j], w_grad, a_side[j + 1] - g_side[j + 1], e_grad);
+        est_a[j] = g0[j] + v_est + k * (h_est - v_est);
+        ud = fabsf(b_u1[j] - b_d1[j]);
+        lr = fabsf(b_side[j] - b_side[j + 1]);
+        n_grad = eps + gn + ud + fabsf(b_u1[j] - b_u3[j]);
+        s_grad = eps + gs + ud + fabsf(b_d1[j] - b_d3[j]);
+        w_grad = eps + gw + lr + fabsf(b_side[j] - b_side[j - 1]);
+        e_grad = eps + ge + lr + fabsf(b_side[j + 1] - b_side[j + 2]);
+        v_est = mix(b_u1[j] - g_u1[j], n_grad, b_d1[j] - g_d1[j], s_grad);
+        h_est = mix(b_side[j] - g_side[j], w_grad, b_side[j + 1] - g_side[j + 1], e_grad);
+        est_b[j] = g0[j] + v_est + k * (h_est - v_est);
     }
 }
 
@@ -453,18 +484,17 @@ static void rgb_rows(const demosaic_window *w, float *cfa, float *g, float *othe
     for (uint32_t r = BORDER; r + BORDER < w->rows; r++) {
         uint32_t gp = green_parity(w, r), cp = gp ^ 1, own = w->colour[r & 1][cp], j0, j1;
         half_range(BORDER, w->width - BORDER, gp, &j0, &j1);
-        float *at_green[3] = {NULL, green_half(cfa, w, r), NULL};
-        for (uint32_t k = 0; k < 3; k += 2) {
-            const float *c_rows[7];
+        float *at_green[3] = {est, green_half(cfa, w, r), est + w->width};
+        const float *c_rows[3][7];
+        for (uint32_t k = 0; k < 3; k += 2)
             for (int d = 0; d < 7; d++) {
                 uint32_t rr = r + (uint32_t)d - 3;
                 /* rows at an odd distance are the other kind: their chroma is `own`'s other */
                 int native = (w->colour[rr & 1][green_parity(w, rr) ^ 1] == k);
-                c_rows[d] = chroma_half(native ? cfa : other, w, rr);
+                c_rows[k][d] = chroma_half(native ? cfa : other, w, rr);
             }
-            at_green[k] = est + (k / 2) * (size_t)w->width;
-            chroma_at_green_row(w, r, cfa, g, c_rows, vh, j0, j1, at_green[k]);
-        }
+        chroma_at_green_row(w, r, cfa, g, c_rows[0], c_rows[2], vh, j0, j1, at_green[0],
+                            at_green[2]);
         const float *at_chroma[3];
         at_chroma[own] = chroma_half(cfa, w, r);
         at_chroma[1] = chroma_half(g, w, r);
