@@ -311,7 +311,8 @@ static int line_estimate(const line_row *rows, int nrows, uint32_t w, const line
 
 #define REFINE_STEPS 4        /* the line's direction refined by its own samples: this many */
 #define REFINE_STEP 0.0625f   /* ... steps of this many px per row either side (measured on
-                                 the second scene's stars, 4-frame HD mean, edges 11-15 EV:
+                                 the second scene's stars, 4-frame HD mean, edges 11-15 EV,
+                                 before the gates of directed_span and the pair's sides:
                                  +-2 / +-4 / +-8 steps 0.0548 / 0.0545 / 0.0537, steps of
                                  1/32 px 0.0543; 0.0598 without) ... */
 #define REFINE_REACH 1.5f     /* ... over the samples within this many px of the first line
