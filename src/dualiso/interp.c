@@ -300,6 +300,137 @@ static int line_estimate(const line_row *rows, int nrows, uint32_t w, const line
     return 1;
 }
 
+#define REFINE_STEPS 4        /* the line's direction refined by its own samples: this many */
+#define REFINE_STEP 0.0625f   /* ... steps of this many px per row either side (measured on
+                                 the second scene's stars, 4-frame HD mean, edges 11-15 EV,
+                                 before the gates of directed_span and the pair's sides:
+                                 +-2 / +-4 / +-8 steps 0.0548 / 0.0545 / 0.0537, steps of
+                                 1/32 px 0.0543; 0.0598 without) ... */
+#define REFINE_REACH 1.5f     /* ... over the samples within this many px of the first line
+                                 (2 px: 0.0550) */
+#define REFINE_PTS (4 * LINE_ROWS)
+
+/* One sample for the direction refinement: column, row offset, log2 value, weight (row
+ * distance), colour (0: green, 1 and 2: the non-green colour of either row type). */
+typedef struct dir_pt {
+    float x, dy, lv, w;
+    int ch;
+} dir_pt;
+
+/* One level per colour of the samples p: sums of weight, value and square, and the
+ * squared residual about the levels, the same for every direction. */
+typedef struct colour_levels {
+    float W[3], S[3], Q[3], sse;
+} colour_levels;
+
+static colour_levels colour_one_level(const dir_pt *p, int n)
+{
+    colour_levels L = {{0}, {0}, {0}, 0};
+    for (int i = 0; i < n; i++) {
+        int c = p[i].ch;
+        L.W[c] += p[i].w;
+        L.S[c] += p[i].w * p[i].lv;
+        L.Q[c] += p[i].w * p[i].lv * p[i].lv;
+    }
+    for (int c = 0; c < 3; c++)
+        if (L.W[c] > 0)
+            L.sse += L.Q[c] - L.S[c] * L.S[c] / L.W[c];
+    return L;
+}
+
+/* The least squared log residual of a step across the line x + t dy through the samples
+ * p, with two levels per colour on either side of one split, the split running along the
+ * samples sorted by their offset across the line. idx holds the order of the previous
+ * direction on entry (the identity for the first) and this one's on return: from one
+ * direction to the next few samples change places, so the insertion sort is short. */
+static float colour_step_sse(const dir_pt *p, int n, const colour_levels *L, float x, float t,
+                             int *idx)
+{
+    float d[REFINE_PTS];
+    for (int i = 0; i < n; i++)
+        d[i] = p[i].x - (x + t * p[i].dy);
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && d[idx[j]] < d[idx[j - 1]]; j--) {
+            int k = idx[j];
+            idx[j] = idx[j - 1];
+            idx[j - 1] = k;
+        }
+    float wl[3] = {0}, sl[3] = {0}, ql[3] = {0}, best = L->sse;
+    for (int k = 1; k < n; k++) {
+        const dir_pt *q = &p[idx[k - 1]];
+        int c = q->ch;
+        wl[c] += q->w;
+        sl[c] += q->w * q->lv;
+        ql[c] += q->w * q->lv * q->lv;
+        if (d[idx[k]] == d[idx[k - 1]])
+            continue;
+        float sse = 0;
+        for (int cc = 0; cc < 3; cc++) {
+            float wr = L->W[cc] - wl[cc], sr = L->S[cc] - sl[cc], qr = L->Q[cc] - ql[cc];
+            if (wl[cc] > 0)
+                sse += ql[cc] - sl[cc] * sl[cc] / wl[cc];
+            if (wr > 0)
+                sse += qr - sr * sr / wr;
+        }
+        if (sse < best)
+            best = sse;
+    }
+    return best;
+}
+
+/* The edge direction t0 from the guide's cost, refined by the line's own samples. The cost
+ * compares guide rows 4 apart at quarter-pixel steps, each guide sample the mean of two
+ * columns, and a parabola between the steps; at a coloured edge between those steps (the
+ * second scene's sectors at 60-75 degrees: 0.58 and 0.27 px per row) it misses by a tenth
+ * of a px per row, which puts the samples 5 to 7 rows away on the wrong side of the edge
+ * and the pixel on the other side's level. The samples near the line, every unclipped one
+ * of the rows around, show the edge's place directly: the direction within REFINE_STEPS
+ * steps of t0 along which they split best into two levels is taken where that split
+ * leaves at most STEP_FIT of their one-level spread. The levels are per colour: a colour
+ * edge's place is common to all channels, its levels are not, so no colour ratio (which
+ * mixes both sides at the edge) enters. The sample set stays that of t0, so the
+ * candidates' residuals compare like with like; where the samples show no step of
+ * STEP_MIN_EV (their spread below its half squared), there is nothing to place. */
+static float refine_direction(const line_row *rows, int nrows, uint32_t w, int32_t x, float t0)
+{
+    dir_pt p[REFINE_PTS];
+    int n = 0;
+    float wsum = 0;
+    for (int i = 0; i < nrows; i++) {
+        const line_row *r = &rows[i];
+        float xr = (float)x + t0 * (float)r->dy;
+        for (int32_t q = (int32_t)ceilf(xr - REFINE_REACH);
+             q <= (int32_t)floorf(xr + REFINE_REACH) && n < REFINE_PTS; q++) {
+            if (q < 0 || q >= (int32_t)w || r->clip[q] || !(r->v[q] > 0))
+                continue;
+            int green = (q & 1) == r->gpar;
+            float wt = 1.0f / (float)abs(r->dy);
+            p[n++] = (dir_pt){(float)q, (float)r->dy, log2f(r->v[q]), wt,
+                              green ? 0 : 1 + (r->dy & 1)};
+            wsum += wt;
+        }
+    }
+    if (n < 6)
+        return t0;
+    const colour_levels L = colour_one_level(p, n);
+    if (L.sse < 0.25f * STEP_MIN_EV * STEP_MIN_EV * wsum)
+        return t0;
+    int idx[REFINE_PTS];
+    for (int i = 0; i < n; i++)
+        idx[i] = i;
+    float sse[2 * REFINE_STEPS + 1];
+    for (int k = -REFINE_STEPS; k <= REFINE_STEPS; k++)
+        sse[k + REFINE_STEPS] =
+            colour_step_sse(p, n, &L, (float)x, t0 + (float)k * REFINE_STEP, idx);
+    float best = sse[REFINE_STEPS], bt = t0;
+    for (int k = -REFINE_STEPS; k <= REFINE_STEPS; k++)
+        if (sse[k + REFINE_STEPS] < best) {
+            best = sse[k + REFINE_STEPS];
+            bt = t0 + (float)k * REFINE_STEP;
+        }
+    return best < STEP_FIT * L.sse ? bt : t0;
+}
+
 /* |log2 a/b| of two ratios, 0 unless both are known. */
 static inline float ratio_gap(float a, float b)
 {
@@ -487,6 +618,67 @@ static int shallow_side(const line_ctx *l, int32_t x, int *above)
     return 1;
 }
 
+#define PAIR_MATCH 0.25f      /* a bright-pair sample is on a side whose same-colour dark
+                                 sample it matches within this share of the two sides' gap */
+
+/* Which side's same-colour dark sample, ra (the -s side) or rb, the bright-pair sample v
+ * matches (1: ra, 0: rb): within PAIR_MATCH of their log gap, which must be a step. */
+static int pair_vote(float v, float ra, float rb, int *side)
+{
+    if (!(v > 0 && ra > 0 && rb > 0))
+        return 0;
+    float lv = log2f(v), la = log2f(ra), lb = log2f(rb), gap = fabsf(la - lb);
+    if (gap < SHALLOW_MIN_EV)
+        return 0;
+    if (fabsf(lv - la) <= PAIR_MATCH * gap) {
+        *side = 1;
+        return 1;
+    }
+    if (fabsf(lv - lb) <= PAIR_MATCH * gap) {
+        *side = 0;
+        return 1;
+    }
+    return 0;
+}
+
+/* A near-horizontal edge between the bright pair and a dark row, which neither the line
+ * nor the crossings can place (doc/dualiso.md 8.13: the bright pair has no dark sample,
+ * and its clipped samples say only "above the clip"). Where the other colours of the pair
+ * stay below the clip (a colour edge: the second scene's sectors), their samples do say
+ * it: each is compared with the same-colour dark samples of its own column on either side
+ * (rows y -+ 2s for the pixel's row, y - 3s and y + s for the pair's other row y - s,
+ * whose colours those rows share), so no colour ratio enters. A straight edge crosses each
+ * column once, so: both row neighbours of the pixel on one side put it there; the pair
+ * row's sample above or below the pixel, or both of its diagonal ones, on the +s side put
+ * row y there too (their -s side says nothing about row y). 1 and *above (the -s side, as
+ * shallow_side) where one of these holds. */
+static int pair_side(const line_ctx *l, int32_t x, int *above)
+{
+    const dualiso_workspace *ws = l->c->ws;
+    const int32_t w = (int32_t)l->c->in->width, y = l->y, s = l->s;
+    const int ys = y & (RING - 1), yp = (y - s) & (RING - 1);
+    if (x < 1 || x >= w - 1 || ws->ring_row[yp] != y - s)
+        return 0;
+    const float *la = ws->lin[l->slots[0]], *lb = ws->lin[l->slots[1]],
+                *ln = ws->lin[l->slots[2]], *lf = ws->lin[l->slots[3]];
+    const float *v = ws->lin[ys], *vp = ws->lin[yp];
+    const uint8_t *cl = ws->clip[ys], *cp = ws->clip[yp];
+    int s1, s2;
+    if (!cl[x - 1] && !cl[x + 1] && pair_vote(v[x - 1], la[x - 1], lb[x - 1], &s1) &&
+        pair_vote(v[x + 1], la[x + 1], lb[x + 1], &s2) && s1 == s2) {
+        *above = s1;
+        return 1;
+    }
+    int sd, sl, sr;
+    int mid = !cp[x] && pair_vote(vp[x], lf[x], ln[x], &sd) && sd == 0;
+    int two = !cp[x - 1] && !cp[x + 1] && pair_vote(vp[x - 1], lf[x - 1], ln[x - 1], &sl) &&
+              pair_vote(vp[x + 1], lf[x + 1], ln[x + 1], &sr) && sl == 0 && sr == 0;
+    if (!mid && !two)
+        return 0;
+    *above = 0;
+    return 1;
+}
+
 /* Edge direction d (an index of ws->cost) at column x in px per row, refined between the
  * quarter steps by the minimum of a parabola through the three costs; not across the
  * bound of the narrow directions, whose neighbour beyond is looked at only by the
@@ -613,6 +805,20 @@ static void directed_span(const line_ctx *l, int32_t x0, int32_t x1)
          * guide rows a few px apart, which near-horizontal edges and the next spoke of a
          * star also satisfy; the line's own samples, 1 to 7 rows away, tell them apart */
         int pick = wide >= 0 && ok[1] && (!ok[0] || resid[1] < WIDE_FIT * resid[0]);
+        /* the direction refined where the line's samples do not fit it (residual beyond
+         * half a least step: misplaced, or a step between them) */
+        if (ok[pick] && resid[pick] >= 0.25f * STEP_MIN_EV * STEP_MIN_EV) {
+            float t0 = direction_at(ws, cand[pick], x);
+            float t1 = refine_direction(l->rows, l->nrows, (uint32_t)w, x, t0);
+            if (t1 != t0) {
+                float v, r;
+                int clipped = 0;
+                lq.t = t1;
+                if (line_estimate(l->rows, l->nrows, (uint32_t)w, &lq, &v, &clipped, &r) &&
+                    !clipped)
+                    g[pick] = v;
+            }
+        }
         int32_t t4 = cand[pick] - NDIR / 2, t2 = (int32_t)lrintf(0.5f * (float)t4);
         float a, b;
         int clipped = 0;
@@ -626,9 +832,12 @@ static void directed_span(const line_ctx *l, int32_t x0, int32_t x1)
             ws->est_clip[x] = 0; /* the integer-step pair may have met a clipped sample */
             ws->est_mid[x] = 0;
         }
-        /* a shallow edge the line cannot follow: the same-colour sample of the pixel's side */
+        /* an edge the line cannot place, the same-colour sample of the pixel's side: a
+         * near-horizontal one between the pair and a dark row, from the pair's own samples
+         * of the colours that stay below the clip, or else a shallow one from where the
+         * dark rows cross it */
         int above;
-        if (!ca[x] && !cb[x] && shallow_side(l, x, &above)) {
+        if (!ca[x] && !cb[x] && (pair_side(l, x, &above) || shallow_side(l, x, &above))) {
             ws->est[x] = above ? la[x] : lb[x];
             ws->est_clip[x] = 0;
             ws->est_mid[x] = 0;

@@ -112,14 +112,16 @@ static void check(synth_scene_kind kind, const limits *l)
 static void first_scene_edges_where_the_bright_field_clips(void **state)
 {
     (void)state;
-    const limits l = {.edge_lo = 0.102, .edge_hi = 0.066, .zone = 0.385};
+    /* edge 11-15 EV: 0.063 before session 16's colour edges above the clip, 0.044 after */
+    const limits l = {.edge_lo = 0.102, .edge_hi = 0.052, .zone = 0.385};
     check(SYNTH_SCENE_BENCHMARK, &l);
 }
 
 static void second_scene_edges_where_the_bright_field_clips(void **state)
 {
     (void)state;
-    const limits l = {.edge_lo = 0.097, .edge_hi = 0.109, .zone = 0.140};
+    /* edge 11-15 EV: 0.106 before session 16's colour edges above the clip, 0.079 after */
+    const limits l = {.edge_lo = 0.097, .edge_hi = 0.092, .zone = 0.140};
     check(SYNTH_SCENE_OBJECTS, &l);
 }
 
