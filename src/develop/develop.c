@@ -273,13 +273,28 @@ static develop_grade grade_of(const develop_context *ctx)
     return g;
 }
 
-mp_status mp_develop_frame(const develop_context *ctx, const mp_frame *frame, develop_workspace *ws,
-                        develop_rgb *out, mp_error *err)
+/* Where develop_rows puts each developed row: the frame's planes (planes, fn NULL), or a row
+ * of scratch handed to fn. */
+typedef struct row_out {
+    develop_rgb *planes;
+    develop_row_fn fn;
+    void *user;
+} row_out;
+
+/* Rows [first, last) of the frame developed strip by strip into `to`. A strip's window
+ * carries the context rows of the frame around it, so the rows do not depend on where the
+ * strips start (DEMOSAIC_*_CONTEXT). */
+static mp_status develop_rows(const develop_context *ctx, const mp_frame *frame,
+                              develop_workspace *ws, uint32_t first, uint32_t last,
+                              const row_out *to, mp_error *err)
 {
     mp_status st = check_frame(frame, err);
     if (st)
         return st;
     const uint32_t width = frame->width, height = frame->height;
+    if (first >= last || last > height)
+        return mp_error_set(err, MP_ERR_ARG, "develop: frame %u: rows %u-%u of %u",
+                            frame->number, first, last, height);
     const int rcd = ctx->params.demosaic == DEVELOP_DEMOSAIC_RCD;
     const int rebuild = ctx->params.highlight == DEVELOP_HIGHLIGHT_RECONSTRUCT;
     /* the rebuild of every row the demosaic reads must see all the rows it reads */
@@ -292,22 +307,17 @@ mp_status mp_develop_frame(const develop_context *ctx, const mp_frame *frame, de
     const size_t plane = (size_t)width * window_max;
     const int planes = 4 + (rcd ? DEMOSAIC_RCD_SCRATCH : 0) + rebuild;
 
-    size_t pixels = (size_t)width * height;
-    /* after the planes: near, the near kernel's scratch, the even and odd rows' scales */
-    if ((st = reserve((void **)&out->plane[0], &out->capacity, 3 * pixels, sizeof(uint16_t), err)) ||
-        (st = reserve((void **)&ws->buf, &ws->capacity, planes * plane + 4 * (size_t)width,
+    /* after the planes: near, the near kernel's scratch, the even and odd rows' scales, and
+     * for fn one row of each output channel (3 x width uint16 in 2 x width floats) */
+    if ((st = reserve((void **)&ws->buf, &ws->capacity, planes * plane + 6 * (size_t)width,
                       sizeof(float), err)))
         return st;
-    out->plane[1] = out->plane[0] + pixels;
-    out->plane[2] = out->plane[1] + pixels;
-    out->width = width;
-    out->height = height;
-    out->number = frame->number;
 
     const develop_dsp *dsp = mp_develop_dsp_for(mp_cpu_level_get());
     const develop_grade grade = grade_of(ctx);
     float *cfa = ws->buf, *near = ws->buf + planes * plane, *tmp = near + width,
           *scale = tmp + width;
+    uint16_t *row = (uint16_t *)(scale + 2 * (size_t)width);
     /* RECONSTRUCT: 1 where a clipped sample stayed unresolved, the plane BLEND's ramp reads */
     float *failed = rebuild ? ws->buf + (planes - 1) * plane : NULL;
     highlight_rebuild hr = {.f = frame, .unresolved = ctx->wb_clip, .top = ctx->cfa_top};
@@ -324,8 +334,8 @@ mp_status mp_develop_frame(const develop_context *ctx, const mp_frame *frame, de
         for (int k = 0; k < DEMOSAIC_RCD_SCRATCH; k++)
             w.scratch[k] = cfa + (4 + k) * plane;
 
-    for (uint32_t y0 = 0; y0 < height; y0 += strip) {
-        uint32_t y1 = height - y0 > strip ? y0 + strip : height;
+    for (uint32_t y0 = first; y0 < last; y0 += strip) {
+        uint32_t y1 = last - y0 > strip ? y0 + strip : last;
         uint32_t wy0 = y0 > context_rows ? y0 - context_rows : 0;
         uint32_t wy1 = height - y1 > context_rows ? y1 + context_rows : height;
         w.rows = wy1 - wy0;
@@ -345,11 +355,42 @@ mp_status mp_develop_frame(const develop_context *ctx, const mp_frame *frame, de
             dsp->near(y > 0 ? mid - width : mid, mid, y + 1 < height ? mid + width : mid, width,
                       tmp, near);
             dsp->grade(&grade, near, w.rgb[0] + in, w.rgb[1] + in, w.rgb[2] + in, width);
-            for (int k = 0; k < 3; k++)
-                dsp->encode(&ctx->lut, w.rgb[k] + in, width, out->plane[k] + o);
+            uint16_t *dst[3];
+            for (int k = 0; k < 3; k++) {
+                dst[k] = to->fn ? row + k * (size_t)width : to->planes->plane[k] + o;
+                dsp->encode(&ctx->lut, w.rgb[k] + in, width, dst[k]);
+            }
+            if (to->fn && (st = to->fn(to->user, y, (const uint16_t *const *)dst, err)))
+                return st;
         }
     }
     return MP_OK;
+}
+
+mp_status mp_develop_frame(const develop_context *ctx, const mp_frame *frame, develop_workspace *ws,
+                        develop_rgb *out, mp_error *err)
+{
+    mp_status st = check_frame(frame, err);
+    if (st)
+        return st;
+    size_t pixels = (size_t)frame->width * frame->height;
+    if ((st = reserve((void **)&out->plane[0], &out->capacity, 3 * pixels, sizeof(uint16_t), err)))
+        return st;
+    out->plane[1] = out->plane[0] + pixels;
+    out->plane[2] = out->plane[1] + pixels;
+    out->width = frame->width;
+    out->height = frame->height;
+    out->number = frame->number;
+    const row_out to = {.planes = out};
+    return develop_rows(ctx, frame, ws, 0, frame->height, &to, err);
+}
+
+mp_status mp_develop_frame_rows(const develop_context *ctx, const mp_frame *frame,
+                                develop_workspace *ws, uint32_t first, uint32_t last,
+                                develop_row_fn fn, void *user, mp_error *err)
+{
+    const row_out to = {.fn = fn, .user = user};
+    return develop_rows(ctx, frame, ws, first, last, &to, err);
 }
 
 mp_status mp_develop_grey_world_add(develop_grey_world *acc, const mp_frame *frame, mp_error *err)

@@ -74,6 +74,17 @@ mp_status mp_sink_encode_rgb(mp_sink *s, void *enc, const mp_rgb_frame *rgb,
     return s->ops->encode_rgb(s->priv, enc, rgb, unit, err);
 }
 
+int mp_sink_takes_rows(mp_sink *s, void *enc)
+{
+    return enc && s->ops->takes_rows && s->ops->takes_rows(s->priv, enc);
+}
+
+mp_status mp_sink_encode_rows(mp_sink *s, void *enc, const mp_rgb_rows *rows,
+                              mp_sink_unit **unit, mp_error *err)
+{
+    return s->ops->encode_rows(s->priv, enc, rows, unit, err);
+}
+
 mp_status mp_sink_write_unit(mp_sink *s, mp_sink_unit *unit, mp_error *err)
 {
     mp_status st = s->ops->write_unit(s->priv, unit, err);

@@ -128,6 +128,7 @@ struct mp_av_encoder {
     AVFrame *frame;
     AVPacket *pkt;
     uint16_t *row8;              /* 8-bit Y'CbCr: one row of each plane before narrowing */
+    AVPacket *rows_pkt;          /* 16-bit RGB kinds: the packet mp_av_encode_row fills */
 };
 
 struct mp_av_sink {
@@ -282,6 +283,7 @@ void mp_av_encoder_free(mp_av_encoder *e)
     mp_libav.av_packet_free(&e->pkt);
     mp_libav.avcodec_free_context(&e->probe);
     mp_libav.av_frame_free(&e->probe_frame);
+    mp_libav.av_packet_free(&e->rows_pkt);
     free(e->row8);
     free(e);
 }
@@ -774,31 +776,32 @@ static void fill_yuv420_rows(mp_av_encoder *e, const uint16_t *const rgb[3], siz
     }
 }
 
+/* Row y of the AVFrame (any pixel format but 4:2:0) from its R, G, B samples. */
+static void fill_row(mp_av_encoder *e, const uint16_t *r, const uint16_t *g, const uint16_t *b,
+                     uint32_t y)
+{
+    const AVFrame *f = e->frame;
+    const size_t bytes = e->sink->p.width * sizeof *r;
+    if (e->sink->is_yuv) {
+        fill_yuv_row(e, r, g, b, y);
+    } else {   /* gbrp16le: planes in G, B, R order */
+        memcpy(f->data[0] + (size_t)y * (size_t)f->linesize[0], g, bytes);
+        memcpy(f->data[1] + (size_t)y * (size_t)f->linesize[1], b, bytes);
+        memcpy(f->data[2] + (size_t)y * (size_t)f->linesize[2], r, bytes);
+    }
+}
+
 /* Fills the AVFrame with the kind's pixel format from R, G, B planes. */
 static void fill_frame(mp_av_encoder *e, const uint16_t *const rgb[3], size_t stride)
 {
     const mp_av_sink *s = e->sink;
-    AVFrame *f = e->frame;
-    uint32_t w = s->p.width;
     if (s->chroma_rows_shift) {   /* even heights only (check_params) */
         for (uint32_t y = 0; y < s->p.height; y += 2)
             fill_yuv420_rows(e, rgb, stride, y);
         return;
     }
-    for (uint32_t y = 0; y < s->p.height; y++) {
-        const uint16_t *r = rgb[0] + y * stride, *g = rgb[1] + y * stride,
-                       *b = rgb[2] + y * stride;
-        if (s->is_yuv) {
-            fill_yuv_row(e, r, g, b, y);
-        } else {   /* gbrp16le: planes in G, B, R order */
-            uint16_t *row[3];
-            for (int i = 0; i < 3; i++)
-                row[i] = (uint16_t *)(f->data[i] + (size_t)y * (size_t)f->linesize[i]);
-            memcpy(row[0], g, w * sizeof *g);
-            memcpy(row[1], b, w * sizeof *b);
-            memcpy(row[2], r, w * sizeof *r);
-        }
-    }
+    for (uint32_t y = 0; y < s->p.height; y++)
+        fill_row(e, rgb[0] + y * stride, rgb[1] + y * stride, rgb[2] + y * stride, y);
 }
 
 static mp_status check_stride(const mp_av_sink *s, size_t stride, mp_error *err)
@@ -809,19 +812,18 @@ static mp_status check_stride(const mp_av_sink *s, size_t stride, mp_error *err)
     return MP_OK;
 }
 
-/* e->frame from the planes, tagged; an intra-only kind's marked a key frame. */
-static mp_status prepare_frame(mp_av_encoder *e, const uint16_t *const planes[3],
-                               size_t stride, mp_error *err)
+static mp_status frame_writable(mp_av_encoder *e, mp_error *err)
+{
+    int r = mp_libav.av_frame_make_writable(e->frame);
+    return r < 0 ? mp_av_output_fail(NULL, r, mp_av_output_name(&e->sink->out), "frame buffer",
+                                     err)
+                 : MP_OK;
+}
+
+/* e->frame (filled) tagged; an intra-only kind's marked a key frame. */
+static void tag_frame(mp_av_encoder *e)
 {
     const mp_av_sink *s = e->sink;
-    const char *name = mp_av_output_name(&s->out);
-    mp_status st = check_stride(s, stride, err);
-    if (st != MP_OK)
-        return st;
-    int r = mp_libav.av_frame_make_writable(e->frame);
-    if (r < 0)
-        return mp_av_output_fail(NULL, r, name, "frame buffer", err);
-    fill_frame(e, planes, stride);
     AVFrame *f = e->frame;
     AVCodecContext *c = e->ctx;
     f->pts = 0;   /* the writer stamps the packet */
@@ -831,7 +833,18 @@ static mp_status prepare_frame(mp_av_encoder *e, const uint16_t *const planes[3]
     f->color_range = c->color_range;
     f->pict_type = s->kind->review ? AV_PICTURE_TYPE_NONE : AV_PICTURE_TYPE_I;
     f->key_frame = !s->kind->review;
-    return MP_OK;
+}
+
+/* e->frame from the planes, tagged. */
+static mp_status prepare_frame(mp_av_encoder *e, const uint16_t *const planes[3],
+                               size_t stride, mp_error *err)
+{
+    mp_status st = check_stride(e->sink, stride, err);
+    if (st == MP_OK && (st = frame_writable(e, err)) == MP_OK) {
+        fill_frame(e, planes, stride);
+        tag_frame(e);
+    }
+    return st;
 }
 
 /* One row of R, G, B as 16-bit RGB samples, each low byte first or (big_endian) high first. */
@@ -865,13 +878,8 @@ static void pack_rgb48_row(const uint16_t *r, const uint16_t *g, const uint16_t 
  * packet: two passes over 12 MB per 1080p frame that this one replaces. The packets' buffers
  * come from the sink's pool: a fresh 12 MB buffer per frame is fresh pages, which the kernel
  * zeroes (a quarter of the command's CPU; doc/benchmarks.md §10, session 14). */
-static mp_status pack_rgb48(const mp_av_sink *s, const uint16_t *const rgb[3], size_t stride,
-                            AVPacket **out, mp_error *err)
+static mp_status rgb48_packet(const mp_av_sink *s, AVPacket **out, mp_error *err)
 {
-    const uint32_t w = s->p.width, h = s->p.height;
-    mp_status st = check_stride(s, stride, err);
-    if (st != MP_OK)
-        return st;
     AVPacket *p = mp_libav.av_packet_alloc();
     if (p)
         p->buf = mp_libav.av_buffer_pool_get(s->packets);
@@ -881,32 +889,39 @@ static mp_status pack_rgb48(const mp_av_sink *s, const uint16_t *const rgb[3], s
                             mp_av_output_name(&s->out));
     }
     p->data = p->buf->data;
-    p->size = (int)((size_t)w * h * 6);
+    p->size = (int)((size_t)s->p.width * s->p.height * 6);
     memset(p->data + p->size, 0, AV_INPUT_BUFFER_PADDING_SIZE);
-    const int big_endian = s->kind->pix_fmt == AV_PIX_FMT_RGB48BE;
-    for (uint32_t y = 0; y < h; y++)
-        pack_rgb48_row(rgb[0] + y * stride, rgb[1] + y * stride, rgb[2] + y * stride, w,
-                       big_endian, p->data + (size_t)y * w * 6);
     p->flags |= AV_PKT_FLAG_KEY;
     *out = p;
     return MP_OK;
 }
 
-mp_status mp_av_encode_rgb(mp_av_encoder *e, const uint16_t *const planes[3], size_t stride,
-                           AVPacket **out, mp_error *err)
+/* Row y of a packet from rgb48_packet. */
+static void pack_rgb48_at(const mp_av_sink *s, AVPacket *p, uint32_t y, const uint16_t *r,
+                          const uint16_t *g, const uint16_t *b)
 {
-    const mp_av_sink *s = e->sink;
-    const char *name = mp_av_output_name(&s->out);
-    *out = NULL;
-    if (s->kind->review)
-        return mp_error_set(err, MP_ERR_ARG, "%s: %s predicts frames from frames: write them "
-                            "with mp_av_sink_write_rgb", name, s->kind->name);
-    if (packs_rgb48(s->p.kind))
-        return pack_rgb48(s, planes, stride, out, err);
+    const size_t w = s->p.width;
+    pack_rgb48_row(r, g, b, (uint32_t)w, s->kind->pix_fmt == AV_PIX_FMT_RGB48BE,
+                   p->data + y * w * 6);
+}
+
+static mp_status pack_rgb48(const mp_av_sink *s, const uint16_t *const rgb[3], size_t stride,
+                            AVPacket **out, mp_error *err)
+{
+    mp_status st = check_stride(s, stride, err);
+    if (st == MP_OK && (st = rgb48_packet(s, out, err)) == MP_OK)
+        for (uint32_t y = 0; y < s->p.height; y++)
+            pack_rgb48_at(s, *out, y, rgb[0] + y * stride, rgb[1] + y * stride,
+                          rgb[2] + y * stride);
+    return st;
+}
+
+/* e->frame (filled and tagged) encoded, its packet into *out. */
+static mp_status encode_taken(mp_av_encoder *e, AVPacket **out, mp_error *err)
+{
+    const char *name = mp_av_output_name(&e->sink->out);
     int r;
-    mp_status st = prepare_frame(e, planes, stride, err);
-    if (st == MP_OK)
-        st = encode_frame(e, err);
+    mp_status st = encode_frame(e, err);
     if (st != MP_OK)
         return st;
     /* Packets wait in the pipeline's slots, so each keeps only its bytes. libavcodec 5.1
@@ -932,6 +947,54 @@ mp_status mp_av_encode_rgb(mp_av_encoder *e, const uint16_t *const planes[3], si
     mp_libav.av_packet_unref(e->pkt);
     *out = p;
     return MP_OK;
+}
+
+mp_status mp_av_encode_rgb(mp_av_encoder *e, const uint16_t *const planes[3], size_t stride,
+                           AVPacket **out, mp_error *err)
+{
+    const mp_av_sink *s = e->sink;
+    const char *name = mp_av_output_name(&s->out);
+    *out = NULL;
+    if (s->kind->review)
+        return mp_error_set(err, MP_ERR_ARG, "%s: %s predicts frames from frames: write them "
+                            "with mp_av_sink_write_rgb", name, s->kind->name);
+    if (packs_rgb48(s->p.kind))
+        return pack_rgb48(s, planes, stride, out, err);
+    mp_status st = prepare_frame(e, planes, stride, err);
+    return st == MP_OK ? encode_taken(e, out, err) : st;
+}
+
+int mp_av_encoder_takes_rows(const mp_av_encoder *e)
+{
+    return !e->sink->kind->review && !e->sink->chroma_rows_shift;
+}
+
+mp_status mp_av_encode_rows_begin(mp_av_encoder *e, mp_error *err)
+{
+    mp_libav.av_packet_free(&e->rows_pkt);   /* a frame given up half-way */
+    if (packs_rgb48(e->sink->p.kind))
+        return rgb48_packet(e->sink, &e->rows_pkt, err);
+    return frame_writable(e, err);
+}
+
+void mp_av_encode_row(mp_av_encoder *e, uint32_t y, const uint16_t *const rgb[3])
+{
+    if (e->rows_pkt)
+        pack_rgb48_at(e->sink, e->rows_pkt, y, rgb[0], rgb[1], rgb[2]);
+    else
+        fill_row(e, rgb[0], rgb[1], rgb[2], y);
+}
+
+mp_status mp_av_encode_rows_end(mp_av_encoder *e, AVPacket **out, mp_error *err)
+{
+    *out = NULL;
+    if (e->rows_pkt) {
+        *out = e->rows_pkt;
+        e->rows_pkt = NULL;
+        return MP_OK;
+    }
+    tag_frame(e);
+    return encode_taken(e, out, err);
 }
 
 /* Frame `frame` is in the movie: counted, and the audio muxed up to its end. */

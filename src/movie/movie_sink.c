@@ -29,6 +29,7 @@ typedef struct movie {
     mp_av_sink *sink;
     uint32_t first, end;          /* absolute frame numbers [first, end) */
     uint32_t crop_top, crop_left; /* the picture is the active area */
+    uint32_t width, height;       /* of the active area, cut to even sizes */
     uint32_t next;                /* next number expected */
     uint64_t written;             /* pictures given to the sink */
     uint32_t pending;             /* lost frames before the first picture */
@@ -124,8 +125,8 @@ static mp_status movie_open(movie *m, const char *path, mp_av_sink_kind kind,
     m->crop_top = area[0];
     m->crop_left = area[1];
     /* Even sizes: ProRes 4:2:2 needs them, and so do most 4:2:0 readers downstream. */
-    ap.width = (area[3] - area[1]) & ~1u;
-    ap.height = (area[2] - area[0]) & ~1u;
+    ap.width = m->width = (area[3] - area[1]) & ~1u;
+    ap.height = m->height = (area[2] - area[0]) & ~1u;
     if (p->pixel_aspect.num > 0 && p->pixel_aspect.den > 0) {
         ap.sar_num = (uint32_t)p->pixel_aspect.num;
         ap.sar_den = (uint32_t)p->pixel_aspect.den;
@@ -279,19 +280,69 @@ static void movie_encoder_free(void *enc)
     mp_av_encoder_free(enc);
 }
 
+static mp_status unit_new(mp_sink_unit **unit, mp_error *err)
+{
+    *unit = malloc(sizeof **unit);
+    return *unit ? MP_OK : mp_error_set(err, MP_ERR_NOMEM, "movie: out of memory");
+}
+
 static mp_status movie_encode_rgb(void *priv, void *enc, const mp_rgb_frame *rgb,
                                   mp_sink_unit **unit, mp_error *err)
 {
-    *unit = NULL;
-    mp_sink_unit *u = malloc(sizeof *u);
-    if (!u)
-        return mp_error_set(err, MP_ERR_NOMEM, "movie: out of memory");
-    mp_status st = movie_encode(priv, enc, rgb, u, err);
-    if (st != MP_OK)
-        free(u);
-    else
-        *unit = u;
+    mp_status st = unit_new(unit, err);
+    if (st == MP_OK && (st = movie_encode(priv, enc, rgb, *unit, err)) != MP_OK) {
+        free(*unit);
+        *unit = NULL;
+    }
     return st;
+}
+
+static int movie_takes_rows(void *priv, void *enc)
+{
+    (void)priv;
+    return mp_av_encoder_takes_rows(enc);
+}
+
+/* A picture's row into the encoder: its active area's part (movie_encode_rows). */
+typedef struct area_rows {
+    const movie *m;
+    mp_av_encoder *enc;
+} area_rows;
+
+static mp_status area_row(void *user, uint32_t y, const uint16_t *const rgb[3], mp_error *err)
+{
+    (void)err;
+    const area_rows *a = user;
+    const uint32_t left = a->m->crop_left;
+    const uint16_t *const row[3] = {rgb[0] + left, rgb[1] + left, rgb[2] + left};
+    mp_av_encode_row(a->enc, y - a->m->crop_top, row);
+    return MP_OK;
+}
+
+/* Only the active area's rows are developed. */
+static mp_status movie_encode_rows(void *priv, void *enc, const mp_rgb_rows *src,
+                                   mp_sink_unit **unit, mp_error *err)
+{
+    const movie *m = priv;
+    const area_rows a = {m, enc};
+    *unit = NULL;
+    if ((uint64_t)m->crop_left + m->width > src->width ||
+        (uint64_t)m->crop_top + m->height > src->height)
+        return mp_error_set(err, MP_ERR_ARG, "movie: frame %u: %ux%u picture for a %ux%u "
+                            "area at %u,%u", src->number, src->width, src->height, m->width,
+                            m->height, m->crop_left, m->crop_top);
+    mp_status st = unit_new(unit, err);
+    if (st == MP_OK && (st = mp_av_encode_rows_begin(enc, err)) == MP_OK &&
+        (st = src->produce(src->user, m->crop_top, m->crop_top + m->height, area_row,
+                           (void *)&a, err)) == MP_OK)
+        st = mp_av_encode_rows_end(enc, &(*unit)->pkt, err);
+    if (st != MP_OK) {
+        free(*unit);
+        *unit = NULL;
+        return st;
+    }
+    (*unit)->number = src->number;
+    return MP_OK;
 }
 
 static mp_status movie_write_unit(void *priv, mp_sink_unit *u, mp_error *err)
@@ -347,6 +398,7 @@ static mp_status movie_finish(void *priv, mp_error *err)
         .abort = movie_abort, .encoder_new = movie_encoder_new,                                \
         .encoder_free = movie_encoder_free, .encode_rgb = movie_encode_rgb,                    \
         .write_unit = movie_write_unit, .unit_free = movie_unit_free,                          \
+        .takes_rows = movie_takes_rows, .encode_rows = movie_encode_rows,                      \
     };
 
 MOVIE_SINK(prores422hq, AV_SINK_PRORES_422HQ)

@@ -124,6 +124,50 @@ static mp_status develop_picture(const job *j, worker *w, const mp_frame *out, d
     return st;
 }
 
+/* A frame developed row by row into an encoder (mp_rgb_rows): no LUT, no resampling. */
+typedef struct develop_rows {
+    const job *j;
+    worker *w;
+    const mp_frame *frame;
+    int failed;                  /* the develop failed, not the encoder */
+} develop_rows;
+
+static mp_status produce_rows(void *user, uint32_t first, uint32_t last, mp_rgb_row_fn row,
+                              void *row_user, mp_error *err)
+{
+    develop_rows *d = user;
+    mp_status st = mp_develop_frame_rows(d->j->dev, d->frame, &d->w->dev, first, last, row,
+                                         row_user, err);
+    d->failed = st != MP_OK;   /* the rows (movie_encode_rows' area_row) never fail */
+    return st;
+}
+
+/* The developed picture into the worker's encoder: row by row where nothing between the
+ * develop and the encoder needs the whole picture (doc/benchmarks.md §10, session 17).
+ * *developed 0: the develop failed (an input error, not the output's). */
+static mp_status encode_picture(const job *j, worker *w, const mp_frame *out, slot *s,
+                                int *developed, mp_error *err)
+{
+    *developed = 1;
+    if (!j->lut.size1d && !j->lut.size3d && !resampled(j) &&
+        mp_sink_takes_rows(j->sink, w->enc)) {
+        develop_rows d = {j, w, out, 0};
+        const mp_rgb_rows src = {produce_rows, &d, out->width, out->height, s->number};
+        mp_status st = mp_sink_encode_rows(j->sink, w->enc, &src, &s->unit, err);
+        *developed = !d.failed;
+        return st;
+    }
+    mp_status st = develop_picture(j, w, out, &w->rgb, &w->wide, err);
+    if (st != MP_OK) {
+        *developed = 0;
+        return st;
+    }
+    const develop_rgb *p = resampled(j) ? &w->wide : &w->rgb;
+    const mp_rgb_frame pic = {{p->plane[0], p->plane[1], p->plane[2]}, p->width, p->height,
+                              s->number};
+    return mp_sink_encode_rgb(j->sink, w->enc, &pic, &s->unit, err);
+}
+
 static mp_status convert_one(void *user, void *ctx, uint32_t i, uint32_t slot_index,
                              mp_error *err)
 {
@@ -156,12 +200,10 @@ static mp_status convert_one(void *user, void *ctx, uint32_t i, uint32_t slot_in
         }
     }
     if (rgb && w->enc) {   /* only the packet waits in the slot */
-        if ((st = develop_picture(j, w, out, &w->rgb, &w->wide, err)) != MP_OK)
+        int developed;
+        st = encode_picture(j, w, out, s, &developed, err);
+        if (!developed)
             return st;
-        const develop_rgb *p = resampled(j) ? &w->wide : &w->rgb;
-        const mp_rgb_frame pic = {{p->plane[0], p->plane[1], p->plane[2]}, p->width, p->height,
-                                  s->number};
-        st = mp_sink_encode_rgb(j->sink, w->enc, &pic, &s->unit, err);
     } else if (rgb) {
         st = develop_picture(j, w, out, &s->rgb, &s->wide, err);
         if (st != MP_OK || j->ordered)

@@ -824,6 +824,67 @@ static void output_is_identical_for_any_strip_size_and_run(void **state)
     truth_free(truth);
 }
 
+/* mp_develop_frame_rows: the rows it hands over, for a range starting anywhere and any
+ * strip size, are the planes' rows; a failing receiver stops the frame with its status. */
+typedef struct rows_seen {
+    const develop_rgb *ref;
+    uint32_t next, last, stop_at;
+} rows_seen;
+
+static mp_status check_row(void *user, uint32_t y, const uint16_t *const rgb[3], mp_error *err)
+{
+    rows_seen *r = user;
+    assert_int_equal(y, r->next);
+    assert_true(y < r->last);
+    r->next++;
+    for (int k = 0; k < 3; k++)
+        assert_memory_equal(rgb[k], r->ref->plane[k] + (size_t)y * r->ref->width,
+                            r->ref->width * sizeof **rgb);
+    return y == r->stop_at ? mp_error_set(err, MP_ERR_IO, "receiver full") : MP_OK;
+}
+
+static void rows_are_the_planes_rows(void **state)
+{
+    (void)state;
+    const uint32_t w = 150, h = 101;
+    float *truth[3];
+    truth_new(truth, w, h);
+    mp_frame f = {0};
+    mosaic_frame(&f, truth, w, h, cfa_orders[1]);
+    static const uint32_t ranges[][2] = {{0, 101}, {5, 96}, {13, 14}, {0, 1}, {100, 101}};
+    static const uint32_t strips[] = {0, 7, 64};
+    develop_params p;
+    scene_params(&p, DEVELOP_DEMOSAIC_RCD);
+    develop_rgb ref = {0};
+    develop_once(&p, NULL, NULL, &f, &ref);
+    develop_workspace ws = {0};
+    for (size_t s = 0; s < sizeof strips / sizeof strips[0]; s++) {
+        p.strip_rows = strips[s];
+        develop_context *ctx;
+        assert_int_equal(mp_develop_context_create(&p, NULL, NULL, &ctx, NULL), MP_OK);
+        for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
+            rows_seen r = {&ref, ranges[i][0], ranges[i][1], UINT32_MAX};
+            assert_int_equal(mp_develop_frame_rows(ctx, &f, &ws, ranges[i][0], ranges[i][1],
+                                                   check_row, &r, NULL), MP_OK);
+            assert_int_equal(r.next, ranges[i][1]);
+        }
+        rows_seen r = {&ref, 10, 90, 40};
+        mp_error err = {0};
+        assert_int_equal(mp_develop_frame_rows(ctx, &f, &ws, 10, 90, check_row, &r, &err),
+                         MP_ERR_IO);
+        assert_int_equal(r.next, 41);
+        assert_int_equal(mp_develop_frame_rows(ctx, &f, &ws, 50, 50, check_row, &r, &err),
+                         MP_ERR_ARG);
+        assert_int_equal(mp_develop_frame_rows(ctx, &f, &ws, 0, 102, check_row, &r, &err),
+                         MP_ERR_ARG);
+        mp_develop_context_free(ctx);
+    }
+    mp_develop_workspace_free(&ws);
+    mp_develop_rgb_free(&ref);
+    mp_frame_free(&f);
+    truth_free(truth);
+}
+
 /* One shared context, several threads each with its own workspace and output: every thread
  * gets the single-threaded bytes. */
 typedef struct job {
@@ -1003,6 +1064,7 @@ int main(void)
         cmocka_unit_test(reconstruct_rebuilds_clipped_channels),
         cmocka_unit_test(dual_iso_highlights_stay_neutral),
         cmocka_unit_test(output_is_identical_for_any_strip_size_and_run),
+        cmocka_unit_test(rows_are_the_planes_rows),
         cmocka_unit_test(threads_share_a_context),
         cmocka_unit_test(black_white_and_noise_frames),
         cmocka_unit_test(bad_arguments_are_refused),

@@ -327,6 +327,56 @@ static void test_packets_fitted(void **state)
     assert_int_equal(entries(), 0);
 }
 
+/* A picture given row by row (mp_av_encode_rows_begin, _row, _end) is the same packet as the
+ * same picture given as planes, for every kind with worker encoders; a frame left half-way
+ * does not change the next one. */
+static void test_rows_as_planes(void **state)
+{
+    (void)state;
+    enum { W = 256, H = 120 };
+    static uint16_t rgb[3][W * H];
+    for (int c = 0; c < 3; c++)
+        noise(rgb[c], W * H, 41 + (uint32_t)c);
+    const uint16_t *const planes[3] = {rgb[0], rgb[1], rgb[2]};
+    int tried = 0;
+    for (int k = 0; k <= AV_SINK_MOVRAW; k++) {
+        if (k == AV_SINK_H264 || k == AV_SINK_H265)   /* review kinds: no worker encoders */
+            continue;
+        mp_av_sink_params p;
+        mp_error err;
+        mp_av_sink *s = NULL;
+        params(&p, (mp_av_sink_kind)k);
+        p.width = W;
+        p.height = H;
+        assert_int_equal(mp_av_sink_open(&s, path_of("r.out"), &p, &err), MP_OK);
+        mp_av_encoder *enc = NULL;
+        assert_int_equal(mp_av_encoder_new(s, &enc, &err), MP_OK);
+        if (enc && mp_av_encoder_takes_rows(enc)) {
+            AVPacket *want = NULL, *got = NULL;
+            assert_int_equal(mp_av_encode_rgb(enc, planes, W, &want, &err), MP_OK);
+            assert_int_equal(mp_av_encode_rows_begin(enc, &err), MP_OK);   /* given up */
+            for (int run = 0; run < 2; run++) {
+                assert_int_equal(mp_av_encode_rows_begin(enc, &err), MP_OK);
+                for (uint32_t y = 0; y < H; y++) {
+                    const uint16_t *const row[3] = {rgb[0] + y * W, rgb[1] + y * W,
+                                                    rgb[2] + y * W};
+                    mp_av_encode_row(enc, y, row);
+                }
+                assert_int_equal(mp_av_encode_rows_end(enc, &got, &err), MP_OK);
+                assert_int_equal(got->size, want->size);
+                assert_memory_equal(got->data, want->data, (size_t)want->size);
+                av_packet_free(&got);
+            }
+            av_packet_free(&want);
+            tried++;
+        }
+        mp_av_encoder_free(enc);
+        mp_av_sink_abort(s);
+    }
+    assert_int_equal(tried, 8);   /* ProRes (5), NUT, rawvideo, movraw */
+    assert_int_equal(entries(), 0);
+}
+
 /* rawvideo and movraw pack their packets themselves (no encoder): the same bytes as
  * libavcodec's rawvideo encoder gives for the same picture as an rgb48le (rawvideo) or
  * rgb48be (movraw) frame, from planes with a row stride wider than the picture (the active
@@ -403,6 +453,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_worker_encoders, setup, teardown),
         cmocka_unit_test_setup_teardown(test_packets_fitted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rawvideo_as_libavcodec, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rows_as_planes, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

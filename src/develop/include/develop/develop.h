@@ -125,6 +125,19 @@ void mp_develop_context_wb_gains(const develop_context *ctx, float gains[3]);
 mp_status mp_develop_frame(const develop_context *ctx, const mp_frame *frame, develop_workspace *ws,
                         develop_rgb *out, mp_error *err);
 
+/* Receives developed row y of a frame: its R, G, B samples (the frame's width of each), valid
+ * during the call. A failure stops the frame with that status. */
+typedef mp_status (*develop_row_fn)(void *user, uint32_t y, const uint16_t *const rgb[3],
+                                    mp_error *err);
+
+/* Rows [first, last) of the frame (last <= height), the same values as mp_develop_frame's
+ * planes, each handed to fn as soon as it is developed, in ascending order: no frame of
+ * planes is written and read again (12 MB per 1080p frame), and rows outside the range are
+ * not developed (a movie's active area). Thread-safe for distinct ws. */
+mp_status mp_develop_frame_rows(const develop_context *ctx, const mp_frame *frame,
+                                develop_workspace *ws, uint32_t first, uint32_t last,
+                                develop_row_fn fn, void *user, mp_error *err);
+
 /* Grey-world white balance pooled over frames sampled from the whole clip (so every farm
  * chunk gets the same gains): accumulate frames, then read R, G, B gains for
  * DEVELOP_WB_CUSTOM. 2x2 cells with a sample near the clip are skipped. */

@@ -122,6 +122,20 @@ typedef struct mp_rgb_frame {
     uint32_t number;
 } mp_rgb_frame;
 
+/* A developed picture row by row (mp_sink_encode_rows): produce(user, first, last, row,
+ * row_user, err) calls row(row_user, y, rgb, err) for every row y in [first, last) of the
+ * width x height picture, in ascending order, rgb[k] the row's R, G, B samples (as
+ * mp_rgb_frame's), valid during the call; the first failure ends it with that status. */
+typedef mp_status (*mp_rgb_row_fn)(void *row_user, uint32_t y, const uint16_t *const rgb[3],
+                                   mp_error *err);
+typedef struct mp_rgb_rows {
+    mp_status (*produce)(void *user, uint32_t first, uint32_t last, mp_rgb_row_fn row,
+                         void *row_user, mp_error *err);
+    void *user;
+    uint32_t width, height;
+    uint32_t number;
+} mp_rgb_rows;
+
 /* An encoded picture (movies): made by encode_rgb on a worker thread, written in frame order
  * by write_unit. */
 typedef struct mp_sink_unit mp_sink_unit;
@@ -155,6 +169,11 @@ typedef struct mp_sink_ops {
                             mp_sink_unit **unit, mp_error *err);
     mp_status (*write_unit)(void *priv, mp_sink_unit *unit, mp_error *err);
     void (*unit_free)(mp_sink_unit *unit);
+    /* Optional, with encode_rgb: the same unit from the picture's rows as they are
+     * developed (no frame of planes between), for encoders takes_rows accepts. */
+    int (*takes_rows)(void *priv, void *enc);
+    mp_status (*encode_rows)(void *priv, void *enc, const mp_rgb_rows *rows,
+                             mp_sink_unit **unit, mp_error *err);
 } mp_sink_ops;
 
 typedef struct mp_sink mp_sink;
@@ -172,6 +191,10 @@ mp_status mp_sink_encoder_new(mp_sink *s, void **enc, mp_error *err);
 void mp_sink_encoder_free(mp_sink *s, void *enc);   /* NULL is ignored */
 mp_status mp_sink_encode_rgb(mp_sink *s, void *enc, const mp_rgb_frame *rgb,
                              mp_sink_unit **unit, mp_error *err);
+/* Whether enc (from mp_sink_encoder_new, not NULL) takes pictures row by row. */
+int mp_sink_takes_rows(mp_sink *s, void *enc);
+mp_status mp_sink_encode_rows(mp_sink *s, void *enc, const mp_rgb_rows *rows,
+                              mp_sink_unit **unit, mp_error *err);
 /* Takes the unit (frees it, also on failure); in frame order like mp_sink_write_rgb. */
 mp_status mp_sink_write_unit(mp_sink *s, mp_sink_unit *unit, mp_error *err);
 void mp_sink_unit_free(mp_sink *s, mp_sink_unit *unit);   /* NULL is ignored */

@@ -188,6 +188,16 @@ mp_av_encoder *mp_av_sink_encoder(mp_av_sink *s);
 mp_status mp_av_encode_rgb(mp_av_encoder *enc, const uint16_t *const planes[3], size_t stride,
                            AVPacket **pkt, mp_error *err);
 
+/* The same picture row by row, as it is developed, with no frame of planes between
+ * (doc/benchmarks.md §10, session 17): begin, mp_av_encode_row for every row y of the
+ * picture (0 to height - 1, in ascending order), end gives the packet that
+ * mp_av_encode_rgb would. Every kind with an encoder per thread except 4:2:0
+ * (mp_av_encoder_takes_rows). */
+int mp_av_encoder_takes_rows(const mp_av_encoder *enc);
+mp_status mp_av_encode_rows_begin(mp_av_encoder *enc, mp_error *err);
+void mp_av_encode_row(mp_av_encoder *enc, uint32_t y, const uint16_t *const rgb[3]);
+mp_status mp_av_encode_rows_end(mp_av_encoder *enc, AVPacket **pkt, mp_error *err);
+
 /* A packet from mp_av_encode_rgb as frame `frame` (the same order rule as write_rgb); the
  * packet is left to the caller, so a lost frame may repeat the previous one's packet. */
 mp_status mp_av_sink_write_packet(mp_av_sink *s, const AVPacket *pkt, uint64_t frame,
