@@ -295,6 +295,20 @@ static void noise(uint16_t *v, size_t n, uint32_t seed)
     }
 }
 
+/* A w x h sink of kind k writing name in dir. */
+static mp_av_sink *open_sized(int k, uint32_t w, uint32_t h, const char *name)
+{
+    mp_av_sink_params p;
+    mp_error err;
+    mp_av_sink *s = NULL;
+    params(&p, (mp_av_sink_kind)k);
+    p.width = w;
+    p.height = h;
+    if (mp_av_sink_open(&s, path_of(name), &p, &err) != MP_OK)
+        fail_msg("%s", err.msg);
+    return s;
+}
+
 /* A packet waits in the pipeline's slots, so mp_av_encode_rgb hands out one whose buffer is its
  * bytes and the padding (FFV1's encoder writes into a buffer sized for 16-bit RGB's worst
  * case): at most an eighth more, for every kind, on a noisy picture. */
@@ -307,13 +321,8 @@ static void test_packets_fitted(void **state)
         noise(rgb[c], W * H, 99 + (uint32_t)c);
     const uint16_t *const planes[3] = {rgb[0], rgb[1], rgb[2]};
     for (int k = 0; k <= AV_SINK_DNXHR_444; k++) {
-        mp_av_sink_params p;
         mp_error err;
-        mp_av_sink *s = NULL;
-        params(&p, (mp_av_sink_kind)k);
-        p.width = W;
-        p.height = H;
-        assert_int_equal(mp_av_sink_open(&s, path_of("p.out"), &p, &err), MP_OK);
+        mp_av_sink *s = open_sized(k, W, H, "p.out");
         AVPacket *pkt = NULL;
         assert_int_equal(mp_av_encode_rgb(mp_av_sink_encoder(s), planes, W, &pkt, &err), MP_OK);
         assert_non_null(pkt->buf);
@@ -342,13 +351,8 @@ static void test_rows_as_planes(void **state)
     for (int k = 0; k <= AV_SINK_MOVRAW; k++) {
         if (k == AV_SINK_H264 || k == AV_SINK_H265)   /* review kinds: no worker encoders */
             continue;
-        mp_av_sink_params p;
         mp_error err;
-        mp_av_sink *s = NULL;
-        params(&p, (mp_av_sink_kind)k);
-        p.width = W;
-        p.height = H;
-        assert_int_equal(mp_av_sink_open(&s, path_of("r.out"), &p, &err), MP_OK);
+        mp_av_sink *s = open_sized(k, W, H, "r.out");
         mp_av_encoder *enc = NULL;
         assert_int_equal(mp_av_encoder_new(s, &enc, &err), MP_OK);
         if (enc && mp_av_encoder_takes_rows(enc)) {
