@@ -812,6 +812,7 @@ static mp_status check_stride(const mp_av_sink *s, size_t stride, mp_error *err)
     return MP_OK;
 }
 
+/* e->frame ready to be filled (the encoder may still hold the last one). */
 static mp_status frame_writable(mp_av_encoder *e, mp_error *err)
 {
     int r = mp_libav.av_frame_make_writable(e->frame);
@@ -872,7 +873,7 @@ static void pack_rgb48_row(const uint16_t *r, const uint16_t *g, const uint16_t 
     }
 }
 
-/* rawvideo and movraw: the planes packed straight into a packet of their own, rows back to
+/* rawvideo and movraw: the picture packed straight into a packet of their own, rows back to
  * back, as libavcodec's rawvideo encoder lays them out (av_image_copy_to_buffer, alignment
  * 1). Its encoder would first want them in an AVFrame and then copy that frame into the
  * packet: two passes over 12 MB per 1080p frame that this one replaces. The packets' buffers
