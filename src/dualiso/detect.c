@@ -135,7 +135,7 @@ mp_status mp_dualiso_detect(const mp_frame *f, dualiso_detection *out, mp_error 
         int upper_is_k = (y & 3u) < 2; /* row y is class k (else class k+2) */
         /* The tests are counted, not branched on: in a noisy frame every pair takes its own
          * way, and mispredicted branches cost more than the arithmetic (a division for every
-         * pair instead of the branch to ratio_bin: 1.6 times the time, session 17). The
+         * pair instead of the branch to ratio_bin: 1.4 times the time, session 17). The
          * row's counts are locals: counted in votes[k], each pair loaded and stored them. */
         uint32_t upper_n = 0, lower_n = 0, neutral_n = 0, hist_row = 0;
         for (uint32_t x = 0; x < f->width; x += step_x) {
