@@ -63,7 +63,9 @@ void mp_dualiso_ratio_bins_init(dualiso_ratio_bins *t)
     }
 }
 
-int mp_dualiso_ratio_bin(const dualiso_ratio_bins *t, int32_t a, int32_t b)
+/* Inlined into detection's loop: a call there made GCC keep the loop's state on the stack. */
+static inline __attribute__((always_inline)) int ratio_bin(const dualiso_ratio_bins *t,
+                                                           int32_t a, int32_t b)
 {
     const int32_t mx = a > b ? a : b, mn = a > b ? b : a;
     /* mx / mn = m 2^e, m in [1, 2): bin = DUALISO_BINS_PER_EV e + the thresholds 2^(k / 32)
@@ -89,6 +91,11 @@ int mp_dualiso_ratio_bin(const dualiso_ratio_bins *t, int32_t a, int32_t b)
             return -1;
     }
     return bin;
+}
+
+int mp_dualiso_ratio_bin(const dualiso_ratio_bins *t, int32_t a, int32_t b)
+{
+    return ratio_bin(t, a, b);
 }
 
 mp_status mp_dualiso_detect(const mp_frame *f, dualiso_detection *out, mp_error *err)
@@ -126,9 +133,11 @@ mp_status mp_dualiso_detect(const mp_frame *f, dualiso_detection *out, mp_error 
         const uint16_t *r2 = r0 + 2 * (size_t)f->width;
         uint32_t k = y & 1u;           /* class pair {k, k+2} */
         int upper_is_k = (y & 3u) < 2; /* row y is class k (else class k+2) */
-        class_votes *cv = &votes[k];
         /* The tests are counted, not branched on: in a noisy frame every pair takes its own
-         * way, and mispredicted branches cost more than the arithmetic. */
+         * way, and mispredicted branches cost more than the arithmetic (a division for every
+         * pair instead of the branch to ratio_bin: 1.4 times the time, session 17). The
+         * row's counts are locals: counted in votes[k], each pair loaded and stored them. */
+        uint32_t upper_n = 0, lower_n = 0, neutral_n = 0, hist_row = 0;
         for (uint32_t x = 0; x < f->width; x += step_x) {
             int32_t a = r0[x] - black, b = r2[x] - black;
             int32_t mx = a > b ? a : b, mn = a > b ? b : a;
@@ -137,19 +146,23 @@ mp_status mp_dualiso_detect(const mp_frame *f, dualiso_detection *out, mp_error 
             int window = mx < hi_n;
             int neutral = window & ((int64_t)NEAR_DEN * mx <= (int64_t)NEAR_NUM * mn);
             if (valid & window & !neutral) {
-                int bin = mp_dualiso_ratio_bin(&bins, a, b);
+                int bin = ratio_bin(&bins, a, b);
                 neutral = bin < 0;
                 if (!neutral) {
                     hist[bin < HIST_BINS ? bin : HIST_BINS - 1]++;
-                    hist_n++;
+                    hist_row++;
                 }
             }
             /* a brighter means the upper row's class is brighter */
             int upper = (a > b) == (upper_is_k != 0), vote = valid & !neutral;
-            cv->neutral += (uint64_t)(valid & neutral);
-            cv->upper_brighter += (uint64_t)(vote & upper);
-            cv->lower_brighter += (uint64_t)(vote & !upper);
+            neutral_n += (uint32_t)(valid & neutral);
+            upper_n += (uint32_t)(vote & upper);
+            lower_n += (uint32_t)(vote & !upper);
         }
+        votes[k].upper_brighter += upper_n;
+        votes[k].lower_brighter += lower_n;
+        votes[k].neutral += neutral_n;
+        hist_n += hist_row;
     }
 
     int bright_class[2];

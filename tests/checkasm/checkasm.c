@@ -326,6 +326,45 @@ static int run_once(const char *kernel, const char *level_name)
     return 0;
 }
 
+/* The statistics' frame loops (stats_body.h): random frames of random sizes (cells of one
+ * to a few dozen columns, odd widths), bit depths, black and white levels, row phases and
+ * CFA patterns, with clipped samples and runs of the largest value mixed in; the sums
+ * compared whole. */
+static int check_stats(mp_cpu_level level, int rounds, int *checked, uint64_t *hash)
+{
+    static uint16_t data[700 * 40];
+    dualiso_stats_acc *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
+    const dualiso_stats_fn ref = mp_dualiso_stats_frame_for(MP_CPU_C);
+    const dualiso_stats_fn d = mp_dualiso_stats_frame_for(level);
+    int failures = 0;
+    for (int round = 0; a && b && round < rounds && failures < 5; round++) {
+        const uint32_t bits = 10 + rnd() % 7, top = (1u << bits) - 1;
+        mp_frame f = {.width = 1 + rnd() % 700, .height = 1 + rnd() % 40, .bits = bits,
+                      .black = rnd() % (top / 4), .cfa = rnd() % 2 ? 0x02010100u : 0x01000201u};
+        f.white = f.black + 1 + rnd() % (top - f.black);
+        f.data = data;
+        const uint32_t peak = rnd() % 3 ? f.white - 1 : top;
+        for (size_t i = 0; i < (size_t)f.width * f.height; i++)
+            data[i] = rnd() % 16 ? (uint16_t)(rnd() % (top + 1)) : (uint16_t)peak;
+        const uint32_t phase = rnd() % 4;
+        memset(a, 0, sizeof *a);
+        memset(b, 0, sizeof *b);
+        ref(&f, phase, a);
+        d(&f, phase, b);
+        *hash = checkasm_hash(*hash, b, sizeof *b);
+        if (memcmp(a, b, sizeof *a)) {
+            fprintf(stderr, "checkasm: %s statistics differ from C: %ux%u, %u bits, black %u, "
+                    "white %u, phase %u (round %d)\n", mp_cpu_level_name(level), f.width,
+                    f.height, bits, f.black, f.white, phase, round);
+            failures++;
+        }
+        (*checked)++;
+    }
+    free(a);
+    free(b);
+    return failures + !(a && b);
+}
+
 int main(int argc, char **argv)
 {
     uint64_t seed = (uint64_t)time(NULL);
@@ -360,6 +399,7 @@ int main(int argc, char **argv)
     } groups[] = {
         {"dualiso blend (noise, mix)", check_level, 1},
         {"dualiso denoise (weights, gather)", check_denoise, 4},
+        {"dualiso statistics (frames)", check_stats, 30},
         {"rawfix rows (diffs, texture, z, sums, destripe)", checkasm_rawfix, 1},
         {"develop rows (load, near, grade, encode, Y'CbCr, RCD)", checkasm_develop, 1},
     };

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "common/mp_cpu.h"
+#include "dualiso/dualiso.h"
 
 #define INTERP_ERR 0.10       /* error variance of a midpoint per squared disagreement */
 #define SIDE_SIGMAS 3.0f      /* pair disagreement (sigmas) that marks an edge between them */
@@ -261,5 +262,37 @@ DUALISO_DN_DECLARE(c)
 DUALISO_DN_DECLARE(sse2)
 DUALISO_DN_DECLARE(avx2)
 DUALISO_DN_DECLARE(neon)
+
+/* The statistics' per-frame sums (stats.c, the loops in stats_body.h): plain C that each
+ * level's build vectorises (x86/stats_*.c, arm/stats_neon.c), exact integers at every level. */
+typedef struct dualiso_pair_acc {
+    int64_t n, sum_dark2, sum_bright2; /* sums of 2x the values, so the mean of two is exact */
+    int64_t sum_step;
+    uint16_t max_dark, max_bright;
+} dualiso_pair_acc;
+
+typedef struct dualiso_noise_acc {
+    int64_t n, sum_level2;
+    uint64_t sum_diff2;
+} dualiso_noise_acc;
+
+/* One frame's sums, and each field's largest sample and how often it occurs. */
+typedef struct dualiso_stats_acc {
+    dualiso_pair_acc pairs[DUALISO_CELLS][3];
+    dualiso_noise_acc noise[2][DUALISO_CELLS];
+    uint16_t field_max[2];
+    uint64_t field_max_count[2];
+} dualiso_stats_acc;
+
+/* Adds frame f's samples to acc (zeroed by the caller) with row phase phase (f checked). */
+typedef void (*dualiso_stats_fn)(const mp_frame *f, uint32_t phase, dualiso_stats_acc *acc);
+
+void mp_dualiso_stats_frame_c(const mp_frame *f, uint32_t phase, dualiso_stats_acc *acc);
+void mp_dualiso_stats_frame_sse2(const mp_frame *f, uint32_t phase, dualiso_stats_acc *acc);
+void mp_dualiso_stats_frame_avx2(const mp_frame *f, uint32_t phase, dualiso_stats_acc *acc);
+void mp_dualiso_stats_frame_neon(const mp_frame *f, uint32_t phase, dualiso_stats_acc *acc);
+
+/* The version of one level (levels this build or CPU lacks fall back to lower ones). */
+dualiso_stats_fn mp_dualiso_stats_frame_for(mp_cpu_level level);
 
 #endif
