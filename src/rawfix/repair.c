@@ -139,34 +139,30 @@ void mp_rawfix_plan_set_fields(rawfix_plan *p, const rawfix_field_levels *f)
         return;
     p->fields = *f;
     p->fields.phase = f->phase % 4;
+    for (int k = 0; k < 2; k++) {
+        const double scale = k ? f->ratio : 1;
+        p->inv_scale[k] = 1 / scale;
+        p->read_var[k] = f->read_noise[k] * f->read_noise[k] / (scale * scale);
+    }
     p->has_fields = 1;
 }
 
-/* A usable sample of either field as the dark field's signal above its black, with its noise
- * variance in those units (read noise, and shot noise at the signal when the gain is known):
- * 0 when it is a site, outside the frame or clipped. */
+/* A usable sample of field k (the field of row y) as the dark field's signal above its black,
+ * with its noise variance in those units (read noise, and shot noise at the signal when the
+ * gain is known): 0 when it is a site, outside the frame, or clipped in the other field
+ * than the site's (own). */
 typedef struct field_sample {
     double s, var;
 } field_sample;
 
-static int field_of(const rawfix_field_levels *f, int32_t y)
-{
-    return ((uint32_t)y + f->phase) % 4 >= 2;
-}
-
-static int sample_at(const rawfix_plan *p, const uint16_t *d, int32_t x, int32_t y, int own,
-                     field_sample *out)
+static int sample_at(const rawfix_plan *p, const uint16_t *d, int32_t x, int32_t y, int k,
+                     int own, field_sample *out)
 {
     int32_t v = usable(p, d, x, y);
-    if (v < 0)
+    if (v < 0 || (k != own && v >= p->fields.white[k]))
         return 0;
-    const rawfix_field_levels *f = &p->fields;
-    const int k = field_of(f, y);
-    if (k != own && v >= f->white[k])
-        return 0;
-    const double scale = k ? f->ratio : 1, rn = f->read_noise[k] / scale;
-    out->s = (v - f->black[k]) / scale;
-    out->var = rn * rn + (out->s > 0 ? f->gain * out->s : 0);
+    out->s = (v - p->fields.black[k]) * p->inv_scale[k];
+    out->var = p->read_var[k] + (out->s > 0 ? p->fields.gain * out->s : 0);
     return 1;
 }
 
@@ -192,14 +188,15 @@ static void repair_dual_site(const rawfix_plan *p, uint16_t *d, uint32_t i, uint
     static const int pairs[7][2] = {{2, 0}, {0, 2}, {2, 2}, {2, -2}, {0, 4}, {2, 4}, {2, -4}};
     const rawfix_field_levels *f = &p->fields;
     const int32_t x = (int32_t)(i % p->width), y = (int32_t)(i / p->width);
-    const int k = field_of(f, y);
+    const int k = ((uint32_t)y + f->phase) % 4 >= 2;
     const double scale = k ? f->ratio : 1, unit = 1 / (scale * scale);
     double sum = 0, weights = 0, single_sum = 0;
     int singles = 0;
     for (int j = 0; j < 7; j++) {
         field_sample a, b;
-        int has_a = sample_at(p, d, x - pairs[j][0], y - pairs[j][1], k, &a);
-        int has_b = sample_at(p, d, x + pairs[j][0], y + pairs[j][1], k, &b);
+        const int field = abs(pairs[j][1]) == 2 ? !k : k;   /* 2 rows away: the other field */
+        int has_a = sample_at(p, d, x - pairs[j][0], y - pairs[j][1], field, k, &a);
+        int has_b = sample_at(p, d, x + pairs[j][0], y + pairs[j][1], field, k, &b);
         single_sum += (has_a ? a.s : 0) + (has_b ? b.s : 0);
         singles += has_a + has_b;
         if (!has_a || !has_b)

@@ -39,7 +39,10 @@
  * Repair (rawfix_apply, per frame, in place, before dual ISO): stripe gains first, then each
  * defect site takes the mean of its two same-colour neighbours along the direction (row,
  * column, two diagonals) where they differ least, skipping neighbours that are defects
- * themselves; in dual-ISO frames the column step is 4 rows, so a field only uses itself. */
+ * themselves; in dual-ISO frames the column step is 4 rows, so a field only uses itself,
+ * unless the plan has the clip's field levels (mp_rawfix_plan_set_fields): then a site also
+ * takes the other field's samples 2 rows away, in its own field's units, each pair weighed by
+ * its difference and its noise (repair.c). */
 #ifndef MP_RAWFIX_H
 #define MP_RAWFIX_H
 
@@ -255,6 +258,8 @@ typedef struct rawfix_plan {
     int dual;
     int has_fields;             /* dual ISO with fields (mp_rawfix_plan_set_fields) */
     rawfix_field_levels fields;
+    double inv_scale[2], read_var[2];   /* per field: 1 / its gain over the dark field's, and
+                                         * its read noise^2 in the dark field's DN */
     int stripes;
     float inv_gain[RAWFIX_STRIPE_ROWS][RAWFIX_STRIPE_COLS];
     float *gain_rows;               /* inv_gain along a row of each row class (width each;
