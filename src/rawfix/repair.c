@@ -155,8 +155,8 @@ typedef struct field_sample {
     double s, var;
 } field_sample;
 
-static int sample_at(const rawfix_plan *p, const uint16_t *d, int32_t x, int32_t y, int k,
-                     int own, field_sample *out)
+static inline int sample_at(const rawfix_plan *p, const uint16_t *d, int32_t x, int32_t y, int k,
+                            int own, field_sample *out)
 {
     int32_t v = usable(p, d, x, y);
     if (v < 0 || (k != own && v >= p->fields.white[k]))
