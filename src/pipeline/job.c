@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/prepass.h"
+#include "analysis/fix_plan.h"
 #include "common/out_file.h"
 #include "engine/frame_range.h"
 #include "engine/sampling.h"
@@ -279,7 +280,7 @@ static mp_status load_levels(job *j, const mp_prepass_options *po, mp_error *err
         j->segs[k] = (mp_segment){ls->first_index, ls->frame_count};
         if (ls->levels.is_dual)
             j->native = 0;
-        st = mp_rawfix_plan_make(&ls->fix, j->o->raw_fixes, ls->levels.is_dual, &j->fixes[k], err);
+        st = mp_fix_plan_for_levels(&ls->fix, &ls->levels, j->o->raw_fixes, &j->fixes[k], err);
     }
     return st;
 }

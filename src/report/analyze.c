@@ -13,6 +13,7 @@
 #include "analysis/dark_load.h"
 #include "analysis/inputs.h"
 #include "analysis/prepass.h"
+#include "analysis/fix_plan.h"
 #include "engine/sampling.h"
 #include "engine/workpool.h"
 #include "rawfix/rawfix.h"
@@ -247,7 +248,7 @@ static mp_status load_levels(job *j, mp_error *err)
         const mp_levels_segment *ls = &j->r->levels.segments[k];
         j->segs[k] = (mp_segment){ls->first_index, ls->frame_count};
         j->r->dual |= ls->levels.is_dual;
-        st = mp_rawfix_plan_make(&ls->fix, RAWFIX_ALL, ls->levels.is_dual, &j->fixes[k], err);
+        st = mp_fix_plan_for_levels(&ls->fix, &ls->levels, RAWFIX_ALL, &j->fixes[k], err);
     }
     return st;
 }

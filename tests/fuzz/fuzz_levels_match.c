@@ -14,6 +14,7 @@
 #include "dualiso/dualiso.h"
 #include "analysis/levels_io.h"
 #include "analysis/prepass.h"
+#include "analysis/fix_plan.h"
 #include "rawfix/rawfix.h"
 #include "reader/mlv_reader.h"
 
@@ -62,7 +63,7 @@ static void use_levels(const mp_clip_levels *cl, const mlv_clip *clip)
     for (uint32_t k = 0; k < cl->segment_count; k++) {
         const mp_levels_segment *s = &cl->segments[k];
         rawfix_plan plan = {0};
-        if (mp_rawfix_plan_make(&s->fix, RAWFIX_ALL, s->levels.is_dual, &plan, &err) != MP_OK)
+        if (mp_fix_plan_for_levels(&s->fix, &s->levels, RAWFIX_ALL, &plan, &err) != MP_OK)
             continue;
         for (uint32_t i = 0; i < s->frame_count && i < FRAMES_PER_SEGMENT; i++) {
             if (mp_mlv_read_frame(clip, s->first_index + i, &raw, &scratch, &err) != MP_OK ||

@@ -211,6 +211,20 @@ static int resolved(const sim *m, const defect_case *c, int dual, uint32_t x, ui
     return 0;
 }
 
+
+/* The dual-ISO repair's field levels: the sensor's own, as the clip's levels would give them. */
+static void set_fields(rawfix_plan *p, const synth_sensor *s)
+{
+    const rawfix_field_levels f = {
+        .phase = s->phase,
+        .ratio = exp2(s->ev_gap),
+        .black = {s->black, s->black + s->bright_black_offset},
+        .white = {s->white, s->white},
+        .read_noise = {s->read_noise_dark, s->read_noise_bright},
+        .gain = s->photon_noise ? mp_synth_sensor_gain(s) : 0,
+    };
+    mp_rawfix_plan_set_fields(p, &f);
+}
 /* The map's plan with probes added: clean samples on a grid of 11 x 9 (prime to the
  * lattice's steps) whose same-colour neighbours within 4 are no defect. */
 static int probe_plan(const defect_case *c, const sim *m, const rawfix_map *map,
@@ -242,6 +256,8 @@ static int probe_plan(const defect_case *c, const sim *m, const rawfix_map *map,
     pm.pixels = px;
     pm.pixel_count = n;
     int rc = mp_rawfix_plan_make(&pm, RAWFIX_ALL, dual, probe, err) != MP_OK;
+    if (!rc && dual)
+        set_fields(probe, &m->sensor);
     mp_rawfix_map_free(&pm);
     return rc;
 }
@@ -382,6 +398,8 @@ int defect_case_run(const defect_case *c, case_score *s, rawfix_map *map_out)
     }
     if (mp_rawfix_plan_make(&map, RAWFIX_ALL, dual, &plan, &err))
         goto done;
+    if (dual)
+        set_fields(&plan, &m.sensor);
     s->pixels = n;
     s->period_x = map.lattice.period_x;
     s->period_y = map.lattice.period_y;

@@ -14,6 +14,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "analysis/fix_plan.h"
 #include "dualiso/dualiso.h"
 #include "bright_alone.h"
 #include "metrics.h"
@@ -430,14 +431,6 @@ static mp_status run_dual(run *r, column *c, dual_info *info, mp_error *err)
     }
     if (st == MP_OK && acc)
         st = mp_rawfix_map_build(acc, &map, err);
-    if (st == MP_OK && acc)
-        st = mp_rawfix_plan_make(&map, RAWFIX_ALL, 1, &plan, err);
-    if (st == MP_OK && acc)
-        printf("rawfix: map from %u frames: lattice %ux%u (%u classes, box %u-%u x %u-%u), "
-               "%u single defects, stripes %s; %u sites repaired per frame\n", map.frames,
-               map.lattice.period_x, map.lattice.period_y, map.lattice.class_count,
-               map.lattice.x0, map.lattice.x1, map.lattice.y0, map.lattice.y1, map.pixel_count,
-               map.stripes ? "on" : "off", plan.site_count);
     info->stats_s = now_s() - t0;
     if (st == MP_OK) {
         dualiso_pool_options po;
@@ -446,6 +439,14 @@ static mp_status run_dual(run *r, column *c, dual_info *info, mp_error *err)
         st = mp_dualiso_levels_pool(stats, o->frames, &po, &info->lv, err);
         info->pool_s = now_s() - t0;
     }
+    if (st == MP_OK && acc)
+        st = mp_fix_plan_for_levels(&map, &info->lv, RAWFIX_ALL, &plan, err);
+    if (st == MP_OK && acc)
+        printf("rawfix: map from %u frames: lattice %ux%u (%u classes, box %u-%u x %u-%u), "
+               "%u single defects, stripes %s; %u sites repaired per frame\n", map.frames,
+               map.lattice.period_x, map.lattice.period_y, map.lattice.class_count,
+               map.lattice.x0, map.lattice.x1, map.lattice.y0, map.lattice.y1, map.pixel_count,
+               map.stripes ? "on" : "off", plan.site_count);
     double s_out = mp_synth_sensor_gain(&r->dual) * info->lv.out_scale;
     for (uint32_t f = 0; f < o->frames && st == MP_OK; f++) {
         st = make_frame(r, &r->dual, f, err);

@@ -39,7 +39,10 @@
  * Repair (rawfix_apply, per frame, in place, before dual ISO): stripe gains first, then each
  * defect site takes the mean of its two same-colour neighbours along the direction (row,
  * column, two diagonals) where they differ least, skipping neighbours that are defects
- * themselves; in dual-ISO frames the column step is 4 rows, so a field only uses itself. */
+ * themselves; in dual-ISO frames the column step is 4 rows, so a field only uses itself,
+ * unless the plan has the clip's field levels (mp_rawfix_plan_set_fields): then a site also
+ * takes the other field's samples 2 rows away, in its own field's units, each pair weighed by
+ * its difference and its noise (repair.c). */
 #ifndef MP_RAWFIX_H
 #define MP_RAWFIX_H
 
@@ -237,10 +240,26 @@ enum {
     RAWFIX_ALL = 7
 };
 
+/* The two fields of a dual-ISO clip as the repair reads them: the clip's levels, which the
+ * caller takes from the dual-ISO module (rawfix does not depend on it). Field 0 is the dark
+ * (low-ISO) one, 1 the bright one; a bright sample v stands for the dark-field signal
+ * (v - black[1]) / ratio. */
+typedef struct rawfix_field_levels {
+    uint32_t phase;             /* row y is in the bright field when (y + phase) % 4 >= 2 */
+    double ratio;               /* the bright field's gain over the dark field's (> 1) */
+    double black[2], white[2];  /* per field, input DN: above white[k] a sample is clipped */
+    double read_noise[2];       /* per field, input DN of that field */
+    double gain;                /* dark field, DN per electron (0: unknown, read noise only) */
+} rawfix_field_levels;
+
 /* What a map repairs in frames, with some fixes switched off: the sorted sites and a bitmap. */
 typedef struct rawfix_plan {
     uint32_t width, height;
     int dual;
+    int has_fields;             /* dual ISO with fields (mp_rawfix_plan_set_fields) */
+    rawfix_field_levels fields;
+    double inv_scale[2], read_var[2];   /* per field: 1 / its gain over the dark field's, and
+                                         * its read noise^2 in the dark field's DN */
     int stripes;
     float inv_gain[RAWFIX_STRIPE_ROWS][RAWFIX_STRIPE_COLS];
     float *gain_rows;               /* inv_gain along a row of each row class (width each;
@@ -254,6 +273,10 @@ typedef struct rawfix_plan {
 mp_status mp_rawfix_plan_make(const rawfix_map *m, unsigned fixes, int dual, rawfix_plan *p,
                            mp_error *err);
 void mp_rawfix_plan_free(rawfix_plan *p);
+/* A dual-ISO plan's sites then also take the other field's samples, two rows nearer than
+ * their own field's (repair.c); levels that could not be a dual-ISO clip's (ratio <= 1,
+ * white <= black, not finite) are ignored, and so are fields for a plan that is not dual. */
+void mp_rawfix_plan_set_fields(rawfix_plan *p, const rawfix_field_levels *f);
 /* Whether the plan changes anything. */
 static inline int mp_rawfix_plan_active(const rawfix_plan *p)
 {
