@@ -105,21 +105,27 @@ static void stripe_sums(size_t n, const uint16_t *restrict c, const int32_t *res
     }
 }
 
-/* The same in single precision, for twice the lanes: float's error on the quotient is at most
- * |q| x 2^-23 (the sigma's rounding and the division's), 2.4e-4 at the clamp, so it rounds to
- * the same whole number unless it lies that close to a half, where rounding could go either
- * way: those (about 1 in 1000) come back as Z_RECHECK, for z_units. */
+/* The same in single precision, for twice the lanes: the divisor is the double one rounded
+ * (act is exact in either precision, below), so the float quotient is off the double's by at
+ * most |q| x (2^-23 + 2^-45) (the divisor's rounding and the division's; the double's own
+ * 2^-53 is in the second term): within |z| x 2^-22. It rounds to the same whole number
+ * unless it lies that close to a half, where rounding could go either way: those come back as
+ * Z_RECHECK, for z_units. The margin is twice that bound (the threshold's own rounding, at
+ * most 2^-26, is under half of it wherever a half is within reach, |z| >= 1 / 2). A margin
+ * of 1e-3 whatever |z| (as up to session 16) sent about 1 deviation in 1000 there, so nearly
+ * every row had one; |z| x 2^-21 sends about 1 in 30,000 at the deviations of noise (|z| of
+ * 16 or so), and most rows skip the search for them (rawfix_row_z). */
 #define Z_RECHECK (INT16_MIN + 3)
-#define Z_NEAR_HALF 1e-3f
+#define Z_NEAR_HALF 0x1p-21f
 static inline int32_t z_units_float(int32_t d2, float sigma)
 {
     const float round_even = 12582912.0f;   /* 1.5 x 2^23 */
     float z = (float)(Z_SCALE / 2 * d2) / sigma;
     z = z < Z_CLAMP ? z : Z_CLAMP;
     z = z > -Z_CLAMP ? z : -Z_CLAMP;
-    float whole = (z + round_even) - round_even, off = z - whole;
+    float whole = (z + round_even) - round_even, off = z - whole, mag = z < 0 ? -z : z;
     off = off < 0 ? -off : off;
-    return off > 0.5f - Z_NEAR_HALF ? Z_RECHECK : (int32_t)whole;
+    return off > 0.5f - mag * Z_NEAR_HALF ? Z_RECHECK : (int32_t)whole;
 }
 
 /* Whether one of 4 deviations is Z_RECHECK, 4 at a time in a 64-bit word (the loop that
@@ -135,20 +141,26 @@ static inline int recheck_in4(const int16_t *z)
 /* act8 x TEXTURE_WEIGHT / 8 is exact in either precision (act8 < 2^20, the weight 5 / 4), and
  * rounding keeps order, so the larger of it and a sigma rounds to the larger of the rounded
  * two: the float loop divides by the double loop's divisor, rounded. */
-static void z_float(size_t x0, size_t x1, const int32_t *restrict dh2,
-                    const int32_t *restrict dv2, const int32_t *restrict ok,
-                    const int32_t *restrict act8, const int32_t *restrict bin_h,
-                    const int32_t *restrict bin_v, const float *restrict sigma_of,
-                    int16_t *restrict zh, int16_t *restrict zv)
+/* Returns whether a deviation came back as Z_RECHECK. */
+static int32_t z_float(size_t x0, size_t x1, const int32_t *restrict dh2,
+                       const int32_t *restrict dv2, const int32_t *restrict ok,
+                       const int32_t *restrict act8, const int32_t *restrict bin_h,
+                       const int32_t *restrict bin_v, const float *restrict sigma_of,
+                       int16_t *restrict zh, int16_t *restrict zv)
 {
+    int32_t recheck = 0;
     for (size_t x = x0; x < x1; x++) {
         float act = (float)TEXTURE_WEIGHT * ((float)act8[x] / 8.0f);
         float sh = sigma_of[bin_h[x]], sv = sigma_of[bin_v[x]];
         int32_t h = z_units_float(dh2[x], sh > act ? sh : act);
         int32_t v = z_units_float(dv2[x], sv > act ? sv : act);
-        zh[x] = (int16_t)(ok[x] ? h : RAWFIX_NO_Z);
-        zv[x] = (int16_t)(ok[x] ? v : RAWFIX_NO_Z);
+        h = ok[x] ? h : RAWFIX_NO_Z;
+        v = ok[x] ? v : RAWFIX_NO_Z;
+        recheck |= (h == Z_RECHECK) | (v == Z_RECHECK);
+        zh[x] = (int16_t)h;
+        zv[x] = (int16_t)v;
     }
+    return recheck;
 }
 
 void FN(mp_rawfix_row_z)(rawfix_row *r)
@@ -165,8 +177,8 @@ void FN(mp_rawfix_row_z)(rawfix_row *r)
     float sigma_float[RAWFIX_LEVEL_BINS];
     for (int b = 0; b < RAWFIX_LEVEL_BINS; b++)
         sigma_float[b] = (float)sigma_of[b];
-    z_float(2, end, dh2, dv2, ok, act8, bin_h, bin_v, sigma_float, zh, zv);
-    for (size_t x = 2; x < end; x++) {
+    const int32_t recheck = z_float(2, end, dh2, dv2, ok, act8, bin_h, bin_v, sigma_float, zh, zv);
+    for (size_t x = 2; recheck && x < end; x++) {
         if (x + 4 <= end && !recheck_in4(zh + x) && !recheck_in4(zv + x)) {
             x += 3;
             continue;
