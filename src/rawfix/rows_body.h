@@ -84,31 +84,32 @@ static inline int32_t z_units(int32_t d2, double sigma)
     return (int32_t)((z + round_even) - round_even);
 }
 
-/* The stripe sums of n samples against 2, 4 and 2 sigmas x the window's size, as whole
- * numbers (rawfix_stripe_limits); restrict parameters, as GCC does not take restrict from
- * local pointers, so that the loop vectorises. */
+/* The stripe sums of n samples against 2, 4 and 2 sigmas x the window's size, each sample's
+ * sigma as z_float took it: whole numbers under 2^20, exact in float, compare with those as with
+ * the double sigmas (mp_rawfix_float_sigmas), so no per-bin limits are looked up; restrict
+ * parameters, as GCC does not take restrict from local pointers, so that the loop vectorises. */
 static void stripe_sums(size_t n, const uint16_t *restrict c, const int32_t *restrict ok,
                         const int32_t *restrict left, const int32_t *restrict right,
-                        const int32_t *restrict win_max, const int32_t *restrict bin,
-                        const int32_t *restrict min_above, const int32_t *restrict max_dev,
-                        const int32_t *restrict max_tilt, int32_t white, int32_t black,
-                        int32_t *restrict out)
+                        const int32_t *restrict win_max, const float *restrict sigma,
+                        int32_t white, int32_t black, int32_t *restrict out)
 {
     const int32_t size = STRIPE_REACH;   /* samples in the window */
     for (size_t x = 0; x < n; x++) {
         int32_t win = left[x] + right[x], above = win - size * black, dev = size * c[x] - win;
-        const int32_t b = bin[x];
-        int32_t use = ok[x] & (win_max[x] < white) & (above >= min_above[b]) &
-                      (iabs32(dev) <= max_dev[b]) & (iabs32(left[x] - right[x]) <= max_tilt[b]);
+        const float two = 2 * size * sigma[x];
+        int32_t use = ok[x] & (win_max[x] < white) & ((float)above >= two) &
+                      ((float)iabs32(dev) <= 2 * two) &
+                      ((float)iabs32(left[x] - right[x]) <= two);
         out[2 * x] = (c[x] - black) & -use;
         out[2 * x + 1] = above & -use;
     }
 }
 
-/* The same in single precision, for twice the lanes: the divisor is the double one rounded
- * (act is exact in either precision, below), so the float quotient is off the double's by at
- * most |q| x (2^-23 + 2^-45) (the divisor's rounding and the division's; the double's own
- * 2^-53 is in the second term): within |z| x 2^-22. It rounds to the same whole number
+/* The same in single precision, for twice the lanes: the divisor lies within one unit in the
+ * last place (2^-23 of it) of the double one (act is exact in either precision, the sigmas
+ * are mp_rawfix_float_sigmas), so the float quotient is off the double's by at most
+ * |q| x (2^-23 + 2^-24 + 2^-45) (the divisor, the division's rounding; the double's own
+ * 2^-53 is in the last term): within |z| x 2^-22. It rounds to the same whole number
  * unless it lies that close to a half, where rounding could go either way: those come back as
  * Z_RECHECK, for z_units. The margin is twice that bound (the threshold's own rounding, at
  * most 2^-26, is under half of it wherever a half is within reach, |z| >= 1 / 2). A margin
@@ -139,19 +140,21 @@ static inline int recheck_in4(const int16_t *z)
 }
 
 /* act8 x TEXTURE_WEIGHT / 8 is exact in either precision (act8 < 2^20, the weight 5 / 4), and
- * rounding keeps order, so the larger of it and a sigma rounds to the larger of the rounded
- * two: the float loop divides by the double loop's divisor, rounded. */
-/* Returns whether a deviation came back as Z_RECHECK. */
+ * the larger of it and a sigma lies as close to the double loop's divisor as the float sigma
+ * to the double, within one unit in the last place: the float loop divides by the double
+ * loop's divisor, rounded. Returns whether a deviation came back as Z_RECHECK; sigma_h takes
+ * each sample's sigma of bin_h, for stripe_sums. */
 static int32_t z_float(size_t x0, size_t x1, const int32_t *restrict dh2,
                        const int32_t *restrict dv2, const int32_t *restrict ok,
                        const int32_t *restrict act8, const int32_t *restrict bin_h,
                        const int32_t *restrict bin_v, const float *restrict sigma_of,
-                       int16_t *restrict zh, int16_t *restrict zv)
+                       int16_t *restrict zh, int16_t *restrict zv, float *restrict sigma_h)
 {
     int32_t recheck = 0;
     for (size_t x = x0; x < x1; x++) {
         float act = (float)TEXTURE_WEIGHT * ((float)act8[x] / 8.0f);
         float sh = sigma_of[bin_h[x]], sv = sigma_of[bin_v[x]];
+        sigma_h[x] = sh;
         int32_t h = z_units_float(dh2[x], sh > act ? sh : act);
         int32_t v = z_units_float(dv2[x], sv > act ? sv : act);
         h = ok[x] ? h : RAWFIX_NO_Z;
@@ -172,12 +175,11 @@ void FN(mp_rawfix_row_z)(rawfix_row *r)
                   *restrict bin_v = r->bin_v;
     const double *restrict sigma_of = r->sigma;
     int16_t *restrict zh = r->zh, *restrict zv = r->zv;
+    float *restrict sigma_h = r->sigma_h;
     int32_t (*restrict stripe)[2] = r->stripe;
     const size_t w = r->w, end = w - 2;
-    float sigma_float[RAWFIX_LEVEL_BINS];
-    for (int b = 0; b < RAWFIX_LEVEL_BINS; b++)
-        sigma_float[b] = (float)sigma_of[b];
-    const int32_t recheck = z_float(2, end, dh2, dv2, ok, act8, bin_h, bin_v, sigma_float, zh, zv);
+    const int32_t recheck =
+        z_float(2, end, dh2, dv2, ok, act8, bin_h, bin_v, r->sigma_float, zh, zv, sigma_h);
     for (size_t x = 2; recheck && x < end; x++) {
         if (x + 4 <= end && !recheck_in4(zh + x) && !recheck_in4(zv + x)) {
             x += 3;
@@ -204,8 +206,7 @@ void FN(mp_rawfix_row_z)(rawfix_row *r)
     if (wend > STRIPE_REACH)
         stripe_sums(wend - STRIPE_REACH, c + STRIPE_REACH, ok + STRIPE_REACH,
                     left + STRIPE_REACH, right + STRIPE_REACH, win_max + STRIPE_REACH,
-                    bin_h + STRIPE_REACH, r->limits->min_above, r->limits->max_dev,
-                    r->limits->max_tilt, r->white, r->black, &stripe[STRIPE_REACH][0]);
+                    sigma_h + STRIPE_REACH, r->white, r->black, &stripe[STRIPE_REACH][0]);
 }
 
 static inline int32_t clamp_sum(int32_t z)

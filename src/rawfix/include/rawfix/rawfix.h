@@ -119,7 +119,7 @@ typedef struct rawfix_measurement {
     const struct rawfix_dsp *dsp;   /* the row kernels of the CPU level in use */
     double *sigma;                  /* noise sigma of a difference per row class (y mod 4)
                                      * and brightness bin */
-    struct rawfix_stripe_limits *limits;    /* per row class: of those sigmas */
+    float *sigma_float;             /* the same in single precision (mp_rawfix_float_sigmas) */
     uint32_t *blocks;               /* per RAWFIX_BLOCK-square block (raster order) and row
                                      * class: the sum of its samples less black,
                                      * RAWFIX_BLOCK_CLIPPED where one is at white (what shows
