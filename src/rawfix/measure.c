@@ -35,7 +35,7 @@ static double hist_sigma(const uint32_t *h, uint64_t count)
 }
 
 /* One row's work arrays (rawfix_dsp.h) and outputs in one block, kept between frames. */
-enum { WORK_ARRAYS = 10 };
+enum { INT_ARRAYS = 9, WORK_ARRAYS = INT_ARRAYS + 1 + RAWFIX_BLOCK_SUMS };   /* sigma_h, light */
 #define WORK_BYTES_PER_SAMPLE                                                                 \
     (WORK_ARRAYS * sizeof(int32_t) + 2 * sizeof(int16_t) + sizeof(int32_t[2]))
 
@@ -55,12 +55,13 @@ void mp_rawfix_row_begin(const rawfix_measurement *m, rawfix_row *r)
 {
     const size_t w = m->width;
     int32_t *work = m->work;
-    int32_t **arrays[WORK_ARRAYS - 1] = {&r->dh2, &r->dv2, &r->bin_h, &r->bin_v, &r->ok,
-                                         &r->act, &r->left, &r->right, &r->win_max};
+    int32_t **arrays[INT_ARRAYS] = {&r->dh2, &r->dv2, &r->bin_h, &r->bin_v, &r->ok,
+                                    &r->act, &r->left, &r->right, &r->win_max};
     *r = (rawfix_row){.w = m->width, .white = m->white, .black = m->black};
-    for (size_t k = 0; k < WORK_ARRAYS - 1; k++)
+    for (size_t k = 0; k < INT_ARRAYS; k++)
         *arrays[k] = work + k * w;
-    r->sigma_h = (float *)(work + (WORK_ARRAYS - 1) * w);
+    r->sigma_h = (float *)(work + INT_ARRAYS * w);
+    r->light = (uint32_t *)(work + (INT_ARRAYS + 1) * w);
     r->stripe = (int32_t(*)[2])(work + WORK_ARRAYS * w);
     r->zh = (int16_t *)(r->stripe + w);
     r->zv = r->zh + w;

@@ -247,11 +247,21 @@ static void add_sums(size_t n, const uint16_t *restrict v, const int16_t *restri
     }
 }
 
+/* A 16-bit value times a light under 2^26: whole numbers of 32 bits, multiplied into 64. */
+static void add_light(size_t n, const uint16_t *restrict v, const uint32_t *restrict light,
+                      uint64_t *restrict value_light)
+{
+    for (size_t i = 0; i < n; i++)
+        value_light[i] += (uint64_t)(uint32_t)v[i] * light[i];
+}
+
 void FN(mp_rawfix_row_sums)(const rawfix_sums *s)
 {
     add_sums(s->n, s->values, s->zh, s->zv, &s->stripe[0][0], s->lo, s->hi, &s->stripe_sum[0][0],
              s->sum_h, s->sum_v, s->zh_sum, s->zh_sq, s->value_sum, s->value_sq, s->used, s->pos,
              s->neg, s->big);
+    if (s->light)
+        add_light(s->n, s->values, s->light, s->value_light);
 }
 
 /* One row's stripe correction: v' = black + (v - black) x gain + 0.5, truncated into

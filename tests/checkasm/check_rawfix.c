@@ -14,7 +14,7 @@
 #include "rawfix/rawfix.h"
 #include "rawfix/rawfix_dsp.h"
 
-enum { RW = 1920, WORK = 10 };
+enum { RW = 1920, WORK = 11 };
 
 typedef struct rawfix_buf {
     uint16_t rows[3][RW];
@@ -33,6 +33,7 @@ static rawfix_row row_for(rawfix_buf *b, uint32_t w, int32_t white, int32_t blac
                         .ok = b->work[4], .act = b->work[5], .left = b->work[6],
                         .right = b->work[7], .win_max = b->work[8], .sigma = b->sigma,
                         .sigma_float = b->sigma_float, .sigma_h = (float *)b->work[9],
+                        .light = (uint32_t *)b->work[10],
                         .zh = b->zh, .zv = b->zv, .stripe = b->stripe};
 }
 
@@ -97,6 +98,8 @@ typedef struct sums_buf {
     uint32_t zh_sq[RW];
     uint32_t value_sum[RW];
     uint64_t value_sq[RW];
+    uint32_t light[RW];
+    uint64_t value_light[RW];
     uint8_t used[RW], pos[RW], neg[RW], big[RW];
 } sums_buf;
 
@@ -113,6 +116,8 @@ static void fill_sums(sums_buf *s, rawfix_buf *b, uint32_t w)
         s->zh_sq[x] = rnd() % 200000000u;
         s->value_sum[x] = rnd() % 4000000u;
         s->value_sq[x] = (uint64_t)rnd() * (rnd() % 4096);
+        s->light[x] = rnd() % 8 ? rnd() % (1u << 26) : 0;     /* 0: clipped around */
+        s->value_light[x] = (uint64_t)rnd() * (rnd() % 65536);
         s->used[x] = (uint8_t)(rnd() % 60);
         s->pos[x] = (uint8_t)(rnd() % 60);
         s->neg[x] = (uint8_t)(rnd() % 60);
@@ -135,7 +140,8 @@ static void run_sums(const rawfix_dsp *d, const rawfix_buf *b, sums_buf *s, uint
         .stripe = (const int32_t(*)[2])b->stripe, .lo = s->lo, .hi = s->hi,
         .stripe_sum = s->stripe_sum, .sum_h = s->sum_h, .sum_v = s->sum_v,
         .zh_sum = s->zh_sum, .zh_sq = s->zh_sq, .value_sum = s->value_sum,
-        .value_sq = s->value_sq, .used = s->used, .pos = s->pos,
+        .value_sq = s->value_sq, .light = w % 2 ? s->light : NULL,
+        .value_light = s->value_light, .used = s->used, .pos = s->pos,
         .neg = s->neg, .big = s->big};
     d->sums(&r);
 }

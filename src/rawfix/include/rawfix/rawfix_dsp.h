@@ -38,6 +38,8 @@ typedef struct rawfix_row {
     const double *sigma;            /* noise sigma of a difference per brightness bin */
     const float *sigma_float;       /* the same in single precision (mp_rawfix_float_sigmas) */
     float *sigma_h;                 /* sigma_float of bin_h at [2, w - 2) (rawfix_row_z's) */
+    uint32_t *light;                /* the caller's: rawfix_sums.light of a row per row class
+                                     * (RAWFIX_BLOCK_SUMS x w) */
     int16_t *zh, *zv;               /* out: deviations in noise units x 16, or RAWFIX_NO_Z */
     int32_t (*stripe)[2];           /* out: stripe sums (rawfix_measurement.stripe) */
 } rawfix_row;
@@ -55,6 +57,9 @@ typedef struct rawfix_sums {
     uint32_t *zh_sq;                /* ... and its square */
     uint32_t *value_sum;            /* the recorded value ... */
     uint64_t *value_sq;             /* ... and its square: the sample's own noise */
+    const uint32_t *light;          /* the light around each sample (mp_rawfix_light, 0 where
+                                     * that is clipped), or NULL: then value_light is left */
+    uint64_t *value_light;          /* the value times that light */
     uint8_t *used, *pos, *neg, *big;    /* frames measured; zh and zv both > 0, both < 0,
                                          * both 6 sigmas or more off with one sign */
 } rawfix_sums;
