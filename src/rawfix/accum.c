@@ -157,7 +157,8 @@ mp_status mp_rawfix_accum_claim(rawfix_accum *a, const rawfix_measurement *m, ui
  * edge is far off in a few frames, which must not outweigh the others; a defect that is far
  * off in most frames is found by its count of big deviations. */
 void mp_rawfix_accum_add_row(rawfix_accum *a, uint32_t y, const uint16_t *values,
-                             const int16_t *zh, const int16_t *zv, const int32_t (*stripe)[2])
+                             const int16_t *zh, const int16_t *zv, const int32_t (*stripe)[2],
+                             const uint32_t *light)
 {
     const size_t i = (size_t)y * a->width, n = a->width;
     uint8_t *const *c = a->count;
@@ -167,27 +168,28 @@ void mp_rawfix_accum_add_row(rawfix_accum *a, uint32_t y, const uint16_t *values
         .sum_v = a->sum_v + i, .zh_sum = a->zh_sum + i, .zh_sq = a->zh_sq + i,
         .value_sum = a->value_sum + i, .value_sq = a->value_sq + i,
         .used = c[COUNT_USED] + i, .pos = c[COUNT_POS] + i, .neg = c[COUNT_NEG] + i,
-        .big = c[COUNT_BIG] + i};
+        .big = c[COUNT_BIG] + i, .light = light, .value_light = a->value_light + i};
     mp_rawfix_dsp_for(mp_cpu_level_get())->sums(&s);
     add_clipped(n, zh, c[COUNT_CLIPPED_LOW] + i, c[COUNT_CLIPPED_HIGH] + i);
 }
 
-/* Each value times the light around it in this frame (mp_rawfix_light; 0 where that is
- * clipped: map_quiet.c tests no sample there). Columns right of the last whole block take its
- * light, rows below the last whole block row that of the last row. */
-static void add_light(rawfix_accum *a, const rawfix_measurement *m, uint32_t y,
-                      const uint16_t *restrict values)
+/* The light around each sample of row y in this frame (mp_rawfix_light; 0 where that is
+ * clipped: map_quiet.c tests no sample there), for the sums' value_light (the row kernel
+ * multiplies, 4 or 8 lanes, where a loop per block of 16 did not vectorise). Columns right of
+ * the last whole block take its light, rows below the last whole block row that of the last
+ * row. */
+static void row_light(const rawfix_accum *a, const rawfix_measurement *m, uint32_t y,
+                      uint32_t *restrict out)
 {
     const uint32_t bx = a->blocks_x, by = a->blocks_y;
     const uint32_t k = y / RAWFIX_BLOCK < by ? y / RAWFIX_BLOCK : by - 1;
-    uint64_t *restrict sum = a->value_light + (size_t)y * a->width;
     const uint32_t *lights = m->light + (size_t)k * bx * RAWFIX_BLOCK_SUMS + y % RAWFIX_BLOCK_SUMS;
     for (uint32_t j = 0; j < bx; j++) {
         uint32_t light = lights[(size_t)j * RAWFIX_BLOCK_SUMS];
         light = light == RAWFIX_BLOCK_CLIPPED ? 0 : light;
         const uint32_t end = j + 1 < bx ? (j + 1) * RAWFIX_BLOCK : a->width;
         for (uint32_t x = j * RAWFIX_BLOCK; x < end; x++)
-            sum[x] += (uint64_t)values[x] * light;
+            out[x] = light;
     }
 }
 
@@ -222,11 +224,17 @@ void mp_rawfix_accum_rows(rawfix_accum *a, rawfix_measurement *m, const mp_frame
                      (y1 - 1) / RAWFIX_BLOCK < by ? (y1 - 1) / RAWFIX_BLOCK : by - 1);
     rawfix_row r;
     mp_rawfix_row_begin(m, &r);
+    uint32_t light_of[RAWFIX_BLOCK_SUMS];   /* the block row each row class's light row is of */
+    memset(light_of, 0xff, sizeof light_of);
     for (uint32_t y = y0; y < y1; y++) {
         mp_rawfix_measure_row(m, f, y, &r);
-        mp_rawfix_accum_add_row(a, y, f->data + (size_t)y * f->width, r.zh, r.zv, r.stripe);
-        if (lit)
-            add_light(a, m, y, f->data + (size_t)y * f->width);
+        uint32_t *light = r.light + (size_t)(y % RAWFIX_BLOCK_SUMS) * a->width;
+        if (lit && light_of[y % RAWFIX_BLOCK_SUMS] != y / RAWFIX_BLOCK) {
+            row_light(a, m, y, light);
+            light_of[y % RAWFIX_BLOCK_SUMS] = y / RAWFIX_BLOCK;
+        }
+        mp_rawfix_accum_add_row(a, y, f->data + (size_t)y * f->width, r.zh, r.zv, r.stripe,
+                                lit ? light : NULL);
     }
 }
 

@@ -23,21 +23,28 @@ static const rawfix_dsp tables[MP_CPU_LEVELS] = {
 #endif
 };
 
-/* Whole numbers that compare with whole numbers as the sigmas do: a < t exactly when
- * a < ceil(t), and a > t exactly when a > floor(t). */
-static int32_t limit(double t, int up)
-{
-    t = up ? ceil(t) : floor(t);
-    return t > INT32_MAX ? INT32_MAX : t < INT32_MIN ? INT32_MIN : (int32_t)t;
-}
-
-void mp_rawfix_stripe_limits(const double *sigma, rawfix_stripe_limits *l)
+/* Whether whole numbers compare with 16 f and 32 f (window sizes x 2 and 4 sigmas) as with
+ * 16 s and 32 s: a >= t exactly when a >= ceil(t), a <= t exactly when a <= floor(t). */
+static int same_limits(double s, double f)
 {
     const double n = STRIPE_REACH;
+    return ceil(2 * n * f) == ceil(2 * n * s) && floor(4 * n * f) == floor(4 * n * s) &&
+           floor(2 * n * f) == floor(2 * n * s);
+}
+
+/* The sigmas with s's limits form an interval between multiples of 1 / 32 (floats below 2^16),
+ * at least 1 / 32 wide, closed at a multiple of 1 / 16 that is s x 16 itself, open at one
+ * that ceil(16 s) just passes: the nearest float lies in it or on one of its ends, and then
+ * the next float inwards, towards zero or away, lies in it. At 2^16 and above the window's
+ * sums (under 2^19) lie below 16 s either way. */
+void mp_rawfix_float_sigmas(const double *sigma, float *out)
+{
     for (int b = 0; b < RAWFIX_LEVEL_BINS; b++) {
-        l->min_above[b] = limit(2 * sigma[b] * n, 1);
-        l->max_dev[b] = limit(4 * sigma[b] * n, 0);
-        l->max_tilt[b] = limit(2 * sigma[b] * n, 0);
+        const double s = sigma[b];
+        float f = (float)s;
+        if (s < 65536 && !same_limits(s, f))
+            f = same_limits(s, nextafterf(f, 0)) ? nextafterf(f, 0) : nextafterf(f, INFINITY);
+        out[b] = f;
     }
 }
 

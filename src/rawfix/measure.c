@@ -35,7 +35,7 @@ static double hist_sigma(const uint32_t *h, uint64_t count)
 }
 
 /* One row's work arrays (rawfix_dsp.h) and outputs in one block, kept between frames. */
-enum { WORK_ARRAYS = 9 };
+enum { INT_ARRAYS = 9, WORK_ARRAYS = INT_ARRAYS + 1 + RAWFIX_BLOCK_SUMS };   /* sigma_h, light */
 #define WORK_BYTES_PER_SAMPLE                                                                 \
     (WORK_ARRAYS * sizeof(int32_t) + 2 * sizeof(int16_t) + sizeof(int32_t[2]))
 
@@ -55,11 +55,13 @@ void mp_rawfix_row_begin(const rawfix_measurement *m, rawfix_row *r)
 {
     const size_t w = m->width;
     int32_t *work = m->work;
-    int32_t **arrays[WORK_ARRAYS] = {&r->dh2, &r->dv2, &r->bin_h, &r->bin_v, &r->ok, &r->act,
-                                     &r->left, &r->right, &r->win_max};
+    int32_t **arrays[INT_ARRAYS] = {&r->dh2, &r->dv2, &r->bin_h, &r->bin_v, &r->ok,
+                                    &r->act, &r->left, &r->right, &r->win_max};
     *r = (rawfix_row){.w = m->width, .white = m->white, .black = m->black};
-    for (size_t k = 0; k < WORK_ARRAYS; k++)
+    for (size_t k = 0; k < INT_ARRAYS; k++)
         *arrays[k] = work + k * w;
+    r->sigma_h = (float *)(work + INT_ARRAYS * w);
+    r->light = (uint32_t *)(work + (INT_ARRAYS + 1) * w);
     r->stripe = (int32_t(*)[2])(work + WORK_ARRAYS * w);
     r->zh = (int16_t *)(r->stripe + w);
     r->zv = r->zh + w;
@@ -167,7 +169,8 @@ mp_status mp_rawfix_measure(const mp_frame *f, int dual, rawfix_measurement *m, 
     }
     if ((!m->hist && !(m->hist = malloc(hist_size))) ||
         (!m->sigma && !(m->sigma = malloc(NOISE_BINS * sizeof *m->sigma))) ||
-        (!m->limits && !(m->limits = malloc(4 * sizeof *m->limits))) || work_alloc(m, w))
+        (!m->sigma_float && !(m->sigma_float = malloc(NOISE_BINS * sizeof *m->sigma_float))) ||
+        work_alloc(m, w))
         return mp_error_set(err, MP_ERR_NOMEM, "rawfix: out of memory for a %u-wide frame", w);
     m->width = w;
     m->height = h;
@@ -219,7 +222,7 @@ mp_status mp_rawfix_measure(const mp_frame *f, int dual, rawfix_measurement *m, 
             m->sigma[r * LEVEL_BINS + b] = count[b] >= MIN_BIN_COUNT ?
                 hist_sigma(m->hist + (size_t)(r * LEVEL_BINS + b) * HIST_SIZE, count[b]) :
                 overall;
-        mp_rawfix_stripe_limits(m->sigma + r * LEVEL_BINS, &m->limits[r]);
+        mp_rawfix_float_sigmas(m->sigma + r * LEVEL_BINS, m->sigma_float + r * LEVEL_BINS);
     }
     return MP_OK;
 }
@@ -231,7 +234,7 @@ void mp_rawfix_measure_row(const rawfix_measurement *m, const mp_frame *f, uint3
     m->dsp->diffs(r);
     m->dsp->texture(r);
     r->sigma = m->sigma + (y % 4) * LEVEL_BINS;
-    r->limits = &m->limits[y % 4];
+    r->sigma_float = m->sigma_float + (y % 4) * LEVEL_BINS;
     m->dsp->z(r);
     /* most rows have nothing clipped, and most runs of a row that has some neither: passes
      * over OK_RUN samples at a time that vectorise say so */
@@ -268,7 +271,7 @@ void mp_rawfix_measurement_free(rawfix_measurement *m)
 {
     free(m->hist);
     free(m->sigma);
-    free(m->limits);
+    free(m->sigma_float);
     free(m->blocks);
     free(m->light);
     free(m->work);

@@ -84,42 +84,49 @@ static inline int32_t z_units(int32_t d2, double sigma)
     return (int32_t)((z + round_even) - round_even);
 }
 
-/* The stripe sums of n samples against 2, 4 and 2 sigmas x the window's size, as whole
- * numbers (rawfix_stripe_limits); restrict parameters, as GCC does not take restrict from
- * local pointers, so that the loop vectorises. */
+/* The stripe sums of n samples against 2, 4 and 2 sigmas x the window's size, each sample's
+ * sigma as z_float took it: whole numbers under 2^20, exact in float, compare with those as with
+ * the double sigmas (mp_rawfix_float_sigmas), so no per-bin limits are looked up; restrict
+ * parameters, as GCC does not take restrict from local pointers, so that the loop vectorises. */
 static void stripe_sums(size_t n, const uint16_t *restrict c, const int32_t *restrict ok,
                         const int32_t *restrict left, const int32_t *restrict right,
-                        const int32_t *restrict win_max, const int32_t *restrict bin,
-                        const int32_t *restrict min_above, const int32_t *restrict max_dev,
-                        const int32_t *restrict max_tilt, int32_t white, int32_t black,
-                        int32_t *restrict out)
+                        const int32_t *restrict win_max, const float *restrict sigma,
+                        int32_t white, int32_t black, int32_t *restrict out)
 {
     const int32_t size = STRIPE_REACH;   /* samples in the window */
     for (size_t x = 0; x < n; x++) {
         int32_t win = left[x] + right[x], above = win - size * black, dev = size * c[x] - win;
-        const int32_t b = bin[x];
-        int32_t use = ok[x] & (win_max[x] < white) & (above >= min_above[b]) &
-                      (iabs32(dev) <= max_dev[b]) & (iabs32(left[x] - right[x]) <= max_tilt[b]);
+        const float two = 2 * size * sigma[x];
+        int32_t use = ok[x] & (win_max[x] < white) & ((float)above >= two) &
+                      ((float)iabs32(dev) <= 2 * two) &
+                      ((float)iabs32(left[x] - right[x]) <= two);
         out[2 * x] = (c[x] - black) & -use;
         out[2 * x + 1] = above & -use;
     }
 }
 
-/* The same in single precision, for twice the lanes: float's error on the quotient is at most
- * |q| x 2^-23 (the sigma's rounding and the division's), 2.4e-4 at the clamp, so it rounds to
- * the same whole number unless it lies that close to a half, where rounding could go either
- * way: those (about 1 in 1000) come back as Z_RECHECK, for z_units. */
+/* The same in single precision, for twice the lanes: the divisor lies within one unit in the
+ * last place (2^-23 of it) of the double one (act is exact in either precision, the sigmas
+ * are mp_rawfix_float_sigmas), so the float quotient is off the double's by at most
+ * |q| x (2^-23 + 2^-24 + 2^-45) (the divisor, the division's rounding; the double's own
+ * 2^-53 is in the last term): within |z| x 2^-22. It rounds to the same whole number
+ * unless it lies that close to a half, where rounding could go either way: those come back as
+ * Z_RECHECK, for z_units. The margin is twice that bound (the threshold's own rounding, at
+ * most 2^-26, is under half of it wherever a half is within reach, |z| >= 1 / 2). A margin
+ * of 1e-3 whatever |z| (as up to session 16) sent about 1 deviation in 1000 there, so nearly
+ * every row had one; |z| x 2^-21 sends about 1 in 30,000 at the deviations of noise (|z| of
+ * 16 or so), and most rows skip the search for them (rawfix_row_z). */
 #define Z_RECHECK (INT16_MIN + 3)
-#define Z_NEAR_HALF 1e-3f
+#define Z_NEAR_HALF 0x1p-21f
 static inline int32_t z_units_float(int32_t d2, float sigma)
 {
     const float round_even = 12582912.0f;   /* 1.5 x 2^23 */
     float z = (float)(Z_SCALE / 2 * d2) / sigma;
     z = z < Z_CLAMP ? z : Z_CLAMP;
     z = z > -Z_CLAMP ? z : -Z_CLAMP;
-    float whole = (z + round_even) - round_even, off = z - whole;
+    float whole = (z + round_even) - round_even, off = z - whole, mag = z < 0 ? -z : z;
     off = off < 0 ? -off : off;
-    return off > 0.5f - Z_NEAR_HALF ? Z_RECHECK : (int32_t)whole;
+    return off > 0.5f - mag * Z_NEAR_HALF ? Z_RECHECK : (int32_t)whole;
 }
 
 /* Whether one of 4 deviations is Z_RECHECK, 4 at a time in a 64-bit word (the loop that
@@ -133,22 +140,30 @@ static inline int recheck_in4(const int16_t *z)
 }
 
 /* act8 x TEXTURE_WEIGHT / 8 is exact in either precision (act8 < 2^20, the weight 5 / 4), and
- * rounding keeps order, so the larger of it and a sigma rounds to the larger of the rounded
- * two: the float loop divides by the double loop's divisor, rounded. */
-static void z_float(size_t x0, size_t x1, const int32_t *restrict dh2,
-                    const int32_t *restrict dv2, const int32_t *restrict ok,
-                    const int32_t *restrict act8, const int32_t *restrict bin_h,
-                    const int32_t *restrict bin_v, const float *restrict sigma_of,
-                    int16_t *restrict zh, int16_t *restrict zv)
+ * the larger of it and a sigma lies as close to the double loop's divisor as the float sigma
+ * to the double, within one unit in the last place: the float loop divides by the double
+ * loop's divisor, rounded. Returns whether a deviation came back as Z_RECHECK; sigma_h takes
+ * each sample's sigma of bin_h, for stripe_sums. */
+static int32_t z_float(size_t x0, size_t x1, const int32_t *restrict dh2,
+                       const int32_t *restrict dv2, const int32_t *restrict ok,
+                       const int32_t *restrict act8, const int32_t *restrict bin_h,
+                       const int32_t *restrict bin_v, const float *restrict sigma_of,
+                       int16_t *restrict zh, int16_t *restrict zv, float *restrict sigma_h)
 {
+    int32_t recheck = 0;
     for (size_t x = x0; x < x1; x++) {
         float act = (float)TEXTURE_WEIGHT * ((float)act8[x] / 8.0f);
         float sh = sigma_of[bin_h[x]], sv = sigma_of[bin_v[x]];
+        sigma_h[x] = sh;
         int32_t h = z_units_float(dh2[x], sh > act ? sh : act);
         int32_t v = z_units_float(dv2[x], sv > act ? sv : act);
-        zh[x] = (int16_t)(ok[x] ? h : RAWFIX_NO_Z);
-        zv[x] = (int16_t)(ok[x] ? v : RAWFIX_NO_Z);
+        h = ok[x] ? h : RAWFIX_NO_Z;
+        v = ok[x] ? v : RAWFIX_NO_Z;
+        recheck |= (h == Z_RECHECK) | (v == Z_RECHECK);
+        zh[x] = (int16_t)h;
+        zv[x] = (int16_t)v;
     }
+    return recheck;
 }
 
 void FN(mp_rawfix_row_z)(rawfix_row *r)
@@ -160,13 +175,12 @@ void FN(mp_rawfix_row_z)(rawfix_row *r)
                   *restrict bin_v = r->bin_v;
     const double *restrict sigma_of = r->sigma;
     int16_t *restrict zh = r->zh, *restrict zv = r->zv;
+    float *restrict sigma_h = r->sigma_h;
     int32_t (*restrict stripe)[2] = r->stripe;
     const size_t w = r->w, end = w - 2;
-    float sigma_float[RAWFIX_LEVEL_BINS];
-    for (int b = 0; b < RAWFIX_LEVEL_BINS; b++)
-        sigma_float[b] = (float)sigma_of[b];
-    z_float(2, end, dh2, dv2, ok, act8, bin_h, bin_v, sigma_float, zh, zv);
-    for (size_t x = 2; x < end; x++) {
+    const int32_t recheck =
+        z_float(2, end, dh2, dv2, ok, act8, bin_h, bin_v, r->sigma_float, zh, zv, sigma_h);
+    for (size_t x = 2; recheck && x < end; x++) {
         if (x + 4 <= end && !recheck_in4(zh + x) && !recheck_in4(zv + x)) {
             x += 3;
             continue;
@@ -192,8 +206,7 @@ void FN(mp_rawfix_row_z)(rawfix_row *r)
     if (wend > STRIPE_REACH)
         stripe_sums(wend - STRIPE_REACH, c + STRIPE_REACH, ok + STRIPE_REACH,
                     left + STRIPE_REACH, right + STRIPE_REACH, win_max + STRIPE_REACH,
-                    bin_h + STRIPE_REACH, r->limits->min_above, r->limits->max_dev,
-                    r->limits->max_tilt, r->white, r->black, &stripe[STRIPE_REACH][0]);
+                    sigma_h + STRIPE_REACH, r->white, r->black, &stripe[STRIPE_REACH][0]);
 }
 
 static inline int32_t clamp_sum(int32_t z)
@@ -234,11 +247,21 @@ static void add_sums(size_t n, const uint16_t *restrict v, const int16_t *restri
     }
 }
 
+/* A 16-bit value times a light under 2^26: whole numbers of 32 bits, multiplied into 64. */
+static void add_light(size_t n, const uint16_t *restrict v, const uint32_t *restrict light,
+                      uint64_t *restrict value_light)
+{
+    for (size_t i = 0; i < n; i++)
+        value_light[i] += (uint64_t)(uint32_t)v[i] * light[i];
+}
+
 void FN(mp_rawfix_row_sums)(const rawfix_sums *s)
 {
     add_sums(s->n, s->values, s->zh, s->zv, &s->stripe[0][0], s->lo, s->hi, &s->stripe_sum[0][0],
              s->sum_h, s->sum_v, s->zh_sum, s->zh_sq, s->value_sum, s->value_sq, s->used, s->pos,
              s->neg, s->big);
+    if (s->light)
+        add_light(s->n, s->values, s->light, s->value_light);
 }
 
 /* One row's stripe correction: v' = black + (v - black) x gain + 0.5, truncated into

@@ -6,6 +6,7 @@
  * black, clipped ones, zeros and the 16-bit maximum mixed in; white levels below and above
  * the samples' range; noise sigmas from a fraction of a DN to thousands, so the z values
  * reach the clamp and rounding ties occur. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,13 +14,13 @@
 #include "rawfix/rawfix.h"
 #include "rawfix/rawfix_dsp.h"
 
-enum { RW = 1920, WORK = 9 };
+enum { RW = 1920, WORK = 11 };
 
 typedef struct rawfix_buf {
     uint16_t rows[3][RW];
     int32_t work[WORK][RW];
     double sigma[RAWFIX_LEVEL_BINS];
-    rawfix_stripe_limits limits;
+    float sigma_float[RAWFIX_LEVEL_BINS];
     int16_t zh[RW], zv[RW];
     int32_t stripe[RW][2];
 } rawfix_buf;
@@ -31,7 +32,8 @@ static rawfix_row row_for(rawfix_buf *b, uint32_t w, int32_t white, int32_t blac
                         .dv2 = b->work[1], .bin_h = b->work[2], .bin_v = b->work[3],
                         .ok = b->work[4], .act = b->work[5], .left = b->work[6],
                         .right = b->work[7], .win_max = b->work[8], .sigma = b->sigma,
-                        .limits = &b->limits,
+                        .sigma_float = b->sigma_float, .sigma_h = (float *)b->work[9],
+                        .light = (uint32_t *)b->work[10],
                         .zh = b->zh, .zv = b->zv, .stripe = b->stripe};
 }
 
@@ -55,9 +57,16 @@ static void fill(rawfix_buf *b, uint32_t w, int32_t black, int32_t white)
     for (int r = 0; r < 3; r++)
         for (uint32_t x = 0; x < w; x++)
             b->rows[r][x] = sample(black, white);
+    /* binary fractions; rawfix_measure's (1.4826 x (a + 0.5) / 2, some of which round to a
+     * float with other stripe limits, mp_rawfix_float_sigmas); just under 1 / 16 steps */
     for (int k = 0; k < RAWFIX_LEVEL_BINS; k++)
-        b->sigma[k] = rnd() % 8 ? 0.25 + (rnd() % 4000) / 16.0 : (rnd() % 5 + 1) * 0.5;
-    mp_rawfix_stripe_limits(b->sigma, &b->limits);
+        switch (rnd() % 8) {
+        case 0: b->sigma[k] = (rnd() % 5 + 1) * 0.5; break;
+        case 1: b->sigma[k] = 1.4826 * (rnd() % 2049 + 0.5) / 2; break;
+        case 2: b->sigma[k] = nextafter((rnd() % 4000 + 4) / 16.0, 0); break;
+        default: b->sigma[k] = 0.25 + (rnd() % 4000) / 16.0; break;
+        }
+    mp_rawfix_float_sigmas(b->sigma, b->sigma_float);
     memset(b->work, 0x5a, sizeof b->work);      /* what the kernels leave alone stays equal */
     memset(b->zh, 0x5a, sizeof b->zh);
     memset(b->zv, 0x5a, sizeof b->zv);
@@ -89,6 +98,8 @@ typedef struct sums_buf {
     uint32_t zh_sq[RW];
     uint32_t value_sum[RW];
     uint64_t value_sq[RW];
+    uint32_t light[RW];
+    uint64_t value_light[RW];
     uint8_t used[RW], pos[RW], neg[RW], big[RW];
 } sums_buf;
 
@@ -105,6 +116,8 @@ static void fill_sums(sums_buf *s, rawfix_buf *b, uint32_t w)
         s->zh_sq[x] = rnd() % 200000000u;
         s->value_sum[x] = rnd() % 4000000u;
         s->value_sq[x] = (uint64_t)rnd() * (rnd() % 4096);
+        s->light[x] = rnd() % 8 ? rnd() % (1u << 26) : 0;     /* 0: clipped around */
+        s->value_light[x] = (uint64_t)rnd() * (rnd() % 65536);
         s->used[x] = (uint8_t)(rnd() % 60);
         s->pos[x] = (uint8_t)(rnd() % 60);
         s->neg[x] = (uint8_t)(rnd() % 60);
@@ -127,7 +140,8 @@ static void run_sums(const rawfix_dsp *d, const rawfix_buf *b, sums_buf *s, uint
         .stripe = (const int32_t(*)[2])b->stripe, .lo = s->lo, .hi = s->hi,
         .stripe_sum = s->stripe_sum, .sum_h = s->sum_h, .sum_v = s->sum_v,
         .zh_sum = s->zh_sum, .zh_sq = s->zh_sq, .value_sum = s->value_sum,
-        .value_sq = s->value_sq, .used = s->used, .pos = s->pos,
+        .value_sq = s->value_sq, .light = w % 2 ? s->light : NULL,
+        .value_light = s->value_light, .used = s->used, .pos = s->pos,
         .neg = s->neg, .big = s->big};
     d->sums(&r);
 }

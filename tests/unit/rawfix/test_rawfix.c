@@ -314,7 +314,7 @@ static void build_given_case(const int16_t *zh, const int16_t *zv, uint32_t meas
         assert_int_equal(mp_rawfix_accum_claim(acc, &meas, fr, &err), MP_OK);
         for (uint32_t y = 0; y < ALONE_H; y++)
             mp_rawfix_accum_add_row(acc, y, values, mzh + (size_t)y * ALONE_W,
-                                    mzv + (size_t)y * ALONE_W, stripe);
+                                    mzv + (size_t)y * ALONE_W, stripe, NULL);
     }
     assert_int_equal(mp_rawfix_map_build(acc, m, &err), MP_OK);
     mp_rawfix_accum_free(acc);

@@ -122,7 +122,7 @@ typedef struct rawfix_measurement {
     const struct rawfix_dsp *dsp;   /* the row kernels of the CPU level in use */
     double *sigma;                  /* noise sigma of a difference per row class (y mod 4)
                                      * and brightness bin */
-    struct rawfix_stripe_limits *limits;    /* per row class: of those sigmas */
+    float *sigma_float;             /* the same in single precision (mp_rawfix_float_sigmas) */
     uint32_t *blocks;               /* per RAWFIX_BLOCK-square block (raster order) and row
                                      * class: the sum of its samples less black,
                                      * RAWFIX_BLOCK_CLIPPED where one is at white (what shows
@@ -181,10 +181,12 @@ mp_status mp_rawfix_accum_claim(rawfix_accum *a, const rawfix_measurement *m, ui
 void mp_rawfix_accum_rows(rawfix_accum *a, rawfix_measurement *m, const mp_frame *f,
                           uint32_t y0, uint32_t y1);
 /* Adds row y's recorded values, deviations and stripe sums (width entries each, as a
- * measurement makes them) to the sums of the sample claimed for them: what
- * mp_rawfix_accum_rows does per row. */
+ * measurement makes them) and the light around each sample (rawfix_sums.light, or NULL:
+ * no value_light) to the sums of the sample claimed for them: what mp_rawfix_accum_rows does
+ * per row. */
 void mp_rawfix_accum_add_row(rawfix_accum *a, uint32_t y, const uint16_t *values,
-                             const int16_t *zh, const int16_t *zv, const int32_t (*stripe)[2]);
+                             const int16_t *zh, const int16_t *zv, const int32_t (*stripe)[2],
+                             const uint32_t *light);
 /* The deviations of the sample at (x, y) of f, which m measured: what the sums get for it
  * (diagnostics; RAWFIX_NO_Z where nothing is measured). */
 void mp_rawfix_measure_at(rawfix_measurement *m, const mp_frame *f, uint32_t x, uint32_t y,

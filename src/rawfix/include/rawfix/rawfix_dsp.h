@@ -14,21 +14,17 @@
 
 #define RAWFIX_LEVEL_BINS 40
 
+/* The noise sigmas of a row class (RAWFIX_LEVEL_BINS of them) in single precision, for
+ * rawfix_row_z: each the float nearest the double, or the next float towards zero where that
+ * one would move a stripe limit. The stripe sums take a sample where the window's signal above
+ * black is at least 2 sigmas x the window's size (16 sigmas), the sample's deviation from the
+ * window's mean x its size at most 4 (32) and the window's halves apart by at most 2 (16);
+ * those are whole numbers (under 2^19), and either float compares with them as the double
+ * does: the limits ceil(16 s), floor(32 s), floor(16 s) are those of the double s. */
+void mp_rawfix_float_sigmas(const double *sigma, float *out);
+
 /* One row y of a frame and its work arrays (w entries each; a kernel writes x in the
  * range it names, the caller owns the buffers). */
-/* Per brightness bin, what the stripe sums take (rawfix_row_z): the stripe window's signal
- * above black at least min_above, the sample's deviation from the window's mean x its size
- * at most max_dev, the window's halves apart by at most max_tilt; 2, 4 and 2 noise sigmas of
- * a difference x the window's size, as whole numbers that keep every comparison of whole
- * numbers as it is against the sigmas themselves. */
-typedef struct rawfix_stripe_limits {
-    int32_t min_above[RAWFIX_LEVEL_BINS], max_dev[RAWFIX_LEVEL_BINS],
-            max_tilt[RAWFIX_LEVEL_BINS];
-} rawfix_stripe_limits;
-
-/* The limits of a row class from its sigmas (RAWFIX_LEVEL_BINS of them). */
-void mp_rawfix_stripe_limits(const double *sigma, rawfix_stripe_limits *l);
-
 typedef struct rawfix_row {
     const uint16_t *c, *u, *d;      /* row y and the same-colour rows above and below */
     uint32_t w;                     /* >= 5 */
@@ -40,7 +36,10 @@ typedef struct rawfix_row {
     int32_t *act;                   /* 8 x the texture yardstick */
     int32_t *left, *right, *win_max;   /* stripe window halves and their largest sample */
     const double *sigma;            /* noise sigma of a difference per brightness bin */
-    const rawfix_stripe_limits *limits;   /* of those sigmas */
+    const float *sigma_float;       /* the same in single precision (mp_rawfix_float_sigmas) */
+    float *sigma_h;                 /* sigma_float of bin_h at [2, w - 2) (rawfix_row_z's) */
+    uint32_t *light;                /* the caller's: rawfix_sums.light of a row per row class
+                                     * (RAWFIX_BLOCK_SUMS x w) */
     int16_t *zh, *zv;               /* out: deviations in noise units x 16, or RAWFIX_NO_Z */
     int32_t (*stripe)[2];           /* out: stripe sums (rawfix_measurement.stripe) */
 } rawfix_row;
@@ -58,6 +57,9 @@ typedef struct rawfix_sums {
     uint32_t *zh_sq;                /* ... and its square */
     uint32_t *value_sum;            /* the recorded value ... */
     uint64_t *value_sq;             /* ... and its square: the sample's own noise */
+    const uint32_t *light;          /* the light around each sample (mp_rawfix_light, 0 where
+                                     * that is clipped), or NULL: then value_light is left */
+    uint64_t *value_light;          /* the value times that light */
     uint8_t *used, *pos, *neg, *big;    /* frames measured; zh and zv both > 0, both < 0,
                                          * both 6 sigmas or more off with one sign */
 } rawfix_sums;
