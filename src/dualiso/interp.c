@@ -487,15 +487,34 @@ static int shallow_side(const line_ctx *l, int32_t x, int *above)
 #define PAIR_MATCH 0.25f      /* a bright-pair sample is on a side whose same-colour dark
                                  sample it matches within this share of the two sides' gap */
 
-/* Which side's same-colour dark sample, ra (the -s side) or rb, the bright-pair sample v
- * matches (1: ra, 0: rb): within PAIR_MATCH of their log gap, which must be a step. */
-static int pair_vote(float v, float ra, float rb, int *side)
+/* A dark-field level r lies clearly below the bright field's clip: a bright sample there
+ * would not have clipped, by CONSIST_SIGMAS of r's noise. */
+static inline int below_clip(const frame_ctx *c, float r)
 {
-    if (!(v > 0 && ra > 0 && rb > 0))
+    float k = CONSIST_SIGMAS * sqrtf(c->var_dark + c->gain * max_f(r, 0));
+    return r + k < c->clip_floor;
+}
+
+/* Which side's same-colour dark sample, ra (the -s side) or rb, the bright-pair sample v
+ * matches (1: ra, 0: rb), where their log gap is a step: within PAIR_MATCH of the gap; a
+ * clipped v (vclip) is on the side whose sample is not clearly below the clip, where the
+ * other's is (a side whose samples stay below the clip cannot hold a clipped one, whatever
+ * the row pattern's phase puts there: the colour that says it need not be unclipped). */
+static int pair_vote(const frame_ctx *c, float v, int vclip, float ra, float rb, int *side)
+{
+    if (!(ra > 0 && rb > 0))
         return 0;
-    float lv = log2f(v), la = log2f(ra), lb = log2f(rb), gap = fabsf(la - lb);
+    float la = log2f(ra), lb = log2f(rb), gap = fabsf(la - lb);
     if (gap < SHALLOW_MIN_EV)
         return 0;
+    if (vclip) {
+        int a_below = below_clip(c, ra), b_below = below_clip(c, rb);
+        *side = b_below;
+        return a_below != b_below;
+    }
+    if (!(v > 0))
+        return 0;
+    float lv = log2f(v);
     if (fabsf(lv - la) <= PAIR_MATCH * gap) {
         *side = 1;
         return 1;
@@ -513,11 +532,15 @@ static int pair_vote(float v, float ra, float rb, int *side)
  * stay below the clip (a colour edge: the second scene's sectors), their samples do say
  * it: each is compared with the same-colour dark samples of its own column on either side
  * (rows y -+ 2s for the pixel's row, y - 3s and y + s for the pair's other row y - s,
- * whose colours those rows share), so no colour ratio enters. A straight edge crosses each
- * column once, so: both row neighbours of the pixel on one side put it there; the pair
- * row's sample above or below the pixel, or both of its diagonal ones, on the +s side put
- * row y there too (their -s side says nothing about row y). 1 and *above (the -s side, as
- * shallow_side) where one of these holds. */
+ * whose colours those rows share), so no colour ratio enters; and so does a clipped one
+ * where one side stays below the clip. A straight edge crosses each column once, so:
+ * both row neighbours of the pixel on one side put it there; the pair row's sample above
+ * or below the pixel, or both of its diagonal ones, on the +s side put row y there too
+ * (their -s side says nothing about row y); and where the pair row's sample matches
+ * both dark samples of its colour around, rows y - 3s and y + s, no edge lies between
+ * those rows, so row y is on the side of y - 2s, between them, while the step between
+ * y - 2s and y + 2s lies beyond y + s (doc/dualiso.md 8.16). 1 and *above (the -s side,
+ * as shallow_side) where one of these holds. */
 static int pair_side(const line_ctx *l, int32_t x, int *above)
 {
     const dualiso_workspace *ws = l->c->ws;
@@ -525,24 +548,37 @@ static int pair_side(const line_ctx *l, int32_t x, int *above)
     const int ys = y & (RING - 1), yp = (y - s) & (RING - 1);
     if (x < 1 || x >= w - 1 || ws->ring_row[yp] != y - s)
         return 0;
+    const frame_ctx *c = l->c;
     const float *la = ws->lin[l->slots[0]], *lb = ws->lin[l->slots[1]],
                 *ln = ws->lin[l->slots[2]], *lf = ws->lin[l->slots[3]];
     const float *v = ws->lin[ys], *vp = ws->lin[yp];
     const uint8_t *cl = ws->clip[ys], *cp = ws->clip[yp];
     int s1, s2;
-    if (!cl[x - 1] && !cl[x + 1] && pair_vote(v[x - 1], la[x - 1], lb[x - 1], &s1) &&
-        pair_vote(v[x + 1], la[x + 1], lb[x + 1], &s2) && s1 == s2) {
+    if (pair_vote(c, v[x - 1], cl[x - 1], la[x - 1], lb[x - 1], &s1) &&
+        pair_vote(c, v[x + 1], cl[x + 1], la[x + 1], lb[x + 1], &s2) && s1 == s2) {
         *above = s1;
         return 1;
     }
     int sd, sl, sr;
-    int mid = !cp[x] && pair_vote(vp[x], lf[x], ln[x], &sd) && sd == 0;
-    int two = !cp[x - 1] && !cp[x + 1] && pair_vote(vp[x - 1], lf[x - 1], ln[x - 1], &sl) &&
-              pair_vote(vp[x + 1], lf[x + 1], ln[x + 1], &sr) && sl == 0 && sr == 0;
-    if (!mid && !two)
-        return 0;
-    *above = 0;
-    return 1;
+    int mid = pair_vote(c, vp[x], cp[x], lf[x], ln[x], &sd) && sd == 0;
+    int two = pair_vote(c, vp[x - 1], cp[x - 1], lf[x - 1], ln[x - 1], &sl) &&
+              pair_vote(c, vp[x + 1], cp[x + 1], lf[x + 1], ln[x + 1], &sr) && sl == 0 &&
+              sr == 0;
+    if (mid || two) {
+        *above = 0;
+        return 1;
+    }
+    /* rows y - 3s .. y + s on one side (the pair row's sample within PAIR_MATCH of the
+     * step between y - 2s and y + 2s from both dark samples of its colour around) */
+    if (!cp[x] && vp[x] > 0 && lf[x] > 0 && ln[x] > 0 && la[x] > 0 && lb[x] > 0) {
+        float gap = fabsf(log2f(la[x]) - log2f(lb[x])), lv = log2f(vp[x]);
+        if (gap >= SHALLOW_MIN_EV && fabsf(lv - log2f(lf[x])) <= PAIR_MATCH * gap &&
+            fabsf(lv - log2f(ln[x])) <= PAIR_MATCH * gap) {
+            *above = 1;
+            return 1;
+        }
+    }
+    return 0;
 }
 
 /* Edge direction d (an index of ws->cost) at column x in px per row, refined between the
