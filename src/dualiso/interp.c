@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "edge_line.h"
 #include "recon_priv.h"
 
 #define WIN 2                 /* cost window: x-2 .. x+2 */
@@ -143,24 +144,9 @@ static inline float mean_ratio(float a, float b)
     return a > 0 && b > 0 ? 0.5f * (a + b) : max_f(a, b);
 }
 
-/* One row of the other field near the target row, for the edge-directed estimate. */
-typedef struct line_row {
-    const float *v;
-    const uint8_t *clip;
-    int32_t dy;         /* row offset from the target row */
-    int gpar;           /* parity of its green columns */
-    int own_field;      /* a row of the target's own field: only its unclipped samples count */
-} line_row;
-
-#define LINE_ROWS 10
 #define LINE_HALF 0.6f      /* samples count within this many px of the edge line */
 #define CONSIST_SIGMAS 4.0f /* near its clip, an unclipped bright sample keeps the line
                                samples within this many dark-field sigmas of its value */
-#define STEP_MIN_EV 0.15f   /* the line samples show a step: two levels this far apart (EV) */
-#define STEP_FIT 0.1f       /* ... that leave at most this share of one level's spread
-                               (measured in session 14 on the second scene's stars: 0.1 /
-                               0.25 / 0.5 give edges 11-15 EV 0.0645 / 0.0651 / 0.0679,
-                               4-frame mean) */
 #define COLOUR_EDGE 0.15f   /* colour ratios that differ by this many EV above and below
                                halve the weight of the other colours' samples */
 
@@ -176,10 +162,11 @@ typedef struct line_query {
 } line_query;
 
 /* The samples of one pixel's edge line that pass its side test: offset across the line
- * (px along the row), log2 value, weight. */
-typedef struct line_pt {
-    float d, lv, w;
-} line_pt;
+ * (px along the row), log2 value, weight; in arrays, for the ranking's loop. */
+typedef struct line_pts {
+    float d[2 * LINE_ROWS], lv[2 * LINE_ROWS], w[2 * LINE_ROWS];
+    int n;
+} line_pts;
 
 /* Where the line samples show a step (two levels, each side consistent), the pixel's value
  * from the step's position instead of the mean: the level of its side, or, when it lies
@@ -188,35 +175,37 @@ typedef struct line_pt {
  * when the edge is equally likely anywhere in the gap). The samples cross the line at the
  * sub-pixel offsets of their rows, so the gap is a fraction of a pixel where the mean's
  * kernel spans 1.2 px. The weights are those of row distance and colour; the distance to
- * the line is what the step's place replaces. Returns 0 (and leaves *lv) where there is
+ * the line is what the step's place replaces. The samples are taken in the order of their
+ * offsets, equal ones in the order gathered. Returns 0 (and leaves *lv) where there is
  * no clear step. *resid: the weighted mean squared log residual of the best fit, one level
  * or two, which says how well a line direction fits the samples (INFINITY below three). */
-static int step_estimate(line_pt *p, int n, float *lv, float *resid)
+static int step_estimate(line_pts *p, float *lv, float *resid)
 {
+    const int n = p->n;
     *resid = INFINITY;
     if (n < 3)
         return 0;
-    for (int i = 1; i < n; i++) /* insertion sort by offset: n <= 2 LINE_ROWS */
-        for (int j = i; j > 0 && p[j].d < p[j - 1].d; j--) {
-            line_pt t = p[j];
-            p[j] = p[j - 1];
-            p[j - 1] = t;
-        }
+    int gathered[2 * LINE_ROWS], rank[2 * LINE_ROWS], o[2 * LINE_ROWS];
+    for (int i = 0; i < n; i++)
+        gathered[i] = i;
+    rank_order(p->d, gathered, n, rank, o);
     float W = 0, S = 0, Q = 0;
     for (int i = 0; i < n; i++) {
-        W += p[i].w;
-        S += p[i].w * p[i].lv;
-        Q += p[i].w * p[i].lv * p[i].lv;
+        const float w = p->w[o[i]], v = p->lv[o[i]];
+        W += w;
+        S += w * v;
+        Q += w * v * v;
     }
     const float sse_all = Q - S * S / W;
     float wl = 0, sl = 0, ql = 0, best = INFINITY, ml = 0, mr = 0;
     int split = 0;
     for (int k = 1; k < n; k++) {
-        wl += p[k - 1].w;
-        sl += p[k - 1].w * p[k - 1].lv;
-        ql += p[k - 1].w * p[k - 1].lv * p[k - 1].lv;
+        const float w = p->w[o[k - 1]], v = p->lv[o[k - 1]];
+        wl += w;
+        sl += w * v;
+        ql += w * v * v;
         float wr = W - wl, sr = S - sl, qr = Q - ql;
-        if (p[k].d == p[k - 1].d || !(wr > 0))
+        if (p->d[o[k]] == p->d[o[k - 1]] || !(wr > 0))
             continue;
         float sse = (ql - sl * sl / wl) + (qr - sr * sr / wr);
         if (sse < best) {
@@ -229,7 +218,7 @@ static int step_estimate(line_pt *p, int n, float *lv, float *resid)
     *resid = min_f(best, sse_all) / W;
     if (!split || fabsf(mr - ml) < STEP_MIN_EV || best > STEP_FIT * sse_all)
         return 0;
-    const float a = p[split - 1].d, b = p[split].d;
+    const float a = p->d[o[split - 1]], b = p->d[o[split]];
     *lv = 0 <= a ? ml : 0 >= b ? mr : ml + (mr - ml) * (0 - a) / (b - a);
     return 1;
 }
@@ -254,8 +243,8 @@ static int line_estimate(const line_row *rows, int nrows, uint32_t w, const line
 {
     *resid = INFINITY;
     float sw = 0, sv = 0, aw = 0, av = 0, cw = 0;
-    line_pt pts[2 * LINE_ROWS];
-    int npts = 0;
+    line_pts pts;
+    pts.n = 0;
     for (int i = 0; i < nrows; i++) {
         const line_row *r = &rows[i];
         float xr = (float)lq->x + lq->t * (float)r->dy;
@@ -280,7 +269,9 @@ static int line_estimate(const line_row *rows, int nrows, uint32_t w, const line
                 float lv = log2f(v);
                 sw += wt;
                 sv += wt * lv;
-                pts[npts++] = (line_pt){(float)q - xr, lv, rw * (same ? 1.0f : lq->other_w)};
+                pts.d[pts.n] = (float)q - xr;
+                pts.lv[pts.n] = lv;
+                pts.w[pts.n++] = rw * (same ? 1.0f : lq->other_w);
             }
         }
     }
@@ -290,7 +281,7 @@ static int line_estimate(const line_row *rows, int nrows, uint32_t w, const line
     }
     if (sw > 0) {
         float lv = sv / sw;
-        step_estimate(pts, npts, &lv, resid);
+        step_estimate(&pts, &lv, resid);
         *out = exp2f(lv);
         return 1;
     }
@@ -298,137 +289,6 @@ static int line_estimate(const line_row *rows, int nrows, uint32_t w, const line
         return 0;
     *out = av / aw;
     return 1;
-}
-
-#define REFINE_STEPS 4        /* the line's direction refined by its own samples: this many */
-#define REFINE_STEP 0.0625f   /* ... steps of this many px per row either side (measured on
-                                 the second scene's stars, 4-frame HD mean, edges 11-15 EV,
-                                 before the gates of directed_span and the pair's sides:
-                                 +-2 / +-4 / +-8 steps 0.0548 / 0.0545 / 0.0537, steps of
-                                 1/32 px 0.0543; 0.0598 without) ... */
-#define REFINE_REACH 1.5f     /* ... over the samples within this many px of the first line
-                                 (2 px: 0.0550) */
-#define REFINE_PTS (4 * LINE_ROWS)
-
-/* One sample for the direction refinement: column, row offset, log2 value, weight (row
- * distance), colour (0: green, 1 and 2: the non-green colour of either row type). */
-typedef struct dir_pt {
-    float x, dy, lv, w;
-    int ch;
-} dir_pt;
-
-/* One level per colour of the samples p: sums of weight, value and square, and the
- * squared residual about the levels, the same for every direction. */
-typedef struct colour_levels {
-    float W[3], S[3], Q[3], sse;
-} colour_levels;
-
-static colour_levels colour_one_level(const dir_pt *p, int n)
-{
-    colour_levels L = {{0}, {0}, {0}, 0};
-    for (int i = 0; i < n; i++) {
-        int c = p[i].ch;
-        L.W[c] += p[i].w;
-        L.S[c] += p[i].w * p[i].lv;
-        L.Q[c] += p[i].w * p[i].lv * p[i].lv;
-    }
-    for (int c = 0; c < 3; c++)
-        if (L.W[c] > 0)
-            L.sse += L.Q[c] - L.S[c] * L.S[c] / L.W[c];
-    return L;
-}
-
-/* The least squared log residual of a step across the line x + t dy through the samples
- * p, with two levels per colour on either side of one split, the split running along the
- * samples sorted by their offset across the line. idx holds the order of the previous
- * direction on entry (the identity for the first) and this one's on return: from one
- * direction to the next few samples change places, so the insertion sort is short. */
-static float colour_step_sse(const dir_pt *p, int n, const colour_levels *L, float x, float t,
-                             int *idx)
-{
-    float d[REFINE_PTS];
-    for (int i = 0; i < n; i++)
-        d[i] = p[i].x - (x + t * p[i].dy);
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && d[idx[j]] < d[idx[j - 1]]; j--) {
-            int k = idx[j];
-            idx[j] = idx[j - 1];
-            idx[j - 1] = k;
-        }
-    float wl[3] = {0}, sl[3] = {0}, ql[3] = {0}, best = L->sse;
-    for (int k = 1; k < n; k++) {
-        const dir_pt *q = &p[idx[k - 1]];
-        int c = q->ch;
-        wl[c] += q->w;
-        sl[c] += q->w * q->lv;
-        ql[c] += q->w * q->lv * q->lv;
-        if (d[idx[k]] == d[idx[k - 1]])
-            continue;
-        float sse = 0;
-        for (int cc = 0; cc < 3; cc++) {
-            float wr = L->W[cc] - wl[cc], sr = L->S[cc] - sl[cc], qr = L->Q[cc] - ql[cc];
-            if (wl[cc] > 0)
-                sse += ql[cc] - sl[cc] * sl[cc] / wl[cc];
-            if (wr > 0)
-                sse += qr - sr * sr / wr;
-        }
-        if (sse < best)
-            best = sse;
-    }
-    return best;
-}
-
-/* The edge direction t0 from the guide's cost, refined by the line's own samples. The cost
- * compares guide rows 4 apart at quarter-pixel steps, each guide sample the mean of two
- * columns, and a parabola between the steps; at a coloured edge between those steps (the
- * second scene's sectors at 60-75 degrees: 0.58 and 0.27 px per row) it misses by a tenth
- * of a px per row, which puts the samples 5 to 7 rows away on the wrong side of the edge
- * and the pixel on the other side's level. The samples near the line, every unclipped one
- * of the rows around, show the edge's place directly: the direction within REFINE_STEPS
- * steps of t0 along which they split best into two levels is taken where that split
- * leaves at most STEP_FIT of their one-level spread. The levels are per colour: a colour
- * edge's place is common to all channels, its levels are not, so no colour ratio (which
- * mixes both sides at the edge) enters. The sample set stays that of t0, so the
- * candidates' residuals compare like with like; where the samples show no step of
- * STEP_MIN_EV (their spread below its half squared), there is nothing to place. */
-static float refine_direction(const line_row *rows, int nrows, uint32_t w, int32_t x, float t0)
-{
-    dir_pt p[REFINE_PTS];
-    int n = 0;
-    float wsum = 0;
-    for (int i = 0; i < nrows; i++) {
-        const line_row *r = &rows[i];
-        float xr = (float)x + t0 * (float)r->dy;
-        for (int32_t q = (int32_t)ceilf(xr - REFINE_REACH);
-             q <= (int32_t)floorf(xr + REFINE_REACH) && n < REFINE_PTS; q++) {
-            if (q < 0 || q >= (int32_t)w || r->clip[q] || !(r->v[q] > 0))
-                continue;
-            int green = (q & 1) == r->gpar;
-            float wt = 1.0f / (float)abs(r->dy);
-            p[n++] = (dir_pt){(float)q, (float)r->dy, log2f(r->v[q]), wt,
-                              green ? 0 : 1 + (r->dy & 1)};
-            wsum += wt;
-        }
-    }
-    if (n < 6)
-        return t0;
-    const colour_levels L = colour_one_level(p, n);
-    if (L.sse < 0.25f * STEP_MIN_EV * STEP_MIN_EV * wsum)
-        return t0;
-    int idx[REFINE_PTS];
-    for (int i = 0; i < n; i++)
-        idx[i] = i;
-    float sse[2 * REFINE_STEPS + 1];
-    for (int k = -REFINE_STEPS; k <= REFINE_STEPS; k++)
-        sse[k + REFINE_STEPS] =
-            colour_step_sse(p, n, &L, (float)x, t0 + (float)k * REFINE_STEP, idx);
-    float best = sse[REFINE_STEPS], bt = t0;
-    for (int k = -REFINE_STEPS; k <= REFINE_STEPS; k++)
-        if (sse[k + REFINE_STEPS] < best) {
-            best = sse[k + REFINE_STEPS];
-            bt = t0 + (float)k * REFINE_STEP;
-        }
-    return best < STEP_FIT * L.sse ? bt : t0;
 }
 
 /* |log2 a/b| of two ratios, 0 unless both are known. */
@@ -444,17 +304,23 @@ typedef struct line_ctx {
     const int *slots;   /* ring slots of the rows y-2s, y+2s, y+s, y-3s */
     const line_row *rows;
     int nrows;
+    const uint8_t *need; /* columns that need a direction (direction_needed) */
 } line_ctx;
 
 /* Edge-directed only in bright rows where the bright sample nears its clip: there the dark
  * rows alone carry the detail. Elsewhere the native rows and the noise-aware mix do better
  * than a direction search misled by noise and aliasing (measured: directed bright-field
- * estimates in dark rows made the zone plate worse and the 6-11 EV edges no better). */
-static inline int needs_direction(const line_ctx *l, int32_t x)
+ * estimates in dark rows made the zone plate worse and the 6-11 EV edges no better).
+ * need[x] = 1 there, for the whole row at once (the test per column in the loops that
+ * look for the spans was 3 % of the reconstruction's instructions). */
+static void direction_needed(const frame_ctx *c, int32_t y, uint8_t *restrict need)
 {
-    const dualiso_workspace *ws = l->c->ws;
-    int slot = l->y & (RING - 1);
-    return ws->clip[slot][x] || ws->lin[slot][x] >= l->c->search_level;
+    const int slot = y & (RING - 1);
+    const float *restrict lin = c->ws->lin[slot];
+    const uint8_t *restrict cl = c->ws->clip[slot];
+    const float level = c->search_level;
+    for (int32_t x = 0; x < (int32_t)c->in->width; x++)
+        need[x] = cl[x] | (lin[x] >= level);
 }
 
 /* The squared log differences along one direction at the columns x in [xa, xb], into
@@ -621,15 +487,34 @@ static int shallow_side(const line_ctx *l, int32_t x, int *above)
 #define PAIR_MATCH 0.25f      /* a bright-pair sample is on a side whose same-colour dark
                                  sample it matches within this share of the two sides' gap */
 
-/* Which side's same-colour dark sample, ra (the -s side) or rb, the bright-pair sample v
- * matches (1: ra, 0: rb): within PAIR_MATCH of their log gap, which must be a step. */
-static int pair_vote(float v, float ra, float rb, int *side)
+/* A dark-field level r lies clearly below the bright field's clip: a bright sample there
+ * would not have clipped, by CONSIST_SIGMAS of r's noise. */
+static inline int below_clip(const frame_ctx *c, float r)
 {
-    if (!(v > 0 && ra > 0 && rb > 0))
+    float k = CONSIST_SIGMAS * sqrtf(c->var_dark + c->gain * max_f(r, 0));
+    return r + k < c->clip_floor;
+}
+
+/* Which side's same-colour dark sample, ra (the -s side) or rb, the bright-pair sample v
+ * matches (1: ra, 0: rb), where their log gap is a step: within PAIR_MATCH of the gap; a
+ * clipped v (vclip) is on the side whose sample is not clearly below the clip, where the
+ * other's is (a side whose samples stay below the clip cannot hold a clipped one, whatever
+ * the row pattern's phase puts there: the colour that says it need not be unclipped). */
+static int pair_vote(const frame_ctx *c, float v, int vclip, float ra, float rb, int *side)
+{
+    if (!(ra > 0 && rb > 0))
         return 0;
-    float lv = log2f(v), la = log2f(ra), lb = log2f(rb), gap = fabsf(la - lb);
+    float la = log2f(ra), lb = log2f(rb), gap = fabsf(la - lb);
     if (gap < SHALLOW_MIN_EV)
         return 0;
+    if (vclip) {
+        int a_below = below_clip(c, ra), b_below = below_clip(c, rb);
+        *side = b_below;
+        return a_below != b_below;
+    }
+    if (!(v > 0))
+        return 0;
+    float lv = log2f(v);
     if (fabsf(lv - la) <= PAIR_MATCH * gap) {
         *side = 1;
         return 1;
@@ -647,11 +532,15 @@ static int pair_vote(float v, float ra, float rb, int *side)
  * stay below the clip (a colour edge: the second scene's sectors), their samples do say
  * it: each is compared with the same-colour dark samples of its own column on either side
  * (rows y -+ 2s for the pixel's row, y - 3s and y + s for the pair's other row y - s,
- * whose colours those rows share), so no colour ratio enters. A straight edge crosses each
- * column once, so: both row neighbours of the pixel on one side put it there; the pair
- * row's sample above or below the pixel, or both of its diagonal ones, on the +s side put
- * row y there too (their -s side says nothing about row y). 1 and *above (the -s side, as
- * shallow_side) where one of these holds. */
+ * whose colours those rows share), so no colour ratio enters; and so does a clipped one
+ * where one side stays below the clip. A straight edge crosses each column once, so:
+ * both row neighbours of the pixel on one side put it there; the pair row's sample above
+ * or below the pixel, or both of its diagonal ones, on the +s side put row y there too
+ * (their -s side says nothing about row y); and where the pair row's sample matches
+ * both dark samples of its colour around, rows y - 3s and y + s, no edge lies between
+ * those rows, so row y is on the side of y - 2s, between them, while the step between
+ * y - 2s and y + 2s lies beyond y + s (doc/dualiso.md 8.16). 1 and *above (the -s side,
+ * as shallow_side) where one of these holds. */
 static int pair_side(const line_ctx *l, int32_t x, int *above)
 {
     const dualiso_workspace *ws = l->c->ws;
@@ -659,24 +548,37 @@ static int pair_side(const line_ctx *l, int32_t x, int *above)
     const int ys = y & (RING - 1), yp = (y - s) & (RING - 1);
     if (x < 1 || x >= w - 1 || ws->ring_row[yp] != y - s)
         return 0;
+    const frame_ctx *c = l->c;
     const float *la = ws->lin[l->slots[0]], *lb = ws->lin[l->slots[1]],
                 *ln = ws->lin[l->slots[2]], *lf = ws->lin[l->slots[3]];
     const float *v = ws->lin[ys], *vp = ws->lin[yp];
     const uint8_t *cl = ws->clip[ys], *cp = ws->clip[yp];
     int s1, s2;
-    if (!cl[x - 1] && !cl[x + 1] && pair_vote(v[x - 1], la[x - 1], lb[x - 1], &s1) &&
-        pair_vote(v[x + 1], la[x + 1], lb[x + 1], &s2) && s1 == s2) {
+    if (pair_vote(c, v[x - 1], cl[x - 1], la[x - 1], lb[x - 1], &s1) &&
+        pair_vote(c, v[x + 1], cl[x + 1], la[x + 1], lb[x + 1], &s2) && s1 == s2) {
         *above = s1;
         return 1;
     }
     int sd, sl, sr;
-    int mid = !cp[x] && pair_vote(vp[x], lf[x], ln[x], &sd) && sd == 0;
-    int two = !cp[x - 1] && !cp[x + 1] && pair_vote(vp[x - 1], lf[x - 1], ln[x - 1], &sl) &&
-              pair_vote(vp[x + 1], lf[x + 1], ln[x + 1], &sr) && sl == 0 && sr == 0;
-    if (!mid && !two)
-        return 0;
-    *above = 0;
-    return 1;
+    int mid = pair_vote(c, vp[x], cp[x], lf[x], ln[x], &sd) && sd == 0;
+    int two = pair_vote(c, vp[x - 1], cp[x - 1], lf[x - 1], ln[x - 1], &sl) &&
+              pair_vote(c, vp[x + 1], cp[x + 1], lf[x + 1], ln[x + 1], &sr) && sl == 0 &&
+              sr == 0;
+    if (mid || two) {
+        *above = 0;
+        return 1;
+    }
+    /* rows y - 3s .. y + s on one side (the pair row's sample within PAIR_MATCH of the
+     * step between y - 2s and y + 2s from both dark samples of its colour around) */
+    if (!cp[x] && vp[x] > 0 && lf[x] > 0 && ln[x] > 0 && la[x] > 0 && lb[x] > 0) {
+        float gap = fabsf(log2f(la[x]) - log2f(lb[x])), lv = log2f(vp[x]);
+        if (gap >= SHALLOW_MIN_EV && fabsf(lv - log2f(lf[x])) <= PAIR_MATCH * gap &&
+            fabsf(lv - log2f(ln[x])) <= PAIR_MATCH * gap) {
+            *above = 1;
+            return 1;
+        }
+    }
+    return 0;
 }
 
 /* Edge direction d (an index of ws->cost) at column x in px per row, refined between the
@@ -746,7 +648,7 @@ static void directed_span(const line_ctx *l, int32_t x0, int32_t x1)
     direction_costs(l, g, &vertical, 1, x0, x1, ws->cost);
     int32_t last = -1;
     for (int32_t x = x0; x <= x1; x++)
-        if (needs_direction(l, x) && ws->cost[NDIR / 2][x] >= SMOOTH_COST)
+        if (l->need[x] && ws->cost[NDIR / 2][x] >= SMOOTH_COST)
             last = x;
     if (last < 0)
         return;
@@ -773,7 +675,7 @@ static void directed_span(const line_ctx *l, int32_t x0, int32_t x1)
     for (int i = 0; i < 4; i++)
         pr[i] = pair_ratios(ws, l->slots[i], (uint32_t)w);
     for (int32_t x = x0; x <= last; x++) {
-        if (!needs_direction(l, x))
+        if (!l->need[x])
             continue;
         int best = NDIR / 2;
         float bc = ws->cost[best][x];
@@ -805,11 +707,18 @@ static void directed_span(const line_ctx *l, int32_t x0, int32_t x1)
          * guide rows a few px apart, which near-horizontal edges and the next spoke of a
          * star also satisfy; the line's own samples, 1 to 7 rows away, tell them apart */
         int pick = wide >= 0 && ok[1] && (!ok[0] || resid[1] < WIDE_FIT * resid[0]);
+        /* an edge the line cannot place, the same-colour sample of the pixel's side: a
+         * near-horizontal one between the pair and a dark row, from the pair's own samples
+         * of the colours that stay below the clip, or else a shallow one from where the
+         * dark rows cross it */
+        int above;
+        const int sided =
+            !ca[x] && !cb[x] && (pair_side(l, x, &above) || shallow_side(l, x, &above));
         /* the direction refined where the line's samples do not fit it (residual beyond
-         * half a least step: misplaced, or a step between them) */
-        if (ok[pick] && resid[pick] >= 0.25f * STEP_MIN_EV * STEP_MIN_EV) {
+         * half a least step: misplaced, or a step between them), unless the side decides */
+        if (!sided && ok[pick] && resid[pick] >= 0.25f * STEP_MIN_EV * STEP_MIN_EV) {
             float t0 = direction_at(ws, cand[pick], x);
-            float t1 = refine_direction(l->rows, l->nrows, (uint32_t)w, x, t0);
+            float t1 = mp_dualiso_refine_direction(l->rows, l->nrows, (uint32_t)w, x, t0);
             if (t1 != t0) {
                 float v, r;
                 int clipped = 0;
@@ -832,12 +741,7 @@ static void directed_span(const line_ctx *l, int32_t x0, int32_t x1)
             ws->est_clip[x] = 0; /* the integer-step pair may have met a clipped sample */
             ws->est_mid[x] = 0;
         }
-        /* an edge the line cannot place, the same-colour sample of the pixel's side: a
-         * near-horizontal one between the pair and a dark row, from the pair's own samples
-         * of the colours that stay below the clip, or else a shallow one from where the
-         * dark rows cross it */
-        int above;
-        if (!ca[x] && !cb[x] && (pair_side(l, x, &above) || shallow_side(l, x, &above))) {
+        if (sided) {
             ws->est[x] = above ? la[x] : lb[x];
             ws->est_clip[x] = 0;
             ws->est_mid[x] = 0;
@@ -1257,14 +1161,18 @@ void mp_dualiso_interpolate_row(frame_ctx *c, int32_t y)
                               *restrict lb2 = ws->lin[mp_dualiso_load_row(c, yb2)];
         const float rn = (float)(c->lv->noise_bright / c->lv->ratio), var = rn * rn;
         const float gain = (float)c->lv->gain_dark;
+        float *restrict step = ws->scratch[0]; /* 1 at a step; then into the flags, apart */
         for (int32_t x = 0; x < w; x++) {
             float lev = est[x];
             float off = max_f(fabsf(la2[x] - la[x]), fabsf(lb2[x] - lb[x])) -
                         STEP_FLAT * mis[x];
-            int step = (off > 0) &
-                       (off * off > STEP_NOISE * STEP_NOISE * (var + gain * max_f(lev, 0)));
-            est_mid[x] = step ? 0 : est_mid[x];
+            step[x] = ((off > 0) &
+                       (off * off > STEP_NOISE * STEP_NOISE * (var + gain * max_f(lev, 0))))
+                          ? 1.0f
+                          : 0.0f;
         }
+        for (int32_t x = 0; x < w; x++)
+            est_mid[x] = step[x] != 0 ? 0 : est_mid[x];
     }
     if (!full)
         return;
@@ -1297,11 +1205,19 @@ void mp_dualiso_interpolate_row(frame_ctx *c, int32_t y)
         rows[nrows++] = (line_row){ws->lin[sl], ws->clip[sl], dys[i] * s,
                                    (dys[i] & 1) ? 1 - gpar : gpar, i >= 8};
     }
-    const line_ctx lc = {c, y, s, gpar, srcs, rows, nrows};
-    /* runs of columns that need a direction, joined across short gaps */
+    uint8_t need[MP_FRAME_MAX_DIM];
+    direction_needed(c, y, need);
+    const line_ctx lc = {c, y, s, gpar, srcs, rows, nrows, need};
+    /* runs of columns that need a direction, joined across short gaps; eight columns at a
+     * time where none does (most of a row) */
     int32_t x0 = -1, x1 = -1;
     for (int32_t x = 0; x < w; x++) {
-        if (!needs_direction(&lc, x))
+        uint64_t none8;
+        if (x + 8 <= w && (memcpy(&none8, need + x, sizeof none8), none8 == 0)) {
+            x += 7;
+            continue;
+        }
+        if (!need[x])
             continue;
         if (x0 >= 0 && x - x1 > SPAN_GAP) {
             directed_span(&lc, x0, x1);
