@@ -984,14 +984,32 @@ static mp_status find_classes(const rawfix_accum *a, const uint8_t *flag, rawfix
     return st;
 }
 
+typedef struct period_job {
+    const rawfix_accum *a;
+    const uint8_t *lone;
+    uint32_t candidates;
+    uint32_t period[2];   /* along y, along x */
+} period_job;
+
+/* find_period along y (part 0) or x (part 1) (mp_rawfix_parallel): the two directions are
+ * independent scans of the whole frame, ~5 ms each at 1080p, which ran alone on the main
+ * thread twice a segment (the settling test and the map; benchmarks.md §12, session 17). */
+static void period_part(void *ctx, uint32_t along_x)
+{
+    period_job *pj = ctx;
+    pj->period[along_x] = find_period(pj->a, pj->lone, pj->candidates, (int)along_x);
+}
+
 /* The lattice the isolated candidates (lone, candidates of them) show, without a camera's
  * map; period 0: none. */
 static mp_status own_lattice(const rawfix_accum *a, const uint8_t *lone, uint32_t candidates,
                              rawfix_lattice *l, mp_error *err)
 {
     memset(l, 0, sizeof *l);
-    l->period_x = find_period(a, lone, candidates, 1);
-    l->period_y = find_period(a, lone, candidates, 0);
+    period_job pj = {a, lone, candidates, {0, 0}};
+    mp_rawfix_parallel(&a->runner, 2, period_part, &pj);
+    l->period_x = pj.period[1];
+    l->period_y = pj.period[0];
     if (l->period_x && l->period_y)
         return find_classes(a, lone, l, err);
     memset(l, 0, sizeof *l);
